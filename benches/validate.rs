@@ -1,0 +1,95 @@
+//! Load + validate benchmark on the real community catalogs in `../shared/catalogs/fbc`.
+//!
+//! Prints, per catalog, the time and MB/s of (a) a bare parse of the same files into our value
+//! tree (the baseline measured in the same run), (b) load (parse + blob decoding), and (c) the
+//! whole validation, with the ratio of (c) to (a). Targets (issue 2): community-v4.20 validated
+//! in ≤ 0.10 s natively, validation ≤ 1.3 × the bare parse.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use olm_catalog::declcfg::walk::read_catalog;
+use olm_catalog::declcfg::{json::JsonReader, load_files, yaml, FileInput};
+use olm_catalog::validate::validate_files;
+
+fn catalogs_dir() -> std::path::PathBuf {
+    std::env::var_os("CATALOGS_DIR")
+        .map(Into::into)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/fbc"))
+}
+
+/// Median wall time of `runs` runs.
+fn time<F: FnMut()>(runs: usize, mut f: F) -> Duration {
+    f(); // warm up
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[times.len() / 2]
+}
+
+/// Parse every file into value trees (JSON stream or YAML documents), in parallel like the loader.
+fn bare_parse(files: &[FileInput]) -> usize {
+    use rayon::prelude::*;
+    files
+        .par_iter()
+        .map(|f| {
+            let text = String::from_utf8_lossy(&f.content);
+            if text.trim_start().starts_with('{') {
+                let mut r = JsonReader::new(&text, 1);
+                let mut n = 0;
+                while !r.at_end() {
+                    if r.next_value().is_err() {
+                        break;
+                    }
+                    n += 1;
+                }
+                n
+            } else {
+                yaml::split_documents(&text, 1)
+                    .map(|docs| docs.iter().filter(|d| yaml::parse_document(d).is_ok()).count())
+                    .unwrap_or(0)
+            }
+        })
+        .sum()
+}
+
+fn main() {
+    let runs: usize = std::env::var("BENCH_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(7);
+    for name in ["community-v4.20", "community-v4.16"] {
+        let dir = catalogs_dir().join(name);
+        let files = match read_catalog(&dir) {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!("{}: {e}", dir.display());
+                std::process::exit(1);
+            }
+        };
+        let bytes: usize = files.iter().map(|f| f.content.len()).sum();
+        let mb = bytes as f64 / 1e6;
+        let parse = time(runs, || {
+            std::hint::black_box(bare_parse(&files));
+        });
+        let load = time(runs, || {
+            std::hint::black_box(load_files(&files));
+        });
+        let validate = time(runs, || {
+            std::hint::black_box(validate_files(&files));
+        });
+        let report = validate_files(&files).report;
+        let secs = |d: Duration| d.as_secs_f64();
+        println!("{name}: {:.1} MB in {} files, valid={}", mb, files.len(), report.valid);
+        println!("  bare parse   {:8.1} ms  {:7.1} MB/s  (baseline)", secs(parse) * 1e3, mb / secs(parse));
+        println!("  load         {:8.1} ms  {:7.1} MB/s  {:.2}x baseline", secs(load) * 1e3, mb / secs(load), secs(load) / secs(parse));
+        println!(
+            "  validate     {:8.1} ms  {:7.1} MB/s  {:.2}x baseline",
+            secs(validate) * 1e3,
+            mb / secs(validate),
+            secs(validate) / secs(parse)
+        );
+    }
+}

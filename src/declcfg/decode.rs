@@ -1,0 +1,305 @@
+//! Decoding a blob's generic [`Node`] into the typed schema structs, the way Go's
+//! `encoding/json` fills `declcfg` structs: keys match fields case-insensitively, unknown keys are
+//! ignored, `null` leaves the zero value, and a JSON type mismatch is an error worded like Go's
+//! (`json: cannot unmarshal number into Go struct field Channel.entries of type ...`).
+
+use std::sync::Arc;
+
+use super::value::{Node, Pos, Value};
+use super::{
+    Bundle, Channel, ChannelEntry, Deprecation, DeprecationEntry, Icon, Package, Property, RelatedImage, Source,
+    Spanned,
+};
+
+/// A decoding failure and where it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DecodeError {
+    pub message: String,
+    pub pos: Pos,
+    pub pointer: String,
+}
+
+type R<T> = Result<T, DecodeError>;
+
+/// The Go struct being filled and the JSON path to it, for error messages.
+#[derive(Clone)]
+struct Ctx {
+    go_struct: &'static str,
+    path: String,
+    pointer: String,
+}
+
+impl Ctx {
+    fn root(go_struct: &'static str) -> Ctx {
+        Ctx { go_struct, path: String::new(), pointer: String::new() }
+    }
+
+    fn field(&self, name: &str) -> Ctx {
+        let path = if self.path.is_empty() { name.to_string() } else { format!("{}.{}", self.path, name) };
+        Ctx { go_struct: self.go_struct, path, pointer: format!("{}/{}", self.pointer, name) }
+    }
+
+    fn index(&self, i: usize, go_struct: &'static str) -> Ctx {
+        Ctx { go_struct, path: self.path.clone(), pointer: format!("{}/{}", self.pointer, i) }
+    }
+
+    fn mismatch(&self, node: &Node, go_type: &str) -> DecodeError {
+        let message = if self.path.is_empty() {
+            format!("json: cannot unmarshal {} into Go value of type {}", node.kind_name(), go_type)
+        } else {
+            format!(
+                "json: cannot unmarshal {} into Go struct field {}.{} of type {}",
+                node.kind_name(),
+                self.go_struct,
+                self.path,
+                go_type
+            )
+        };
+        DecodeError { message, pos: node.pos, pointer: self.pointer.clone() }
+    }
+}
+
+fn member<'a>(obj: &'a Node, name: &str) -> Option<&'a Node> {
+    obj.field(name).map(|m| &m.value).filter(|n| n.value != Value::Null)
+}
+
+fn string(obj: &Node, name: &str, ctx: &Ctx) -> R<Spanned<String>> {
+    match member(obj, name) {
+        None => Ok(Spanned::new(String::new(), obj.pos)),
+        Some(n) => match &n.value {
+            Value::String(s) => Ok(Spanned::new(s.clone(), n.pos)),
+            _ => Err(ctx.field(name).mismatch(n, "string")),
+        },
+    }
+}
+
+fn array<'a>(obj: &'a Node, name: &str, ctx: &Ctx, go_type: &str) -> R<&'a [Node]> {
+    match member(obj, name) {
+        None => Ok(&[]),
+        Some(n) => match &n.value {
+            Value::Array(a) => Ok(a),
+            _ => Err(ctx.field(name).mismatch(n, go_type)),
+        },
+    }
+}
+
+fn object<'a>(node: &'a Node, ctx: &Ctx, go_type: &str) -> R<&'a Node> {
+    match node.value {
+        Value::Object(_) => Ok(node),
+        _ => Err(ctx.mismatch(node, go_type)),
+    }
+}
+
+fn properties(obj: &Node, ctx: &Ctx) -> R<Vec<Property>> {
+    let items = array(obj, "properties", ctx, "[]property.Property")?;
+    let ctx = ctx.field("properties");
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        if item.value == Value::Null {
+            out.push(Property { pos: item.pos, type_: Spanned::new(String::new(), item.pos), value: None });
+            continue;
+        }
+        let c = ctx.index(i, "Property");
+        let p = object(item, &c, "property.Property")?;
+        let type_ = string(p, "type", &c)?;
+        // `value` is raw JSON: any value is fine, `null` included; only absence is remembered.
+        let value = p.field("value").map(|m| m.value.clone());
+        out.push(Property { pos: item.pos, type_, value });
+    }
+    Ok(out)
+}
+
+/// Decode standard base64 as Go's `encoding/json` does for `[]byte` (newlines ignored, padding
+/// required, non-zero trailing bits tolerated).
+pub fn go_base64(s: &str) -> Result<Vec<u8>, String> {
+    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+    use base64::Engine as _;
+    const ENGINE: GeneralPurpose = GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        GeneralPurposeConfig::new()
+            .with_decode_allow_trailing_bits(true)
+            .with_decode_padding_mode(DecodePaddingMode::RequireCanonical),
+    );
+    let owned;
+    let input = if s.contains(['\n', '\r']) {
+        owned = s.replace(['\n', '\r'], "");
+        owned.as_str()
+    } else {
+        s
+    };
+    ENGINE.decode(input).map_err(|e| {
+        let offset = match e {
+            base64::DecodeError::InvalidByte(o, _) | base64::DecodeError::InvalidLastSymbol(o, _) => o,
+            base64::DecodeError::InvalidLength(l) => l,
+            base64::DecodeError::InvalidPadding => input.len(),
+        };
+        format!("illegal base64 data at input byte {offset}")
+    })
+}
+
+pub fn package(node: &Node, file: &Arc<str>) -> R<Package> {
+    let ctx = Ctx::root("Package");
+    let icon = match member(node, "icon") {
+        None => None,
+        Some(n) => {
+            let c = ctx.field("icon");
+            let n = object(n, &c, "declcfg.Icon")?;
+            let c = Ctx { go_struct: "Icon", ..c };
+            let data = match member(n, "base64data") {
+                None => Vec::new(),
+                Some(d) => match &d.value {
+                    Value::String(s) => go_base64(s).map_err(|m| DecodeError {
+                        message: m,
+                        pos: d.pos,
+                        pointer: "/icon/base64data".into(),
+                    })?,
+                    _ => return Err(c.field("base64data").mismatch(d, "[]uint8")),
+                },
+            };
+            let media_type = string(n, "mediatype", &c)?.value;
+            Some(Icon { data, media_type })
+        }
+    };
+    Ok(Package {
+        source: Source { file: file.clone(), pos: node.pos },
+        name: string(node, "name", &ctx)?,
+        default_channel: string(node, "defaultChannel", &ctx)?,
+        icon,
+        description: string(node, "description", &ctx)?.value,
+        properties: properties(node, &ctx)?,
+    })
+}
+
+pub fn channel(node: &Node, file: &Arc<str>) -> R<Channel> {
+    let ctx = Ctx::root("Channel");
+    let items = array(node, "entries", &ctx, "[]declcfg.ChannelEntry")?;
+    let ectx = ctx.field("entries");
+    let mut entries = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let c = ectx.index(i, "ChannelEntry");
+        if item.value == Value::Null {
+            let empty = Spanned::new(String::new(), item.pos);
+            entries.push(ChannelEntry {
+                pos: item.pos,
+                name: empty.clone(),
+                replaces: empty.clone(),
+                skips: Vec::new(),
+                skip_range: empty,
+            });
+            continue;
+        }
+        let e = object(item, &c, "declcfg.ChannelEntry")?;
+        let skips_nodes = array(e, "skips", &c, "[]string")?;
+        let sctx = c.field("skips");
+        let mut skips = Vec::with_capacity(skips_nodes.len());
+        for (j, s) in skips_nodes.iter().enumerate() {
+            match &s.value {
+                Value::String(t) => skips.push(Spanned::new(t.clone(), s.pos)),
+                Value::Null => skips.push(Spanned::new(String::new(), s.pos)),
+                _ => return Err(sctx.index(j, "ChannelEntry").mismatch(s, "string")),
+            }
+        }
+        entries.push(ChannelEntry {
+            pos: item.pos,
+            name: string(e, "name", &c)?,
+            replaces: string(e, "replaces", &c)?,
+            skips,
+            skip_range: string(e, "skipRange", &c)?,
+        });
+    }
+    Ok(Channel {
+        source: Source { file: file.clone(), pos: node.pos },
+        package: string(node, "package", &ctx)?,
+        name: string(node, "name", &ctx)?,
+        entries,
+        properties: properties(node, &ctx)?,
+    })
+}
+
+pub fn bundle(node: &Node, file: &Arc<str>) -> R<Bundle> {
+    let ctx = Ctx::root("Bundle");
+    let items = array(node, "relatedImages", &ctx, "[]declcfg.RelatedImage")?;
+    let rctx = ctx.field("relatedImages");
+    let mut related_images = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let c = rctx.index(i, "RelatedImage");
+        if item.value == Value::Null {
+            let empty = Spanned::new(String::new(), item.pos);
+            related_images.push(RelatedImage { pos: item.pos, name: empty.clone(), image: empty });
+            continue;
+        }
+        let r = object(item, &c, "declcfg.RelatedImage")?;
+        related_images.push(RelatedImage { pos: item.pos, name: string(r, "name", &c)?, image: string(r, "image", &c)? });
+    }
+    Ok(Bundle {
+        source: Source { file: file.clone(), pos: node.pos },
+        package: string(node, "package", &ctx)?,
+        name: string(node, "name", &ctx)?,
+        image: string(node, "image", &ctx)?,
+        properties: properties(node, &ctx)?,
+        related_images,
+        object_count: 0,
+    })
+}
+
+pub fn deprecation(node: &Node, file: &Arc<str>) -> R<Deprecation> {
+    let ctx = Ctx::root("Deprecation");
+    let items = array(node, "entries", &ctx, "[]declcfg.DeprecationEntry")?;
+    let ectx = ctx.field("entries");
+    let mut entries = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let c = ectx.index(i, "DeprecationEntry");
+        let empty = Spanned::new(String::new(), item.pos);
+        if item.value == Value::Null {
+            entries.push(DeprecationEntry { pos: item.pos, schema: empty.clone(), name: empty.clone(), message: empty });
+            continue;
+        }
+        let e = object(item, &c, "declcfg.DeprecationEntry")?;
+        let (schema, name) = match member(e, "reference") {
+            None => (empty.clone(), empty.clone()),
+            Some(r) => {
+                let rc = Ctx { go_struct: "PackageScopedReference", ..c.field("reference") };
+                let r = object(r, &rc, "declcfg.PackageScopedReference")?;
+                (string(r, "schema", &rc)?, string(r, "name", &rc)?)
+            }
+        };
+        entries.push(DeprecationEntry { pos: item.pos, schema, name, message: string(e, "message", &c)? });
+    }
+    Ok(Deprecation { source: Source { file: file.clone(), pos: node.pos }, package: string(node, "package", &ctx)?, entries })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::declcfg::json::JsonReader;
+
+    fn node(src: &str) -> Node {
+        JsonReader::new(src, 1).next_value().unwrap()
+    }
+
+    #[test]
+    fn case_insensitive_fields() {
+        let f: Arc<str> = Arc::from("f.json");
+        let p = package(&node(r#"{"Schema":"olm.package","Name":"foo","DefaultChannel":"alpha"}"#), &f).unwrap();
+        assert_eq!(p.name.value, "foo");
+        assert_eq!(p.default_channel.value, "alpha");
+    }
+
+    #[test]
+    fn go_type_errors() {
+        let f: Arc<str> = Arc::from("f.json");
+        let e = channel(&node(r#"{"entries":"x"}"#), &f).unwrap_err();
+        assert_eq!(e.message, "json: cannot unmarshal string into Go struct field Channel.entries of type []declcfg.ChannelEntry");
+        let e = channel(&node(r#"{"entries":[{"name":1}]}"#), &f).unwrap_err();
+        assert_eq!(e.message, "json: cannot unmarshal number into Go struct field ChannelEntry.entries.name of type string");
+        assert_eq!(e.pointer, "/entries/0/name");
+    }
+
+    #[test]
+    fn base64_like_go() {
+        assert_eq!(go_base64("aGk=").unwrap(), b"hi");
+        assert_eq!(go_base64("aG\nk=").unwrap(), b"hi");
+        assert!(go_base64("aGk").is_err());
+        assert!(go_base64("a$k=").unwrap_err().contains("illegal base64 data at input byte 1"));
+    }
+}

@@ -1,0 +1,416 @@
+//! A JSON reader that keeps positions: one value at a time from a stream of concatenated values,
+//! as Go's `json.Decoder` reads a catalog file that starts with `{`.
+//!
+//! Error texts follow Go's `encoding/json` wording (`invalid character 'x' after object key`),
+//! because users compare our reports with opm's.
+
+use super::value::{Member, Node, Pos, Value};
+
+/// Deepest nesting accepted before the reader gives up (Go's decoder allows 10000).
+pub const MAX_DEPTH: usize = 1000;
+
+/// A syntax error and where it happened.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JsonError {
+    /// Go-style message.
+    pub message: String,
+    /// Where the offending character is.
+    pub pos: Pos,
+}
+
+/// Reads JSON values one after another from a text, tracking lines and columns.
+pub struct JsonReader<'a> {
+    src: &'a str,
+    bytes: &'a [u8],
+    at: usize,
+    line: u32,
+    line_start: usize,
+    // Column cache: (byte offset, column) of the last position asked for on the current line.
+    col_cache: (usize, u32),
+    base_line: u32,
+}
+
+impl<'a> JsonReader<'a> {
+    /// A reader over `src`, whose first line is line `base_line` of its file.
+    pub fn new(src: &'a str, base_line: u32) -> JsonReader<'a> {
+        JsonReader {
+            src,
+            bytes: src.as_bytes(),
+            at: 0,
+            line: 0,
+            line_start: 0,
+            col_cache: (0, 1),
+            base_line,
+        }
+    }
+
+    /// The byte offset the reader is at.
+    pub fn offset(&self) -> usize {
+        self.at
+    }
+
+    /// Skip whitespace; true when the end of input is reached.
+    pub fn at_end(&mut self) -> bool {
+        self.skip_ws();
+        self.at >= self.bytes.len()
+    }
+
+    /// Read the next value.
+    pub fn next_value(&mut self) -> Result<Node, JsonError> {
+        self.skip_ws();
+        self.value(0)
+    }
+
+    fn pos(&mut self) -> Pos {
+        let (cb, cc) = self.col_cache;
+        let (from, mut col) = if cb >= self.line_start && cb <= self.at { (cb, cc) } else { (self.line_start, 1) };
+        let slice = self.src.get(from..self.at).unwrap_or("");
+        col += slice.chars().count() as u32;
+        self.col_cache = (self.at, col);
+        Pos::new(self.base_line + self.line, col)
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(&b) = self.bytes.get(self.at) {
+            match b {
+                b' ' | b'\t' | b'\r' => self.at += 1,
+                b'\n' => {
+                    self.at += 1;
+                    self.line += 1;
+                    self.line_start = self.at;
+                }
+                _ => break,
+            }
+        }
+    }
+
+    fn err(&mut self, message: String) -> JsonError {
+        JsonError { message, pos: self.pos() }
+    }
+
+    fn unexpected(&mut self, context: &str) -> JsonError {
+        match self.src.get(self.at..).and_then(|s| s.chars().next()) {
+            None => self.err("unexpected EOF".to_string()),
+            Some(c) => {
+                let m = format!("invalid character {} {}", quote_char(c), context);
+                self.err(m)
+            }
+        }
+    }
+
+    fn value(&mut self, depth: usize) -> Result<Node, JsonError> {
+        if depth > MAX_DEPTH {
+            return Err(self.err("exceeded max depth".to_string()));
+        }
+        let pos = self.pos();
+        match self.bytes.get(self.at) {
+            Some(b'{') => {
+                self.at += 1;
+                let members = self.object(depth)?;
+                Ok(Node::new(pos, Value::Object(members)))
+            }
+            Some(b'[') => {
+                self.at += 1;
+                let mut items = Vec::new();
+                self.skip_ws();
+                if self.bytes.get(self.at) == Some(&b']') {
+                    self.at += 1;
+                    return Ok(Node::new(pos, Value::Array(items)));
+                }
+                loop {
+                    self.skip_ws();
+                    items.push(self.value(depth + 1)?);
+                    self.skip_ws();
+                    match self.bytes.get(self.at) {
+                        Some(b',') => self.at += 1,
+                        Some(b']') => {
+                            self.at += 1;
+                            return Ok(Node::new(pos, Value::Array(items)));
+                        }
+                        _ => return Err(self.unexpected("after array element")),
+                    }
+                }
+            }
+            Some(b'"') => Ok(Node::new(pos, Value::String(self.string()?))),
+            Some(b't') => self.literal("true", Value::Bool(true), pos),
+            Some(b'f') => self.literal("false", Value::Bool(false), pos),
+            Some(b'n') => self.literal("null", Value::Null, pos),
+            Some(b'-' | b'0'..=b'9') => self.number(pos),
+            _ => Err(self.unexpected("looking for beginning of value")),
+        }
+    }
+
+    fn object(&mut self, depth: usize) -> Result<Vec<Member>, JsonError> {
+        let mut members: Vec<Member> = Vec::new();
+        self.skip_ws();
+        if self.bytes.get(self.at) == Some(&b'}') {
+            self.at += 1;
+            return Ok(members);
+        }
+        loop {
+            self.skip_ws();
+            if self.bytes.get(self.at) != Some(&b'"') {
+                return Err(self.unexpected("looking for beginning of object key string"));
+            }
+            let key_pos = self.pos();
+            let key = self.string()?;
+            self.skip_ws();
+            if self.bytes.get(self.at) != Some(&b':') {
+                return Err(self.unexpected("after object key"));
+            }
+            self.at += 1;
+            self.skip_ws();
+            let value = self.value(depth + 1)?;
+            insert_member(&mut members, Member { key, key_pos, value });
+            self.skip_ws();
+            match self.bytes.get(self.at) {
+                Some(b',') => self.at += 1,
+                Some(b'}') => {
+                    self.at += 1;
+                    return Ok(members);
+                }
+                _ => return Err(self.unexpected("after object key:value pair")),
+            }
+        }
+    }
+
+    fn literal(&mut self, word: &str, value: Value, pos: Pos) -> Result<Node, JsonError> {
+        for (i, expected) in word.bytes().enumerate() {
+            match self.bytes.get(self.at) {
+                Some(&b) if b == expected => self.at += 1,
+                _ => {
+                    let ctx = format!("in literal {} (expecting {})", word, quote_char(expected as char));
+                    if i == 0 {
+                        return Err(self.unexpected("looking for beginning of value"));
+                    }
+                    return Err(self.unexpected(&ctx));
+                }
+            }
+        }
+        Ok(Node::new(pos, value))
+    }
+
+    fn number(&mut self, pos: Pos) -> Result<Node, JsonError> {
+        let start = self.at;
+        if self.bytes.get(self.at) == Some(&b'-') {
+            self.at += 1;
+        }
+        match self.bytes.get(self.at) {
+            Some(b'0') => self.at += 1,
+            Some(b'1'..=b'9') => {
+                while matches!(self.bytes.get(self.at), Some(b'0'..=b'9')) {
+                    self.at += 1;
+                }
+            }
+            _ => return Err(self.unexpected("in numeric literal")),
+        }
+        if self.bytes.get(self.at) == Some(&b'.') {
+            self.at += 1;
+            if !matches!(self.bytes.get(self.at), Some(b'0'..=b'9')) {
+                return Err(self.unexpected("after decimal point in numeric literal"));
+            }
+            while matches!(self.bytes.get(self.at), Some(b'0'..=b'9')) {
+                self.at += 1;
+            }
+        }
+        if matches!(self.bytes.get(self.at), Some(b'e' | b'E')) {
+            self.at += 1;
+            if matches!(self.bytes.get(self.at), Some(b'+' | b'-')) {
+                self.at += 1;
+            }
+            if !matches!(self.bytes.get(self.at), Some(b'0'..=b'9')) {
+                return Err(self.unexpected("in exponent of numeric literal"));
+            }
+            while matches!(self.bytes.get(self.at), Some(b'0'..=b'9')) {
+                self.at += 1;
+            }
+        }
+        // Go's scanner rejects a literal that runs straight into another number character.
+        if matches!(self.bytes.get(self.at), Some(b'-' | b'+')) {
+            return Err(self.unexpected("in numeric literal"));
+        }
+        let text = self.src.get(start..self.at).unwrap_or("0");
+        let n: f64 = text.parse().unwrap_or(f64::NAN);
+        if !n.is_finite() {
+            return Err(JsonError {
+                message: format!("json: cannot unmarshal number {text} into Go value of type float64"),
+                pos,
+            });
+        }
+        Ok(Node::new(pos, Value::Number(n)))
+    }
+
+    fn string(&mut self) -> Result<String, JsonError> {
+        // Opening quote.
+        self.at += 1;
+        let start = self.at;
+        // Fast path: no escapes.
+        while let Some(&b) = self.bytes.get(self.at) {
+            match b {
+                b'"' => {
+                    let s = self.src.get(start..self.at).unwrap_or("").to_string();
+                    self.at += 1;
+                    return Ok(s);
+                }
+                b'\\' => break,
+                b if b < 0x20 => return Err(self.unexpected("in string literal")),
+                _ => self.at += 1,
+            }
+        }
+        let mut out = self.src.get(start..self.at).unwrap_or("").to_string();
+        loop {
+            let Some(&b) = self.bytes.get(self.at) else {
+                return Err(self.err("unexpected EOF".to_string()));
+            };
+            match b {
+                b'"' => {
+                    self.at += 1;
+                    return Ok(out);
+                }
+                b'\\' => {
+                    self.at += 1;
+                    let Some(&e) = self.bytes.get(self.at) else {
+                        return Err(self.err("unexpected EOF".to_string()));
+                    };
+                    self.at += 1;
+                    match e {
+                        b'"' => out.push('"'),
+                        b'\\' => out.push('\\'),
+                        b'/' => out.push('/'),
+                        b'b' => out.push('\u{8}'),
+                        b'f' => out.push('\u{c}'),
+                        b'n' => out.push('\n'),
+                        b'r' => out.push('\r'),
+                        b't' => out.push('\t'),
+                        b'u' => {
+                            let hi = self.hex4()?;
+                            let c = if (0xD800..0xDC00).contains(&hi) {
+                                // A surrogate pair, or U+FFFD when the low half is missing.
+                                let save = self.at;
+                                if self.bytes.get(self.at) == Some(&b'\\') && self.bytes.get(self.at + 1) == Some(&b'u') {
+                                    self.at += 2;
+                                    match self.hex4() {
+                                        Ok(lo) if (0xDC00..0xE000).contains(&lo) => {
+                                            char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
+                                        }
+                                        _ => {
+                                            self.at = save;
+                                            None
+                                        }
+                                    }
+                                } else {
+                                    None
+                                }
+                            } else {
+                                char::from_u32(hi)
+                            };
+                            out.push(c.unwrap_or('\u{FFFD}'));
+                        }
+                        _ => {
+                            self.at -= 1;
+                            return Err(self.unexpected("in string escape code"));
+                        }
+                    }
+                }
+                b if b < 0x20 => return Err(self.unexpected("in string literal")),
+                _ => {
+                    // Copy a run of plain characters.
+                    let run_start = self.at;
+                    while let Some(&b) = self.bytes.get(self.at) {
+                        if b == b'"' || b == b'\\' || b < 0x20 {
+                            break;
+                        }
+                        self.at += 1;
+                    }
+                    out.push_str(self.src.get(run_start..self.at).unwrap_or(""));
+                }
+            }
+        }
+    }
+
+    fn hex4(&mut self) -> Result<u32, JsonError> {
+        let mut v = 0u32;
+        for _ in 0..4 {
+            let d = match self.bytes.get(self.at) {
+                Some(&b @ b'0'..=b'9') => b - b'0',
+                Some(&b @ b'a'..=b'f') => b - b'a' + 10,
+                Some(&b @ b'A'..=b'F') => b - b'A' + 10,
+                _ => return Err(self.unexpected("in \\u hexadecimal character escape")),
+            };
+            v = v * 16 + d as u32;
+            self.at += 1;
+        }
+        Ok(v)
+    }
+}
+
+/// Add a member, replacing the value of an existing identical key (last one wins, as in Go).
+pub fn insert_member(members: &mut Vec<Member>, member: Member) {
+    if let Some(existing) = members.iter_mut().find(|m| m.key == member.key) {
+        *existing = member;
+    } else {
+        members.push(member);
+    }
+}
+
+/// A character quoted as Go's JSON scanner does in its messages.
+pub fn quote_char(c: char) -> String {
+    match c {
+        '\'' => "'\\''".to_string(),
+        '"' => "'\"'".to_string(),
+        c if c.is_control() => format!("'{}'", c.escape_default()),
+        c => format!("'{c}'"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_all(src: &str) -> Result<Vec<Node>, JsonError> {
+        let mut r = JsonReader::new(src, 1);
+        let mut out = Vec::new();
+        while !r.at_end() {
+            out.push(r.next_value()?);
+        }
+        Ok(out)
+    }
+
+    #[test]
+    fn reads_concatenated_objects_with_positions() {
+        let v = read_all("{\"a\": 1}{\"b\": [true, null]}\n  {\"c\": \"x\\u00e9\\ud83d\\ude00\"}").unwrap();
+        assert_eq!(v.len(), 3);
+        assert_eq!(v[1].pos, Pos::new(1, 9));
+        assert_eq!(v[2].pos, Pos::new(2, 3));
+        assert_eq!(v[2].get("c").unwrap().as_str(), Some("xé😀"));
+        assert_eq!(v[2].field("c").unwrap().key_pos, Pos::new(2, 4));
+    }
+
+    #[test]
+    fn columns_count_characters() {
+        let v = read_all("{\"é\": \"ü\", \"k\": 2}").unwrap();
+        assert_eq!(v[0].field("k").unwrap().value.pos, Pos::new(1, 17));
+    }
+
+    #[test]
+    fn go_style_errors() {
+        assert_eq!(read_all("{\"a\" 1}").unwrap_err().message, "invalid character '1' after object key");
+        assert_eq!(read_all("{\"a\":1,}").unwrap_err().message, "invalid character '}' looking for beginning of object key string");
+        assert_eq!(read_all("{}\n---").unwrap_err().message, "invalid character '-' in numeric literal");
+        assert_eq!(read_all("{\"a\":").unwrap_err().message, "unexpected EOF");
+        assert_eq!(read_all("{\"a\":tru}").unwrap_err().message, "invalid character '}' in literal true (expecting 'e')");
+    }
+
+    #[test]
+    fn duplicate_keys_keep_last_value() {
+        let v = read_all("{\"a\":1,\"a\":2}").unwrap();
+        assert_eq!(v[0].as_object().unwrap().len(), 1);
+        assert_eq!(v[0].get("a").unwrap().value, Value::Number(2.0));
+    }
+
+    #[test]
+    fn depth_is_bounded() {
+        let deep = "[".repeat(MAX_DEPTH + 5);
+        assert_eq!(read_all(&deep).unwrap_err().message, "exceeded max depth");
+    }
+}

@@ -1,0 +1,462 @@
+//! Loading catalog files into a [`DeclarativeConfig`]: choosing JSON-stream or YAML reading per
+//! file as opm does, the per-blob "meta" checks (case-folded duplicate keys, `schema`/`package`/
+//! `name` strings, missing schema), dispatch on `schema`, and decoding of bundle objects.
+//!
+//! Unlike opm, a bad blob or file does not stop the load: every problem becomes a located
+//! [`Diagnostic`] and the rest of the catalog is still read. The entry point works on in-memory
+//! `(path, bytes)` pairs so that the same code serves the native CLI and WebAssembly.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::decode::{self, go_base64, DecodeError};
+use super::indexignore::{sort_walk_order, IndexIgnore};
+use super::json::JsonReader;
+use super::value::{fold, Node, Pos, Value};
+use super::yaml::{self, YamlError};
+use super::{Blob, DeclarativeConfig, Meta, Source};
+use super::{SCHEMA_BUNDLE, SCHEMA_CHANNEL, SCHEMA_DEPRECATIONS, SCHEMA_PACKAGE};
+use crate::diagnostic::{sort_diagnostics, Code, Diagnostic, Location};
+use crate::version::go_quote;
+
+/// One file handed to the loader: its path relative to the catalog root (`/`-separated) and its
+/// bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileInput {
+    pub path: String,
+    pub content: Vec<u8>,
+}
+
+impl FileInput {
+    /// A file at `path` with `content`.
+    pub fn new(path: impl Into<String>, content: impl Into<Vec<u8>>) -> FileInput {
+        FileInput { path: path.into(), content: content.into() }
+    }
+}
+
+/// The result of loading: the blobs that could be read, and every problem found on the way.
+#[derive(Debug, Clone, Default)]
+pub struct Loaded {
+    pub config: DeclarativeConfig,
+    pub diagnostics: Vec<Diagnostic>,
+    /// The files that were read, in walk order (ignored ones left out).
+    pub files: Vec<String>,
+}
+
+/// Load a catalog tree given as in-memory files: apply `.indexignore`, read the remaining files in
+/// the order opm walks them, and merge their blobs.
+pub fn load_files(files: &[FileInput]) -> Loaded {
+    let ignore = IndexIgnore::new(
+        files
+            .iter()
+            .filter(|f| f.path.rsplit('/').next() == Some(".indexignore"))
+            .map(|f| (f.path.as_str(), std::str::from_utf8(&f.content).unwrap_or(""))),
+    );
+    let by_path: BTreeMap<&str, &FileInput> = files.iter().map(|f| (f.path.as_str(), f)).collect();
+    let mut order: Vec<String> = by_path.keys().filter(|p| !ignore.is_ignored(p)).map(|p| p.to_string()).collect();
+    sort_walk_order(&mut order);
+    let parsed = parse_all(&order, &by_path);
+    let mut loaded = Loaded { files: order, ..Loaded::default() };
+    for (blobs, diags) in parsed {
+        for b in blobs {
+            loaded.config.push(b);
+        }
+        loaded.diagnostics.extend(diags);
+    }
+    sort_diagnostics(&mut loaded.diagnostics);
+    loaded
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn parse_all(order: &[String], by_path: &BTreeMap<&str, &FileInput>) -> Vec<(Vec<Blob>, Vec<Diagnostic>)> {
+    use rayon::prelude::*;
+    order.par_iter().map(|p| parse_file(p, by_path.get(p.as_str()).map(|f| f.content.as_slice()).unwrap_or(&[]))).collect()
+}
+
+#[cfg(target_arch = "wasm32")]
+fn parse_all(order: &[String], by_path: &BTreeMap<&str, &FileInput>) -> Vec<(Vec<Blob>, Vec<Diagnostic>)> {
+    order.iter().map(|p| parse_file(p, by_path.get(p.as_str()).map(|f| f.content.as_slice()).unwrap_or(&[]))).collect()
+}
+
+/// Read one file into blobs. A file whose first non-space byte (within the first 4096) is `{` is
+/// a JSON stream, anything else YAML documents; a JSON stream that fails after at most one
+/// object is read again as YAML from the end of that object, as Kubernetes' decoder does.
+pub fn parse_file(path: &str, bytes: &[u8]) -> (Vec<Blob>, Vec<Diagnostic>) {
+    let file: Arc<str> = Arc::from(path);
+    let text = String::from_utf8_lossy(bytes);
+    let mut out = FileBlobs { file, blobs: Vec::new(), diags: Vec::new() };
+    let head = &bytes[..bytes.len().min(4096)];
+    let is_json = head.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
+    if is_json {
+        let mut reader = JsonReader::new(&text, 1);
+        let mut good: Vec<Node> = Vec::new();
+        let mut last_end = 0usize;
+        loop {
+            if reader.at_end() {
+                break;
+            }
+            match reader.next_value() {
+                Ok(node) => {
+                    good.push(node);
+                    last_end = reader.offset();
+                }
+                Err(e) if good.len() < 2 => {
+                    // Fall back to YAML for the rest, from the end of the last good object.
+                    let mut start = last_end;
+                    let rest = text.as_bytes();
+                    while let Some(&b) = rest.get(start) {
+                        if b == b'\n' {
+                            start += 1;
+                            break;
+                        }
+                        if !b.is_ascii_whitespace() {
+                            break;
+                        }
+                        start += 1;
+                    }
+                    let _ = e;
+                    for n in good.drain(..) {
+                        out.blob(n, false);
+                    }
+                    let first_line = 1 + text.as_bytes()[..start].iter().filter(|&&b| b == b'\n').count() as u32;
+                    out.yaml(text.get(start..).unwrap_or(""), first_line);
+                    return out.finish();
+                }
+                Err(e) => {
+                    for n in good.drain(..) {
+                        out.blob(n, false);
+                    }
+                    let loc = out.loc(e.pos, "");
+                    out.diags.push(Diagnostic::error(Code::JsonSyntax, e.message, loc));
+                    return out.finish();
+                }
+            }
+        }
+        for n in good {
+            out.blob(n, false);
+        }
+    } else {
+        out.yaml(&text, 1);
+    }
+    out.finish()
+}
+
+struct FileBlobs {
+    file: Arc<str>,
+    blobs: Vec<Blob>,
+    diags: Vec<Diagnostic>,
+}
+
+impl FileBlobs {
+    fn finish(self) -> (Vec<Blob>, Vec<Diagnostic>) {
+        (self.blobs, self.diags)
+    }
+
+    fn loc(&self, pos: Pos, pointer: &str) -> Location {
+        Location { file: self.file.to_string(), line: pos.line, column: pos.column, pointer: pointer.to_string() }
+    }
+
+    fn yaml_error(&mut self, e: YamlError) {
+        let loc = self.loc(e.pos, "");
+        self.diags.push(Diagnostic::error(Code::YamlSyntax, e.message, loc));
+    }
+
+    fn yaml(&mut self, text: &str, first_line: u32) {
+        let docs = match yaml::split_documents(text, first_line) {
+            Ok(d) => d,
+            Err(e) => return self.yaml_error(e),
+        };
+        for doc in docs {
+            match yaml::parse_document(&doc) {
+                Ok(Some(node)) => self.blob(node, true),
+                Ok(None) => {
+                    let loc = self.loc(Pos::new(doc.first_line, 1), "");
+                    self.diags.push(Diagnostic::error(
+                        Code::MissingSchema,
+                        "object '' is missing root schema field",
+                        loc,
+                    ));
+                }
+                Err(e) => self.yaml_error(e),
+            }
+        }
+    }
+
+    /// The meta checks and schema dispatch for one top-level value.
+    fn blob(&mut self, node: Node, from_yaml: bool) {
+        let Some(members) = node.as_object() else {
+            let msg = format!(
+                "{}json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
+                if from_yaml { "error unmarshaling JSON: while decoding JSON: " } else { "" },
+                node.kind_name()
+            );
+            let loc = self.loc(node.pos, "");
+            self.diags.push(Diagnostic::error(Code::NotAnObject, msg, loc));
+            return;
+        };
+        // Keys that differ only by case.
+        let mut groups: BTreeMap<String, Vec<&super::Member>> = BTreeMap::new();
+        if members.iter().any(|m| !m.key.is_ascii() || m.key.bytes().any(|b| b.is_ascii_uppercase())) {
+            for m in members {
+                groups.entry(fold(&m.key)).or_default().push(m);
+            }
+        }
+        let mut bad = false;
+        for (folded, ms) in &groups {
+            if ms.len() > 1 {
+                let mut keys: Vec<&str> = ms.iter().map(|m| m.key.as_str()).collect();
+                keys.sort_unstable();
+                let msg = format!("duplicate keys for key {}: [{}]", go_quote(folded), keys.join(" "));
+                let second = ms.iter().map(|m| m.key_pos).max().unwrap_or(node.pos);
+                let loc = self.loc(second, &format!("/{}", escape_pointer(ms[ms.len() - 1].key.as_str())));
+                self.diags.push(Diagnostic::error(Code::DuplicateKey, msg, loc));
+                bad = true;
+            }
+        }
+        if bad {
+            return;
+        }
+        let mut meta = [String::new(), String::new(), String::new()];
+        for (i, key) in ["schema", "package", "name"].iter().enumerate() {
+            if let Some(m) = node.field(key) {
+                match &m.value.value {
+                    Value::String(s) => meta[i] = s.clone(),
+                    _ => {
+                        let msg = format!(
+                            "expected value for key {} to be a string, got {}: {}",
+                            go_quote(key),
+                            go_fmt_t(&m.value),
+                            go_fmt_v(&m.value)
+                        );
+                        let loc = self.loc(m.value.pos, &format!("/{}", escape_pointer(&m.key)));
+                        self.diags.push(Diagnostic::error(Code::MetaKeyNotString, msg, loc));
+                        bad = true;
+                    }
+                }
+            }
+        }
+        if bad {
+            return;
+        }
+        let [schema, package, name] = meta;
+        let decoded: Result<Blob, (DecodeError, &str)> = match schema.as_str() {
+            "" => {
+                let msg = format!("object '{}\n' is missing root schema field", node.to_go_json());
+                let loc = self.loc(node.pos, "");
+                self.diags.push(Diagnostic::error(Code::MissingSchema, msg, loc));
+                return;
+            }
+            SCHEMA_PACKAGE => decode::package(&node, &self.file).map(Blob::Package).map_err(|e| (e, "parse package")),
+            SCHEMA_CHANNEL => decode::channel(&node, &self.file).map(Blob::Channel).map_err(|e| (e, "parse channel")),
+            SCHEMA_BUNDLE => decode::bundle(&node, &self.file).map(Blob::Bundle).map_err(|e| (e, "parse bundle")),
+            SCHEMA_DEPRECATIONS => {
+                decode::deprecation(&node, &self.file).map(Blob::Deprecation).map_err(|e| (e, "parse deprecation"))
+            }
+            _ => {
+                let source = Source { file: self.file.clone(), pos: node.pos };
+                self.blobs.push(Blob::Other(Meta { source, schema, package, name, blob: node }));
+                return;
+            }
+        };
+        match decoded {
+            Ok(Blob::Bundle(mut b)) => {
+                if self.bundle_objects(&mut b) {
+                    self.blobs.push(Blob::Bundle(b));
+                }
+            }
+            Ok(blob) => self.blobs.push(blob),
+            Err((e, what)) => {
+                let code = if e.pointer == "/icon/base64data" { Code::InvalidIcon } else { Code::InvalidField };
+                let loc = self.loc(e.pos, &e.pointer);
+                self.diags.push(Diagnostic::error(code, format!("{what}: {}", e.message), loc));
+            }
+        }
+    }
+
+    /// Decode every `olm.bundle.object` property (base64, then YAML or JSON), as opm does at load
+    /// time. Returns false (and reports) when one fails.
+    fn bundle_objects(&mut self, b: &mut super::Bundle) -> bool {
+        let mut ok = true;
+        for (i, p) in b.properties.iter().enumerate() {
+            if p.type_.value != crate::property::TYPE_BUNDLE_OBJECT {
+                continue;
+            }
+            let prefix = format!(
+                "read bundle objects: package {}, bundle {}:",
+                go_quote(&b.package.value),
+                go_quote(&b.name.value)
+            );
+            let pointer = format!("/properties/{i}/value");
+            let data = match &p.value {
+                None => Err("unexpected end of JSON input".to_string()),
+                Some(v) => match &v.value {
+                    Value::Null => Ok(Vec::new()),
+                    Value::Object(_) => match v.field("data").map(|m| &m.value) {
+                        None => Ok(Vec::new()),
+                        Some(Node { value: Value::Null, .. }) => Ok(Vec::new()),
+                        Some(Node { value: Value::String(s), .. }) => go_base64(s),
+                        Some(other) => Err(format!(
+                            "json: cannot unmarshal {} into Go struct field BundleObject.data of type []uint8",
+                            other.kind_name()
+                        )),
+                    },
+                    _ => Err(format!(
+                        "json: cannot unmarshal {} into Go value of type property.BundleObject",
+                        v.kind_name()
+                    )),
+                },
+            };
+            let pos = p.value.as_ref().map(|v| v.pos).unwrap_or(p.pos);
+            match data {
+                Err(m) => {
+                    let loc = b.source.at(pos, pointer);
+                    self.diags.push(Diagnostic::error(
+                        Code::InvalidBundleObject,
+                        format!("{prefix} parse property at index {i} as bundle object: {m}"),
+                        loc,
+                    ));
+                    ok = false;
+                }
+                Ok(bytes) => match check_manifest(&bytes) {
+                    Ok(()) => b.object_count += 1,
+                    Err(m) => {
+                        let loc = b.source.at(pos, pointer);
+                        self.diags.push(Diagnostic::error(
+                            Code::InvalidBundleObject,
+                            format!("{prefix} convert bundle object property at index {i} to JSON: {m}"),
+                            loc,
+                        ));
+                        ok = false;
+                    }
+                },
+            }
+        }
+        ok
+    }
+}
+
+/// Whether decoded bundle-object bytes are a YAML or JSON document.
+fn check_manifest(bytes: &[u8]) -> Result<(), String> {
+    if serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok() {
+        return Ok(());
+    }
+    let text = String::from_utf8_lossy(bytes);
+    let doc = yaml::Document { text: &text, first_line: 1 };
+    yaml::parse_document(&doc).map(|_| ()).map_err(|e| e.message)
+}
+
+/// Escape a key for use in a JSON pointer.
+pub fn escape_pointer(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// Go's `%v` of a generic JSON value.
+fn go_fmt_v(n: &Node) -> String {
+    match &n.value {
+        Value::Null => "<nil>".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(f) => go_float_g(*f),
+        Value::String(s) => s.clone(),
+        Value::Array(a) => format!("[{}]", a.iter().map(go_fmt_v).collect::<Vec<_>>().join(" ")),
+        Value::Object(m) => {
+            let mut items: Vec<(&str, String)> = m.iter().map(|m| (m.key.as_str(), go_fmt_v(&m.value))).collect();
+            items.sort();
+            format!("map[{}]", items.iter().map(|(k, v)| format!("{k}:{v}")).collect::<Vec<_>>().join(" "))
+        }
+    }
+}
+
+/// Go's `%t` of a generic JSON value (only bools format cleanly).
+fn go_fmt_t(n: &Node) -> String {
+    match &n.value {
+        Value::Null => "%!t(<nil>)".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(f) => format!("%!t(float64={})", go_float_g(*f)),
+        Value::String(s) => format!("%!t(string={s})"),
+        Value::Array(a) => format!("[{}]", a.iter().map(go_fmt_t).collect::<Vec<_>>().join(" ")),
+        Value::Object(m) => {
+            let mut items: Vec<(&str, String)> = m.iter().map(|m| (m.key.as_str(), go_fmt_t(&m.value))).collect();
+            items.sort();
+            format!("map[{}]", items.iter().map(|(k, v)| format!("{k}:{v}")).collect::<Vec<_>>().join(" "))
+        }
+    }
+}
+
+/// Go's `%v` of a float64 (`%g` with the shortest representation).
+fn go_float_g(f: f64) -> String {
+    let abs = f.abs();
+    if abs != 0.0 && !(1e-4..1e21).contains(&abs) {
+        super::value::go_float(f)
+    } else {
+        format!("{f}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(files: &[(&str, &str)]) -> Loaded {
+        let inputs: Vec<FileInput> = files.iter().map(|(p, c)| FileInput::new(*p, c.as_bytes())).collect();
+        load_files(&inputs)
+    }
+
+    fn messages(l: &Loaded) -> Vec<String> {
+        l.diagnostics.iter().map(|d| d.message.clone()).collect()
+    }
+
+    #[test]
+    fn json_then_yaml_in_one_file() {
+        let l = load(&[("c.json", "{\"schema\":\"a.b\"}\n---\nschema: c.d\n")]);
+        assert!(l.diagnostics.is_empty(), "{:?}", messages(&l));
+        assert_eq!(l.config.others.len(), 2);
+        assert_eq!(l.config.others[1].source.pos, Pos::new(3, 1));
+    }
+
+    #[test]
+    fn json_stream_then_yaml_fails_after_two_objects() {
+        let l = load(&[("c.json", "{\"schema\":\"a.b\"}{\"schema\":\"a.b\"}\n---\nschema: c.d\n")]);
+        assert_eq!(messages(&l), vec!["invalid character '-' in numeric literal"]);
+        assert_eq!(l.config.others.len(), 2);
+    }
+
+    #[test]
+    fn meta_errors() {
+        let l = load(&[("a.yaml", "hello: world")]);
+        assert_eq!(messages(&l), vec!["object '{\"hello\":\"world\"}\n' is missing root schema field"]);
+        let l = load(&[("a.json", "{\"schema\":\"olm.package\",\"Name\":\"foo\",\"name\":\"foo\"}")]);
+        assert_eq!(messages(&l), vec!["duplicate keys for key \"name\": [Name name]"]);
+        let l = load(&[("a.json", "{\"schema\":1}")]);
+        assert_eq!(messages(&l), vec!["expected value for key \"schema\" to be a string, got %!t(float64=1): 1"]);
+        let l = load(&[("a.json", "{\"schema\": \"olm.package\",\"name\": {}}")]);
+        assert_eq!(messages(&l), vec!["expected value for key \"name\" to be a string, got map[]: map[]"]);
+        let l = load(&[("a.json", "[]")]);
+        assert_eq!(l.diagnostics[0].code, Code::NotAnObject);
+    }
+
+    #[test]
+    fn every_bad_file_is_reported_and_the_rest_loads() {
+        let l = load(&[
+            ("a.yaml", "x: [\n"),
+            ("b.yaml", "# only a comment\n"),
+            ("c.yaml", "schema: olm.package\nname: foo\n"),
+            ("README.md", "# Title\n"),
+        ]);
+        assert_eq!(l.diagnostics.len(), 3);
+        assert_eq!(l.config.packages.len(), 1);
+        assert_eq!(l.diagnostics[0].location.file, "README.md");
+    }
+
+    #[test]
+    fn bundle_objects_are_decoded() {
+        let l = load(&[(
+            "b.yaml",
+            "schema: olm.bundle\nname: b\npackage: p\nproperties:\n- type: olm.bundle.object\n  value:\n    data: '!!!'\n",
+        )]);
+        assert_eq!(l.diagnostics.len(), 1);
+        assert!(l.diagnostics[0].message.starts_with(
+            "read bundle objects: package \"p\", bundle \"b\": parse property at index 0 as bundle object: illegal base64"
+        ));
+        assert_eq!(l.diagnostics[0].location.pointer, "/properties/0/value");
+    }
+}

@@ -1,0 +1,207 @@
+//! The raw File-Based Catalog, as opm's `declcfg` reads it: blobs of the schemas `olm.package`,
+//! `olm.channel`, `olm.bundle` and `olm.deprecations`, and every other schema kept as an opaque
+//! [`Meta`] blob. Nothing here is checked beyond what opm checks while loading; every blob and
+//! field remembers its file and position so findings can point at it.
+
+mod decode;
+pub mod indexignore;
+pub mod json;
+pub mod load;
+pub mod value;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod walk;
+pub mod yaml;
+pub mod yaml_scalar;
+
+use std::sync::Arc;
+
+pub use decode::go_base64;
+pub use load::{load_files, parse_file, FileInput, Loaded};
+pub use value::{Member, Node, Pos, Value};
+
+use crate::diagnostic::Location;
+
+/// The schema names opm knows.
+pub const SCHEMA_PACKAGE: &str = "olm.package";
+pub const SCHEMA_CHANNEL: &str = "olm.channel";
+pub const SCHEMA_BUNDLE: &str = "olm.bundle";
+pub const SCHEMA_DEPRECATIONS: &str = "olm.deprecations";
+
+/// A value with the position it was read at.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub pos: Pos,
+}
+
+impl<T> Spanned<T> {
+    /// `value` read at `pos`.
+    pub fn new(value: T, pos: Pos) -> Spanned<T> {
+        Spanned { value, pos }
+    }
+}
+
+impl Spanned<String> {
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        &self.value
+    }
+}
+
+/// Where a blob came from: its file and the position of its first byte.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source {
+    pub file: Arc<str>,
+    pub pos: Pos,
+}
+
+impl Source {
+    /// A [`Location`] in this blob's file at `pos`, with the field's JSON `pointer`.
+    pub fn at(&self, pos: Pos, pointer: impl Into<String>) -> Location {
+        Location { file: self.file.to_string(), line: pos.line, column: pos.column, pointer: pointer.into() }
+    }
+
+    /// The location of the blob itself.
+    pub fn blob(&self) -> Location {
+        self.at(self.pos, "")
+    }
+}
+
+/// `olm.package`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Package {
+    pub source: Source,
+    pub name: Spanned<String>,
+    pub default_channel: Spanned<String>,
+    pub icon: Option<Icon>,
+    pub description: String,
+    pub properties: Vec<Property>,
+}
+
+/// A package icon; `data` is the decoded `base64data`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Icon {
+    pub data: Vec<u8>,
+    pub media_type: String,
+}
+
+/// `olm.channel`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Channel {
+    pub source: Source,
+    pub package: Spanned<String>,
+    pub name: Spanned<String>,
+    pub entries: Vec<ChannelEntry>,
+    pub properties: Vec<Property>,
+}
+
+/// One entry of a channel: a bundle name and its upgrade edges.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChannelEntry {
+    pub pos: Pos,
+    pub name: Spanned<String>,
+    /// Empty when absent.
+    pub replaces: Spanned<String>,
+    pub skips: Vec<Spanned<String>>,
+    /// Empty when absent.
+    pub skip_range: Spanned<String>,
+}
+
+/// `olm.bundle`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bundle {
+    pub source: Source,
+    pub package: Spanned<String>,
+    pub name: Spanned<String>,
+    pub image: Spanned<String>,
+    pub properties: Vec<Property>,
+    pub related_images: Vec<RelatedImage>,
+    /// How many `olm.bundle.object` properties decoded to a manifest.
+    pub object_count: usize,
+}
+
+/// A property: a type and a raw JSON value (`None` when the `value` key is missing).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Property {
+    pub pos: Pos,
+    pub type_: Spanned<String>,
+    pub value: Option<Node>,
+}
+
+/// One of a bundle's `relatedImages`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RelatedImage {
+    pub pos: Pos,
+    pub name: Spanned<String>,
+    pub image: Spanned<String>,
+}
+
+/// `olm.deprecations`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Deprecation {
+    pub source: Source,
+    pub package: Spanned<String>,
+    pub entries: Vec<DeprecationEntry>,
+}
+
+/// One deprecation: what is deprecated and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeprecationEntry {
+    pub pos: Pos,
+    pub schema: Spanned<String>,
+    /// Empty for a package-level deprecation.
+    pub name: Spanned<String>,
+    pub message: Spanned<String>,
+}
+
+/// A blob of any other schema, kept as it was read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Meta {
+    pub source: Source,
+    pub schema: String,
+    pub package: String,
+    pub name: String,
+    pub blob: Node,
+}
+
+/// Every blob of a catalog, in load order (files in walk order, blobs in file order).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DeclarativeConfig {
+    pub packages: Vec<Package>,
+    pub channels: Vec<Channel>,
+    pub bundles: Vec<Bundle>,
+    pub deprecations: Vec<Deprecation>,
+    pub others: Vec<Meta>,
+}
+
+/// One decoded blob.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Blob {
+    Package(Package),
+    Channel(Channel),
+    Bundle(Bundle),
+    Deprecation(Deprecation),
+    Other(Meta),
+}
+
+impl DeclarativeConfig {
+    /// Append a blob to its bucket.
+    pub fn push(&mut self, blob: Blob) {
+        match blob {
+            Blob::Package(p) => self.packages.push(p),
+            Blob::Channel(c) => self.channels.push(c),
+            Blob::Bundle(b) => self.bundles.push(b),
+            Blob::Deprecation(d) => self.deprecations.push(d),
+            Blob::Other(m) => self.others.push(m),
+        }
+    }
+
+    /// Append every blob of another catalog.
+    pub fn extend(&mut self, other: DeclarativeConfig) {
+        self.packages.extend(other.packages);
+        self.channels.extend(other.channels);
+        self.bundles.extend(other.bundles);
+        self.deprecations.extend(other.deprecations);
+        self.others.extend(other.others);
+    }
+}

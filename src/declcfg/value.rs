@@ -1,0 +1,293 @@
+//! The spanned JSON value tree every catalog file is read into, whatever its syntax.
+//!
+//! JSON streams and YAML documents both become [`Node`]s that remember the line and column they
+//! started at, so every later finding can point back at the exact place in the file. Objects keep
+//! their members in source order; a key given twice keeps only its last value (as Go's maps do).
+
+use std::fmt::Write as _;
+
+/// A 1-based line and column (in characters) inside one file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, serde::Serialize)]
+pub struct Pos {
+    /// 1-based line number.
+    pub line: u32,
+    /// 1-based column, counted in Unicode scalar values.
+    pub column: u32,
+}
+
+impl Pos {
+    /// A position at `line`, `column` (both 1-based).
+    pub fn new(line: u32, column: u32) -> Pos {
+        Pos { line, column }
+    }
+}
+
+/// One value with the position it started at.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    /// Where the value starts.
+    pub pos: Pos,
+    /// The value itself.
+    pub value: Value,
+}
+
+/// A JSON value. Numbers are kept as `f64`, as Go's generic decoding does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    Number(f64),
+    String(String),
+    Array(Vec<Node>),
+    Object(Vec<Member>),
+}
+
+/// One key/value pair of an object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Member {
+    /// The key text.
+    pub key: String,
+    /// Where the key starts.
+    pub key_pos: Pos,
+    /// The value.
+    pub value: Node,
+}
+
+impl Node {
+    /// A node at `pos`.
+    pub fn new(pos: Pos, value: Value) -> Node {
+        Node { pos, value }
+    }
+
+    /// The members when this is an object.
+    pub fn as_object(&self) -> Option<&[Member]> {
+        match &self.value {
+            Value::Object(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The text when this is a string.
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The elements when this is an array.
+    pub fn as_array(&self) -> Option<&[Node]> {
+        match &self.value {
+            Value::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The member with exactly this key.
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.as_object()?.iter().find(|m| m.key == key).map(|m| &m.value)
+    }
+
+    /// The member Go's `encoding/json` would bind to a struct field named `field`: keys are
+    /// matched case-insensitively (Unicode simple folding); when several keys fold to the same
+    /// name, the last in sorted key order wins, because Go decodes the re-encoded, key-sorted
+    /// blob and later keys overwrite earlier ones.
+    pub fn field(&self, field: &str) -> Option<&Member> {
+        field_of(self.as_object()?, field)
+    }
+
+    /// What kind of JSON value this is, in Go's words (`number`, `string`, `object`...).
+    pub fn kind_name(&self) -> &'static str {
+        match self.value {
+            Value::Null => "null",
+            Value::Bool(_) => "bool",
+            Value::Number(_) => "number",
+            Value::String(_) => "string",
+            Value::Array(_) => "array",
+            Value::Object(_) => "object",
+        }
+    }
+
+    /// Compact JSON as Go re-encodes a generic value: object keys sorted, no HTML escaping.
+    pub fn to_go_json(&self) -> String {
+        let mut out = String::new();
+        write_go_json(self, &mut out);
+        out
+    }
+
+    /// Convert to a `serde_json::Value` (object keys in sorted order).
+    pub fn to_json(&self) -> serde_json::Value {
+        match &self.value {
+            Value::Null => serde_json::Value::Null,
+            Value::Bool(b) => serde_json::Value::Bool(*b),
+            Value::Number(n) => number_to_json(*n),
+            Value::String(s) => serde_json::Value::String(s.clone()),
+            Value::Array(a) => serde_json::Value::Array(a.iter().map(Node::to_json).collect()),
+            Value::Object(m) => serde_json::Value::Object(
+                m.iter().map(|m| (m.key.clone(), m.value.to_json())).collect(),
+            ),
+        }
+    }
+}
+
+/// A JSON number for `n`, as an integer when it is a whole number that fits.
+fn number_to_json(n: f64) -> serde_json::Value {
+    if n.fract() == 0.0 && n.abs() < 9.007_199_254_740_992e15 {
+        serde_json::Value::from(n as i64)
+    } else {
+        serde_json::Number::from_f64(n).map(serde_json::Value::Number).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+/// See [`Node::field`].
+pub fn field_of<'a>(members: &'a [Member], field: &str) -> Option<&'a Member> {
+    let mut best: Option<&Member> = None;
+    for m in members {
+        if fold_eq(&m.key, field) && best.is_none_or(|b| m.key.as_str() >= b.key.as_str()) {
+            best = Some(m);
+        }
+    }
+    best
+}
+
+/// Case-insensitive equality under simple Unicode folding, ASCII fast path.
+pub fn fold_eq(a: &str, b: &str) -> bool {
+    if a.len() == b.len() && a.eq_ignore_ascii_case(b) {
+        return true;
+    }
+    if a.is_ascii() && b.is_ascii() {
+        return false;
+    }
+    fold(a) == fold(b)
+}
+
+/// The case fold of a key, used to group keys that differ only by case.
+pub fn fold(s: &str) -> String {
+    s.chars().flat_map(char::to_lowercase).collect()
+}
+
+fn write_go_json(node: &Node, out: &mut String) {
+    match &node.value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(&go_float(*n)),
+        Value::String(s) => write_go_string(s, out),
+        Value::Array(a) => {
+            out.push('[');
+            for (i, n) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_go_json(n, out);
+            }
+            out.push(']');
+        }
+        Value::Object(m) => {
+            let mut sorted: Vec<&Member> = m.iter().collect();
+            sorted.sort_by(|a, b| a.key.cmp(&b.key));
+            out.push('{');
+            for (i, m) in sorted.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_go_string(&m.key, out);
+                out.push(':');
+                write_go_json(&m.value, out);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// A float64 the way Go's `encoding/json` prints it.
+pub fn go_float(f: f64) -> String {
+    if !f.is_finite() {
+        return "null".to_string();
+    }
+    let abs = f.abs();
+    if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
+        // Exponent form, shortest digits, Go style exponent (e-07 → e-7, at least one digit).
+        let s = format!("{:e}", f);
+        match s.split_once('e') {
+            Some((mant, exp)) => {
+                match exp.strip_prefix('-') {
+                    Some(d) => format!("{mant}e-{d}"),
+                    None => format!("{mant}e+{exp:0>2}"),
+                }
+            }
+            None => s,
+        }
+    } else {
+        format!("{}", f)
+    }
+}
+
+/// A JSON string literal as Go writes it with HTML escaping off.
+pub fn write_go_string(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &str) -> Node {
+        Node::new(Pos::default(), Value::String(v.into()))
+    }
+
+    fn obj(members: &[(&str, Node)]) -> Node {
+        Node::new(
+            Pos::default(),
+            Value::Object(
+                members
+                    .iter()
+                    .map(|(k, v)| Member { key: (*k).into(), key_pos: Pos::default(), value: v.clone() })
+                    .collect(),
+            ),
+        )
+    }
+
+    #[test]
+    fn field_matching_is_case_insensitive_and_prefers_last_sorted_key() {
+        let o = obj(&[("Name", s("a")), ("name", s("b"))]);
+        assert_eq!(o.field("name").unwrap().value.as_str(), Some("b"));
+        let o = obj(&[("NAME", s("a")), ("Name", s("b"))]);
+        assert_eq!(o.field("name").unwrap().value.as_str(), Some("b"));
+        assert!(o.field("other").is_none());
+        // Kelvin sign folds to k.
+        let o = obj(&[("\u{212A}ind", s("x"))]);
+        assert_eq!(o.field("kind").unwrap().value.as_str(), Some("x"));
+    }
+
+    #[test]
+    fn go_json_sorts_keys_and_escapes_like_go() {
+        let o = obj(&[("z", s("<a>\n")), ("a", Node::new(Pos::default(), Value::Number(1.0)))]);
+        assert_eq!(o.to_go_json(), r#"{"a":1,"z":"<a>\n"}"#);
+    }
+
+    #[test]
+    fn go_float_formats() {
+        assert_eq!(go_float(1.0), "1");
+        assert_eq!(go_float(1.5), "1.5");
+        assert_eq!(go_float(1e21), "1e+21");
+        assert_eq!(go_float(1e-7), "1e-7");
+        assert_eq!(go_float(-0.000001), "-0.000001");
+        assert_eq!(go_float(12345678901234567890.0), "12345678901234567000");
+    }
+}

@@ -1,0 +1,196 @@
+//! The one type for everything the user is told: [`Diagnostic`], with a stable [`Code`], a
+//! severity, a message and the place in the catalog it is about.
+//!
+//! Messages that mirror an `opm validate` check keep opm's wording; the table of codes is in
+//! `docs/diagnostics.md`.
+
+use std::fmt;
+
+use serde::Serialize;
+
+/// How bad a finding is. Only errors make a catalog invalid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// `opm validate` would reject the catalog.
+    Error,
+    /// Valid for opm, but probably not what the author meant.
+    Warning,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        })
+    }
+}
+
+/// A place in a catalog: file, 1-based line and column, and the JSON pointer of the field inside
+/// its blob (`""` for the blob itself). `line` is 0 when the finding is about a whole file.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Default)]
+pub struct Location {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+    pub pointer: String,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}", self.file)
+        } else {
+            write!(f, "{}:{}:{}", self.file, self.line, self.column)
+        }
+    }
+}
+
+/// A secondary place a finding refers to ("first defined here").
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Related {
+    pub message: String,
+    #[serde(flatten)]
+    pub location: Location,
+}
+
+macro_rules! codes {
+    ($($variant:ident = $text:literal,)*) => {
+        /// Stable identifiers of findings; see `docs/diagnostics.md`.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code { $($variant,)* }
+        impl Code {
+            /// The code as printed (`duplicate-bundle`).
+            pub fn as_str(self) -> &'static str {
+                match self { $(Code::$variant => $text,)* }
+            }
+            /// Every code, in declaration order.
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+        }
+    };
+}
+
+codes! {
+    // Reading files.
+    ReadError = "read-error",
+    YamlSyntax = "yaml-syntax",
+    JsonSyntax = "json-syntax",
+    NotAnObject = "not-an-object",
+    MissingSchema = "missing-schema",
+    DuplicateKey = "duplicate-key",
+    MetaKeyNotString = "meta-key-not-string",
+    InvalidField = "invalid-field",
+    InvalidIcon = "invalid-icon",
+    InvalidBundleObject = "invalid-bundle-object",
+    // Building the model (opm's conversion checks).
+    PackageNoName = "package-no-name",
+    DuplicatePackage = "duplicate-package",
+    InvalidPackageName = "invalid-package-name",
+    UnknownPackage = "unknown-package",
+    ChannelNoName = "channel-no-name",
+    DuplicateChannel = "duplicate-channel",
+    DuplicateEntry = "duplicate-entry",
+    BundleNoPackage = "bundle-no-package",
+    DuplicateBundle = "duplicate-bundle",
+    InvalidProperty = "invalid-property",
+    PackagePropertyCount = "package-property-count",
+    PackagePropertyMismatch = "package-property-mismatch",
+    InvalidImage = "invalid-image",
+    InvalidVersion = "invalid-version",
+    InvalidRelease = "invalid-release",
+    BundleNotInChannel = "bundle-not-in-channel",
+    EntryWithoutBundle = "entry-without-bundle",
+    DeprecationNoPackage = "deprecation-no-package",
+    DuplicateDeprecations = "duplicate-deprecations",
+    DeprecationNoSchema = "deprecation-no-schema",
+    DuplicateDeprecationEntry = "duplicate-deprecation-entry",
+    DeprecatedNotFound = "deprecated-not-found",
+    DeprecatedPackageNamed = "deprecated-package-named",
+    DeprecationUnknownSchema = "deprecation-unknown-schema",
+    // Model validation (opm's aggregated checks).
+    DefaultChannelUnset = "default-channel-unset",
+    PackageNoChannels = "package-no-channels",
+    EmptyChannel = "empty-channel",
+    NoChannelHead = "no-channel-head",
+    MultipleChannelHeads = "multiple-channel-heads",
+    ReplacesCycle = "replaces-cycle",
+    StrandedBundles = "stranded-bundles",
+    DuplicateVersions = "duplicate-versions",
+    EmptyDeprecationMessage = "empty-deprecation-message",
+    BundleNameNotNormalized = "bundle-name-not-normalized",
+    EmptySkip = "empty-skip",
+    InvalidSkipRange = "invalid-skip-range",
+    BundleImageUnset = "bundle-image-unset",
+    BuildMetadataWithRelease = "build-metadata-with-release",
+    // Lints: valid for opm, flagged by us.
+    InvalidRequiredRange = "invalid-required-range",
+    InvalidConstraint = "invalid-constraint",
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// One finding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    pub message: String,
+    #[serde(flatten)]
+    pub location: Location,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub related: Vec<Related>,
+}
+
+impl Diagnostic {
+    /// An error at `location`.
+    pub fn error(code: Code, message: impl Into<String>, location: Location) -> Diagnostic {
+        Diagnostic { code, severity: Severity::Error, message: message.into(), location, related: Vec::new() }
+    }
+
+    /// A warning at `location`.
+    pub fn warning(code: Code, message: impl Into<String>, location: Location) -> Diagnostic {
+        Diagnostic { code, severity: Severity::Warning, message: message.into(), location, related: Vec::new() }
+    }
+
+    /// Add a related location.
+    pub fn with_related(mut self, message: impl Into<String>, location: Location) -> Diagnostic {
+        self.related.push(Related { message: message.into(), location });
+        self
+    }
+
+    /// Whether this finding makes the catalog invalid.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    /// Compiler style: `file:line:col: error[code]: message`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}[{}]: {}", self.location, self.severity, self.code, self.message)?;
+        for r in &self.related {
+            write!(f, "\n  {}: note: {}", r.location, r.message)?;
+        }
+        Ok(())
+    }
+}
+
+/// Sort findings by place, then code and message, and drop exact repeats.
+pub fn sort_diagnostics(diags: &mut Vec<Diagnostic>) {
+    diags.sort_by(|a, b| {
+        (&a.location.file, a.location.line, a.location.column, a.code, &a.message)
+            .cmp(&(&b.location.file, b.location.line, b.location.column, b.code, &b.message))
+    });
+    diags.dedup();
+}

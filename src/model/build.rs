@@ -1,0 +1,482 @@
+//! Building the [`Model`] from a [`DeclarativeConfig`]: opm's conversion phases — packages,
+//! channels, bundles, then dangling entries, default channels and deprecations — with opm's
+//! checks and messages. opm stops at the first problem; here every problem is reported (in the
+//! order opm would meet them) and the offending blob or field is left out so the rest can still
+//! be checked.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use super::{Bundle, Channel, Deprecation, Entry, Model, Package};
+use crate::declcfg::{self, DeclarativeConfig};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::dns_label::{dns1123_label_errors, go_string_slice};
+use crate::image_ref::validate_image_ref;
+use crate::property::{self, Property};
+use crate::version::{go_quote as q, Release, Version};
+
+/// Convert a catalog into the model. The diagnostics come in opm's phase order (not sorted), so
+/// the first one is the error opm itself would print.
+pub fn build(cfg: &DeclarativeConfig) -> (Model, Vec<Diagnostic>) {
+    let mut b = Builder::default();
+    b.packages(cfg);
+    b.channels(cfg);
+    b.bundles(cfg);
+    b.dangling_entries();
+    b.default_channels();
+    b.deprecations(cfg);
+    let mut packages = b.packages;
+    for p in &mut packages {
+        p.channels.sort_by(|a, b| a.name.cmp(&b.name));
+    }
+    packages.sort_by(|a, b| a.name.cmp(&b.name));
+    (Model { packages }, b.diags)
+}
+
+#[derive(Default)]
+struct Builder {
+    packages: Vec<Package>,
+    by_name: HashMap<String, usize>,
+    diags: Vec<Diagnostic>,
+}
+
+impl Builder {
+    fn err(&mut self, code: Code, message: String, loc: crate::Location) {
+        self.diags.push(Diagnostic::error(code, message, loc));
+    }
+
+    /// Phase A: `olm.package` blobs.
+    fn packages(&mut self, cfg: &DeclarativeConfig) {
+        for p in &cfg.packages {
+            let name = &p.name.value;
+            let at = p.source.at(p.name.pos, "/name");
+            if name.is_empty() {
+                self.err(Code::PackageNoName, "config contains package with no name".into(), p.source.blob());
+                continue;
+            }
+            if let Some(&i) = self.by_name.get(name) {
+                let first = self.packages[i].source.at(self.packages[i].source.pos, "");
+                self.diags.push(
+                    Diagnostic::error(Code::DuplicatePackage, format!("duplicate package {}", q(name)), at)
+                        .with_related("first defined here", first),
+                );
+                continue;
+            }
+            let errs = dns1123_label_errors(name);
+            if !errs.is_empty() {
+                self.err(
+                    Code::InvalidPackageName,
+                    format!("invalid package name {}: {}", q(name), go_string_slice(&errs)),
+                    at,
+                );
+            }
+            self.by_name.insert(name.clone(), self.packages.len());
+            self.packages.push(Package {
+                name: name.clone(),
+                source: p.source.clone(),
+                default_channel: p.default_channel.clone(),
+                description: p.description.clone(),
+                icon: p.icon.clone(),
+                channels: Vec::new(),
+                bundles: Vec::new(),
+                deprecation: None,
+            });
+        }
+    }
+
+    /// Phase B: `olm.channel` blobs.
+    fn channels(&mut self, cfg: &DeclarativeConfig) {
+        for c in &cfg.channels {
+            let Some(&pi) = self.by_name.get(&c.package.value) else {
+                self.err(
+                    Code::UnknownPackage,
+                    format!("unknown package {} for channel {}", q(&c.package.value), q(&c.name.value)),
+                    c.source.at(c.package.pos, "/package"),
+                );
+                continue;
+            };
+            let pkg_name = c.package.value.clone();
+            if c.name.value.is_empty() {
+                self.err(
+                    Code::ChannelNoName,
+                    format!("package {} contains channel with no name", q(&pkg_name)),
+                    c.source.at(c.name.pos, "/name"),
+                );
+                continue;
+            }
+            if let Some(first) = self.packages[pi].channels.iter().find(|x| x.name == c.name.value) {
+                let first = first.source.as_ref().map(|s| s.blob()).unwrap_or_default();
+                self.diags.push(
+                    Diagnostic::error(
+                        Code::DuplicateChannel,
+                        format!("package {} has duplicate channel {}", q(&pkg_name), q(&c.name.value)),
+                        c.source.at(c.name.pos, "/name"),
+                    )
+                    .with_related("first defined here", first),
+                );
+                continue;
+            }
+            let mut seen = HashSet::new();
+            let mut entries = Vec::with_capacity(c.entries.len());
+            for (i, e) in c.entries.iter().enumerate() {
+                if !seen.insert(e.name.value.as_str()) {
+                    self.err(
+                        Code::DuplicateEntry,
+                        format!(
+                            "invalid package {}, channel {}: duplicate entry {}",
+                            q(&pkg_name),
+                            q(&c.name.value),
+                            q(&e.name.value)
+                        ),
+                        c.source.at(e.name.pos, format!("/entries/{i}/name")),
+                    );
+                    continue;
+                }
+                entries.push(Entry {
+                    index: i,
+                    pos: e.pos,
+                    name: e.name.clone(),
+                    replaces: e.replaces.clone(),
+                    skips: e.skips.clone(),
+                    skip_range: e.skip_range.clone(),
+                    bundle: None,
+                });
+            }
+            self.packages[pi].channels.push(Channel {
+                name: c.name.value.clone(),
+                source: Some(c.source.clone()),
+                entries,
+                properties: c.properties.clone(),
+                deprecation: None,
+            });
+        }
+    }
+
+    /// Phase C: `olm.bundle` blobs.
+    fn bundles(&mut self, cfg: &DeclarativeConfig) {
+        for bl in &cfg.bundles {
+            let name = &bl.name.value;
+            let pkg = &bl.package.value;
+            if pkg.is_empty() {
+                self.err(
+                    Code::BundleNoPackage,
+                    format!("package name must be set for bundle {}", q(name)),
+                    bl.source.blob(),
+                );
+                continue;
+            }
+            let Some(&pi) = self.by_name.get(pkg) else {
+                self.err(
+                    Code::UnknownPackage,
+                    format!("unknown package {} for bundle {}", q(pkg), q(name)),
+                    bl.source.at(bl.package.pos, "/package"),
+                );
+                continue;
+            };
+            if let Some(first) = self.packages[pi].bundles.iter().find(|b| &b.name.value == name) {
+                let first = first.source.blob();
+                self.diags.push(
+                    Diagnostic::error(
+                        Code::DuplicateBundle,
+                        format!("package {} has duplicate bundle {}", q(pkg), q(name)),
+                        bl.source.at(bl.name.pos, "/name"),
+                    )
+                    .with_related("first defined here", first),
+                );
+                continue;
+            }
+            let bundle = self.bundle(bl);
+            let bi = self.packages[pi].bundles.len();
+            let mut listed = false;
+            for ch in &mut self.packages[pi].channels {
+                for e in &mut ch.entries {
+                    if &e.name.value == name {
+                        e.bundle = Some(bi);
+                        listed = true;
+                    }
+                }
+            }
+            if !listed {
+                self.err(
+                    Code::BundleNotInChannel,
+                    format!("package {}, bundle {} not found in any channel entries", q(pkg), q(name)),
+                    bl.source.at(bl.name.pos, "/name"),
+                );
+            }
+            self.packages[pi].bundles.push(bundle);
+        }
+    }
+
+    /// The per-bundle checks of Phase C (properties, `olm.package`, images, version, release).
+    fn bundle(&mut self, bl: &declcfg::Bundle) -> Bundle {
+        let name = &bl.name.value;
+        let pkg = &bl.package.value;
+        let mut props = Vec::with_capacity(bl.properties.len());
+        let mut package_props = Vec::new();
+        let mut package_count = 0;
+        for (i, p) in bl.properties.iter().enumerate() {
+            let is_package = p.type_.value == property::TYPE_PACKAGE;
+            if is_package {
+                package_count += 1;
+            }
+            match property::parse(&p.type_.value, p.value.as_ref()) {
+                Ok(parsed) => {
+                    if let Property::Package(pp) = &parsed {
+                        package_props.push((i, pp.clone()));
+                    }
+                    props.push((i, parsed));
+                }
+                Err(m) => {
+                    let (pos, pointer) = match &p.value {
+                        Some(v) => (v.pos, format!("/properties/{i}/value")),
+                        None => (p.pos, format!("/properties/{i}")),
+                    };
+                    self.err(
+                        Code::InvalidProperty,
+                        format!(
+                            "parse properties for bundle {}: parse property[{i}] of type {}: {m}",
+                            q(name),
+                            q(&p.type_.value)
+                        ),
+                        bl.source.at(pos, pointer),
+                    );
+                }
+            }
+        }
+        let mut version = None;
+        let mut release = None;
+        if package_count != 1 {
+            self.err(
+                Code::PackagePropertyCount,
+                format!(
+                    "package {} bundle {} must have exactly 1 {} property, found {}",
+                    q(pkg),
+                    q(name),
+                    q(property::TYPE_PACKAGE),
+                    package_count
+                ),
+                bl.source.at(bl.source.pos, "/properties"),
+            );
+        }
+        let the_package = if package_count == 1 { package_props.first().cloned() } else { None };
+        if let Some((i, pp)) = &the_package {
+            if &pp.package_name != pkg {
+                self.err(
+                    Code::PackagePropertyMismatch,
+                    format!("package {} does not match {} property {}", q(pkg), q(property::TYPE_PACKAGE), q(&pp.package_name)),
+                    prop_field(bl, *i, "packageName"),
+                );
+            }
+        }
+        if !bl.image.value.is_empty() {
+            if let Err(e) = validate_image_ref(&bl.image.value) {
+                self.err(
+                    Code::InvalidImage,
+                    format!("package {} bundle {} image: invalid image pull spec {}: {e}", q(pkg), q(name), q(&bl.image.value)),
+                    bl.source.at(bl.image.pos, "/image"),
+                );
+            }
+        }
+        for (i, ri) in bl.related_images.iter().enumerate() {
+            if ri.image.value.is_empty() {
+                continue;
+            }
+            if let Err(e) = validate_image_ref(&ri.image.value) {
+                self.err(
+                    Code::InvalidImage,
+                    format!(
+                        "package {} bundle {} relatedImages[{i}].image: invalid image pull spec {}: {e}",
+                        q(pkg),
+                        q(name),
+                        q(&ri.image.value)
+                    ),
+                    bl.source.at(ri.image.pos, format!("/relatedImages/{i}/image")),
+                );
+            }
+        }
+        if let Some((i, pp)) = &the_package {
+            match Version::parse(&pp.version) {
+                Ok(v) => version = Some(v),
+                Err(e) => self.err(
+                    Code::InvalidVersion,
+                    format!("error parsing bundle {} version {}: {e}", q(name), q(&pp.version)),
+                    prop_field(bl, *i, "version"),
+                ),
+            }
+            match Release::parse(&pp.release) {
+                Ok(r) => release = r,
+                Err(e) => self.err(
+                    Code::InvalidRelease,
+                    format!("error parsing bundle {} release version {}: {e}", q(name), q(&pp.release)),
+                    prop_field(bl, *i, "release"),
+                ),
+            }
+        }
+        Bundle {
+            name: bl.name.clone(),
+            package: pkg.clone(),
+            source: bl.source.clone(),
+            image: bl.image.clone(),
+            raw_properties: bl.properties.clone(),
+            properties: props,
+            version,
+            release,
+            package_property_count: package_count,
+            related_images: bl.related_images.clone(),
+            object_count: bl.object_count,
+            deprecation: None,
+        }
+    }
+
+    /// Phase D.1: channel entries without a bundle. opm only reliably catches those of a
+    /// package's last channel; we report every one (see DIFFERENCES.md).
+    fn dangling_entries(&mut self) {
+        for p in &self.packages {
+            let mut names = BTreeSet::new();
+            let mut first = None;
+            let mut related = Vec::new();
+            for c in &p.channels {
+                for e in &c.entries {
+                    if e.bundle.is_none() {
+                        names.insert(e.name.value.as_str());
+                        let loc = c.source.as_ref().map(|s| s.at(e.name.pos, format!("/entries/{}/name", e.index)));
+                        match (&first, loc) {
+                            (None, Some(l)) => first = Some(l),
+                            (Some(_), Some(l)) => related.push(l),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            if names.is_empty() {
+                continue;
+            }
+            let list: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+            let mut d = Diagnostic::error(
+                Code::EntryWithoutBundle,
+                format!("no olm.bundle blobs found in package {} for olm.channel entries {}", q(&p.name), go_string_slice(&list)),
+                first.unwrap_or_default(),
+            );
+            for r in related {
+                d = d.with_related("also without a bundle", r);
+            }
+            self.diags.push(d);
+        }
+    }
+
+    /// Phase D.2: a `defaultChannel` that names no channel becomes an empty channel.
+    fn default_channels(&mut self) {
+        for p in &mut self.packages {
+            let dc = &p.default_channel.value;
+            if !dc.is_empty() && !p.channels.iter().any(|c| &c.name == dc) {
+                p.channels.push(Channel {
+                    name: dc.clone(),
+                    source: None,
+                    entries: Vec::new(),
+                    properties: Vec::new(),
+                    deprecation: None,
+                });
+            }
+        }
+    }
+
+    /// Phase D.3: `olm.deprecations` blobs.
+    fn deprecations(&mut self, cfg: &DeclarativeConfig) {
+        let mut seen_packages = HashSet::new();
+        for (di, d) in cfg.deprecations.iter().enumerate() {
+            let pkg = &d.package.value;
+            if pkg.is_empty() {
+                self.err(
+                    Code::DeprecationNoPackage,
+                    format!("package name must be set for deprecation item {di}"),
+                    d.source.blob(),
+                );
+                continue;
+            }
+            let Some(&pi) = self.by_name.get(pkg) else {
+                self.err(
+                    Code::UnknownPackage,
+                    format!("cannot apply deprecations to an unknown package {}", q(pkg)),
+                    d.source.at(d.package.pos, "/package"),
+                );
+                continue;
+            };
+            if !seen_packages.insert(pkg.clone()) {
+                self.err(
+                    Code::DuplicateDeprecations,
+                    format!("expected a maximum of one deprecation per package: {}", q(pkg)),
+                    d.source.at(d.package.pos, "/package"),
+                );
+                continue;
+            }
+            let mut refs = HashSet::new();
+            for (j, e) in d.entries.iter().enumerate() {
+                let schema = &e.schema.value;
+                let ename = &e.name.value;
+                let at = |field: &str, pos| d.source.at(pos, format!("/entries/{j}/reference/{field}"));
+                if schema.is_empty() {
+                    self.err(
+                        Code::DeprecationNoSchema,
+                        format!("schema must be set for deprecation entry [{j}] for package {}", q(pkg)),
+                        d.source.at(e.pos, format!("/entries/{j}")),
+                    );
+                    continue;
+                }
+                let reference = format!("declcfg.PackageScopedReference{{Schema:{}, Name:{}}}", q(schema), q(ename));
+                if !refs.insert((schema.clone(), ename.clone())) {
+                    self.err(
+                        Code::DuplicateDeprecationEntry,
+                        format!("duplicate deprecation entry {reference} for package {}", q(pkg)),
+                        d.source.at(e.pos, format!("/entries/{j}")),
+                    );
+                    continue;
+                }
+                let note = Deprecation { message: e.message.clone(), source: d.source.clone(), entry: j };
+                let package = &mut self.packages[pi];
+                match schema.as_str() {
+                    declcfg::SCHEMA_BUNDLE => match package.bundles.iter_mut().find(|b| &b.name.value == ename) {
+                        Some(b) => b.deprecation = Some(note),
+                        None => self.err(
+                            Code::DeprecatedNotFound,
+                            format!("cannot deprecate bundle {} for package {}: bundle not found", q(ename), q(pkg)),
+                            at("name", e.name.pos),
+                        ),
+                    },
+                    declcfg::SCHEMA_CHANNEL => match package.channels.iter_mut().find(|c| &c.name == ename) {
+                        Some(c) => c.deprecation = Some(note),
+                        None => self.err(
+                            Code::DeprecatedNotFound,
+                            format!("cannot deprecate channel {} for package {}: channel not found", q(ename), q(pkg)),
+                            at("name", e.name.pos),
+                        ),
+                    },
+                    declcfg::SCHEMA_PACKAGE => {
+                        if !ename.is_empty() {
+                            self.err(
+                                Code::DeprecatedPackageNamed,
+                                format!("package name must be empty for deprecated package {} (specified {})", q(pkg), q(ename)),
+                                at("name", e.name.pos),
+                            );
+                        } else {
+                            package.deprecation = Some(note);
+                        }
+                    }
+                    _ => self.err(
+                        Code::DeprecationUnknownSchema,
+                        format!("cannot deprecate object {reference} referenced by entry {j} for package {}: object schema unknown", q(pkg)),
+                        at("schema", e.schema.pos),
+                    ),
+                }
+            }
+        }
+    }
+}
+
+/// The location of a field inside the value of a bundle's property `i`.
+fn prop_field(bl: &declcfg::Bundle, i: usize, field: &str) -> crate::Location {
+    let pos = bl
+        .properties
+        .get(i)
+        .map(|p| p.value.as_ref().map(|v| v.field(field).map(|m| m.value.pos).unwrap_or(v.pos)).unwrap_or(p.pos))
+        .unwrap_or(bl.source.pos);
+    bl.source.at(pos, format!("/properties/{i}/value/{field}"))
+}

@@ -1,0 +1,143 @@
+//! The checked semantic model of a catalog: packages → channels → entries, and bundles, with
+//! typed properties and parsed versions. It is built from a [`DeclarativeConfig`] by
+//! [`build`], which performs opm's conversion checks and reports what it had to leave out.
+//!
+//! Analyses (validation, graphs, resolution) read only this model.
+
+mod build;
+mod replaces_chain;
+
+pub use build::build;
+pub use replaces_chain::ChainError;
+
+use crate::declcfg::{self, Icon, Pos, Source, Spanned};
+use crate::property::Property;
+use crate::version::{Release, Version};
+
+/// A catalog: every package, sorted by name.
+#[derive(Debug, Clone, Default)]
+pub struct Model {
+    pub packages: Vec<Package>,
+}
+
+impl Model {
+    /// The package named `name`.
+    pub fn package(&self, name: &str) -> Option<&Package> {
+        self.packages.binary_search_by(|p| p.name.as_str().cmp(name)).ok().map(|i| &self.packages[i])
+    }
+}
+
+/// A deprecation message and where it was declared.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Deprecation {
+    pub message: Spanned<String>,
+    /// The `olm.deprecations` blob.
+    pub source: Source,
+    /// Index of the entry inside that blob.
+    pub entry: usize,
+}
+
+/// A package: its channels (sorted by name) and its bundles (in the order they were read).
+#[derive(Debug, Clone)]
+pub struct Package {
+    pub name: String,
+    pub source: Source,
+    /// The `defaultChannel` text as written (empty when unset).
+    pub default_channel: Spanned<String>,
+    pub description: String,
+    pub icon: Option<Icon>,
+    pub channels: Vec<Channel>,
+    pub bundles: Vec<Bundle>,
+    pub deprecation: Option<Deprecation>,
+}
+
+impl Package {
+    /// The channel named `name`.
+    pub fn channel(&self, name: &str) -> Option<&Channel> {
+        self.channels.binary_search_by(|c| c.name.as_str().cmp(name)).ok().map(|i| &self.channels[i])
+    }
+
+    /// The default channel, when `defaultChannel` is set (opm creates an empty channel for a
+    /// default that names no channel, so this is then that empty channel).
+    pub fn default_channel(&self) -> Option<&Channel> {
+        if self.default_channel.value.is_empty() {
+            None
+        } else {
+            self.channel(&self.default_channel.value)
+        }
+    }
+
+    /// The bundle named `name`.
+    pub fn bundle(&self, name: &str) -> Option<&Bundle> {
+        self.bundles.iter().find(|b| b.name.value == name)
+    }
+}
+
+/// A channel: its entries in the order they were written.
+#[derive(Debug, Clone)]
+pub struct Channel {
+    pub name: String,
+    /// The `olm.channel` blob; `None` for the empty channel opm synthesizes for a default channel
+    /// that names no channel.
+    pub source: Option<Source>,
+    pub entries: Vec<Entry>,
+    pub properties: Vec<declcfg::Property>,
+    pub deprecation: Option<Deprecation>,
+}
+
+impl Channel {
+    /// The entry named `name`.
+    pub fn entry(&self, name: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.name.value == name)
+    }
+}
+
+/// One channel entry with its upgrade edges, and the bundle it names.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// Position of the entry in its channel blob's `entries`.
+    pub index: usize,
+    pub pos: Pos,
+    pub name: Spanned<String>,
+    /// Empty when absent.
+    pub replaces: Spanned<String>,
+    pub skips: Vec<Spanned<String>>,
+    /// Empty when absent.
+    pub skip_range: Spanned<String>,
+    /// Index into the package's `bundles`; `None` when no `olm.bundle` has this name.
+    pub bundle: Option<usize>,
+}
+
+/// A bundle, shared by every channel that lists it.
+#[derive(Debug, Clone)]
+pub struct Bundle {
+    pub name: Spanned<String>,
+    pub package: String,
+    pub source: Source,
+    pub image: Spanned<String>,
+    /// The properties as written.
+    pub raw_properties: Vec<declcfg::Property>,
+    /// The properties that parsed, with their index in `raw_properties`.
+    pub properties: Vec<(usize, Property)>,
+    /// The version from the single `olm.package` property, when it is valid.
+    pub version: Option<Version>,
+    /// The release from `olm.package`, when set and valid.
+    pub release: Option<Release>,
+    /// How many `olm.package` properties the bundle has.
+    pub package_property_count: usize,
+    pub related_images: Vec<declcfg::RelatedImage>,
+    pub object_count: usize,
+    pub deprecation: Option<Deprecation>,
+}
+
+impl Bundle {
+    /// The version string opm uses to detect duplicates: the version, then `-<release>` when a
+    /// release is set.
+    pub fn version_string(&self) -> Option<String> {
+        let v = self.version.as_ref()?;
+        Some(match &self.release {
+            Some(r) => format!("{v}-{r}"),
+            None => v.to_string(),
+        })
+    }
+}

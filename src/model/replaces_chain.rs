@@ -1,0 +1,157 @@
+//! A channel's head and its replaces chain, computed exactly as opm's model does: the head is the
+//! one entry nothing replaces or skips (skipRange adds no edges), and every other entry must be
+//! on the replaces chain walked from the head or skipped by some entry.
+
+use std::collections::{HashMap, HashSet};
+
+use super::{Channel, Entry};
+
+/// Why a channel's graph is not a valid replaces chain. `Display` gives opm's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChainError {
+    NoHead,
+    /// Sorted head names.
+    MultipleHeads(Vec<String>),
+    /// The cycle, starting and ending with the repeated entry.
+    Cycle(Vec<String>),
+    /// Sorted names of entries neither on the chain nor skipped.
+    Stranded(Vec<String>),
+}
+
+impl std::fmt::Display for ChainError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ChainError::NoHead => f.write_str("no channel head found in graph"),
+            ChainError::MultipleHeads(h) => write!(f, "multiple channel heads found in graph: {}", h.join(", ")),
+            ChainError::Cycle(c) => write!(f, "detected cycle in replaces chain of upgrade graph: {}", c.join(" -> ")),
+            ChainError::Stranded(s) => write!(f, "channel contains one or more stranded bundles: {}", s.join(", ")),
+        }
+    }
+}
+
+impl std::error::Error for ChainError {}
+
+impl Channel {
+    /// The channel head: the single entry that no entry replaces or skips.
+    pub fn head(&self) -> Result<&Entry, ChainError> {
+        let mut incoming: HashSet<&str> = HashSet::new();
+        for e in &self.entries {
+            if !e.replaces.value.is_empty() {
+                incoming.insert(&e.replaces.value);
+            }
+            for s in &e.skips {
+                incoming.insert(&s.value);
+            }
+        }
+        let mut heads: Vec<&Entry> = self.entries.iter().filter(|e| !incoming.contains(e.name.value.as_str())).collect();
+        match heads.len() {
+            0 => Err(ChainError::NoHead),
+            1 => Ok(heads.remove(0)),
+            _ => {
+                let mut names: Vec<String> = heads.iter().map(|e| e.name.value.clone()).collect();
+                names.sort();
+                Err(ChainError::MultipleHeads(names))
+            }
+        }
+    }
+
+    /// The names on the replaces chain from the head, in order, stopping at a replaces target
+    /// that some entry skips (opm ≥ 1.58) or that is not in the channel.
+    pub fn replaces_chain(&self) -> Result<Vec<&str>, ChainError> {
+        let head = self.head()?;
+        let by_name: HashMap<&str, &Entry> = self.entries.iter().map(|e| (e.name.value.as_str(), e)).collect();
+        let skipped: HashSet<&str> = self.entries.iter().flat_map(|e| e.skips.iter().map(|s| s.value.as_str())).collect();
+        let mut chain = vec![head.name.value.as_str()];
+        let mut on_chain: HashSet<&str> = chain.iter().copied().collect();
+        let mut cur = head;
+        loop {
+            let next = cur.replaces.value.as_str();
+            if next.is_empty() || skipped.contains(next) {
+                break;
+            }
+            if on_chain.contains(next) {
+                let start = chain.iter().position(|n| *n == next).unwrap_or(0);
+                let mut cycle: Vec<String> = chain[start..].iter().map(|s| s.to_string()).collect();
+                cycle.push(next.to_string());
+                return Err(ChainError::Cycle(cycle));
+            }
+            match by_name.get(next) {
+                Some(e) => {
+                    chain.push(next);
+                    on_chain.insert(next);
+                    cur = e;
+                }
+                None => break,
+            }
+        }
+        Ok(chain)
+    }
+
+    /// opm's replaces-chain check: head, cycle, then stranded entries.
+    pub fn validate_replaces_chain(&self) -> Result<(), ChainError> {
+        let chain = self.replaces_chain()?;
+        let on_chain: HashSet<&str> = chain.into_iter().collect();
+        let skipped: HashSet<&str> = self.entries.iter().flat_map(|e| e.skips.iter().map(|s| s.value.as_str())).collect();
+        let mut stranded: Vec<String> = self
+            .entries
+            .iter()
+            .map(|e| e.name.value.as_str())
+            .filter(|n| !on_chain.contains(n) && !skipped.contains(n))
+            .map(str::to_string)
+            .collect();
+        if stranded.is_empty() {
+            return Ok(());
+        }
+        stranded.sort();
+        Err(ChainError::Stranded(stranded))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::declcfg::{Pos, Spanned};
+
+    fn entry(name: &str, replaces: &str, skips: &[&str]) -> Entry {
+        let s = |t: &str| Spanned::new(t.to_string(), Pos::default());
+        Entry {
+            index: 0,
+            pos: Pos::default(),
+            name: s(name),
+            replaces: s(replaces),
+            skips: skips.iter().map(|t| s(t)).collect(),
+            skip_range: s(""),
+            bundle: None,
+        }
+    }
+
+    fn channel(entries: Vec<Entry>) -> Channel {
+        Channel { name: "c".into(), source: None, entries, properties: vec![], deprecation: None }
+    }
+
+    #[test]
+    fn head_and_chain() {
+        let c = channel(vec![entry("a1", "", &[]), entry("a2", "a1", &[]), entry("a3", "a2", &["a1"])]);
+        assert_eq!(c.head().unwrap().name.value, "a3");
+        assert_eq!(c.replaces_chain().unwrap(), vec!["a3", "a2"]);
+        assert!(c.validate_replaces_chain().is_ok());
+    }
+
+    #[test]
+    fn cycles_and_strands() {
+        let c = channel(vec![
+            entry("a1", "a3", &[]),
+            entry("a2", "a1", &[]),
+            entry("a3", "a2", &[]),
+            entry("a4", "a3", &[]),
+        ]);
+        assert_eq!(
+            c.validate_replaces_chain().unwrap_err().to_string(),
+            "detected cycle in replaces chain of upgrade graph: a3 -> a2 -> a1 -> a3"
+        );
+        let c = channel(vec![entry("a4", "a4", &[])]);
+        assert_eq!(c.validate_replaces_chain().unwrap_err(), ChainError::NoHead);
+        let c = channel(vec![entry("a1", "", &[]), entry("a2", "a1", &[]), entry("a3", "a2", &["a2"])]);
+        assert_eq!(c.validate_replaces_chain().unwrap_err(), ChainError::Stranded(vec!["a1".into()]));
+    }
+}

@@ -1,0 +1,199 @@
+//! `olm.constraint` values: a GVK, package, CEL, or compound (`all`/`any`/`not`) requirement,
+//! parsed as OLM's `constraints.Parse` does — unknown keys rejected at every level, a size limit
+//! of 131072 bytes — and reduced to the first present key in OLM's order (gvk, package, all, any,
+//! not, cel).
+
+use std::fmt;
+
+use super::Gvk;
+use crate::declcfg::value::{Node, Value};
+
+/// Largest accepted value, in bytes of compact JSON (`2 << 16`).
+pub const MAX_CONSTRAINT_SIZE: usize = 131_072;
+
+/// A generic constraint.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Constraint {
+    /// A bundle providing this GVK.
+    Gvk(Gvk),
+    /// A bundle of this package within a blang range.
+    Package { package_name: String, version_range: String },
+    /// A CEL rule over the candidate's `properties`.
+    Cel { rule: String },
+    /// All children hold (true when empty).
+    All(Vec<Constraint>),
+    /// At least one child holds (false when empty).
+    Any(Vec<Constraint>),
+    /// No child holds (true when empty).
+    Not(Vec<Constraint>),
+}
+
+/// A parsed `olm.constraint` property value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConstraintValue {
+    /// Shown by CEL predicates when they fail; ignored otherwise.
+    pub failure_message: String,
+    pub constraint: Constraint,
+}
+
+/// Why a constraint value is unusable; `Display` gives OLM's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConstraintError {
+    TooLarge,
+    UnknownField(String),
+    Type(String),
+    Empty,
+}
+
+impl fmt::Display for ConstraintError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConstraintError::TooLarge => {
+                write!(f, "olm.constraint value is greater than max constraint size {MAX_CONSTRAINT_SIZE} bytes")
+            }
+            ConstraintError::UnknownField(k) => write!(f, "json: unknown field \"{k}\""),
+            ConstraintError::Type(m) => f.write_str(m),
+            ConstraintError::Empty => f.write_str("constraint is empty"),
+        }
+    }
+}
+
+impl std::error::Error for ConstraintError {}
+
+/// Parse an `olm.constraint` value.
+pub fn parse(value: &Node) -> Result<ConstraintValue, ConstraintError> {
+    if value.to_go_json().len() > MAX_CONSTRAINT_SIZE {
+        return Err(ConstraintError::TooLarge);
+    }
+    let failure_message = string_of(value, "failureMessage", "Constraint")?;
+    Ok(ConstraintValue { failure_message, constraint: constraint(value)? })
+}
+
+const KEYS: &[&str] = &["failureMessage", "gvk", "package", "cel", "all", "any", "not"];
+
+fn constraint(node: &Node) -> Result<Constraint, ConstraintError> {
+    let members = match &node.value {
+        Value::Object(m) => m,
+        Value::Null => return Err(ConstraintError::Empty),
+        _ => return Err(mismatch(node, "", "constraints.Constraint")),
+    };
+    reject_unknown(members, KEYS)?;
+    let present = |k: &str| node.field(k).map(|m| &m.value).filter(|v| v.value != Value::Null);
+    // Decode everything first (Go decodes the whole struct), then pick by precedence.
+    let gvk = present("gvk").map(|n| -> Result<Gvk, ConstraintError> {
+        object(n, "Constraint.gvk", "constraints.GVKConstraint", &["group", "version", "kind"])?;
+        Ok(Gvk {
+            group: string_of(n, "group", "GVKConstraint")?,
+            version: string_of(n, "version", "GVKConstraint")?,
+            kind: string_of(n, "kind", "GVKConstraint")?,
+        })
+    });
+    let gvk = gvk.transpose()?;
+    let package = present("package")
+        .map(|n| -> Result<(String, String), ConstraintError> {
+            object(n, "Constraint.package", "constraints.PackageConstraint", &["packageName", "versionRange"])?;
+            Ok((string_of(n, "packageName", "PackageConstraint")?, string_of(n, "versionRange", "PackageConstraint")?))
+        })
+        .transpose()?;
+    let cel = present("cel")
+        .map(|n| -> Result<String, ConstraintError> {
+            object(n, "Constraint.cel", "constraints.Cel", &["rule"])?;
+            string_of(n, "rule", "Cel")
+        })
+        .transpose()?;
+    let compound = |k: &str| -> Result<Option<Vec<Constraint>>, ConstraintError> {
+        let Some(n) = present(k) else { return Ok(None) };
+        object(n, &format!("Constraint.{k}"), "constraints.CompoundConstraint", &["constraints"])?;
+        let items = match n.field("constraints").map(|m| &m.value) {
+            None | Some(Node { value: Value::Null, .. }) => Vec::new(),
+            Some(Node { value: Value::Array(items), .. }) => items.iter().map(constraint).collect::<Result<_, _>>()?,
+            Some(other) => return Err(mismatch(other, &format!("CompoundConstraint.{k}.constraints"), "[]constraints.Constraint")),
+        };
+        Ok(Some(items))
+    };
+    let all = compound("all")?;
+    let any = compound("any")?;
+    let not = compound("not")?;
+    if let Some(g) = gvk {
+        return Ok(Constraint::Gvk(g));
+    }
+    if let Some((package_name, version_range)) = package {
+        return Ok(Constraint::Package { package_name, version_range });
+    }
+    if let Some(c) = all {
+        return Ok(Constraint::All(c));
+    }
+    if let Some(c) = any {
+        return Ok(Constraint::Any(c));
+    }
+    if let Some(c) = not {
+        return Ok(Constraint::Not(c));
+    }
+    if let Some(rule) = cel {
+        return Ok(Constraint::Cel { rule });
+    }
+    Err(ConstraintError::Empty)
+}
+
+fn reject_unknown(members: &[crate::declcfg::Member], known: &[&str]) -> Result<(), ConstraintError> {
+    for m in members {
+        if !known.iter().any(|k| crate::declcfg::value::fold_eq(k, &m.key)) {
+            return Err(ConstraintError::UnknownField(m.key.clone()));
+        }
+    }
+    Ok(())
+}
+
+fn object(n: &Node, field: &str, go_type: &str, known: &[&str]) -> Result<(), ConstraintError> {
+    match &n.value {
+        Value::Object(m) => reject_unknown(m, known),
+        _ => Err(mismatch(n, field, go_type)),
+    }
+}
+
+fn string_of(n: &Node, key: &str, go_struct: &str) -> Result<String, ConstraintError> {
+    match n.field(key).map(|m| &m.value) {
+        None => Ok(String::new()),
+        Some(Node { value: Value::Null, .. }) => Ok(String::new()),
+        Some(Node { value: Value::String(s), .. }) => Ok(s.clone()),
+        Some(other) => Err(mismatch(other, &format!("{go_struct}.{key}"), "string")),
+    }
+}
+
+fn mismatch(n: &Node, field: &str, go_type: &str) -> ConstraintError {
+    ConstraintError::Type(if field.is_empty() {
+        format!("json: cannot unmarshal {} into Go value of type {}", n.kind_name(), go_type)
+    } else {
+        format!("json: cannot unmarshal {} into Go struct field {} of type {}", n.kind_name(), field, go_type)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::declcfg::json::JsonReader;
+
+    fn p(src: &str) -> Result<ConstraintValue, ConstraintError> {
+        parse(&JsonReader::new(src, 1).next_value().unwrap())
+    }
+
+    #[test]
+    fn parses_each_kind_with_precedence() {
+        let c = p(r#"{"failureMessage":"m","gvk":{"group":"g","version":"v","kind":"k"}}"#).unwrap();
+        assert_eq!(c.failure_message, "m");
+        assert!(matches!(c.constraint, Constraint::Gvk(_)));
+        let c = p(r#"{"cel":{"rule":"true"},"package":{"packageName":"x","versionRange":">=1.0.0"}}"#).unwrap();
+        assert!(matches!(c.constraint, Constraint::Package { .. }));
+        let c = p(r#"{"all":{"constraints":[{"not":{"constraints":[]}},{"any":{}}]}}"#).unwrap();
+        assert_eq!(c.constraint, Constraint::All(vec![Constraint::Not(vec![]), Constraint::Any(vec![])]));
+    }
+
+    #[test]
+    fn errors() {
+        assert_eq!(p(r#"{}"#).unwrap_err().to_string(), "constraint is empty");
+        assert_eq!(p(r#"{"foo":1}"#).unwrap_err().to_string(), "json: unknown field \"foo\"");
+        assert_eq!(p(r#"{"gvk":{"group":"g","extra":1}}"#).unwrap_err().to_string(), "json: unknown field \"extra\"");
+        let big = format!(r#"{{"cel":{{"rule":"{}"}}}}"#, "a".repeat(MAX_CONSTRAINT_SIZE));
+        assert_eq!(p(&big).unwrap_err(), ConstraintError::TooLarge);
+    }
+}

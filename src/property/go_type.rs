@@ -1,0 +1,218 @@
+//! The Go struct shapes opm decodes property values into, as data, and a checker that reports a
+//! JSON type mismatch the way Go's `encoding/json` does. Unknown keys are ignored and `null`
+//! leaves the zero value, as in Go.
+
+use crate::declcfg::value::{Node, Value};
+
+/// A Go type, as far as JSON decoding cares.
+pub enum GoType {
+    Str,
+    Bool,
+    Int,
+    /// `[]byte`: a base64 string.
+    Bytes,
+    /// `json.RawMessage` / `interface{}`: anything.
+    Any,
+    Slice(&'static str, &'static GoType),
+    Map(&'static str, &'static GoType),
+    Struct(&'static str, &'static [(&'static str, GoType)]),
+}
+
+use GoType::*;
+
+pub static PACKAGE: GoType =
+    Struct("property.Package", &[("packageName", Str), ("version", Str), ("release", Str)]);
+pub static PACKAGE_REQUIRED: GoType =
+    Struct("property.PackageRequired", &[("packageName", Str), ("versionRange", Str)]);
+pub static GVK: GoType = Struct("property.GVK", &[("group", Str), ("kind", Str), ("version", Str)]);
+pub static GVK_REQUIRED: GoType = Struct("property.GVKRequired", &[("group", Str), ("kind", Str), ("version", Str)]);
+pub static BUNDLE_OBJECT: GoType = Struct("property.BundleObject", &[("data", Bytes)]);
+pub static CHANNEL: GoType = Struct("property.Channel", &[("channelName", Str)]);
+
+static STRINGS: GoType = Slice("[]string", &Str);
+static STRING_MAP: GoType = Map("map[string]string", &Str);
+static INSTALL_MODE: GoType = Struct("v1alpha1.InstallMode", &[("type", Str), ("supported", Bool)]);
+static LINK: GoType = Struct("v1alpha1.AppLink", &[("name", Str), ("url", Str)]);
+static MAINTAINER: GoType = Struct("v1alpha1.Maintainer", &[("name", Str), ("email", Str)]);
+static NATIVE_API: GoType = Struct("v1.GroupVersionKind", &[("group", Str), ("version", Str), ("kind", Str)]);
+static PROVIDER: GoType = Struct("v1alpha1.AppLink", &[("name", Str), ("url", Str)]);
+static DESCRIPTOR: GoType = Struct(
+    "v1alpha1.SpecDescriptor",
+    &[("path", Str), ("displayName", Str), ("description", Str), ("x-descriptors", Slice("[]string", &Str)), ("value", Any)],
+);
+static RESOURCE: GoType = Struct("v1alpha1.APIResourceReference", &[("name", Str), ("kind", Str), ("version", Str)]);
+static CRD_DESCRIPTION: GoType = Struct(
+    "v1alpha1.CRDDescription",
+    &[
+        ("name", Str),
+        ("version", Str),
+        ("kind", Str),
+        ("displayName", Str),
+        ("description", Str),
+        ("resources", Slice("[]v1alpha1.APIResourceReference", &RESOURCE)),
+        ("statusDescriptors", Slice("[]v1alpha1.StatusDescriptor", &DESCRIPTOR)),
+        ("specDescriptors", Slice("[]v1alpha1.SpecDescriptor", &DESCRIPTOR)),
+        ("actionDescriptors", Slice("[]v1alpha1.ActionDescriptor", &DESCRIPTOR)),
+    ],
+);
+static CRD_DESCRIPTIONS: GoType = Struct(
+    "v1alpha1.CustomResourceDefinitions",
+    &[
+        ("owned", Slice("[]v1alpha1.CRDDescription", &CRD_DESCRIPTION)),
+        ("required", Slice("[]v1alpha1.CRDDescription", &CRD_DESCRIPTION)),
+    ],
+);
+static API_SERVICE_DESCRIPTION: GoType = Struct(
+    "v1alpha1.APIServiceDescription",
+    &[
+        ("name", Str),
+        ("group", Str),
+        ("version", Str),
+        ("kind", Str),
+        ("deploymentName", Str),
+        ("containerPort", Int),
+        ("displayName", Str),
+        ("description", Str),
+        ("resources", Slice("[]v1alpha1.APIResourceReference", &RESOURCE)),
+        ("statusDescriptors", Slice("[]v1alpha1.StatusDescriptor", &DESCRIPTOR)),
+        ("specDescriptors", Slice("[]v1alpha1.SpecDescriptor", &DESCRIPTOR)),
+        ("actionDescriptors", Slice("[]v1alpha1.ActionDescriptor", &DESCRIPTOR)),
+    ],
+);
+static API_SERVICE_DEFINITIONS: GoType = Struct(
+    "v1alpha1.APIServiceDefinitions",
+    &[
+        ("owned", Slice("[]v1alpha1.APIServiceDescription", &API_SERVICE_DESCRIPTION)),
+        ("required", Slice("[]v1alpha1.APIServiceDescription", &API_SERVICE_DESCRIPTION)),
+    ],
+);
+pub static CSV_METADATA: GoType = Struct(
+    "property.CSVMetadata",
+    &[
+        ("annotations", Map("map[string]string", &Str)),
+        ("apiServiceDefinitions", API_SERVICE_DEFINITIONS_REF),
+        ("crdDescriptions", CRD_DESCRIPTIONS_REF),
+        ("description", Str),
+        ("displayName", Str),
+        ("installModes", Slice("[]v1alpha1.InstallMode", &INSTALL_MODE)),
+        ("keywords", Slice("[]string", &Str)),
+        ("labels", Map("map[string]string", &Str)),
+        ("links", Slice("[]v1alpha1.AppLink", &LINK)),
+        ("maintainers", Slice("[]v1alpha1.Maintainer", &MAINTAINER)),
+        ("maturity", Str),
+        ("minKubeVersion", Str),
+        ("nativeAPIs", Slice("[]v1.GroupVersionKind", &NATIVE_API)),
+        ("provider", PROVIDER_REF),
+    ],
+);
+
+// Struct-valued fields are written as one-element slices of fields would be awkward; these
+// "references" wrap the statics so they can sit inside another static's field list.
+#[allow(non_upper_case_globals)]
+const API_SERVICE_DEFINITIONS_REF: GoType = Slice("", &API_SERVICE_DEFINITIONS);
+#[allow(non_upper_case_globals)]
+const CRD_DESCRIPTIONS_REF: GoType = Slice("", &CRD_DESCRIPTIONS);
+#[allow(non_upper_case_globals)]
+const PROVIDER_REF: GoType = Slice("", &PROVIDER);
+
+const _: (&GoType, &GoType) = (&STRINGS, &STRING_MAP);
+
+/// Check `node` against `ty`; the error is Go's `json: cannot unmarshal ...` text.
+pub fn check(node: &Node, ty: &GoType) -> Result<(), String> {
+    let top = match ty {
+        Struct(name, _) => *name,
+        _ => "",
+    };
+    walk(node, ty, top, "", "")
+}
+
+/// `go_struct`: the innermost Go struct name; `path`: the dotted JSON field path.
+fn walk(node: &Node, ty: &GoType, top: &str, go_struct: &str, path: &str) -> Result<(), String> {
+    if node.value == Value::Null {
+        return Ok(());
+    }
+    let fail = |go_type: &str| -> Result<(), String> {
+        if path.is_empty() {
+            Err(format!("json: cannot unmarshal {} into Go value of type {}", node.kind_name(), go_type))
+        } else {
+            Err(format!(
+                "json: cannot unmarshal {} into Go struct field {}.{} of type {}",
+                node.kind_name(),
+                go_struct,
+                path,
+                go_type
+            ))
+        }
+    };
+    match ty {
+        Any => Ok(()),
+        Str => match node.value {
+            Value::String(_) => Ok(()),
+            _ => fail("string"),
+        },
+        Bool => match node.value {
+            Value::Bool(_) => Ok(()),
+            _ => fail("bool"),
+        },
+        Int => match node.value {
+            Value::Number(n) if n.fract() == 0.0 => Ok(()),
+            _ => fail("int32"),
+        },
+        Bytes => match &node.value {
+            Value::String(_) => Ok(()),
+            _ => fail("[]uint8"),
+        },
+        // A struct-valued field (see the *_REF constants): an empty name marks the wrapper.
+        Slice("", inner) => walk(node, inner, top, go_struct, path),
+        Slice(name, inner) => match &node.value {
+            Value::Array(items) => items.iter().try_for_each(|i| walk(i, inner, top, go_struct, path)),
+            _ => fail(name),
+        },
+        Map(name, inner) => match &node.value {
+            Value::Object(members) => members.iter().try_for_each(|m| walk(&m.value, inner, top, go_struct, path)),
+            _ => fail(name),
+        },
+        Struct(name, fields) => match &node.value {
+            Value::Object(_) => {
+                let short = name.rsplit('.').next().unwrap_or(name);
+                for (field, fty) in fields.iter() {
+                    if let Some(m) = node.field(field) {
+                        let p = if path.is_empty() { field.to_string() } else { format!("{path}.{field}") };
+                        walk(&m.value, fty, top, short, &p)?;
+                    }
+                }
+                Ok(())
+            }
+            _ => fail(name),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::declcfg::json::JsonReader;
+
+    fn node(src: &str) -> Node {
+        JsonReader::new(src, 1).next_value().unwrap()
+    }
+
+    #[test]
+    fn go_messages() {
+        assert_eq!(
+            check(&node(r#"{"packageName":"foo","version":1}"#), &PACKAGE).unwrap_err(),
+            "json: cannot unmarshal number into Go struct field Package.version of type string"
+        );
+        assert_eq!(
+            check(&node(r#"{"group":"g","kind":"k","version":1}"#), &GVK).unwrap_err(),
+            "json: cannot unmarshal number into Go struct field GVK.version of type string"
+        );
+        assert_eq!(
+            check(&node(r#""x""#), &PACKAGE).unwrap_err(),
+            "json: cannot unmarshal string into Go value of type property.Package"
+        );
+        assert!(check(&node(r#"{"installModes":[{"type":"OwnNamespace","supported":"yes"}]}"#), &CSV_METADATA).is_err());
+        assert!(check(&node(r#"{"provider":{"name":"x"},"keywords":["a"],"annotations":{"a":"b"}}"#), &CSV_METADATA).is_ok());
+        assert!(check(&node(r#"{"provider":"x"}"#), &CSV_METADATA).is_err());
+    }
+}

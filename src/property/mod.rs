@@ -1,0 +1,114 @@
+//! Typed bundle properties. opm checks a property only structurally: its value is decoded into
+//! the Go struct for its type and a JSON type mismatch is an error (`parse property[2] of type
+//! "olm.gvk": json: cannot unmarshal number into Go struct field GVK.version of type string`).
+//! Types without a struct (including `olm.constraint`, `olm.deprecated` and unknown ones) only
+//! need a value that is present.
+//!
+//! [`constraint`] parses `olm.constraint` values for the resolver and for our own lint.
+
+pub mod constraint;
+mod go_type;
+
+use crate::declcfg::value::{Node, Value};
+
+pub use constraint::{Constraint, ConstraintError, ConstraintValue};
+
+pub const TYPE_PACKAGE: &str = "olm.package";
+pub const TYPE_PACKAGE_REQUIRED: &str = "olm.package.required";
+pub const TYPE_GVK: &str = "olm.gvk";
+pub const TYPE_GVK_REQUIRED: &str = "olm.gvk.required";
+pub const TYPE_BUNDLE_OBJECT: &str = "olm.bundle.object";
+pub const TYPE_CSV_METADATA: &str = "olm.csv.metadata";
+pub const TYPE_CHANNEL: &str = "olm.channel";
+pub const TYPE_CONSTRAINT: &str = "olm.constraint";
+pub const TYPE_DEPRECATED: &str = "olm.deprecated";
+
+/// `olm.package`: the bundle's own package and version.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PackageProperty {
+    pub package_name: String,
+    pub version: String,
+    /// Empty when not set.
+    pub release: String,
+}
+
+/// `olm.package.required`: a dependency on a package within a version range (blang syntax; not
+/// checked by opm).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PackageRequired {
+    pub package_name: String,
+    pub version_range: String,
+}
+
+/// A group/version/kind (`olm.gvk` provides one, `olm.gvk.required` needs one).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Gvk {
+    pub group: String,
+    pub version: String,
+    pub kind: String,
+}
+
+/// A parsed property.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Property {
+    Package(PackageProperty),
+    PackageRequired(PackageRequired),
+    Gvk(Gvk),
+    GvkRequired(Gvk),
+    /// A manifest embedded as base64 (decoded at load time).
+    BundleObject,
+    /// CSV metadata (checked structurally, kept as JSON).
+    CsvMetadata(serde_json::Value),
+    /// `olm.channel` (internal use upstream).
+    Channel { channel_name: String },
+    /// Any other type, including `olm.constraint` and `olm.deprecated`: kept as JSON.
+    Other { type_: String, value: serde_json::Value },
+}
+
+/// Parse a property the way opm's `property.Parse` does. The error text is what opm prints after
+/// `parse property[i] of type "t": `.
+pub fn parse(type_: &str, value: Option<&Node>) -> Result<Property, String> {
+    let Some(value) = value else {
+        return Err("unexpected end of JSON input".to_string());
+    };
+    let s = |n: &Node, f: &str| n.field(f).and_then(|m| m.value.as_str()).unwrap_or("").to_string();
+    match type_ {
+        TYPE_PACKAGE => {
+            go_type::check(value, &go_type::PACKAGE)?;
+            Ok(Property::Package(PackageProperty {
+                package_name: s(value, "packageName"),
+                version: s(value, "version"),
+                release: s(value, "release"),
+            }))
+        }
+        TYPE_PACKAGE_REQUIRED => {
+            go_type::check(value, &go_type::PACKAGE_REQUIRED)?;
+            Ok(Property::PackageRequired(PackageRequired {
+                package_name: s(value, "packageName"),
+                version_range: s(value, "versionRange"),
+            }))
+        }
+        TYPE_GVK | TYPE_GVK_REQUIRED => {
+            let ty = if type_ == TYPE_GVK { &go_type::GVK } else { &go_type::GVK_REQUIRED };
+            go_type::check(value, ty)?;
+            let gvk = Gvk { group: s(value, "group"), version: s(value, "version"), kind: s(value, "kind") };
+            Ok(if type_ == TYPE_GVK { Property::Gvk(gvk) } else { Property::GvkRequired(gvk) })
+        }
+        TYPE_BUNDLE_OBJECT => {
+            go_type::check(value, &go_type::BUNDLE_OBJECT)?;
+            if let Some(Node { value: Value::String(d), .. }) = value.field("data").map(|m| &m.value) {
+                crate::declcfg::go_base64(d)?;
+            }
+            Ok(Property::BundleObject)
+        }
+        TYPE_CSV_METADATA => {
+            go_type::check(value, &go_type::CSV_METADATA)?;
+            Ok(Property::CsvMetadata(value.to_json()))
+        }
+        TYPE_CHANNEL => {
+            go_type::check(value, &go_type::CHANNEL)?;
+            Ok(Property::Channel { channel_name: s(value, "channelName") })
+        }
+        _ => Ok(Property::Other { type_: type_.to_string(), value: value.to_json() }),
+    }
+}

@@ -1,0 +1,69 @@
+//! Lints: problems `opm validate` accepts but that break installs later. They are warnings and do
+//! not change the verdict.
+//!
+//! - `invalid-required-range`: an `olm.package.required` range that OLM's resolver cannot parse
+//!   (opm never parses it; the resolver fails the whole resolution on it).
+//! - `invalid-constraint`: an `olm.constraint` value the resolver rejects (unknown keys, wrong
+//!   types, empty, too large, unparseable package range).
+
+use crate::declcfg::Node;
+use crate::diagnostic::{Code, Diagnostic};
+use crate::model::Model;
+use crate::property::{self, constraint, Constraint, Property};
+use crate::version::{go_quote as q, VersionRange};
+
+/// Run every lint over the model.
+pub fn check(model: &Model) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for p in &model.packages {
+        for b in &p.bundles {
+            for (i, prop) in &b.properties {
+                let raw = &b.raw_properties[*i];
+                let pos = raw.value.as_ref().map(|v| v.pos).unwrap_or(raw.pos);
+                let loc = b.source.at(pos, format!("/properties/{i}/value"));
+                match prop {
+                    Property::PackageRequired(r) => {
+                        if let Err(e) = VersionRange::parse(&r.version_range) {
+                            out.push(Diagnostic::warning(
+                                Code::InvalidRequiredRange,
+                                format!(
+                                    "bundle {} requires package {} with version range {}, which OLM cannot parse: {e}",
+                                    q(&b.name.value),
+                                    q(&r.package_name),
+                                    q(&r.version_range)
+                                ),
+                                loc,
+                            ));
+                        }
+                    }
+                    Property::Other { type_, .. } if type_ == property::TYPE_CONSTRAINT => {
+                        if let Some(msg) = raw.value.as_ref().and_then(constraint_problem) {
+                            out.push(Diagnostic::warning(
+                                Code::InvalidConstraint,
+                                format!("bundle {} has an olm.constraint OLM will reject: {msg}", q(&b.name.value)),
+                                loc,
+                            ));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    out
+}
+
+fn constraint_problem(value: &Node) -> Option<String> {
+    match constraint::parse(value) {
+        Err(e) => Some(format!("parse olm.constraint: {e}")),
+        Ok(c) => bad_range(&c.constraint).map(|e| format!("convert olm.constraint to resolver predicate: {e}")),
+    }
+}
+
+fn bad_range(c: &Constraint) -> Option<String> {
+    match c {
+        Constraint::Package { version_range, .. } => VersionRange::parse(version_range).err().map(|e| e.to_string()),
+        Constraint::All(cs) | Constraint::Any(cs) | Constraint::Not(cs) => cs.iter().find_map(bad_range),
+        Constraint::Gvk(_) | Constraint::Cel { .. } => None,
+    }
+}
