@@ -131,7 +131,7 @@ fn split_docker_domain(name: &str) -> (&str, String) {
     let (mut domain, mut remainder): (&str, String) = match name.find('/') {
         Some(i) => {
             let first = &name[..i];
-            if first.contains(|c| c == '.' || c == ':') || first == "localhost" {
+            if first.contains(['.', ':']) || first == "localhost" {
                 (first, name[i + 1..].to_string())
             } else {
                 (DEFAULT_DOMAIN, name.to_string())
@@ -320,7 +320,7 @@ fn match_digest_grammar(d: &str) -> bool {
         Some(i) => (&d[..i], &d[i + 1..]),
         None => return false,
     };
-    let alg_ok = alg.split(|c| matches!(c, '-' | '_' | '+' | '.')).all(|comp| {
+    let alg_ok = alg.split(['-', '_', '+', '.']).all(|comp| {
         let b = comp.as_bytes();
         match b.first() {
             Some(f) if f.is_ascii_alphabetic() => b.iter().all(|x| x.is_ascii_alphanumeric()),
@@ -337,7 +337,7 @@ fn match_go_digest_regexp(d: &str) -> bool {
         Some(i) => (&d[..i], &d[i + 1..]),
         None => return false,
     };
-    let alg_ok = alg.split(|c| matches!(c, '.' | '+' | '_' | '-')).all(|comp| {
+    let alg_ok = alg.split(['.', '+', '_', '-']).all(|comp| {
         !comp.is_empty()
             && comp
                 .bytes()
@@ -614,7 +614,10 @@ mod tests {
     #[test]
     fn upstream_invalid_names() {
         for (s, want) in [
-            ("https://github.com/docker/docker", "invalid reference format"),
+            (
+                "https://github.com/docker/docker",
+                "invalid reference format",
+            ),
             ("-docker", "invalid reference format"),
             ("-docker/docker", "invalid reference format"),
             ("-docker.io/docker/docker", "invalid reference format"),
@@ -656,13 +659,34 @@ mod tests {
             (" quay.io/x", "invalid reference format"),
             ("quay.io/é", "invalid reference format"),
             ("quay.io/x:tägg", "invalid reference format"),
-            ("docker/Docker", "invalid reference format: repository name must be lowercase"),
-            ("Docker/docker", "invalid reference format: repository name must be lowercase"),
-            ("LOCALDOMAIN/debian", "invalid reference format: repository name must be lowercase"),
-            ("docker.io/docker/Docker", "invalid reference format: repository name must be lowercase"),
-            ("Uppercase:tag", "invalid reference format: repository name must be lowercase"),
-            ("test:5000/Uppercase/lowercase:tag", "invalid reference format: repository name must be lowercase"),
-            ("quay.io/É", "invalid reference format: repository name must be lowercase"),
+            (
+                "docker/Docker",
+                "invalid reference format: repository name must be lowercase",
+            ),
+            (
+                "Docker/docker",
+                "invalid reference format: repository name must be lowercase",
+            ),
+            (
+                "LOCALDOMAIN/debian",
+                "invalid reference format: repository name must be lowercase",
+            ),
+            (
+                "docker.io/docker/Docker",
+                "invalid reference format: repository name must be lowercase",
+            ),
+            (
+                "Uppercase:tag",
+                "invalid reference format: repository name must be lowercase",
+            ),
+            (
+                "test:5000/Uppercase/lowercase:tag",
+                "invalid reference format: repository name must be lowercase",
+            ),
+            (
+                "quay.io/É",
+                "invalid reference format: repository name must be lowercase",
+            ),
         ] {
             assert_eq!(err(s), want, "input {:?}", s);
         }
@@ -671,9 +695,15 @@ mod tests {
     #[test]
     fn name_contains_uppercase_without_prefix() {
         // Characters outside the remote name whose Go lowercase form is ASCII.
-        assert_eq!(err("quay.io/x/y:\u{212A}"), "repository name must be lowercase");
+        assert_eq!(
+            err("quay.io/x/y:\u{212A}"),
+            "repository name must be lowercase"
+        );
         assert_eq!(err("\u{212A}.io/x/y"), "repository name must be lowercase");
-        assert_eq!(err("quay.io/x/y:\u{0130}"), "repository name must be lowercase");
+        assert_eq!(
+            err("quay.io/x/y:\u{0130}"),
+            "repository name must be lowercase"
+        );
         assert_eq!(
             err(&format!("quay.io/x/y:t@s\u{212A}a256:{}", HEX64)),
             "repository name must be lowercase"
@@ -750,37 +780,88 @@ mod tests {
 
     #[test]
     fn split_docker_domain_cases() {
-        assert_eq!(split_docker_domain("foo"), ("docker.io", "library/foo".to_string()));
-        assert_eq!(split_docker_domain("foo:1"), ("docker.io", "library/foo:1".to_string()));
-        assert_eq!(split_docker_domain("test_com/foo"), ("docker.io", "test_com/foo".to_string()));
-        assert_eq!(split_docker_domain("test.com/foo"), ("test.com", "foo".to_string()));
-        assert_eq!(split_docker_domain("test-com:8080/foo"), ("test-com:8080", "foo".to_string()));
-        assert_eq!(split_docker_domain("localhost/foo"), ("localhost", "foo".to_string()));
-        assert_eq!(split_docker_domain("docker.io/foo"), ("docker.io", "library/foo".to_string()));
-        assert_eq!(split_docker_domain("index.docker.io/foo"), ("docker.io", "library/foo".to_string()));
+        assert_eq!(
+            split_docker_domain("foo"),
+            ("docker.io", "library/foo".to_string())
+        );
+        assert_eq!(
+            split_docker_domain("foo:1"),
+            ("docker.io", "library/foo:1".to_string())
+        );
+        assert_eq!(
+            split_docker_domain("test_com/foo"),
+            ("docker.io", "test_com/foo".to_string())
+        );
+        assert_eq!(
+            split_docker_domain("test.com/foo"),
+            ("test.com", "foo".to_string())
+        );
+        assert_eq!(
+            split_docker_domain("test-com:8080/foo"),
+            ("test-com:8080", "foo".to_string())
+        );
+        assert_eq!(
+            split_docker_domain("localhost/foo"),
+            ("localhost", "foo".to_string())
+        );
+        assert_eq!(
+            split_docker_domain("docker.io/foo"),
+            ("docker.io", "library/foo".to_string())
+        );
+        assert_eq!(
+            split_docker_domain("index.docker.io/foo"),
+            ("docker.io", "library/foo".to_string())
+        );
         assert_eq!(
             split_docker_domain("index.docker.io/a/b"),
             ("docker.io", "a/b".to_string())
         );
-        assert_eq!(split_docker_domain("Foo/bar"), ("docker.io", "Foo/bar".to_string()));
+        assert_eq!(
+            split_docker_domain("Foo/bar"),
+            ("docker.io", "Foo/bar".to_string())
+        );
     }
 
     #[test]
     fn path_component_grammar() {
-        for c in ["a", "0", "a.b", "a_b", "a__b", "a-b", "a---b", "a.b_c__d-e--f", "192.168.1.1"] {
+        for c in [
+            "a",
+            "0",
+            "a.b",
+            "a_b",
+            "a__b",
+            "a-b",
+            "a---b",
+            "a.b_c__d-e--f",
+            "192.168.1.1",
+        ] {
             assert!(match_path_component(c), "{:?}", c);
         }
-        for c in ["", "A", ".a", "a.", "-a", "a-", "_a", "a_", "a..b", "a___b", "a._b", "a-.b", "a_-b", "a b", "é"] {
+        for c in [
+            "", "A", ".a", "a.", "-a", "a-", "_a", "a_", "a..b", "a___b", "a._b", "a-.b", "a_-b",
+            "a b", "é",
+        ] {
             assert!(!match_path_component(c), "{:?}", c);
         }
     }
 
     #[test]
     fn domain_grammar() {
-        for d in ["a", "A", "a.b", "a-b.c", "a--b", "1.2.3.4:5000", "localhost:1", "X.Y:0"] {
+        for d in [
+            "a",
+            "A",
+            "a.b",
+            "a-b.c",
+            "a--b",
+            "1.2.3.4:5000",
+            "localhost:1",
+            "X.Y:0",
+        ] {
             assert!(match_domain(d), "{:?}", d);
         }
-        for d in ["", ".", "a.", ".a", "a..b", "-a", "a-", "a:", "a:b", "a:1:2", "a_b", "[::1]", "a:1a"] {
+        for d in [
+            "", ".", "a.", ".a", "a..b", "-a", "a-", "a:", "a:b", "a:1:2", "a_b", "[::1]", "a:1a",
+        ] {
             assert!(!match_domain(d), "{:?}", d);
         }
     }
@@ -805,15 +886,27 @@ mod tests {
         let s = format!("h:1/a/b:t@{}", d);
         assert_eq!(
             match_reference(&s),
-            Some(ReferenceParts { name: "h:1/a/b", tag: Some("t"), digest: Some(d.as_str()) })
+            Some(ReferenceParts {
+                name: "h:1/a/b",
+                tag: Some("t"),
+                digest: Some(d.as_str())
+            })
         );
         assert_eq!(
             match_reference("h:1/a"),
-            Some(ReferenceParts { name: "h:1/a", tag: None, digest: None })
+            Some(ReferenceParts {
+                name: "h:1/a",
+                tag: None,
+                digest: None
+            })
         );
         assert_eq!(
             match_reference("docker.io/library/a:5000"),
-            Some(ReferenceParts { name: "docker.io/library/a", tag: Some("5000"), digest: None })
+            Some(ReferenceParts {
+                name: "docker.io/library/a",
+                tag: Some("5000"),
+                digest: None
+            })
         );
     }
 
@@ -831,20 +924,61 @@ mod tests {
     #[test]
     fn validate_digest_direct() {
         assert_eq!(validate_digest(&format!("sha256:{}", HEX64)), Ok(()));
-        assert_eq!(validate_digest("sha256"), Err(ImageRefError::DigestInvalidFormat));
-        assert_eq!(validate_digest(":abc"), Err(ImageRefError::DigestInvalidFormat));
-        assert_eq!(validate_digest("sha256:"), Err(ImageRefError::DigestInvalidFormat));
-        assert_eq!(validate_digest("foo:bar"), Err(ImageRefError::DigestUnsupported));
+        assert_eq!(
+            validate_digest("sha256"),
+            Err(ImageRefError::DigestInvalidFormat)
+        );
+        assert_eq!(
+            validate_digest(":abc"),
+            Err(ImageRefError::DigestInvalidFormat)
+        );
+        assert_eq!(
+            validate_digest("sha256:"),
+            Err(ImageRefError::DigestInvalidFormat)
+        );
+        assert_eq!(
+            validate_digest("foo:bar"),
+            Err(ImageRefError::DigestUnsupported)
+        );
     }
 
     #[test]
     fn no_panics_on_odd_input() {
         let samples = [
-            "", "/", "//", ":", "@", ":@", "@:", "a@", "@a", "a:", "a/:", "a/@", "é", "é/é",
-            "é:é", "é@é", "\u{0}", "a\u{0}b", "日本/語:タグ@sha256:x", "a/b:c@d:e", "::::",
-            "////", "@@@@", "a:b:c/d", "x/y@sha256:é", "\u{212A}", "\u{0130}",
-            "a.io/\u{1F600}:t", "localhost", "localhost/", "index.docker.io",
-            "index.docker.io/", "docker.io/", "docker.io",
+            "",
+            "/",
+            "//",
+            ":",
+            "@",
+            ":@",
+            "@:",
+            "a@",
+            "@a",
+            "a:",
+            "a/:",
+            "a/@",
+            "é",
+            "é/é",
+            "é:é",
+            "é@é",
+            "\u{0}",
+            "a\u{0}b",
+            "日本/語:タグ@sha256:x",
+            "a/b:c@d:e",
+            "::::",
+            "////",
+            "@@@@",
+            "a:b:c/d",
+            "x/y@sha256:é",
+            "\u{212A}",
+            "\u{0130}",
+            "a.io/\u{1F600}:t",
+            "localhost",
+            "localhost/",
+            "index.docker.io",
+            "index.docker.io/",
+            "docker.io/",
+            "docker.io",
         ];
         for s in samples {
             let _ = validate_image_ref(s);
@@ -860,12 +994,18 @@ mod tests {
 
     #[test]
     fn display_texts() {
-        assert_eq!(ImageRefError::InvalidReferenceFormat.to_string(), "invalid reference format");
+        assert_eq!(
+            ImageRefError::InvalidReferenceFormat.to_string(),
+            "invalid reference format"
+        );
         assert_eq!(
             ImageRefError::RemoteNameNotLowercase.to_string(),
             "invalid reference format: repository name must be lowercase"
         );
-        assert_eq!(ImageRefError::NameContainsUppercase.to_string(), "repository name must be lowercase");
+        assert_eq!(
+            ImageRefError::NameContainsUppercase.to_string(),
+            "repository name must be lowercase"
+        );
         assert_eq!(
             ImageRefError::NameTooLong.to_string(),
             "repository name must not be more than 255 characters"
@@ -874,8 +1014,17 @@ mod tests {
             ImageRefError::HexIdentifier("x".into()).to_string(),
             "invalid repository name (x), cannot specify 64-byte hexadecimal strings"
         );
-        assert_eq!(ImageRefError::DigestUnsupported.to_string(), "unsupported digest algorithm");
-        assert_eq!(ImageRefError::DigestInvalidLength.to_string(), "invalid checksum digest length");
-        assert_eq!(ImageRefError::DigestInvalidFormat.to_string(), "invalid checksum digest format");
+        assert_eq!(
+            ImageRefError::DigestUnsupported.to_string(),
+            "unsupported digest algorithm"
+        );
+        assert_eq!(
+            ImageRefError::DigestInvalidLength.to_string(),
+            "invalid checksum digest length"
+        );
+        assert_eq!(
+            ImageRefError::DigestInvalidFormat.to_string(),
+            "invalid checksum digest format"
+        );
     }
 }

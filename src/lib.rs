@@ -6,6 +6,23 @@
 //! - [`version`]: blang/semver-compatible versions, ranges and releases;
 //! - [`model`]: the checked semantic model built from `declcfg`;
 //! - [`validate`]: every check `opm validate` makes, as [`Diagnostic`]s.
+//!
+//! ```
+//! use olm_catalog::declcfg::FileInput;
+//! use olm_catalog::validate::validate_files;
+//!
+//! let catalog = "schema: olm.package\nname: foo\ndefaultChannel: stable\n---\n\
+//!     schema: olm.channel\npackage: foo\nname: stable\nentries:\n- name: foo.v1.0.0\n";
+//! let result = validate_files(&[FileInput::new("foo/catalog.yaml", catalog)]);
+//! assert!(!result.report.valid);
+//! let d = &result.report.diagnostics[0];
+//! assert_eq!(d.code.as_str(), "entry-without-bundle");
+//! assert_eq!((d.location.line, d.location.column), (9, 9));
+//! assert_eq!(
+//!     d.message,
+//!     "no olm.bundle blobs found in package \"foo\" for olm.channel entries [foo.v1.0.0]"
+//! );
+//! ```
 
 pub mod declcfg;
 pub mod diagnostic;

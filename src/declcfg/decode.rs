@@ -236,7 +236,7 @@ pub fn bundle(node: &Node, file: &Arc<str>) -> R<Bundle> {
         package: string(node, "package", &ctx)?,
         name: string(node, "name", &ctx)?,
         image: string(node, "image", &ctx)?,
-        properties: properties(node, &ctx)?,
+        properties: properties(node, &ctx)?.into(),
         related_images,
         object_count: 0,
     })

@@ -166,19 +166,32 @@ impl FileBlobs {
             Ok(d) => d,
             Err(e) => return self.yaml_error(e),
         };
-        for doc in docs {
-            match yaml::parse_document(&doc) {
-                Ok(Some(node)) => self.blob(node, true),
-                Ok(None) => {
-                    let loc = self.loc(Pos::new(doc.first_line, 1), "");
-                    self.diags.push(Diagnostic::error(
-                        Code::MissingSchema,
-                        "object '' is missing root schema field",
-                        loc,
-                    ));
-                }
-                Err(e) => self.yaml_error(e),
+        let one = |doc: &yaml::Document<'_>| {
+            let mut part = FileBlobs { file: self.file.clone(), blobs: Vec::new(), diags: Vec::new() };
+            part.yaml_document(doc);
+            part
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        let parts: Vec<FileBlobs> = {
+            use rayon::prelude::*;
+            docs.par_iter().map(one).collect()
+        };
+        #[cfg(target_arch = "wasm32")]
+        let parts: Vec<FileBlobs> = docs.iter().map(one).collect();
+        for part in parts {
+            self.blobs.extend(part.blobs);
+            self.diags.extend(part.diags);
+        }
+    }
+
+    fn yaml_document(&mut self, doc: &yaml::Document<'_>) {
+        match yaml::parse_document(doc) {
+            Ok(Some(node)) => self.blob(node, true),
+            Ok(None) => {
+                let loc = self.loc(Pos::new(doc.first_line, 1), "");
+                self.diags.push(Diagnostic::error(Code::MissingSchema, "object '' is missing root schema field", loc));
             }
+            Err(e) => self.yaml_error(e),
         }
     }
 

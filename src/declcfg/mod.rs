@@ -114,7 +114,8 @@ pub struct Bundle {
     pub package: Spanned<String>,
     pub name: Spanned<String>,
     pub image: Spanned<String>,
-    pub properties: Vec<Property>,
+    /// Shared with the model, which keeps the raw properties without copying them.
+    pub properties: Arc<[Property]>,
     pub related_images: Vec<RelatedImage>,
     /// How many `olm.bundle.object` properties decoded to a manifest.
     pub object_count: usize,

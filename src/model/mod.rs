@@ -116,7 +116,7 @@ pub struct Bundle {
     pub source: Source,
     pub image: Spanned<String>,
     /// The properties as written.
-    pub raw_properties: Vec<declcfg::Property>,
+    pub raw_properties: std::sync::Arc<[declcfg::Property]>,
     /// The properties that parsed, with their index in `raw_properties`.
     pub properties: Vec<(usize, Property)>,
     /// The version from the single `olm.package` property, when it is valid.

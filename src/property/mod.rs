@@ -57,12 +57,13 @@ pub enum Property {
     GvkRequired(Gvk),
     /// A manifest embedded as base64 (decoded at load time).
     BundleObject,
-    /// CSV metadata (checked structurally, kept as JSON).
-    CsvMetadata(serde_json::Value),
+    /// CSV metadata (checked structurally; the value is the raw property's).
+    CsvMetadata,
     /// `olm.channel` (internal use upstream).
     Channel { channel_name: String },
-    /// Any other type, including `olm.constraint` and `olm.deprecated`: kept as JSON.
-    Other { type_: String, value: serde_json::Value },
+    /// Any other type, including `olm.constraint` and `olm.deprecated` (the value is the raw
+    /// property's).
+    Other { type_: String },
 }
 
 /// Parse a property the way opm's `property.Parse` does. The error text is what opm prints after
@@ -103,12 +104,12 @@ pub fn parse(type_: &str, value: Option<&Node>) -> Result<Property, String> {
         }
         TYPE_CSV_METADATA => {
             go_type::check(value, &go_type::CSV_METADATA)?;
-            Ok(Property::CsvMetadata(value.to_json()))
+            Ok(Property::CsvMetadata)
         }
         TYPE_CHANNEL => {
             go_type::check(value, &go_type::CHANNEL)?;
             Ok(Property::Channel { channel_name: s(value, "channelName") })
         }
-        _ => Ok(Property::Other { type_: type_.to_string(), value: value.to_json() }),
+        _ => Ok(Property::Other { type_: type_.to_string() }),
     }
 }

@@ -1,0 +1,200 @@
+//! Conformance: runs every case of every suite file in `CONFORMANCE_DIR` (default
+//! `../shared/conformance`) and prints `<file>: N passed, M failed` per file.
+//!
+//! A case may fail only if it is listed, with its reason, in `tests/conformance/DIFFERENCES.md`
+//! (deliberate differences) or in `tests/conformance/pending.txt` (not done yet). The run fails
+//! when an unlisted case fails, and when a listed case passes (so the lists only shrink). Suites
+//! whose feature is not implemented yet are reported as not run, with their case count.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use olm_catalog::declcfg::{load_files, FileInput};
+use olm_catalog::validate::validate_files;
+use serde_json::Value;
+
+fn conformance_dir() -> PathBuf {
+    std::env::var_os("CONFORMANCE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance"))
+}
+
+/// Case ids listed in a file: the first backquoted id of each `- ` line (DIFFERENCES.md), or the
+/// first word of each non-comment line (pending.txt).
+fn listed(path: &Path) -> BTreeSet<String> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let mut ids = BTreeSet::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if let Some(rest) = line.strip_prefix("- `") {
+            if let Some(id) = rest.split('`').next() {
+                ids.insert(id.to_string());
+            }
+        } else if path.extension().is_some_and(|e| e == "txt") && !line.is_empty() && !line.starts_with('#') {
+            if let Some(id) = line.split_whitespace().next() {
+                ids.insert(id.to_string());
+            }
+        }
+    }
+    ids
+}
+
+/// The files a case describes: `input.files` as given, or `input.blobs` one per line in
+/// `catalog.json`.
+fn case_files(input: &Value) -> Vec<FileInput> {
+    if let Some(files) = input.get("files").and_then(Value::as_object) {
+        return files.iter().map(|(p, c)| FileInput::new(p.clone(), c.as_str().unwrap_or("").as_bytes())).collect();
+    }
+    let blobs = input.get("blobs").and_then(Value::as_array).cloned().unwrap_or_default();
+    let text: String = blobs.iter().map(|b| format!("{b}\n")).collect();
+    vec![FileInput::new("catalog.json", text.into_bytes())]
+}
+
+fn str_list(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_array).map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect()).unwrap_or_default()
+}
+
+/// Checks shared by validate and load cases: expected substrings, and the exact text when portable.
+fn check_errors(expect: &Value, messages: &[String], exact: Option<&str>) -> Result<(), String> {
+    for want in str_list(expect.get("errors")) {
+        if !messages.iter().any(|m| m.contains(&want)) {
+            return Err(format!("no diagnostic contains {want:?}; got {messages:#?}"));
+        }
+    }
+    if expect.get("error_exact_portable").and_then(Value::as_bool) == Some(true) {
+        if let Some(want) = expect.get("error_exact").and_then(Value::as_str) {
+            if exact != Some(want) {
+                return Err(format!("opm message differs:\n  want: {want:?}\n  got:  {exact:?}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn run_validate(case: &Value) -> Result<(), String> {
+    let files = case_files(&case["input"]);
+    let result = validate_files(&files);
+    let expect = &case["expect"];
+    let want_valid = expect.get("valid").and_then(Value::as_bool).unwrap_or(true);
+    let errors: Vec<String> =
+        result.report.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.clone()).collect();
+    if result.report.valid != want_valid {
+        return Err(format!("valid = {}, want {want_valid}; diagnostics: {errors:#?}", result.report.valid));
+    }
+    if !want_valid {
+        check_errors(expect, &errors, result.report.opm_message.as_deref())?;
+    }
+    Ok(())
+}
+
+fn run_load(case: &Value) -> Result<(), String> {
+    let files = case_files(&case["input"]);
+    let loaded = load_files(&files);
+    let expect = &case["expect"];
+    let want_ok = expect.get("ok").and_then(Value::as_bool).unwrap_or(true);
+    let errors: Vec<String> = loaded.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.clone()).collect();
+    if errors.is_empty() != want_ok {
+        return Err(format!("ok = {}, want {want_ok}; diagnostics: {errors:#?}", errors.is_empty()));
+    }
+    if want_ok {
+        if let Some(counts) = expect.get("counts") {
+            let c = &loaded.config;
+            let got = serde_json::json!({
+                "packages": c.packages.len(), "channels": c.channels.len(), "bundles": c.bundles.len(),
+                "deprecations": c.deprecations.len(), "others": c.others.len(),
+            });
+            if &got != counts {
+                return Err(format!("counts {got}, want {counts}"));
+            }
+        }
+    } else {
+        check_errors(expect, &errors, errors.first().map(String::as_str))?;
+    }
+    Ok(())
+}
+
+type Runner = fn(&Value) -> Result<(), String>;
+
+/// The suites this build implements, by file name.
+fn runner(file: &str) -> Option<Runner> {
+    match file {
+        "opm-validate.json" => Some(run_validate),
+        "load.json" => Some(run_load),
+        _ => None,
+    }
+}
+
+fn main() -> ExitCode {
+    let dir = conformance_dir();
+    let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
+    let differences = listed(&here.join("DIFFERENCES.md"));
+    let pending = listed(&here.join("pending.txt"));
+    let mut files: Vec<PathBuf> = match std::fs::read_dir(&dir) {
+        Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|e| e == "json")).collect(),
+        Err(e) => {
+            eprintln!("conformance: cannot read {}: {e}", dir.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    files.sort();
+    let mut problems: Vec<String> = Vec::new();
+    let mut seen_ids = BTreeSet::new();
+    let (mut total_pass, mut total_fail) = (0, 0);
+    for path in &files {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let cases: Vec<Value> = match std::fs::read_to_string(path).ok().and_then(|t| serde_json::from_str(&t).ok()) {
+            Some(Value::Array(a)) => a,
+            _ => {
+                problems.push(format!("{name}: not a JSON array of cases"));
+                continue;
+            }
+        };
+        let Some(run) = runner(&name) else {
+            println!("{name}: not yet run ({} cases; its feature is not implemented yet)", cases.len());
+            continue;
+        };
+        let (mut pass, mut fail) = (0, 0);
+        let mut by_result: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+        for case in &cases {
+            let id = case["id"].as_str().unwrap_or("?").to_string();
+            seen_ids.insert(id.clone());
+            let outcome = std::panic::catch_unwind(|| run(case)).unwrap_or_else(|_| Err("panicked".into()));
+            let excused = differences.contains(&id) || pending.contains(&id);
+            match outcome {
+                Ok(()) => {
+                    pass += 1;
+                    if excused {
+                        problems.push(format!("{name}: {id} passes but is listed as pending/different: remove it from the list"));
+                    }
+                }
+                Err(why) => {
+                    fail += 1;
+                    if !excused {
+                        problems.push(format!("{name}: {id} failed: {why}"));
+                    }
+                    by_result.entry("failed").or_default().push(id);
+                }
+            }
+        }
+        total_pass += pass;
+        total_fail += fail;
+        println!("{name}: {pass} passed, {fail} failed");
+        if let Some(ids) = by_result.get("failed") {
+            for id in ids {
+                let why = if differences.contains(id) { "deliberate difference" } else if pending.contains(id) { "pending" } else { "UNEXPECTED" };
+                println!("  {id}: {why}");
+            }
+        }
+    }
+    for p in &problems {
+        eprintln!("{p}");
+    }
+    println!("conformance: {total_pass} passed, {total_fail} failed");
+    if problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!("conformance: {} problem(s)", problems.len());
+        ExitCode::FAILURE
+    }
+}
