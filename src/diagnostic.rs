@@ -194,3 +194,26 @@ pub fn sort_diagnostics(diags: &mut Vec<Diagnostic>) {
     });
     diags.dedup();
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_is_documented() {
+        let doc = include_str!("../docs/diagnostics.md");
+        for code in Code::ALL {
+            assert!(doc.contains(&format!("| `{}` |", code.as_str())), "docs/diagnostics.md lacks {code}");
+        }
+    }
+
+    #[test]
+    fn compiler_style_display() {
+        let d = Diagnostic::error(
+            Code::DuplicatePackage,
+            "duplicate package \"foo\"",
+            Location { file: "a/catalog.yaml".into(), line: 3, column: 7, pointer: "/name".into() },
+        );
+        assert_eq!(d.to_string(), "a/catalog.yaml:3:7: error[duplicate-package]: duplicate package \"foo\"");
+    }
+}
