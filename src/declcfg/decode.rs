@@ -21,41 +21,79 @@ pub struct DecodeError {
 
 type R<T> = Result<T, DecodeError>;
 
-/// The Go struct being filled and the JSON path to it, for error messages.
-#[derive(Clone)]
-struct Ctx {
+/// The Go struct being filled and the JSON path to it, for error messages. Built as a chain of
+/// borrowed segments so that the success path allocates nothing.
+#[derive(Clone, Copy)]
+struct Ctx<'a> {
     go_struct: &'static str,
-    path: String,
-    pointer: String,
+    parent: Option<&'a Ctx<'a>>,
+    seg: Seg<'a>,
 }
 
-impl Ctx {
-    fn root(go_struct: &'static str) -> Ctx {
-        Ctx { go_struct, path: String::new(), pointer: String::new() }
+#[derive(Clone, Copy)]
+enum Seg<'a> {
+    Root,
+    Field(&'a str),
+    Index(usize),
+}
+
+impl<'a> Ctx<'a> {
+    fn root(go_struct: &'static str) -> Ctx<'static> {
+        Ctx { go_struct, parent: None, seg: Seg::Root }
     }
 
-    fn field(&self, name: &str) -> Ctx {
-        let path = if self.path.is_empty() { name.to_string() } else { format!("{}.{}", self.path, name) };
-        Ctx { go_struct: self.go_struct, path, pointer: format!("{}/{}", self.pointer, name) }
+    fn field(&'a self, name: &'a str) -> Ctx<'a> {
+        Ctx { go_struct: self.go_struct, parent: Some(self), seg: Seg::Field(name) }
     }
 
-    fn index(&self, i: usize, go_struct: &'static str) -> Ctx {
-        Ctx { go_struct, path: self.path.clone(), pointer: format!("{}/{}", self.pointer, i) }
+    fn index(&'a self, i: usize, go_struct: &'static str) -> Ctx<'a> {
+        Ctx { go_struct, parent: Some(self), seg: Seg::Index(i) }
+    }
+
+    fn segments(&self) -> Vec<Seg<'a>> {
+        let mut segs = vec![self.seg];
+        let mut cur = self.parent;
+        while let Some(c) = cur {
+            segs.push(c.seg);
+            cur = c.parent;
+        }
+        segs.reverse();
+        segs
+    }
+
+    /// Go's dotted field path (indexes are not part of it).
+    fn path(&self) -> String {
+        let names: Vec<&str> = self.segments().into_iter().filter_map(|s| if let Seg::Field(f) = s { Some(f) } else { None }).collect();
+        names.join(".")
+    }
+
+    /// The JSON pointer of the value.
+    fn pointer(&self) -> String {
+        let mut p = String::new();
+        for s in self.segments() {
+            match s {
+                Seg::Root => {}
+                Seg::Field(f) => {
+                    p.push('/');
+                    p.push_str(f);
+                }
+                Seg::Index(i) => {
+                    p.push('/');
+                    p.push_str(&i.to_string());
+                }
+            }
+        }
+        p
     }
 
     fn mismatch(&self, node: &Node, go_type: &str) -> DecodeError {
-        let message = if self.path.is_empty() {
+        let path = self.path();
+        let message = if path.is_empty() {
             format!("json: cannot unmarshal {} into Go value of type {}", node.kind_name(), go_type)
         } else {
-            format!(
-                "json: cannot unmarshal {} into Go struct field {}.{} of type {}",
-                node.kind_name(),
-                self.go_struct,
-                self.path,
-                go_type
-            )
+            format!("json: cannot unmarshal {} into Go struct field {}.{} of type {}", node.kind_name(), self.go_struct, path, go_type)
         };
-        DecodeError { message, pos: node.pos, pointer: self.pointer.clone() }
+        DecodeError { message, pos: node.pos, pointer: self.pointer() }
     }
 }
 
@@ -63,7 +101,7 @@ fn member<'a>(obj: &'a Node, name: &str) -> Option<&'a Node> {
     obj.field(name).map(|m| &m.value).filter(|n| n.value != Value::Null)
 }
 
-fn string(obj: &Node, name: &str, ctx: &Ctx) -> R<Spanned<String>> {
+fn string(obj: &Node, name: &str, ctx: &Ctx<'_>) -> R<Spanned<String>> {
     match member(obj, name) {
         None => Ok(Spanned::new(String::new(), obj.pos)),
         Some(n) => match &n.value {
@@ -73,7 +111,7 @@ fn string(obj: &Node, name: &str, ctx: &Ctx) -> R<Spanned<String>> {
     }
 }
 
-fn array<'a>(obj: &'a Node, name: &str, ctx: &Ctx, go_type: &str) -> R<&'a [Node]> {
+fn array<'a>(obj: &'a Node, name: &str, ctx: &Ctx<'_>, go_type: &str) -> R<&'a [Node]> {
     match member(obj, name) {
         None => Ok(&[]),
         Some(n) => match &n.value {
@@ -83,16 +121,17 @@ fn array<'a>(obj: &'a Node, name: &str, ctx: &Ctx, go_type: &str) -> R<&'a [Node
     }
 }
 
-fn object<'a>(node: &'a Node, ctx: &Ctx, go_type: &str) -> R<&'a Node> {
+fn object<'a>(node: &'a Node, ctx: &Ctx<'_>, go_type: &str) -> R<&'a Node> {
     match node.value {
         Value::Object(_) => Ok(node),
         _ => Err(ctx.mismatch(node, go_type)),
     }
 }
 
-fn properties(obj: &Node, ctx: &Ctx) -> R<Vec<Property>> {
+fn properties(obj: &Node, ctx: &Ctx<'_>) -> R<Vec<Property>> {
     let items = array(obj, "properties", ctx, "[]property.Property")?;
-    let ctx = ctx.field("properties");
+    let pctx = ctx.field("properties");
+    let ctx = &pctx;
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         if item.value == Value::Null {
@@ -145,6 +184,7 @@ pub fn package(node: &Node, file: &Arc<str>) -> R<Package> {
             let c = ctx.field("icon");
             let n = object(n, &c, "declcfg.Icon")?;
             let c = Ctx { go_struct: "Icon", ..c };
+            let c = &c;
             let data = match member(n, "base64data") {
                 None => Vec::new(),
                 Some(d) => match &d.value {
@@ -156,7 +196,7 @@ pub fn package(node: &Node, file: &Arc<str>) -> R<Package> {
                     _ => return Err(c.field("base64data").mismatch(d, "[]uint8")),
                 },
             };
-            let media_type = string(n, "mediatype", &c)?.value;
+            let media_type = string(n, "mediatype", c)?.value;
             Some(Icon { data, media_type })
         }
     };
@@ -258,7 +298,8 @@ pub fn deprecation(node: &Node, file: &Arc<str>) -> R<Deprecation> {
         let (schema, name) = match member(e, "reference") {
             None => (empty.clone(), empty.clone()),
             Some(r) => {
-                let rc = Ctx { go_struct: "PackageScopedReference", ..c.field("reference") };
+                let rf = c.field("reference");
+                let rc = Ctx { go_struct: "PackageScopedReference", ..rf };
                 let r = object(r, &rc, "declcfg.PackageScopedReference")?;
                 (string(r, "schema", &rc)?, string(r, "name", &rc)?)
             }

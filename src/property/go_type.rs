@@ -123,15 +123,17 @@ pub fn check(node: &Node, ty: &GoType) -> Result<(), String> {
         Struct(name, _) => *name,
         _ => "",
     };
-    walk(node, ty, top, "", "")
+    let _ = top;
+    walk(node, ty, "", &mut Vec::new())
 }
 
-/// `go_struct`: the innermost Go struct name; `path`: the dotted JSON field path.
-fn walk(node: &Node, ty: &GoType, top: &str, go_struct: &str, path: &str) -> Result<(), String> {
+/// `go_struct`: the innermost Go struct name; `path`: the JSON field names down to `node`.
+fn walk(node: &Node, ty: &GoType, go_struct: &str, path: &mut Vec<&'static str>) -> Result<(), String> {
     if node.value == Value::Null {
         return Ok(());
     }
     let fail = |go_type: &str| -> Result<(), String> {
+        let path = path.join(".");
         if path.is_empty() {
             Err(format!("json: cannot unmarshal {} into Go value of type {}", node.kind_name(), go_type))
         } else {
@@ -163,13 +165,13 @@ fn walk(node: &Node, ty: &GoType, top: &str, go_struct: &str, path: &str) -> Res
             _ => fail("[]uint8"),
         },
         // A struct-valued field (see the *_REF constants): an empty name marks the wrapper.
-        Slice("", inner) => walk(node, inner, top, go_struct, path),
+        Slice("", inner) => walk(node, inner, go_struct, path),
         Slice(name, inner) => match &node.value {
-            Value::Array(items) => items.iter().try_for_each(|i| walk(i, inner, top, go_struct, path)),
+            Value::Array(items) => items.iter().try_for_each(|i| walk(i, inner, go_struct, path)),
             _ => fail(name),
         },
         Map(name, inner) => match &node.value {
-            Value::Object(members) => members.iter().try_for_each(|m| walk(&m.value, inner, top, go_struct, path)),
+            Value::Object(members) => members.iter().try_for_each(|m| walk(&m.value, inner, go_struct, path)),
             _ => fail(name),
         },
         Struct(name, fields) => match &node.value {
@@ -177,8 +179,10 @@ fn walk(node: &Node, ty: &GoType, top: &str, go_struct: &str, path: &str) -> Res
                 let short = name.rsplit('.').next().unwrap_or(name);
                 for (field, fty) in fields.iter() {
                     if let Some(m) = node.field(field) {
-                        let p = if path.is_empty() { field.to_string() } else { format!("{path}.{field}") };
-                        walk(&m.value, fty, top, short, &p)?;
+                        path.push(field);
+                        let r = walk(&m.value, fty, short, path);
+                        path.pop();
+                        r?;
                     }
                 }
                 Ok(())
