@@ -14,6 +14,8 @@ if [ "$status" -gt 1 ]; then
   echo "build-site: olm-catalog failed with exit code $status" >&2
   exit 1
 fi
+broken=www/examples/broken
+broken_report=$("$bin" validate "$broken") || true
 escape() { python3 -c 'import html,sys; print(html.escape(sys.stdin.read()), end="")'; }
 {
   cat <<HTML
@@ -34,7 +36,11 @@ pre { background: #f4f4f4; padding: 1rem; overflow-x: auto; }
 <code>olm-catalog validate</code>.</p>
 <h2>Text report</h2>
 <pre id="report">$(printf '%s' "$report" | escape)</pre>
-<h2>JSON report</h2>
+<h2>A catalog with mistakes</h2>
+<p><code>$broken</code> has deliberate mistakes; every one is reported with its file, line and
+column:</p>
+<pre id="broken">$(printf '%s' "$broken_report" | escape)</pre>
+<h2>JSON report of the example catalog</h2>
 <pre id="json">$(printf '%s' "$json" | escape)</pre>
 </body>
 </html>

@@ -119,13 +119,17 @@ fn channel(p: &Package, c: &Channel, ctx: &mut Ctx<'_>, shown: &mut BTreeSet<usi
         ctx.report(&mut tree, Code::EmptyChannel, "channel must contain at least one bundle".into(), blob.clone(), true);
     } else if let Err(e) = c.validate_replaces_chain() {
         let (code, loc, related) = chain_location(c, &e, blob);
+        let note = match code {
+            Code::MultipleChannelHeads => "another head",
+            _ => "also stranded",
+        };
         let leaf = e.to_string();
         let mut message = ctx.chain.join(": ");
         message.push_str(": ");
         message.push_str(&leaf);
         let mut d = Diagnostic::error(code, message, loc);
         for r in related {
-            d = d.with_related("here", r);
+            d = d.with_related(note, r);
         }
         ctx.diags.push(d);
         tree.leaf(leaf);
