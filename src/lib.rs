@@ -27,6 +27,7 @@
 pub mod declcfg;
 pub mod diagnostic;
 pub mod dns_label;
+pub mod graph;
 pub mod image_ref;
 pub mod model;
 pub mod property;

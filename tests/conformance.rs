@@ -10,8 +10,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use olm_catalog::declcfg::{load_files, FileInput};
+use olm_catalog::declcfg::{load_files, FileInput, Pos, Spanned};
+use olm_catalog::model::Entry;
+use olm_catalog::graph::{
+    legacy_successor, successors_v1, successors_v1_semver, to_mermaid, upgrade_path, MermaidOptions, Semantics, Start,
+};
 use olm_catalog::validate::validate_files;
+use olm_catalog::version::Version;
 use serde_json::Value;
 
 fn conformance_dir() -> PathBuf {
@@ -114,6 +119,168 @@ fn run_load(case: &Value) -> Result<(), String> {
     Ok(())
 }
 
+fn run_render_graph(case: &Value) -> Result<(), String> {
+    let loaded = load_files(&case_files(&case["input"]));
+    let o = &case["input"]["options"];
+    let text = |k: &str| o.get(k).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string);
+    let opts = MermaidOptions {
+        minimum_edge: text("minimumEdge"),
+        package: text("packageName"),
+        v0_semantics: o.get("drawV0Semantics").and_then(Value::as_bool).unwrap_or(false),
+    };
+    let expect = &case["expect"];
+    match (to_mermaid(&loaded.config, &opts), expect.get("ok").and_then(Value::as_bool).unwrap_or(true)) {
+        (Ok(out), true) => {
+            let want = expect["output"].as_str().unwrap_or("");
+            if out == want {
+                Ok(())
+            } else {
+                Err(format!("mermaid differs:\n--- want\n{want}\n--- got\n{out}"))
+            }
+        }
+        (Err(e), false) => check_errors(expect, &[e.clone()], Some(&e)),
+        (Ok(_), false) => Err("expected an error".into()),
+        (Err(e), true) => Err(format!("unexpected error {e}")),
+    }
+}
+
+/// A package of the upgrade cases as FBC blobs: `channels` of entries and `bundles` of
+/// `{name, version, properties?}`.
+fn package_blobs(pkg: &str, default_channel: Option<&str>, channels: &[Value], bundles: &[Value]) -> Vec<Value> {
+    let first = channels.first().and_then(|c| c["name"].as_str()).unwrap_or("");
+    let mut blobs = vec![serde_json::json!({"schema": "olm.package", "name": pkg, "defaultChannel": default_channel.unwrap_or(first)})];
+    for c in channels {
+        blobs.push(serde_json::json!({"schema": "olm.channel", "package": pkg, "name": c["name"], "entries": c["entries"]}));
+    }
+    for b in bundles {
+        let mut props: Vec<Value> = b["properties"]
+            .as_array()
+            .map(|a| a.iter().filter(|p| p["type"] != "olm.package").cloned().collect())
+            .unwrap_or_default();
+        props.push(serde_json::json!({"type": "olm.package", "value": {"packageName": pkg, "version": b["version"]}}));
+        blobs.push(serde_json::json!({"schema": "olm.bundle", "package": pkg, "name": b["name"], "image": "example.com/b:1", "properties": props}));
+    }
+    blobs
+}
+
+fn entry_of(e: &Value) -> Entry {
+    let s = |v: &Value| Spanned::new(v.as_str().unwrap_or("").to_string(), Pos::default());
+    Entry {
+        index: 0,
+        pos: Pos::default(),
+        name: s(&e["name"]),
+        replaces: s(&e["replaces"]),
+        skips: e["skips"].as_array().map(|a| a.iter().map(s).collect()).unwrap_or_default(),
+        skip_range: s(&e["skipRange"]),
+        bundle: None,
+    }
+}
+
+fn model_of(blobs: Vec<Value>) -> olm_catalog::model::Model {
+    let files = case_files(&serde_json::json!({ "blobs": blobs }));
+    olm_catalog::model::build(&load_files(&files).config).0
+}
+
+fn names(v: &Value) -> BTreeSet<String> {
+    v.as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect()).unwrap_or_default()
+}
+
+fn run_upgrade(case: &Value) -> Result<(), String> {
+    let input = &case["input"];
+    let expect = &case["expect"];
+    match case["kind"].as_str().unwrap_or("") {
+        kind @ ("v1-successors" | "v1-legacy-successor" | "v1-semver-successors") => {
+            let pkg = input["package"].as_str().unwrap_or("");
+            let channels = input["channels"].as_array().cloned().unwrap_or_default();
+            let bundles = input["bundles"].as_array().cloned().unwrap_or_default();
+            let installed = input["installedBundle"]["name"].as_str().unwrap_or("");
+            let version = Version::parse(input["installedBundle"]["version"].as_str().unwrap_or(""))
+                .map_err(|e| format!("installed version: {e}"))?;
+            if kind == "v1-legacy-successor" {
+                // Entries only: bundles are matched by name, with no package or version needed.
+                let entries: Vec<Entry> = channels.iter().flat_map(|c| c["entries"].as_array().cloned().unwrap_or_default()).map(|e| entry_of(&e)).collect();
+                let matches = expect["matches"].as_object().ok_or("no matches")?;
+                for (name, want) in matches {
+                    let got = entries.iter().filter(|e| &e.name.value == name).any(|e| legacy_successor(e, installed, &version));
+                    if Some(got) != want.as_bool() {
+                        return Err(format!("{name:?}: legacySuccessor {got}, want {want}"));
+                    }
+                }
+                return Ok(());
+            }
+            let model = model_of(package_blobs(pkg, None, &channels, &bundles));
+            let p = model.package(pkg).ok_or("package not built")?;
+            match kind {
+                "v1-successors" => {
+                    let got: BTreeSet<String> = successors_v1(p, None, installed, &version).into_iter().collect();
+                    let want = names(&expect["successors"]);
+                    if got == want { Ok(()) } else { Err(format!("successors {got:?}, want {want:?}")) }
+                }
+                "v1-semver-successors" => {
+                    let got: BTreeSet<String> = successors_v1_semver(p, &version).into_iter().collect();
+                    let want = names(&expect["successors"]);
+                    if got == want { Ok(()) } else { Err(format!("successors {got:?}, want {want:?}")) }
+                }
+                _ => unreachable!(),
+            }
+        }
+        "v0-next" => {
+            let follow = input["follow"].as_str().unwrap_or("");
+            let subs = input["subscriptions"].as_array().cloned().unwrap_or_default();
+            let sub = subs.iter().find(|s| s["name"] == follow).ok_or("no followed subscription")?;
+            let pkg = sub["package"].as_str().unwrap_or("");
+            let catalog = input["catalogs"].as_array().and_then(|cs| cs.iter().find(|c| c["name"] == sub["catalog"])).ok_or("no catalog")?;
+            let mut blobs = Vec::new();
+            for p in catalog["packages"].as_array().cloned().unwrap_or_default() {
+                let name = p["name"].as_str().unwrap_or("");
+                blobs.extend(package_blobs(
+                    name,
+                    p["defaultChannel"].as_str(),
+                    p["channels"].as_array().map(Vec::as_slice).unwrap_or(&[]),
+                    p["bundles"].as_array().map(Vec::as_slice).unwrap_or(&[]),
+                ));
+            }
+            let model = model_of(blobs);
+            let p = model.package(pkg).ok_or("package not in catalog")?;
+            let channel = p.channel(sub["channel"].as_str().unwrap_or("")).ok_or("channel not found")?;
+            let installed_name = sub["installedCSV"].as_str().unwrap_or("");
+            let installed = input["installed"].as_array().and_then(|a| a.iter().find(|b| b["name"] == installed_name));
+            let mut path: Vec<String> = Vec::new();
+            let start = match installed {
+                Some(b) => Start::Installed {
+                    name: installed_name.to_string(),
+                    version: b["version"].as_str().and_then(|v| Version::parse(v).ok()),
+                },
+                None => {
+                    // A fresh install: startingCSV if set, else the channel head.
+                    let first = match sub["startingCSV"].as_str().filter(|s| !s.is_empty()) {
+                        Some(s) => s.to_string(),
+                        None => {
+                            let order = olm_catalog::graph::order::channel_order(pkg, channel).map_err(|e| e.to_string())?;
+                            order.first().map(|&i| channel.entries[i].name.value.clone()).ok_or("empty channel")?
+                        }
+                    };
+                    path.push(first.clone());
+                    Start::Bundle(first)
+                }
+            };
+            let up = upgrade_path(p, channel, &start, Semantics::V0).map_err(|e| e.to_string())?;
+            path.extend(up.steps.iter().map(|s| s.to.clone()));
+            let got_next = path.first().cloned();
+            let want_next = expect["next"].as_str().map(str::to_string);
+            if got_next != want_next {
+                return Err(format!("next {got_next:?}, want {want_next:?}"));
+            }
+            let want_path: Vec<String> = expect["path"].as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect()).unwrap_or_default();
+            if path != want_path {
+                return Err(format!("path {path:?}, want {want_path:?}"));
+            }
+            Ok(())
+        }
+        other => Err(format!("kind {other} needs the resolver")),
+    }
+}
+
 type Runner = fn(&Value) -> Result<(), String>;
 
 /// The suites this build implements, by file name.
@@ -121,6 +288,8 @@ fn runner(file: &str) -> Option<Runner> {
     match file {
         "opm-validate.json" => Some(run_validate),
         "load.json" => Some(run_load),
+        "render-graph.json" => Some(run_render_graph),
+        "olm-upgrade.json" => Some(run_upgrade),
         _ => None,
     }
 }

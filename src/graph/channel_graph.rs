@@ -1,0 +1,249 @@
+//! The graph of one channel: its entries (and "virtual" nodes for `replaces`/`skips` targets that
+//! are not in the channel), typed edges from the older bundle to the newer one, the head, and what
+//! OLM v0 makes of each entry (on its channel order, skipped, stranded).
+
+use std::collections::{BTreeMap, HashMap};
+
+use petgraph::graph::{DiGraph, NodeIndex};
+use serde::Serialize;
+
+use super::order::channel_order;
+use super::upgrade::{upgrade_path, Semantics, Start};
+use crate::model::{Bundle, Channel, Package};
+use crate::property::{Property, TYPE_DEPRECATED};
+use crate::version::{Version, VersionRange};
+
+/// How an upgrade edge is declared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum EdgeKind {
+    /// The newer entry `replaces` the older one.
+    Replaces,
+    /// The newer entry lists the older one in `skips`.
+    Skips,
+    /// The older entry's version is in the newer entry's `skipRange`.
+    SkipRange,
+}
+
+impl EdgeKind {
+    /// The word used in text output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EdgeKind::Replaces => "replaces",
+            EdgeKind::Skips => "skips",
+            EdgeKind::SkipRange => "skipRange",
+        }
+    }
+}
+
+/// A node of a channel graph.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GraphNode {
+    pub name: String,
+    /// The bundle's version (with release, `1.0.0-2`), when known.
+    pub version: Option<String>,
+    /// A `replaces`/`skips` target that is not an entry of the channel.
+    #[serde(rename = "virtual")]
+    pub is_virtual: bool,
+    pub head: bool,
+    /// The deprecation message (an `olm.deprecations` entry or a legacy `olm.deprecated` property).
+    pub deprecated: Option<String>,
+    /// Some entry of the channel skips it, so OLM v0 never upgrades through it.
+    pub skipped: bool,
+    /// On OLM v0's channel order (the head's replaces chain minus skipped entries): only these can
+    /// be upgrade targets or dependency candidates in OLM v0.
+    pub on_v0_chain: bool,
+    /// OLM v0 has no path from this entry to the head.
+    pub stranded: bool,
+    /// Every channel of the package that lists this bundle.
+    pub channels: Vec<String>,
+}
+
+/// A typed edge, from the older bundle to the newer one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GraphEdge {
+    pub from: String,
+    pub to: String,
+    pub kind: EdgeKind,
+}
+
+/// One channel's upgrade graph.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChannelGraph {
+    pub package: String,
+    pub channel: String,
+    pub is_default: bool,
+    pub deprecated: Option<String>,
+    /// The head, when the channel has exactly one.
+    pub head: Option<String>,
+    /// Why OLM v0 cannot order this channel (no head, several chains, a cycle), if so.
+    pub order_error: Option<String>,
+    /// Entries in channel order, then virtual nodes.
+    pub nodes: Vec<GraphNode>,
+    pub edges: Vec<GraphEdge>,
+}
+
+/// Every channel graph of a package.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PackageGraph {
+    pub package: String,
+    pub default_channel: Option<String>,
+    pub channels: Vec<ChannelGraph>,
+}
+
+impl PackageGraph {
+    /// Graphs of every channel of `package`.
+    pub fn new(package: &Package) -> PackageGraph {
+        PackageGraph {
+            package: package.name.clone(),
+            default_channel: (!package.default_channel.value.is_empty()).then(|| package.default_channel.value.clone()),
+            channels: package.channels.iter().map(|c| ChannelGraph::new(package, c)).collect(),
+        }
+    }
+}
+
+/// The version of the bundle an entry names, when known and valid.
+pub(crate) fn entry_version<'p>(package: &'p Package, bundle: Option<usize>) -> Option<&'p Version> {
+    bundle.and_then(|i| package.bundles.get(i)).and_then(|b| b.version.as_ref())
+}
+
+/// A bundle's deprecation message, from `olm.deprecations` or a legacy `olm.deprecated` property.
+pub(crate) fn deprecation_of(b: &Bundle) -> Option<String> {
+    if let Some(d) = &b.deprecation {
+        return Some(d.message.value.clone());
+    }
+    b.properties.iter().find_map(|(i, p)| match p {
+        Property::Other { type_ } if type_ == TYPE_DEPRECATED => {
+            Some(b.raw_properties.get(*i).and_then(|r| r.value.as_ref()).map(|v| v.to_go_json()).unwrap_or_default())
+        }
+        _ => None,
+    })
+}
+
+impl ChannelGraph {
+    /// Build the graph of channel `c` of `package`.
+    pub fn new(package: &Package, c: &Channel) -> ChannelGraph {
+        let head = c.head().ok().map(|e| e.name.value.clone());
+        let order = channel_order(&package.name, c);
+        let on_chain: Vec<bool> = {
+            let mut v = vec![false; c.entries.len()];
+            if let Ok(o) = &order {
+                for &i in o {
+                    v[i] = true;
+                }
+            }
+            v
+        };
+        let skipped: std::collections::HashSet<&str> =
+            c.entries.iter().flat_map(|e| e.skips.iter().map(|s| s.value.as_str())).collect();
+        let mut channels_of: HashMap<&str, Vec<String>> = HashMap::new();
+        for ch in &package.channels {
+            for e in &ch.entries {
+                channels_of.entry(e.name.value.as_str()).or_default().push(ch.name.clone());
+            }
+        }
+        let mut nodes: Vec<GraphNode> = Vec::with_capacity(c.entries.len());
+        for (i, e) in c.entries.iter().enumerate() {
+            let bundle = e.bundle.and_then(|b| package.bundles.get(b));
+            let name = e.name.value.clone();
+            let stranded = head.as_deref() != Some(name.as_str())
+                && upgrade_path(package, c, &Start::Bundle(name.clone()), Semantics::V0)
+                    .map(|p| p.stranded)
+                    .unwrap_or(true);
+            nodes.push(GraphNode {
+                version: bundle.and_then(Bundle::version_string),
+                is_virtual: false,
+                head: head.as_deref() == Some(name.as_str()),
+                deprecated: bundle.and_then(deprecation_of),
+                skipped: skipped.contains(name.as_str()),
+                on_v0_chain: on_chain[i],
+                stranded,
+                channels: channels_of.get(name.as_str()).cloned().unwrap_or_default(),
+                name,
+            });
+        }
+        let mut edges = Vec::new();
+        let mut virtual_nodes: BTreeMap<String, GraphNode> = BTreeMap::new();
+        let in_channel: HashMap<&str, usize> = c.entries.iter().enumerate().map(|(i, e)| (e.name.value.as_str(), i)).collect();
+        let mut add_edge = |from: &str, to: &str, kind: EdgeKind, edges: &mut Vec<GraphEdge>| {
+            if !in_channel.contains_key(from) && !virtual_nodes.contains_key(from) {
+                virtual_nodes.insert(
+                    from.to_string(),
+                    GraphNode {
+                        name: from.to_string(),
+                        version: package.bundle(from).and_then(Bundle::version_string),
+                        is_virtual: true,
+                        head: false,
+                        deprecated: None,
+                        skipped: skipped.contains(from),
+                        on_v0_chain: false,
+                        stranded: false,
+                        channels: channels_of.get(from).cloned().unwrap_or_default(),
+                    },
+                );
+            }
+            edges.push(GraphEdge { from: from.to_string(), to: to.to_string(), kind });
+        };
+        for e in &c.entries {
+            let to = e.name.value.as_str();
+            if !e.replaces.value.is_empty() {
+                add_edge(&e.replaces.value, to, EdgeKind::Replaces, &mut edges);
+            }
+            for s in &e.skips {
+                if !s.value.is_empty() {
+                    add_edge(&s.value, to, EdgeKind::Skips, &mut edges);
+                }
+            }
+            if let Ok(range) = VersionRange::parse(&e.skip_range.value) {
+                for x in &c.entries {
+                    if x.name.value != to && entry_version(package, x.bundle).is_some_and(|v| range.contains(v)) {
+                        add_edge(&x.name.value, to, EdgeKind::SkipRange, &mut edges);
+                    }
+                }
+            }
+        }
+        nodes.extend(virtual_nodes.into_values());
+        ChannelGraph {
+            package: package.name.clone(),
+            channel: c.name.clone(),
+            is_default: package.default_channel.value == c.name,
+            deprecated: c.deprecation.as_ref().map(|d| d.message.value.clone()),
+            head,
+            order_error: order.err().map(|e| e.to_string()),
+            nodes,
+            edges,
+        }
+    }
+
+    /// The node named `name`.
+    pub fn node(&self, name: &str) -> Option<&GraphNode> {
+        self.nodes.iter().find(|n| n.name == name)
+    }
+
+    /// The graph as a petgraph `DiGraph` whose node weights are indexes into `nodes`.
+    pub fn petgraph(&self) -> DiGraph<usize, EdgeKind> {
+        let mut g = DiGraph::new();
+        let idx: Vec<NodeIndex> = (0..self.nodes.len()).map(|i| g.add_node(i)).collect();
+        let by_name: HashMap<&str, NodeIndex> = self.nodes.iter().enumerate().map(|(i, n)| (n.name.as_str(), idx[i])).collect();
+        for e in &self.edges {
+            if let (Some(&a), Some(&b)) = (by_name.get(e.from.as_str()), by_name.get(e.to.as_str())) {
+                g.add_edge(a, b, e.kind);
+            }
+        }
+        g
+    }
+
+    /// Whether any sequence of declared edges leads from `from` to `to` (what OLM v1 can do when
+    /// each step is a direct edge).
+    pub fn reachable(&self, from: &str, to: &str) -> bool {
+        let g = self.petgraph();
+        let find = |name: &str| self.nodes.iter().position(|n| n.name == name).map(NodeIndex::new);
+        match (find(from), find(to)) {
+            (Some(a), Some(b)) => petgraph::algo::has_path_connecting(&g, a, b, None),
+            _ => false,
+        }
+    }
+}

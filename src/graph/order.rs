@@ -1,0 +1,109 @@
+//! OLM v0's channel order (`sortChannel`): the single replaces chain from the head, head first,
+//! with skipped entries left out. Entries off that chain can never be picked by OLM v0, neither as
+//! an upgrade target nor as a dependency.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::model::{Channel, Entry};
+use crate::version::go_quote as q;
+
+/// Why OLM v0 cannot order a channel; `Display` gives the resolver's message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OrderError {
+    NoHeads { package: String, channel: String },
+    Cycle { head: String, package: String, channel: String },
+    /// Each chain rendered as OLM does (`first`, `first...last`).
+    MultipleChains { package: String, channel: String, chains: Vec<String> },
+}
+
+impl std::fmt::Display for OrderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OrderError::NoHeads { package, channel } => write!(
+                f,
+                "no channel heads (entries not replaced by another entry) found in channel {} of package {}",
+                q(channel),
+                q(package)
+            ),
+            OrderError::Cycle { head, package, channel } => write!(
+                f,
+                "a cycle exists in the chain of replacement beginning with {} in channel {} of package {}",
+                q(head),
+                q(channel),
+                q(package)
+            ),
+            OrderError::MultipleChains { package, channel, chains } => write!(
+                f,
+                "a unique replacement chain within a channel is required to determine the relative order between channel entries, but {} replacement chains were found in channel {} of package {}: {}",
+                chains.len(),
+                q(channel),
+                q(package),
+                chains.join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OrderError {}
+
+/// Order `entries` (all or a subset of one channel's) as OLM v0 does; returns indexes into
+/// `entries`, head first.
+pub fn v0_order<'a>(package: &str, channel: &str, entries: &[&'a Entry]) -> Result<Vec<usize>, OrderError> {
+    let by_name: HashMap<&str, usize> = entries.iter().enumerate().map(|(i, e)| (e.name.value.as_str(), i)).collect();
+    let mut replaced: HashSet<usize> = HashSet::new();
+    let mut skipped: HashSet<usize> = HashSet::new();
+    for e in entries {
+        if let Some(&i) = by_name.get(e.replaces.value.as_str()) {
+            replaced.insert(i);
+        }
+        for s in &e.skips {
+            if let Some(&i) = by_name.get(s.value.as_str()) {
+                replaced.insert(i);
+                skipped.insert(i);
+            }
+        }
+    }
+    let heads: Vec<usize> = (0..entries.len()).filter(|i| !replaced.contains(i)).collect();
+    if heads.is_empty() {
+        return Err(OrderError::NoHeads { package: package.into(), channel: channel.into() });
+    }
+    let mut chains: Vec<Vec<usize>> = Vec::new();
+    for &h in &heads {
+        let mut chain = Vec::new();
+        let mut visited = HashSet::new();
+        let mut cur = Some(h);
+        while let Some(i) = cur {
+            if !visited.insert(i) {
+                return Err(OrderError::Cycle {
+                    head: entries[h].name.value.clone(),
+                    package: package.into(),
+                    channel: channel.into(),
+                });
+            }
+            if !skipped.contains(&i) {
+                chain.push(i);
+            }
+            cur = by_name.get(entries[i].replaces.value.as_str()).copied();
+        }
+        chains.push(chain);
+    }
+    if chains.len() > 1 {
+        let render = |c: &Vec<usize>| match c.as_slice() {
+            [] => "[]".to_string(),
+            [one] => entries[*one].name.value.clone(),
+            [first, .., last] => format!("{}...{}", entries[*first].name.value, entries[*last].name.value),
+        };
+        return Err(OrderError::MultipleChains {
+            package: package.into(),
+            channel: channel.into(),
+            chains: chains.iter().map(render).collect(),
+        });
+    }
+    Ok(chains.pop().unwrap_or_default())
+}
+
+/// The v0 order of a whole model channel, as entry indexes.
+pub fn channel_order(package: &str, c: &Channel) -> Result<Vec<usize>, OrderError> {
+    let entries: Vec<&Entry> = c.entries.iter().collect();
+    v0_order(package, &c.name, &entries)
+}

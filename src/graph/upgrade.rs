@@ -1,0 +1,384 @@
+//! Upgrade paths. OLM v0 moves one edge per resolution: from the installed bundle it takes the
+//! entry closest to the head (in its channel order) that replaces it, skips it, or covers its
+//! version with `skipRange`, and repeats. OLM v1 allows any direct successor (plus staying put)
+//! and picks the highest version. A version with no path to the head is stranded, and we say why.
+
+use std::collections::HashSet;
+
+use serde::Serialize;
+
+use super::channel_graph::{deprecation_of, entry_version, EdgeKind};
+use super::order::channel_order;
+use crate::model::{Channel, Entry, Package};
+use crate::version::{go_quote as q, Version, VersionRange, VersionRelease};
+
+/// Which OLM's rules to follow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Semantics {
+    V0,
+    V1,
+}
+
+/// Where an upgrade starts: an installed bundle, or a bare version that is in no channel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Start {
+    /// A bundle of the package.
+    Bundle(String),
+    /// A bare version.
+    Version(Version),
+    /// An installed bundle that need not belong to the package (a renamed package's CSV, say).
+    Installed { name: String, version: Option<Version> },
+}
+
+impl Start {
+    /// A bundle name, or a version when the text parses as one and names no bundle of `package`.
+    pub fn parse(package: &Package, text: &str) -> Start {
+        if package.bundle(text).is_none() && package.channels.iter().all(|c| c.entry(text).is_none()) {
+            let t = text.strip_prefix('v').unwrap_or(text);
+            if let Ok(v) = Version::parse(t) {
+                return Start::Version(v);
+            }
+        }
+        Start::Bundle(text.to_string())
+    }
+}
+
+/// One upgrade.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Step {
+    pub from: String,
+    pub to: String,
+    pub edge: EdgeKind,
+}
+
+/// The upgrades OLM would make from a start to the channel head.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UpgradePath {
+    /// The start, as given (bundle name or version).
+    pub from: String,
+    /// The channel head (the goal), when the channel has one.
+    pub to: Option<String>,
+    pub steps: Vec<Step>,
+    /// No path reaches the head.
+    pub stranded: bool,
+    /// Why, when stranded.
+    pub reason: Option<String>,
+}
+
+/// Why no path could be computed at all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathError {
+    UnknownBundle(String),
+    Order(String),
+}
+
+impl std::fmt::Display for PathError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PathError::UnknownBundle(b) => {
+                write!(f, "{} is neither a bundle of this package nor a version (like 1.2.0)", q(b))
+            }
+            PathError::Order(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for PathError {}
+
+/// The installed state between steps.
+struct Current {
+    name: String,
+    version: Option<Version>,
+}
+
+/// How `candidate` upgrades from `cur`, if it does (replaces, then skips, then skipRange).
+fn edge_from(_package: &Package, candidate: &Entry, cur: &Current) -> Option<EdgeKind> {
+    edge_kind(candidate, cur)
+}
+
+fn edge_kind(candidate: &Entry, cur: &Current) -> Option<EdgeKind> {
+    if !cur.name.is_empty() && candidate.replaces.value == cur.name {
+        return Some(EdgeKind::Replaces);
+    }
+    if !cur.name.is_empty() && candidate.skips.iter().any(|s| s.value == cur.name) {
+        return Some(EdgeKind::Skips);
+    }
+    let v = cur.version.as_ref()?;
+    VersionRange::parse(&candidate.skip_range.value).ok().filter(|r| r.contains(v)).map(|_| EdgeKind::SkipRange)
+}
+
+fn start_state(package: &Package, start: &Start) -> Result<Current, PathError> {
+    match start {
+        Start::Version(v) => Ok(Current { name: String::new(), version: Some(v.clone()) }),
+        Start::Installed { name, version } => Ok(Current { name: name.clone(), version: version.clone() }),
+        Start::Bundle(name) => {
+            let known = package.bundle(name).is_some() || package.channels.iter().any(|c| c.entry(name).is_some());
+            if !known {
+                return Err(PathError::UnknownBundle(name.clone()));
+            }
+            Ok(Current { name: name.clone(), version: package.bundle(name).and_then(|b| b.version.clone()) })
+        }
+    }
+}
+
+fn start_text(start: &Start) -> String {
+    match start {
+        Start::Bundle(b) | Start::Installed { name: b, .. } => b.clone(),
+        Start::Version(v) => v.to_string(),
+    }
+}
+
+/// The path OLM would take from `start` to the head of `channel`.
+pub fn upgrade_path(package: &Package, channel: &Channel, start: &Start, semantics: Semantics) -> Result<UpgradePath, PathError> {
+    match semantics {
+        Semantics::V0 => v0_path(package, channel, start),
+        Semantics::V1 => v1_path(package, channel, start),
+    }
+}
+
+fn v0_path(package: &Package, channel: &Channel, start: &Start) -> Result<UpgradePath, PathError> {
+    let order = channel_order(&package.name, channel).map_err(|e| PathError::Order(e.to_string()))?;
+    let head = order.first().map(|&i| channel.entries[i].name.value.clone());
+    let mut cur = start_state(package, start)?;
+    let from = start_text(start);
+    let mut steps = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    seen.insert(cur.name.clone());
+    let mut blocked_by_deprecation = None;
+    loop {
+        if head.as_deref() == Some(cur.name.as_str()) {
+            break;
+        }
+        let mut next = None;
+        for &i in &order {
+            let e = &channel.entries[i];
+            if e.name.value == cur.name {
+                continue;
+            }
+            let Some(kind) = edge_from(package, e, &cur) else { continue };
+            if let Some(msg) = e.bundle.and_then(|b| package.bundles.get(b)).and_then(|b| {
+                b.properties.iter().any(|(_, p)| matches!(p, crate::property::Property::Other { type_ } if type_ == crate::property::TYPE_DEPRECATED)).then(|| deprecation_of(b))
+            }) {
+                // Legacy `olm.deprecated` bundles are prohibited in OLM v0.
+                blocked_by_deprecation.get_or_insert((e.name.value.clone(), msg.unwrap_or_default()));
+                continue;
+            }
+            next = Some((e, kind));
+            break;
+        }
+        let Some((e, kind)) = next else { break };
+        if !seen.insert(e.name.value.clone()) {
+            break;
+        }
+        steps.push(Step { from: display_name(&cur), to: e.name.value.clone(), edge: kind });
+        cur = Current { name: e.name.value.clone(), version: entry_version(package, e.bundle).cloned() };
+    }
+    let reached = head.as_deref() == Some(cur.name.as_str());
+    let reason = (!reached).then(|| v0_reason(package, channel, &order, &cur, blocked_by_deprecation));
+    Ok(UpgradePath { from, to: head, steps, stranded: !reached, reason })
+}
+
+fn display_name(cur: &Current) -> String {
+    if cur.name.is_empty() {
+        cur.version.as_ref().map(Version::to_string).unwrap_or_default()
+    } else {
+        cur.name.clone()
+    }
+}
+
+/// A sentence saying why OLM v0 stops at `cur`.
+fn v0_reason(
+    package: &Package,
+    channel: &Channel,
+    order: &[usize],
+    cur: &Current,
+    deprecated: Option<(String, String)>,
+) -> String {
+    let who = display_name(cur);
+    if let Some((name, _)) = deprecated {
+        return format!(
+            "{} would upgrade {} but carries the olm.deprecated property, which OLM v0 never installs",
+            q(&name),
+            q(&who)
+        );
+    }
+    let on_order: HashSet<usize> = order.iter().copied().collect();
+    let off: Vec<String> = channel
+        .entries
+        .iter()
+        .enumerate()
+        .filter(|(i, e)| !on_order.contains(i) && e.name.value != cur.name && edge_from(package, e, cur).is_some())
+        .map(|(_, e)| q(&e.name.value))
+        .collect();
+    if !off.is_empty() {
+        return format!(
+            "only {} upgrade {}, and OLM v0 never installs them: they are skipped by another entry or not on the replaces chain from the head of channel {}",
+            off.join(", "),
+            q(&who),
+            q(&channel.name)
+        );
+    }
+    format!(
+        "no entry of channel {} on OLM v0's replaces chain replaces or skips {}{}",
+        q(&channel.name),
+        q(&who),
+        if cur.version.is_some() { " or covers its version with skipRange" } else { "" }
+    )
+}
+
+/// A bundle's (version, release) as OLM v1 reads it: an explicit release, or else build metadata
+/// that parses as a release (resolver.md §8.4).
+pub fn v1_version_release(package: &Package, e: &Entry) -> Option<VersionRelease> {
+    let b = e.bundle.and_then(|i| package.bundles.get(i))?;
+    let v = b.version.as_ref()?;
+    match &b.release {
+        Some(r) => Some(VersionRelease { version: v.clone(), release: Some(r.clone()) }),
+        None => VersionRelease::from_legacy_version(&v.to_string()).ok(),
+    }
+}
+
+/// OLM v1's successors of an installed bundle (legacy semantics): entries that replace or skip it
+/// or whose skipRange covers its version (parsed strictly, build metadata included), plus bundles
+/// of exactly the same (version, release). With `channels`, only those channels are read (edges
+/// and bundles alike), as OLM v1 filters the package's channels before reading edges; without, the
+/// whole package.
+pub fn successors_v1(package: &Package, channels: Option<&[&Channel]>, installed: &str, version: &Version) -> Vec<String> {
+    let cur = Current { name: installed.to_string(), version: Some(version.clone()) };
+    let installed_vr = VersionRelease::from_legacy_version(&version.to_string()).ok();
+    let all: Vec<&Channel> = package.channels.iter().collect();
+    let chans = channels.unwrap_or(&all);
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |name: &str| {
+        if !out.iter().any(|n| n == name) {
+            out.push(name.to_string());
+        }
+    };
+    for c in chans {
+        for e in &c.entries {
+            if edge_kind(e, &cur).is_some() || (installed_vr.is_some() && v1_version_release(package, e) == installed_vr) {
+                push(&e.name.value);
+            }
+        }
+    }
+    if channels.is_none() {
+        for b in &package.bundles {
+            let vr = match (&b.version, &b.release) {
+                (Some(v), Some(r)) => Some(VersionRelease { version: v.clone(), release: Some(r.clone()) }),
+                (Some(v), None) => VersionRelease::from_legacy_version(&v.to_string()).ok(),
+                _ => None,
+            };
+            if installed_vr.is_some() && vr == installed_vr {
+                push(&b.name.value);
+            }
+        }
+    }
+    out
+}
+
+/// OLM v1's `legacySuccessor` alone: whether `candidate` replaces or skips the installed bundle, or
+/// covers its version with `skipRange`.
+pub fn legacy_successor(candidate: &Entry, installed: &str, version: &Version) -> bool {
+    let cur = Current { name: installed.to_string(), version: Some(version.clone()) };
+    edge_kind(candidate, &cur).is_some()
+}
+
+/// The historical OLM v1 "semver" successors: every bundle of the package whose version matches
+/// `^installed` (pre-releases excluded) other than the installed version, plus the installed one.
+pub fn successors_v1_semver(package: &Package, version: &Version) -> Vec<String> {
+    let v = version.semver();
+    let upper = if v.major > 0 {
+        Version::new(v.major + 1, 0, 0)
+    } else if v.minor > 0 {
+        Version::new(0, v.minor + 1, 0)
+    } else {
+        Version::new(0, 0, v.patch + 1)
+    };
+    let mut out = Vec::new();
+    for b in &package.bundles {
+        let Some(bv) = &b.version else { continue };
+        let same = bv == version;
+        let caret = !bv.is_prerelease() && bv >= version && *bv < upper;
+        if same || caret {
+            out.push(b.name.value.clone());
+        }
+    }
+    out
+}
+
+fn v1_path(package: &Package, channel: &Channel, start: &Start) -> Result<UpgradePath, PathError> {
+    let head = channel.head().ok().map(|e| e.name.value.clone());
+    let mut cur = start_state(package, start)?;
+    let from = start_text(start);
+    let mut steps = Vec::new();
+    let mut seen = HashSet::new();
+    seen.insert(cur.name.clone());
+    loop {
+        if head.as_deref() == Some(cur.name.as_str()) {
+            break;
+        }
+        // Highest (version, release) among direct successors; non-deprecated first.
+        let mut best: Option<(&Entry, EdgeKind, bool, VersionRelease)> = None;
+        for e in &channel.entries {
+            if e.name.value == cur.name {
+                continue;
+            }
+            let Some(kind) = edge_from(package, e, &cur) else { continue };
+            let Some(vr) = v1_version_release(package, e) else { continue };
+            let deprecated = e.bundle.and_then(|b| package.bundles.get(b)).and_then(|b| b.deprecation.as_ref()).is_some();
+            let better = match &best {
+                None => true,
+                Some((_, _, bd, bvr)) => (!deprecated && *bd) || (deprecated == *bd && vr > *bvr),
+            };
+            if better {
+                best = Some((e, kind, deprecated, vr));
+            }
+        }
+        let Some((e, kind, _, _)) = best else { break };
+        if !seen.insert(e.name.value.clone()) {
+            break;
+        }
+        steps.push(Step { from: display_name(&cur), to: e.name.value.clone(), edge: kind });
+        cur = Current { name: e.name.value.clone(), version: entry_version(package, e.bundle).cloned() };
+    }
+    let reached = head.as_deref() == Some(cur.name.as_str());
+    let reason = (!reached).then(|| {
+        format!(
+            "no entry of channel {} replaces or skips {}{}",
+            q(&channel.name),
+            q(&display_name(&cur)),
+            if cur.version.is_some() { " or covers its version with skipRange" } else { "" }
+        )
+    });
+    Ok(UpgradePath { from, to: head, steps, stranded: !reached, reason })
+}
+
+/// What each channel of a package offers a given installed version.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChannelOption {
+    pub channel: String,
+    /// The bundle is an entry of this channel.
+    pub contains: bool,
+    pub is_default: bool,
+    /// OLM v0's path to this channel's head if the subscription switched to it.
+    pub path: Option<UpgradePath>,
+    pub error: Option<String>,
+}
+
+/// For an installed bundle or version: which channels list it, and where switching to each
+/// channel would take it.
+pub fn package_view(package: &Package, start: &Start) -> Vec<ChannelOption> {
+    package
+        .channels
+        .iter()
+        .map(|c| {
+            let contains = matches!(start, Start::Bundle(b) if c.entry(b).is_some());
+            let (path, error) = match v0_path(package, c, start) {
+                Ok(p) => (Some(p), None),
+                Err(e) => (None, Some(e.to_string())),
+            };
+            ChannelOption { channel: c.name.clone(), contains, is_default: package.default_channel.value == c.name, path, error }
+        })
+        .collect()
+}
