@@ -126,6 +126,14 @@ codes! {
     // Lints: valid for opm, flagged by us.
     InvalidRequiredRange = "invalid-required-range",
     InvalidConstraint = "invalid-constraint",
+    StrandedEntry = "stranded-entry",
+    ReplacesSkipped = "replaces-skipped",
+    VersionGoesBackwards = "version-goes-backwards",
+    SkipRangeCoversNothing = "skip-range-covers-nothing",
+    HeadNotHighest = "head-not-highest",
+    DeprecatedHead = "deprecated-head",
+    UnreachableEntry = "unreachable-entry",
+    ZStreamGap = "z-stream-gap",
 }
 
 impl fmt::Display for Code {

@@ -8,7 +8,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use serde::Serialize;
 
 use super::order::channel_order;
-use super::upgrade::{upgrade_path, Semantics, Start};
+use super::upgrade::V0Channel;
 use crate::model::{Bundle, Channel, Package};
 use crate::property::{Property, TYPE_DEPRECATED};
 use crate::version::{Version, VersionRange};
@@ -105,6 +105,38 @@ impl PackageGraph {
     }
 }
 
+/// Which entries have no OLM v0 path to the head (following each entry's next step, memoized).
+fn stranded_entries(c: &Channel, v0: Option<&V0Channel<'_>>, head: Option<&str>) -> Vec<bool> {
+    let n = c.entries.len();
+    let Some(v0) = v0 else { return vec![true; n] };
+    let Some(head) = c.entries.iter().position(|e| Some(e.name.value.as_str()) == head) else { return vec![true; n] };
+    let next = v0.next_of_entries();
+    // 0 = unknown, 1 = reaches head, 2 = stranded, 3 = on the current walk.
+    let mut state = vec![0u8; n];
+    state[head] = 1;
+    for start in 0..n {
+        let mut walk = Vec::new();
+        let mut cur = start;
+        let result = loop {
+            match state[cur] {
+                1 => break 1,
+                2 | 3 => break 2,
+                _ => {}
+            }
+            state[cur] = 3;
+            walk.push(cur);
+            match next[cur] {
+                Some(j) => cur = j,
+                None => break 2,
+            }
+        };
+        for i in walk {
+            state[i] = result;
+        }
+    }
+    state.iter().map(|&s| s != 1).collect()
+}
+
 /// The version of the bundle an entry names, when known and valid.
 pub(crate) fn entry_version<'p>(package: &'p Package, bundle: Option<usize>) -> Option<&'p Version> {
     bundle.and_then(|i| package.bundles.get(i)).and_then(|b| b.version.as_ref())
@@ -128,15 +160,14 @@ impl ChannelGraph {
     pub fn new(package: &Package, c: &Channel) -> ChannelGraph {
         let head = c.head().ok().map(|e| e.name.value.clone());
         let order = channel_order(&package.name, c);
-        let on_chain: Vec<bool> = {
-            let mut v = vec![false; c.entries.len()];
-            if let Ok(o) = &order {
-                for &i in o {
-                    v[i] = true;
-                }
+        let v0 = V0Channel::new(package, c).ok();
+        let mut on_chain = vec![false; c.entries.len()];
+        if let Ok(o) = &order {
+            for &i in o {
+                on_chain[i] = true;
             }
-            v
-        };
+        }
+        let stranded = stranded_entries(c, v0.as_ref(), head.as_deref());
         let skipped: std::collections::HashSet<&str> =
             c.entries.iter().flat_map(|e| e.skips.iter().map(|s| s.value.as_str())).collect();
         let mut channels_of: HashMap<&str, Vec<String>> = HashMap::new();
@@ -149,10 +180,6 @@ impl ChannelGraph {
         for (i, e) in c.entries.iter().enumerate() {
             let bundle = e.bundle.and_then(|b| package.bundles.get(b));
             let name = e.name.value.clone();
-            let stranded = head.as_deref() != Some(name.as_str())
-                && upgrade_path(package, c, &Start::Bundle(name.clone()), Semantics::V0)
-                    .map(|p| p.stranded)
-                    .unwrap_or(true);
             nodes.push(GraphNode {
                 version: bundle.and_then(Bundle::version_string),
                 is_virtual: false,
@@ -160,7 +187,7 @@ impl ChannelGraph {
                 deprecated: bundle.and_then(deprecation_of),
                 skipped: skipped.contains(name.as_str()),
                 on_v0_chain: on_chain[i],
-                stranded,
+                stranded: stranded[i],
                 channels: channels_of.get(name.as_str()).cloned().unwrap_or_default(),
                 name,
             });

@@ -7,9 +7,10 @@ use std::collections::HashSet;
 
 use serde::Serialize;
 
-use super::channel_graph::{deprecation_of, entry_version, EdgeKind};
+use super::channel_graph::{entry_version, EdgeKind};
 use super::order::channel_order;
 use crate::model::{Channel, Entry, Package};
+use crate::property::{Property, TYPE_DEPRECATED};
 use crate::version::{go_quote as q, Version, VersionRange, VersionRelease};
 
 /// Which OLM's rules to follow.
@@ -137,46 +138,141 @@ pub fn upgrade_path(package: &Package, channel: &Channel, start: &Start, semanti
     }
 }
 
-fn v0_path(package: &Package, channel: &Channel, start: &Start) -> Result<UpgradePath, PathError> {
-    let order = channel_order(&package.name, channel).map_err(|e| PathError::Order(e.to_string()))?;
-    let head = order.first().map(|&i| channel.entries[i].name.value.clone());
-    let mut cur = start_state(package, start)?;
-    let from = start_text(start);
-    let mut steps = Vec::new();
-    let mut seen: HashSet<String> = HashSet::new();
-    seen.insert(cur.name.clone());
-    let mut blocked_by_deprecation = None;
-    loop {
-        if head.as_deref() == Some(cur.name.as_str()) {
-            break;
-        }
-        let mut next = None;
-        for &i in &order {
-            let e = &channel.entries[i];
-            if e.name.value == cur.name {
-                continue;
-            }
-            let Some(kind) = edge_from(package, e, &cur) else { continue };
-            if let Some(msg) = e.bundle.and_then(|b| package.bundles.get(b)).and_then(|b| {
-                b.properties.iter().any(|(_, p)| matches!(p, crate::property::Property::Other { type_ } if type_ == crate::property::TYPE_DEPRECATED)).then(|| deprecation_of(b))
-            }) {
-                // Legacy `olm.deprecated` bundles are prohibited in OLM v0.
-                blocked_by_deprecation.get_or_insert((e.name.value.clone(), msg.unwrap_or_default()));
-                continue;
-            }
-            next = Some((e, kind));
-            break;
-        }
-        let Some((e, kind)) = next else { break };
-        if !seen.insert(e.name.value.clone()) {
-            break;
-        }
-        steps.push(Step { from: display_name(&cur), to: e.name.value.clone(), edge: kind });
-        cur = Current { name: e.name.value.clone(), version: entry_version(package, e.bundle).cloned() };
+/// A channel prepared for OLM v0 walks: its order, parsed skipRanges, and which entries are
+/// prohibited (legacy `olm.deprecated`).
+pub(crate) struct V0Channel<'a> {
+    package: &'a Package,
+    channel: &'a Channel,
+    pub(crate) order: Vec<usize>,
+    ranges: Vec<Option<VersionRange>>,
+    prohibited: Vec<bool>,
+}
+
+impl<'a> V0Channel<'a> {
+    pub(crate) fn new(package: &'a Package, channel: &'a Channel) -> Result<V0Channel<'a>, PathError> {
+        let order = channel_order(&package.name, channel).map_err(|e| PathError::Order(e.to_string()))?;
+        let ranges = channel.entries.iter().map(|e| VersionRange::parse(&e.skip_range.value).ok()).collect();
+        let prohibited = channel
+            .entries
+            .iter()
+            .map(|e| {
+                e.bundle.and_then(|b| package.bundles.get(b)).is_some_and(|b| {
+                    b.properties.iter().any(|(_, p)| matches!(p, Property::Other { type_ } if type_ == TYPE_DEPRECATED))
+                })
+            })
+            .collect();
+        Ok(V0Channel { package, channel, order, ranges, prohibited })
     }
-    let reached = head.as_deref() == Some(cur.name.as_str());
-    let reason = (!reached).then(|| v0_reason(package, channel, &order, &cur, blocked_by_deprecation));
-    Ok(UpgradePath { from, to: head, steps, stranded: !reached, reason })
+
+    fn head(&self) -> Option<&'a str> {
+        self.order.first().map(|&i| self.channel.entries[i].name.value.as_str())
+    }
+
+    fn kind(&self, i: usize, cur: &Current) -> Option<EdgeKind> {
+        let e = &self.channel.entries[i];
+        if !cur.name.is_empty() && e.replaces.value == cur.name {
+            return Some(EdgeKind::Replaces);
+        }
+        if !cur.name.is_empty() && e.skips.iter().any(|s| s.value == cur.name) {
+            return Some(EdgeKind::Skips);
+        }
+        let v = cur.version.as_ref()?;
+        self.ranges[i].as_ref().filter(|r| r.contains(v)).map(|_| EdgeKind::SkipRange)
+    }
+
+    /// The entry OLM v0 moves to from `cur`, and the first prohibited entry passed over.
+    fn next(&self, cur: &Current) -> (Option<(usize, EdgeKind)>, Option<usize>) {
+        let mut blocked = None;
+        for &i in &self.order {
+            if self.channel.entries[i].name.value == cur.name {
+                continue;
+            }
+            let Some(kind) = self.kind(i, cur) else { continue };
+            if self.prohibited[i] {
+                blocked.get_or_insert(i);
+                continue;
+            }
+            return (Some((i, kind)), blocked);
+        }
+        (None, blocked)
+    }
+
+    /// The entry OLM v0 moves to from entry `i` (by index), for every entry.
+    pub(crate) fn next_of_entries(&self) -> Vec<Option<usize>> {
+        (0..self.channel.entries.len())
+            .map(|i| {
+                let e = &self.channel.entries[i];
+                let cur = Current { name: e.name.value.clone(), version: entry_version(self.package, e.bundle).cloned() };
+                self.next(&cur).0.map(|(j, _)| j)
+            })
+            .collect()
+    }
+
+    pub(crate) fn path(&self, start: &Start) -> Result<UpgradePath, PathError> {
+        let package = self.package;
+        let channel = self.channel;
+        let head = self.head().map(str::to_string);
+        let mut cur = start_state(package, start)?;
+        let from = start_text(start);
+        let mut steps = Vec::new();
+        let mut seen: HashSet<String> = HashSet::new();
+        seen.insert(cur.name.clone());
+        let mut blocked_by_deprecation = None;
+        loop {
+            if head.as_deref() == Some(cur.name.as_str()) {
+                break;
+            }
+            let (next, blocked) = self.next(&cur);
+            if let Some(b) = blocked {
+                blocked_by_deprecation.get_or_insert(channel.entries[b].name.value.clone());
+            }
+            let Some((i, kind)) = next else { break };
+            let e = &channel.entries[i];
+            if !seen.insert(e.name.value.clone()) {
+                break;
+            }
+            steps.push(Step { from: display_name(&cur), to: e.name.value.clone(), edge: kind });
+            cur = Current { name: e.name.value.clone(), version: entry_version(package, e.bundle).cloned() };
+        }
+        let reached = head.as_deref() == Some(cur.name.as_str());
+        let reason = (!reached).then(|| self.reason(&cur, blocked_by_deprecation));
+        Ok(UpgradePath { from, to: head, steps, stranded: !reached, reason })
+    }
+
+    /// A sentence saying why OLM v0 stops at `cur`.
+    fn reason(&self, cur: &Current, deprecated: Option<String>) -> String {
+        let who = display_name(cur);
+        if let Some(name) = deprecated {
+            return format!(
+                "{} would upgrade {} but carries the olm.deprecated property, which OLM v0 never installs",
+                q(&name),
+                q(&who)
+            );
+        }
+        let on_order: HashSet<usize> = self.order.iter().copied().collect();
+        let off: Vec<String> = (0..self.channel.entries.len())
+            .filter(|i| !on_order.contains(i) && self.channel.entries[*i].name.value != cur.name && self.kind(*i, cur).is_some())
+            .map(|i| q(&self.channel.entries[i].name.value))
+            .collect();
+        if !off.is_empty() {
+            return format!(
+                "only {} upgrade {}, and OLM v0 never installs them: they are skipped by another entry or not on the replaces chain from the head of channel {}",
+                off.join(", "),
+                q(&who),
+                q(&self.channel.name)
+            );
+        }
+        format!(
+            "no entry of channel {} on OLM v0's replaces chain replaces or skips {}{}",
+            q(&self.channel.name),
+            q(&who),
+            if cur.version.is_some() { " or covers its version with skipRange" } else { "" }
+        )
+    }
+}
+
+fn v0_path(package: &Package, channel: &Channel, start: &Start) -> Result<UpgradePath, PathError> {
+    V0Channel::new(package, channel)?.path(start)
 }
 
 fn display_name(cur: &Current) -> String {
@@ -185,46 +281,6 @@ fn display_name(cur: &Current) -> String {
     } else {
         cur.name.clone()
     }
-}
-
-/// A sentence saying why OLM v0 stops at `cur`.
-fn v0_reason(
-    package: &Package,
-    channel: &Channel,
-    order: &[usize],
-    cur: &Current,
-    deprecated: Option<(String, String)>,
-) -> String {
-    let who = display_name(cur);
-    if let Some((name, _)) = deprecated {
-        return format!(
-            "{} would upgrade {} but carries the olm.deprecated property, which OLM v0 never installs",
-            q(&name),
-            q(&who)
-        );
-    }
-    let on_order: HashSet<usize> = order.iter().copied().collect();
-    let off: Vec<String> = channel
-        .entries
-        .iter()
-        .enumerate()
-        .filter(|(i, e)| !on_order.contains(i) && e.name.value != cur.name && edge_from(package, e, cur).is_some())
-        .map(|(_, e)| q(&e.name.value))
-        .collect();
-    if !off.is_empty() {
-        return format!(
-            "only {} upgrade {}, and OLM v0 never installs them: they are skipped by another entry or not on the replaces chain from the head of channel {}",
-            off.join(", "),
-            q(&who),
-            q(&channel.name)
-        );
-    }
-    format!(
-        "no entry of channel {} on OLM v0's replaces chain replaces or skips {}{}",
-        q(&channel.name),
-        q(&who),
-        if cur.version.is_some() { " or covers its version with skipRange" } else { "" }
-    )
 }
 
 /// A bundle's (version, release) as OLM v1 reads it: an explicit release, or else build metadata

@@ -44,7 +44,8 @@ pub fn validate_files(files: &[FileInput]) -> Validated {
 pub fn validate_loaded(loaded: Loaded) -> Validated {
     let (model, build_diags) = model::build(&loaded.config);
     let (tree, mut model_diags) = model_checks::check(&model);
-    let lints = lint::check(&model);
+    let mut lints = lint::check(&model);
+    lints.extend(crate::graph::lint::check(&model));
     let opm_message = loaded
         .diagnostics
         .iter()
