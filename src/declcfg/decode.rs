@@ -128,7 +128,27 @@ fn object<'a>(node: &'a Node, ctx: &Ctx<'_>, go_type: &str) -> R<&'a Node> {
     }
 }
 
-fn properties(obj: &Node, ctx: &Ctx<'_>) -> R<Vec<Property>> {
+/// Move the property values out of a blob (leaving `null`s behind), so that decoding moves them
+/// into [`Property`] instead of copying large trees. Index `i` is property `i`'s value, `None` when
+/// it has no `value` key.
+fn take_property_values(node: &mut Node) -> Vec<Option<Node>> {
+    let Value::Object(members) = &mut node.value else { return Vec::new() };
+    let Some(i) = super::value::field_index(members, "properties") else { return Vec::new() };
+    let Value::Array(items) = &mut members[i].value.value else { return Vec::new() };
+    items
+        .iter_mut()
+        .map(|item| {
+            let pos = item.pos;
+            match &mut item.value {
+                Value::Object(ms) => super::value::field_index(ms, "value")
+                    .map(|j| std::mem::replace(&mut ms[j].value, Node::new(pos, Value::Null))),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+fn properties(obj: &Node, ctx: &Ctx<'_>, mut values: Vec<Option<Node>>) -> R<Vec<Property>> {
     let items = array(obj, "properties", ctx, "[]property.Property")?;
     let pctx = ctx.field("properties");
     let ctx = &pctx;
@@ -142,7 +162,7 @@ fn properties(obj: &Node, ctx: &Ctx<'_>) -> R<Vec<Property>> {
         let p = object(item, &c, "property.Property")?;
         let type_ = string(p, "type", &c)?;
         // `value` is raw JSON: any value is fine, `null` included; only absence is remembered.
-        let value = p.field("value").map(|m| m.value.clone());
+        let value = values.get_mut(i).and_then(Option::take);
         out.push(Property { pos: item.pos, type_, value });
     }
     Ok(out)
@@ -176,7 +196,9 @@ pub fn go_base64(s: &str) -> Result<Vec<u8>, String> {
     })
 }
 
-pub fn package(node: &Node, file: &Arc<str>) -> R<Package> {
+pub fn package(mut node: Node, file: &Arc<str>) -> R<Package> {
+    let values = take_property_values(&mut node);
+    let node = &node;
     let ctx = Ctx::root("Package");
     let icon = match member(node, "icon") {
         None => None,
@@ -206,11 +228,13 @@ pub fn package(node: &Node, file: &Arc<str>) -> R<Package> {
         default_channel: string(node, "defaultChannel", &ctx)?,
         icon,
         description: string(node, "description", &ctx)?.value,
-        properties: properties(node, &ctx)?,
+        properties: properties(node, &ctx, values)?,
     })
 }
 
-pub fn channel(node: &Node, file: &Arc<str>) -> R<Channel> {
+pub fn channel(mut node: Node, file: &Arc<str>) -> R<Channel> {
+    let values = take_property_values(&mut node);
+    let node = &node;
     let ctx = Ctx::root("Channel");
     let items = array(node, "entries", &ctx, "[]declcfg.ChannelEntry")?;
     let ectx = ctx.field("entries");
@@ -252,11 +276,13 @@ pub fn channel(node: &Node, file: &Arc<str>) -> R<Channel> {
         package: string(node, "package", &ctx)?,
         name: string(node, "name", &ctx)?,
         entries,
-        properties: properties(node, &ctx)?,
+        properties: properties(node, &ctx, values)?,
     })
 }
 
-pub fn bundle(node: &Node, file: &Arc<str>) -> R<Bundle> {
+pub fn bundle(mut node: Node, file: &Arc<str>) -> R<Bundle> {
+    let values = take_property_values(&mut node);
+    let node = &node;
     let ctx = Ctx::root("Bundle");
     let items = array(node, "relatedImages", &ctx, "[]declcfg.RelatedImage")?;
     let rctx = ctx.field("relatedImages");
@@ -276,13 +302,14 @@ pub fn bundle(node: &Node, file: &Arc<str>) -> R<Bundle> {
         package: string(node, "package", &ctx)?,
         name: string(node, "name", &ctx)?,
         image: string(node, "image", &ctx)?,
-        properties: properties(node, &ctx)?.into(),
+        properties: properties(node, &ctx, values)?.into(),
         related_images,
         object_count: 0,
     })
 }
 
-pub fn deprecation(node: &Node, file: &Arc<str>) -> R<Deprecation> {
+pub fn deprecation(node: Node, file: &Arc<str>) -> R<Deprecation> {
+    let node = &node;
     let ctx = Ctx::root("Deprecation");
     let items = array(node, "entries", &ctx, "[]declcfg.DeprecationEntry")?;
     let ectx = ctx.field("entries");
@@ -321,7 +348,7 @@ mod tests {
     #[test]
     fn case_insensitive_fields() {
         let f: Arc<str> = Arc::from("f.json");
-        let p = package(&node(r#"{"Schema":"olm.package","Name":"foo","DefaultChannel":"alpha"}"#), &f).unwrap();
+        let p = package(node(r#"{"Schema":"olm.package","Name":"foo","DefaultChannel":"alpha"}"#), &f).unwrap();
         assert_eq!(p.name.value, "foo");
         assert_eq!(p.default_channel.value, "alpha");
     }
@@ -329,9 +356,9 @@ mod tests {
     #[test]
     fn go_type_errors() {
         let f: Arc<str> = Arc::from("f.json");
-        let e = channel(&node(r#"{"entries":"x"}"#), &f).unwrap_err();
+        let e = channel(node(r#"{"entries":"x"}"#), &f).unwrap_err();
         assert_eq!(e.message, "json: cannot unmarshal string into Go struct field Channel.entries of type []declcfg.ChannelEntry");
-        let e = channel(&node(r#"{"entries":[{"name":1}]}"#), &f).unwrap_err();
+        let e = channel(node(r#"{"entries":[{"name":1}]}"#), &f).unwrap_err();
         assert_eq!(e.message, "json: cannot unmarshal number into Go struct field ChannelEntry.entries.name of type string");
         assert_eq!(e.pointer, "/entries/0/name");
     }

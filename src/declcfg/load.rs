@@ -185,7 +185,9 @@ impl FileBlobs {
     }
 
     fn yaml_document(&mut self, doc: &yaml::Document<'_>) {
-        match yaml::parse_document(doc) {
+        // The fast path reads the block YAML real catalogs use; anything else goes to the full parser.
+        let parsed = super::yaml_fast::parse_fast(doc).unwrap_or_else(|| yaml::parse_document(doc));
+        match parsed {
             Ok(Some(node)) => self.blob(node, true),
             Ok(None) => {
                 let loc = self.loc(Pos::new(doc.first_line, 1), "");
@@ -259,11 +261,11 @@ impl FileBlobs {
                 self.diags.push(Diagnostic::error(Code::MissingSchema, msg, loc));
                 return;
             }
-            SCHEMA_PACKAGE => decode::package(&node, &self.file).map(Blob::Package).map_err(|e| (e, "parse package")),
-            SCHEMA_CHANNEL => decode::channel(&node, &self.file).map(Blob::Channel).map_err(|e| (e, "parse channel")),
-            SCHEMA_BUNDLE => decode::bundle(&node, &self.file).map(Blob::Bundle).map_err(|e| (e, "parse bundle")),
+            SCHEMA_PACKAGE => decode::package(node, &self.file).map(Blob::Package).map_err(|e| (e, "parse package")),
+            SCHEMA_CHANNEL => decode::channel(node, &self.file).map(Blob::Channel).map_err(|e| (e, "parse channel")),
+            SCHEMA_BUNDLE => decode::bundle(node, &self.file).map(Blob::Bundle).map_err(|e| (e, "parse bundle")),
             SCHEMA_DEPRECATIONS => {
-                decode::deprecation(&node, &self.file).map(Blob::Deprecation).map_err(|e| (e, "parse deprecation"))
+                decode::deprecation(node, &self.file).map(Blob::Deprecation).map_err(|e| (e, "parse deprecation"))
             }
             _ => {
                 let source = Source { file: self.file.clone(), pos: node.pos };

@@ -141,13 +141,30 @@ fn number_to_json(n: f64) -> serde_json::Value {
 
 /// See [`Node::field`].
 pub fn field_of<'a>(members: &'a [Member], field: &str) -> Option<&'a Member> {
-    let mut best: Option<&Member> = None;
-    for m in members {
-        if fold_eq(&m.key, field) && best.is_none_or(|b| m.key.as_str() >= b.key.as_str()) {
-            best = Some(m);
+    field_index(members, field).map(|i| &members[i])
+}
+
+/// The index of the member [`field_of`] selects.
+pub fn field_index(members: &[Member], field: &str) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for (i, m) in members.iter().enumerate() {
+        if key_matches(&m.key, field) && best.is_none_or(|b| m.key.as_str() >= members[b].key.as_str()) {
+            best = Some(i);
         }
     }
     best
+}
+
+/// Whether `key` folds to `field`. Field names are ASCII, and a key can only fold to one when it
+/// is as long (ASCII) or longer (non-ASCII letters such as the Kelvin sign fold to ASCII ones).
+fn key_matches(key: &str, field: &str) -> bool {
+    if key.len() == field.len() && key.eq_ignore_ascii_case(field) {
+        return true;
+    }
+    if key.len() < field.len() || key.is_ascii() {
+        return false;
+    }
+    fold_eq(key, field)
 }
 
 /// Case-insensitive equality under simple Unicode folding, ASCII fast path.

@@ -9,7 +9,7 @@
 pub mod constraint;
 mod go_type;
 
-use crate::declcfg::value::{Node, Value};
+use crate::declcfg::value::Node;
 
 pub use constraint::{Constraint, ConstraintError, ConstraintValue};
 
@@ -96,10 +96,8 @@ pub fn parse(type_: &str, value: Option<&Node>) -> Result<Property, String> {
             Ok(if type_ == TYPE_GVK { Property::Gvk(gvk) } else { Property::GvkRequired(gvk) })
         }
         TYPE_BUNDLE_OBJECT => {
+            // The data itself was decoded (and any error reported) when the catalog was loaded.
             go_type::check(value, &go_type::BUNDLE_OBJECT)?;
-            if let Some(Node { value: Value::String(d), .. }) = value.field("data").map(|m| &m.value) {
-                crate::declcfg::go_base64(d)?;
-            }
             Ok(Property::BundleObject)
         }
         TYPE_CSV_METADATA => {

@@ -1,0 +1,66 @@
+//! Graph benchmark on `community-v4.20`: every channel's graph (heads, OLM v0 order, stranded
+//! flags) and every entry's OLM v0 and v1 path to its head. Target (issue 3): ≤ 20 ms natively.
+//! Baseline measured in the same run: building the model from the already-loaded catalog.
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use olm_catalog::declcfg::load_files;
+use olm_catalog::declcfg::walk::read_catalog;
+use olm_catalog::graph::{upgrade_path, ChannelGraph, Semantics, Start};
+use olm_catalog::model;
+
+fn time<F: FnMut() -> usize>(runs: usize, mut f: F) -> (Duration, usize) {
+    let n = f();
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            std::hint::black_box(f());
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    (times[times.len() / 2], n)
+}
+
+fn main() {
+    let runs: usize = std::env::var("BENCH_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(7);
+    let dir = std::env::var_os("CATALOGS_DIR")
+        .map(Into::into)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/fbc"))
+        .join("community-v4.20");
+    let files = read_catalog(&dir).unwrap_or_else(|e| {
+        eprintln!("{}: {e}", dir.display());
+        std::process::exit(1)
+    });
+    let loaded = load_files(&files);
+    let (m, _) = model::build(&loaded.config);
+    let (build, _) = time(runs, || model::build(&loaded.config).0.packages.len());
+    let (graphs, channels) = time(runs, || {
+        m.packages.iter().flat_map(|p| p.channels.iter().map(move |c| ChannelGraph::new(p, c))).map(|g| g.nodes.len()).count()
+    });
+    let (paths, n_paths) = time(runs, || {
+        let mut n = 0;
+        for p in &m.packages {
+            for c in &p.channels {
+                for e in &c.entries {
+                    for s in [Semantics::V0, Semantics::V1] {
+                        if upgrade_path(p, c, &Start::Bundle(e.name.value.clone()), s).is_ok() {
+                            n += 1;
+                        }
+                    }
+                }
+            }
+        }
+        n
+    });
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    println!("community-v4.20 graphs: {} packages, {channels} channels, {n_paths} paths (v0 and v1)", m.packages.len());
+    println!("  model build (baseline)  {:8.2} ms", ms(build));
+    println!("  all channel graphs      {:8.2} ms  {:.2}x baseline", ms(graphs), ms(graphs) / ms(build));
+    println!("  all entries' paths      {:8.2} ms  {:.2}x baseline", ms(paths), ms(paths) / ms(build));
+    println!("  graphs + paths          {:8.2} ms  (target ≤ 20 ms)", ms(graphs) + ms(paths));
+}
