@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use olm_catalog::declcfg::load_files;
 use olm_catalog::declcfg::walk::read_catalog;
-use olm_catalog::graph::{upgrade_path, ChannelGraph, Semantics, Start};
+use olm_catalog::graph::{channel_paths, ChannelGraph, Semantics};
 use olm_catalog::model;
 
 fn time<F: FnMut() -> usize>(runs: usize, mut f: F) -> (Duration, usize) {
@@ -46,12 +46,8 @@ fn main() {
         let mut n = 0;
         for p in &m.packages {
             for c in &p.channels {
-                for e in &c.entries {
-                    for s in [Semantics::V0, Semantics::V1] {
-                        if upgrade_path(p, c, &Start::Bundle(e.name.value.clone()), s).is_ok() {
-                            n += 1;
-                        }
-                    }
+                for s in [Semantics::V0, Semantics::V1] {
+                    n += channel_paths(p, c, s).map(|v| v.len()).unwrap_or(0);
                 }
             }
         }

@@ -94,10 +94,6 @@ struct Current {
 }
 
 /// How `candidate` upgrades from `cur`, if it does (replaces, then skips, then skipRange).
-fn edge_from(_package: &Package, candidate: &Entry, cur: &Current) -> Option<EdgeKind> {
-    edge_kind(candidate, cur)
-}
-
 fn edge_kind(candidate: &Entry, cur: &Current) -> Option<EdgeKind> {
     if !cur.name.is_empty() && candidate.replaces.value == cur.name {
         return Some(EdgeKind::Replaces);
@@ -146,6 +142,8 @@ pub(crate) struct V0Channel<'a> {
     pub(crate) order: Vec<usize>,
     ranges: Vec<Option<VersionRange>>,
     prohibited: Vec<bool>,
+    /// For each entry: where OLM v0 goes from it, and the first prohibited entry passed over.
+    memo: Vec<(Option<(usize, EdgeKind)>, Option<usize>)>,
 }
 
 impl<'a> V0Channel<'a> {
@@ -161,7 +159,14 @@ impl<'a> V0Channel<'a> {
                 })
             })
             .collect();
-        Ok(V0Channel { package, channel, order, ranges, prohibited })
+        let mut v = V0Channel { package, channel, order, ranges, prohibited, memo: Vec::new() };
+        v.memo = (0..channel.entries.len()).map(|i| v.next(&v.current(i))).collect();
+        Ok(v)
+    }
+
+    fn current(&self, i: usize) -> Current {
+        let e = &self.channel.entries[i];
+        Current { name: e.name.value.clone(), version: entry_version(self.package, e.bundle).cloned() }
     }
 
     fn head(&self) -> Option<&'a str> {
@@ -176,7 +181,7 @@ impl<'a> V0Channel<'a> {
         if !cur.name.is_empty() && e.skips.iter().any(|s| s.value == cur.name) {
             return Some(EdgeKind::Skips);
         }
-        let v = cur.version.as_ref()?;
+            let v = cur.version.as_ref()?;
         self.ranges[i].as_ref().filter(|r| r.contains(v)).map(|_| EdgeKind::SkipRange)
     }
 
@@ -199,13 +204,7 @@ impl<'a> V0Channel<'a> {
 
     /// The entry OLM v0 moves to from entry `i` (by index), for every entry.
     pub(crate) fn next_of_entries(&self) -> Vec<Option<usize>> {
-        (0..self.channel.entries.len())
-            .map(|i| {
-                let e = &self.channel.entries[i];
-                let cur = Current { name: e.name.value.clone(), version: entry_version(self.package, e.bundle).cloned() };
-                self.next(&cur).0.map(|(j, _)| j)
-            })
-            .collect()
+        self.memo.iter().map(|(n, _)| n.map(|(j, _)| j)).collect()
     }
 
     pub(crate) fn path(&self, start: &Start) -> Result<UpgradePath, PathError> {
@@ -218,11 +217,19 @@ impl<'a> V0Channel<'a> {
         let mut seen: HashSet<String> = HashSet::new();
         seen.insert(cur.name.clone());
         let mut blocked_by_deprecation = None;
+        // Once on an entry of the channel, its next step is memoized.
+        let mut at: Option<usize> = match start {
+            Start::Bundle(name) => channel.entries.iter().position(|e| &e.name.value == name),
+            _ => None,
+        };
         loop {
             if head.as_deref() == Some(cur.name.as_str()) {
                 break;
             }
-            let (next, blocked) = self.next(&cur);
+            let (next, blocked) = match at {
+                Some(i) => self.memo[i],
+                None => self.next(&cur),
+            };
             if let Some(b) = blocked {
                 blocked_by_deprecation.get_or_insert(channel.entries[b].name.value.clone());
             }
@@ -233,6 +240,7 @@ impl<'a> V0Channel<'a> {
             }
             steps.push(Step { from: display_name(&cur), to: e.name.value.clone(), edge: kind });
             cur = Current { name: e.name.value.clone(), version: entry_version(package, e.bundle).cloned() };
+            at = Some(i);
         }
         let reached = head.as_deref() == Some(cur.name.as_str());
         let reason = (!reached).then(|| self.reason(&cur, blocked_by_deprecation));
@@ -362,51 +370,144 @@ pub fn successors_v1_semver(package: &Package, version: &Version) -> Vec<String>
     out
 }
 
-fn v1_path(package: &Package, channel: &Channel, start: &Start) -> Result<UpgradePath, PathError> {
-    let head = channel.head().ok().map(|e| e.name.value.clone());
-    let mut cur = start_state(package, start)?;
-    let from = start_text(start);
-    let mut steps = Vec::new();
-    let mut seen = HashSet::new();
-    seen.insert(cur.name.clone());
-    loop {
-        if head.as_deref() == Some(cur.name.as_str()) {
-            break;
+/// A channel prepared for OLM v1 walks: parsed skipRanges, (version, release) and deprecation of
+/// every entry, and each entry's best successor.
+struct V1Channel<'a> {
+    package: &'a Package,
+    channel: &'a Channel,
+    ranges: Vec<Option<VersionRange>>,
+    vrs: Vec<Option<VersionRelease>>,
+    deprecated: Vec<bool>,
+    memo: Vec<Option<(usize, EdgeKind)>>,
+}
+
+impl<'a> V1Channel<'a> {
+    fn new(package: &'a Package, channel: &'a Channel) -> V1Channel<'a> {
+        let mut v = V1Channel {
+            package,
+            channel,
+            ranges: channel.entries.iter().map(|e| VersionRange::parse(&e.skip_range.value).ok()).collect(),
+            vrs: channel.entries.iter().map(|e| v1_version_release(package, e)).collect(),
+            deprecated: channel
+                .entries
+                .iter()
+                .map(|e| e.bundle.and_then(|b| package.bundles.get(b)).and_then(|b| b.deprecation.as_ref()).is_some())
+                .collect(),
+            memo: Vec::new(),
+        };
+        v.memo = (0..channel.entries.len())
+            .map(|i| {
+                let e = &channel.entries[i];
+                v.next(&Current { name: e.name.value.clone(), version: entry_version(package, e.bundle).cloned() })
+            })
+            .collect();
+        v
+    }
+
+    fn kind(&self, i: usize, cur: &Current) -> Option<EdgeKind> {
+        let e = &self.channel.entries[i];
+        if !cur.name.is_empty() && e.replaces.value == cur.name {
+            return Some(EdgeKind::Replaces);
         }
-        // Highest (version, release) among direct successors; non-deprecated first.
-        let mut best: Option<(&Entry, EdgeKind, bool, VersionRelease)> = None;
-        for e in &channel.entries {
-            if e.name.value == cur.name {
+        if !cur.name.is_empty() && e.skips.iter().any(|s| s.value == cur.name) {
+            return Some(EdgeKind::Skips);
+        }
+        let v = cur.version.as_ref()?;
+        self.ranges[i].as_ref().filter(|r| r.contains(v)).map(|_| EdgeKind::SkipRange)
+    }
+
+    /// The highest (version, release) direct successor, non-deprecated ones first.
+    fn next(&self, cur: &Current) -> Option<(usize, EdgeKind)> {
+        let mut best: Option<(usize, EdgeKind)> = None;
+        for i in 0..self.channel.entries.len() {
+            if self.channel.entries[i].name.value == cur.name {
                 continue;
             }
-            let Some(kind) = edge_from(package, e, &cur) else { continue };
-            let Some(vr) = v1_version_release(package, e) else { continue };
-            let deprecated = e.bundle.and_then(|b| package.bundles.get(b)).and_then(|b| b.deprecation.as_ref()).is_some();
-            let better = match &best {
+            let Some(kind) = self.kind(i, cur) else { continue };
+            let Some(vr) = &self.vrs[i] else { continue };
+            let better = match best {
                 None => true,
-                Some((_, _, bd, bvr)) => (!deprecated && *bd) || (deprecated == *bd && vr > *bvr),
+                Some((b, _)) => {
+                    let (d, bd) = (self.deprecated[i], self.deprecated[b]);
+                    (!d && bd) || (d == bd && self.vrs[b].as_ref().is_some_and(|bvr| vr > bvr))
+                }
             };
             if better {
-                best = Some((e, kind, deprecated, vr));
+                best = Some((i, kind));
             }
         }
-        let Some((e, kind, _, _)) = best else { break };
-        if !seen.insert(e.name.value.clone()) {
-            break;
-        }
-        steps.push(Step { from: display_name(&cur), to: e.name.value.clone(), edge: kind });
-        cur = Current { name: e.name.value.clone(), version: entry_version(package, e.bundle).cloned() };
+        best
     }
-    let reached = head.as_deref() == Some(cur.name.as_str());
-    let reason = (!reached).then(|| {
-        format!(
-            "no entry of channel {} replaces or skips {}{}",
-            q(&channel.name),
-            q(&display_name(&cur)),
-            if cur.version.is_some() { " or covers its version with skipRange" } else { "" }
-        )
-    });
-    Ok(UpgradePath { from, to: head, steps, stranded: !reached, reason })
+
+    fn path(&self, start: &Start) -> Result<UpgradePath, PathError> {
+        let (package, channel) = (self.package, self.channel);
+        let head = channel.head().ok().map(|e| e.name.value.clone());
+        let mut cur = start_state(package, start)?;
+        let from = start_text(start);
+        let mut steps = Vec::new();
+        let mut seen = HashSet::new();
+        seen.insert(cur.name.clone());
+        let mut at: Option<usize> = match start {
+            Start::Bundle(name) => channel.entries.iter().position(|e| &e.name.value == name),
+            _ => None,
+        };
+        loop {
+            if head.as_deref() == Some(cur.name.as_str()) {
+                break;
+            }
+            let next = match at {
+                Some(i) => self.memo[i],
+                None => self.next(&cur),
+            };
+            let Some((i, kind)) = next else { break };
+            let e = &channel.entries[i];
+            if !seen.insert(e.name.value.clone()) {
+                break;
+            }
+            steps.push(Step { from: display_name(&cur), to: e.name.value.clone(), edge: kind });
+            cur = Current { name: e.name.value.clone(), version: entry_version(package, e.bundle).cloned() };
+            at = Some(i);
+        }
+        let reached = head.as_deref() == Some(cur.name.as_str());
+        let reason = (!reached).then(|| {
+            format!(
+                "no entry of channel {} replaces or skips {}{}",
+                q(&channel.name),
+                q(&display_name(&cur)),
+                if cur.version.is_some() { " or covers its version with skipRange" } else { "" }
+            )
+        });
+        Ok(UpgradePath { from, to: head, steps, stranded: !reached, reason })
+    }
+}
+
+fn v1_path(package: &Package, channel: &Channel, start: &Start) -> Result<UpgradePath, PathError> {
+    V1Channel::new(package, channel).path(start)
+}
+
+/// Every entry's path to the head of `channel`, in entry order, preparing the channel once.
+pub fn channel_paths(package: &Package, channel: &Channel, semantics: Semantics) -> Result<Vec<UpgradePath>, PathError> {
+    let starts = channel.entries.iter().map(|e| Start::Bundle(e.name.value.clone()));
+    match semantics {
+        Semantics::V0 => {
+            let v0 = V0Channel::new(package, channel)?;
+            starts.map(|s| v0.path(&s)).collect()
+        }
+        Semantics::V1 => {
+            let v1 = V1Channel::new(package, channel);
+            starts.map(|s| v1.path(&s)).collect()
+        }
+    }
+}
+
+/// Every version that reaches the head in at most `max_steps` upgrades (OLM v0 or v1), with its path.
+pub fn within_steps(package: &Package, channel: &Channel, semantics: Semantics, max_steps: usize) -> Result<Vec<UpgradePath>, PathError> {
+    Ok(channel_paths(package, channel, semantics)?.into_iter().filter(|p| !p.stranded && p.steps.len() <= max_steps).collect())
+}
+
+/// Whether OLM (v0 or v1) takes an installed `from` through or to `to` on its way to the head.
+pub fn can_upgrade(package: &Package, channel: &Channel, from: &Start, to: &str, semantics: Semantics) -> Result<bool, PathError> {
+    Ok(upgrade_path(package, channel, from, semantics)?.steps.iter().any(|s| s.to == to))
 }
 
 /// What each channel of a package offers a given installed version.
