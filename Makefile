@@ -34,7 +34,7 @@ serve: site
 	cd www/dist && python3 -m http.server $(PORT) --bind 127.0.0.1
 
 bench: setup
-	$(CARGO) bench --bench validate
+	$(CARGO) bench
 
 clean:
 	$(CARGO) clean
