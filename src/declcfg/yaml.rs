@@ -315,7 +315,8 @@ fn node_count(node: &Node) -> usize {
     }
 }
 
-fn scalar_value(s: Scalar) -> Value {
+/// The JSON value of a resolved scalar.
+pub(crate) fn scalar_value(s: Scalar) -> Value {
     match s {
         Scalar::Null => Value::Null,
         Scalar::Bool(b) => Value::Bool(b),

@@ -189,16 +189,6 @@ fn bad_multibyte(b: &[u8], k: usize) -> bool {
 }
 
 /// The JSON value of a resolved scalar (as the slow path builds it).
-fn scalar_value(s: Scalar) -> Value {
-    match s {
-        Scalar::Null => Value::Null,
-        Scalar::Bool(b) => Value::Bool(b),
-        Scalar::Int(i) => Value::Number(i as f64),
-        Scalar::Uint(u) => Value::Number(u as f64),
-        Scalar::Float(f) => Value::Number(f),
-        Scalar::Str(s) => Value::String(s),
-    }
-}
 
 /// Resolve an untagged scalar as the slow path does.
 fn scalar(text: &str, plain: bool) -> R<Value> {

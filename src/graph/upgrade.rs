@@ -95,6 +95,11 @@ struct Current {
 
 /// How `candidate` upgrades from `cur`, if it does (replaces, then skips, then skipRange).
 fn edge_kind(candidate: &Entry, cur: &Current) -> Option<EdgeKind> {
+    edge_kind_with(candidate, VersionRange::parse(&candidate.skip_range.value).ok().as_ref(), cur)
+}
+
+/// How `candidate` upgrades from `cur` (replaces, then skips, then its already-parsed skipRange).
+fn edge_kind_with(candidate: &Entry, range: Option<&VersionRange>, cur: &Current) -> Option<EdgeKind> {
     if !cur.name.is_empty() && candidate.replaces.value == cur.name {
         return Some(EdgeKind::Replaces);
     }
@@ -102,7 +107,7 @@ fn edge_kind(candidate: &Entry, cur: &Current) -> Option<EdgeKind> {
         return Some(EdgeKind::Skips);
     }
     let v = cur.version.as_ref()?;
-    VersionRange::parse(&candidate.skip_range.value).ok().filter(|r| r.contains(v)).map(|_| EdgeKind::SkipRange)
+    range.filter(|r| r.contains(v)).map(|_| EdgeKind::SkipRange)
 }
 
 fn start_state(package: &Package, start: &Start) -> Result<Current, PathError> {
@@ -405,15 +410,7 @@ impl<'a> V1Channel<'a> {
     }
 
     fn kind(&self, i: usize, cur: &Current) -> Option<EdgeKind> {
-        let e = &self.channel.entries[i];
-        if !cur.name.is_empty() && e.replaces.value == cur.name {
-            return Some(EdgeKind::Replaces);
-        }
-        if !cur.name.is_empty() && e.skips.iter().any(|s| s.value == cur.name) {
-            return Some(EdgeKind::Skips);
-        }
-        let v = cur.version.as_ref()?;
-        self.ranges[i].as_ref().filter(|r| r.contains(v)).map(|_| EdgeKind::SkipRange)
+        edge_kind_with(&self.channel.entries[i], self.ranges[i].as_ref(), cur)
     }
 
     /// The highest (version, release) direct successor, non-deprecated ones first.
