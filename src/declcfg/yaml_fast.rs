@@ -192,7 +192,7 @@ fn bad_multibyte(b: &[u8], k: usize) -> bool {
 
 /// Resolve an untagged scalar as the slow path does.
 fn scalar(text: &str, plain: bool) -> R<Value> {
-    yaml_scalar::resolve(text, plain, None).map(scalar_value).map_err(|_| Bail)
+    yaml_scalar::resolve(text, plain, None).map(super::yaml::scalar_value).map_err(|_| Bail)
 }
 
 /// The JSON key for a mapping key, as the slow path names it; merge keys and keys
