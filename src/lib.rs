@@ -33,5 +33,7 @@ pub mod model;
 pub mod property;
 pub mod validate;
 pub mod version;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
 
 pub use diagnostic::{Diagnostic, Location, Severity};

@@ -3,6 +3,13 @@
 //! Exit codes: 0 success (valid catalog, path reaches the head), 1 a negative answer (invalid
 //! catalog, stranded version), 2 usage or I/O error.
 
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    // The command line is native only; the WebAssembly build is used through the npm package.
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod native {
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -110,7 +117,7 @@ enum SemanticsArg {
 /// A failure that ends the command with exit code 2.
 struct Fail(String);
 
-fn main() -> ExitCode {
+pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -281,4 +288,10 @@ fn path_cmd(
         }
     }
     Ok(if up.stranded { 1 } else { 0 })
+}
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() -> std::process::ExitCode {
+    native::main()
 }

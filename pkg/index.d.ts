@@ -1,0 +1,169 @@
+// Types of the olm-catalog package (Node and browsers). Checked against real output by the tests
+// in tests/node/.
+
+/** A file of a catalog tree: its path relative to the catalog root, and its content. */
+export interface CatalogFile {
+  path: string;
+  content: string | Uint8Array;
+}
+
+export type Severity = 'error' | 'warning';
+
+export interface Location {
+  file: string;
+  /** 1-based; 0 when the finding is about a whole file. */
+  line: number;
+  /** 1-based, in characters. */
+  column: number;
+  /** JSON pointer of the field inside its blob ("" for the blob itself). */
+  pointer: string;
+}
+
+export interface Related extends Location {
+  message: string;
+}
+
+export interface Diagnostic extends Location {
+  /** Stable code, e.g. "duplicate-bundle" (see docs/diagnostics.md). */
+  code: string;
+  severity: Severity;
+  message: string;
+  related?: Related[];
+}
+
+export interface Report {
+  valid: boolean;
+  diagnostics: Diagnostic[];
+}
+
+export interface ChannelSummary {
+  name: string;
+  head: string | null;
+  entries: number;
+  deprecated: string | null;
+  versions: string[];
+}
+
+export interface PackageSummary {
+  name: string;
+  defaultChannel: string | null;
+  description: string;
+  deprecated: string | null;
+  bundles: number;
+  channels: ChannelSummary[];
+}
+
+export type EdgeKind = 'replaces' | 'skips' | 'skipRange';
+
+export interface GraphNode {
+  name: string;
+  version: string | null;
+  /** A replaces/skips target that is not an entry of the channel. */
+  virtual: boolean;
+  head: boolean;
+  deprecated: string | null;
+  skipped: boolean;
+  onV0Chain: boolean;
+  stranded: boolean;
+  channels: string[];
+}
+
+export interface GraphEdge {
+  /** The older bundle. */
+  from: string;
+  /** The newer bundle. */
+  to: string;
+  kind: EdgeKind;
+}
+
+export interface ChannelGraph {
+  package: string;
+  channel: string;
+  isDefault: boolean;
+  deprecated: string | null;
+  head: string | null;
+  orderError: string | null;
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+}
+
+export interface PackageGraph {
+  package: string;
+  defaultChannel: string | null;
+  channels: ChannelGraph[];
+}
+
+export interface UpgradePathOptions {
+  package: string;
+  channel: string;
+  /** An installed bundle name, or a bare version such as "1.2.0". */
+  from: string;
+  semantics?: 'v0' | 'v1';
+}
+
+export interface UpgradeStep {
+  from: string;
+  to: string;
+  edge: EdgeKind;
+}
+
+export interface UpgradePath {
+  from: string;
+  to: string | null;
+  steps: UpgradeStep[];
+  stranded: boolean;
+  reason: string | null;
+}
+
+export interface MermaidOptions {
+  package?: string;
+  channel?: string;
+  minimumEdge?: string;
+  v0Semantics?: boolean;
+}
+
+/** Errors thrown by this package. Validation findings are never thrown: they are data. */
+export interface OlmCatalogError extends Error {
+  name: 'OlmCatalogError';
+  code:
+    | 'invalid-input'
+    | 'unknown-package'
+    | 'unknown-channel'
+    | 'no-path'
+    | 'render-failed'
+    | 'freed'
+    | 'stale-handle'
+    | 'not-initialized'
+    | 'internal-panic'
+    | 'internal';
+  diagnostics?: Diagnostic[];
+}
+
+/** A loaded catalog, parsed once. Call `free()` when done (a FinalizationRegistry also frees it). */
+export declare class Catalog {
+  private constructor();
+  report(): Report;
+  packages(): PackageSummary[];
+  channelGraph(pkg: string): PackageGraph;
+  channelGraph(pkg: string, channel: string): ChannelGraph;
+  upgradePath(options: UpgradePathOptions): UpgradePath;
+  toMermaid(options?: MermaidOptions): string;
+  toDot(pkg: string, channel?: string): string;
+  free(): void;
+}
+
+/** Browsers: instantiate the module first (Node: a no-op). */
+export declare function init(input?: string | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;
+export default init;
+
+/** Validate a catalog like `opm validate`, reporting every problem with its location. */
+export declare function validate(files: CatalogFile[]): Report;
+export declare function loadCatalog(files: CatalogFile[]): Catalog;
+export declare function packages(catalog: Catalog): PackageSummary[];
+export declare function channelGraph(catalog: Catalog, pkg: string): PackageGraph;
+export declare function channelGraph(catalog: Catalog, pkg: string, channel: string): ChannelGraph;
+export declare function upgradePath(catalog: Catalog, options: UpgradePathOptions): UpgradePath;
+export declare function toMermaid(catalog: Catalog, options?: MermaidOptions): string;
+export declare function toDot(catalog: Catalog, pkg: string, channel?: string): string;
+/** @internal Test hook: panics inside WebAssembly on purpose. */
+export declare function __panicForTesting(): never;

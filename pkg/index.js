@@ -1,0 +1,41 @@
+// Browser (and bundler) entry point: `await init()` once before calling anything. `init` takes an
+// optional URL, Response, BufferSource or WebAssembly.Module for custom loaders; by default the
+// `.wasm` next to this file is fetched.
+import wasmInit, * as rawModule from './dist/web/olm_catalog.js';
+import { makeApi } from './core.js';
+
+let raw = null;
+let lastInput;
+let broken = false;
+
+/** Instantiate the WebAssembly module. Safe to call more than once. */
+export async function init(input) {
+  if (raw && !broken) return;
+  if (input !== undefined) lastInput = input;
+  if (!raw) {
+    await wasmInit(lastInput !== undefined ? { module_or_path: lastInput } : undefined);
+    raw = rawModule;
+  } else {
+    // After an internal panic: a fresh copy of the glue module gets a fresh instance.
+    const fresh = await import(`./dist/web/olm_catalog.js?instance=${Date.now()}`);
+    await fresh.default(lastInput !== undefined ? { module_or_path: lastInput } : undefined);
+    raw = fresh;
+  }
+  broken = false;
+}
+
+function current() {
+  if (!raw || broken) {
+    const err = new Error(broken ? 'olm-catalog needs `await init()` again after an internal error' : 'call `await init()` first');
+    err.name = 'OlmCatalogError';
+    err.code = 'not-initialized';
+    throw err;
+  }
+  return raw;
+}
+
+const api = makeApi(current, () => { broken = true; });
+export const {
+  validate, loadCatalog, packages, channelGraph, upgradePath, toMermaid, toDot, Catalog, __panicForTesting,
+} = api;
+export default init;

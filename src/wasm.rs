@@ -1,0 +1,244 @@
+//! WebAssembly bindings (compiled only for wasm32): translation between JS values and the
+//! library, no logic. Inputs are plain data (file lists of `{path, content}`, option objects) and
+//! outputs plain JS objects. Validation findings come back as data; unusable input throws a JS
+//! `Error` with `name`, `code` and, where relevant, `diagnostics`.
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use crate::declcfg::FileInput;
+use crate::graph::{self, ChannelGraph, MermaidOptions, PackageGraph, Semantics, Start};
+use crate::model::Package;
+use crate::validate::{validate_files, Validated};
+
+#[wasm_bindgen(start)]
+fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// A JS `Error` with `name = "OlmCatalogError"`, a stable `code`, and optional extra fields.
+fn js_error(code: &str, message: &str, extra: Option<(&str, JsValue)>) -> JsValue {
+    let err = js_sys::Error::new(message);
+    err.set_name("OlmCatalogError");
+    let _ = js_sys::Reflect::set(&err, &"code".into(), &code.into());
+    if let Some((k, v)) = extra {
+        let _ = js_sys::Reflect::set(&err, &k.into(), &v);
+    }
+    err.into()
+}
+
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    let ser = serde_wasm_bindgen::Serializer::json_compatible();
+    value.serialize(&ser).map_err(|e| js_error("internal", &format!("cannot convert the result: {e}"), None))
+}
+
+/// Read `[{path, content}]` where content is a string or a `Uint8Array`.
+fn files_from_js(files: &JsValue) -> Result<Vec<FileInput>, JsValue> {
+    if !js_sys::Array::is_array(files) {
+        return Err(js_error("invalid-input", "expected an array of {path, content} objects", None));
+    }
+    let arr = js_sys::Array::from(files);
+    let mut out = Vec::with_capacity(arr.length() as usize);
+    for (i, item) in arr.iter().enumerate() {
+        let path = js_sys::Reflect::get(&item, &"path".into()).ok().and_then(|p| p.as_string());
+        let Some(path) = path else {
+            return Err(js_error("invalid-input", &format!("files[{i}].path must be a string"), None));
+        };
+        let content = js_sys::Reflect::get(&item, &"content".into()).unwrap_or(JsValue::UNDEFINED);
+        let bytes = if let Some(s) = content.as_string() {
+            s.into_bytes()
+        } else if content.is_instance_of::<js_sys::Uint8Array>() {
+            js_sys::Uint8Array::new(&content).to_vec()
+        } else {
+            return Err(js_error("invalid-input", &format!("files[{i}].content must be a string or a Uint8Array"), None));
+        };
+        out.push(FileInput::new(path.trim_start_matches("./").to_string(), bytes));
+    }
+    Ok(out)
+}
+
+/// Validate a catalog: `files` is `[{path, content}]`; returns `{valid, diagnostics}` like the
+/// CLI's JSON output.
+#[wasm_bindgen]
+pub fn validate(files: JsValue) -> Result<JsValue, JsValue> {
+    let files = files_from_js(&files)?;
+    to_js(&validate_files(&files).report)
+}
+
+/// A loaded, validated catalog kept inside WebAssembly so it is parsed once. Free it with
+/// `free()` (the package façade also registers it with a `FinalizationRegistry`).
+#[wasm_bindgen]
+pub struct Catalog {
+    inner: Validated,
+}
+
+/// Load and validate a catalog, keeping it for graph and path queries.
+#[wasm_bindgen(js_name = loadCatalog)]
+pub fn load_catalog(files: JsValue) -> Result<Catalog, JsValue> {
+    let files = files_from_js(&files)?;
+    Ok(Catalog { inner: validate_files(&files) })
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ChannelSummary<'a> {
+    name: &'a str,
+    head: Option<String>,
+    entries: usize,
+    deprecated: Option<&'a str>,
+    versions: Vec<String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PackageSummary<'a> {
+    name: &'a str,
+    default_channel: Option<&'a str>,
+    description: &'a str,
+    deprecated: Option<&'a str>,
+    bundles: usize,
+    channels: Vec<ChannelSummary<'a>>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PathOptions {
+    package: String,
+    channel: String,
+    from: String,
+    #[serde(default)]
+    semantics: Option<String>,
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+struct MermaidOpts {
+    package: Option<String>,
+    channel: Option<String>,
+    minimum_edge: Option<String>,
+    v0_semantics: bool,
+}
+
+impl Catalog {
+    fn package(&self, name: &str) -> Result<&Package, JsValue> {
+        self.inner
+            .model
+            .package(name)
+            .ok_or_else(|| js_error("unknown-package", &format!("no package {name:?} in the catalog"), None))
+    }
+}
+
+#[wasm_bindgen]
+impl Catalog {
+    /// The validation report, `{valid, diagnostics}`.
+    pub fn report(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.report)
+    }
+
+    /// Packages with their default channel, channels (head, versions) and deprecations.
+    pub fn packages(&self) -> Result<JsValue, JsValue> {
+        let list: Vec<PackageSummary<'_>> = self
+            .inner
+            .model
+            .packages
+            .iter()
+            .map(|p| PackageSummary {
+                name: &p.name,
+                default_channel: (!p.default_channel.value.is_empty()).then_some(p.default_channel.value.as_str()),
+                description: &p.description,
+                deprecated: p.deprecation.as_ref().map(|d| d.message.value.as_str()),
+                bundles: p.bundles.len(),
+                channels: p
+                    .channels
+                    .iter()
+                    .map(|c| ChannelSummary {
+                        name: &c.name,
+                        head: c.head().ok().map(|e| e.name.value.clone()),
+                        entries: c.entries.len(),
+                        deprecated: c.deprecation.as_ref().map(|d| d.message.value.as_str()),
+                        versions: c
+                            .entries
+                            .iter()
+                            .filter_map(|e| e.bundle.and_then(|b| p.bundles.get(b)).and_then(|b| b.version_string()))
+                            .collect(),
+                    })
+                    .collect(),
+            })
+            .collect();
+        to_js(&list)
+    }
+
+    /// The upgrade graph of one channel (`ChannelGraph`), or of every channel of the package
+    /// (`PackageGraph`) when `channel` is omitted.
+    #[wasm_bindgen(js_name = channelGraph)]
+    pub fn channel_graph(&self, package: &str, channel: Option<String>) -> Result<JsValue, JsValue> {
+        let p = self.package(package)?;
+        match channel {
+            Some(c) => {
+                let ch = p.channel(&c).ok_or_else(|| {
+                    js_error("unknown-channel", &format!("package {package:?} has no channel {c:?}"), None)
+                })?;
+                to_js(&ChannelGraph::new(p, ch))
+            }
+            None => to_js(&PackageGraph::new(p)),
+        }
+    }
+
+    /// The upgrades OLM takes: `{package, channel, from, semantics: "v0" | "v1"}` →
+    /// `{from, to, steps, stranded, reason}`.
+    #[wasm_bindgen(js_name = upgradePath)]
+    pub fn upgrade_path(&self, options: JsValue) -> Result<JsValue, JsValue> {
+        let o: PathOptions = serde_wasm_bindgen::from_value(options)
+            .map_err(|e| js_error("invalid-input", &format!("upgradePath options: {e}"), None))?;
+        let semantics = match o.semantics.as_deref().unwrap_or("v0") {
+            "v0" => Semantics::V0,
+            "v1" => Semantics::V1,
+            other => return Err(js_error("invalid-input", &format!("semantics must be \"v0\" or \"v1\", not {other:?}"), None)),
+        };
+        let p = self.package(&o.package)?;
+        let c = p.channel(&o.channel).ok_or_else(|| {
+            js_error("unknown-channel", &format!("package {:?} has no channel {:?}", o.package, o.channel), None)
+        })?;
+        let path = graph::upgrade_path(p, c, &Start::parse(p, &o.from), semantics)
+            .map_err(|e| js_error("no-path", &e.to_string(), None))?;
+        to_js(&path)
+    }
+
+    /// Mermaid as `opm alpha render-graph`: `{package?, channel?, minimumEdge?, v0Semantics?}`.
+    #[wasm_bindgen(js_name = toMermaid)]
+    pub fn to_mermaid(&self, options: JsValue) -> Result<String, JsValue> {
+        let o: MermaidOpts = if options.is_undefined() || options.is_null() {
+            MermaidOpts::default()
+        } else {
+            serde_wasm_bindgen::from_value(options).map_err(|e| js_error("invalid-input", &format!("toMermaid options: {e}"), None))?
+        };
+        let mut cfg = self.inner.loaded.config.clone();
+        if let (Some(p), Some(c)) = (&o.package, &o.channel) {
+            cfg.channels.retain(|ch| &ch.package.value != p || &ch.name.value == c);
+        }
+        let opts = MermaidOptions { minimum_edge: o.minimum_edge, package: o.package, v0_semantics: o.v0_semantics };
+        graph::to_mermaid(&cfg, &opts).map_err(|e| js_error("render-failed", &e, None))
+    }
+
+    /// Graphviz DOT of a package (or one channel).
+    #[wasm_bindgen(js_name = toDot)]
+    pub fn to_dot(&self, package: &str, channel: Option<String>) -> Result<String, JsValue> {
+        let p = self.package(package)?;
+        let graphs: Vec<ChannelGraph> = p
+            .channels
+            .iter()
+            .filter(|c| channel.as_ref().is_none_or(|n| &c.name == n))
+            .map(|c| ChannelGraph::new(p, c))
+            .collect();
+        if graphs.is_empty() {
+            return Err(js_error("unknown-channel", &format!("package {package:?} has no channel {channel:?}"), None));
+        }
+        Ok(graph::to_dot(&graphs))
+    }
+}
+
+/// Test hook: panics on purpose, so tests can check that the façade recovers. Not part of the API.
+#[wasm_bindgen(js_name = __panicForTesting)]
+pub fn panic_for_testing() {
+    panic!("deliberate panic for testing");
+}
