@@ -8,6 +8,8 @@ wasm=target/wasm32-unknown-unknown/release/olm_catalog.wasm
 rm -rf pkg/dist
 wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web "$wasm"
 wasm-bindgen --target nodejs --weak-refs --out-dir pkg/dist/node "$wasm"
+# The Node glue is CommonJS inside a "type": "module" package.
+echo '{ "type": "commonjs" }' > pkg/dist/node/package.json
 raw=$(wc -c < pkg/dist/web/olm_catalog_bg.wasm)
 gz=$(gzip -9 -c pkg/dist/web/olm_catalog_bg.wasm | wc -c)
 echo "build-pkg: olm_catalog_bg.wasm $((raw / 1024)) KB raw, $((gz / 1024)) KB gzipped"

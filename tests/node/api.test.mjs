@@ -1,0 +1,134 @@
+// The npm package through its real `exports` map, in Node: results agree with the native CLI,
+// shapes match index.d.ts, errors are structured, and an internal panic does not poison the module.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import * as olm from 'olm-catalog';
+
+const repo = process.env.REPO;
+const native = process.env.NATIVE_CLI;
+const catalogs = join(repo, '../shared/catalogs/fbc');
+const cli = join(process.cwd(), 'node_modules/.bin/olm-catalog');
+
+function readTree(root) {
+  const files = [];
+  const walk = (dir, rel) => {
+    for (const name of readdirSync(dir).sort()) {
+      const full = join(dir, name);
+      const r = rel ? `${rel}/${name}` : name;
+      if (statSync(full).isDirectory()) walk(full, r);
+      else files.push({ path: r, content: new Uint8Array(readFileSync(full)) });
+    }
+  };
+  walk(root, '');
+  return files;
+}
+
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+const sortKeys = (v) => (Array.isArray(v) ? v.map(sortKeys) : v && typeof v === 'object'
+  ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])])) : v);
+
+test('validate: a real catalog is valid, with the same findings as the native CLI', () => {
+  for (const name of ['openshift-optional-v4.17', 'community-v4.20']) {
+    const dir = join(catalogs, name);
+    const report = olm.validate(readTree(dir));
+    assert.equal(report.valid, true);
+    const nodeCli = run(cli, ['validate', '--format', 'json', dir]);
+    const nativeCli = run(native, ['validate', '--format', 'json', dir]);
+    assert.equal(nodeCli.code, 0, nodeCli.err);
+    assert.equal(nativeCli.code, 0, nativeCli.err);
+    assert.deepEqual(sortKeys(JSON.parse(nodeCli.out)), sortKeys(JSON.parse(nativeCli.out)));
+    assert.equal(report.diagnostics.length, JSON.parse(nativeCli.out).diagnostics.length);
+  }
+});
+
+test('validate: an invalid catalog reports located diagnostics shaped like the types', () => {
+  const content = readFileSync(join(repo, 'www/examples/broken/demo/catalog.yaml'));
+  const report = olm.validate([{ path: 'demo/catalog.yaml', content }]);
+  assert.equal(report.valid, false);
+  assert.deepEqual(Object.keys(report).sort(), ['diagnostics', 'valid']);
+  for (const d of report.diagnostics) {
+    for (const k of ['code', 'severity', 'message', 'file', 'line', 'column', 'pointer']) assert.ok(k in d, k);
+    assert.ok(['error', 'warning'].includes(d.severity));
+    assert.equal(typeof d.line, 'number');
+  }
+  const nativeOut = JSON.parse(run(native, ['validate', '--format', 'json', join(repo, 'www/examples/broken')]).out);
+  assert.deepEqual(report.diagnostics.map((d) => [d.code, d.line, d.column]), nativeOut.diagnostics.map((d) => [d.code, d.line, d.column]));
+});
+
+test('Node and native CLIs agree on text output and exit codes', () => {
+  const dir = join(repo, 'www/examples/broken');
+  const a = run(cli, ['validate', dir]);
+  const b = run(native, ['validate', dir]);
+  assert.equal(a.code, 1);
+  assert.equal(a.code, b.code);
+  assert.equal(a.out, b.out);
+  const e = run(cli, ['validate', '/nonexistent']);
+  assert.equal(e.code, 2);
+  assert.equal(run(cli, ['frobnicate']).code, 2);
+});
+
+test('SARIF output for code scanning', () => {
+  const r = run(cli, ['validate', '--format', 'sarif', join(repo, 'www/examples/broken')]);
+  assert.equal(r.code, 1);
+  const s = JSON.parse(r.out);
+  assert.equal(s.version, '2.1.0');
+  const results = s.runs[0].results;
+  assert.ok(results.length >= 5);
+  const first = results[0];
+  assert.ok(first.ruleId && first.message.text);
+  assert.ok(first.locations[0].physicalLocation.region.startLine > 0);
+  assert.ok(s.runs[0].tool.driver.rules.some((rule) => rule.id === first.ruleId));
+});
+
+test('catalog handle: packages, graphs, paths and exports match the native CLI', () => {
+  const dir = join(catalogs, 'community-v4.20');
+  const catalog = olm.loadCatalog(readTree(dir));
+  const pkgs = olm.packages(catalog);
+  assert.equal(pkgs.length, 37);
+  const pkg = pkgs.find((p) => p.name === 'aws-neuron-operator');
+  assert.deepEqual(Object.keys(pkg).sort(), ['bundles', 'channels', 'defaultChannel', 'deprecated', 'description', 'name']);
+  const g = olm.channelGraph(catalog, 'aws-neuron-operator', 'Fast');
+  assert.deepEqual(Object.keys(g).sort(), ['channel', 'deprecated', 'edges', 'head', 'isDefault', 'nodes', 'orderError', 'package']);
+  assert.deepEqual(Object.keys(g.nodes[0]).sort(), ['channels', 'deprecated', 'head', 'name', 'onV0Chain', 'skipped', 'stranded', 'version', 'virtual']);
+  const nativeGraph = JSON.parse(run(native, ['graph', dir, '--package', 'aws-neuron-operator', '--channel', 'Fast']).out);
+  assert.deepEqual(sortKeys(g), sortKeys(nativeGraph));
+  const path = olm.upgradePath(catalog, { package: 'aws-neuron-operator', channel: 'Fast', from: 'aws-neuron-operator.v0.0.3' });
+  const nativePath = JSON.parse(run(native, ['path', dir, '--package', 'aws-neuron-operator', '--channel', 'Fast', '--from', 'aws-neuron-operator.v0.0.3', '--format', 'json']).out);
+  assert.deepEqual(path, nativePath);
+  const mermaid = olm.toMermaid(catalog, { package: 'kubevirt-wol', v0Semantics: true });
+  assert.equal(mermaid, run(native, ['graph', dir, '--package', 'kubevirt-wol', '--format', 'mermaid', '--v0-semantics']).out);
+  assert.match(olm.toDot(catalog, 'kubevirt-wol'), /^digraph/);
+  catalog.free();
+  assert.throws(() => catalog.packages(), (e) => e.name === 'OlmCatalogError' && e.code === 'freed');
+});
+
+test('misuse throws Error objects with name and code', () => {
+  assert.throws(() => olm.validate(42), (e) => e instanceof Error && e.name === 'OlmCatalogError' && e.code === 'invalid-input');
+  assert.throws(() => olm.validate([{ path: 1, content: '' }]), (e) => e.code === 'invalid-input');
+  const c = olm.loadCatalog([]);
+  assert.throws(() => c.channelGraph('nope'), (e) => e.code === 'unknown-package');
+  assert.throws(() => c.upgradePath({}), (e) => e.code === 'invalid-input');
+});
+
+test('an internal panic does not poison later calls', () => {
+  const c = olm.loadCatalog([{ path: 'c.yaml', content: 'schema: olm.package\nname: x\ndefaultChannel: s\n' }]);
+  assert.throws(() => olm.__panicForTesting(), (e) => e.name === 'OlmCatalogError' && e.code === 'internal-panic');
+  const report = olm.validate([{ path: 'c.yaml', content: 'schema: olm.package\nname: x\ndefaultChannel: s\n' }]);
+  assert.equal(report.valid, false);
+  assert.throws(() => c.packages(), (e) => e.code === 'stale-handle');
+  const again = olm.loadCatalog([{ path: 'c.yaml', content: 'schema: olm.package\nname: x\ndefaultChannel: s\n' }]);
+  assert.equal(again.packages().length, 1);
+});
+
+test('the .wasm is exported for custom loaders', () => {
+  const url = import.meta.resolve('olm-catalog/olm_catalog_bg.wasm');
+  assert.match(url, /olm_catalog_bg\.wasm$/);
+  execFileSync('node', ['-e', `import('olm-catalog').then(m => { if (typeof m.validate !== 'function') process.exit(1) })`]);
+});

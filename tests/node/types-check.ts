@@ -1,0 +1,22 @@
+// Compiled with `tsc --strict` against the published types: fails if index.d.ts is inconsistent
+// with how the API is meant to be used.
+import { validate, loadCatalog, init, type Report, type ChannelGraph, type PackageGraph, type UpgradePath, type OlmCatalogError } from 'olm-catalog';
+
+await init();
+const report: Report = validate([{ path: 'c.yaml', content: 'schema: olm.package\nname: x\n' }]);
+const first = report.diagnostics[0];
+const where: string = `${first?.file}:${first?.line}:${first?.column} ${first?.code} ${first?.severity}`;
+const catalog = loadCatalog([{ path: 'c.yaml', content: new Uint8Array() }]);
+const g: ChannelGraph = catalog.channelGraph('x', 'stable');
+const all: PackageGraph = catalog.channelGraph('x');
+const p: UpgradePath = catalog.upgradePath({ package: 'x', channel: 'stable', from: '1.0.0', semantics: 'v1' });
+const mermaid: string = catalog.toMermaid({ v0Semantics: true });
+catalog.free();
+try {
+  validate([]);
+} catch (e) {
+  const err = e as OlmCatalogError;
+  const code: OlmCatalogError['code'] = err.code;
+  console.log(code);
+}
+console.log(where, g.nodes.length, all.channels.length, p.steps.length, mermaid.length);
