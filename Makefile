@@ -7,23 +7,48 @@ PORT ?= 8080
 CARGO ?= cargo
 CONFORMANCE_DIR ?= $(abspath ../shared/conformance)
 export CONFORMANCE_DIR
+# The wasm-bindgen CLI must match the library version pinned in Cargo.lock.
+WASM_BINDGEN_VERSION := $(shell grep -A1 '^name = "wasm-bindgen"$$' Cargo.lock | sed -n 's/^version = "\(.*\)"/\1/p')
+export CHROMEDRIVER ?= /usr/bin/chromedriver
 
-.PHONY: all setup build test serve site bench clean
+.PHONY: all setup build pkg test bench-build test-rust test-wasm test-node serve site bench bench-node clean
 
 all: build
 
-## setup: check and install the toolchain pieces the build needs.
+## setup: install the toolchain pieces the build and tests need (idempotent).
 setup:
 	@command -v $(CARGO) >/dev/null || { echo "cargo not found: install Rust with rustup (https://rustup.rs)"; exit 1; }
+	@command -v node >/dev/null && command -v npm >/dev/null || { echo "node and npm are needed: apt-get install -y nodejs npm"; exit 1; }
 	@command -v python3 >/dev/null || { echo "python3 not found (used to serve the site): apt-get install -y python3"; exit 1; }
+	@rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+	@[ "$$(wasm-bindgen --version 2>/dev/null)" = "wasm-bindgen $(WASM_BINDGEN_VERSION)" ] || \
+		$(CARGO) install wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION)
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; }
 
 build: setup
 	$(CARGO) build --release
 
-## test: unit tests, conformance suites, real catalogs, CLI; the benchmark is compiled, not run.
-test: setup
-	$(CARGO) test
+## pkg: the npm package in pkg/ (WebAssembly for the web and Node targets).
+pkg: setup
+	scripts/build-pkg.sh
+
+## test: Rust unit/conformance/real-catalog/CLI tests, the bindings in Node and Chromium, the
+## packed npm package under Node's test runner; benchmarks are compiled, not run.
+test: setup bench-build test-rust test-wasm test-node
+
+bench-build:
 	$(CARGO) bench --no-run
+
+test-rust:
+	$(CARGO) test
+
+test-wasm:
+	$(CARGO) test --target wasm32-unknown-unknown --test wasm_node
+	$(CARGO) test --target wasm32-unknown-unknown --test wasm_browser
+
+test-node:
+	tests/node/run.sh
 
 ## site: the static site in www/dist (for now: the CLI's report on the bundled example catalog).
 site: build
@@ -36,6 +61,9 @@ serve: site
 bench: setup
 	$(CARGO) bench
 
+bench-node: pkg build
+	node tests/node/bench.mjs
+
 clean:
 	$(CARGO) clean
-	rm -rf www/dist
+	rm -rf www/dist pkg/dist

@@ -12,7 +12,8 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use olm_catalog::declcfg::walk::read_catalog;
-use olm_catalog::declcfg::{json::JsonReader, load_files, yaml, yaml_fast, FileInput};
+use olm_catalog::declcfg::load::parse_only;
+use olm_catalog::declcfg::load_files;
 use olm_catalog::validate::validate_files;
 
 fn catalogs_dir() -> std::path::PathBuf {
@@ -35,37 +36,6 @@ fn time<F: FnMut()>(runs: usize, mut f: F) -> Duration {
     times[times.len() / 2]
 }
 
-/// Parse every file into value trees (JSON stream or YAML documents, with the same readers and
-/// the same parallelism as the loader), without any blob decoding or checks.
-fn bare_parse(files: &[FileInput]) -> usize {
-    use rayon::prelude::*;
-    files
-        .par_iter()
-        .map(|f| {
-            let text = String::from_utf8_lossy(&f.content);
-            if text.trim_start().starts_with('{') {
-                let mut r = JsonReader::new(&text, 1);
-                let mut n = 0;
-                while !r.at_end() {
-                    if r.next_value().is_err() {
-                        break;
-                    }
-                    n += 1;
-                }
-                n
-            } else {
-                yaml::split_documents(&text, 1)
-                    .map(|docs| {
-                        docs.par_iter()
-                            .filter(|d| yaml_fast::parse_fast(d).unwrap_or_else(|| yaml::parse_document(d)).is_ok())
-                            .count()
-                    })
-                    .unwrap_or(0)
-            }
-        })
-        .sum()
-}
-
 fn main() {
     let runs: usize = std::env::var("BENCH_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(7);
     for name in ["community-v4.20", "community-v4.16"] {
@@ -80,7 +50,7 @@ fn main() {
         let bytes: usize = files.iter().map(|f| f.content.len()).sum();
         let mb = bytes as f64 / 1e6;
         let parse = time(runs, || {
-            std::hint::black_box(bare_parse(&files));
+            std::hint::black_box(parse_only(&files));
         });
         let load = time(runs, || {
             std::hint::black_box(load_files(&files));

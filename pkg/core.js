@@ -68,5 +68,6 @@ export function makeApi(getRaw, reset) {
     toDot: (catalog, pkg, channel) => catalog.toDot(pkg, channel),
     Catalog,
     __panicForTesting: () => call((raw) => raw.__panicForTesting()),
+    __parseOnly: (files) => call((raw) => raw.__parseOnly(files)),
   };
 }

@@ -167,3 +167,5 @@ export declare function toMermaid(catalog: Catalog, options?: MermaidOptions): s
 export declare function toDot(catalog: Catalog, pkg: string, channel?: string): string;
 /** @internal Test hook: panics inside WebAssembly on purpose. */
 export declare function __panicForTesting(): never;
+/** @internal Benchmark baseline: parse only, returns the number of documents. */
+export declare function __parseOnly(files: CatalogFile[]): number;

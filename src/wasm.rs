@@ -237,6 +237,13 @@ impl Catalog {
     }
 }
 
+/// Benchmark baseline: parse the files into value trees only (no checks); returns the number of
+/// documents. Not part of the API.
+#[wasm_bindgen(js_name = __parseOnly)]
+pub fn parse_only(files: JsValue) -> Result<usize, JsValue> {
+    Ok(crate::declcfg::load::parse_only(&files_from_js(&files)?))
+}
+
 /// Test hook: panics on purpose, so tests can check that the façade recovers. Not part of the API.
 #[wasm_bindgen(js_name = __panicForTesting)]
 pub fn panic_for_testing() {

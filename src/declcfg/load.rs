@@ -67,6 +67,46 @@ pub fn load_files(files: &[FileInput]) -> Loaded {
     loaded
 }
 
+/// Parse every file into value trees with the same readers as [`load_files`] (JSON stream or YAML
+/// documents, fast path first), without any blob decoding or checks; returns how many documents
+/// parsed. The baseline the benchmarks compare loading and validation with.
+pub fn parse_only(files: &[FileInput]) -> usize {
+    let one = |f: &FileInput| -> usize {
+        let text = String::from_utf8_lossy(&f.content);
+        if text.trim_start().starts_with('{') {
+            let mut r = JsonReader::new(&text, 1);
+            let mut n = 0;
+            while !r.at_end() && r.next_value().is_ok() {
+                n += 1;
+            }
+            n
+        } else {
+            let docs = yaml::split_documents(&text, 1).unwrap_or_default();
+            let parse = |d: &yaml::Document<'_>| {
+                super::yaml_fast::parse_fast(d).unwrap_or_else(|| yaml::parse_document(d)).is_ok()
+            };
+            #[cfg(not(target_arch = "wasm32"))]
+            {
+                use rayon::prelude::*;
+                docs.par_iter().filter(|d| parse(d)).count()
+            }
+            #[cfg(target_arch = "wasm32")]
+            {
+                docs.iter().filter(|d| parse(d)).count()
+            }
+        }
+    };
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use rayon::prelude::*;
+        files.par_iter().map(one).sum()
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        files.iter().map(one).sum()
+    }
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 fn parse_all(order: &[String], by_path: &BTreeMap<&str, &FileInput>) -> Vec<(Vec<Blob>, Vec<Diagnostic>)> {
     use rayon::prelude::*;
