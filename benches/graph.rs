@@ -40,7 +40,11 @@ fn main() {
     let (m, _) = model::build(&loaded.config);
     let (build, _) = time(runs, || model::build(&loaded.config).0.packages.len());
     let (graphs, channels) = time(runs, || {
-        m.packages.iter().flat_map(|p| p.channels.iter().map(move |c| ChannelGraph::new(p, c))).map(|g| g.nodes.len()).count()
+        m.packages
+            .iter()
+            .flat_map(|p| p.channels.iter().map(move |c| ChannelGraph::new(p, c)))
+            .map(|g| g.nodes.len())
+            .count()
     });
     let (paths, n_paths) = time(runs, || {
         let mut n = 0;

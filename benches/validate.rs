@@ -11,9 +11,9 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use olm_catalog::declcfg::walk::read_catalog;
 use olm_catalog::declcfg::load::parse_only;
 use olm_catalog::declcfg::load_files;
+use olm_catalog::declcfg::walk::read_catalog;
 use olm_catalog::validate::validate_files;
 
 fn catalogs_dir() -> std::path::PathBuf {
@@ -62,7 +62,12 @@ fn main() {
         let secs = |d: Duration| d.as_secs_f64();
         println!("{name}: {:.1} MB in {} files, valid={}", mb, files.len(), report.valid);
         println!("  bare parse   {:8.1} ms  {:7.1} MB/s  (baseline)", secs(parse) * 1e3, mb / secs(parse));
-        println!("  load         {:8.1} ms  {:7.1} MB/s  {:.2}x baseline", secs(load) * 1e3, mb / secs(load), secs(load) / secs(parse));
+        println!(
+            "  load         {:8.1} ms  {:7.1} MB/s  {:.2}x baseline",
+            secs(load) * 1e3,
+            mb / secs(load),
+            secs(load) / secs(parse)
+        );
         println!(
             "  validate     {:8.1} ms  {:7.1} MB/s  {:.2}x baseline",
             secs(validate) * 1e3,

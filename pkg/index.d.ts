@@ -156,6 +156,8 @@ export declare class Catalog {
 export declare function init(input?: string | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;
 export default init;
 
+/** Node only: read a catalog directory (or one file) from disk into `CatalogFile`s. */
+export declare function readCatalog(root: string): CatalogFile[];
 /** Validate a catalog like `opm validate`, reporting every problem with its location. */
 export declare function validate(files: CatalogFile[]): Report;
 export declare function loadCatalog(files: CatalogFile[]): Catalog;

@@ -1,4 +1,6 @@
 // Node entry point: the module is instantiated synchronously on import.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { makeApi } from './core.js';
 
@@ -19,3 +21,23 @@ export async function init() {}
 export const {
   validate, loadCatalog, packages, channelGraph, upgradePath, toMermaid, toDot, Catalog, __panicForTesting, __parseOnly,
 } = api;
+
+/**
+ * Read a catalog from disk: every file under a directory (paths relative to it, `/`-separated,
+ * in the order opm walks them), or a single file. `.indexignore` files are included and applied by
+ * `validate`/`loadCatalog`, as opm does.
+ */
+export function readCatalog(root) {
+  if (statSync(root).isFile()) return [{ path: basename(root), content: new Uint8Array(readFileSync(root)) }];
+  const files = [];
+  const walk = (dir, rel) => {
+    for (const name of readdirSync(dir).sort()) {
+      const full = join(dir, name);
+      const r = rel ? `${rel}/${name}` : name;
+      if (statSync(full).isDirectory()) walk(full, r);
+      else files.push({ path: r, content: new Uint8Array(readFileSync(full)) });
+    }
+  };
+  walk(root, '');
+  return files;
+}

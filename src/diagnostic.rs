@@ -197,8 +197,13 @@ impl fmt::Display for Diagnostic {
 /// Sort findings by place, then code and message, and drop exact repeats.
 pub fn sort_diagnostics(diags: &mut Vec<Diagnostic>) {
     diags.sort_by(|a, b| {
-        (&a.location.file, a.location.line, a.location.column, a.code, &a.message)
-            .cmp(&(&b.location.file, b.location.line, b.location.column, b.code, &b.message))
+        (&a.location.file, a.location.line, a.location.column, a.code, &a.message).cmp(&(
+            &b.location.file,
+            b.location.line,
+            b.location.column,
+            b.code,
+            &b.message,
+        ))
     });
     diags.dedup();
 }

@@ -87,17 +87,7 @@ mod tests {
 
     #[test]
     fn valid_labels() {
-        for s in [
-            "a",
-            "0",
-            "abc",
-            "a-b",
-            "a--b",
-            "123-abc",
-            "my-name",
-            "9a",
-            &"a".repeat(63),
-        ] {
+        for s in ["a", "0", "abc", "a-b", "a--b", "123-abc", "my-name", "9a", &"a".repeat(63)] {
             assert!(dns1123_label_errors(s).is_empty(), "{:?}", s);
             assert!(is_dns1123_label(s), "{:?}", s);
         }
@@ -106,28 +96,15 @@ mod tests {
     #[test]
     fn dots() {
         for s in ["a.b", "foo.bar.baz", "1.2.3"] {
-            assert_eq!(
-                dns1123_label_errors(s),
-                vec!["must not contain dots".to_string()],
-                "{:?}",
-                s
-            );
+            assert_eq!(dns1123_label_errors(s), vec!["must not contain dots".to_string()], "{:?}", s);
             assert!(!is_dns1123_label(s));
         }
     }
 
     #[test]
     fn regex_message() {
-        for s in [
-            "", "-", "-a", "a-", "A", "aBc", "a_b", ".", "a.", ".a", "a..b", "a.-b", "a b", "é",
-            "a.B", "a/b",
-        ] {
-            assert_eq!(
-                dns1123_label_errors(s),
-                vec![DNS1123_LABEL_REGEX_ERROR.to_string()],
-                "{:?}",
-                s
-            );
+        for s in ["", "-", "-a", "a-", "A", "aBc", "a_b", ".", "a.", ".a", "a..b", "a.-b", "a b", "é", "a.B", "a/b"] {
+            assert_eq!(dns1123_label_errors(s), vec![DNS1123_LABEL_REGEX_ERROR.to_string()], "{:?}", s);
             assert!(!is_dns1123_label(s));
         }
         assert!(DNS1123_LABEL_REGEX_ERROR.contains("'my-name',  or '123-abc'"));
@@ -136,45 +113,30 @@ mod tests {
     #[test]
     fn too_long() {
         let long = "a".repeat(64);
-        assert_eq!(
-            dns1123_label_errors(&long),
-            vec!["must be no more than 63 characters".to_string()]
-        );
+        assert_eq!(dns1123_label_errors(&long), vec!["must be no more than 63 characters".to_string()]);
         assert!(!is_dns1123_label(&long));
         // Length first, then the pattern message.
         let long_dots = format!("{}.b", "a".repeat(62));
         assert_eq!(
             dns1123_label_errors(&long_dots),
-            vec![
-                "must be no more than 63 characters".to_string(),
-                "must not contain dots".to_string()
-            ]
+            vec!["must be no more than 63 characters".to_string(), "must not contain dots".to_string()]
         );
         let long_bad = format!("{}_", "a".repeat(63));
         assert_eq!(
             dns1123_label_errors(&long_bad),
-            vec![
-                "must be no more than 63 characters".to_string(),
-                DNS1123_LABEL_REGEX_ERROR.to_string()
-            ]
+            vec!["must be no more than 63 characters".to_string(), DNS1123_LABEL_REGEX_ERROR.to_string()]
         );
         // Bytes, not characters: 32 two-byte characters are 64 bytes.
         let multibyte = "é".repeat(32);
         assert_eq!(
             dns1123_label_errors(&multibyte),
-            vec![
-                "must be no more than 63 characters".to_string(),
-                DNS1123_LABEL_REGEX_ERROR.to_string()
-            ]
+            vec!["must be no more than 63 characters".to_string(), DNS1123_LABEL_REGEX_ERROR.to_string()]
         );
         // The subdomain check itself ignores length (253 does not apply).
         let huge = vec!["a"; 200].join(".");
         assert_eq!(
             dns1123_label_errors(&huge),
-            vec![
-                "must be no more than 63 characters".to_string(),
-                "must not contain dots".to_string()
-            ]
+            vec!["must be no more than 63 characters".to_string(), "must not contain dots".to_string()]
         );
     }
 
@@ -182,15 +144,9 @@ mod tests {
     fn go_slice_format() {
         assert_eq!(go_string_slice(&[]), "[]");
         assert_eq!(go_string_slice(&["a".to_string()]), "[a]");
-        assert_eq!(
-            go_string_slice(&["a".to_string(), "b c".to_string()]),
-            "[a b c]"
-        );
+        assert_eq!(go_string_slice(&["a".to_string(), "b c".to_string()]), "[a b c]");
         assert_eq!(go_string_slice(&["".to_string(), "".to_string()]), "[ ]");
-        assert_eq!(
-            go_string_slice(&dns1123_label_errors("foo.bar")),
-            "[must not contain dots]"
-        );
+        assert_eq!(go_string_slice(&dns1123_label_errors("foo.bar")), "[must not contain dots]");
         assert_eq!(
             go_string_slice(&dns1123_label_errors("Foo")),
             "[a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')]"

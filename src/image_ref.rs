@@ -60,23 +60,17 @@ pub enum ImageRefError {
 impl fmt::Display for ImageRefError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ImageRefError::HexIdentifier(s) => write!(
-                f,
-                "invalid repository name ({}), cannot specify 64-byte hexadecimal strings",
-                s
-            ),
+            ImageRefError::HexIdentifier(s) => {
+                write!(f, "invalid repository name ({}), cannot specify 64-byte hexadecimal strings", s)
+            }
             ImageRefError::RemoteNameNotLowercase => {
                 f.write_str("invalid reference format: repository name must be lowercase")
             }
             ImageRefError::InvalidReferenceFormat => f.write_str("invalid reference format"),
-            ImageRefError::NameContainsUppercase => {
-                f.write_str("repository name must be lowercase")
+            ImageRefError::NameContainsUppercase => f.write_str("repository name must be lowercase"),
+            ImageRefError::NameTooLong => {
+                write!(f, "repository name must not be more than {} characters", NAME_TOTAL_LENGTH_MAX)
             }
-            ImageRefError::NameTooLong => write!(
-                f,
-                "repository name must not be more than {} characters",
-                NAME_TOTAL_LENGTH_MAX
-            ),
             ImageRefError::DigestUnsupported => f.write_str("unsupported digest algorithm"),
             ImageRefError::DigestInvalidLength => f.write_str("invalid checksum digest length"),
             ImageRefError::DigestInvalidFormat => f.write_str("invalid checksum digest format"),
@@ -218,9 +212,7 @@ fn match_reference(s: &str) -> Option<ReferenceParts<'_>> {
         }
     }
     let (name, tag) = match before_at.rfind(':') {
-        Some(i) if !before_at[i + 1..].contains('/') => {
-            (&before_at[..i], Some(&before_at[i + 1..]))
-        }
+        Some(i) if !before_at[i + 1..].contains('/') => (&before_at[..i], Some(&before_at[i + 1..])),
         _ => (before_at, None),
     };
     if let Some(t) = tag {
@@ -337,17 +329,10 @@ fn match_go_digest_regexp(d: &str) -> bool {
         Some(i) => (&d[..i], &d[i + 1..]),
         None => return false,
     };
-    let alg_ok = alg.split(['.', '+', '_', '-']).all(|comp| {
-        !comp.is_empty()
-            && comp
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-    });
-    alg_ok
-        && !enc.is_empty()
-        && enc
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'=' | b'_' | b'-'))
+    let alg_ok = alg
+        .split(['.', '+', '_', '-'])
+        .all(|comp| !comp.is_empty() && comp.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()));
+    alg_ok && !enc.is_empty() && enc.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'=' | b'_' | b'-'))
 }
 
 /// go-digest v1.0.0 `Digest.Validate` with sha256, sha384 and sha512 available.
@@ -371,10 +356,7 @@ fn validate_digest(d: &str) -> Result<(), ImageRefError> {
     if encoded.len() != size * 2 {
         return Err(ImageRefError::DigestInvalidLength);
     }
-    if encoded
-        .bytes()
-        .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
-    {
+    if encoded.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
         Ok(())
     } else {
         Err(ImageRefError::DigestInvalidFormat)
@@ -415,119 +397,53 @@ mod tests {
         ok("docker.io/library/busybox:latest");
         ok(&format!("quay.io/x/y@sha384:{}", "a".repeat(96)));
         ok(&format!("quay.io/x/y:v1@sha512:{}", "b".repeat(128)));
-        ok(&format!(
-            "quay.io/operator-framework/foo-bundle@sha256:{}",
-            HEX64
-        ));
+        ok(&format!("quay.io/operator-framework/foo-bundle@sha256:{}", HEX64));
     }
 
     #[test]
     fn conformance_texts() {
         assert_eq!(err("quay.io/x/y:"), "invalid reference format");
+        assert_eq!(err("quay.io/Foo/bar:v1"), "invalid reference format: repository name must be lowercase");
         assert_eq!(
-            err("quay.io/Foo/bar:v1"),
-            "invalid reference format: repository name must be lowercase"
-        );
-        assert_eq!(
-            err(&format!(
-                "quay.io/operator-framework/my-operator@ssha256:{}",
-                HEX64
-            )),
+            err(&format!("quay.io/operator-framework/my-operator@ssha256:{}", HEX64)),
             "unsupported digest algorithm"
         );
-        assert_eq!(
-            err(&format!("quay.io/x/y@sha256:{}", "A".repeat(64))),
-            "invalid checksum digest format"
-        );
+        assert_eq!(err(&format!("quay.io/x/y@sha256:{}", "A".repeat(64))), "invalid checksum digest format");
         let a64 = "a".repeat(64);
-        assert_eq!(
-            err(&a64),
-            format!(
-                "invalid repository name ({}), cannot specify 64-byte hexadecimal strings",
-                a64
-            )
-        );
+        assert_eq!(err(&a64), format!("invalid repository name ({}), cannot specify 64-byte hexadecimal strings", a64));
     }
 
     #[test]
     fn digest_errors() {
-        assert_eq!(
-            err(&format!("quay.io/x/y@md5:{}", hex(32))),
-            "unsupported digest algorithm"
-        );
-        assert_eq!(
-            err(&format!("quay.io/x/y@sha256:{}", hex(63))),
-            "invalid checksum digest length"
-        );
-        assert_eq!(
-            err(&format!("quay.io/x/y@sha256:{}", hex(65))),
-            "invalid checksum digest length"
-        );
-        assert_eq!(
-            err(&format!("quay.io/x/y@sha384:{}", hex(64))),
-            "invalid checksum digest length"
-        );
-        assert_eq!(
-            err(&format!("quay.io/x/y@sha512:{}", hex(96))),
-            "invalid checksum digest length"
-        );
+        assert_eq!(err(&format!("quay.io/x/y@md5:{}", hex(32))), "unsupported digest algorithm");
+        assert_eq!(err(&format!("quay.io/x/y@sha256:{}", hex(63))), "invalid checksum digest length");
+        assert_eq!(err(&format!("quay.io/x/y@sha256:{}", hex(65))), "invalid checksum digest length");
+        assert_eq!(err(&format!("quay.io/x/y@sha384:{}", hex(64))), "invalid checksum digest length");
+        assert_eq!(err(&format!("quay.io/x/y@sha512:{}", hex(96))), "invalid checksum digest length");
         // Length is checked before case.
-        assert_eq!(
-            err(&format!("quay.io/x/y@sha256:{}", "A".repeat(63))),
-            "invalid checksum digest length"
-        );
+        assert_eq!(err(&format!("quay.io/x/y@sha256:{}", "A".repeat(63))), "invalid checksum digest length");
         // Mixed-case hex of the right length.
-        assert_eq!(
-            err(&format!("quay.io/x/y@sha256:{}F", hex(63))),
-            "invalid checksum digest format"
-        );
+        assert_eq!(err(&format!("quay.io/x/y@sha256:{}F", hex(63))), "invalid checksum digest format");
         // Fewer than 32 hex digits fails the reference grammar itself.
-        assert_eq!(
-            err(&format!("quay.io/x/y@sha256:{}", hex(31))),
-            "invalid reference format"
-        );
+        assert_eq!(err(&format!("quay.io/x/y@sha256:{}", hex(31))), "invalid reference format");
         // Multi-component unknown algorithms are merely unsupported.
-        assert_eq!(
-            err(&format!("quay.io/x/y@sha256+b64u.x-y_z:{}", hex(64))),
-            "unsupported digest algorithm"
-        );
-        assert_eq!(
-            err(&format!("quay.io/x/y@a1:{}", hex(40))),
-            "unsupported digest algorithm"
-        );
+        assert_eq!(err(&format!("quay.io/x/y@sha256+b64u.x-y_z:{}", hex(64))), "unsupported digest algorithm");
+        assert_eq!(err(&format!("quay.io/x/y@a1:{}", hex(40))), "unsupported digest algorithm");
         // An uppercase algorithm after a tag fails go-digest's own regexp.
-        assert_eq!(
-            err(&format!("quay.io/x/y:v1@SHA256:{}", hex(64))),
-            "invalid checksum digest format"
-        );
-        assert_eq!(
-            err(&format!("quay.io/x/y:v1@Md5:{}", hex(32))),
-            "invalid checksum digest format"
-        );
+        assert_eq!(err(&format!("quay.io/x/y:v1@SHA256:{}", hex(64))), "invalid checksum digest format");
+        assert_eq!(err(&format!("quay.io/x/y:v1@Md5:{}", hex(32))), "invalid checksum digest format");
         // Without a tag, the uppercase algorithm is inside the remote name.
         assert_eq!(
             err(&format!("quay.io/x/y@SHA256:{}", hex(64))),
             "invalid reference format: repository name must be lowercase"
         );
         // Algorithm components must start with a letter.
-        assert_eq!(
-            err(&format!("quay.io/x/y@1sha:{}", hex(64))),
-            "invalid reference format"
-        );
-        assert_eq!(
-            err(&format!("quay.io/x/y@sha256::{}", hex(64))),
-            "invalid reference format"
-        );
+        assert_eq!(err(&format!("quay.io/x/y@1sha:{}", hex(64))), "invalid reference format");
+        assert_eq!(err(&format!("quay.io/x/y@sha256::{}", hex(64))), "invalid reference format");
         assert_eq!(err("quay.io/x/y@"), "invalid reference format");
-        assert_eq!(
-            err(&format!("quay.io/x/y@sha256:{}@sha256:{}", HEX64, HEX64)),
-            "invalid reference format"
-        );
+        assert_eq!(err(&format!("quay.io/x/y@sha256:{}@sha256:{}", HEX64, HEX64)), "invalid reference format");
         // Digest without any name.
-        assert_eq!(
-            err(&format!("@sha256:{}", HEX64)),
-            "invalid reference format"
-        );
+        assert_eq!(err(&format!("@sha256:{}", HEX64)), "invalid reference format");
     }
 
     #[test]
@@ -540,10 +456,7 @@ mod tests {
         ));
         ok(&"a".repeat(63));
         ok(&"a".repeat(65));
-        assert_eq!(
-            err(&"A".repeat(64)),
-            "invalid reference format: repository name must be lowercase"
-        );
+        assert_eq!(err(&"A".repeat(64)), "invalid reference format: repository name must be lowercase");
         ok(&format!("docker.io/{}", HEX64));
         ok(&format!("{}:tag", HEX64));
         ok("thisisthesongthatneverendsitgoesonandonandonthisisthesongthatnev");
@@ -605,19 +518,13 @@ mod tests {
         }
         ok(&format!("test:5000/repo@sha256:{}", "f".repeat(64)));
         ok(&format!("test:5000/repo:tag@sha256:{}", "f".repeat(64)));
-        ok(&format!(
-            "xn--7o8h.com/myimage:xn--7o8h.com@sha512:{}",
-            "f".repeat(128)
-        ));
+        ok(&format!("xn--7o8h.com/myimage:xn--7o8h.com@sha512:{}", "f".repeat(128)));
     }
 
     #[test]
     fn upstream_invalid_names() {
         for (s, want) in [
-            (
-                "https://github.com/docker/docker",
-                "invalid reference format",
-            ),
+            ("https://github.com/docker/docker", "invalid reference format"),
             ("-docker", "invalid reference format"),
             ("-docker/docker", "invalid reference format"),
             ("-docker.io/docker/docker", "invalid reference format"),
@@ -659,34 +566,13 @@ mod tests {
             (" quay.io/x", "invalid reference format"),
             ("quay.io/é", "invalid reference format"),
             ("quay.io/x:tägg", "invalid reference format"),
-            (
-                "docker/Docker",
-                "invalid reference format: repository name must be lowercase",
-            ),
-            (
-                "Docker/docker",
-                "invalid reference format: repository name must be lowercase",
-            ),
-            (
-                "LOCALDOMAIN/debian",
-                "invalid reference format: repository name must be lowercase",
-            ),
-            (
-                "docker.io/docker/Docker",
-                "invalid reference format: repository name must be lowercase",
-            ),
-            (
-                "Uppercase:tag",
-                "invalid reference format: repository name must be lowercase",
-            ),
-            (
-                "test:5000/Uppercase/lowercase:tag",
-                "invalid reference format: repository name must be lowercase",
-            ),
-            (
-                "quay.io/É",
-                "invalid reference format: repository name must be lowercase",
-            ),
+            ("docker/Docker", "invalid reference format: repository name must be lowercase"),
+            ("Docker/docker", "invalid reference format: repository name must be lowercase"),
+            ("LOCALDOMAIN/debian", "invalid reference format: repository name must be lowercase"),
+            ("docker.io/docker/Docker", "invalid reference format: repository name must be lowercase"),
+            ("Uppercase:tag", "invalid reference format: repository name must be lowercase"),
+            ("test:5000/Uppercase/lowercase:tag", "invalid reference format: repository name must be lowercase"),
+            ("quay.io/É", "invalid reference format: repository name must be lowercase"),
         ] {
             assert_eq!(err(s), want, "input {:?}", s);
         }
@@ -695,28 +581,13 @@ mod tests {
     #[test]
     fn name_contains_uppercase_without_prefix() {
         // Characters outside the remote name whose Go lowercase form is ASCII.
-        assert_eq!(
-            err("quay.io/x/y:\u{212A}"),
-            "repository name must be lowercase"
-        );
+        assert_eq!(err("quay.io/x/y:\u{212A}"), "repository name must be lowercase");
         assert_eq!(err("\u{212A}.io/x/y"), "repository name must be lowercase");
-        assert_eq!(
-            err("quay.io/x/y:\u{0130}"),
-            "repository name must be lowercase"
-        );
-        assert_eq!(
-            err(&format!("quay.io/x/y:t@s\u{212A}a256:{}", HEX64)),
-            "repository name must be lowercase"
-        );
+        assert_eq!(err("quay.io/x/y:\u{0130}"), "repository name must be lowercase");
+        assert_eq!(err(&format!("quay.io/x/y:t@s\u{212A}a256:{}", HEX64)), "repository name must be lowercase");
         // In the remote name they trip the earlier check.
-        assert_eq!(
-            err("quay.io/x/\u{212A}"),
-            "invalid reference format: repository name must be lowercase"
-        );
-        assert_eq!(
-            err("quay.io/x/\u{0130}"),
-            "invalid reference format: repository name must be lowercase"
-        );
+        assert_eq!(err("quay.io/x/\u{212A}"), "invalid reference format: repository name must be lowercase");
+        assert_eq!(err("quay.io/x/\u{0130}"), "invalid reference format: repository name must be lowercase");
     }
 
     #[test]
@@ -727,22 +598,13 @@ mod tests {
         ok(&format!("{}{}", domain, path255));
         ok(&format!("{}{}:{}", domain, path255, "t".repeat(128)));
         let path256 = "b".repeat(256 - domain.len());
-        assert_eq!(
-            err(&format!("{}{}", domain, path256)),
-            "repository name must not be more than 255 characters"
-        );
+        assert_eq!(err(&format!("{}{}", domain, path256)), "repository name must not be more than 255 characters");
         // The tag does not count, but is limited to 128 characters.
-        assert_eq!(
-            err(&format!("{}x:{}", domain, "t".repeat(129))),
-            "invalid reference format"
-        );
+        assert_eq!(err(&format!("{}x:{}", domain, "t".repeat(129))), "invalid reference format");
         // The length is measured after normalization (docker.io/library/).
         let bare = "c".repeat(255 - "docker.io/library/".len());
         ok(&bare);
-        assert_eq!(
-            err(&format!("{}c", bare)),
-            "repository name must not be more than 255 characters"
-        );
+        assert_eq!(err(&format!("{}c", bare)), "repository name must not be more than 255 characters");
         // Upstream test: 127 "a/" + "a" is 255, but "docker.io/" is added.
         assert_eq!(
             err(&format!("{}a:tag-puts-this-over-max", "a/".repeat(127))),
@@ -754,24 +616,15 @@ mod tests {
             "repository name must not be more than 255 characters"
         );
         // Grammar errors win over length.
-        assert_eq!(
-            err(&format!("{}{}:", domain, path256)),
-            "invalid reference format"
-        );
+        assert_eq!(err(&format!("{}{}:", domain, path256)), "invalid reference format");
     }
 
     #[test]
     fn check_order() {
         // The identifier check comes first, even though it is also lowercase.
-        assert!(matches!(
-            validate_image_ref(HEX64),
-            Err(ImageRefError::HexIdentifier(_))
-        ));
+        assert!(matches!(validate_image_ref(HEX64), Err(ImageRefError::HexIdentifier(_))));
         // The remote-name lowercase check comes before the grammar.
-        assert_eq!(
-            err("quay.io/Foo/bar:"),
-            "invalid reference format: repository name must be lowercase"
-        );
+        assert_eq!(err("quay.io/Foo/bar:"), "invalid reference format: repository name must be lowercase");
         assert_eq!(
             err(&format!("quay.io/Foo/bar@md5:{}", hex(32))),
             "invalid reference format: repository name must be lowercase"
@@ -780,88 +633,34 @@ mod tests {
 
     #[test]
     fn split_docker_domain_cases() {
-        assert_eq!(
-            split_docker_domain("foo"),
-            ("docker.io", "library/foo".to_string())
-        );
-        assert_eq!(
-            split_docker_domain("foo:1"),
-            ("docker.io", "library/foo:1".to_string())
-        );
-        assert_eq!(
-            split_docker_domain("test_com/foo"),
-            ("docker.io", "test_com/foo".to_string())
-        );
-        assert_eq!(
-            split_docker_domain("test.com/foo"),
-            ("test.com", "foo".to_string())
-        );
-        assert_eq!(
-            split_docker_domain("test-com:8080/foo"),
-            ("test-com:8080", "foo".to_string())
-        );
-        assert_eq!(
-            split_docker_domain("localhost/foo"),
-            ("localhost", "foo".to_string())
-        );
-        assert_eq!(
-            split_docker_domain("docker.io/foo"),
-            ("docker.io", "library/foo".to_string())
-        );
-        assert_eq!(
-            split_docker_domain("index.docker.io/foo"),
-            ("docker.io", "library/foo".to_string())
-        );
-        assert_eq!(
-            split_docker_domain("index.docker.io/a/b"),
-            ("docker.io", "a/b".to_string())
-        );
-        assert_eq!(
-            split_docker_domain("Foo/bar"),
-            ("docker.io", "Foo/bar".to_string())
-        );
+        assert_eq!(split_docker_domain("foo"), ("docker.io", "library/foo".to_string()));
+        assert_eq!(split_docker_domain("foo:1"), ("docker.io", "library/foo:1".to_string()));
+        assert_eq!(split_docker_domain("test_com/foo"), ("docker.io", "test_com/foo".to_string()));
+        assert_eq!(split_docker_domain("test.com/foo"), ("test.com", "foo".to_string()));
+        assert_eq!(split_docker_domain("test-com:8080/foo"), ("test-com:8080", "foo".to_string()));
+        assert_eq!(split_docker_domain("localhost/foo"), ("localhost", "foo".to_string()));
+        assert_eq!(split_docker_domain("docker.io/foo"), ("docker.io", "library/foo".to_string()));
+        assert_eq!(split_docker_domain("index.docker.io/foo"), ("docker.io", "library/foo".to_string()));
+        assert_eq!(split_docker_domain("index.docker.io/a/b"), ("docker.io", "a/b".to_string()));
+        assert_eq!(split_docker_domain("Foo/bar"), ("docker.io", "Foo/bar".to_string()));
     }
 
     #[test]
     fn path_component_grammar() {
-        for c in [
-            "a",
-            "0",
-            "a.b",
-            "a_b",
-            "a__b",
-            "a-b",
-            "a---b",
-            "a.b_c__d-e--f",
-            "192.168.1.1",
-        ] {
+        for c in ["a", "0", "a.b", "a_b", "a__b", "a-b", "a---b", "a.b_c__d-e--f", "192.168.1.1"] {
             assert!(match_path_component(c), "{:?}", c);
         }
-        for c in [
-            "", "A", ".a", "a.", "-a", "a-", "_a", "a_", "a..b", "a___b", "a._b", "a-.b", "a_-b",
-            "a b", "é",
-        ] {
+        for c in ["", "A", ".a", "a.", "-a", "a-", "_a", "a_", "a..b", "a___b", "a._b", "a-.b", "a_-b", "a b", "é"] {
             assert!(!match_path_component(c), "{:?}", c);
         }
     }
 
     #[test]
     fn domain_grammar() {
-        for d in [
-            "a",
-            "A",
-            "a.b",
-            "a-b.c",
-            "a--b",
-            "1.2.3.4:5000",
-            "localhost:1",
-            "X.Y:0",
-        ] {
+        for d in ["a", "A", "a.b", "a-b.c", "a--b", "1.2.3.4:5000", "localhost:1", "X.Y:0"] {
             assert!(match_domain(d), "{:?}", d);
         }
-        for d in [
-            "", ".", "a.", ".a", "a..b", "-a", "a-", "a:", "a:b", "a:1:2", "a_b", "[::1]", "a:1a",
-        ] {
+        for d in ["", ".", "a.", ".a", "a..b", "-a", "a-", "a:", "a:b", "a:1:2", "a_b", "[::1]", "a:1a"] {
             assert!(!match_domain(d), "{:?}", d);
         }
     }
@@ -886,27 +685,12 @@ mod tests {
         let s = format!("h:1/a/b:t@{}", d);
         assert_eq!(
             match_reference(&s),
-            Some(ReferenceParts {
-                name: "h:1/a/b",
-                tag: Some("t"),
-                digest: Some(d.as_str())
-            })
+            Some(ReferenceParts { name: "h:1/a/b", tag: Some("t"), digest: Some(d.as_str()) })
         );
-        assert_eq!(
-            match_reference("h:1/a"),
-            Some(ReferenceParts {
-                name: "h:1/a",
-                tag: None,
-                digest: None
-            })
-        );
+        assert_eq!(match_reference("h:1/a"), Some(ReferenceParts { name: "h:1/a", tag: None, digest: None }));
         assert_eq!(
             match_reference("docker.io/library/a:5000"),
-            Some(ReferenceParts {
-                name: "docker.io/library/a",
-                tag: Some("5000"),
-                digest: None
-            })
+            Some(ReferenceParts { name: "docker.io/library/a", tag: Some("5000"), digest: None })
         );
     }
 
@@ -924,22 +708,10 @@ mod tests {
     #[test]
     fn validate_digest_direct() {
         assert_eq!(validate_digest(&format!("sha256:{}", HEX64)), Ok(()));
-        assert_eq!(
-            validate_digest("sha256"),
-            Err(ImageRefError::DigestInvalidFormat)
-        );
-        assert_eq!(
-            validate_digest(":abc"),
-            Err(ImageRefError::DigestInvalidFormat)
-        );
-        assert_eq!(
-            validate_digest("sha256:"),
-            Err(ImageRefError::DigestInvalidFormat)
-        );
-        assert_eq!(
-            validate_digest("foo:bar"),
-            Err(ImageRefError::DigestUnsupported)
-        );
+        assert_eq!(validate_digest("sha256"), Err(ImageRefError::DigestInvalidFormat));
+        assert_eq!(validate_digest(":abc"), Err(ImageRefError::DigestInvalidFormat));
+        assert_eq!(validate_digest("sha256:"), Err(ImageRefError::DigestInvalidFormat));
+        assert_eq!(validate_digest("foo:bar"), Err(ImageRefError::DigestUnsupported));
     }
 
     #[test]
@@ -994,37 +766,19 @@ mod tests {
 
     #[test]
     fn display_texts() {
-        assert_eq!(
-            ImageRefError::InvalidReferenceFormat.to_string(),
-            "invalid reference format"
-        );
+        assert_eq!(ImageRefError::InvalidReferenceFormat.to_string(), "invalid reference format");
         assert_eq!(
             ImageRefError::RemoteNameNotLowercase.to_string(),
             "invalid reference format: repository name must be lowercase"
         );
-        assert_eq!(
-            ImageRefError::NameContainsUppercase.to_string(),
-            "repository name must be lowercase"
-        );
-        assert_eq!(
-            ImageRefError::NameTooLong.to_string(),
-            "repository name must not be more than 255 characters"
-        );
+        assert_eq!(ImageRefError::NameContainsUppercase.to_string(), "repository name must be lowercase");
+        assert_eq!(ImageRefError::NameTooLong.to_string(), "repository name must not be more than 255 characters");
         assert_eq!(
             ImageRefError::HexIdentifier("x".into()).to_string(),
             "invalid repository name (x), cannot specify 64-byte hexadecimal strings"
         );
-        assert_eq!(
-            ImageRefError::DigestUnsupported.to_string(),
-            "unsupported digest algorithm"
-        );
-        assert_eq!(
-            ImageRefError::DigestInvalidLength.to_string(),
-            "invalid checksum digest length"
-        );
-        assert_eq!(
-            ImageRefError::DigestInvalidFormat.to_string(),
-            "invalid checksum digest format"
-        );
+        assert_eq!(ImageRefError::DigestUnsupported.to_string(), "unsupported digest algorithm");
+        assert_eq!(ImageRefError::DigestInvalidLength.to_string(), "invalid checksum digest length");
+        assert_eq!(ImageRefError::DigestInvalidFormat.to_string(), "invalid checksum digest format");
     }
 }

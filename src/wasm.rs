@@ -50,7 +50,11 @@ fn files_from_js(files: &JsValue) -> Result<Vec<FileInput>, JsValue> {
         } else if content.is_instance_of::<js_sys::Uint8Array>() {
             js_sys::Uint8Array::new(&content).to_vec()
         } else {
-            return Err(js_error("invalid-input", &format!("files[{i}].content must be a string or a Uint8Array"), None));
+            return Err(js_error(
+                "invalid-input",
+                &format!("files[{i}].content must be a string or a Uint8Array"),
+                None,
+            ));
         };
         out.push(FileInput::new(path.trim_start_matches("./").to_string(), bytes));
     }
@@ -193,7 +197,13 @@ impl Catalog {
         let semantics = match o.semantics.as_deref().unwrap_or("v0") {
             "v0" => Semantics::V0,
             "v1" => Semantics::V1,
-            other => return Err(js_error("invalid-input", &format!("semantics must be \"v0\" or \"v1\", not {other:?}"), None)),
+            other => {
+                return Err(js_error(
+                    "invalid-input",
+                    &format!("semantics must be \"v0\" or \"v1\", not {other:?}"),
+                    None,
+                ))
+            }
         };
         let p = self.package(&o.package)?;
         let c = p.channel(&o.channel).ok_or_else(|| {
@@ -210,7 +220,8 @@ impl Catalog {
         let o: MermaidOpts = if options.is_undefined() || options.is_null() {
             MermaidOpts::default()
         } else {
-            serde_wasm_bindgen::from_value(options).map_err(|e| js_error("invalid-input", &format!("toMermaid options: {e}"), None))?
+            serde_wasm_bindgen::from_value(options)
+                .map_err(|e| js_error("invalid-input", &format!("toMermaid options: {e}"), None))?
         };
         let mut cfg = self.inner.loaded.config.clone();
         if let (Some(p), Some(c)) = (&o.package, &o.channel) {

@@ -39,7 +39,10 @@ fn invalid_catalog_exits_1_with_located_findings() {
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
     let file = d.join("foo/catalog.yaml");
-    let want = format!("{}:14:8: error[invalid-image]: package \"foo\" bundle \"foo.v1.0.0\" image: invalid image pull spec", file.display());
+    let want = format!(
+        "{}:14:8: error[invalid-image]: package \"foo\" bundle \"foo.v1.0.0\" image: invalid image pull spec",
+        file.display()
+    );
     assert!(text.contains(&want), "{text}");
 
     let out = bin().args(["validate", "--format", "json"]).arg(&d).output().unwrap();

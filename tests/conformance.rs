@@ -11,10 +11,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use olm_catalog::declcfg::{load_files, FileInput, Pos, Spanned};
-use olm_catalog::model::Entry;
 use olm_catalog::graph::{
     legacy_successor, successors_v1, successors_v1_semver, to_mermaid, upgrade_path, MermaidOptions, Semantics, Start,
 };
+use olm_catalog::model::Entry;
 use olm_catalog::validate::validate_files;
 use olm_catalog::version::Version;
 use serde_json::Value;
@@ -57,7 +57,9 @@ fn case_files(input: &Value) -> Vec<FileInput> {
 }
 
 fn str_list(v: Option<&Value>) -> Vec<String> {
-    v.and_then(Value::as_array).map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect()).unwrap_or_default()
+    v.and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect())
+        .unwrap_or_default()
 }
 
 /// Checks shared by validate and load cases: expected substrings, and the exact text when portable.
@@ -148,9 +150,13 @@ fn run_render_graph(case: &Value) -> Result<(), String> {
 /// `{name, version, properties?}`.
 fn package_blobs(pkg: &str, default_channel: Option<&str>, channels: &[Value], bundles: &[Value]) -> Vec<Value> {
     let first = channels.first().and_then(|c| c["name"].as_str()).unwrap_or("");
-    let mut blobs = vec![serde_json::json!({"schema": "olm.package", "name": pkg, "defaultChannel": default_channel.unwrap_or(first)})];
+    let mut blobs = vec![
+        serde_json::json!({"schema": "olm.package", "name": pkg, "defaultChannel": default_channel.unwrap_or(first)}),
+    ];
     for c in channels {
-        blobs.push(serde_json::json!({"schema": "olm.channel", "package": pkg, "name": c["name"], "entries": c["entries"]}));
+        blobs.push(
+            serde_json::json!({"schema": "olm.channel", "package": pkg, "name": c["name"], "entries": c["entries"]}),
+        );
     }
     for b in bundles {
         let mut props: Vec<Value> = b["properties"]
@@ -198,10 +204,17 @@ fn run_upgrade(case: &Value) -> Result<(), String> {
                 .map_err(|e| format!("installed version: {e}"))?;
             if kind == "v1-legacy-successor" {
                 // Entries only: bundles are matched by name, with no package or version needed.
-                let entries: Vec<Entry> = channels.iter().flat_map(|c| c["entries"].as_array().cloned().unwrap_or_default()).map(|e| entry_of(&e)).collect();
+                let entries: Vec<Entry> = channels
+                    .iter()
+                    .flat_map(|c| c["entries"].as_array().cloned().unwrap_or_default())
+                    .map(|e| entry_of(&e))
+                    .collect();
                 let matches = expect["matches"].as_object().ok_or("no matches")?;
                 for (name, want) in matches {
-                    let got = entries.iter().filter(|e| &e.name.value == name).any(|e| legacy_successor(e, installed, &version));
+                    let got = entries
+                        .iter()
+                        .filter(|e| &e.name.value == name)
+                        .any(|e| legacy_successor(e, installed, &version));
                     if Some(got) != want.as_bool() {
                         return Err(format!("{name:?}: legacySuccessor {got}, want {want}"));
                     }
@@ -214,12 +227,20 @@ fn run_upgrade(case: &Value) -> Result<(), String> {
                 "v1-successors" => {
                     let got: BTreeSet<String> = successors_v1(p, None, installed, &version).into_iter().collect();
                     let want = names(&expect["successors"]);
-                    if got == want { Ok(()) } else { Err(format!("successors {got:?}, want {want:?}")) }
+                    if got == want {
+                        Ok(())
+                    } else {
+                        Err(format!("successors {got:?}, want {want:?}"))
+                    }
                 }
                 "v1-semver-successors" => {
                     let got: BTreeSet<String> = successors_v1_semver(p, &version).into_iter().collect();
                     let want = names(&expect["successors"]);
-                    if got == want { Ok(()) } else { Err(format!("successors {got:?}, want {want:?}")) }
+                    if got == want {
+                        Ok(())
+                    } else {
+                        Err(format!("successors {got:?}, want {want:?}"))
+                    }
                 }
                 _ => unreachable!(),
             }
@@ -229,7 +250,10 @@ fn run_upgrade(case: &Value) -> Result<(), String> {
             let subs = input["subscriptions"].as_array().cloned().unwrap_or_default();
             let sub = subs.iter().find(|s| s["name"] == follow).ok_or("no followed subscription")?;
             let pkg = sub["package"].as_str().unwrap_or("");
-            let catalog = input["catalogs"].as_array().and_then(|cs| cs.iter().find(|c| c["name"] == sub["catalog"])).ok_or("no catalog")?;
+            let catalog = input["catalogs"]
+                .as_array()
+                .and_then(|cs| cs.iter().find(|c| c["name"] == sub["catalog"]))
+                .ok_or("no catalog")?;
             let mut blobs = Vec::new();
             for p in catalog["packages"].as_array().cloned().unwrap_or_default() {
                 let name = p["name"].as_str().unwrap_or("");
@@ -256,7 +280,8 @@ fn run_upgrade(case: &Value) -> Result<(), String> {
                     let first = match sub["startingCSV"].as_str().filter(|s| !s.is_empty()) {
                         Some(s) => s.to_string(),
                         None => {
-                            let order = olm_catalog::graph::order::channel_order(pkg, channel).map_err(|e| e.to_string())?;
+                            let order =
+                                olm_catalog::graph::order::channel_order(pkg, channel).map_err(|e| e.to_string())?;
                             order.first().map(|&i| channel.entries[i].name.value.clone()).ok_or("empty channel")?
                         }
                     };
@@ -271,7 +296,10 @@ fn run_upgrade(case: &Value) -> Result<(), String> {
             if got_next != want_next {
                 return Err(format!("next {got_next:?}, want {want_next:?}"));
             }
-            let want_path: Vec<String> = expect["path"].as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect()).unwrap_or_default();
+            let want_path: Vec<String> = expect["path"]
+                .as_array()
+                .map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect())
+                .unwrap_or_default();
             if path != want_path {
                 return Err(format!("path {path:?}, want {want_path:?}"));
             }
@@ -300,7 +328,9 @@ fn main() -> ExitCode {
     let differences = listed(&here.join("DIFFERENCES.md"));
     let pending = listed(&here.join("pending.txt"));
     let mut files: Vec<PathBuf> = match std::fs::read_dir(&dir) {
-        Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|e| e == "json")).collect(),
+        Ok(rd) => {
+            rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|e| e == "json")).collect()
+        }
         Err(e) => {
             eprintln!("conformance: cannot read {}: {e}", dir.display());
             return ExitCode::FAILURE;
@@ -334,7 +364,9 @@ fn main() -> ExitCode {
                 Ok(()) => {
                     pass += 1;
                     if excused {
-                        problems.push(format!("{name}: {id} passes but is listed as pending/different: remove it from the list"));
+                        problems.push(format!(
+                            "{name}: {id} passes but is listed as pending/different: remove it from the list"
+                        ));
                     }
                 }
                 Err(why) => {
@@ -358,7 +390,13 @@ fn main() -> ExitCode {
         }
         if let Some(ids) = by_result.get("failed") {
             for id in ids {
-                let why = if differences.contains(id) { "deliberate difference" } else if pending.contains(id) { "pending" } else { "UNEXPECTED" };
+                let why = if differences.contains(id) {
+                    "deliberate difference"
+                } else if pending.contains(id) {
+                    "pending"
+                } else {
+                    "UNEXPECTED"
+                };
                 println!("  {id}: {why}");
             }
         }

@@ -60,7 +60,13 @@ fn problems_in_several_files_and_phases_are_all_reported() {
     ];
     let v = validate_files(&files);
     let codes: Vec<Code> = v.report.diagnostics.iter().map(|d| d.code).collect();
-    for want in [Code::YamlSyntax, Code::InvalidPackageName, Code::UnknownPackage, Code::EntryWithoutBundle, Code::MissingSchema] {
+    for want in [
+        Code::YamlSyntax,
+        Code::InvalidPackageName,
+        Code::UnknownPackage,
+        Code::EntryWithoutBundle,
+        Code::MissingSchema,
+    ] {
         assert!(codes.contains(&want), "missing {want}: {codes:?}");
     }
     let files: Vec<&str> = v.report.diagnostics.iter().map(|d| d.location.file.as_str()).collect();

@@ -46,7 +46,8 @@ fn every_real_catalog_validates_clean() {
     for root in roots {
         let files = read_catalog(&root).expect("catalog readable");
         let v = validate_files(&files);
-        let errors: Vec<String> = v.report.diagnostics.iter().filter(|d| d.is_error()).take(10).map(|d| d.to_string()).collect();
+        let errors: Vec<String> =
+            v.report.diagnostics.iter().filter(|d| d.is_error()).take(10).map(|d| d.to_string()).collect();
         assert!(v.report.valid, "{} is invalid: {errors:#?}", root.display());
         assert!(errors.is_empty(), "{} has errors: {errors:#?}", root.display());
         assert!(!v.model.packages.is_empty(), "{} has no packages", root.display());
@@ -94,7 +95,11 @@ fn graphs_paths_and_exports_of_every_real_package() {
                             assert!(
                                 g.edges.iter().any(|ge| ge.from == s.from && ge.to == s.to && ge.kind == s.edge),
                                 "{}/{}: step {} -> {} ({:?}) is not an edge",
-                                p.name, c.name, s.from, s.to, s.edge
+                                p.name,
+                                c.name,
+                                s.from,
+                                s.to,
+                                s.edge
                             );
                             at = s.to.clone();
                         }

@@ -2,9 +2,8 @@
 // The Node command line: the same subcommands and output formats as the native `olm-catalog`,
 // plus `validate --format sarif` for GitHub code scanning. Exit codes: 0 ok, 1 invalid catalog or
 // stranded version, 2 usage or I/O error.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { validate, loadCatalog } from '../node.js';
+import { statSync } from 'node:fs';
+import { validate, loadCatalog, readCatalog } from '../node.js';
 
 const USAGE = `usage:
   olm-catalog validate PATH... [--format text|json|opm|sarif]
@@ -30,23 +29,6 @@ function parseArgs(argv, flags, switches = []) {
     }
   }
   return { opts, positional };
-}
-
-/** Every file under `root` (or `root` itself), with paths relative to it. */
-function readCatalog(root) {
-  const st = statSync(root);
-  if (st.isFile()) return [{ path: basename(root), content: readFileSync(root) }];
-  const files = [];
-  const walk = (dir, rel) => {
-    for (const name of readdirSync(dir).sort()) {
-      const full = join(dir, name);
-      const r = rel ? `${rel}/${name}` : name;
-      if (statSync(full).isDirectory()) walk(full, r);
-      else files.push({ path: r, content: new Uint8Array(readFileSync(full)) });
-    }
-  };
-  walk(root, '');
-  return files;
 }
 
 const loc = (d) => (d.line === 0 ? d.file : `${d.file}:${d.line}:${d.column}`);

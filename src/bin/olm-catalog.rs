@@ -10,285 +10,289 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+    #[global_allocator]
+    static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::ExitCode;
+    use std::io::Write as _;
+    use std::path::{Path, PathBuf};
+    use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+    use clap::{Parser, Subcommand, ValueEnum};
 
-use olm_catalog::declcfg::walk::read_catalog;
-use olm_catalog::declcfg::{load_files, DeclarativeConfig};
-use olm_catalog::graph::{
-    to_dot, to_mermaid, upgrade_path, ChannelGraph, MermaidOptions, PackageGraph, Semantics, Start,
-};
-use olm_catalog::validate::validate_files;
-use olm_catalog::{model, Diagnostic, Severity};
+    use olm_catalog::declcfg::walk::read_catalog;
+    use olm_catalog::declcfg::{load_files, DeclarativeConfig};
+    use olm_catalog::graph::{
+        to_dot, to_mermaid, upgrade_path, ChannelGraph, MermaidOptions, PackageGraph, Semantics, Start,
+    };
+    use olm_catalog::validate::validate_files;
+    use olm_catalog::{model, Diagnostic, Severity};
 
-#[derive(Parser)]
-#[command(name = "olm-catalog", version, about = "Validate and explore Operator Lifecycle Manager catalogs")]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
+    #[derive(Parser)]
+    #[command(name = "olm-catalog", version, about = "Validate and explore Operator Lifecycle Manager catalogs")]
+    struct Cli {
+        #[command(subcommand)]
+        command: Command,
+    }
 
-#[derive(Subcommand)]
-enum Command {
-    /// Check File-Based Catalogs the way `opm validate` does, and report every problem.
-    Validate {
-        /// Catalog directories or files; each is validated as its own catalog.
-        #[arg(required = true)]
-        paths: Vec<PathBuf>,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t = ValidateFormat::Text)]
-        format: ValidateFormat,
-    },
-    /// Draw a package's upgrade graph (all channels, or one).
-    Graph {
-        /// Catalog directory or file.
-        path: PathBuf,
-        /// The package.
-        #[arg(long)]
-        package: String,
-        /// Only this channel.
-        #[arg(long)]
-        channel: Option<String>,
-        /// Output format: JSON graph (nodes, typed edges, flags), Mermaid (as `opm alpha
-        /// render-graph`), or Graphviz DOT.
-        #[arg(long, value_enum, default_value_t = GraphFormat::Json)]
+    #[derive(Subcommand)]
+    enum Command {
+        /// Check File-Based Catalogs the way `opm validate` does, and report every problem.
+        Validate {
+            /// Catalog directories or files; each is validated as its own catalog.
+            #[arg(required = true)]
+            paths: Vec<PathBuf>,
+            /// Output format.
+            #[arg(long, value_enum, default_value_t = ValidateFormat::Text)]
+            format: ValidateFormat,
+        },
+        /// Draw a package's upgrade graph (all channels, or one).
+        Graph {
+            /// Catalog directory or file.
+            path: PathBuf,
+            /// The package.
+            #[arg(long)]
+            package: String,
+            /// Only this channel.
+            #[arg(long)]
+            channel: Option<String>,
+            /// Output format: JSON graph (nodes, typed edges, flags), Mermaid (as `opm alpha
+            /// render-graph`), or Graphviz DOT.
+            #[arg(long, value_enum, default_value_t = GraphFormat::Json)]
+            format: GraphFormat,
+            /// Mermaid: only edges at or above this bundle's version (`--minimum-edge` of opm).
+            #[arg(long)]
+            minimum_edge: Option<String>,
+            /// Mermaid: mark what OLM v0 skips (`--draw-v0-semantics` of opm).
+            #[arg(long)]
+            v0_semantics: bool,
+        },
+        /// The upgrades OLM takes from an installed bundle (or a bare version) to the channel head.
+        Path {
+            /// Catalog directory or file.
+            path: PathBuf,
+            #[arg(long)]
+            package: String,
+            #[arg(long)]
+            channel: String,
+            /// Installed bundle name, or a version like 1.2.0.
+            #[arg(long)]
+            from: String,
+            /// OLM v0 (one edge per resolution, closest to the head) or OLM v1 (highest successor).
+            #[arg(long, value_enum, default_value_t = SemanticsArg::V0)]
+            semantics: SemanticsArg,
+            #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+            format: TextOrJson,
+        },
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+    enum ValidateFormat {
+        /// `file:line:col: error[code]: message`, one per finding, then a summary.
+        Text,
+        /// `{"valid": bool, "diagnostics": [...]}`.
+        Json,
+        /// The single message `opm validate` would print (empty when valid).
+        Opm,
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+    enum GraphFormat {
+        Json,
+        Mermaid,
+        Dot,
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+    enum TextOrJson {
+        Text,
+        Json,
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+    enum SemanticsArg {
+        V0,
+        V1,
+    }
+
+    /// A failure that ends the command with exit code 2.
+    struct Fail(String);
+
+    pub fn main() -> ExitCode {
+        let cli = match Cli::try_parse() {
+            Ok(c) => c,
+            Err(e) => {
+                let _ = e.print();
+                return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+            }
+        };
+        let mut out = String::new();
+        let result = match cli.command {
+            Command::Validate { paths, format } => validate(&paths, format, &mut out),
+            Command::Graph { path, package, channel, format, minimum_edge, v0_semantics } => {
+                graph(&path, &package, channel.as_deref(), format, minimum_edge, v0_semantics, &mut out)
+            }
+            Command::Path { path, package, channel, from, semantics, format } => {
+                path_cmd(&path, &package, &channel, &from, semantics, format, &mut out)
+            }
+        };
+        // A closed pipe (`| head`) is not an error worth a panic.
+        let _ = std::io::stdout().lock().write_all(out.as_bytes());
+        match result {
+            Ok(code) => ExitCode::from(code),
+            Err(Fail(m)) => {
+                eprintln!("olm-catalog: {m}");
+                ExitCode::from(2)
+            }
+        }
+    }
+
+    fn read(path: &Path) -> Result<Vec<olm_catalog::declcfg::FileInput>, Fail> {
+        read_catalog(path).map_err(|e| Fail(format!("{}: {e}", path.display())))
+    }
+
+    fn load(path: &Path) -> Result<DeclarativeConfig, Fail> {
+        Ok(load_files(&read(path)?).config)
+    }
+
+    fn validate(paths: &[PathBuf], format: ValidateFormat, out: &mut String) -> Result<u8, Fail> {
+        let mut valid = true;
+        let mut diagnostics: Vec<Diagnostic> = Vec::new();
+        let mut opm_messages = Vec::new();
+        for path in paths {
+            let result = validate_files(&read(path)?);
+            valid &= result.report.valid;
+            if let Some(m) = result.report.opm_message {
+                opm_messages.push(m);
+            }
+            let is_dir = path.is_dir();
+            for mut d in result.report.diagnostics {
+                let prefix = |f: &mut String| {
+                    *f = if is_dir { path.join(&*f).display().to_string() } else { path.display().to_string() };
+                };
+                prefix(&mut d.location.file);
+                for r in &mut d.related {
+                    prefix(&mut r.location.file);
+                }
+                diagnostics.push(d);
+            }
+        }
+        match format {
+            ValidateFormat::Text => {
+                for d in &diagnostics {
+                    out.push_str(&format!("{d}\n"));
+                }
+                let errors = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+                let warnings = diagnostics.len() - errors;
+                out.push_str(&format!(
+                    "{}: {errors} error{}, {warnings} warning{}\n",
+                    if valid { "valid" } else { "invalid" },
+                    if errors == 1 { "" } else { "s" },
+                    if warnings == 1 { "" } else { "s" }
+                ));
+            }
+            ValidateFormat::Json => {
+                let json = serde_json::json!({ "valid": valid, "diagnostics": diagnostics });
+                out.push_str(&serde_json::to_string_pretty(&json).unwrap_or_default());
+                out.push('\n');
+            }
+            ValidateFormat::Opm => {
+                for m in &opm_messages {
+                    out.push_str(m);
+                    out.push('\n');
+                }
+            }
+        }
+        Ok(if valid { 0 } else { 1 })
+    }
+
+    fn graph(
+        path: &Path,
+        package: &str,
+        channel: Option<&str>,
         format: GraphFormat,
-        /// Mermaid: only edges at or above this bundle's version (`--minimum-edge` of opm).
-        #[arg(long)]
         minimum_edge: Option<String>,
-        /// Mermaid: mark what OLM v0 skips (`--draw-v0-semantics` of opm).
-        #[arg(long)]
         v0_semantics: bool,
-    },
-    /// The upgrades OLM takes from an installed bundle (or a bare version) to the channel head.
-    Path {
-        /// Catalog directory or file.
-        path: PathBuf,
-        #[arg(long)]
-        package: String,
-        #[arg(long)]
-        channel: String,
-        /// Installed bundle name, or a version like 1.2.0.
-        #[arg(long)]
-        from: String,
-        /// OLM v0 (one edge per resolution, closest to the head) or OLM v1 (highest successor).
-        #[arg(long, value_enum, default_value_t = SemanticsArg::V0)]
-        semantics: SemanticsArg,
-        #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
-        format: TextOrJson,
-    },
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum ValidateFormat {
-    /// `file:line:col: error[code]: message`, one per finding, then a summary.
-    Text,
-    /// `{"valid": bool, "diagnostics": [...]}`.
-    Json,
-    /// The single message `opm validate` would print (empty when valid).
-    Opm,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum GraphFormat {
-    Json,
-    Mermaid,
-    Dot,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum TextOrJson {
-    Text,
-    Json,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum SemanticsArg {
-    V0,
-    V1,
-}
-
-/// A failure that ends the command with exit code 2.
-struct Fail(String);
-
-pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(c) => c,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
-        }
-    };
-    let mut out = String::new();
-    let result = match cli.command {
-        Command::Validate { paths, format } => validate(&paths, format, &mut out),
-        Command::Graph { path, package, channel, format, minimum_edge, v0_semantics } => {
-            graph(&path, &package, channel.as_deref(), format, minimum_edge, v0_semantics, &mut out)
-        }
-        Command::Path { path, package, channel, from, semantics, format } => {
-            path_cmd(&path, &package, &channel, &from, semantics, format, &mut out)
-        }
-    };
-    // A closed pipe (`| head`) is not an error worth a panic.
-    let _ = std::io::stdout().lock().write_all(out.as_bytes());
-    match result {
-        Ok(code) => ExitCode::from(code),
-        Err(Fail(m)) => {
-            eprintln!("olm-catalog: {m}");
-            ExitCode::from(2)
-        }
-    }
-}
-
-fn read(path: &Path) -> Result<Vec<olm_catalog::declcfg::FileInput>, Fail> {
-    read_catalog(path).map_err(|e| Fail(format!("{}: {e}", path.display())))
-}
-
-fn load(path: &Path) -> Result<DeclarativeConfig, Fail> {
-    Ok(load_files(&read(path)?).config)
-}
-
-fn validate(paths: &[PathBuf], format: ValidateFormat, out: &mut String) -> Result<u8, Fail> {
-    let mut valid = true;
-    let mut diagnostics: Vec<Diagnostic> = Vec::new();
-    let mut opm_messages = Vec::new();
-    for path in paths {
-        let result = validate_files(&read(path)?);
-        valid &= result.report.valid;
-        if let Some(m) = result.report.opm_message {
-            opm_messages.push(m);
-        }
-        let is_dir = path.is_dir();
-        for mut d in result.report.diagnostics {
-            let prefix = |f: &mut String| {
-                *f = if is_dir { path.join(&*f).display().to_string() } else { path.display().to_string() };
-            };
-            prefix(&mut d.location.file);
-            for r in &mut d.related {
-                prefix(&mut r.location.file);
+        out: &mut String,
+    ) -> Result<u8, Fail> {
+        let mut cfg = load(path)?;
+        let (m, _) = model::build(&cfg);
+        let p = m.package(package).ok_or_else(|| Fail(format!("no package {package:?} in {}", path.display())))?;
+        let channels: Vec<&model::Channel> = match channel {
+            Some(c) => vec![p.channel(c).ok_or_else(|| Fail(format!("package {package:?} has no channel {c:?}")))?],
+            None => p.channels.iter().collect(),
+        };
+        match format {
+            GraphFormat::Mermaid => {
+                if let Some(c) = channel {
+                    cfg.channels.retain(|ch| ch.package.value != package || ch.name.value == c);
+                }
+                let opts = MermaidOptions { minimum_edge, package: Some(package.to_string()), v0_semantics };
+                out.push_str(&to_mermaid(&cfg, &opts).map_err(Fail)?);
             }
-            diagnostics.push(d);
-        }
-    }
-    match format {
-        ValidateFormat::Text => {
-            for d in &diagnostics {
-                out.push_str(&format!("{d}\n"));
+            GraphFormat::Dot => {
+                let graphs: Vec<ChannelGraph> = channels.iter().map(|c| ChannelGraph::new(p, c)).collect();
+                out.push_str(&to_dot(&graphs));
             }
-            let errors = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
-            let warnings = diagnostics.len() - errors;
-            out.push_str(&format!(
-                "{}: {errors} error{}, {warnings} warning{}\n",
-                if valid { "valid" } else { "invalid" },
-                if errors == 1 { "" } else { "s" },
-                if warnings == 1 { "" } else { "s" }
-            ));
-        }
-        ValidateFormat::Json => {
-            let json = serde_json::json!({ "valid": valid, "diagnostics": diagnostics });
-            out.push_str(&serde_json::to_string_pretty(&json).unwrap_or_default());
-            out.push('\n');
-        }
-        ValidateFormat::Opm => {
-            for m in &opm_messages {
-                out.push_str(m);
+            GraphFormat::Json => {
+                let json = match channel {
+                    Some(_) => serde_json::to_value(ChannelGraph::new(p, channels[0])),
+                    None => serde_json::to_value(PackageGraph::new(p)),
+                };
+                out.push_str(&serde_json::to_string_pretty(&json.unwrap_or_default()).unwrap_or_default());
                 out.push('\n');
             }
         }
+        Ok(0)
     }
-    Ok(if valid { 0 } else { 1 })
-}
 
-fn graph(
-    path: &Path,
-    package: &str,
-    channel: Option<&str>,
-    format: GraphFormat,
-    minimum_edge: Option<String>,
-    v0_semantics: bool,
-    out: &mut String,
-) -> Result<u8, Fail> {
-    let mut cfg = load(path)?;
-    let (m, _) = model::build(&cfg);
-    let p = m.package(package).ok_or_else(|| Fail(format!("no package {package:?} in {}", path.display())))?;
-    let channels: Vec<&model::Channel> = match channel {
-        Some(c) => vec![p.channel(c).ok_or_else(|| Fail(format!("package {package:?} has no channel {c:?}")))?],
-        None => p.channels.iter().collect(),
-    };
-    match format {
-        GraphFormat::Mermaid => {
-            if let Some(c) = channel {
-                cfg.channels.retain(|ch| ch.package.value != package || ch.name.value == c);
+    fn path_cmd(
+        path: &Path,
+        package: &str,
+        channel: &str,
+        from: &str,
+        semantics: SemanticsArg,
+        format: TextOrJson,
+        out: &mut String,
+    ) -> Result<u8, Fail> {
+        let cfg = load(path)?;
+        let (m, _) = model::build(&cfg);
+        let p = m.package(package).ok_or_else(|| Fail(format!("no package {package:?} in {}", path.display())))?;
+        let c = p.channel(channel).ok_or_else(|| Fail(format!("package {package:?} has no channel {channel:?}")))?;
+        let semantics = match semantics {
+            SemanticsArg::V0 => Semantics::V0,
+            SemanticsArg::V1 => Semantics::V1,
+        };
+        let up = upgrade_path(p, c, &Start::parse(p, from), semantics).map_err(|e| Fail(e.to_string()))?;
+        match format {
+            TextOrJson::Json => {
+                out.push_str(&serde_json::to_string_pretty(&up).unwrap_or_default());
+                out.push('\n');
             }
-            let opts = MermaidOptions { minimum_edge, package: Some(package.to_string()), v0_semantics };
-            out.push_str(&to_mermaid(&cfg, &opts).map_err(Fail)?);
+            TextOrJson::Text => {
+                let head = up.to.as_deref().unwrap_or("(no head)");
+                if up.steps.is_empty() && !up.stranded {
+                    out.push_str(&format!("{} is the head of channel {channel}\n", up.from));
+                }
+                for s in &up.steps {
+                    out.push_str(&format!("{} -> {} ({})\n", s.from, s.to, s.edge.as_str()));
+                }
+                if up.stranded {
+                    out.push_str(&format!(
+                        "stranded: no path from {} to {head}: {}\n",
+                        up.from,
+                        up.reason.as_deref().unwrap_or("")
+                    ));
+                } else if !up.steps.is_empty() {
+                    out.push_str(&format!(
+                        "{} upgrade{} to reach {head}\n",
+                        up.steps.len(),
+                        if up.steps.len() == 1 { "" } else { "s" }
+                    ));
+                }
+            }
         }
-        GraphFormat::Dot => {
-            let graphs: Vec<ChannelGraph> = channels.iter().map(|c| ChannelGraph::new(p, c)).collect();
-            out.push_str(&to_dot(&graphs));
-        }
-        GraphFormat::Json => {
-            let json = match channel {
-                Some(_) => serde_json::to_value(ChannelGraph::new(p, channels[0])),
-                None => serde_json::to_value(PackageGraph::new(p)),
-            };
-            out.push_str(&serde_json::to_string_pretty(&json.unwrap_or_default()).unwrap_or_default());
-            out.push('\n');
-        }
+        Ok(if up.stranded { 1 } else { 0 })
     }
-    Ok(0)
-}
-
-fn path_cmd(
-    path: &Path,
-    package: &str,
-    channel: &str,
-    from: &str,
-    semantics: SemanticsArg,
-    format: TextOrJson,
-    out: &mut String,
-) -> Result<u8, Fail> {
-    let cfg = load(path)?;
-    let (m, _) = model::build(&cfg);
-    let p = m.package(package).ok_or_else(|| Fail(format!("no package {package:?} in {}", path.display())))?;
-    let c = p.channel(channel).ok_or_else(|| Fail(format!("package {package:?} has no channel {channel:?}")))?;
-    let semantics = match semantics {
-        SemanticsArg::V0 => Semantics::V0,
-        SemanticsArg::V1 => Semantics::V1,
-    };
-    let up = upgrade_path(p, c, &Start::parse(p, from), semantics).map_err(|e| Fail(e.to_string()))?;
-    match format {
-        TextOrJson::Json => {
-            out.push_str(&serde_json::to_string_pretty(&up).unwrap_or_default());
-            out.push('\n');
-        }
-        TextOrJson::Text => {
-            let head = up.to.as_deref().unwrap_or("(no head)");
-            if up.steps.is_empty() && !up.stranded {
-                out.push_str(&format!("{} is the head of channel {channel}\n", up.from));
-            }
-            for s in &up.steps {
-                out.push_str(&format!("{} -> {} ({})\n", s.from, s.to, s.edge.as_str()));
-            }
-            if up.stranded {
-                out.push_str(&format!(
-                    "stranded: no path from {} to {head}: {}\n",
-                    up.from,
-                    up.reason.as_deref().unwrap_or("")
-                ));
-            } else if !up.steps.is_empty() {
-                out.push_str(&format!("{} upgrade{} to reach {head}\n", up.steps.len(), if up.steps.len() == 1 { "" } else { "s" }));
-            }
-        }
-    }
-    Ok(if up.stranded { 1 } else { 0 })
-}
 }
 
 #[cfg(not(target_arch = "wasm32"))]

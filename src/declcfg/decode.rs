@@ -63,7 +63,8 @@ impl<'a> Ctx<'a> {
 
     /// Go's dotted field path (indexes are not part of it).
     fn path(&self) -> String {
-        let names: Vec<&str> = self.segments().into_iter().filter_map(|s| if let Seg::Field(f) = s { Some(f) } else { None }).collect();
+        let names: Vec<&str> =
+            self.segments().into_iter().filter_map(|s| if let Seg::Field(f) = s { Some(f) } else { None }).collect();
         names.join(".")
     }
 
@@ -91,7 +92,13 @@ impl<'a> Ctx<'a> {
         let message = if path.is_empty() {
             format!("json: cannot unmarshal {} into Go value of type {}", node.kind_name(), go_type)
         } else {
-            format!("json: cannot unmarshal {} into Go struct field {}.{} of type {}", node.kind_name(), self.go_struct, path, go_type)
+            format!(
+                "json: cannot unmarshal {} into Go struct field {}.{} of type {}",
+                node.kind_name(),
+                self.go_struct,
+                path,
+                go_type
+            )
         };
         DecodeError { message, pos: node.pos, pointer: self.pointer() }
     }
@@ -295,7 +302,11 @@ pub fn bundle(mut node: Node, file: &Arc<str>) -> R<Bundle> {
             continue;
         }
         let r = object(item, &c, "declcfg.RelatedImage")?;
-        related_images.push(RelatedImage { pos: item.pos, name: string(r, "name", &c)?, image: string(r, "image", &c)? });
+        related_images.push(RelatedImage {
+            pos: item.pos,
+            name: string(r, "name", &c)?,
+            image: string(r, "image", &c)?,
+        });
     }
     Ok(Bundle {
         source: Source { file: file.clone(), pos: node.pos },
@@ -318,7 +329,12 @@ pub fn deprecation(node: Node, file: &Arc<str>) -> R<Deprecation> {
         let c = ectx.index(i, "DeprecationEntry");
         let empty = Spanned::new(String::new(), item.pos);
         if item.value == Value::Null {
-            entries.push(DeprecationEntry { pos: item.pos, schema: empty.clone(), name: empty.clone(), message: empty });
+            entries.push(DeprecationEntry {
+                pos: item.pos,
+                schema: empty.clone(),
+                name: empty.clone(),
+                message: empty,
+            });
             continue;
         }
         let e = object(item, &c, "declcfg.DeprecationEntry")?;
@@ -333,7 +349,11 @@ pub fn deprecation(node: Node, file: &Arc<str>) -> R<Deprecation> {
         };
         entries.push(DeprecationEntry { pos: item.pos, schema, name, message: string(e, "message", &c)? });
     }
-    Ok(Deprecation { source: Source { file: file.clone(), pos: node.pos }, package: string(node, "package", &ctx)?, entries })
+    Ok(Deprecation {
+        source: Source { file: file.clone(), pos: node.pos },
+        package: string(node, "package", &ctx)?,
+        entries,
+    })
 }
 
 #[cfg(test)]
@@ -357,9 +377,15 @@ mod tests {
     fn go_type_errors() {
         let f: Arc<str> = Arc::from("f.json");
         let e = channel(node(r#"{"entries":"x"}"#), &f).unwrap_err();
-        assert_eq!(e.message, "json: cannot unmarshal string into Go struct field Channel.entries of type []declcfg.ChannelEntry");
+        assert_eq!(
+            e.message,
+            "json: cannot unmarshal string into Go struct field Channel.entries of type []declcfg.ChannelEntry"
+        );
         let e = channel(node(r#"{"entries":[{"name":1}]}"#), &f).unwrap_err();
-        assert_eq!(e.message, "json: cannot unmarshal number into Go struct field ChannelEntry.entries.name of type string");
+        assert_eq!(
+            e.message,
+            "json: cannot unmarshal number into Go struct field ChannelEntry.entries.name of type string"
+        );
         assert_eq!(e.pointer, "/entries/0/name");
     }
 

@@ -82,20 +82,11 @@ impl Pattern {
         if path.len() <= self.domain.len() {
             return MatchResult::NoMatch;
         }
-        if self
-            .domain
-            .iter()
-            .zip(path.iter())
-            .any(|(d, c)| d.as_str() != *c)
-        {
+        if self.domain.iter().zip(path.iter()).any(|(d, c)| d.as_str() != *c) {
             return MatchResult::NoMatch;
         }
         let rest = &path[self.domain.len()..];
-        let hit = if self.is_glob {
-            self.glob_match(rest)
-        } else {
-            self.simple_name_match(rest)
-        };
+        let hit = if self.is_glob { self.glob_match(rest) } else { self.simple_name_match(rest) };
         if !hit {
             MatchResult::NoMatch
         } else if self.inclusion {
@@ -595,10 +586,7 @@ mod tests {
 
     #[test]
     fn load_test_example() {
-        let ig = m(&[(
-            ".indexignore",
-            "*\n!*.json\n!*.yaml\n\n*.clusterserviceversion.yaml",
-        )]);
+        let ig = m(&[(".indexignore", "*\n!*.json\n!*.yaml\n\n*.clusterserviceversion.yaml")]);
         assert!(!ig.is_ignored("cockroachdb.json"));
         assert!(!ig.is_ignored("etcd.yaml"));
         assert!(!ig.is_ignored("deprecations.yaml"));
@@ -619,10 +607,7 @@ mod tests {
 
     #[test]
     fn success_valid_dir_case() {
-        let ig = m(&[(
-            ".indexignore",
-            "*\n!*.json\n!*.yaml\n\n*.clusterserviceversion.yaml",
-        )]);
+        let ig = m(&[(".indexignore", "*\n!*.json\n!*.yaml\n\n*.clusterserviceversion.yaml")]);
         let mut files: Vec<String> = [
             ".indexignore",
             "README.md",
@@ -636,20 +621,8 @@ mod tests {
         .map(|s| s.to_string())
         .collect();
         sort_walk_order(&mut files);
-        let kept: Vec<&str> = files
-            .iter()
-            .map(String::as_str)
-            .filter(|p| !ig.is_ignored(p))
-            .collect();
-        assert_eq!(
-            kept,
-            [
-                "cockroachdb.json",
-                "deprecations.yaml",
-                "etcd.yaml",
-                "unrecognized-schema.json"
-            ]
-        );
+        let kept: Vec<&str> = files.iter().map(String::as_str).filter(|p| !ig.is_ignored(p)).collect();
+        assert_eq!(kept, ["cockroachdb.json", "deprecations.yaml", "etcd.yaml", "unrecognized-schema.json"]);
     }
 
     // -- conformance-derived cases -----------------------------------------
@@ -833,10 +806,7 @@ mod tests {
 
     #[test]
     fn deeper_files_have_priority() {
-        let files = [
-            (".indexignore", "*.json\n"),
-            ("sub/.indexignore", "!*.json\n"),
-        ];
+        let files = [(".indexignore", "*.json\n"), ("sub/.indexignore", "!*.json\n")];
         let ig = m(&files);
         assert!(ig.is_ignored("a.json"));
         assert!(!ig.is_ignored("sub/a.json"));
@@ -846,10 +816,7 @@ mod tests {
         let ig = m(&[files[1], files[0]]);
         assert!(!ig.is_ignored("sub/a.json"));
         // A deeper file re-ignoring.
-        let ig = m(&[
-            (".indexignore", "*\n!*.json\n"),
-            ("sub/.indexignore", "bad.json\n"),
-        ]);
+        let ig = m(&[(".indexignore", "*\n!*.json\n"), ("sub/.indexignore", "bad.json\n")]);
         assert!(!ig.is_ignored("bad.json"));
         assert!(ig.is_ignored("sub/bad.json"));
         assert!(!ig.is_ignored("sub/good.json"));
@@ -860,25 +827,17 @@ mod tests {
         // A sibling directory sorting before ".indexignore" (here "-x", since
         // '-' < '.') is walked first, so the parent's patterns come later and
         // win over the deeper file.
-        let ig = m(&[
-            ("a/.indexignore", "*.json\n"),
-            ("a/-x/.indexignore", "!*.json\n"),
-        ]);
+        let ig = m(&[("a/.indexignore", "*.json\n"), ("a/-x/.indexignore", "!*.json\n")]);
         assert!(ig.is_ignored("a/-x/f.json"));
         // With "b" (sorting after ".indexignore") the deeper file wins.
-        let ig = m(&[
-            ("a/.indexignore", "*.json\n"),
-            ("a/b/.indexignore", "!*.json\n"),
-        ]);
+        let ig = m(&[("a/.indexignore", "*.json\n"), ("a/b/.indexignore", "!*.json\n")]);
         assert!(!ig.is_ignored("a/b/f.json"));
     }
 
     #[test]
     fn comments_blank_lines_and_whitespace() {
-        let ig = m(&[(
-            ".indexignore",
-            "# a comment\n\n   \n\t*.txt   \r\n  # indented comment\n  notes.md\n\\#hash\n",
-        )]);
+        let ig =
+            m(&[(".indexignore", "# a comment\n\n   \n\t*.txt   \r\n  # indented comment\n  notes.md\n\\#hash\n")]);
         assert!(ig.is_ignored("a.txt"));
         assert!(ig.is_ignored("notes.md"));
         assert!(!ig.is_ignored("# a comment"));
@@ -945,10 +904,7 @@ mod tests {
     fn degenerate_patterns_do_not_panic() {
         let content = "!\n/\n//\n///\n!/\n*/\n/*\n**/**\n/**/\n!**\na//b\n\u{0}\n[\u{0}-\u{10FFFF}]\n[é-ü]x\n";
         let ig = m(&[(".indexignore", content), ("d/.indexignore", content)]);
-        for p in [
-            "", "/", "a", "a/", "/a", "a//b", "a/b", "d", "d/", "d/x", "éx", "ü", "\u{0}",
-            "d/a/b/c/d/e",
-        ] {
+        for p in ["", "/", "a", "a/", "/a", "a//b", "a/b", "d", "d/", "d/x", "éx", "ü", "\u{0}", "d/a/b/c/d/e"] {
             let _ = ig.is_ignored(p);
         }
         // `*/` ignores everything below any directory.
@@ -995,15 +951,10 @@ mod tests {
 
     #[test]
     fn walk_order_is_per_component() {
-        let mut v: Vec<String> = ["a.json", "a/b", "a-b", "a/a/z", "B", "b", "a/.x", "_"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let mut v: Vec<String> =
+            ["a.json", "a/b", "a-b", "a/a/z", "B", "b", "a/.x", "_"].iter().map(|s| s.to_string()).collect();
         sort_walk_order(&mut v);
-        assert_eq!(
-            v,
-            ["B", "_", "a/.x", "a/a/z", "a/b", "a-b", "a.json", "b"]
-        );
+        assert_eq!(v, ["B", "_", "a/.x", "a/a/z", "a/b", "a-b", "a.json", "b"]);
         // '-' (0x2d) < '.' (0x2e) < '/' (0x2f): component order, not string order.
         let mut v: Vec<String> = ["x.y", "x/y", "x-y"].iter().map(|s| s.to_string()).collect();
         sort_walk_order(&mut v);

@@ -33,15 +33,7 @@ pub struct JsonReader<'a> {
 impl<'a> JsonReader<'a> {
     /// A reader over `src`, whose first line is line `base_line` of its file.
     pub fn new(src: &'a str, base_line: u32) -> JsonReader<'a> {
-        JsonReader {
-            src,
-            bytes: src.as_bytes(),
-            at: 0,
-            line: 0,
-            line_start: 0,
-            col_cache: (0, 1),
-            base_line,
-        }
+        JsonReader { src, bytes: src.as_bytes(), at: 0, line: 0, line_start: 0, col_cache: (0, 1), base_line }
     }
 
     /// The byte offset the reader is at.
@@ -287,7 +279,8 @@ impl<'a> JsonReader<'a> {
                             let c = if (0xD800..0xDC00).contains(&hi) {
                                 // A surrogate pair, or U+FFFD when the low half is missing.
                                 let save = self.at;
-                                if self.bytes.get(self.at) == Some(&b'\\') && self.bytes.get(self.at + 1) == Some(&b'u') {
+                                if self.bytes.get(self.at) == Some(&b'\\') && self.bytes.get(self.at + 1) == Some(&b'u')
+                                {
                                     self.at += 2;
                                     match self.hex4() {
                                         Ok(lo) if (0xDC00..0xE000).contains(&lo) => {
@@ -395,10 +388,16 @@ mod tests {
     #[test]
     fn go_style_errors() {
         assert_eq!(read_all("{\"a\" 1}").unwrap_err().message, "invalid character '1' after object key");
-        assert_eq!(read_all("{\"a\":1,}").unwrap_err().message, "invalid character '}' looking for beginning of object key string");
+        assert_eq!(
+            read_all("{\"a\":1,}").unwrap_err().message,
+            "invalid character '}' looking for beginning of object key string"
+        );
         assert_eq!(read_all("{}\n---").unwrap_err().message, "invalid character '-' in numeric literal");
         assert_eq!(read_all("{\"a\":").unwrap_err().message, "unexpected EOF");
-        assert_eq!(read_all("{\"a\":tru}").unwrap_err().message, "invalid character '}' in literal true (expecting 'e')");
+        assert_eq!(
+            read_all("{\"a\":tru}").unwrap_err().message,
+            "invalid character '}' in literal true (expecting 'e')"
+        );
     }
 
     #[test]

@@ -110,7 +110,10 @@ pub fn parse_only(files: &[FileInput]) -> usize {
 #[cfg(not(target_arch = "wasm32"))]
 fn parse_all(order: &[String], by_path: &BTreeMap<&str, &FileInput>) -> Vec<(Vec<Blob>, Vec<Diagnostic>)> {
     use rayon::prelude::*;
-    order.par_iter().map(|p| parse_file(p, by_path.get(p.as_str()).map(|f| f.content.as_slice()).unwrap_or(&[]))).collect()
+    order
+        .par_iter()
+        .map(|p| parse_file(p, by_path.get(p.as_str()).map(|f| f.content.as_slice()).unwrap_or(&[])))
+        .collect()
 }
 
 #[cfg(target_arch = "wasm32")]

@@ -123,9 +123,9 @@ impl Node {
             Value::Number(n) => number_to_json(*n),
             Value::String(s) => serde_json::Value::String(s.clone()),
             Value::Array(a) => serde_json::Value::Array(a.iter().map(Node::to_json).collect()),
-            Value::Object(m) => serde_json::Value::Object(
-                m.iter().map(|m| (m.key.clone(), m.value.to_json())).collect(),
-            ),
+            Value::Object(m) => {
+                serde_json::Value::Object(m.iter().map(|m| (m.key.clone(), m.value.to_json())).collect())
+            }
         }
     }
 }
@@ -226,12 +226,10 @@ pub fn go_float(f: f64) -> String {
         // Exponent form, shortest digits, Go style exponent (e-07 → e-7, at least one digit).
         let s = format!("{:e}", f);
         match s.split_once('e') {
-            Some((mant, exp)) => {
-                match exp.strip_prefix('-') {
-                    Some(d) => format!("{mant}e-{d}"),
-                    None => format!("{mant}e+{exp:0>2}"),
-                }
-            }
+            Some((mant, exp)) => match exp.strip_prefix('-') {
+                Some(d) => format!("{mant}e-{d}"),
+                None => format!("{mant}e+{exp:0>2}"),
+            },
             None => s,
         }
     } else {

@@ -134,10 +134,7 @@ impl Builder {
 
     fn scan_error(&self, e: &ScanError) -> YamlError {
         let pos = self.pos(e.marker().line(), e.marker().col());
-        YamlError {
-            message: format!("error converting YAML to JSON: yaml: line {}: {}", pos.line, e.info()),
-            pos,
-        }
+        YamlError { message: format!("error converting YAML to JSON: yaml: line {}: {}", pos.line, e.info()), pos }
     }
 
     fn err(&self, message: impl Into<String>, pos: Pos) -> YamlError {
@@ -161,9 +158,8 @@ impl Builder {
             Event::Scalar(text, style, anchor, tag) => {
                 self.count(1, pos)?;
                 let plain = style == ScalarStyle::Plain;
-                let tag_suffix = tag.as_ref().map(|t| {
-                    if t.is_yaml_core_schema() { t.suffix.clone() } else { t.to_string() }
-                });
+                let tag_suffix =
+                    tag.as_ref().map(|t| if t.is_yaml_core_schema() { t.suffix.clone() } else { t.to_string() });
                 // `<<` in key position is a merge key.
                 if self.expecting_key() && yaml_scalar::is_merge_key(&text, plain, tag_suffix.as_deref()) {
                     if let Some(Frame::Map { key, .. }) = self.stack.last_mut() {
@@ -194,7 +190,10 @@ impl Builder {
             }
             Event::Alias(id) => {
                 let Some(node) = self.anchors.get(&id).cloned() else {
-                    return Err(self.err(format!("error converting YAML to JSON: yaml: line {}: unknown anchor referenced", pos.line), pos));
+                    return Err(self.err(
+                        format!("error converting YAML to JSON: yaml: line {}: unknown anchor referenced", pos.line),
+                        pos,
+                    ));
                 };
                 self.count(node_count(&node), pos)?;
                 if self.expecting_key() {
@@ -203,7 +202,11 @@ impl Builder {
                         Value::Bool(b) => b.to_string(),
                         Value::Null => "null".to_string(),
                         Value::Number(n) => super::value::go_float(*n),
-                        _ => return Err(self.err("error converting YAML to JSON: yaml: invalid map key: a collection", pos)),
+                        _ => {
+                            return Err(
+                                self.err("error converting YAML to JSON: yaml: invalid map key: a collection", pos)
+                            )
+                        }
                     };
                     if let Some(Frame::Map { key: k, .. }) = self.stack.last_mut() {
                         *k = Some(Key::Text(key, pos));
@@ -243,7 +246,9 @@ impl Builder {
 
     fn push(&mut self, frame: Frame, pos: Pos) -> Result<(), YamlError> {
         if self.stack.len() >= MAX_DEPTH {
-            return Err(self.err(format!("error converting YAML to JSON: yaml: nesting deeper than {MAX_DEPTH} levels"), pos));
+            return Err(
+                self.err(format!("error converting YAML to JSON: yaml: nesting deeper than {MAX_DEPTH} levels"), pos)
+            );
         }
         self.stack.push(frame);
         Ok(())
@@ -261,20 +266,18 @@ impl Builder {
                 items.push(node);
                 Ok(None)
             }
-            Some(Frame::Map { members, key, .. }) => {
-                match key.take() {
-                    Some(Key::Text(k, key_pos)) => {
-                        insert_member(members, Member { key: k, key_pos, value: node });
-                        Ok(None)
-                    }
-                    Some(Key::Merge) => {
-                        let pos = node.pos;
-                        merge(members, node).map_err(|m| YamlError { message: m, pos })?;
-                        Ok(None)
-                    }
-                    None => Ok(None),
+            Some(Frame::Map { members, key, .. }) => match key.take() {
+                Some(Key::Text(k, key_pos)) => {
+                    insert_member(members, Member { key: k, key_pos, value: node });
+                    Ok(None)
                 }
-            }
+                Some(Key::Merge) => {
+                    let pos = node.pos;
+                    merge(members, node).map_err(|m| YamlError { message: m, pos })?;
+                    Ok(None)
+                }
+                None => Ok(None),
+            },
         }
     }
 }
@@ -282,7 +285,8 @@ impl Builder {
 /// go-yaml v2 merge: the merged mapping's keys are set in order (overwriting keys already
 /// present); for a sequence of mappings, later ones are applied first so earlier ones win.
 fn merge(members: &mut Vec<Member>, node: Node) -> Result<(), String> {
-    const WANT_MAP: &str = "error converting YAML to JSON: yaml: map merge requires map or sequence of maps as the value";
+    const WANT_MAP: &str =
+        "error converting YAML to JSON: yaml: map merge requires map or sequence of maps as the value";
     match node.value {
         Value::Object(from) => {
             for m in from {

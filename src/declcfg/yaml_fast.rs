@@ -216,8 +216,8 @@ fn key_string(key: &Key<'_>) -> R<String> {
 fn plain_start(c: u8, next: u8) -> bool {
     match c {
         b'-' => !matches!(next, b' ' | b'\t' | b'\n' | b'\r' | 0),
-        b'?' | b':' | b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'&' | b'*' | b'!' | b'|' | b'>'
-        | b'\'' | b'"' | b'%' | b'@' | b'`' | b' ' => false,
+        b'?' | b':' | b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'&' | b'*' | b'!' | b'|' | b'>' | b'\'' | b'"'
+        | b'%' | b'@' | b'`' | b' ' => false,
         c => c >= 0x20 && c != 0x7f,
     }
 }
@@ -299,11 +299,7 @@ impl<'a> Fast<'a> {
     /// The position of byte `k` of the current line.
     fn pos_at(&self, k: usize) -> Pos {
         let prefix = self.b.get(self.ls..k).unwrap_or(&[]);
-        let col = if prefix.is_ascii() {
-            prefix.len()
-        } else {
-            prefix.iter().filter(|&&c| (c & 0xc0) != 0x80).count()
-        };
+        let col = if prefix.is_ascii() { prefix.len() } else { prefix.iter().filter(|&&c| (c & 0xc0) != 0x80).count() };
         Pos::new(self.first_line + self.line, col as u32 + 1)
     }
 
@@ -484,7 +480,8 @@ impl<'a> Fast<'a> {
                         if ctx == Ctx::SameLine || colon - j > MAX_KEY_BYTES {
                             return Err(Bail);
                         }
-                        let key = Key { text: Cow::Borrowed(self.text(j, end)?), plain: true, pos: self.pos_at(j), colon };
+                        let key =
+                            Key { text: Cow::Borrowed(self.text(j, end)?), plain: true, pos: self.pos_at(j), colon };
                         self.mapping(j - self.ls, key, depth)
                     }
                     _ if ctx == Ctx::Root => Err(Bail),
@@ -1100,7 +1097,9 @@ mod tests {
 
     #[test]
     fn yaml_1_1_scalars_and_keys() {
-        assert_same("a: yes\nb: No\nc: on\nd: ~\ne: null\nf: 1.0\ng: 0x1F\nh: 0777\ni: 1e3\nj: .inf\nk: -.Inf\nl: 1_000\n");
+        assert_same(
+            "a: yes\nb: No\nc: on\nd: ~\ne: null\nf: 1.0\ng: 0x1F\nh: 0777\ni: 1e3\nj: .inf\nk: -.Inf\nl: 1_000\n",
+        );
         assert_same("m: 2001-12-14\nn: +5\no: 08\np: 123456789012345678901234567890\n");
         assert_same("a: .nan\n");
         assert_same("yes: 1\n1.5: x\n10: y\ntrue: z\n0x10: w\n");
@@ -1428,9 +1427,57 @@ mod tests {
     }
 
     const WORDS: &[&str] = &[
-        "a", "b", "name", "x y", "yes", "no", "~", "null", "1", "-2", "0x1F", "1.5", "1e3", ".inf", "é", "ü x", "a:b",
-        "a#b", "-x", "2001-12-14", "<<", "'", "\"", "#", "|", ">", "-", "[]", "{}", "[", "}", "&a", "*a", "!t", "%",
-        "@", "`", "?", ":", "x ", " x", "", "a'b", "a\"b", "\\", "\\n", "\\x41", "\\u00e9", "\\", "''", "\t",
+        "a",
+        "b",
+        "name",
+        "x y",
+        "yes",
+        "no",
+        "~",
+        "null",
+        "1",
+        "-2",
+        "0x1F",
+        "1.5",
+        "1e3",
+        ".inf",
+        "é",
+        "ü x",
+        "a:b",
+        "a#b",
+        "-x",
+        "2001-12-14",
+        "<<",
+        "'",
+        "\"",
+        "#",
+        "|",
+        ">",
+        "-",
+        "[]",
+        "{}",
+        "[",
+        "}",
+        "&a",
+        "*a",
+        "!t",
+        "%",
+        "@",
+        "`",
+        "?",
+        ":",
+        "x ",
+        " x",
+        "",
+        "a'b",
+        "a\"b",
+        "\\",
+        "\\n",
+        "\\x41",
+        "\\u00e9",
+        "\\",
+        "''",
+        "\t",
     ];
 
     fn gen_scalar(r: &mut Rng, ind: usize) -> String {
@@ -1544,8 +1591,10 @@ mod tests {
         }
     }
 
-    const MUTATIONS: &[&str] =
-        &[" ", "  ", "\n", ":", "- ", "-", "#", "'", "\"", "|", ">", "a", "\t", "[", "]", "{", "}", "\\", "&", "*", "!", "?", "é", ",", "\n  ", ": "];
+    const MUTATIONS: &[&str] = &[
+        " ", "  ", "\n", ":", "- ", "-", "#", "'", "\"", "|", ">", "a", "\t", "[", "]", "{", "}", "\\", "&", "*", "!",
+        "?", "é", ",", "\n  ", ": ",
+    ];
 
     /// The tests that read whole catalogs or time things run one at a time.
     static HEAVY: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -1609,11 +1658,54 @@ mod tests {
     }
 
     const LINES: &[&str] = &[
-        "a: 1", "b: two words", "key:", "k2: |", "k3: >-", "k4: |+", "k5: |2", "- x", "- a: 1", "- - y", "-", "- |", "text",
-        "more text", "# comment", "", "   ", "'single", "quoted'", "\"double \\", "end\"", "k6: 'multi", "line'", "k7: \"open",
-        "k8: []", "- {}", "x: y: z", "k9: a # c", "k10: 'q' # c", "\"qk\": v", "'sk': v", "é: ü", "k11: yes", "k12: ~",
-        "k13: -1", "  deeper: 1", "k14: \"a\\\"\"", "k15: ''''", "...x", "k16: ':'", "- 'a': b", "- \"b\"", "k17:   ",
-        "  - z", "    w", "k18: >", "k19: |-", "- >+",
+        "a: 1",
+        "b: two words",
+        "key:",
+        "k2: |",
+        "k3: >-",
+        "k4: |+",
+        "k5: |2",
+        "- x",
+        "- a: 1",
+        "- - y",
+        "-",
+        "- |",
+        "text",
+        "more text",
+        "# comment",
+        "",
+        "   ",
+        "'single",
+        "quoted'",
+        "\"double \\",
+        "end\"",
+        "k6: 'multi",
+        "line'",
+        "k7: \"open",
+        "k8: []",
+        "- {}",
+        "x: y: z",
+        "k9: a # c",
+        "k10: 'q' # c",
+        "\"qk\": v",
+        "'sk': v",
+        "é: ü",
+        "k11: yes",
+        "k12: ~",
+        "k13: -1",
+        "  deeper: 1",
+        "k14: \"a\\\"\"",
+        "k15: ''''",
+        "...x",
+        "k16: ':'",
+        "- 'a': b",
+        "- \"b\"",
+        "k17:   ",
+        "  - z",
+        "    w",
+        "k18: >",
+        "k19: |-",
+        "- >+",
     ];
 
     #[test]
@@ -1682,9 +1774,9 @@ mod tests {
     #[test]
     fn arbitrary_text_agrees_or_bails() {
         const CHARS: &[char] = &[
-            ' ', ' ', ' ', '\n', '\n', 'a', 'b', '1', ':', '-', '#', '\'', '"', '\\', '|', '>', '[', ']', '{', '}', ',', '?',
-            '&', '*', '!', '%', '@', '`', '.', '~', '\t', '\r', '\0', '\u{1}', '\u{7f}', '\u{85}', '\u{a0}', 'é', '\u{2028}',
-            '\u{feff}', '\u{ffff}', '😀', '+', '<', 'x', 'n', 'u', 'U',
+            ' ', ' ', ' ', '\n', '\n', 'a', 'b', '1', ':', '-', '#', '\'', '"', '\\', '|', '>', '[', ']', '{', '}',
+            ',', '?', '&', '*', '!', '%', '@', '`', '.', '~', '\t', '\r', '\0', '\u{1}', '\u{7f}', '\u{85}', '\u{a0}',
+            'é', '\u{2028}', '\u{feff}', '\u{ffff}', '😀', '+', '<', 'x', 'n', 'u', 'U',
         ];
         let mut r = Rng(0x0123_4567_89ab_cdef);
         for _ in 0..20_000 {

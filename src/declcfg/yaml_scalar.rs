@@ -83,14 +83,7 @@ pub fn resolve(text: &str, plain: bool, tag: Option<&str>) -> Result<Scalar, Str
         (Want::Any | Want::Str, g) => g,
         (w, g) if w.kind() == g.kind() => g,
         (Want::Float, Resolved::Int(i)) => Resolved::Float(i as f64),
-        (w, g) => {
-            return Err(format!(
-                "cannot decode !!{} `{}` as a !!{}",
-                g.kind(),
-                text,
-                w.kind()
-            ))
-        }
+        (w, g) => return Err(format!("cannot decode !!{} `{}` as a !!{}", g.kind(), text, w.kind())),
     };
     Ok(match got {
         Resolved::Null => Scalar::Null,
@@ -352,9 +345,7 @@ fn resolve_implicit(text: &str, want: Want) -> Resolved {
                 if let Ok(u) = go_parse_uint(rest, 2) {
                     return Resolved::Uint(u);
                 }
-            } else if let Some(Ok(i)) =
-                plain.strip_prefix("-0b").map(|rest| go_parse_int(&format!("-{rest}"), 2))
-            {
+            } else if let Some(Ok(i)) = plain.strip_prefix("-0b").map(|rest| go_parse_int(&format!("-{rest}"), 2)) {
                 return Resolved::Int(i);
             }
         }
@@ -366,12 +357,8 @@ fn resolve_implicit(text: &str, want: Want) -> Resolved {
 /// go-yaml v2's `resolveMap` (YAML 1.1 booleans, nulls, special floats).
 fn lookup(text: &str) -> Option<Resolved> {
     Some(match text {
-        "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
-            Resolved::Bool(true)
-        }
-        "n" | "N" | "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => {
-            Resolved::Bool(false)
-        }
+        "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => Resolved::Bool(true),
+        "n" | "N" | "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => Resolved::Bool(false),
         "" | "~" | "null" | "Null" | "NULL" => Resolved::Null,
         ".nan" | ".NaN" | ".NAN" => Resolved::Float(f64::NAN),
         ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => Resolved::Float(f64::INFINITY),
@@ -598,9 +585,7 @@ fn parse_timestamp(s: &str) -> bool {
     if i != 4 || i == b.len() || b[i] != b'-' {
         return false;
     }
-    [Layout::DateTime(b'T'), Layout::DateTime(b't'), Layout::Spaced, Layout::Date]
-        .iter()
-        .any(|&l| go_time_parse(b, l))
+    [Layout::DateTime(b'T'), Layout::DateTime(b't'), Layout::Spaced, Layout::Date].iter().any(|&l| go_time_parse(b, l))
 }
 
 #[derive(Clone, Copy)]
@@ -1016,9 +1001,10 @@ mod tests {
             Scalar::Float(f) => assert!(f == 0.0 && f.is_sign_negative()),
             other => panic!("{other:?}"),
         }
-        for s in ["1e999", "-1e999", ".5e999", "1.2.3", "1e", "1e+", "e5", "1.5x", "1 2", "1,5",
-                  "1:20", "12:30:45", "1/2", "5%", "1e5.5", "0x1.8p1", "+", "-", ".", "..", ".e5",
-                  "+-1", "--1", "1-", "1+1"] {
+        for s in [
+            "1e999", "-1e999", ".5e999", "1.2.3", "1e", "1e+", "e5", "1.5x", "1 2", "1,5", "1:20", "12:30:45", "1/2",
+            "5%", "1e5.5", "0x1.8p1", "+", "-", ".", "..", ".e5", "+-1", "--1", "1-", "1+1",
+        ] {
             assert_eq!(plain(s), str_(s), "{s:?}");
         }
     }
@@ -1054,26 +1040,60 @@ mod tests {
 
     #[test]
     fn timestamps_stay_strings() {
-        for s in ["2001-12-14", "2001-12-14t21:59:43.10-05:00", "2001-12-14 21:59:43.10",
-                  "2002-12-14T21:59:43Z", "2001-1-2", "2001-12-14 21:59:43.10 -5", "1999-99-99"] {
+        for s in [
+            "2001-12-14",
+            "2001-12-14t21:59:43.10-05:00",
+            "2001-12-14 21:59:43.10",
+            "2002-12-14T21:59:43Z",
+            "2001-1-2",
+            "2001-12-14 21:59:43.10 -5",
+            "1999-99-99",
+        ] {
             assert_eq!(plain(s), str_(s), "{s:?}");
         }
     }
 
     #[test]
     fn timestamp_parser() {
-        for s in ["2001-12-14", "2001-1-2", "2001-12-14t21:59:43.10-05:00",
-                  "2001-12-14T21:59:43.10+05:30", "2001-12-14T21:59:43Z", "2001-12-14T1:2:3Z",
-                  "2001-12-14 21:59:43.10", "2001-12-14   21:59:43", "2001-12-14 21:59:43,5",
-                  "2000-02-29", "2001-12-14T21:59:43.1234567891234Z", "2001-12-14T21:59:43+24:60"] {
+        for s in [
+            "2001-12-14",
+            "2001-1-2",
+            "2001-12-14t21:59:43.10-05:00",
+            "2001-12-14T21:59:43.10+05:30",
+            "2001-12-14T21:59:43Z",
+            "2001-12-14T1:2:3Z",
+            "2001-12-14 21:59:43.10",
+            "2001-12-14   21:59:43",
+            "2001-12-14 21:59:43,5",
+            "2000-02-29",
+            "2001-12-14T21:59:43.1234567891234Z",
+            "2001-12-14T21:59:43+24:60",
+        ] {
             assert!(parse_timestamp(s), "{s:?}");
         }
-        for s in ["2001-12-14 21:59:43.10 -5", "2001-13-01", "2001-00-01", "2001-02-29",
-                  "1900-02-29", "2001-12-32", "2001-12-0", "2001-12-14T24:00:00Z",
-                  "2001-12-14T21:60:00Z", "2001-12-14T21:59:60Z", "2001-12-14T21:59:43",
-                  "2001-12-14T21:59:43+0500", "2001-12-14T21:59:43+25:00", "2001-12-14 ",
-                  "2001-12-14x", "20011-12-14", "201-12-14", "2001-123-14", "2001-12-14T21:59:43.Z",
-                  "2001-12-14 21:59", "2001-12-14T21:59:43*05:00"] {
+        for s in [
+            "2001-12-14 21:59:43.10 -5",
+            "2001-13-01",
+            "2001-00-01",
+            "2001-02-29",
+            "1900-02-29",
+            "2001-12-32",
+            "2001-12-0",
+            "2001-12-14T24:00:00Z",
+            "2001-12-14T21:60:00Z",
+            "2001-12-14T21:59:60Z",
+            "2001-12-14T21:59:43",
+            "2001-12-14T21:59:43+0500",
+            "2001-12-14T21:59:43+25:00",
+            "2001-12-14 ",
+            "2001-12-14x",
+            "20011-12-14",
+            "201-12-14",
+            "2001-123-14",
+            "2001-12-14T21:59:43.Z",
+            "2001-12-14 21:59",
+            "2001-12-14T21:59:43*05:00",
+        ] {
             assert!(!parse_timestamp(s), "{s:?}");
         }
     }
@@ -1082,18 +1102,30 @@ mod tests {
     fn timestamp_tag() {
         assert_eq!(tagged("2001-12-14", "timestamp"), Ok(str_("2001-12-14")));
         assert_eq!(tagged("2001-12-14T21:59:43Z", "!!timestamp"), Ok(str_("2001-12-14T21:59:43Z")));
-        assert_eq!(
-            tagged("2001-13-14", "timestamp"),
-            Err("cannot decode !!str `2001-13-14` as a !!timestamp".into())
-        );
+        assert_eq!(tagged("2001-13-14", "timestamp"), Err("cannot decode !!str `2001-13-14` as a !!timestamp".into()));
         assert_eq!(tagged("123", "timestamp"), Err("cannot decode !!int `123` as a !!timestamp".into()));
         assert_eq!(tagged("yes", "timestamp"), Err("cannot decode !!bool `yes` as a !!timestamp".into()));
     }
 
     #[test]
     fn other_strings() {
-        for s in ["hello", "<<", "-", "- x", "a: b", "@x", "'q'", "1.2.3-alpha", "v1.0.0",
-                  "0.1.0", "3.14.15", "é", "ÿes", "12e", "1_000_x"] {
+        for s in [
+            "hello",
+            "<<",
+            "-",
+            "- x",
+            "a: b",
+            "@x",
+            "'q'",
+            "1.2.3-alpha",
+            "v1.0.0",
+            "0.1.0",
+            "3.14.15",
+            "é",
+            "ÿes",
+            "12e",
+            "1_000_x",
+        ] {
             assert_eq!(plain(s), str_(s), "{s:?}");
         }
     }
@@ -1153,8 +1185,18 @@ mod tests {
 
     #[test]
     fn non_core_tags_are_strings() {
-        for tag in ["!", "!foo", "!local", "tag:example.com,2000:app/foo", "merge", "!!merge",
-                    "seq", "!!map", "tag:yaml.org,2002:omap", "!!whatever"] {
+        for tag in [
+            "!",
+            "!foo",
+            "!local",
+            "tag:example.com,2000:app/foo",
+            "merge",
+            "!!merge",
+            "seq",
+            "!!map",
+            "tag:yaml.org,2002:omap",
+            "!!whatever",
+        ] {
             for s in ["123", "yes", "", "~", "<<"] {
                 assert_eq!(resolve(s, true, Some(tag)), Ok(str_(s)), "{tag} {s:?}");
                 assert_eq!(resolve(s, false, Some(tag)), Ok(str_(s)), "{tag} {s:?}");
@@ -1179,8 +1221,20 @@ mod tests {
         assert_eq!(tagged("4oJB", "binary"), Ok(str_("\u{FFFD}\u{FFFD}A")));
         assert_eq!(tagged("4oKs", "binary"), Ok(str_("€")));
         let bad = Err("!!binary value contains invalid base64 data".to_string());
-        for s in ["aGVsbG8", "aGVsbG8==", "a===", "====", "aA==aA==", "aG Vs", "aGVs bG8=", "aGk-",
-                  "a", "aA=", "=aAA", "a=AA"] {
+        for s in [
+            "aGVsbG8",
+            "aGVsbG8==",
+            "a===",
+            "====",
+            "aA==aA==",
+            "aG Vs",
+            "aGVs bG8=",
+            "aGk-",
+            "a",
+            "aA=",
+            "=aAA",
+            "a=AA",
+        ] {
             assert_eq!(tagged(s, "binary"), bad, "{s:?}");
         }
     }
@@ -1245,10 +1299,7 @@ mod tests {
         assert_eq!(key_error(&plain("1")), None);
         assert_eq!(key_error(&plain("1.5")), None);
         assert_eq!(key_error(&plain("yes")), None);
-        assert_eq!(
-            key_error(&plain("")),
-            Some("unsupported map key of type: %!s(<nil>), key: <nil>".into())
-        );
+        assert_eq!(key_error(&plain("")), Some("unsupported map key of type: %!s(<nil>), key: <nil>".into()));
         assert_eq!(
             key_error(&plain("18446744073709551615")),
             Some("unsupported map key of type: uint64, key: 0xffffffffffffffff".into())
@@ -1311,18 +1362,9 @@ mod tests {
         assert_eq!(json_number_text(&plain("1.0")), Some(Ok("1".into())));
         assert_eq!(json_number_text(&plain("1e5")), Some(Ok("100000".into())));
         assert_eq!(json_number_text(&plain("-42")), Some(Ok("-42".into())));
-        assert_eq!(
-            json_number_text(&plain("9223372036854775807")),
-            Some(Ok("9223372036854775807".into()))
-        );
-        assert_eq!(
-            json_number_text(&plain("18446744073709551615")),
-            Some(Ok("18446744073709551615".into()))
-        );
-        assert_eq!(
-            json_number_text(&plain(".inf")),
-            Some(Err("json: unsupported value: +Inf".into()))
-        );
+        assert_eq!(json_number_text(&plain("9223372036854775807")), Some(Ok("9223372036854775807".into())));
+        assert_eq!(json_number_text(&plain("18446744073709551615")), Some(Ok("18446744073709551615".into())));
+        assert_eq!(json_number_text(&plain(".inf")), Some(Err("json: unsupported value: +Inf".into())));
         assert_eq!(json_number_text(&plain("yes")), None);
         assert_eq!(json_number_text(&plain("x")), None);
         assert_eq!(json_number_text(&plain("")), None);
@@ -1363,15 +1405,66 @@ mod tests {
     #[test]
     fn no_panics_on_odd_input() {
         let samples = [
-            "", " ", "\0", "\u{FEFF}", "é", "-é", "1é", ".é", "0xé", "0bé", "2001-é", "2001-1é",
-            "2001-12-14T", "2001-12-14T1", "2001-12-14T1:", "2001-12-14T1:2:3+", "2001-12-14T1:2:3+05",
-            "2001-12-14T1:2:3+0é:00", "2001-12-14T1:2:3.", "9999-", "0000-00-00", "-0b", "-0o",
-            "0b-", "0b+", "--", "+.", "-.", ".-", "._", "_", "__", "0_", "0x__", "1e-", "1e+_",
-            "\u{10FFFF}", "~~", "<<<", "0o_7", "0o-7", "0x-1", "0X", "0B", "0O",
+            "",
+            " ",
+            "\0",
+            "\u{FEFF}",
+            "é",
+            "-é",
+            "1é",
+            ".é",
+            "0xé",
+            "0bé",
+            "2001-é",
+            "2001-1é",
+            "2001-12-14T",
+            "2001-12-14T1",
+            "2001-12-14T1:",
+            "2001-12-14T1:2:3+",
+            "2001-12-14T1:2:3+05",
+            "2001-12-14T1:2:3+0é:00",
+            "2001-12-14T1:2:3.",
+            "9999-",
+            "0000-00-00",
+            "-0b",
+            "-0o",
+            "0b-",
+            "0b+",
+            "--",
+            "+.",
+            "-.",
+            ".-",
+            "._",
+            "_",
+            "__",
+            "0_",
+            "0x__",
+            "1e-",
+            "1e+_",
+            "\u{10FFFF}",
+            "~~",
+            "<<<",
+            "0o_7",
+            "0o-7",
+            "0x-1",
+            "0X",
+            "0B",
+            "0O",
         ];
-        let tags: [Option<&str>; 12] = [None, Some("str"), Some("int"), Some("float"), Some("bool"),
-            Some("null"), Some("timestamp"), Some("binary"), Some("!"), Some("!x"), Some("merge"),
-            Some("")];
+        let tags: [Option<&str>; 12] = [
+            None,
+            Some("str"),
+            Some("int"),
+            Some("float"),
+            Some("bool"),
+            Some("null"),
+            Some("timestamp"),
+            Some("binary"),
+            Some("!"),
+            Some("!x"),
+            Some("merge"),
+            Some(""),
+        ];
         for s in samples {
             for t in tags {
                 for p in [true, false] {

@@ -194,7 +194,8 @@ impl ChannelGraph {
         }
         let mut edges = Vec::new();
         let mut virtual_nodes: BTreeMap<String, GraphNode> = BTreeMap::new();
-        let in_channel: HashMap<&str, usize> = c.entries.iter().enumerate().map(|(i, e)| (e.name.value.as_str(), i)).collect();
+        let in_channel: HashMap<&str, usize> =
+            c.entries.iter().enumerate().map(|(i, e)| (e.name.value.as_str(), i)).collect();
         let mut add_edge = |from: &str, to: &str, kind: EdgeKind, edges: &mut Vec<GraphEdge>| {
             if !in_channel.contains_key(from) && !virtual_nodes.contains_key(from) {
                 virtual_nodes.insert(
@@ -254,7 +255,8 @@ impl ChannelGraph {
     pub fn petgraph(&self) -> DiGraph<usize, EdgeKind> {
         let mut g = DiGraph::new();
         let idx: Vec<NodeIndex> = (0..self.nodes.len()).map(|i| g.add_node(i)).collect();
-        let by_name: HashMap<&str, NodeIndex> = self.nodes.iter().enumerate().map(|(i, n)| (n.name.as_str(), idx[i])).collect();
+        let by_name: HashMap<&str, NodeIndex> =
+            self.nodes.iter().enumerate().map(|(i, n)| (n.name.as_str(), idx[i])).collect();
         for e in &self.edges {
             if let (Some(&a), Some(&b)) = (by_name.get(e.from.as_str()), by_name.get(e.to.as_str())) {
                 g.add_edge(a, b, e.kind);

@@ -64,7 +64,8 @@ pub fn to_dot(graphs: &[ChannelGraph]) -> String {
                 EdgeKind::Skips => "style=solid, arrowhead=teetee, color=\"#C62828\"",
                 EdgeKind::SkipRange => "style=dashed, arrowhead=odot, arrowtail=odot, dir=both, color=\"#1565C0\"",
             };
-            let _ = writeln!(out, "    {} -> {} [{style}, tooltip={}];", id(&e.from), id(&e.to), quote(e.kind.as_str()));
+            let _ =
+                writeln!(out, "    {} -> {} [{style}, tooltip={}];", id(&e.from), id(&e.to), quote(e.kind.as_str()));
         }
         out.push_str("  }\n");
     }

@@ -86,7 +86,11 @@ fn channel(p: &Package, c: &Channel, out: &mut Vec<Diagnostic>) {
             if v < r {
                 out.push(Diagnostic::warning(
                     Code::VersionGoesBackwards,
-                    format!("{} (version {v}) replaces {} (version {r}), a newer version: upgrading would downgrade", q(&e.name.value), q(&e.replaces.value)),
+                    format!(
+                        "{} (version {v}) replaces {} (version {r}), a newer version: upgrading would downgrade",
+                        q(&e.name.value),
+                        q(&e.replaces.value)
+                    ),
                     at(c, e, "replaces"),
                 ));
             }
@@ -94,11 +98,16 @@ fn channel(p: &Package, c: &Channel, out: &mut Vec<Diagnostic>) {
         // A skipRange that covers no entry of the channel (a single-entry channel whose head covers
         // pruned versions is normal).
         if let (true, Ok(range)) = (c.entries.len() > 1, VersionRange::parse(&e.skip_range.value)) {
-            let covers = c.entries.iter().any(|x| x.name.value != e.name.value && version(x).is_some_and(|v| range.contains(v)));
+            let covers =
+                c.entries.iter().any(|x| x.name.value != e.name.value && version(x).is_some_and(|v| range.contains(v)));
             if !covers {
                 out.push(Diagnostic::warning(
                     Code::SkipRangeCoversNothing,
-                    format!("the skipRange {} of {} covers no entry of channel {ch}", q(&e.skip_range.value), q(&e.name.value)),
+                    format!(
+                        "the skipRange {} of {} covers no entry of channel {ch}",
+                        q(&e.skip_range.value),
+                        q(&e.name.value)
+                    ),
                     at(c, e, "skipRange"),
                 ));
             }
@@ -127,21 +136,28 @@ fn channel(p: &Package, c: &Channel, out: &mut Vec<Diagnostic>) {
         if let Some(msg) = graph.node(&head.name.value).and_then(|n| n.deprecated.clone()) {
             out.push(Diagnostic::warning(
                 Code::DeprecatedHead,
-                format!("the head {} of channel {ch} is deprecated ({msg}): new subscriptions install a deprecated bundle", q(&head.name.value)),
+                format!(
+                    "the head {} of channel {ch} is deprecated ({msg}): new subscriptions install a deprecated bundle",
+                    q(&head.name.value)
+                ),
                 at(c, head, "name"),
             ));
         }
     }
 
     // Entries nothing upgrades to, other than the oldest.
-    let targets: HashSet<&str> = graph.edges.iter().filter(|e| c.entry(&e.from).is_some()).map(|e| e.to.as_str()).collect();
+    let targets: HashSet<&str> =
+        graph.edges.iter().filter(|e| c.entry(&e.from).is_some()).map(|e| e.to.as_str()).collect();
     let lowest: Option<&Version> = c.entries.iter().filter_map(version).min();
     for e in &c.entries {
         let is_lowest = version(e).is_some() && version(e) == lowest;
         if c.entries.len() > 1 && !is_lowest && !targets.contains(e.name.value.as_str()) {
             out.push(Diagnostic::warning(
                 Code::UnreachableEntry,
-                format!("no earlier version in channel {ch} upgrades to {}: it can only be installed fresh", q(&e.name.value)),
+                format!(
+                    "no earlier version in channel {ch} upgrades to {}: it can only be installed fresh",
+                    q(&e.name.value)
+                ),
                 at(c, e, "name"),
             ));
         }

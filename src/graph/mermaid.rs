@@ -83,7 +83,9 @@ pub fn to_mermaid(cfg: &DeclarativeConfig, opts: &MermaidOptions) -> Result<Stri
         }
         let entries: Vec<ChannelEntry> = match &min_edge {
             None => c.entries.clone(),
-            Some((floor, _)) => filter_entries(&c.entries, floor, opts.minimum_edge.as_deref().unwrap_or(""), &version_of),
+            Some((floor, _)) => {
+                filter_entries(&c.entries, floor, opts.minimum_edge.as_deref().unwrap_or(""), &version_of)
+            }
         };
         if entries.is_empty() {
             continue;

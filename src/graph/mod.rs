@@ -15,6 +15,6 @@ pub use dot::to_dot;
 pub use mermaid::{to_mermaid, MermaidOptions};
 pub use order::{v0_order, OrderError};
 pub use upgrade::{
-    can_upgrade, channel_paths, legacy_successor, package_view, within_steps, successors_v1, successors_v1_semver, upgrade_path, ChannelOption, PathError,
-    Semantics, Start, Step, UpgradePath,
+    can_upgrade, channel_paths, legacy_successor, package_view, successors_v1, successors_v1_semver, upgrade_path,
+    within_steps, ChannelOption, PathError, Semantics, Start, Step, UpgradePath,
 };

@@ -10,10 +10,21 @@ use crate::version::go_quote as q;
 /// Why OLM v0 cannot order a channel; `Display` gives the resolver's message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OrderError {
-    NoHeads { package: String, channel: String },
-    Cycle { head: String, package: String, channel: String },
+    NoHeads {
+        package: String,
+        channel: String,
+    },
+    Cycle {
+        head: String,
+        package: String,
+        channel: String,
+    },
     /// Each chain rendered as OLM does (`first`, `first...last`).
-    MultipleChains { package: String, channel: String, chains: Vec<String> },
+    MultipleChains {
+        package: String,
+        channel: String,
+        chains: Vec<String>,
+    },
 }
 
 impl std::fmt::Display for OrderError {

@@ -132,11 +132,72 @@ fn start_text(start: &Start) -> String {
 }
 
 /// The path OLM would take from `start` to the head of `channel`.
-pub fn upgrade_path(package: &Package, channel: &Channel, start: &Start, semantics: Semantics) -> Result<UpgradePath, PathError> {
+pub fn upgrade_path(
+    package: &Package,
+    channel: &Channel,
+    start: &Start,
+    semantics: Semantics,
+) -> Result<UpgradePath, PathError> {
     match semantics {
         Semantics::V0 => v0_path(package, channel, start),
         Semantics::V1 => v1_path(package, channel, start),
     }
+}
+
+/// Where a walk from a start towards the head ended.
+struct Walk {
+    steps: Vec<Step>,
+    cur: Current,
+    reached: bool,
+    /// The first prohibited entry passed over on the way.
+    blocked: Option<usize>,
+}
+
+impl Walk {
+    fn stranded(&self) -> bool {
+        !self.reached
+    }
+
+    fn into_path(self, start: &Start, head: Option<String>, reason: Option<String>) -> UpgradePath {
+        UpgradePath { from: start_text(start), to: head, steps: self.steps, stranded: !self.reached, reason }
+    }
+}
+
+/// Follow `next` (given the entry index the walk is at, if any, and the installed state) one
+/// upgrade at a time until the head, a dead end or a cycle.
+fn walk(
+    package: &Package,
+    channel: &Channel,
+    start: &Start,
+    head: Option<&str>,
+    next: impl Fn(Option<usize>, &Current) -> (Option<(usize, EdgeKind)>, Option<usize>),
+) -> Result<Walk, PathError> {
+    let mut cur = start_state(package, start)?;
+    let mut steps = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    seen.insert(cur.name.clone());
+    let mut blocked_first = None;
+    // Once on an entry of the channel, callers answer from their memo.
+    let mut at: Option<usize> = match start {
+        Start::Bundle(name) => channel.entries.iter().position(|e| &e.name.value == name),
+        _ => None,
+    };
+    while head != Some(cur.name.as_str()) {
+        let (step, blocked) = next(at, &cur);
+        if blocked_first.is_none() {
+            blocked_first = blocked;
+        }
+        let Some((i, kind)) = step else { break };
+        let e = &channel.entries[i];
+        if !seen.insert(e.name.value.clone()) {
+            break;
+        }
+        steps.push(Step { from: display_name(&cur), to: e.name.value.clone(), edge: kind });
+        cur = Current { name: e.name.value.clone(), version: entry_version(package, e.bundle).cloned() };
+        at = Some(i);
+    }
+    let reached = head == Some(cur.name.as_str());
+    Ok(Walk { steps, cur, reached, blocked: blocked_first })
 }
 
 /// A channel prepared for OLM v0 walks: its order, parsed skipRanges, and which entries are
@@ -186,7 +247,7 @@ impl<'a> V0Channel<'a> {
         if !cur.name.is_empty() && e.skips.iter().any(|s| s.value == cur.name) {
             return Some(EdgeKind::Skips);
         }
-            let v = cur.version.as_ref()?;
+        let v = cur.version.as_ref()?;
         self.ranges[i].as_ref().filter(|r| r.contains(v)).map(|_| EdgeKind::SkipRange)
     }
 
@@ -213,43 +274,14 @@ impl<'a> V0Channel<'a> {
     }
 
     pub(crate) fn path(&self, start: &Start) -> Result<UpgradePath, PathError> {
-        let package = self.package;
-        let channel = self.channel;
         let head = self.head().map(str::to_string);
-        let mut cur = start_state(package, start)?;
-        let from = start_text(start);
-        let mut steps = Vec::new();
-        let mut seen: HashSet<String> = HashSet::new();
-        seen.insert(cur.name.clone());
-        let mut blocked_by_deprecation = None;
-        // Once on an entry of the channel, its next step is memoized.
-        let mut at: Option<usize> = match start {
-            Start::Bundle(name) => channel.entries.iter().position(|e| &e.name.value == name),
-            _ => None,
-        };
-        loop {
-            if head.as_deref() == Some(cur.name.as_str()) {
-                break;
-            }
-            let (next, blocked) = match at {
-                Some(i) => self.memo[i],
-                None => self.next(&cur),
-            };
-            if let Some(b) = blocked {
-                blocked_by_deprecation.get_or_insert(channel.entries[b].name.value.clone());
-            }
-            let Some((i, kind)) = next else { break };
-            let e = &channel.entries[i];
-            if !seen.insert(e.name.value.clone()) {
-                break;
-            }
-            steps.push(Step { from: display_name(&cur), to: e.name.value.clone(), edge: kind });
-            cur = Current { name: e.name.value.clone(), version: entry_version(package, e.bundle).cloned() };
-            at = Some(i);
-        }
-        let reached = head.as_deref() == Some(cur.name.as_str());
-        let reason = (!reached).then(|| self.reason(&cur, blocked_by_deprecation));
-        Ok(UpgradePath { from, to: head, steps, stranded: !reached, reason })
+        let walk = walk(self.package, self.channel, start, head.as_deref(), |at, cur| match at {
+            Some(i) => self.memo[i],
+            None => self.next(cur),
+        })?;
+        let blocked = walk.blocked.map(|b| self.channel.entries[b].name.value.clone());
+        let reason = walk.stranded().then(|| self.reason(&walk.cur, blocked));
+        Ok(walk.into_path(start, head, reason))
     }
 
     /// A sentence saying why OLM v0 stops at `cur`.
@@ -264,7 +296,9 @@ impl<'a> V0Channel<'a> {
         }
         let on_order: HashSet<usize> = self.order.iter().copied().collect();
         let off: Vec<String> = (0..self.channel.entries.len())
-            .filter(|i| !on_order.contains(i) && self.channel.entries[*i].name.value != cur.name && self.kind(*i, cur).is_some())
+            .filter(|i| {
+                !on_order.contains(i) && self.channel.entries[*i].name.value != cur.name && self.kind(*i, cur).is_some()
+            })
             .map(|i| q(&self.channel.entries[i].name.value))
             .collect();
         if !off.is_empty() {
@@ -312,7 +346,12 @@ pub fn v1_version_release(package: &Package, e: &Entry) -> Option<VersionRelease
 /// of exactly the same (version, release). With `channels`, only those channels are read (edges
 /// and bundles alike), as OLM v1 filters the package's channels before reading edges; without, the
 /// whole package.
-pub fn successors_v1(package: &Package, channels: Option<&[&Channel]>, installed: &str, version: &Version) -> Vec<String> {
+pub fn successors_v1(
+    package: &Package,
+    channels: Option<&[&Channel]>,
+    installed: &str,
+    version: &Version,
+) -> Vec<String> {
     let cur = Current { name: installed.to_string(), version: Some(version.clone()) };
     let installed_vr = VersionRelease::from_legacy_version(&version.to_string()).ok();
     let all: Vec<&Channel> = package.channels.iter().collect();
@@ -325,7 +364,9 @@ pub fn successors_v1(package: &Package, channels: Option<&[&Channel]>, installed
     };
     for c in chans {
         for e in &c.entries {
-            if edge_kind(e, &cur).is_some() || (installed_vr.is_some() && v1_version_release(package, e) == installed_vr) {
+            if edge_kind(e, &cur).is_some()
+                || (installed_vr.is_some() && v1_version_release(package, e) == installed_vr)
+            {
                 push(&e.name.value);
             }
         }
@@ -437,44 +478,20 @@ impl<'a> V1Channel<'a> {
     }
 
     fn path(&self, start: &Start) -> Result<UpgradePath, PathError> {
-        let (package, channel) = (self.package, self.channel);
-        let head = channel.head().ok().map(|e| e.name.value.clone());
-        let mut cur = start_state(package, start)?;
-        let from = start_text(start);
-        let mut steps = Vec::new();
-        let mut seen = HashSet::new();
-        seen.insert(cur.name.clone());
-        let mut at: Option<usize> = match start {
-            Start::Bundle(name) => channel.entries.iter().position(|e| &e.name.value == name),
-            _ => None,
-        };
-        loop {
-            if head.as_deref() == Some(cur.name.as_str()) {
-                break;
-            }
-            let next = match at {
-                Some(i) => self.memo[i],
-                None => self.next(&cur),
-            };
-            let Some((i, kind)) = next else { break };
-            let e = &channel.entries[i];
-            if !seen.insert(e.name.value.clone()) {
-                break;
-            }
-            steps.push(Step { from: display_name(&cur), to: e.name.value.clone(), edge: kind });
-            cur = Current { name: e.name.value.clone(), version: entry_version(package, e.bundle).cloned() };
-            at = Some(i);
-        }
-        let reached = head.as_deref() == Some(cur.name.as_str());
-        let reason = (!reached).then(|| {
+        let head = self.channel.head().ok().map(|e| e.name.value.clone());
+        let walk = walk(self.package, self.channel, start, head.as_deref(), |at, cur| match at {
+            Some(i) => (self.memo[i], None),
+            None => (self.next(cur), None),
+        })?;
+        let reason = walk.stranded().then(|| {
             format!(
                 "no entry of channel {} replaces or skips {}{}",
-                q(&channel.name),
-                q(&display_name(&cur)),
-                if cur.version.is_some() { " or covers its version with skipRange" } else { "" }
+                q(&self.channel.name),
+                q(&display_name(&walk.cur)),
+                if walk.cur.version.is_some() { " or covers its version with skipRange" } else { "" }
             )
         });
-        Ok(UpgradePath { from, to: head, steps, stranded: !reached, reason })
+        Ok(walk.into_path(start, head, reason))
     }
 }
 
@@ -483,7 +500,11 @@ fn v1_path(package: &Package, channel: &Channel, start: &Start) -> Result<Upgrad
 }
 
 /// Every entry's path to the head of `channel`, in entry order, preparing the channel once.
-pub fn channel_paths(package: &Package, channel: &Channel, semantics: Semantics) -> Result<Vec<UpgradePath>, PathError> {
+pub fn channel_paths(
+    package: &Package,
+    channel: &Channel,
+    semantics: Semantics,
+) -> Result<Vec<UpgradePath>, PathError> {
     let starts = channel.entries.iter().map(|e| Start::Bundle(e.name.value.clone()));
     match semantics {
         Semantics::V0 => {
@@ -498,12 +519,26 @@ pub fn channel_paths(package: &Package, channel: &Channel, semantics: Semantics)
 }
 
 /// Every version that reaches the head in at most `max_steps` upgrades (OLM v0 or v1), with its path.
-pub fn within_steps(package: &Package, channel: &Channel, semantics: Semantics, max_steps: usize) -> Result<Vec<UpgradePath>, PathError> {
-    Ok(channel_paths(package, channel, semantics)?.into_iter().filter(|p| !p.stranded && p.steps.len() <= max_steps).collect())
+pub fn within_steps(
+    package: &Package,
+    channel: &Channel,
+    semantics: Semantics,
+    max_steps: usize,
+) -> Result<Vec<UpgradePath>, PathError> {
+    Ok(channel_paths(package, channel, semantics)?
+        .into_iter()
+        .filter(|p| !p.stranded && p.steps.len() <= max_steps)
+        .collect())
 }
 
 /// Whether OLM (v0 or v1) takes an installed `from` through or to `to` on its way to the head.
-pub fn can_upgrade(package: &Package, channel: &Channel, from: &Start, to: &str, semantics: Semantics) -> Result<bool, PathError> {
+pub fn can_upgrade(
+    package: &Package,
+    channel: &Channel,
+    from: &Start,
+    to: &str,
+    semantics: Semantics,
+) -> Result<bool, PathError> {
     Ok(upgrade_path(package, channel, from, semantics)?.steps.iter().any(|s| s.to == to))
 }
 
@@ -532,7 +567,13 @@ pub fn package_view(package: &Package, start: &Start) -> Vec<ChannelOption> {
                 Ok(p) => (Some(p), None),
                 Err(e) => (None, Some(e.to_string())),
             };
-            ChannelOption { channel: c.name.clone(), contains, is_default: package.default_channel.value == c.name, path, error }
+            ChannelOption {
+                channel: c.name.clone(),
+                contains,
+                is_default: package.default_channel.value == c.name,
+                path,
+                error,
+            }
         })
         .collect()
 }

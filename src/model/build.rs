@@ -262,7 +262,12 @@ impl Builder {
             if &pp.package_name != pkg {
                 self.err(
                     Code::PackagePropertyMismatch,
-                    format!("package {} does not match {} property {}", q(pkg), q(property::TYPE_PACKAGE), q(&pp.package_name)),
+                    format!(
+                        "package {} does not match {} property {}",
+                        q(pkg),
+                        q(property::TYPE_PACKAGE),
+                        q(&pp.package_name)
+                    ),
                     prop_field(bl, *i, "packageName"),
                 );
             }
@@ -271,7 +276,12 @@ impl Builder {
             if let Err(e) = validate_image_ref(&bl.image.value) {
                 self.err(
                     Code::InvalidImage,
-                    format!("package {} bundle {} image: invalid image pull spec {}: {e}", q(pkg), q(name), q(&bl.image.value)),
+                    format!(
+                        "package {} bundle {} image: invalid image pull spec {}: {e}",
+                        q(pkg),
+                        q(name),
+                        q(&bl.image.value)
+                    ),
                     bl.source.at(bl.image.pos, "/image"),
                 );
             }
@@ -353,7 +363,11 @@ impl Builder {
             let list: Vec<String> = names.iter().map(|s| s.to_string()).collect();
             let mut d = Diagnostic::error(
                 Code::EntryWithoutBundle,
-                format!("no olm.bundle blobs found in package {} for olm.channel entries {}", q(&p.name), go_string_slice(&list)),
+                format!(
+                    "no olm.bundle blobs found in package {} for olm.channel entries {}",
+                    q(&p.name),
+                    go_string_slice(&list)
+                ),
                 first.unwrap_or_default(),
             );
             for r in related {

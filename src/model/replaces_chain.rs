@@ -43,7 +43,8 @@ impl Channel {
                 incoming.insert(&s.value);
             }
         }
-        let mut heads: Vec<&Entry> = self.entries.iter().filter(|e| !incoming.contains(e.name.value.as_str())).collect();
+        let mut heads: Vec<&Entry> =
+            self.entries.iter().filter(|e| !incoming.contains(e.name.value.as_str())).collect();
         match heads.len() {
             0 => Err(ChainError::NoHead),
             1 => Ok(heads.remove(0)),
@@ -60,7 +61,8 @@ impl Channel {
     pub fn replaces_chain(&self) -> Result<Vec<&str>, ChainError> {
         let head = self.head()?;
         let by_name: HashMap<&str, &Entry> = self.entries.iter().map(|e| (e.name.value.as_str(), e)).collect();
-        let skipped: HashSet<&str> = self.entries.iter().flat_map(|e| e.skips.iter().map(|s| s.value.as_str())).collect();
+        let skipped: HashSet<&str> =
+            self.entries.iter().flat_map(|e| e.skips.iter().map(|s| s.value.as_str())).collect();
         let mut chain = vec![head.name.value.as_str()];
         let mut on_chain: HashSet<&str> = chain.iter().copied().collect();
         let mut cur = head;
@@ -91,7 +93,8 @@ impl Channel {
     pub fn validate_replaces_chain(&self) -> Result<(), ChainError> {
         let chain = self.replaces_chain()?;
         let on_chain: HashSet<&str> = chain.into_iter().collect();
-        let skipped: HashSet<&str> = self.entries.iter().flat_map(|e| e.skips.iter().map(|s| s.value.as_str())).collect();
+        let skipped: HashSet<&str> =
+            self.entries.iter().flat_map(|e| e.skips.iter().map(|s| s.value.as_str())).collect();
         let mut stranded: Vec<String> = self
             .entries
             .iter()

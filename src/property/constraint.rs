@@ -107,7 +107,9 @@ fn constraint(node: &Node) -> Result<Constraint, ConstraintError> {
         let items = match n.field("constraints").map(|m| &m.value) {
             None | Some(Node { value: Value::Null, .. }) => Vec::new(),
             Some(Node { value: Value::Array(items), .. }) => items.iter().map(constraint).collect::<Result<_, _>>()?,
-            Some(other) => return Err(mismatch(other, &format!("CompoundConstraint.{k}.constraints"), "[]constraints.Constraint")),
+            Some(other) => {
+                return Err(mismatch(other, &format!("CompoundConstraint.{k}.constraints"), "[]constraints.Constraint"))
+            }
         };
         Ok(Some(items))
     };

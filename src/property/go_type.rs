@@ -20,8 +20,7 @@ pub enum GoType {
 
 use GoType::*;
 
-pub static PACKAGE: GoType =
-    Struct("property.Package", &[("packageName", Str), ("version", Str), ("release", Str)]);
+pub static PACKAGE: GoType = Struct("property.Package", &[("packageName", Str), ("version", Str), ("release", Str)]);
 pub static PACKAGE_REQUIRED: GoType =
     Struct("property.PackageRequired", &[("packageName", Str), ("versionRange", Str)]);
 pub static GVK: GoType = Struct("property.GVK", &[("group", Str), ("kind", Str), ("version", Str)]);
@@ -38,7 +37,13 @@ static NATIVE_API: GoType = Struct("v1.GroupVersionKind", &[("group", Str), ("ve
 static PROVIDER: GoType = Struct("v1alpha1.AppLink", &[("name", Str), ("url", Str)]);
 static DESCRIPTOR: GoType = Struct(
     "v1alpha1.SpecDescriptor",
-    &[("path", Str), ("displayName", Str), ("description", Str), ("x-descriptors", Slice("[]string", &Str)), ("value", Any)],
+    &[
+        ("path", Str),
+        ("displayName", Str),
+        ("description", Str),
+        ("x-descriptors", Slice("[]string", &Str)),
+        ("value", Any),
+    ],
 );
 static RESOURCE: GoType = Struct("v1alpha1.APIResourceReference", &[("name", Str), ("kind", Str), ("version", Str)]);
 static CRD_DESCRIPTION: GoType = Struct(
@@ -216,7 +221,8 @@ mod tests {
             "json: cannot unmarshal string into Go value of type property.Package"
         );
         assert!(check(&node(r#"{"installModes":[{"type":"OwnNamespace","supported":"yes"}]}"#), &CSV_METADATA).is_err());
-        assert!(check(&node(r#"{"provider":{"name":"x"},"keywords":["a"],"annotations":{"a":"b"}}"#), &CSV_METADATA).is_ok());
+        assert!(check(&node(r#"{"provider":{"name":"x"},"keywords":["a"],"annotations":{"a":"b"}}"#), &CSV_METADATA)
+            .is_ok());
         assert!(check(&node(r#"{"provider":"x"}"#), &CSV_METADATA).is_err());
     }
 }

@@ -60,10 +60,14 @@ pub enum Property {
     /// CSV metadata (checked structurally; the value is the raw property's).
     CsvMetadata,
     /// `olm.channel` (internal use upstream).
-    Channel { channel_name: String },
+    Channel {
+        channel_name: String,
+    },
     /// Any other type, including `olm.constraint` and `olm.deprecated` (the value is the raw
     /// property's).
-    Other { type_: String },
+    Other {
+        type_: String,
+    },
 }
 
 /// Parse a property the way opm's `property.Parse` does. The error text is what opm prints after

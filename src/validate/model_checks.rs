@@ -47,7 +47,13 @@ fn package(p: &Package, diags: &mut Vec<Diagnostic>) -> ErrorTree {
         ctx.report(&mut tree, Code::DefaultChannelUnset, "default channel must be set".into(), loc, true);
     }
     if p.channels.is_empty() {
-        ctx.report(&mut tree, Code::PackageNoChannels, "package must contain at least one channel".into(), p.source.blob(), true);
+        ctx.report(
+            &mut tree,
+            Code::PackageNoChannels,
+            "package must contain at least one channel".into(),
+            p.source.blob(),
+            true,
+        );
     }
     // Bundle-blob findings are shown once, under the first channel (by name) that lists the bundle.
     let mut shown: BTreeSet<usize> = BTreeSet::new();
@@ -59,7 +65,13 @@ fn package(p: &Package, diags: &mut Vec<Diagnostic>) -> ErrorTree {
     if let Some(d) = &p.deprecation {
         if d.message.value.is_empty() {
             let loc = d.source.at(d.message.pos, format!("/entries/{}/message", d.entry));
-            ctx.report(&mut tree, Code::EmptyDeprecationMessage, "invalid deprecation: message must be set".into(), loc, true);
+            ctx.report(
+                &mut tree,
+                Code::EmptyDeprecationMessage,
+                "invalid deprecation: message must be set".into(),
+                loc,
+                true,
+            );
         }
     }
     tree
@@ -90,7 +102,9 @@ fn duplicate_versions(p: &Package, tree: &mut ErrorTree, ctx: &mut Ctx<'_>) {
     }
     let items: Vec<String> = dups
         .iter()
-        .map(|(v, bs)| format!("{{{v}: [{}]}}", bs.iter().map(|b| b.name.value.as_str()).collect::<Vec<_>>().join(", ")))
+        .map(|(v, bs)| {
+            format!("{{{v}: [{}]}}", bs.iter().map(|b| b.name.value.as_str()).collect::<Vec<_>>().join(", "))
+        })
         .collect();
     let leaf = format!("duplicate versions found in bundles: [{}]", items.join(" "));
     let first = dups[0].1[0];
@@ -116,7 +130,13 @@ fn channel(p: &Package, c: &Channel, ctx: &mut Ctx<'_>, shown: &mut BTreeSet<usi
         None => p.source.at(p.default_channel.pos, "/defaultChannel"),
     };
     if c.entries.is_empty() {
-        ctx.report(&mut tree, Code::EmptyChannel, "channel must contain at least one bundle".into(), blob.clone(), true);
+        ctx.report(
+            &mut tree,
+            Code::EmptyChannel,
+            "channel must contain at least one bundle".into(),
+            blob.clone(),
+            true,
+        );
     } else if let Err(e) = c.validate_replaces_chain() {
         let (code, loc, related) = chain_location(c, &e, blob);
         let note = match code {
@@ -146,7 +166,13 @@ fn channel(p: &Package, c: &Channel, ctx: &mut Ctx<'_>, shown: &mut BTreeSet<usi
     if let Some(d) = &c.deprecation {
         if d.message.value.is_empty() {
             let loc = d.source.at(d.message.pos, format!("/entries/{}/message", d.entry));
-            ctx.report(&mut tree, Code::EmptyDeprecationMessage, "invalid deprecation: message must be set".into(), loc, true);
+            ctx.report(
+                &mut tree,
+                Code::EmptyDeprecationMessage,
+                "invalid deprecation: message must be set".into(),
+                loc,
+                true,
+            );
         }
     }
     ctx.chain.pop();
@@ -205,16 +231,34 @@ fn bundle(p: &Package, c: &Channel, e: &Entry, b: &Bundle, ctx: &mut Ctx<'_>, fi
     if !e.skip_range.value.is_empty() {
         if let Err(err) = VersionRange::parse(&e.skip_range.value) {
             let loc = entry_at(format!("/entries/{}/skipRange", e.index), e.skip_range.pos);
-            ctx.report(&mut tree, Code::InvalidSkipRange, format!("invalid skipRange {}: {err}", q(&e.skip_range.value)), loc, true);
+            ctx.report(
+                &mut tree,
+                Code::InvalidSkipRange,
+                format!("invalid skipRange {}: {err}", q(&e.skip_range.value)),
+                loc,
+                true,
+            );
         }
     }
     if b.image.value.is_empty() && b.object_count == 0 {
-        ctx.report(&mut tree, Code::BundleImageUnset, "bundle image must be set".into(), b.source.at(b.image.pos, "/image"), first_time);
+        ctx.report(
+            &mut tree,
+            Code::BundleImageUnset,
+            "bundle image must be set".into(),
+            b.source.at(b.image.pos, "/image"),
+            first_time,
+        );
     }
     if let Some(d) = &b.deprecation {
         if d.message.value.is_empty() {
             let loc = d.source.at(d.message.pos, format!("/entries/{}/message", d.entry));
-            ctx.report(&mut tree, Code::EmptyDeprecationMessage, "invalid deprecation: message must be set".into(), loc, first_time);
+            ctx.report(
+                &mut tree,
+                Code::EmptyDeprecationMessage,
+                "invalid deprecation: message must be set".into(),
+                loc,
+                first_time,
+            );
         }
     }
     if let (Some(v), Some(_)) = (&b.version, &b.release) {

@@ -67,12 +67,7 @@ impl fmt::Display for RangeError {
                 go_quote(op),
                 go_quote(&format!("{op}{version}"))
             ),
-            RangeError::InvalidVersion {
-                part,
-                op,
-                version,
-                error,
-            } => write!(
+            RangeError::InvalidVersion { part, op, version, error } => write!(
                 f,
                 "Could not parse Range {}: Could not parse version {} in {}: {}",
                 go_quote(part),
@@ -195,18 +190,13 @@ impl VersionRange {
             }
             groups.push(comparators);
         }
-        Ok(VersionRange {
-            text: s.to_string(),
-            groups,
-        })
+        Ok(VersionRange { text: s.to_string(), groups })
     }
 
     /// Whether `v` satisfies the range (blang precedence, build metadata
     /// ignored, no special treatment of pre-releases).
     pub fn contains(&self, v: &Version) -> bool {
-        self.groups
-            .iter()
-            .any(|group| !group.is_empty() && group.iter().all(|c| c.matches(v)))
+        self.groups.iter().any(|group| !group.is_empty() && group.iter().all(|c| c.matches(v)))
     }
 
     /// The original range text.
@@ -562,65 +552,21 @@ mod tests {
 
     #[test]
     fn spec_valid_examples() {
-        check(
-            ">=4.1.0 <4.1.2",
-            &[
-                ("4.0.9", false),
-                ("4.1.0", true),
-                ("4.1.1", true),
-                ("4.1.2", false),
-            ],
-        );
-        check(
-            "<2.0.0 || >=3.0.0",
-            &[
-                ("1.9.9", true),
-                ("2.0.0", false),
-                ("2.5.0", false),
-                ("3.0.0", true),
-            ],
-        );
+        check(">=4.1.0 <4.1.2", &[("4.0.9", false), ("4.1.0", true), ("4.1.1", true), ("4.1.2", false)]);
+        check("<2.0.0 || >=3.0.0", &[("1.9.9", true), ("2.0.0", false), ("2.5.0", false), ("3.0.0", true)]);
         check(
             ">1.0.0 <3.0.0 !2.0.3-beta.2",
-            &[
-                ("1.0.0", false),
-                ("2.0.3-beta.2", false),
-                ("2.0.3-beta.1", true),
-                ("2.0.3", true),
-                ("3.0.0", false),
-            ],
+            &[("1.0.0", false), ("2.0.3-beta.2", false), ("2.0.3-beta.1", true), ("2.0.3", true), ("3.0.0", false)],
         );
-        check(
-            ">=1.0.0 <2.0.0-0",
-            &[
-                ("1.0.0", true),
-                ("1.9.9", true),
-                ("2.0.0-0", false),
-                ("2.0.0-alpha", false),
-            ],
-        );
+        check(">=1.0.0 <2.0.0-0", &[("1.0.0", true), ("1.9.9", true), ("2.0.0-0", false), ("2.0.0-alpha", false)]);
         // `x` is shorter than 2 characters and silently dropped.
-        check(
-            ">=1.0.0 x",
-            &[("0.9.0", false), ("1.0.0", true), ("9.0.0", true)],
-        );
-        check(
-            "1.2.x",
-            &[
-                ("1.1.9", false),
-                ("1.2.0", true),
-                ("1.2.9", true),
-                ("1.3.0", false),
-            ],
-        );
+        check(">=1.0.0 x", &[("0.9.0", false), ("1.0.0", true), ("9.0.0", true)]);
+        check("1.2.x", &[("1.1.9", false), ("1.2.0", true), ("1.2.9", true), ("1.3.0", false)]);
     }
 
     #[test]
     fn spec_invalid_examples() {
-        assert_eq!(
-            err(">v0.1.0"),
-            r#"Could not parse Range ">v0.1.0": Could not parse comparator ">v" in ">v0.1.0""#
-        );
+        assert_eq!(err(">v0.1.0"), r#"Could not parse Range ">v0.1.0": Could not parse comparator ">v" in ">v0.1.0""#);
         assert_eq!(
             err(">1.00.1"),
             r#"Could not parse Range ">1.00.1": Could not parse version "1.00.1" in ">1.00.1": Minor number must not contain leading zeroes "00""#
@@ -651,36 +597,18 @@ mod tests {
 
     #[test]
     fn part_errors() {
-        assert_eq!(
-            err("string"),
-            r#"Could not get version from string: "string""#
-        );
-        assert_eq!(
-            err(">=1.0.0 abc"),
-            r#"Could not get version from string: "abc""#
-        );
+        assert_eq!(err("string"), r#"Could not get version from string: "string""#);
+        assert_eq!(err(">=1.0.0 abc"), r#"Could not get version from string: "abc""#);
         // A trailing lone operator is shorter than 2 characters and dropped.
         check(">=1.0.0 >", &[("1.0.0", true), ("0.1.0", false)]);
-        assert_eq!(
-            err(">>1.2.3"),
-            r#"Could not parse Range ">>1.2.3": Could not parse comparator ">>" in ">>1.2.3""#
-        );
-        assert_eq!(
-            err("~1.2.3"),
-            r#"Could not parse Range "~1.2.3": Could not parse comparator "~" in "~1.2.3""#
-        );
-        assert_eq!(
-            err("=>1.2.3"),
-            r#"Could not parse Range "=>1.2.3": Could not parse comparator "=>" in "=>1.2.3""#
-        );
+        assert_eq!(err(">>1.2.3"), r#"Could not parse Range ">>1.2.3": Could not parse comparator ">>" in ">>1.2.3""#);
+        assert_eq!(err("~1.2.3"), r#"Could not parse Range "~1.2.3": Could not parse comparator "~" in "~1.2.3""#);
+        assert_eq!(err("=>1.2.3"), r#"Could not parse Range "=>1.2.3": Could not parse comparator "=>" in "=>1.2.3""#);
         assert_eq!(
             err(">=1.0.0 <2.0.0-01"),
             r#"Could not parse Range "<2.0.0-01": Could not parse version "2.0.0-01" in "<2.0.0-01": Numeric PreRelease version must not contain leading zeroes "01""#
         );
-        assert_eq!(
-            err("v1.0.0"),
-            r#"Could not parse Range "v1.0.0": Could not parse comparator "v" in "v1.0.0""#
-        );
+        assert_eq!(err("v1.0.0"), r#"Could not parse Range "v1.0.0": Could not parse comparator "v" in "v1.0.0""#);
         assert_eq!(
             err(">=1.0.0,<2.0.0"),
             r#"Could not parse Range ">=1.0.0,<2.0.0": Could not parse version "1.0.0,<2.0.0" in ">=1.0.0,<2.0.0": Invalid character(s) found in patch number "0,<2.0.0""#
@@ -696,31 +624,13 @@ mod tests {
     fn spaces() {
         // A space after an operator does not split.
         check(">= 1.0.0", &[("1.0.0", true), ("0.9.0", false)]);
-        check(
-            ">=   1.0.0   <  2.0.0",
-            &[("1.5.0", true), ("2.0.0", false)],
-        );
-        check(
-            "  >=   1.2.3   <=  1.2.3   ",
-            &[("1.2.3", true), ("1.2.4", false)],
-        );
-        check(
-            "      1.2.3      ||     >=1.2.5     <1.2.7    ",
-            &[("1.2.3", true), ("1.2.4", false), ("1.2.6", true)],
-        );
+        check(">=   1.0.0   <  2.0.0", &[("1.5.0", true), ("2.0.0", false)]);
+        check("  >=   1.2.3   <=  1.2.3   ", &[("1.2.3", true), ("1.2.4", false)]);
+        check("      1.2.3      ||     >=1.2.5     <1.2.7    ", &[("1.2.3", true), ("1.2.4", false), ("1.2.6", true)]);
         assert_eq!(split_and_trim("1.2.3 1.2.3"), vec!["1.2.3", "1.2.3"]);
-        assert_eq!(
-            split_and_trim("     1.2.3     1.2.3     "),
-            vec!["1.2.3", "1.2.3"]
-        );
-        assert_eq!(
-            split_and_trim("  >=   1.2.3   <=  1.2.3   "),
-            vec![">=1.2.3", "<=1.2.3"]
-        );
-        assert_eq!(
-            split_and_trim("1.2.3 || >=1.2.3 <1.2.3"),
-            vec!["1.2.3", "||", ">=1.2.3", "<1.2.3"]
-        );
+        assert_eq!(split_and_trim("     1.2.3     1.2.3     "), vec!["1.2.3", "1.2.3"]);
+        assert_eq!(split_and_trim("  >=   1.2.3   <=  1.2.3   "), vec![">=1.2.3", "<=1.2.3"]);
+        assert_eq!(split_and_trim("1.2.3 || >=1.2.3 <1.2.3"), vec!["1.2.3", "||", ">=1.2.3", "<1.2.3"]);
         // A trailing operator followed by a space swallows the rest.
         assert_eq!(split_and_trim(">= "), vec![">="]);
         assert_eq!(split_and_trim("1.0.0 > "), vec!["1.0.0", ">"]);
@@ -768,52 +678,22 @@ mod tests {
             ("!1.2.3", [true, false, true]),
         ];
         for (range, want) in cases {
-            check(
-                range,
-                &[("1.2.2", want[0]), ("1.2.3", want[1]), ("1.2.4", want[2])],
-            );
+            check(range, &[("1.2.2", want[0]), ("1.2.3", want[1]), ("1.2.4", want[2])]);
         }
     }
 
     #[test]
     fn and_or() {
-        check(
-            ">1.2.2 <1.2.5 !=1.2.4",
-            &[
-                ("1.2.2", false),
-                ("1.2.3", true),
-                ("1.2.4", false),
-                ("1.2.5", false),
-            ],
-        );
-        check(
-            ">1.2.2 || <1.2.4",
-            &[("1.2.2", true), ("1.2.3", true), ("1.2.4", true)],
-        );
-        check(
-            "<1.2.2 || >1.2.4",
-            &[("1.2.2", false), ("1.2.3", false), ("1.2.4", false)],
-        );
+        check(">1.2.2 <1.2.5 !=1.2.4", &[("1.2.2", false), ("1.2.3", true), ("1.2.4", false), ("1.2.5", false)]);
+        check(">1.2.2 || <1.2.4", &[("1.2.2", true), ("1.2.3", true), ("1.2.4", true)]);
+        check("<1.2.2 || >1.2.4", &[("1.2.2", false), ("1.2.3", false), ("1.2.4", false)]);
         check(
             ">1.2.2 <1.2.4 || >=2.0.0 <3.0.0",
-            &[
-                ("1.2.2", false),
-                ("1.2.3", true),
-                ("1.2.4", false),
-                ("2.0.0", true),
-                ("2.9.9", true),
-                ("3.0.0", false),
-            ],
+            &[("1.2.2", false), ("1.2.3", true), ("1.2.4", false), ("2.0.0", true), ("2.9.9", true), ("3.0.0", false)],
         );
         check(
             "1.x || >=2.0.x <2.2.x",
-            &[
-                ("0.9.2", false),
-                ("1.2.2", true),
-                ("2.0.0", true),
-                ("2.1.8", true),
-                ("2.2.0", false),
-            ],
+            &[("0.9.2", false), ("1.2.2", true), ("2.0.0", true), ("2.1.8", true), ("2.2.0", false)],
         );
     }
 
@@ -871,38 +751,13 @@ mod tests {
 
     #[test]
     fn wildcard_ranges() {
-        check(
-            ">=1.2.x",
-            &[("1.1.9", false), ("1.2.0", true), ("9.0.0", true)],
-        );
-        check(
-            "<=1.2.x",
-            &[("1.2.9", true), ("1.3.0-0", true), ("1.3.0", false)],
-        );
+        check(">=1.2.x", &[("1.1.9", false), ("1.2.0", true), ("9.0.0", true)]);
+        check("<=1.2.x", &[("1.2.9", true), ("1.3.0-0", true), ("1.3.0", false)]);
         check(">1.2.x", &[("1.2.9", false), ("1.3.0", true)]);
         check("<1.2.x", &[("1.1.9", true), ("1.2.0", false)]);
-        check(
-            "!=1.2.x",
-            &[("1.1.9", false), ("1.2.5", false), ("1.3.0", false)],
-        );
-        check(
-            "1.2.x",
-            &[
-                ("1.2.0-rc", false),
-                ("1.2.0", true),
-                ("1.2.99", true),
-                ("1.3.0", false),
-            ],
-        );
-        check(
-            "1.x",
-            &[
-                ("0.9.9", false),
-                ("1.0.0", true),
-                ("1.99.0", true),
-                ("2.0.0", false),
-            ],
-        );
+        check("!=1.2.x", &[("1.1.9", false), ("1.2.5", false), ("1.3.0", false)]);
+        check("1.2.x", &[("1.2.0-rc", false), ("1.2.0", true), ("1.2.99", true), ("1.3.0", false)]);
+        check("1.x", &[("0.9.9", false), ("1.0.0", true), ("1.99.0", true), ("2.0.0", false)]);
         check(">1.x", &[("1.9.0", false), ("2.0.0", true)]);
         check("1.x.x", &[("1.0.5", true), ("1.1.0", false)]);
         check("~1.2.x", &[("1.2.0", true), ("1.2.1", false)]);
@@ -911,27 +766,15 @@ mod tests {
     #[test]
     fn wildcard_errors() {
         assert_eq!(err("foox"), r#"Could not get version from string: "foox""#);
-        assert_eq!(
-            err("fo.ob.ar.x"),
-            r#"Could not get version from string: "fo.ob.ar.x""#
-        );
+        assert_eq!(err("fo.ob.ar.x"), r#"Could not get version from string: "fo.ob.ar.x""#);
         // Issue blang/semver#75: an `x` in a pre-release.
         assert_eq!(err("0.1.0-x"), r#"Could not get version from string: "<""#);
-        assert_eq!(
-            err("1.1.0-fox"),
-            r#"Could not get version from string: "<""#
-        );
-        assert_eq!(
-            err(">1.0.0-x"),
-            r#"Could not get version from string: ">=""#
-        );
+        assert_eq!(err("1.1.0-fox"), r#"Could not get version from string: "<""#);
+        assert_eq!(err(">1.0.0-x"), r#"Could not get version from string: ">=""#);
         check(">=1.0.0-x", &[("1.0.0-x", true), ("1.0.0-w", false)]);
         check("<1.0.0-x", &[("1.0.0-w", true), ("1.0.0-x", false)]);
         // Expansion errors come first, from any group.
-        assert_eq!(
-            err(">>1.0.0 || foox"),
-            r#"Could not get version from string: "foox""#
-        );
+        assert_eq!(err(">>1.0.0 || foox"), r#"Could not get version from string: "foox""#);
         // Four parts: no wildcard type, so the upper bound is empty.
         assert_eq!(expand("1.2.x.x"), vec![">=1.2.0", "<"]);
         assert_eq!(err("1.2.x.x"), r#"Could not get version from string: "<""#);
@@ -962,10 +805,7 @@ mod tests {
         assert_eq!(increment_part("1.2", 1), "1.3");
         assert_eq!(increment_part("foo.bar", 0), "");
         assert_eq!(increment_part("1", 1), "");
-        assert_eq!(
-            increment_part("9223372036854775807.0.0", 0),
-            "-9223372036854775808.0.0"
-        );
+        assert_eq!(increment_part("9223372036854775807.0.0", 0), "-9223372036854775808.0.0");
     }
 
     #[test]
@@ -988,10 +828,7 @@ mod tests {
             err(">٣.0.0"),
             r#"Could not parse Range ">٣.0.0": Could not parse version "٣.0.0" in ">٣.0.0": Invalid character(s) found in major number "٣""#
         );
-        assert_eq!(
-            err(">²1.0.0"),
-            r#"Could not parse Range ">²1.0.0": Could not parse comparator ">²" in ">²1.0.0""#
-        );
+        assert_eq!(err(">²1.0.0"), r#"Could not parse Range ">²1.0.0": Could not parse comparator ">²" in ">²1.0.0""#);
         for w in ND_RANGES.windows(2) {
             assert!(w[0].1 < w[1].0);
         }

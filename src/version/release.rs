@@ -31,12 +31,9 @@ pub enum ReleaseError {
 impl fmt::Display for ReleaseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ReleaseError::TooLong(s) => write!(
-                f,
-                "invalid release {}: exceeds maximum length of {} characters",
-                go_quote(s),
-                MAX_RELEASE_LEN
-            ),
+            ReleaseError::TooLong(s) => {
+                write!(f, "invalid release {}: exceeds maximum length of {} characters", go_quote(s), MAX_RELEASE_LEN)
+            }
             ReleaseError::InvalidSegments { release, segments } => {
                 write!(f, "invalid release {}: ", go_quote(release))?;
                 for (n, (index, error)) in segments.iter().enumerate() {
@@ -77,10 +74,7 @@ impl Release {
             .filter_map(|(i, segment)| validate_prerelease_ident(segment).err().map(|e| (i, e)))
             .collect();
         if !segments.is_empty() {
-            return Err(ReleaseError::InvalidSegments {
-                release: s.to_string(),
-                segments,
-            });
+            return Err(ReleaseError::InvalidSegments { release: s.to_string(), segments });
         }
         match semver::Prerelease::new(s) {
             Ok(pre) => Ok(Some(Release(pre))),
@@ -148,15 +142,9 @@ impl VersionRelease {
         let version = Version::parse(s)?;
         let build = version.semver().build.as_str();
         if let Ok(Some(release)) = Release::parse(build) {
-            return Ok(VersionRelease {
-                version: version.without_build(),
-                release: Some(release),
-            });
+            return Ok(VersionRelease { version: version.without_build(), release: Some(release) });
         }
-        Ok(VersionRelease {
-            version,
-            release: None,
-        })
+        Ok(VersionRelease { version, release: None })
     }
 }
 
@@ -186,9 +174,7 @@ impl PartialOrd for VersionRelease {
 
 impl Ord for VersionRelease {
     fn cmp(&self, other: &VersionRelease) -> Ordering {
-        self.version
-            .compare(&other.version)
-            .then_with(|| self.release.cmp(&other.release))
+        self.version.compare(&other.version).then_with(|| self.release.cmp(&other.release))
     }
 }
 
@@ -269,21 +255,13 @@ mod tests {
             r#"invalid release "99999999999999999999": segment 0: strconv.ParseUint: parsing "99999999999999999999": value out of range"#
         );
         // The limit is in bytes, as Go's len().
-        assert_eq!(
-            rel_err("ééééééééééé"),
-            r#"invalid release "ééééééééééé": exceeds maximum length of 20 characters"#
-        );
-        assert_eq!(
-            rel_err("é"),
-            r#"invalid release "é": segment 0: Invalid character(s) found in prerelease "é""#
-        );
+        assert_eq!(rel_err("ééééééééééé"), r#"invalid release "ééééééééééé": exceeds maximum length of 20 characters"#);
+        assert_eq!(rel_err("é"), r#"invalid release "é": segment 0: Invalid character(s) found in prerelease "é""#);
     }
 
     #[test]
     fn release_ordering() {
-        let ordered = [
-            "0", "1", "2", "10", "10.0", "10.a", "a", "a.0", "a.1", "b", "z-",
-        ];
+        let ordered = ["0", "1", "2", "10", "10.0", "10.a", "a", "a.0", "a.1", "b", "z-"];
         for (i, a) in ordered.iter().enumerate() {
             for (j, b) in ordered.iter().enumerate() {
                 assert_eq!(rel(a).cmp(&rel(b)), i.cmp(&j), "{a} vs {b}");
@@ -320,10 +298,7 @@ mod tests {
         assert_eq!(vr("1.0.0", "1").to_string(), "1.0.0-1");
         assert_eq!(vr("1.0.0-1", "").to_string(), "1.0.0-1");
         assert_eq!(vr("1.0.0+a", "").to_string(), "1.0.0+a");
-        assert_eq!(
-            vr("0.1.0+alpha.1.0.0", "0.0.1").to_string(),
-            "0.1.0+alpha.1.0.0-0.0.1"
-        );
+        assert_eq!(vr("0.1.0+alpha.1.0.0", "0.0.1").to_string(), "0.1.0+alpha.1.0.0-0.0.1");
         assert_eq!(vr("1.0.0-rc.1", "2.x").to_string(), "1.0.0-rc.1-2.x");
     }
 

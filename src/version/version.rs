@@ -91,18 +91,12 @@ impl fmt::Display for VersionError {
         match self {
             VersionError::Empty => f.write_str("Version string empty"),
             VersionError::NoMajorMinorPatch => f.write_str("No Major.Minor.Patch elements found"),
-            VersionError::InvalidNumber(field, s) => write!(
-                f,
-                "Invalid character(s) found in {} number {}",
-                field.lower(),
-                go_quote(s)
-            ),
-            VersionError::LeadingZeroes(field, s) => write!(
-                f,
-                "{} number must not contain leading zeroes {}",
-                field.capitalized(),
-                go_quote(s)
-            ),
+            VersionError::InvalidNumber(field, s) => {
+                write!(f, "Invalid character(s) found in {} number {}", field.lower(), go_quote(s))
+            }
+            VersionError::LeadingZeroes(field, s) => {
+                write!(f, "{} number must not contain leading zeroes {}", field.capitalized(), go_quote(s))
+            }
             VersionError::ParseUint { num, kind } => write!(
                 f,
                 "strconv.ParseUint: parsing {}: {}",
@@ -113,24 +107,14 @@ impl fmt::Display for VersionError {
                 }
             ),
             VersionError::PrereleaseEmpty => f.write_str("Prerelease is empty"),
-            VersionError::PrereleaseLeadingZeroes(s) => write!(
-                f,
-                "Numeric PreRelease version must not contain leading zeroes {}",
-                go_quote(s)
-            ),
+            VersionError::PrereleaseLeadingZeroes(s) => {
+                write!(f, "Numeric PreRelease version must not contain leading zeroes {}", go_quote(s))
+            }
             VersionError::PrereleaseInvalid(s) => {
-                write!(
-                    f,
-                    "Invalid character(s) found in prerelease {}",
-                    go_quote(s)
-                )
+                write!(f, "Invalid character(s) found in prerelease {}", go_quote(s))
             }
             VersionError::BuildEmpty => f.write_str("Build meta data is empty"),
-            VersionError::BuildInvalid(s) => write!(
-                f,
-                "Invalid character(s) found in build meta data {}",
-                go_quote(s)
-            ),
+            VersionError::BuildInvalid(s) => write!(f, "Invalid character(s) found in build meta data {}", go_quote(s)),
             VersionError::ShortVersionMetadata => {
                 f.write_str("Short version cannot contain PreRelease/Build meta data")
             }
@@ -185,8 +169,7 @@ impl Version {
             for ident in pre_str.split('.') {
                 validate_prerelease_ident(ident)?;
             }
-            pre = semver::Prerelease::new(pre_str)
-                .map_err(|_| VersionError::PrereleaseInvalid(pre_str.to_string()))?;
+            pre = semver::Prerelease::new(pre_str).map_err(|_| VersionError::PrereleaseInvalid(pre_str.to_string()))?;
         }
 
         let mut build = semver::BuildMetadata::EMPTY;
@@ -199,17 +182,11 @@ impl Version {
                     return Err(VersionError::BuildInvalid(ident.to_string()));
                 }
             }
-            build = semver::BuildMetadata::new(build_str)
-                .map_err(|_| VersionError::BuildInvalid(build_str.to_string()))?;
+            build =
+                semver::BuildMetadata::new(build_str).map_err(|_| VersionError::BuildInvalid(build_str.to_string()))?;
         }
 
-        Ok(Version(semver::Version {
-            major,
-            minor,
-            patch,
-            pre,
-            build,
-        }))
+        Ok(Version(semver::Version { major, minor, patch, pre, build }))
     }
 
     /// Lenient parsing, as blang `ParseTolerant`.
@@ -369,22 +346,14 @@ fn has_leading_zero(s: &str) -> bool {
 /// ASCII digits (possibly none).
 fn parse_uint_digits(s: &str) -> Result<u64, VersionError> {
     if s.is_empty() {
-        return Err(VersionError::ParseUint {
-            num: String::new(),
-            kind: NumErrorKind::Syntax,
-        });
+        return Err(VersionError::ParseUint { num: String::new(), kind: NumErrorKind::Syntax });
     }
     let mut n: u64 = 0;
     for b in s.bytes() {
         let digit = u64::from(b.wrapping_sub(b'0'));
         n = match n.checked_mul(10).and_then(|n| n.checked_add(digit)) {
             Some(n) => n,
-            None => {
-                return Err(VersionError::ParseUint {
-                    num: s.to_string(),
-                    kind: NumErrorKind::Range,
-                })
-            }
+            None => return Err(VersionError::ParseUint { num: s.to_string(), kind: NumErrorKind::Range }),
         };
     }
     Ok(n)
@@ -504,10 +473,7 @@ mod tests {
         // Only the first '-' splits.
         assert_eq!(v("1.0.0-a-b").semver().pre.as_str(), "a-b");
         assert_eq!(v("18446744073709551615.0.0").major(), u64::MAX);
-        assert_eq!(
-            v("1.0.0-18446744073709551615").semver().pre.as_str(),
-            "18446744073709551615"
-        );
+        assert_eq!(v("1.0.0-18446744073709551615").semver().pre.as_str(), "18446744073709551615");
         assert_eq!("1.2.3".parse::<Version>(), Ok(Version::new(1, 2, 3)));
     }
 
@@ -516,70 +482,22 @@ mod tests {
         assert_eq!(err(""), "Version string empty");
         assert_eq!(err("1"), "No Major.Minor.Patch elements found");
         assert_eq!(err("1.0"), "No Major.Minor.Patch elements found");
-        assert_eq!(
-            err("v1.0.0"),
-            r#"Invalid character(s) found in major number "v1""#
-        );
-        assert_eq!(
-            err("x.0.0"),
-            r#"Invalid character(s) found in major number "x""#
-        );
-        assert_eq!(
-            err(" 1.0.0"),
-            r#"Invalid character(s) found in major number " 1""#
-        );
-        assert_eq!(
-            err("01.0.0"),
-            r#"Major number must not contain leading zeroes "01""#
-        );
-        assert_eq!(
-            err("1.a.0"),
-            r#"Invalid character(s) found in minor number "a""#
-        );
-        assert_eq!(
-            err("1.00.1"),
-            r#"Minor number must not contain leading zeroes "00""#
-        );
-        assert_eq!(
-            err("1.0.0.1"),
-            r#"Invalid character(s) found in patch number "0.1""#
-        );
-        assert_eq!(
-            err("0.1.0.1"),
-            r#"Invalid character(s) found in patch number "0.1""#
-        );
-        assert_eq!(
-            err("1.0.01"),
-            r#"Patch number must not contain leading zeroes "01""#
-        );
-        assert_eq!(
-            err("1.0.0 "),
-            r#"Invalid character(s) found in patch number "0 ""#
-        );
-        assert_eq!(
-            err("1.0.0\n"),
-            r#"Invalid character(s) found in patch number "0\n""#
-        );
-        assert_eq!(
-            err("..0"),
-            r#"strconv.ParseUint: parsing "": invalid syntax"#
-        );
-        assert_eq!(
-            err("1..0"),
-            r#"strconv.ParseUint: parsing "": invalid syntax"#
-        );
-        assert_eq!(
-            err("1.0."),
-            r#"strconv.ParseUint: parsing "": invalid syntax"#
-        );
-        assert_eq!(
-            err("1.0.-beta"),
-            r#"strconv.ParseUint: parsing "": invalid syntax"#
-        );
-        assert_eq!(
-            err("1.0.+b"),
-            r#"strconv.ParseUint: parsing "": invalid syntax"#
-        );
+        assert_eq!(err("v1.0.0"), r#"Invalid character(s) found in major number "v1""#);
+        assert_eq!(err("x.0.0"), r#"Invalid character(s) found in major number "x""#);
+        assert_eq!(err(" 1.0.0"), r#"Invalid character(s) found in major number " 1""#);
+        assert_eq!(err("01.0.0"), r#"Major number must not contain leading zeroes "01""#);
+        assert_eq!(err("1.a.0"), r#"Invalid character(s) found in minor number "a""#);
+        assert_eq!(err("1.00.1"), r#"Minor number must not contain leading zeroes "00""#);
+        assert_eq!(err("1.0.0.1"), r#"Invalid character(s) found in patch number "0.1""#);
+        assert_eq!(err("0.1.0.1"), r#"Invalid character(s) found in patch number "0.1""#);
+        assert_eq!(err("1.0.01"), r#"Patch number must not contain leading zeroes "01""#);
+        assert_eq!(err("1.0.0 "), r#"Invalid character(s) found in patch number "0 ""#);
+        assert_eq!(err("1.0.0\n"), r#"Invalid character(s) found in patch number "0\n""#);
+        assert_eq!(err("..0"), r#"strconv.ParseUint: parsing "": invalid syntax"#);
+        assert_eq!(err("1..0"), r#"strconv.ParseUint: parsing "": invalid syntax"#);
+        assert_eq!(err("1.0."), r#"strconv.ParseUint: parsing "": invalid syntax"#);
+        assert_eq!(err("1.0.-beta"), r#"strconv.ParseUint: parsing "": invalid syntax"#);
+        assert_eq!(err("1.0.+b"), r#"strconv.ParseUint: parsing "": invalid syntax"#);
         assert_eq!(
             err("99999999999999999999.0.0"),
             r#"strconv.ParseUint: parsing "99999999999999999999": value out of range"#
@@ -595,47 +513,20 @@ mod tests {
         assert_eq!(err("1.0.0-"), "Prerelease is empty");
         assert_eq!(err("1.0.0-a..b"), "Prerelease is empty");
         assert_eq!(err("1.0.0-a."), "Prerelease is empty");
-        assert_eq!(
-            err("1.0.0-01"),
-            r#"Numeric PreRelease version must not contain leading zeroes "01""#
-        );
-        assert_eq!(
-            err("1.0.0-!!!"),
-            r#"Invalid character(s) found in prerelease "!!!""#
-        );
-        assert_eq!(
-            err("1.0.0-a_b"),
-            r#"Invalid character(s) found in prerelease "a_b""#
-        );
+        assert_eq!(err("1.0.0-01"), r#"Numeric PreRelease version must not contain leading zeroes "01""#);
+        assert_eq!(err("1.0.0-!!!"), r#"Invalid character(s) found in prerelease "!!!""#);
+        assert_eq!(err("1.0.0-a_b"), r#"Invalid character(s) found in prerelease "a_b""#);
         assert_eq!(err("1.0.0+"), "Build meta data is empty");
         assert_eq!(err("1.0.0+a..b"), "Build meta data is empty");
-        assert_eq!(
-            err("1.0.0+a_b"),
-            r#"Invalid character(s) found in build meta data "a_b""#
-        );
-        assert_eq!(
-            err("1.0.0+a+b"),
-            r#"Invalid character(s) found in build meta data "a+b""#
-        );
+        assert_eq!(err("1.0.0+a_b"), r#"Invalid character(s) found in build meta data "a_b""#);
+        assert_eq!(err("1.0.0+a+b"), r#"Invalid character(s) found in build meta data "a+b""#);
         // Unicode digits are not digits for Parse.
-        assert_eq!(
-            err("١.0.0"),
-            "Invalid character(s) found in major number \"١\""
-        );
+        assert_eq!(err("١.0.0"), "Invalid character(s) found in major number \"١\"");
         // Error order: patch before pre-release before build.
-        assert_eq!(
-            err("1.0.x-01+_"),
-            r#"Invalid character(s) found in patch number "x""#
-        );
-        assert_eq!(
-            err("1.0.0-01+_"),
-            r#"Numeric PreRelease version must not contain leading zeroes "01""#
-        );
+        assert_eq!(err("1.0.x-01+_"), r#"Invalid character(s) found in patch number "x""#);
+        assert_eq!(err("1.0.0-01+_"), r#"Numeric PreRelease version must not contain leading zeroes "01""#);
         // Major before minor.
-        assert_eq!(
-            err("a.b.c"),
-            r#"Invalid character(s) found in major number "a""#
-        );
+        assert_eq!(err("a.b.c"), r#"Invalid character(s) found in major number "a""#);
     }
 
     #[test]
@@ -651,53 +542,23 @@ mod tests {
         assert_eq!(t("\t1.2.3\n"), "1.2.3");
         assert_eq!(t("00.000.0000"), "0.0.0");
         assert_eq!(t("1.2.03-beta.1+b"), "1.2.3-beta.1+b");
-        assert_eq!(
-            tol_err("1.2-beta"),
-            "Short version cannot contain PreRelease/Build meta data"
-        );
-        assert_eq!(
-            tol_err("1+b"),
-            "Short version cannot contain PreRelease/Build meta data"
-        );
-        assert_eq!(
-            tol_err(""),
-            r#"strconv.ParseUint: parsing "": invalid syntax"#
-        );
-        assert_eq!(
-            tol_err("   "),
-            r#"strconv.ParseUint: parsing "": invalid syntax"#
-        );
-        assert_eq!(
-            tol_err("vv1.0.0"),
-            r#"Invalid character(s) found in major number "0v1""#
-        );
-        assert_eq!(
-            tol_err("V1.0.0"),
-            r#"Invalid character(s) found in major number "0V1""#
-        );
+        assert_eq!(tol_err("1.2-beta"), "Short version cannot contain PreRelease/Build meta data");
+        assert_eq!(tol_err("1+b"), "Short version cannot contain PreRelease/Build meta data");
+        assert_eq!(tol_err(""), r#"strconv.ParseUint: parsing "": invalid syntax"#);
+        assert_eq!(tol_err("   "), r#"strconv.ParseUint: parsing "": invalid syntax"#);
+        assert_eq!(tol_err("vv1.0.0"), r#"Invalid character(s) found in major number "0v1""#);
+        assert_eq!(tol_err("V1.0.0"), r#"Invalid character(s) found in major number "0V1""#);
         // "0a" keeps a single leading zero before a non-digit.
-        assert_eq!(
-            tol_err("1.0a.0"),
-            r#"Invalid character(s) found in minor number "0a""#
-        );
+        assert_eq!(tol_err("1.0a.0"), r#"Invalid character(s) found in minor number "0a""#);
         // Leading zeroes only stripped from the start of the third part.
-        assert_eq!(
-            tol_err("1.2.3-001"),
-            r#"Numeric PreRelease version must not contain leading zeroes "001""#
-        );
+        assert_eq!(tol_err("1.2.3-001"), r#"Numeric PreRelease version must not contain leading zeroes "001""#);
     }
 
     #[test]
     fn parse_tolerant_leading_zero_patch_with_prerelease() {
         // "01-beta" has its leading zero stripped; "0-beta" keeps its zero.
-        assert_eq!(
-            Version::parse_tolerant("1.2.01-beta").map(|v| v.to_string()),
-            Ok("1.2.1-beta".to_string())
-        );
-        assert_eq!(
-            Version::parse_tolerant("1.2.00-beta").map(|v| v.to_string()),
-            Ok("1.2.0-beta".to_string())
-        );
+        assert_eq!(Version::parse_tolerant("1.2.01-beta").map(|v| v.to_string()), Ok("1.2.1-beta".to_string()));
+        assert_eq!(Version::parse_tolerant("1.2.00-beta").map(|v| v.to_string()), Ok("1.2.0-beta".to_string()));
     }
 
     #[test]
@@ -770,18 +631,9 @@ mod tests {
         assert_eq!(validate_prerelease_ident("0"), Ok(()));
         assert_eq!(validate_prerelease_ident("-"), Ok(()));
         assert_eq!(validate_prerelease_ident("0a"), Ok(()));
-        assert_eq!(
-            validate_prerelease_ident(""),
-            Err(VersionError::PrereleaseEmpty)
-        );
-        assert_eq!(
-            validate_prerelease_ident("00"),
-            Err(VersionError::PrereleaseLeadingZeroes("00".to_string()))
-        );
-        assert_eq!(
-            validate_prerelease_ident("é"),
-            Err(VersionError::PrereleaseInvalid("é".to_string()))
-        );
+        assert_eq!(validate_prerelease_ident(""), Err(VersionError::PrereleaseEmpty));
+        assert_eq!(validate_prerelease_ident("00"), Err(VersionError::PrereleaseLeadingZeroes("00".to_string())));
+        assert_eq!(validate_prerelease_ident("é"), Err(VersionError::PrereleaseInvalid("é".to_string())));
     }
 
     #[test]
@@ -808,13 +660,7 @@ mod tests {
             let _ = Version::parse(s);
             let _ = Version::parse_tolerant(s);
         }
-        assert_eq!(
-            tol_err("é"),
-            "Invalid character(s) found in major number \"0é\""
-        );
-        assert_eq!(
-            err("1.é.0"),
-            "Invalid character(s) found in minor number \"é\""
-        );
+        assert_eq!(tol_err("é"), "Invalid character(s) found in major number \"0é\"");
+        assert_eq!(err("1.é.0"), "Invalid character(s) found in minor number \"é\"");
     }
 }

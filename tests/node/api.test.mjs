@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as olm from 'olm-catalog';
 
@@ -12,19 +12,6 @@ const native = process.env.NATIVE_CLI;
 const catalogs = join(repo, '../shared/catalogs/fbc');
 const cli = join(process.cwd(), 'node_modules/.bin/olm-catalog');
 
-function readTree(root) {
-  const files = [];
-  const walk = (dir, rel) => {
-    for (const name of readdirSync(dir).sort()) {
-      const full = join(dir, name);
-      const r = rel ? `${rel}/${name}` : name;
-      if (statSync(full).isDirectory()) walk(full, r);
-      else files.push({ path: r, content: new Uint8Array(readFileSync(full)) });
-    }
-  };
-  walk(root, '');
-  return files;
-}
 
 function run(cmd, args) {
   const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
@@ -37,7 +24,7 @@ const sortKeys = (v) => (Array.isArray(v) ? v.map(sortKeys) : v && typeof v === 
 test('validate: a real catalog is valid, with the same findings as the native CLI', () => {
   for (const name of ['openshift-optional-v4.17', 'community-v4.20']) {
     const dir = join(catalogs, name);
-    const report = olm.validate(readTree(dir));
+    const report = olm.validate(olm.readCatalog(dir));
     assert.equal(report.valid, true);
     const nodeCli = run(cli, ['validate', '--format', 'json', dir]);
     const nativeCli = run(native, ['validate', '--format', 'json', dir]);
@@ -89,7 +76,7 @@ test('SARIF output for code scanning', () => {
 
 test('catalog handle: packages, graphs, paths and exports match the native CLI', () => {
   const dir = join(catalogs, 'community-v4.20');
-  const catalog = olm.loadCatalog(readTree(dir));
+  const catalog = olm.loadCatalog(olm.readCatalog(dir));
   const pkgs = olm.packages(catalog);
   assert.equal(pkgs.length, 37);
   const pkg = pkgs.find((p) => p.name === 'aws-neuron-operator');

@@ -2,7 +2,7 @@
 // baselines measured in the same run — the native CLI on the same input, and a bare parse inside
 // wasm — and the .wasm sizes. Target (issue 4): validate ≤ 0.20 s, ≤ 400 KB gzipped.
 // Run: `make bench-node` (builds pkg/ and the native CLI first).
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
@@ -14,19 +14,6 @@ const repo = join(here, '../..');
 const dir = join(process.env.CATALOGS_DIR ?? join(repo, '../shared/catalogs/fbc'), 'community-v4.20');
 const runs = Number(process.env.BENCH_RUNS ?? 7);
 
-function readTree(root) {
-  const files = [];
-  const walk = (d, rel) => {
-    for (const name of readdirSync(d).sort()) {
-      const full = join(d, name);
-      const r = rel ? `${rel}/${name}` : name;
-      if (statSync(full).isDirectory()) walk(full, r);
-      else files.push({ path: r, content: new Uint8Array(readFileSync(full)) });
-    }
-  };
-  walk(root, '');
-  return files;
-}
 
 function median(f) {
   f();
@@ -40,7 +27,7 @@ function median(f) {
   return times[Math.floor(times.length / 2)];
 }
 
-const files = readTree(dir);
+const files = olm.readCatalog(dir);
 const mb = files.reduce((n, f) => n + f.content.length, 0) / 1e6;
 const parse = median(() => olm.__parseOnly(files));
 const validate = median(() => olm.validate(files));
