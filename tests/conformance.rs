@@ -140,7 +140,7 @@ fn run_render_graph(case: &Value) -> Result<(), String> {
                 Err(format!("mermaid differs:\n--- want\n{want}\n--- got\n{out}"))
             }
         }
-        (Err(e), false) => check_errors(expect, &[e.clone()], Some(&e)),
+        (Err(e), false) => check_errors(expect, std::slice::from_ref(&e), Some(&e)),
         (Ok(_), false) => Err("expected an error".into()),
         (Err(e), true) => Err(format!("unexpected error {e}")),
     }

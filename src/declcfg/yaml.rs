@@ -78,8 +78,7 @@ pub fn parse_document(doc: &Document<'_>) -> Result<Option<Node>, YamlError> {
     let mut parser = Parser::new_from_str(doc.text);
     let mut root: Option<Node> = None;
     let mut documents = 0usize;
-    loop {
-        let Some(next) = parser.next_event() else { break };
+    while let Some(next) = parser.next_event() {
         let (event, span) = next.map_err(|e| builder.scan_error(&e))?;
         let pos = builder.pos(span.start.line(), span.start.col());
         match event {

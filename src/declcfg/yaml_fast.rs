@@ -188,8 +188,6 @@ fn bad_multibyte(b: &[u8], k: usize) -> bool {
     }
 }
 
-/// The JSON value of a resolved scalar (as the slow path builds it).
-
 /// Resolve an untagged scalar as the slow path does.
 fn scalar(text: &str, plain: bool) -> R<Value> {
     yaml_scalar::resolve(text, plain, None).map(super::yaml::scalar_value).map_err(|_| Bail)

@@ -138,7 +138,7 @@ fn stranded_entries(c: &Channel, v0: Option<&V0Channel<'_>>, head: Option<&str>)
 }
 
 /// The version of the bundle an entry names, when known and valid.
-pub(crate) fn entry_version<'p>(package: &'p Package, bundle: Option<usize>) -> Option<&'p Version> {
+pub(crate) fn entry_version(package: &Package, bundle: Option<usize>) -> Option<&Version> {
     bundle.and_then(|i| package.bundles.get(i)).and_then(|b| b.version.as_ref())
 }
 

@@ -115,7 +115,7 @@ fn channel(p: &Package, c: &Channel, out: &mut Vec<Diagnostic>) {
     }
 
     // The head should be the highest version.
-    if let Some(head) = c.head().ok() {
+    if let Ok(head) = c.head() {
         if let Some(hv) = version(head) {
             if let Some(max) = c.entries.iter().filter_map(|e| version(e).map(|v| (v, e))).max_by(|a, b| a.0.cmp(b.0)) {
                 if max.0 > hv {

@@ -102,7 +102,7 @@ pub fn to_mermaid(cfg: &DeclarativeConfig, opts: &MermaidOptions) -> Result<Stri
         let _ = writeln!(buf, "    subgraph {channel_id}[{}]", q(&c.name.value));
 
         let mut sorted: Vec<&ChannelEntry> = entries.iter().collect();
-        sorted.sort_by(|a, b| version_of(&b.name.value).cmp(&version_of(&a.name.value)));
+        sorted.sort_by_key(|e| std::cmp::Reverse(version_of(&e.name.value)));
         let mut skipped: BTreeSet<&str> = BTreeSet::new();
         let node = |name: &str| format!("{channel_id}-{name}[{}]", q(name));
         for e in sorted {

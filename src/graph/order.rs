@@ -59,7 +59,7 @@ impl std::error::Error for OrderError {}
 
 /// Order `entries` (all or a subset of one channel's) as OLM v0 does; returns indexes into
 /// `entries`, head first.
-pub fn v0_order<'a>(package: &str, channel: &str, entries: &[&'a Entry]) -> Result<Vec<usize>, OrderError> {
+pub fn v0_order(package: &str, channel: &str, entries: &[&Entry]) -> Result<Vec<usize>, OrderError> {
     let by_name: HashMap<&str, usize> = entries.iter().enumerate().map(|(i, e)| (e.name.value.as_str(), i)).collect();
     let mut replaced: HashSet<usize> = HashSet::new();
     let mut skipped: HashSet<usize> = HashSet::new();

@@ -144,6 +144,9 @@ pub fn upgrade_path(
     }
 }
 
+/// The next upgrade from a state (entry index and edge), and the first prohibited entry passed over.
+type NextStep = (Option<(usize, EdgeKind)>, Option<usize>);
+
 /// Where a walk from a start towards the head ended.
 struct Walk {
     steps: Vec<Step>,
@@ -170,7 +173,7 @@ fn walk(
     channel: &Channel,
     start: &Start,
     head: Option<&str>,
-    next: impl Fn(Option<usize>, &Current) -> (Option<(usize, EdgeKind)>, Option<usize>),
+    next: impl Fn(Option<usize>, &Current) -> NextStep,
 ) -> Result<Walk, PathError> {
     let mut cur = start_state(package, start)?;
     let mut steps = Vec::new();
@@ -209,7 +212,7 @@ pub(crate) struct V0Channel<'a> {
     ranges: Vec<Option<VersionRange>>,
     prohibited: Vec<bool>,
     /// For each entry: where OLM v0 goes from it, and the first prohibited entry passed over.
-    memo: Vec<(Option<(usize, EdgeKind)>, Option<usize>)>,
+    memo: Vec<NextStep>,
 }
 
 impl<'a> V0Channel<'a> {
@@ -252,7 +255,7 @@ impl<'a> V0Channel<'a> {
     }
 
     /// The entry OLM v0 moves to from `cur`, and the first prohibited entry passed over.
-    fn next(&self, cur: &Current) -> (Option<(usize, EdgeKind)>, Option<usize>) {
+    fn next(&self, cur: &Current) -> NextStep {
         let mut blocked = None;
         for &i in &self.order {
             if self.channel.entries[i].name.value == cur.name {
