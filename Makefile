@@ -11,7 +11,7 @@ export CONFORMANCE_DIR
 WASM_BINDGEN_VERSION := $(shell grep -A1 '^name = "wasm-bindgen"$$' Cargo.lock | sed -n 's/^version = "\(.*\)"/\1/p')
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 
-.PHONY: all setup build pkg test bench-build test-rust test-wasm test-node serve site bench bench-node clean
+.PHONY: all setup build pkg test bench-build test-rust test-wasm test-node test-e2e serve site bench bench-node clean
 
 all: build
 
@@ -35,7 +35,7 @@ pkg: setup
 
 ## test: Rust unit/conformance/real-catalog/CLI tests, the bindings in Node and Chromium, the
 ## packed npm package under Node's test runner; benchmarks are compiled, not run.
-test: setup bench-build test-rust test-wasm test-node
+test: setup bench-build test-rust test-wasm test-node test-e2e
 
 bench-build:
 	$(CARGO) bench --no-run
@@ -50,8 +50,12 @@ test-wasm:
 test-node:
 	tests/node/run.sh
 
-## site: the static site in www/dist (for now: the CLI's report on the bundled example catalog).
-site: build
+## test-e2e: the site in headless Chromium (playwright-core, Debian's chromium).
+test-e2e: site
+	node --test --test-reporter=spec tests/e2e/site.test.mjs
+
+## site: the static site in www/dist (the npm package's wasm, bundled with esbuild, offline).
+site: setup
 	scripts/build-site.sh
 
 serve: site

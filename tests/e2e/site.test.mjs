@@ -1,0 +1,138 @@
+// End-to-end test of the site in Debian's headless Chromium through playwright-core (no browser
+// download): serves www/dist on a loopback port, loads the bundled example, checks the report,
+// the package table, the channel graph SVG, an upgrade path, live validation in the editor, and
+// the time to load community-v4.20 and draw its first channel graph. Screenshots go to
+// www/e2e-screenshots/ (git-ignored). Run by `make test-e2e` (after `make site`).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { extname, join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = join(here, '../..');
+const require = createRequire(join(repo, 'www/package.json'));
+const { chromium } = require('playwright-core');
+const dist = join(repo, 'www/dist');
+const shots = join(repo, 'www/e2e-screenshots');
+mkdirSync(shots, { recursive: true });
+
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.map': 'application/json' };
+let server;
+let browser;
+let base;
+
+before(async () => {
+  server = createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    let p = join(dist, decodeURIComponent(url.pathname));
+    if (!p.startsWith(dist)) { res.writeHead(403).end(); return; }
+    try {
+      if (statSync(p).isDirectory()) p = join(p, 'index.html');
+      res.writeHead(200, { 'content-type': types[extname(p)] ?? 'text/plain' }).end(readFileSync(p));
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${server.address().port}/`;
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+async function openPage() {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(base);
+  await page.waitForSelector('body[data-ready="true"]');
+  return { page, errors };
+}
+
+test('bundled example: report, packages, graph, path, editor', async () => {
+  const { page, errors } = await openPage();
+  await page.selectOption('#example', 'broken');
+  await page.waitForSelector('#summary.invalid');
+  assert.equal(await page.getAttribute('#summary', 'data-errors'), '5');
+  assert.equal(await page.getAttribute('#summary', 'data-warnings'), '1');
+  assert.equal(await page.locator('.diag.error').count(), 5);
+  await page.screenshot({ path: join(shots, 'report.png') });
+
+  await page.selectOption('#example', 'community');
+  await page.waitForSelector('#summary.valid');
+  await page.click('#tab-explore');
+  assert.equal(await page.locator('#packages tbody tr').count(), 4);
+  await page.click('button[data-package="aws-neuron-operator"]');
+  await page.waitForSelector('#graph svg .node');
+  const nodes = await page.locator('#graph svg .node').count();
+  assert.ok(nodes >= 12, `nodes: ${nodes}`);
+  assert.ok(await page.locator('#graph svg .node.head').count() === 1);
+  assert.ok(await page.locator('#graph svg .edge.replaces').count() >= 11);
+  await page.screenshot({ path: join(shots, 'graph.png') });
+
+  await page.fill('#from', 'aws-neuron-operator.v1.1.1');
+  await page.click('#path-go');
+  await page.waitForSelector('#path-v0 li');
+  const steps = await page.locator('#path-v0 li').allTextContents();
+  assert.deepEqual(steps, [
+    'aws-neuron-operator.v1.1.1 → aws-neuron-operator.v1.1.2 (replaces)',
+    'aws-neuron-operator.v1.1.2 → aws-neuron-operator.v1.1.3 (replaces)',
+    'aws-neuron-operator.v1.1.3 → aws-neuron-operator.v1.1.4 (replaces)',
+    'aws-neuron-operator.v1.1.4 → aws-neuron-operator.v1.1.5 (replaces)',
+    'aws-neuron-operator.v1.1.5 → aws-neuron-operator.v1.2.0 (replaces)',
+  ]);
+  assert.equal(await page.locator('#graph svg .node.on-path').count(), 6);
+  assert.equal(await page.locator('#graph svg .edge.on-path').count(), 5);
+  assert.ok((await page.locator('#path-v1 li').count()) >= 1);
+  await page.screenshot({ path: join(shots, 'path.png') });
+
+  // Type a mistake in the editor and see it underlined.
+  await page.click('#tab-report');
+  await page.click('#files button:has-text("kubevirt-wol/catalog.yaml")');
+  await page.waitForSelector('.cm-content');
+  await page.click('.cm-content');
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.type('name: Bad_Name\n');
+  await page.waitForSelector('.cm-lintRange-error', { timeout: 5000 });
+  await page.screenshot({ path: join(shots, 'editor.png') });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('community-v4.20 loads and shows its first channel graph within 1 s', async () => {
+  const { page, errors } = await openPage();
+  const root = join(repo, '../shared/catalogs/fbc/community-v4.20');
+  const files = [];
+  const walk = (dir) => {
+    for (const n of readdirSync(dir).sort()) {
+      const p = join(dir, n);
+      if (statSync(p).isDirectory()) walk(p);
+      else files.push(p);
+    }
+  };
+  walk(root);
+  const t0 = Date.now();
+  await page.setInputFiles('#pick-files', files);
+  await page.waitForSelector('#summary.valid', { timeout: 20000 });
+  await page.click('#tab-explore');
+  await page.locator('#packages tbody button').first().click();
+  await page.waitForSelector('#graph svg .node');
+  const total = Date.now() - t0;
+  const loadMs = await page.getAttribute('body', 'data-loaded-ms');
+  const graphMs = await page.getAttribute('body', 'data-graph-ms');
+  console.log(`e2e: community-v4.20 (${files.length} files): validate+load ${loadMs} ms, first graph ${graphMs} ms, end to end ${total} ms (target ≤ 1000 ms)`);
+  await page.screenshot({ path: join(shots, 'community-v4.20.png') });
+  assert.ok(Number(loadMs) + Number(graphMs) <= 1000, `load ${loadMs} ms + graph ${graphMs} ms`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -1,0 +1,46 @@
+// Builds www/dist: the bundled app (esbuild, no CDN), the wasm module, the page and the bundled
+// example catalogs with an index.
+import { build } from 'esbuild';
+import { cpSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dist = join(here, 'dist');
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(dist, { recursive: true });
+await build({
+  entryPoints: [join(here, 'src/main.js')],
+  bundle: true,
+  format: 'esm',
+  target: 'es2022',
+  minify: true,
+  sourcemap: true,
+  outfile: join(dist, 'app.js'),
+  logLevel: 'warning',
+});
+cpSync(join(here, '../pkg/dist/web/olm_catalog_bg.wasm'), join(dist, 'olm_catalog_bg.wasm'));
+for (const f of ['index.html', 'style.css']) cpSync(join(here, f), join(dist, f));
+
+const titles = {
+  community: 'Community operators (4 packages, OpenShift 4.20)',
+  broken: 'A small catalog with mistakes',
+};
+const examples = [];
+for (const name of readdirSync(join(here, 'examples')).sort()) {
+  const root = join(here, 'examples', name);
+  const files = [];
+  const walk = (dir, rel) => {
+    for (const f of readdirSync(dir).sort()) {
+      const full = join(dir, f);
+      const r = rel ? `${rel}/${f}` : f;
+      if (statSync(full).isDirectory()) walk(full, r);
+      else files.push(r);
+    }
+  };
+  walk(root, '');
+  cpSync(root, join(dist, 'examples', name), { recursive: true });
+  examples.push({ name, title: titles[name] ?? name, files });
+}
+writeFileSync(join(dist, 'examples/index.json'), JSON.stringify(examples, null, 2));
+console.log(`build-site: wrote ${dist}`);
