@@ -50,6 +50,8 @@ export interface PackageSummary {
   description: string;
   deprecated: string | null;
   bundles: number;
+  /** The package icon as a `data:` URL, for an `<img>` only. */
+  icon: string | null;
   channels: ChannelSummary[];
 }
 

@@ -101,7 +101,18 @@ struct PackageSummary<'a> {
     description: &'a str,
     deprecated: Option<&'a str>,
     bundles: usize,
+    /// The icon as a `data:` URL for an `<img>` (raster or SVG media types only).
+    icon: Option<String>,
     channels: Vec<ChannelSummary<'a>>,
+}
+
+/// A `data:` URL for a package icon whose media type an `<img>` may show.
+fn icon_url(icon: &crate::declcfg::Icon) -> Option<String> {
+    use base64::Engine as _;
+    const OK: &[&str] = &["image/png", "image/jpeg", "image/gif", "image/svg+xml", "image/webp"];
+    let mt = icon.media_type.trim().to_ascii_lowercase();
+    (OK.contains(&mt.as_str()) && !icon.data.is_empty())
+        .then(|| format!("data:{mt};base64,{}", base64::engine::general_purpose::STANDARD.encode(&icon.data)))
 }
 
 #[derive(serde::Deserialize)]
@@ -152,6 +163,7 @@ impl Catalog {
                 description: &p.description,
                 deprecated: p.deprecation.as_ref().map(|d| d.message.value.as_str()),
                 bundles: p.bundles.len(),
+                icon: p.icon.as_ref().and_then(icon_url),
                 channels: p
                     .channels
                     .iter()

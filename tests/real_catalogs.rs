@@ -67,7 +67,7 @@ fn the_bundled_example_catalog_is_valid() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("www/examples/community");
     let v = validate_files(&read_catalog(&root).expect("example readable"));
     assert!(v.report.valid);
-    assert_eq!(v.model.packages.len(), 4);
+    assert_eq!(v.model.packages.len(), 5);
 }
 
 #[test]

@@ -23,7 +23,7 @@ cpSync(join(here, '../pkg/dist/web/olm_catalog_bg.wasm'), join(dist, 'olm_catalo
 for (const f of ['index.html', 'style.css']) cpSync(join(here, f), join(dist, f));
 
 const titles = {
-  community: 'Community operators (4 packages, OpenShift 4.20)',
+  community: 'Community operators (5 packages, OpenShift 4.20)',
   broken: 'A small catalog with mistakes',
 };
 const examples = [];

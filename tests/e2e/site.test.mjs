@@ -71,7 +71,11 @@ test('bundled example: report, packages, graph, path, editor', async () => {
   await page.selectOption('#example', 'community');
   await page.waitForSelector('#summary.valid');
   await page.click('#tab-explore');
-  assert.equal(await page.locator('#packages tbody tr').count(), 4);
+  assert.equal(await page.locator('#packages tbody tr').count(), 5);
+  // Icons only as <img> with a data: URL.
+  const icons = await page.locator('#packages img').evaluateAll((els) => els.map((e) => e.getAttribute('src').slice(0, 11)));
+  assert.ok(icons.length >= 1 && icons.every((src) => src === 'data:image/'), JSON.stringify(icons));
+  assert.equal(await page.locator('#packages svg').count(), 0);
   await page.click('button[data-package="aws-neuron-operator"]');
   await page.waitForSelector('#graph svg .node');
   const nodes = await page.locator('#graph svg .node').count();

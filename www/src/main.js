@@ -111,11 +111,12 @@ function renderFiles() {
   }
 }
 
+// Catalogs keep one directory per package, so a finding belongs to its file's directory; for files
+// at the root, to the package the message names first.
 function packageOf(d) {
-  const m = /package "([^"]+)"/.exec(d.message);
-  if (m) return m[1];
-  const dir = d.file.includes('/') ? d.file.slice(0, d.file.indexOf('/')) : '';
-  return dir || '(catalog)';
+  if (d.file.includes('/')) return d.file.slice(0, d.file.indexOf('/'));
+  const m = /^(?:invalid )?package "([^"]+)"/.exec(d.message);
+  return m ? m[1] : d.file || '(catalog)';
 }
 
 function renderReport() {
@@ -176,7 +177,8 @@ function renderPackages() {
     const channels = p.channels.map((c) => h('div', {}, `${c.name}${c.name === p.defaultChannel ? ' (default)' : ''}: `, c.head ?? '—',
       c.deprecated !== null ? h('span', { class: 'tag dep', title: c.deprecated }, 'deprecated') : null));
     body.append(h('tr', {},
-      h('td', {}, h('button', { type: 'button', 'data-package': p.name, onclick: () => openPackage(p.name) }, p.name),
+      h('td', {}, p.icon ? h('img', { class: 'icon', src: p.icon, alt: '' }) : null,
+        h('button', { type: 'button', 'data-package': p.name, onclick: () => openPackage(p.name) }, p.name),
         p.deprecated !== null ? h('span', { class: 'tag dep', title: p.deprecated }, 'deprecated') : null),
       h('td', {}, p.defaultChannel ?? '—'),
       h('td', {}, channels),
