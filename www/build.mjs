@@ -10,13 +10,13 @@ const dist = join(here, 'dist');
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 await build({
-  entryPoints: [join(here, 'src/main.js')],
+  entryPoints: { app: join(here, 'src/main.js'), 'layout-worker': join(here, 'src/layout-worker.js') },
   bundle: true,
   format: 'esm',
   target: 'es2022',
   minify: true,
   sourcemap: true,
-  outfile: join(dist, 'app.js'),
+  outdir: dist,
   logLevel: 'warning',
 });
 cpSync(join(here, '../pkg/dist/web/olm_catalog_bg.wasm'), join(dist, 'olm_catalog_bg.wasm'));

@@ -2,8 +2,28 @@
 // olm-docs legend (replaces solid, skips with a crossed end, skipRange dashed with circle ends);
 // skipRange fans are collapsed into one edge per target unless expanded. Zoom with the wheel or
 // +/-, pan by dragging or with the arrow keys.
-import dagre from '@dagrejs/dagre';
 import { s } from './escape.js';
+import { layout } from './layout.js';
+
+let worker = null;
+let nextId = 0;
+const pending = new Map();
+
+/** Small graphs are laid out at once; large ones in a worker (when the page can start one). */
+function layoutAsync(spec) {
+  if (spec.nodes.length <= 80) return Promise.resolve(layout(spec));
+  if (worker === null) {
+    try {
+      worker = new Worker(new URL('./layout-worker.js', import.meta.url), { type: 'module' });
+      worker.onmessage = (ev) => { pending.get(ev.data.id)?.(ev.data); pending.delete(ev.data.id); };
+    } catch {
+      worker = false;
+    }
+  }
+  if (!worker) return Promise.resolve(layout(spec));
+  const id = nextId++;
+  return new Promise((resolve) => { pending.set(id, resolve); worker.postMessage({ id, ...spec }); });
+}
 
 const NODE_H = 30;
 
@@ -35,12 +55,13 @@ function nodeTitle(n) {
  * Draw `graph` (a ChannelGraph) into `container`.
  * @returns {{ svg: SVGSVGElement, highlight(steps: {from:string,to:string,edge:string}[], from?: string): void }}
  */
-export function renderGraph(container, graph, { expandFans = false } = {}) {
-  container.textContent = '';
-  const g = new dagre.graphlib.Graph({ multigraph: true });
-  g.setGraph({ rankdir: 'LR', nodesep: 14, ranksep: 46, marginx: 16, marginy: 16 });
-  g.setDefaultEdgeLabel(() => ({}));
-  for (const n of graph.nodes) g.setNode(n.name, { width: Math.max(60, n.name.length * 7 + 18), height: NODE_H, data: n });
+export async function renderGraph(container, graph, { expandFans = false } = {}) {
+  const nodeData = new Map();
+  const specNodes = [];
+  for (const n of graph.nodes) {
+    specNodes.push({ id: n.name, width: Math.max(60, n.name.length * 7 + 18), height: NODE_H });
+    nodeData.set(n.name, n);
+  }
   const edges = [];
   const fans = new Map();
   for (const e of graph.edges) {
@@ -52,22 +73,24 @@ export function renderGraph(container, graph, { expandFans = false } = {}) {
       edges.push(e);
     }
   }
+  const fanNodes = new Map();
   for (const [to, list] of fans) {
     const id = `fan:${to}`;
-    g.setNode(id, { width: 44, height: 22, fan: { to, count: list.length, from: list.map((e) => e.from) } });
+    specNodes.push({ id, width: 44, height: 22 });
+    fanNodes.set(id, { to, count: list.length, from: list.map((e) => e.from) });
     edges.push({ from: id, to, kind: 'skipRange', fan: true, count: list.length });
   }
-  edges.forEach((e, i) => g.setEdge(e.from, e.to, { e }, `e${i}`));
-  dagre.layout(g);
-
-  const { width, height } = g.graph();
+  const laid = await layoutAsync({ nodes: specNodes, edges: edges.map((e, i) => ({ v: e.from, w: e.to, name: `e${i}` })) });
+  const sizes = new Map(specNodes.map((n) => [n.id, n]));
+  container.textContent = '';
+  const { width, height } = laid;
   const svg = s('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `Upgrade graph of channel ${graph.channel}` });
   svg.append(defs());
   const root = s('g');
   svg.append(root);
 
-  for (const id of g.edges()) {
-    const { e, points } = g.edge(id);
+  edges.forEach((e, i) => {
+    const points = laid.edges[`e${i}`] ?? [];
     const d = points.map((p, i) => `${i ? 'L' : 'M'}${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ');
     const el = s('g', { class: `edge ${e.kind}${e.fan ? ' fan' : ''}`, 'data-from': e.from, 'data-to': e.to, 'data-kind': e.kind });
     const path = s('path', { d });
@@ -76,9 +99,9 @@ export function renderGraph(container, graph, { expandFans = false } = {}) {
     if (e.kind === 'skipRange') { path.setAttribute('marker-end', 'url(#m-circle)'); path.setAttribute('marker-start', 'url(#m-circle)'); }
     el.append(path, s('title', {}, e.fan ? `skipRange of ${e.to} covers ${e.count} entr${e.count === 1 ? 'y' : 'ies'}` : `${e.from} → ${e.to} (${e.kind})`));
     root.append(el);
-  }
-  for (const id of g.nodes()) {
-    const n = g.node(id);
+  });
+  for (const spec of specNodes) {
+    const n = { ...laid.nodes[spec.id], width: sizes.get(spec.id).width, height: sizes.get(spec.id).height, fan: fanNodes.get(spec.id), data: nodeData.get(spec.id) };
     if (n.fan) {
       const el = s('g', { class: 'fan-node', transform: `translate(${n.x - n.width / 2},${n.y - n.height / 2})`, 'data-to': n.fan.to });
       el.append(s('rect', { width: n.width, height: n.height, rx: 11, fill: '#e3f2fd', stroke: '#1565c0' }),

@@ -186,7 +186,7 @@ function renderPackages() {
   }
 }
 
-function openPackage(name) {
+async function openPackage(name) {
   const p = state.catalog.packages().find((x) => x.name === name);
   if (!p) return;
   state.pkg = p;
@@ -196,16 +196,16 @@ function openPackage(name) {
   select.textContent = '';
   const ordered = [...p.channels].sort((a, b) => (a.name === p.defaultChannel ? -1 : b.name === p.defaultChannel ? 1 : a.name < b.name ? -1 : 1));
   for (const c of ordered) select.append(h('option', { value: c.name }, `${c.name}${c.name === p.defaultChannel ? ' (default)' : ''}`));
-  drawChannel();
+  await drawChannel();
 }
 
-function drawChannel() {
+async function drawChannel() {
   const t0 = performance.now();
   const pkg = state.pkg.name;
   const channel = $('channel').value;
   state.graph = state.catalog.channelGraph(pkg, channel);
   $('channel-title').textContent = `${pkg} — channel ${channel}`;
-  state.drawn = renderGraph($('graph'), state.graph, { expandFans: $('fans').checked });
+  state.drawn = await renderGraph($('graph'), state.graph, { expandFans: $('fans').checked });
   const list = $('from-list');
   list.textContent = '';
   for (const n of state.graph.nodes) if (!n.virtual) list.append(h('option', { value: n.name }, n.version ?? ''));
