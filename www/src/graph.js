@@ -118,7 +118,9 @@ export async function renderGraph(container, graph, { expandFans = false } = {})
     root.append(el);
   }
   container.append(svg);
-  attachZoom(container, svg, width, height);
+  const head = graph.nodes.find((n) => n.head);
+  const focus = head ? laid.nodes[head.name] : { x: width, y: height / 2 };
+  attachZoom(container, svg, width, height, focus);
 
   return {
     svg,
@@ -137,12 +139,13 @@ export async function renderGraph(container, graph, { expandFans = false } = {})
   };
 }
 
-function attachZoom(container, svg, width, height) {
-  // Start at natural size (1 SVG unit = 1 px), centred vertically; pan to see the rest.
+function attachZoom(container, svg, width, height, focus) {
+  // Start at natural size (1 SVG unit = 1 px) with the head in view; pan to see the rest.
   const cw = container.clientWidth || width;
   const ch = container.clientHeight || height;
+  const clamp = (v, lo, hi) => Math.max(lo, Math.min(v, hi));
   const initial = width > cw || height > ch
-    ? { x: Math.max(0, width - cw), y: Math.min(0, (height - ch) / 2), w: cw, h: ch }
+    ? { x: clamp(focus.x - cw * 0.8, 0, Math.max(0, width - cw)), y: clamp(focus.y - ch / 2, Math.min(0, height - ch), Math.max(0, height - ch)), w: cw, h: ch }
     : { x: 0, y: 0, w: width, h: height };
   let vb = { ...initial };
   svg.setAttribute('viewBox', `${vb.x} ${vb.y} ${vb.w} ${vb.h}`);
