@@ -176,12 +176,18 @@ function renderPackages() {
   for (const p of state.catalog.packages()) {
     const channels = p.channels.map((c) => h('div', {}, `${c.name}${c.name === p.defaultChannel ? ' (default)' : ''}: `, c.head ?? '—',
       c.deprecated !== null ? h('span', { class: 'tag dep', title: c.deprecated }, 'deprecated') : null));
+    const versions = p.channels.map((c) => {
+      const v = [...new Set(c.versions)];
+      const shown = v.length > 4 ? `${v.slice(0, 2).join(', ')} … ${v.slice(-2).join(', ')}` : v.join(', ');
+      return h('div', { title: v.join(', '), class: 'versions' }, `${c.name}: ${shown} (${v.length})`);
+    });
     body.append(h('tr', {},
       h('td', {}, p.icon ? h('img', { class: 'icon', src: p.icon, alt: '' }) : null,
         h('button', { type: 'button', 'data-package': p.name, onclick: () => openPackage(p.name) }, p.name),
         p.deprecated !== null ? h('span', { class: 'tag dep', title: p.deprecated }, 'deprecated') : null),
       h('td', {}, p.defaultChannel ?? '—'),
       h('td', {}, channels),
+      h('td', {}, versions),
       h('td', {}, String(p.bundles))));
   }
 }
