@@ -11,11 +11,14 @@ use crate::version::{go_quote as q, Version, VersionRange};
 
 /// Run every graph lint over the model.
 pub fn check(model: &Model) -> Vec<Diagnostic> {
+    model.packages.iter().flat_map(package).collect()
+}
+
+/// The graph lints of one package.
+pub fn package(p: &Package) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for p in &model.packages {
-        for c in &p.channels {
-            channel(p, c, &mut out);
-        }
+    for c in &p.channels {
+        channel(p, c, &mut out);
     }
     out
 }

@@ -153,7 +153,29 @@ impl Builder {
 
     /// Phase C: `olm.bundle` blobs.
     fn bundles(&mut self, cfg: &DeclarativeConfig) {
-        for bl in &cfg.bundles {
+        // The per-bundle checks are independent of each other: run them first (in parallel
+        // natively), then register the bundles in blob order.
+        #[cfg(not(target_arch = "wasm32"))]
+        let mut checked: Vec<Option<(Bundle, Vec<Diagnostic>)>> = {
+            use rayon::prelude::*;
+            cfg.bundles.par_iter().map(|bl| Some(Self::bundle(bl))).collect()
+        };
+        #[cfg(target_arch = "wasm32")]
+        let mut checked: Vec<Option<(Bundle, Vec<Diagnostic>)>> =
+            cfg.bundles.iter().map(|bl| Some(Self::bundle(bl))).collect();
+        // Entry name → (channel, entry) positions, per package.
+        let mut entries_of: Vec<HashMap<String, Vec<(usize, usize)>>> = Vec::with_capacity(self.packages.len());
+        let mut bundle_names: Vec<HashMap<String, usize>> = vec![HashMap::new(); self.packages.len()];
+        for p in &self.packages {
+            let mut m: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
+            for (ci, c) in p.channels.iter().enumerate() {
+                for (ei, e) in c.entries.iter().enumerate() {
+                    m.entry(e.name.value.clone()).or_default().push((ci, ei));
+                }
+            }
+            entries_of.push(m);
+        }
+        for (bi_blob, bl) in cfg.bundles.iter().enumerate() {
             let name = &bl.name.value;
             let pkg = &bl.package.value;
             if pkg.is_empty() {
@@ -172,8 +194,8 @@ impl Builder {
                 );
                 continue;
             };
-            if let Some(first) = self.packages[pi].bundles.iter().find(|b| &b.name.value == name) {
-                let first = first.source.blob();
+            if let Some(&first) = bundle_names[pi].get(name) {
+                let first = self.packages[pi].bundles[first].source.blob();
                 self.diags.push(
                     Diagnostic::error(
                         Code::DuplicateBundle,
@@ -184,17 +206,15 @@ impl Builder {
                 );
                 continue;
             }
-            let bundle = self.bundle(bl);
+            let Some((bundle, diags)) = checked[bi_blob].take() else { continue };
+            self.diags.extend(diags);
             let bi = self.packages[pi].bundles.len();
-            let mut listed = false;
-            for ch in &mut self.packages[pi].channels {
-                for e in &mut ch.entries {
-                    if &e.name.value == name {
-                        e.bundle = Some(bi);
-                        listed = true;
-                    }
-                }
+            bundle_names[pi].insert(name.clone(), bi);
+            let positions = entries_of[pi].get(name.as_str()).map(Vec::as_slice).unwrap_or(&[]);
+            for &(ci, ei) in positions {
+                self.packages[pi].channels[ci].entries[ei].bundle = Some(bi);
             }
+            let listed = !positions.is_empty();
             if !listed {
                 self.err(
                     Code::BundleNotInChannel,
@@ -207,7 +227,9 @@ impl Builder {
     }
 
     /// The per-bundle checks of Phase C (properties, `olm.package`, images, version, release).
-    fn bundle(&mut self, bl: &declcfg::Bundle) -> Bundle {
+    fn bundle(bl: &declcfg::Bundle) -> (Bundle, Vec<Diagnostic>) {
+        let mut diags = Vec::new();
+        let mut err = |code, message: String, loc| diags.push(Diagnostic::error(code, message, loc));
         let name = &bl.name.value;
         let pkg = &bl.package.value;
         let mut props = Vec::with_capacity(bl.properties.len());
@@ -230,7 +252,7 @@ impl Builder {
                         Some(v) => (v.pos, format!("/properties/{i}/value")),
                         None => (p.pos, format!("/properties/{i}")),
                     };
-                    self.err(
+                    err(
                         Code::InvalidProperty,
                         format!(
                             "parse properties for bundle {}: parse property[{i}] of type {}: {m}",
@@ -245,7 +267,7 @@ impl Builder {
         let mut version = None;
         let mut release = None;
         if package_count != 1 {
-            self.err(
+            err(
                 Code::PackagePropertyCount,
                 format!(
                     "package {} bundle {} must have exactly 1 {} property, found {}",
@@ -260,7 +282,7 @@ impl Builder {
         let the_package = if package_count == 1 { package_props.first().cloned() } else { None };
         if let Some((i, pp)) = &the_package {
             if &pp.package_name != pkg {
-                self.err(
+                err(
                     Code::PackagePropertyMismatch,
                     format!(
                         "package {} does not match {} property {}",
@@ -274,7 +296,7 @@ impl Builder {
         }
         if !bl.image.value.is_empty() {
             if let Err(e) = validate_image_ref(&bl.image.value) {
-                self.err(
+                err(
                     Code::InvalidImage,
                     format!(
                         "package {} bundle {} image: invalid image pull spec {}: {e}",
@@ -291,7 +313,7 @@ impl Builder {
                 continue;
             }
             if let Err(e) = validate_image_ref(&ri.image.value) {
-                self.err(
+                err(
                     Code::InvalidImage,
                     format!(
                         "package {} bundle {} relatedImages[{i}].image: invalid image pull spec {}: {e}",
@@ -306,7 +328,7 @@ impl Builder {
         if let Some((i, pp)) = &the_package {
             match Version::parse(&pp.version) {
                 Ok(v) => version = Some(v),
-                Err(e) => self.err(
+                Err(e) => err(
                     Code::InvalidVersion,
                     format!("error parsing bundle {} version {}: {e}", q(name), q(&pp.version)),
                     prop_field(bl, *i, "version"),
@@ -314,14 +336,14 @@ impl Builder {
             }
             match Release::parse(&pp.release) {
                 Ok(r) => release = r,
-                Err(e) => self.err(
+                Err(e) => err(
                     Code::InvalidRelease,
                     format!("error parsing bundle {} release version {}: {e}", q(name), q(&pp.release)),
                     prop_field(bl, *i, "release"),
                 ),
             }
         }
-        Bundle {
+        let bundle = Bundle {
             name: bl.name.clone(),
             package: pkg.clone(),
             source: bl.source.clone(),
@@ -334,7 +356,8 @@ impl Builder {
             related_images: bl.related_images.clone(),
             object_count: bl.object_count,
             deprecation: None,
-        }
+        };
+        (bundle, diags)
     }
 
     /// Phase D.1: channel entries without a bundle. opm only reliably catches those of a

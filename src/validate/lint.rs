@@ -8,14 +8,14 @@
 
 use crate::declcfg::Node;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::model::Model;
+use crate::model::Package;
 use crate::property::{self, constraint, Constraint, Property};
 use crate::version::{go_quote as q, VersionRange};
 
-/// Run every lint over the model.
-pub fn check(model: &Model) -> Vec<Diagnostic> {
+/// The lints of one package.
+pub fn package(p: &Package) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for p in &model.packages {
+    {
         for b in &p.bundles {
             for (i, prop) in &b.properties {
                 let raw = &b.raw_properties[*i];

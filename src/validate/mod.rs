@@ -43,9 +43,29 @@ pub fn validate_files(files: &[FileInput]) -> Validated {
 /// Build and check an already loaded catalog.
 pub fn validate_loaded(loaded: Loaded) -> Validated {
     let (model, build_diags) = model::build(&loaded.config);
-    let (tree, mut model_diags) = model_checks::check(&model);
-    let mut lints = lint::check(&model);
-    lints.extend(crate::graph::lint::check(&model));
+    // Each package's checks and lints are independent: run them in parallel natively.
+    let per_package = |p: &model::Package| {
+        let mut diags = Vec::new();
+        let tree = model_checks::package(p, &mut diags);
+        let mut lints = lint::package(p);
+        lints.extend(crate::graph::lint::package(p));
+        (tree, diags, lints)
+    };
+    #[cfg(not(target_arch = "wasm32"))]
+    let results: Vec<_> = {
+        use rayon::prelude::*;
+        model.packages.par_iter().map(per_package).collect()
+    };
+    #[cfg(target_arch = "wasm32")]
+    let results: Vec<_> = model.packages.iter().map(per_package).collect();
+    let mut tree = ErrorTree::new("invalid index");
+    let mut model_diags = Vec::new();
+    let mut lints = Vec::new();
+    for (t, d, l) in results {
+        tree.child(t);
+        model_diags.extend(d);
+        lints.extend(l);
+    }
     let opm_message = loaded
         .diagnostics
         .iter()

@@ -6,18 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::error_tree::ErrorTree;
 use crate::diagnostic::{Code, Diagnostic, Location};
-use crate::model::{Bundle, ChainError, Channel, Entry, Model, Package};
+use crate::model::{Bundle, ChainError, Channel, Entry, Package};
 use crate::version::{go_quote as q, VersionRange};
-
-/// Run the checks; returns the tree (label `invalid index`) and the diagnostics.
-pub fn check(model: &Model) -> (ErrorTree, Vec<Diagnostic>) {
-    let mut root = ErrorTree::new("invalid index");
-    let mut diags = Vec::new();
-    for p in &model.packages {
-        root.child(package(p, &mut diags));
-    }
-    (root, diags)
-}
 
 struct Ctx<'a> {
     chain: Vec<String>,
@@ -38,7 +28,8 @@ impl Ctx<'_> {
     }
 }
 
-fn package(p: &Package, diags: &mut Vec<Diagnostic>) -> ErrorTree {
+/// One package's checks: its subtree of the error tree, findings appended to `diags`.
+pub fn package(p: &Package, diags: &mut Vec<Diagnostic>) -> ErrorTree {
     let label = format!("invalid package {}", q(&p.name));
     let mut tree = ErrorTree::new(label.clone());
     let mut ctx = Ctx { chain: vec![label], diags };
