@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::order::channel_order;
 use super::upgrade::V0Channel;
 use crate::model::{Bundle, Channel, Package};
-use crate::property::{Property, TYPE_DEPRECATED};
+use crate::property::Property;
 use crate::version::{Version, VersionRange};
 
 /// How an upgrade edge is declared.
@@ -148,7 +148,7 @@ pub(crate) fn deprecation_of(b: &Bundle) -> Option<String> {
         return Some(d.message.value.clone());
     }
     b.properties.iter().find_map(|(i, p)| match p {
-        Property::Other { type_ } if type_ == TYPE_DEPRECATED => {
+        Property::Deprecated => {
             Some(b.raw_properties.get(*i).and_then(|r| r.value.as_ref()).map(|v| v.to_go_json()).unwrap_or_default())
         }
         _ => None,

@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::channel_graph::{entry_version, EdgeKind};
 use super::order::channel_order;
 use crate::model::{Channel, Entry, Package};
-use crate::property::{Property, TYPE_DEPRECATED};
+use crate::property::Property;
 use crate::version::{go_quote as q, Version, VersionRange, VersionRelease};
 
 /// Which OLM's rules to follow.
@@ -223,9 +223,9 @@ impl<'a> V0Channel<'a> {
             .entries
             .iter()
             .map(|e| {
-                e.bundle.and_then(|b| package.bundles.get(b)).is_some_and(|b| {
-                    b.properties.iter().any(|(_, p)| matches!(p, Property::Other { type_ } if type_ == TYPE_DEPRECATED))
-                })
+                e.bundle
+                    .and_then(|b| package.bundles.get(b))
+                    .is_some_and(|b| b.properties.iter().any(|(_, p)| matches!(p, Property::Deprecated)))
             })
             .collect();
         let mut v = V0Channel { package, channel, order, ranges, prohibited, memo: Vec::new() };

@@ -63,8 +63,12 @@ pub enum Property {
     Channel {
         channel_name: String,
     },
-    /// Any other type, including `olm.constraint` and `olm.deprecated` (the value is the raw
-    /// property's).
+    /// `olm.constraint`, parsed as OLM's resolver parses it. opm never interprets it, so a value
+    /// the resolver would reject is kept with its error rather than failing the bundle.
+    Constraint(Result<ConstraintValue, ConstraintError>),
+    /// The legacy `olm.deprecated` marker (OLM v0 never installs such a bundle); any value.
+    Deprecated,
+    /// Any other type (the value is the raw property's JSON).
     Other {
         type_: String,
     },
@@ -112,6 +116,40 @@ pub fn parse(type_: &str, value: Option<&Node>) -> Result<Property, String> {
             go_type::check(value, &go_type::CHANNEL)?;
             Ok(Property::Channel { channel_name: s(value, "channelName") })
         }
+        TYPE_CONSTRAINT => Ok(Property::Constraint(constraint::parse(value))),
+        TYPE_DEPRECATED => Ok(Property::Deprecated),
         _ => Ok(Property::Other { type_: type_.to_string() }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::declcfg::json::JsonReader;
+
+    fn node(src: &str) -> Node {
+        JsonReader::new(src, 1).next_value().unwrap()
+    }
+
+    #[test]
+    fn typed_properties() {
+        let p = parse(TYPE_PACKAGE, Some(&node(r#"{"packageName":"a","version":"1.0.0","release":"2"}"#))).unwrap();
+        assert_eq!(
+            p,
+            Property::Package(PackageProperty {
+                package_name: "a".into(),
+                version: "1.0.0".into(),
+                release: "2".into()
+            })
+        );
+        assert!(matches!(
+            parse(TYPE_CONSTRAINT, Some(&node(r#"{"cel":{"rule":"true"}}"#))),
+            Ok(Property::Constraint(Ok(_)))
+        ));
+        // opm accepts any constraint value; the resolver's verdict is kept for our lint.
+        assert!(matches!(parse(TYPE_CONSTRAINT, Some(&node(r#"{"bogus":1}"#))), Ok(Property::Constraint(Err(_)))));
+        assert_eq!(parse(TYPE_DEPRECATED, Some(&node("{}"))), Ok(Property::Deprecated));
+        assert_eq!(parse("x.custom", Some(&node("null"))), Ok(Property::Other { type_: "x.custom".into() }));
+        assert_eq!(parse("x.custom", None), Err("unexpected end of JSON input".into()));
     }
 }

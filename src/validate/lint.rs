@@ -6,10 +6,9 @@
 //! - `invalid-constraint`: an `olm.constraint` value the resolver rejects (unknown keys, wrong
 //!   types, empty, too large, unparseable package range).
 
-use crate::declcfg::Node;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::Package;
-use crate::property::{self, constraint, Constraint, Property};
+use crate::property::{Constraint, ConstraintError, ConstraintValue, Property};
 use crate::version::{go_quote as q, VersionRange};
 
 /// The lints of one package.
@@ -36,8 +35,8 @@ pub fn package(p: &Package) -> Vec<Diagnostic> {
                             ));
                         }
                     }
-                    Property::Other { type_, .. } if type_ == property::TYPE_CONSTRAINT => {
-                        if let Some(msg) = raw.value.as_ref().and_then(constraint_problem) {
+                    Property::Constraint(parsed) => {
+                        if let Some(msg) = constraint_problem(parsed) {
                             out.push(Diagnostic::warning(
                                 Code::InvalidConstraint,
                                 format!("bundle {} has an olm.constraint OLM will reject: {msg}", q(&b.name.value)),
@@ -53,8 +52,8 @@ pub fn package(p: &Package) -> Vec<Diagnostic> {
     out
 }
 
-fn constraint_problem(value: &Node) -> Option<String> {
-    match constraint::parse(value) {
+fn constraint_problem(parsed: &Result<ConstraintValue, ConstraintError>) -> Option<String> {
+    match parsed {
         Err(e) => Some(format!("parse olm.constraint: {e}")),
         Ok(c) => bad_range(&c.constraint).map(|e| format!("convert olm.constraint to resolver predicate: {e}")),
     }
