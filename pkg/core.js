@@ -59,7 +59,7 @@ export function makeApi(getRaw, reset) {
   }
 
   return {
-    validate: (files) => call((raw) => raw.validate(files)),
+    validate: (files, options) => call((raw) => raw.validate(files, options)),
     loadCatalog: (files) => new Catalog(files),
     packages: (catalog) => catalog.packages(),
     channelGraph: (catalog, pkg, channel) => catalog.channelGraph(pkg, channel),

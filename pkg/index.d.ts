@@ -160,8 +160,13 @@ export default init;
 
 /** Node only: read a catalog directory (or one file) from disk into `CatalogFile`s. */
 export declare function readCatalog(root: string): CatalogFile[];
+export interface ValidateOptions {
+  /** Run the lints (warnings) opm does not have; default true. */
+  lints?: boolean;
+}
+
 /** Validate a catalog like `opm validate`, reporting every problem with its location. */
-export declare function validate(files: CatalogFile[]): Report;
+export declare function validate(files: CatalogFile[], options?: ValidateOptions): Report;
 export declare function loadCatalog(files: CatalogFile[]): Catalog;
 export declare function packages(catalog: Catalog): PackageSummary[];
 export declare function channelGraph(catalog: Catalog, pkg: string): PackageGraph;

@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 use crate::declcfg::FileInput;
 use crate::graph::{self, ChannelGraph, MermaidOptions, PackageGraph, Semantics, Start};
 use crate::model::Package;
-use crate::validate::{validate_files, Validated};
+use crate::validate::{validate_files, validate_files_with, Options, Validated};
 
 #[wasm_bindgen(start)]
 fn start() {
@@ -61,12 +61,13 @@ fn files_from_js(files: &JsValue) -> Result<Vec<FileInput>, JsValue> {
     Ok(out)
 }
 
-/// Validate a catalog: `files` is `[{path, content}]`; returns `{valid, diagnostics}` like the
-/// CLI's JSON output.
+/// Validate a catalog: `files` is `[{path, content}]`, `options` optionally `{lints: false}` for
+/// exactly opm's checks; returns `{valid, diagnostics}` like the CLI's JSON output.
 #[wasm_bindgen]
-pub fn validate(files: JsValue) -> Result<JsValue, JsValue> {
+pub fn validate(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let files = files_from_js(&files)?;
-    to_js(&validate_files(&files).report)
+    let lints = js_sys::Reflect::get(&options, &"lints".into()).ok().and_then(|v| v.as_bool()).unwrap_or(true);
+    to_js(&validate_files_with(&files, Options { lints }).report)
 }
 
 /// A loaded, validated catalog kept inside WebAssembly so it is parsed once. Free it with

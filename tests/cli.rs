@@ -82,3 +82,17 @@ fn a_single_file_can_be_validated() {
     let out = bin().args(["validate"]).arg(d.join("catalog.yaml")).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
 }
+
+#[test]
+fn no_lints_reports_only_opm_checks() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/fbc/community-v4.20");
+    let with = bin().args(["validate", "--format", "json"]).arg(&root).output().unwrap();
+    let without = bin().args(["validate", "--format", "json", "--no-lints"]).arg(&root).output().unwrap();
+    assert_eq!(with.status.code(), Some(0));
+    assert_eq!(without.status.code(), Some(0));
+    let count = |o: &std::process::Output| {
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()["diagnostics"].as_array().unwrap().len()
+    };
+    assert!(count(&with) > 0, "the lints warn on community-v4.20");
+    assert_eq!(count(&without), 0);
+}

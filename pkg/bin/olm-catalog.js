@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import { validate, loadCatalog, readCatalog } from '../node.js';
 
 const USAGE = `usage:
-  olm-catalog validate PATH... [--format text|json|opm|sarif]
+  olm-catalog validate PATH... [--format text|json|sarif] [--no-lints]
   olm-catalog graph PATH --package P [--channel C] [--format json|mermaid|dot] [--minimum-edge B] [--v0-semantics]
   olm-catalog path PATH --package P --channel C --from BUNDLE_OR_VERSION [--semantics v0|v1] [--format text|json]`;
 
@@ -68,7 +68,7 @@ function sarif(diagnostics) {
 }
 
 function cmdValidate(argv, out) {
-  const { opts, positional } = parseArgs(argv, ['format']);
+  const { opts, positional } = parseArgs(argv, ['format'], ['no-lints']);
   const format = opts.format ?? 'text';
   if (!['text', 'json', 'opm', 'sarif'].includes(format)) throw new UsageError(`invalid --format ${format}`);
   if (positional.length === 0) throw new UsageError('validate needs at least one PATH');
@@ -76,7 +76,7 @@ function cmdValidate(argv, out) {
   const diagnostics = [];
   for (const p of positional) {
     const isDir = statSync(p).isDirectory();
-    const report = validate(readCatalog(p));
+    const report = validate(readCatalog(p), { lints: !opts['no-lints'] });
     valid &&= report.valid;
     const prefix = (f) => (isDir ? `${p.replace(/\/+$/, '')}/${f}` : p);
     for (const d of report.diagnostics) {

@@ -24,7 +24,7 @@ mod native {
     use olm_catalog::graph::{
         to_dot, to_mermaid, upgrade_path, ChannelGraph, MermaidOptions, PackageGraph, Semantics, Start,
     };
-    use olm_catalog::validate::validate_files;
+    use olm_catalog::validate::{validate_files_with, Options};
     use olm_catalog::{model, Diagnostic, Severity};
 
     #[derive(Parser)]
@@ -44,6 +44,9 @@ mod native {
             /// Output format.
             #[arg(long, value_enum, default_value_t = ValidateFormat::Text)]
             format: ValidateFormat,
+            /// Report only what `opm validate` checks (no lint warnings).
+            #[arg(long)]
+            no_lints: bool,
         },
         /// Draw a package's upgrade graph (all channels, or one).
         Graph {
@@ -127,7 +130,7 @@ mod native {
         };
         let mut out = String::new();
         let result = match cli.command {
-            Command::Validate { paths, format } => validate(&paths, format, &mut out),
+            Command::Validate { paths, format, no_lints } => validate(&paths, format, !no_lints, &mut out),
             Command::Graph { path, package, channel, format, minimum_edge, v0_semantics } => {
                 graph(&path, &package, channel.as_deref(), format, minimum_edge, v0_semantics, &mut out)
             }
@@ -154,12 +157,12 @@ mod native {
         Ok(load_files(&read(path)?).config)
     }
 
-    fn validate(paths: &[PathBuf], format: ValidateFormat, out: &mut String) -> Result<u8, Fail> {
+    fn validate(paths: &[PathBuf], format: ValidateFormat, lints: bool, out: &mut String) -> Result<u8, Fail> {
         let mut valid = true;
         let mut diagnostics: Vec<Diagnostic> = Vec::new();
         let mut opm_messages = Vec::new();
         for path in paths {
-            let result = validate_files(&read(path)?);
+            let result = validate_files_with(&read(path)?, Options { lints });
             valid &= result.report.valid;
             if let Some(m) = result.report.opm_message {
                 opm_messages.push(m);

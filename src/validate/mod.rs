@@ -35,20 +35,46 @@ pub struct Validated {
     pub report: Report,
 }
 
+/// What to check beyond `opm validate`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Run our lints (warnings); `false` reports exactly what `opm validate` checks.
+    pub lints: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { lints: true }
+    }
+}
+
 /// Load, build and check a catalog given as in-memory files.
 pub fn validate_files(files: &[FileInput]) -> Validated {
-    validate_loaded(load_files(files))
+    validate_files_with(files, Options::default())
+}
+
+/// [`validate_files`] with options.
+pub fn validate_files_with(files: &[FileInput], options: Options) -> Validated {
+    validate_loaded_with(load_files(files), options)
 }
 
 /// Build and check an already loaded catalog.
 pub fn validate_loaded(loaded: Loaded) -> Validated {
+    validate_loaded_with(loaded, Options::default())
+}
+
+/// [`validate_loaded`] with options.
+pub fn validate_loaded_with(loaded: Loaded, options: Options) -> Validated {
     let (model, build_diags) = model::build(&loaded.config);
     // Each package's checks and lints are independent: run them in parallel natively.
     let per_package = |p: &model::Package| {
         let mut diags = Vec::new();
         let tree = model_checks::package(p, &mut diags);
-        let mut lints = lint::package(p);
-        lints.extend(crate::graph::lint::package(p));
+        let mut lints = Vec::new();
+        if options.lints {
+            lints.extend(lint::package(p));
+            lints.extend(crate::graph::lint::package(p));
+        }
         (tree, diags, lints)
     };
     #[cfg(not(target_arch = "wasm32"))]

@@ -35,6 +35,14 @@ test('validate: a real catalog is valid, with the same findings as the native CL
   }
 });
 
+test('validate: {lints: false} reports only what opm checks', () => {
+  const files = olm.readCatalog(join(catalogs, 'community-v4.20'));
+  assert.ok(olm.validate(files).diagnostics.length > 0);
+  assert.equal(olm.validate(files, { lints: false }).diagnostics.length, 0);
+  const r = run(cli, ['validate', '--format', 'json', '--no-lints', join(catalogs, 'community-v4.20')]);
+  assert.equal(JSON.parse(r.out).diagnostics.length, 0);
+});
+
 test('validate: an invalid catalog reports located diagnostics shaped like the types', () => {
   const content = readFileSync(join(repo, 'www/examples/broken/demo/catalog.yaml'));
   const report = olm.validate([{ path: 'demo/catalog.yaml', content }]);

@@ -23,7 +23,7 @@ fn get(v: &JsValue, k: &str) -> JsValue {
 
 #[wasm_bindgen_test]
 fn validate_returns_findings_as_data() {
-    let report = validate(files("foo/catalog.yaml", CATALOG.replace("quay.io/foo/b:1.1.0", "quay.io/Foo/b:1").into())).unwrap();
+    let report = validate(files("foo/catalog.yaml", CATALOG.replace("quay.io/foo/b:1.1.0", "quay.io/Foo/b:1").into()), JsValue::UNDEFINED).unwrap();
     assert_eq!(get(&report, "valid").as_bool(), Some(false));
     let d = Array::from(&get(&report, "diagnostics")).get(0);
     assert_eq!(get(&d, "code").as_string().as_deref(), Some("invalid-image"));
@@ -35,17 +35,17 @@ fn validate_returns_findings_as_data() {
 #[wasm_bindgen_test]
 fn bytes_and_strings_are_both_accepted() {
     let bytes = Uint8Array::from(CATALOG.as_bytes());
-    let report = validate(files("c.yaml", bytes.into())).unwrap();
+    let report = validate(files("c.yaml", bytes.into()), JsValue::UNDEFINED).unwrap();
     assert_eq!(get(&report, "valid").as_bool(), Some(true));
 }
 
 #[wasm_bindgen_test]
 fn misuse_throws_a_structured_error() {
-    let err = validate(JsValue::from(42)).unwrap_err();
+    let err = validate(JsValue::from(42), JsValue::UNDEFINED).unwrap_err();
     assert!(err.is_instance_of::<js_sys::Error>());
     assert_eq!(get(&err, "name").as_string().as_deref(), Some("OlmCatalogError"));
     assert_eq!(get(&err, "code").as_string().as_deref(), Some("invalid-input"));
-    let err = validate(files("x", JsValue::from(1))).unwrap_err();
+    let err = validate(files("x", JsValue::from(1)), JsValue::UNDEFINED).unwrap_err();
     assert_eq!(get(&err, "code").as_string().as_deref(), Some("invalid-input"));
 }
 
