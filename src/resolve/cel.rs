@@ -1,0 +1,1 @@
+//! CEL rules of `olm.constraint`.

@@ -1,0 +1,1 @@
+//! OLM v1 (operator-controller) bundle selection for one package.
