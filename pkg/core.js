@@ -51,6 +51,8 @@ export function makeApi(getRaw, reset) {
     upgradePath(options) { return this.#use((h) => h.upgradePath(options)); }
     toMermaid(options) { return this.#use((h) => h.toMermaid(options)); }
     toDot(pkg, channel) { return this.#use((h) => h.toDot(pkg, channel)); }
+    /** @internal the raw handle, for attaching to a resolver */
+    static _raw(c) { return c.#use((h) => h); }
     /** Release the WebAssembly memory now (otherwise a FinalizationRegistry does it later). */
     free() {
       if (this.#handle !== undefined && this.#generation === generation) this.#handle.free();
@@ -58,8 +60,38 @@ export function makeApi(getRaw, reset) {
     }
   }
 
+  // Split a problem into inline catalogs and loaded ones, run `fn` on a raw Resolver.
+  function withResolver(problem, fn) {
+    if (problem === null || typeof problem !== 'object' || Array.isArray(problem)) {
+      const err = new Error('resolve expects a problem object');
+      err.name = 'OlmCatalogError';
+      err.code = 'invalid-input';
+      throw err;
+    }
+    const inline = [];
+    const attach = [];
+    for (const c of problem.catalogs ?? []) {
+      if (c && c.catalog instanceof Catalog) attach.push(c);
+      else inline.push(c);
+    }
+    return call((raw) => {
+      const resolver = new raw.Resolver();
+      try {
+        for (const c of attach) {
+          resolver.attach(Catalog._raw(c.catalog), c.name, c.namespace, c.priority ?? 0);
+        }
+        return fn(resolver, { ...problem, catalogs: inline });
+      } finally {
+        resolver.free();
+      }
+    });
+  }
+
   return {
     validate: (files, options) => call((raw) => raw.validate(files, options)),
+    resolve: (problem) => withResolver(problem, (r, p) => r.resolve(p)),
+    resolveText: (problem) => withResolver(problem, (r, p) => r.resolveText(p)),
+    resolveV1: (problem) => call((raw) => raw.resolveV1(problem)),
     loadCatalog: (files) => new Catalog(files),
     packages: (catalog) => catalog.packages(),
     channelGraph: (catalog, pkg, channel) => catalog.channelGraph(pkg, channel),

@@ -133,6 +133,7 @@ export interface OlmCatalogError extends Error {
     | 'unknown-channel'
     | 'no-path'
     | 'render-failed'
+    | 'no-bundle'
     | 'freed'
     | 'stale-handle'
     | 'not-initialized'
@@ -174,6 +175,152 @@ export declare function channelGraph(catalog: Catalog, pkg: string, channel: str
 export declare function upgradePath(catalog: Catalog, options: UpgradePathOptions): UpgradePath;
 export declare function toMermaid(catalog: Catalog, options?: MermaidOptions): string;
 export declare function toDot(catalog: Catalog, pkg: string, channel?: string): string;
+/** One property of a bundle or installed operator. */
+export interface PropertyValue {
+  type: string;
+  value: unknown;
+}
+
+/** A catalog given inline, in the shape of the conformance cases. */
+export interface InlineCatalog {
+  name: string;
+  namespace: string;
+  /** Higher is preferred; default 0. */
+  priority?: number;
+  packages: Array<{
+    name: string;
+    defaultChannel?: string | null;
+    channels: Array<{
+      name: string;
+      entries: Array<{ name: string; replaces?: string; skips?: string[]; skipRange?: string }>;
+    }>;
+    bundles: Array<{ name: string; version: string; properties?: PropertyValue[] }>;
+  }>;
+}
+
+/** A loaded catalog made visible as a catalog source. */
+export interface AttachedCatalog {
+  name: string;
+  namespace: string;
+  priority?: number;
+  catalog: Catalog;
+}
+
+/** An installed ClusterServiceVersion. */
+export interface InstalledOperator {
+  name: string;
+  /** `spec.version`; empty means 0.0.0. */
+  version?: string;
+  properties?: PropertyValue[];
+  /** `status.phase` (fail-forward only). */
+  phase?: string;
+  /** `spec.replaces` (fail-forward only). */
+  replaces?: string;
+}
+
+export interface Subscription {
+  name: string;
+  /** `spec.name`. */
+  package: string;
+  /** Empty matches every channel. */
+  channel?: string;
+  /** `spec.source`. */
+  catalog?: string;
+  /** `spec.sourceNamespace`. */
+  catalogNamespace?: string;
+  installedCSV?: string;
+  startingCSV?: string;
+}
+
+/** What OLM v0 is asked to resolve in one namespace. */
+export interface ResolveProblem {
+  namespace: string;
+  /** Namespaces whose catalogs are visible; default `[namespace]`. */
+  resolutionNamespaces?: string[];
+  catalogs: Array<InlineCatalog | AttachedCatalog>;
+  installed?: InstalledOperator[];
+  subscriptions?: Subscription[];
+  systemConstraints?: Array<{ bundle: string; message: string }>;
+  failForward?: boolean;
+}
+
+/** A bundle to install or upgrade to. */
+export interface Install {
+  name: string;
+  package: string;
+  version: string;
+  channel: string;
+  catalog: string;
+  catalogNamespace: string;
+  /** The installed CSV this upgrades, or the bundle's own `replaces`. */
+  replaces: string | null;
+  startingCSV: string | null;
+}
+
+/** Why a bundle was picked. */
+export interface PickReason {
+  bundle: string;
+  name: string;
+  installed: boolean;
+  requiredBy: string | null;
+  requester: string | null;
+  rank: number;
+  candidates: number;
+  rejected: string[];
+  why: string;
+}
+
+/** The failure explanation: requirements, their candidates and what excluded each. */
+export interface Explanation {
+  message: string;
+  children?: Explanation[];
+}
+
+/** The result of `resolve` (resolution failures are data, not exceptions). */
+export interface ResolveOutcome {
+  install: Install[];
+  errors: string[];
+  errorType: 'NotSatisfiable' | 'Error' | 'TooHard' | null;
+  explanation: Explanation | null;
+  picks: PickReason[];
+}
+
+/** OLM v1's single-package selection input. */
+export interface V1Problem {
+  packageName: string;
+  channels?: string[];
+  versionRange?: string;
+  upgradeConstraintPolicy?: 'CatalogProvided' | 'SelfCertified';
+  installedBundle?: { name: string; version: string; release?: string } | null;
+  catalogs: Array<{
+    name: string;
+    priority?: number;
+    unavailable?: boolean;
+    package?: {
+      channels: Array<{
+        name: string;
+        entries: Array<{ name: string; replaces?: string; skips?: string[]; skipRange?: string }>;
+      }>;
+      bundles: Array<{ name: string; version: string }>;
+      deprecatedBundles?: string[];
+    } | null;
+  }>;
+}
+
+export interface V1Pick {
+  bundle: string;
+  version: string;
+  catalog: string;
+  channels: string[];
+  deprecated: boolean;
+}
+
+/** Resolve subscriptions and dependencies as OLM v0 does. Throws only on malformed input. */
+export declare function resolve(problem: ResolveProblem): ResolveOutcome;
+/** `resolve`, rendered as the CLI's text report. */
+export declare function resolveText(problem: ResolveProblem): string;
+/** OLM v1's pick for one package; throws `code: "no-bundle"` with OLM v1's message. */
+export declare function resolveV1(problem: V1Problem): V1Pick;
 /** @internal Test hook: panics inside WebAssembly on purpose. */
 export declare function __panicForTesting(): never;
 /** @internal Benchmark baseline: parse only, returns the number of documents. */

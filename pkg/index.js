@@ -36,6 +36,6 @@ function current() {
 
 const api = makeApi(current, () => { broken = true; });
 export const {
-  validate, loadCatalog, packages, channelGraph, upgradePath, toMermaid, toDot, Catalog, __panicForTesting, __parseOnly,
+  validate, resolve, resolveText, resolveV1, loadCatalog, packages, channelGraph, upgradePath, toMermaid, toDot, Catalog, __panicForTesting, __parseOnly,
 } = api;
 export default init;

@@ -19,7 +19,7 @@ const api = makeApi(
 /** Nothing to wait for in Node; kept so code can be shared with browsers. */
 export async function init() {}
 export const {
-  validate, loadCatalog, packages, channelGraph, upgradePath, toMermaid, toDot, Catalog, __panicForTesting, __parseOnly,
+  validate, resolve, resolveText, resolveV1, loadCatalog, packages, channelGraph, upgradePath, toMermaid, toDot, Catalog, __panicForTesting, __parseOnly,
 } = api;
 
 /**

@@ -9,6 +9,7 @@ use wasm_bindgen::prelude::*;
 use crate::declcfg::FileInput;
 use crate::graph::{self, ChannelGraph, MermaidOptions, PackageGraph, Semantics, Start};
 use crate::model::Package;
+use crate::resolve;
 use crate::validate::{validate_files, validate_files_with, Options, Validated};
 
 #[wasm_bindgen(start)]
@@ -75,13 +76,15 @@ pub fn validate(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
 #[wasm_bindgen]
 pub struct Catalog {
     inner: Validated,
+    /// The catalog as resolver input, converted on first use.
+    resolver_packages: std::cell::RefCell<Option<std::rc::Rc<Vec<resolve::CatalogPackage>>>>,
 }
 
 /// Load and validate a catalog, keeping it for graph and path queries.
 #[wasm_bindgen(js_name = loadCatalog)]
 pub fn load_catalog(files: JsValue) -> Result<Catalog, JsValue> {
     let files = files_from_js(&files)?;
-    Ok(Catalog { inner: validate_files(&files) })
+    Ok(Catalog { inner: validate_files(&files), resolver_packages: Default::default() })
 }
 
 #[derive(Serialize)]
@@ -136,6 +139,14 @@ struct MermaidOpts {
 }
 
 impl Catalog {
+    fn resolver_packages(&self) -> std::rc::Rc<Vec<resolve::CatalogPackage>> {
+        let mut slot = self.resolver_packages.borrow_mut();
+        slot.get_or_insert_with(|| {
+            std::rc::Rc::new(resolve::Catalog::from_model("", "", 0, &self.inner.model).packages)
+        })
+        .clone()
+    }
+
     fn package(&self, name: &str) -> Result<&Package, JsValue> {
         self.inner
             .model
@@ -259,6 +270,70 @@ impl Catalog {
         }
         Ok(graph::to_dot(&graphs))
     }
+}
+
+/// Resolution over attached catalogs (loaded `Catalog`s, converted once) and the problem's own
+/// inline catalogs.
+#[wasm_bindgen]
+pub struct Resolver {
+    attached: Vec<(String, String, i32, std::rc::Rc<Vec<resolve::CatalogPackage>>)>,
+}
+
+impl Default for Resolver {
+    fn default() -> Self {
+        Resolver::new()
+    }
+}
+
+#[wasm_bindgen]
+impl Resolver {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Resolver {
+        Resolver { attached: Vec::new() }
+    }
+
+    /// Make a loaded catalog visible as catalog source `name` in `namespace` with `priority`.
+    pub fn attach(&mut self, catalog: &Catalog, name: String, namespace: String, priority: i32) {
+        self.attached.push((name, namespace, priority, catalog.resolver_packages()));
+    }
+
+    fn run(&self, problem: JsValue) -> Result<resolve::Outcome, JsValue> {
+        let problem: resolve::Problem = serde_wasm_bindgen::from_value(problem)
+            .map_err(|e| js_error("invalid-input", &format!("resolution problem: {e}"), None))?;
+        let extra: Vec<resolve::CatalogRef<'_>> = self
+            .attached
+            .iter()
+            .map(|(name, namespace, priority, packages)| resolve::CatalogRef {
+                name,
+                namespace,
+                priority: *priority,
+                packages,
+            })
+            .collect();
+        Ok(resolve::resolve_catalogs(&problem, &extra, resolve::Options::default()).into())
+    }
+
+    /// Resolve: `{install, errors, errorType, explanation, picks}`.
+    pub fn resolve(&self, problem: JsValue) -> Result<JsValue, JsValue> {
+        to_js(&self.run(problem)?)
+    }
+
+    /// Resolve and render the outcome as the CLI's text.
+    #[wasm_bindgen(js_name = resolveText)]
+    pub fn resolve_text(&self, problem: JsValue) -> Result<String, JsValue> {
+        Ok(self.run(problem)?.to_text())
+    }
+}
+
+/// OLM v1's choice for one package (`{packageName, channels, versionRange,
+/// upgradeConstraintPolicy, installedBundle, catalogs}`): `{bundle, version, catalog, ...}`;
+/// throws `code: "no-bundle"` with OLM v1's message when nothing (or more than one) qualifies.
+#[wasm_bindgen(js_name = resolveV1)]
+pub fn resolve_v1(problem: JsValue) -> Result<JsValue, JsValue> {
+    let problem: resolve::v1::V1Problem = serde_wasm_bindgen::from_value(problem)
+        .map_err(|e| js_error("invalid-input", &format!("v1 resolution problem: {e}"), None))?;
+    let pick = resolve::v1::resolve_v1(&problem).map_err(|e| js_error("no-bundle", &e.to_string(), None))?;
+    to_js(&pick)
 }
 
 /// Benchmark baseline: parse the files into value trees only (no checks); returns the number of

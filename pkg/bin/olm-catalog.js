@@ -2,13 +2,15 @@
 // The Node command line: the same subcommands and output formats as the native `olm-catalog`,
 // plus `validate --format sarif` for GitHub code scanning. Exit codes: 0 ok, 1 invalid catalog or
 // stranded version, 2 usage or I/O error.
-import { statSync } from 'node:fs';
-import { validate, loadCatalog, readCatalog } from '../node.js';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, resolve as resolvePath } from 'node:path';
+import { validate, loadCatalog, readCatalog, resolve, resolveText } from '../node.js';
 
 const USAGE = `usage:
   olm-catalog validate PATH... [--format text|json|sarif] [--no-lints]
   olm-catalog graph PATH --package P [--channel C] [--format json|mermaid|dot] [--minimum-edge B] [--v0-semantics]
-  olm-catalog path PATH --package P --channel C --from BUNDLE_OR_VERSION [--semantics v0|v1] [--format text|json]`;
+  olm-catalog path PATH --package P --channel C --from BUNDLE_OR_VERSION [--semantics v0|v1] [--format text|json]
+  olm-catalog resolve PROBLEM.json [--format text|json]`;
 
 class UsageError extends Error {}
 
@@ -146,6 +148,39 @@ function cmdPath(argv, out) {
   return up.stranded ? 1 : 0;
 }
 
+function cmdResolve(argv, out) {
+  const { opts, positional } = parseArgs(argv, ['format']);
+  if (positional.length !== 1) throw new UsageError('resolve needs one PROBLEM.json');
+  const file = positional[0];
+  let problem;
+  try {
+    problem = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new Error(`${file}: ${e.message}`);
+  }
+  // Catalogs given as `path` (an FBC directory relative to the problem file) are loaded.
+  const loaded = [];
+  problem.catalogs = (problem.catalogs ?? []).map((c) => {
+    if (typeof c?.path !== 'string') return c;
+    const catalog = loadCatalog(readCatalog(resolvePath(dirname(file), c.path)));
+    loaded.push(catalog);
+    const { path: _path, ...rest } = c;
+    return { ...rest, catalog };
+  });
+  try {
+    if ((opts.format ?? 'text') === 'json') {
+      const r = resolve(problem);
+      out.push(JSON.stringify(r, null, 2));
+      return r.errorType === null ? 0 : 1;
+    }
+    const text = resolveText(problem);
+    out.push(text.replace(/\n$/, ''));
+    return text.startsWith('error: ') ? 1 : 0;
+  } finally {
+    for (const c of loaded) c.free();
+  }
+}
+
 function main(argv) {
   const [cmd, ...rest] = argv;
   const out = [];
@@ -154,6 +189,7 @@ function main(argv) {
     if (cmd === 'validate') code = cmdValidate(rest, out);
     else if (cmd === 'graph') code = cmdGraph(rest, out);
     else if (cmd === 'path') code = cmdPath(rest, out);
+    else if (cmd === 'resolve') code = cmdResolve(rest, out);
     else if (cmd === '--help' || cmd === '-h' || cmd === 'help') { process.stdout.write(`${USAGE}\n`); return 0; }
     else throw new UsageError(cmd ? `unknown command ${cmd}` : 'a command is required');
   } catch (e) {

@@ -86,6 +86,14 @@ mod native {
             #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
             format: TextOrJson,
         },
+        /// Resolve subscriptions and dependencies as OLM v0 does: what would be installed, and why.
+        Resolve {
+            /// The problem as JSON: namespace, catalogs (inline packages, or `path` naming an FBC
+            /// directory relative to this file), installed operators, subscriptions.
+            problem: PathBuf,
+            #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+            format: TextOrJson,
+        },
     }
 
     #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -137,6 +145,7 @@ mod native {
             Command::Path { path, package, channel, from, semantics, format } => {
                 path_cmd(&path, &package, &channel, &from, semantics, format, &mut out)
             }
+            Command::Resolve { problem, format } => resolve_cmd(&problem, format, &mut out),
         };
         // A closed pipe (`| head`) is not an error worth a panic.
         let _ = std::io::stdout().lock().write_all(out.as_bytes());
@@ -147,6 +156,45 @@ mod native {
                 ExitCode::from(2)
             }
         }
+    }
+
+    /// Read a problem file; catalogs with a `path` are loaded from that FBC directory or file.
+    fn read_problem(file: &Path) -> Result<olm_catalog::resolve::Problem, Fail> {
+        let text = std::fs::read_to_string(file).map_err(|e| Fail(format!("{}: {e}", file.display())))?;
+        let mut value: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| Fail(format!("{}: not JSON: {e}", file.display())))?;
+        let base = file.parent().unwrap_or(Path::new("."));
+        let mut loaded = Vec::new();
+        if let Some(cats) = value.get_mut("catalogs").and_then(|c| c.as_array_mut()) {
+            for (i, cat) in cats.iter_mut().enumerate() {
+                let Some(obj) = cat.as_object_mut() else { continue };
+                if let Some(p) = obj.remove("path") {
+                    let p = p.as_str().ok_or_else(|| Fail(format!("catalogs[{i}].path: not a string")))?;
+                    loaded.push((i, base.join(p)));
+                }
+            }
+        }
+        let mut problem: olm_catalog::resolve::Problem = serde_json::from_value(value)
+            .map_err(|e| Fail(format!("{}: not a resolution problem: {e}", file.display())))?;
+        for (i, path) in loaded {
+            let (model, _) = model::build(&load(&path)?);
+            let c = &problem.catalogs[i];
+            problem.catalogs[i] = olm_catalog::resolve::Catalog::from_model(&c.name, &c.namespace, c.priority, &model);
+        }
+        Ok(problem)
+    }
+
+    fn resolve_cmd(file: &Path, format: TextOrJson, out: &mut String) -> Result<u8, Fail> {
+        let problem = read_problem(file)?;
+        let outcome = olm_catalog::resolve::Outcome::from(olm_catalog::resolve::resolve(&problem));
+        match format {
+            TextOrJson::Json => {
+                out.push_str(&serde_json::to_string_pretty(&outcome).map_err(|e| Fail(e.to_string()))?);
+                out.push('\n');
+            }
+            TextOrJson::Text => out.push_str(&outcome.to_text()),
+        }
+        Ok(if outcome.error_type.is_none() { 0 } else { 1 })
     }
 
     fn read(path: &Path) -> Result<Vec<olm_catalog::declcfg::FileInput>, Fail> {

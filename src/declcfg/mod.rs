@@ -42,6 +42,12 @@ impl<T> Spanned<T> {
     }
 }
 
+impl AsRef<str> for Spanned<String> {
+    fn as_ref(&self) -> &str {
+        &self.value
+    }
+}
+
 impl Spanned<String> {
     /// The text.
     pub fn as_str(&self) -> &str {

@@ -115,6 +115,23 @@ impl Node {
         out
     }
 
+    /// Build a node (with no position) from a `serde_json::Value`.
+    pub fn from_json(v: &serde_json::Value) -> Node {
+        let value = match v {
+            serde_json::Value::Null => Value::Null,
+            serde_json::Value::Bool(b) => Value::Bool(*b),
+            serde_json::Value::Number(n) => Value::Number(n.as_f64().unwrap_or(0.0)),
+            serde_json::Value::String(s) => Value::String(s.clone()),
+            serde_json::Value::Array(a) => Value::Array(a.iter().map(Node::from_json).collect()),
+            serde_json::Value::Object(m) => Value::Object(
+                m.iter()
+                    .map(|(k, v)| Member { key: k.clone(), key_pos: Pos::default(), value: Node::from_json(v) })
+                    .collect(),
+            ),
+        };
+        Node::new(Pos::default(), value)
+    }
+
     /// Convert to a `serde_json::Value` (object keys in sorted order).
     pub fn to_json(&self) -> serde_json::Value {
         match &self.value {

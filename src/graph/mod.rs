@@ -13,7 +13,7 @@ pub mod upgrade;
 pub use channel_graph::{ChannelGraph, EdgeKind, GraphEdge, GraphNode, PackageGraph};
 pub use dot::to_dot;
 pub use mermaid::{to_mermaid, MermaidOptions};
-pub use order::{v0_order, OrderError};
+pub use order::{v0_order, v0_order_links, Links, OrderError};
 pub use upgrade::{
     can_upgrade, channel_paths, legacy_successor, package_view, successors_v1, successors_v1_semver, upgrade_path,
     within_steps, ChannelOption, PathError, Semantics, Start, Step, UpgradePath,

@@ -57,18 +57,40 @@ impl std::fmt::Display for OrderError {
 
 impl std::error::Error for OrderError {}
 
+/// The upgrade links of one entry, as [`v0_order_links`] reads them.
+#[derive(Debug, Clone, Copy)]
+pub struct Links<'a, S: AsRef<str>> {
+    pub name: &'a str,
+    pub replaces: &'a str,
+    pub skips: &'a [S],
+}
+
 /// Order `entries` (all or a subset of one channel's) as OLM v0 does; returns indexes into
 /// `entries`, head first.
 pub fn v0_order(package: &str, channel: &str, entries: &[&Entry]) -> Result<Vec<usize>, OrderError> {
-    let by_name: HashMap<&str, usize> = entries.iter().enumerate().map(|(i, e)| (e.name.value.as_str(), i)).collect();
+    let links: Vec<Links<_>> =
+        entries.iter().map(|e| Links { name: &e.name.value, replaces: &e.replaces.value, skips: &e.skips }).collect();
+    v0_order_links(package, channel, &links)
+}
+
+/// [`v0_order`] over plain links (the resolver's entries are not model entries).
+pub fn v0_order_links<S: AsRef<str>>(
+    package: &str,
+    channel: &str,
+    entries: &[Links<S>],
+) -> Result<Vec<usize>, OrderError> {
+    if entries.is_empty() {
+        return Ok(Vec::new());
+    }
+    let by_name: HashMap<&str, usize> = entries.iter().enumerate().map(|(i, e)| (e.name, i)).collect();
     let mut replaced: HashSet<usize> = HashSet::new();
     let mut skipped: HashSet<usize> = HashSet::new();
     for e in entries {
-        if let Some(&i) = by_name.get(e.replaces.value.as_str()) {
+        if let Some(&i) = by_name.get(e.replaces) {
             replaced.insert(i);
         }
-        for s in &e.skips {
-            if let Some(&i) = by_name.get(s.value.as_str()) {
+        for s in e.skips {
+            if let Some(&i) = by_name.get(s.as_ref()) {
                 replaced.insert(i);
                 skipped.insert(i);
             }
@@ -86,7 +108,7 @@ pub fn v0_order(package: &str, channel: &str, entries: &[&Entry]) -> Result<Vec<
         while let Some(i) = cur {
             if !visited.insert(i) {
                 return Err(OrderError::Cycle {
-                    head: entries[h].name.value.clone(),
+                    head: entries[h].name.to_string(),
                     package: package.into(),
                     channel: channel.into(),
                 });
@@ -94,15 +116,15 @@ pub fn v0_order(package: &str, channel: &str, entries: &[&Entry]) -> Result<Vec<
             if !skipped.contains(&i) {
                 chain.push(i);
             }
-            cur = by_name.get(entries[i].replaces.value.as_str()).copied();
+            cur = by_name.get(entries[i].replaces).copied();
         }
         chains.push(chain);
     }
     if chains.len() > 1 {
         let render = |c: &Vec<usize>| match c.as_slice() {
             [] => "[]".to_string(),
-            [one] => entries[*one].name.value.clone(),
-            [first, .., last] => format!("{}...{}", entries[*first].name.value, entries[*last].name.value),
+            [one] => entries[*one].name.to_string(),
+            [first, .., last] => format!("{}...{}", entries[*first].name, entries[*last].name),
         };
         return Err(OrderError::MultipleChains {
             package: package.into(),

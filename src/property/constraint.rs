@@ -21,11 +21,11 @@ pub enum Constraint {
     /// A CEL rule over the candidate's `properties`.
     Cel { rule: String },
     /// All children hold (true when empty).
-    All(Vec<Constraint>),
+    All(Vec<ConstraintValue>),
     /// At least one child holds (false when empty).
-    Any(Vec<Constraint>),
+    Any(Vec<ConstraintValue>),
     /// No child holds (true when empty).
-    Not(Vec<Constraint>),
+    Not(Vec<ConstraintValue>),
 }
 
 /// A parsed `olm.constraint` property value.
@@ -60,13 +60,55 @@ impl fmt::Display for ConstraintError {
 
 impl std::error::Error for ConstraintError {}
 
+/// Parse an `olm.constraint` value from its raw JSON text, checking the size limit first as OLM
+/// does (only the first JSON value is read; trailing bytes are not checked).
+pub fn parse_raw(text: &str) -> Result<ConstraintValue, ConstraintError> {
+    if text.len() > MAX_CONSTRAINT_SIZE {
+        return Err(ConstraintError::TooLarge);
+    }
+    let node =
+        crate::declcfg::json::JsonReader::new(text, 1).next_value().map_err(|e| ConstraintError::Type(e.message))?;
+    parse(&node)
+}
+
 /// Parse an `olm.constraint` value.
 pub fn parse(value: &Node) -> Result<ConstraintValue, ConstraintError> {
     if value.to_go_json().len() > MAX_CONSTRAINT_SIZE {
         return Err(ConstraintError::TooLarge);
     }
-    let failure_message = string_of(value, "failureMessage", "Constraint")?;
-    Ok(ConstraintValue { failure_message, constraint: constraint(value)? })
+    value_of(value)
+}
+
+fn value_of(node: &Node) -> Result<ConstraintValue, ConstraintError> {
+    let failure_message = match &node.value {
+        Value::Object(_) => string_of(node, "failureMessage", "Constraint")?,
+        _ => String::new(),
+    };
+    Ok(ConstraintValue { failure_message, constraint: constraint(node)? })
+}
+
+impl ConstraintValue {
+    /// The value as JSON, in the shape OLM's `Constraint` type has (only the key that counts,
+    /// `failureMessage` when set).
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut m = serde_json::Map::new();
+        if !self.failure_message.is_empty() {
+            m.insert("failureMessage".into(), self.failure_message.clone().into());
+        }
+        let list = |cs: &[ConstraintValue]| serde_json::json!({"constraints": cs.iter().map(ConstraintValue::to_json).collect::<Vec<_>>()});
+        let (k, v) = match &self.constraint {
+            Constraint::Gvk(g) => ("gvk", serde_json::json!({"group": g.group, "version": g.version, "kind": g.kind})),
+            Constraint::Package { package_name, version_range } => {
+                ("package", serde_json::json!({"packageName": package_name, "versionRange": version_range}))
+            }
+            Constraint::Cel { rule } => ("cel", serde_json::json!({"rule": rule})),
+            Constraint::All(cs) => ("all", list(cs)),
+            Constraint::Any(cs) => ("any", list(cs)),
+            Constraint::Not(cs) => ("not", list(cs)),
+        };
+        m.insert(k.into(), v);
+        serde_json::Value::Object(m)
+    }
 }
 
 const KEYS: &[&str] = &["failureMessage", "gvk", "package", "cel", "all", "any", "not"];
@@ -101,12 +143,12 @@ fn constraint(node: &Node) -> Result<Constraint, ConstraintError> {
             string_of(n, "rule", "Cel")
         })
         .transpose()?;
-    let compound = |k: &str| -> Result<Option<Vec<Constraint>>, ConstraintError> {
+    let compound = |k: &str| -> Result<Option<Vec<ConstraintValue>>, ConstraintError> {
         let Some(n) = present(k) else { return Ok(None) };
         object(n, &format!("Constraint.{k}"), "constraints.CompoundConstraint", &["constraints"])?;
         let items = match n.field("constraints").map(|m| &m.value) {
             None | Some(Node { value: Value::Null, .. }) => Vec::new(),
-            Some(Node { value: Value::Array(items), .. }) => items.iter().map(constraint).collect::<Result<_, _>>()?,
+            Some(Node { value: Value::Array(items), .. }) => items.iter().map(value_of).collect::<Result<_, _>>()?,
             Some(other) => {
                 return Err(mismatch(other, &format!("CompoundConstraint.{k}.constraints"), "[]constraints.Constraint"))
             }
@@ -187,7 +229,8 @@ mod tests {
         let c = p(r#"{"cel":{"rule":"true"},"package":{"packageName":"x","versionRange":">=1.0.0"}}"#).unwrap();
         assert!(matches!(c.constraint, Constraint::Package { .. }));
         let c = p(r#"{"all":{"constraints":[{"not":{"constraints":[]}},{"any":{}}]}}"#).unwrap();
-        assert_eq!(c.constraint, Constraint::All(vec![Constraint::Not(vec![]), Constraint::Any(vec![])]));
+        let v = |c| ConstraintValue { failure_message: String::new(), constraint: c };
+        assert_eq!(c.constraint, Constraint::All(vec![v(Constraint::Not(vec![])), v(Constraint::Any(vec![]))]));
     }
 
     #[test]

@@ -1,6 +1,289 @@
 //! OLM dependency resolution: OLM v0's SAT-based resolver (subscriptions, installed operators,
 //! catalog priority, dependency preferences, invariants) and OLM v1's single-package selection.
 //! Reads catalogs as resolver entries; never writes to the model.
+//!
+//! [`resolve`] takes a [`Problem`] and returns what OLM v0 would install, or OLM's error with
+//! an [`explain::Explanation`] tree.
 
 pub mod cel;
+pub mod explain;
+pub mod predicate;
+pub mod problem;
+pub mod snapshot;
+pub mod solver;
 pub mod v1;
+mod variables;
+
+use std::fmt;
+
+use serde::Serialize;
+
+pub use explain::{Explanation, PickReason};
+pub use problem::{
+    Catalog, CatalogBundle, CatalogChannel, CatalogEntry, CatalogPackage, InstalledOperator, Problem, PropertyValue,
+    Subscription, SystemConstraint,
+};
+pub use snapshot::CatalogRef;
+
+use snapshot::Snapshot;
+use solver::{SolveError, DEFAULT_CONFLICT_BUDGET};
+use variables::Subject;
+
+/// A bundle to install or upgrade to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Install {
+    /// The bundle (CSV) name.
+    pub name: String,
+    pub package: String,
+    pub version: String,
+    pub channel: String,
+    pub catalog: String,
+    pub catalog_namespace: String,
+    /// The installed CSV this upgrades, or the bundle's own `replaces`.
+    pub replaces: Option<String>,
+    /// Set when a subscription's `startingCSV` chose it.
+    #[serde(rename = "startingCSV")]
+    pub starting_csv: Option<String>,
+}
+
+/// What resolution decided.
+#[derive(Debug, Clone, Serialize)]
+pub struct Resolution {
+    /// Bundles to install or upgrade to, sorted by name.
+    pub install: Vec<Install>,
+    /// Why each selected bundle (installed ones included) was chosen, in search order.
+    pub picks: Vec<PickReason>,
+}
+
+/// Why resolution failed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ResolveError {
+    /// No choice satisfies every constraint. `constraints` are the messages of a minimal
+    /// conflicting set, sorted.
+    NotSatisfiable { constraints: Vec<String>, explanation: Explanation },
+    /// A problem in the input (OLM's plain errors, e.g. an unorderable channel or an invalid
+    /// constraint); several are aggregated as OLM does.
+    Invalid(Vec<String>),
+    /// The solver's budget ran out.
+    TooHard { conflicts: u64 },
+}
+
+impl ResolveError {
+    /// `NotSatisfiable`, `Error` or `TooHard`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ResolveError::NotSatisfiable { .. } => "NotSatisfiable",
+            ResolveError::Invalid(_) => "Error",
+            ResolveError::TooHard { .. } => "TooHard",
+        }
+    }
+}
+
+impl fmt::Display for ResolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResolveError::NotSatisfiable { constraints, .. } if constraints.is_empty() => {
+                f.write_str("constraints not satisfiable")
+            }
+            ResolveError::NotSatisfiable { constraints, .. } => {
+                write!(f, "constraints not satisfiable: {}", constraints.join(", "))
+            }
+            ResolveError::Invalid(errors) => {
+                let mut unique: Vec<&String> = Vec::new();
+                for e in errors {
+                    if !unique.contains(&e) {
+                        unique.push(e);
+                    }
+                }
+                match unique.as_slice() {
+                    [one] => f.write_str(one),
+                    many => write!(f, "[{}]", many.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")),
+                }
+            }
+            ResolveError::TooHard { conflicts } => write!(f, "{}", SolveError::TooHard { conflicts: *conflicts }),
+        }
+    }
+}
+
+impl std::error::Error for ResolveError {}
+
+/// Options for [`resolve_with`].
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// SAT conflicts the search may spend before giving up with [`ResolveError::TooHard`].
+    pub conflict_budget: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { conflict_budget: DEFAULT_CONFLICT_BUDGET }
+    }
+}
+
+/// Resolve as OLM v0 does, with the default budget.
+pub fn resolve(problem: &Problem) -> Result<Resolution, ResolveError> {
+    resolve_with(problem, Options::default())
+}
+
+/// Resolve as OLM v0 does.
+pub fn resolve_with(problem: &Problem, options: Options) -> Result<Resolution, ResolveError> {
+    resolve_catalogs(problem, &[], options)
+}
+
+/// Resolve with more catalogs than the problem lists (they come after the problem's own, and
+/// are not copied).
+pub fn resolve_catalogs(
+    problem: &Problem,
+    extra: &[CatalogRef<'_>],
+    options: Options,
+) -> Result<Resolution, ResolveError> {
+    if problem.namespace.is_empty() {
+        return Err(ResolveError::Invalid(vec!["at least one namespace must be provided to resolution".into()]));
+    }
+    let snap = Snapshot::build(problem, extra).map_err(|e| ResolveError::Invalid(vec![e]))?;
+    let built = variables::build(problem, &snap).map_err(ResolveError::Invalid)?;
+    match solver::solve(&built.variables, options.conflict_budget) {
+        Ok(solution) => {
+            let mut install: Vec<Install> = Vec::new();
+            for &v in &solution.installed {
+                let Subject::Bundle(e) = built.subjects[v] else { continue };
+                let entry = &snap.entries[e];
+                let cat = &snap.catalogs[entry.catalog];
+                if cat.is_virtual {
+                    continue;
+                }
+                let bundle = snap.bundle(e);
+                let replaces =
+                    built.replaces.get(&e).cloned().or_else(|| Some(entry.replaces.clone()).filter(|r| !r.is_empty()));
+                install.push(Install {
+                    name: entry.name.clone(),
+                    package: entry.package.clone(),
+                    version: bundle
+                        .packages
+                        .iter()
+                        .find(|(n, _)| n == &entry.package)
+                        .map(|(_, v)| v.clone())
+                        .or_else(|| bundle.version.as_ref().map(|v| v.to_string()))
+                        .unwrap_or_default(),
+                    channel: entry.channel.clone(),
+                    catalog: cat.name.clone(),
+                    catalog_namespace: cat.namespace.clone(),
+                    replaces,
+                    starting_csv: built.starting_csv.get(&e).cloned(),
+                });
+            }
+            install.sort_by(|a, b| a.name.cmp(&b.name).then(a.catalog.cmp(&b.catalog)).then(a.channel.cmp(&b.channel)));
+            let picks = explain::picks(&snap, &built, &solution);
+            Ok(Resolution { install, picks })
+        }
+        Err(SolveError::NotSatisfiable(core)) => {
+            let constraints: Vec<String> = core.iter().map(|a| solver::message(&built.variables, *a)).collect();
+            let explanation = explain::explain(&snap, &built, &core);
+            Err(ResolveError::NotSatisfiable { constraints, explanation })
+        }
+        Err(SolveError::TooHard { conflicts }) => Err(ResolveError::TooHard { conflicts }),
+    }
+}
+
+/// The outcome in the shape the CLI (`--format json`) and the JS API report it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Outcome {
+    /// Bundles to install or upgrade to (empty on failure).
+    pub install: Vec<Install>,
+    /// The error texts (empty on success).
+    pub errors: Vec<String>,
+    /// `NotSatisfiable`, `Error` or `TooHard`; `None` on success.
+    pub error_type: Option<&'static str>,
+    /// On `NotSatisfiable`: which requirements conflict and why each candidate was excluded.
+    pub explanation: Option<Explanation>,
+    /// On success: why each bundle was picked.
+    pub picks: Vec<PickReason>,
+}
+
+impl From<Result<Resolution, ResolveError>> for Outcome {
+    fn from(r: Result<Resolution, ResolveError>) -> Outcome {
+        match r {
+            Ok(res) => Outcome {
+                install: res.install,
+                errors: Vec::new(),
+                error_type: None,
+                explanation: None,
+                picks: res.picks,
+            },
+            Err(e) => {
+                let errors = match &e {
+                    ResolveError::Invalid(list) => {
+                        let mut unique: Vec<String> = Vec::new();
+                        for x in list {
+                            if !unique.contains(x) {
+                                unique.push(x.clone());
+                            }
+                        }
+                        unique
+                    }
+                    other => vec![other.to_string()],
+                };
+                let explanation = match &e {
+                    ResolveError::NotSatisfiable { explanation, .. } => Some(explanation.clone()),
+                    _ => None,
+                };
+                Outcome { install: Vec::new(), errors, error_type: Some(e.kind()), explanation, picks: Vec::new() }
+            }
+        }
+    }
+}
+
+impl Outcome {
+    /// A plain-text report: what to install and why, or the error and its explanation tree.
+    pub fn to_text(&self) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        if self.error_type.is_none() {
+            if self.install.is_empty() {
+                out.push_str("nothing to install or upgrade\n");
+            }
+            for i in &self.install {
+                let _ = write!(
+                    out,
+                    "install {} ({} {}) from {}/{} channel {}",
+                    i.name, i.package, i.version, i.catalog_namespace, i.catalog, i.channel
+                );
+                if let Some(r) = &i.replaces {
+                    let _ = write!(out, ", replaces {r}");
+                }
+                out.push('\n');
+            }
+            for p in &self.picks {
+                let _ = write!(out, "  {}: {}", p.name, p.why);
+                if let Some(by) = &p.requester {
+                    let _ = write!(out, " (required by {by}; candidate {} of {})", p.rank, p.candidates);
+                }
+                out.push('\n');
+                for r in &p.rejected {
+                    let _ = writeln!(out, "    passed over {r}: it cannot be installed with the rest");
+                }
+            }
+            return out;
+        }
+        for e in &self.errors {
+            let _ = writeln!(out, "error: {e}");
+        }
+        if let Some(x) = &self.explanation {
+            fn walk(x: &Explanation, depth: usize, out: &mut String) {
+                let _ = writeln!(out, "{}- {}", "  ".repeat(depth), x.message);
+                for c in &x.children {
+                    walk(c, depth + 1, out);
+                }
+            }
+            for c in &x.children {
+                walk(c, 0, &mut out);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod properties;

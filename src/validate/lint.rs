@@ -62,7 +62,9 @@ fn constraint_problem(parsed: &Result<ConstraintValue, ConstraintError>) -> Opti
 fn bad_range(c: &Constraint) -> Option<String> {
     match c {
         Constraint::Package { version_range, .. } => VersionRange::parse(version_range).err().map(|e| e.to_string()),
-        Constraint::All(cs) | Constraint::Any(cs) | Constraint::Not(cs) => cs.iter().find_map(bad_range),
+        Constraint::All(cs) | Constraint::Any(cs) | Constraint::Not(cs) => {
+            cs.iter().find_map(|c| bad_range(&c.constraint))
+        }
         Constraint::Gvk(_) | Constraint::Cel { .. } => None,
     }
 }

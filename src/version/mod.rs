@@ -13,6 +13,7 @@
 //! The `semver` crate is only used to store parsed versions; parsing, ordering
 //! and range semantics are blang's and are implemented here.
 
+pub mod masterminds;
 mod range;
 mod release;
 #[allow(clippy::module_inception)]

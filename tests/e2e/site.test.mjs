@@ -1,7 +1,8 @@
 // End-to-end test of the site in Debian's headless Chromium through playwright-core (no browser
 // download): serves www/dist on a loopback port, loads the bundled example, checks the report,
 // the package table, the channel graph SVG, an upgrade path, live validation in the editor, and
-// the time to load community-v4.20 and draw its first channel graph. Screenshots go to
+// the time to load community-v4.20 and draw its first channel graph, and the Resolve panel
+// (subscriptions over two catalog sources, and a conflict with its explanation). Screenshots go to
 // www/e2e-screenshots/ (git-ignored). Run by `make test-e2e` (after `make site`).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -166,6 +167,78 @@ test('a 300-entry channel renders with the layout off the main thread', async ()
   console.log(`e2e: 300-entry channel: graph ${graphMs} ms, longest frame gap ${gap} ms`);
   assert.ok(await page.locator('#graph svg .edge.fan').count() > 0, 'skipRange fans are collapsed');
   await page.screenshot({ path: join(shots, 'big.png') });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('resolve: subscriptions over two catalog sources, install table and why', async () => {
+  const { page, errors } = await openPage();
+  await page.selectOption('#example', 'community');
+  await page.waitForSelector('#summary.valid');
+  await page.click('#tab-resolve');
+  assert.equal(await page.inputValue('#resolve-namespace'), 'operators');
+  // A second catalog source: the same example under another name, with a higher priority.
+  await page.selectOption('#resolve-src2-example', 'community');
+  await page.waitForSelector('#resolve-src2-remove:not([hidden])');
+  await page.fill('#resolve-src2-name', 'mirror');
+  await page.fill('#resolve-src2-priority', '10');
+
+  // Subscribe to the first package; its channel defaults to the default channel.
+  await page.click('#resolve-add-sub');
+  const first = page.locator('#resolve-subs tbody tr').nth(0);
+  const packages = await first.locator('.sub-package option').allTextContents();
+  assert.equal(packages[0], 'aws-neuron-operator');
+  assert.equal(await first.locator('.sub-channel').inputValue(), 'Fast');
+  assert.equal(await first.locator('.sub-csv').inputValue(), '');
+  await page.click('#resolve-go');
+  await page.waitForSelector('#resolve-install tbody tr');
+  assert.match(await page.textContent('#resolve-status'), /^Resolved: 1 bundle/);
+  const row = await page.locator('#resolve-install tbody tr').first().locator('td').allTextContents();
+  assert.deepEqual(row.slice(0, 5), ['aws-neuron-operator.v1.2.0', 'aws-neuron-operator', '1.2.0', 'Fast', 'operators/catalog-1']);
+  const pick = page.locator('#resolve-picks li[data-bundle="aws-neuron-operator.v1.2.0"]');
+  assert.equal(await pick.locator('.why').textContent(), 'the head of channel Fast');
+  assert.equal(await pick.locator('.rank').textContent(), 'required by subscription aws-neuron-operator: candidate 1 of 12');
+
+  // An upgrade from an installed CSV, from the second source.
+  await page.click('#resolve-add-sub');
+  const second = page.locator('#resolve-subs tbody tr').nth(1);
+  await second.locator('.sub-source').selectOption('2');
+  await second.locator('.sub-package').selectOption('nfs-provisioner-operator');
+  await second.locator('.sub-csv').selectOption('nfs-provisioner-operator.v0.0.8');
+  await page.click('#resolve-go');
+  await page.waitForSelector('#resolve-install tbody tr[data-bundle="nfs-provisioner-operator.v0.0.9"]');
+  const up = await page.locator('#resolve-install tbody tr[data-bundle="nfs-provisioner-operator.v0.0.9"] td').allTextContents();
+  assert.deepEqual(up.slice(0, 6), ['nfs-provisioner-operator.v0.0.9', 'nfs-provisioner-operator', '0.0.9', 'alpha', 'operators/mirror', 'nfs-provisioner-operator.v0.0.8']);
+  assert.match(await page.locator('#resolve-picks li[data-bundle="nfs-provisioner-operator.v0.0.9"] .why').textContent(), /upgrade candidate/);
+  await page.screenshot({ path: join(shots, 'resolve.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('resolve: conflicting subscriptions show the explanation tree', async () => {
+  const { page, errors } = await openPage();
+  await page.selectOption('#example', 'community');
+  await page.waitForSelector('#summary.valid');
+  await page.click('#tab-resolve');
+  // Two subscriptions to one package in different channels: only one operator per package.
+  await page.click('#resolve-add-sub');
+  await page.click('#resolve-add-sub');
+  const rows = page.locator('#resolve-subs tbody tr');
+  await rows.nth(0).locator('.sub-package').selectOption('aws-neuron-operator');
+  await rows.nth(1).locator('.sub-package').selectOption('aws-neuron-operator');
+  await rows.nth(1).locator('.sub-channel').selectOption('Stable');
+  assert.deepEqual(await page.locator('#resolve-subs .sub-name').allTextContents(), ['aws-neuron-operator', 'aws-neuron-operator-2']);
+  await page.click('#resolve-go');
+  await page.waitForSelector('#resolve-explanation');
+  assert.match(await page.textContent('#resolve-status'), /^NotSatisfiable/);
+  assert.equal(await page.locator('#resolve-install').count(), 0);
+  assert.match(await page.textContent('#resolve-errors li'), /^constraints not satisfiable/);
+  const top = await page.locator('#resolve-explanation > li').textContent();
+  assert.match(top, /^constraints not satisfiable: \d+ constraints cannot hold together/);
+  const requirements = await page.locator('#resolve-explanation > li > ul > li').allTextContents();
+  assert.ok(requirements.some((t) => t.startsWith('subscription aws-neuron-operator requires')), requirements.join('\n'));
+  assert.ok(await page.locator('#resolve-explanation ul ul li').count() >= 2, 'nested candidates');
+  await page.screenshot({ path: join(shots, 'resolve-failure.png'), fullPage: true });
   assert.deepEqual(errors, []);
   await page.close();
 });

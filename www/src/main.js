@@ -1,17 +1,19 @@
 // The page: open a catalog (examples, files, folder, drop, paste), show the validation report,
-// edit files with live validation, browse packages and channel graphs, and show upgrade paths.
+// edit files with live validation, browse packages and channel graphs, show upgrade paths, and
+// resolve subscriptions (resolve.js).
 // All the logic is the wasm module's; this file only moves data between it and the DOM.
 import init, { loadCatalog, validate } from '../../pkg/index.js';
 import { h } from './escape.js';
 import { renderGraph } from './graph.js';
 import { createEditor } from './editor.js';
+import { createResolvePanel } from './resolve.js';
 
 const $ = (id) => document.getElementById(id);
 const state = { files: [], catalog: null, report: null, current: null, graph: null, drawn: null, pkg: null };
 const decoder = new TextDecoder();
 
 // ---- tabs
-const tabs = ['report', 'editor', 'explore'];
+const tabs = ['report', 'editor', 'explore', 'resolve'];
 function showTab(name) {
   for (const t of tabs) {
     $(`tab-${t}`).setAttribute('aria-selected', String(t === name));
@@ -38,16 +40,19 @@ function load(files) {
   renderFiles();
   renderReport();
   renderPackages();
+  resolvePanel.refresh();
   $('channel-view').hidden = true;
   document.body.dataset.loadedMs = String(Math.round(performance.now() - t0));
   document.body.dataset.loaded = String(Date.now());
 }
 
-async function loadExample(name) {
+async function exampleFiles(name) {
   const index = await (await fetch('examples/index.json')).json();
   const ex = index.find((e) => e.name === name);
-  const files = await Promise.all(ex.files.map(async (p) => ({ path: p, content: await (await fetch(`examples/${name}/${p}`)).text() })));
-  load(files);
+  return Promise.all(ex.files.map(async (p) => ({ path: p, content: await (await fetch(`examples/${name}/${p}`)).text() })));
+}
+async function loadExample(name) {
+  load(await exampleFiles(name));
 }
 
 async function readFileList(list, stripRoot) {
@@ -264,8 +269,14 @@ for (const b of document.querySelectorAll('[data-export]')) {
   });
 }
 
+// ---- resolve
+const resolvePanel = createResolvePanel({ main: () => state.catalog, exampleFiles, readFiles: readFileList, loadCatalog });
+
 // ---- start
 await init('./olm_catalog_bg.wasm');
 const examples = await (await fetch('examples/index.json')).json();
-for (const ex of examples) $('example').append(h('option', { value: ex.name }, ex.title));
+for (const ex of examples) {
+  $('example').append(h('option', { value: ex.name }, ex.title));
+  $('resolve-src2-example').append(h('option', { value: ex.name }, ex.title));
+}
 document.body.dataset.ready = 'true';

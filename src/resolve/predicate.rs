@@ -1,0 +1,210 @@
+//! Dependency predicates: what a bundle's `olm.gvk.required`, `olm.package.required`,
+//! `olm.label.required` and `olm.constraint` properties ask of a candidate, how a candidate is
+//! tested against them, and the descriptions OLM puts in its messages.
+
+use std::fmt;
+
+use super::cel::CelRule;
+use super::snapshot::Bundle;
+use crate::property::constraint::{Constraint, ConstraintValue};
+use crate::property::Gvk;
+use crate::version::{go_quote, Version, VersionRange};
+
+/// A requirement on a candidate entry.
+#[derive(Debug)]
+pub enum Predicate {
+    /// Provides exactly this GVK (`olm.gvk`).
+    Gvk(Gvk),
+    /// Belongs to the package and has a version in range.
+    Package {
+        name: String,
+        range: VersionRange,
+    },
+    /// Has an `olm.label` with this label.
+    Label(String),
+    /// A CEL rule over the candidate's properties, with the constraint's failure message.
+    Cel {
+        rule: Box<CelRule>,
+        message: String,
+    },
+    And(Vec<Predicate>),
+    Or(Vec<Predicate>),
+    /// None of the children holds.
+    Not(Vec<Predicate>),
+}
+
+/// Why a dependency property cannot become a predicate; fails the whole resolution.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PredicateError {
+    /// `olm.constraint` value rejected by the parser.
+    Parse(String),
+    /// `olm.constraint` parsed but a part of it (range, CEL rule) is unusable.
+    Convert(String),
+    /// `olm.package.required` range that blang rejects.
+    Range(String),
+    /// A legacy dependency property whose value is not the expected JSON.
+    Decode(String),
+}
+
+impl fmt::Display for PredicateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PredicateError::Parse(e) => write!(f, "parse olm.constraint: {e}"),
+            PredicateError::Convert(e) => write!(f, "convert olm.constraint to resolver predicate: {e}"),
+            PredicateError::Range(e) | PredicateError::Decode(e) => f.write_str(e),
+        }
+    }
+}
+
+impl Predicate {
+    /// Whether the candidate satisfies the predicate.
+    pub fn test(&self, b: &Bundle, source_package: &str) -> bool {
+        match self {
+            Predicate::Gvk(g) => b.provides.iter().any(|p| p == g),
+            Predicate::Package { name, range } => {
+                let package = b.packages.iter().any(|(n, _)| n == name) || source_package == name;
+                let version = b.packages.iter().any(|(_, v)| Version::parse(v).is_ok_and(|v| range.contains(&v)))
+                    || b.version.as_ref().is_some_and(|v| range.contains(v));
+                package && version
+            }
+            Predicate::Label(l) => b.labels.iter().any(|x| x == l),
+            Predicate::Cel { rule, .. } => {
+                let props: Vec<(&str, &serde_json::Value)> =
+                    b.properties.iter().map(|p| (p.type_.as_str(), &p.value)).collect();
+                rule.matches(&props)
+            }
+            Predicate::And(ps) => ps.iter().all(|p| p.test(b, source_package)),
+            Predicate::Or(ps) => ps.iter().any(|p| p.test(b, source_package)),
+            Predicate::Not(ps) => !ps.iter().any(|p| p.test(b, source_package)),
+        }
+    }
+
+    /// Package names that every match must carry (as `olm.package` or source package), when
+    /// the predicate pins one; used to avoid scanning every entry.
+    pub fn package_hint(&self) -> Option<&str> {
+        match self {
+            Predicate::Package { name, .. } => Some(name),
+            Predicate::And(ps) => ps.iter().find_map(Predicate::package_hint),
+            _ => None,
+        }
+    }
+
+    /// A GVK every match must provide, when the predicate pins one.
+    pub fn gvk_hint(&self) -> Option<&Gvk> {
+        match self {
+            Predicate::Gvk(g) => Some(g),
+            Predicate::And(ps) => ps.iter().find_map(Predicate::gvk_hint),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Predicate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let join = |f: &mut fmt::Formatter<'_>, ps: &[Predicate], sep: &str| -> fmt::Result {
+            for (i, p) in ps.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(sep)?;
+                }
+                write!(f, "{p}")?;
+            }
+            Ok(())
+        };
+        match self {
+            Predicate::Gvk(g) => {
+                write!(f, "providing an API with group: {}, version: {}, kind: {}", g.group, g.version, g.kind)
+            }
+            Predicate::Package { name, range } => {
+                write!(f, "with package: {name} and with version in range: {}", range.as_str())
+            }
+            Predicate::Label(l) => write!(f, "with label: {l}"),
+            Predicate::Cel { rule, message } => {
+                write!(f, "with constraint: {} and message: {}", go_quote(rule.rule()), go_quote(message))
+            }
+            Predicate::And(ps) => join(f, ps, " and "),
+            Predicate::Or(ps) => join(f, ps, " or "),
+            // OLM renders NOT without a prefix before its first child.
+            Predicate::Not(ps) => join(f, ps, " and not "),
+        }
+    }
+}
+
+/// The predicate for one property of a dependent bundle, or `None` when the type is not a
+/// dependency.
+pub fn for_property(type_: &str, value: &serde_json::Value) -> Option<Result<Predicate, PredicateError>> {
+    let str_field = |k: &str| value.get(k).and_then(|v| v.as_str()).unwrap_or("").to_string();
+    let object = || {
+        if value.is_object() {
+            Ok(())
+        } else {
+            Err(PredicateError::Decode(format!(
+                "json: cannot unmarshal {} into Go value of type property.{}",
+                json_kind(value),
+                match type_ {
+                    "olm.gvk.required" => "GVKRequired",
+                    "olm.package.required" => "PackageRequired",
+                    _ => "LabelRequired",
+                }
+            )))
+        }
+    };
+    match type_ {
+        "olm.constraint" => Some(constraint(value)),
+        "olm.gvk.required" => Some(object().map(|()| {
+            Predicate::Gvk(Gvk { group: str_field("group"), version: str_field("version"), kind: str_field("kind") })
+        })),
+        "olm.package.required" => Some(object().and_then(|()| {
+            let range =
+                VersionRange::parse(&str_field("versionRange")).map_err(|e| PredicateError::Range(e.to_string()))?;
+            Ok(Predicate::Package { name: str_field("packageName"), range })
+        })),
+        "olm.label.required" => Some(object().map(|()| Predicate::Label(str_field("label")))),
+        _ => None,
+    }
+}
+
+fn json_kind(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "bool",
+        serde_json::Value::Number(_) => "number",
+        serde_json::Value::String(_) => "string",
+        serde_json::Value::Array(_) => "array",
+        serde_json::Value::Object(_) => "object",
+    }
+}
+
+/// An `olm.constraint` value as a predicate.
+pub fn constraint(value: &serde_json::Value) -> Result<Predicate, PredicateError> {
+    let node = crate::declcfg::value::Node::from_json(value);
+    let parsed: ConstraintValue =
+        crate::property::constraint::parse(&node).map_err(|e| PredicateError::Parse(e.to_string()))?;
+    convert(&parsed.constraint, &parsed.failure_message, 0)
+}
+
+/// Deepest nesting of compound constraints accepted (the value is at most 128 KiB anyway).
+const MAX_DEPTH: usize = 64;
+
+fn convert(c: &Constraint, failure_message: &str, depth: usize) -> Result<Predicate, PredicateError> {
+    if depth > MAX_DEPTH {
+        return Err(PredicateError::Convert(format!("constraints nested deeper than {MAX_DEPTH} levels")));
+    }
+    let children = |cs: &[ConstraintValue]| -> Result<Vec<Predicate>, PredicateError> {
+        // A CEL predicate shows the failure message of the constraint object it is in.
+        cs.iter().map(|c| convert(&c.constraint, &c.failure_message, depth + 1)).collect()
+    };
+    Ok(match c {
+        Constraint::Gvk(g) => Predicate::Gvk(g.clone()),
+        Constraint::Package { package_name, version_range } => Predicate::Package {
+            name: package_name.clone(),
+            range: VersionRange::parse(version_range).map_err(|e| PredicateError::Convert(e.to_string()))?,
+        },
+        Constraint::Cel { rule } => {
+            let rule = CelRule::compile(rule).map_err(|e| PredicateError::Convert(e.to_string()))?;
+            Predicate::Cel { rule: Box::new(rule), message: failure_message.to_string() }
+        }
+        Constraint::All(cs) => Predicate::And(children(cs)?),
+        Constraint::Any(cs) => Predicate::Or(children(cs)?),
+        Constraint::Not(cs) => Predicate::Not(children(cs)?),
+    })
+}

@@ -1,0 +1,193 @@
+//! Property tests of the whole resolver on generated catalogs: every solution satisfies every
+//! constraint OLM builds, reports exactly the new bundles it selected, and installs nothing
+//! without a reason; failures carry a minimal core; nothing panics.
+
+use super::problem::*;
+use super::snapshot::Snapshot;
+use super::solver::{self, satisfies, ConstraintKind, SolveError, DEFAULT_CONFLICT_BUDGET};
+use super::variables::{self, Subject};
+use super::{resolve, ResolveError};
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+}
+
+fn prop(type_: &str, value: serde_json::Value) -> PropertyValue {
+    PropertyValue { type_: type_.into(), value }
+}
+
+fn gvk(k: usize) -> serde_json::Value {
+    serde_json::json!({"group": "g", "version": "v1", "kind": format!("K{k}")})
+}
+
+fn random_problem(rng: &mut Rng) -> Problem {
+    let packages = ["alpha", "beta", "gamma", "delta"];
+    let mut catalogs = Vec::new();
+    let mut all_bundles: Vec<(String, String, String, String, String)> = Vec::new(); // catalog, pkg, channel, name, version
+    for c in 0..1 + rng.below(2) {
+        let cname = format!("cat{c}");
+        let mut pkgs = Vec::new();
+        for p in packages.iter().take(2 + rng.below(3)) {
+            let mut channels = Vec::new();
+            let mut bundles: Vec<CatalogBundle> = Vec::new();
+            for ch in ["stable", "fast"].iter().take(1 + rng.below(2)) {
+                let mut entries: Vec<CatalogEntry> = Vec::new();
+                for v in 0..1 + rng.below(4) {
+                    let name = format!("{p}.v{v}");
+                    let replaces = (v > 0).then(|| format!("{p}.v{}", v - 1));
+                    let skips = if v > 1 && rng.chance(20) { vec![format!("{p}.v{}", v - 2)] } else { vec![] };
+                    let skip_range = (v > 0 && rng.chance(20)).then(|| format!("<{v}.0.0"));
+                    entries.push(CatalogEntry { name: name.clone(), replaces, skips, skip_range });
+                    if !bundles.iter().any(|b| b.name == name) {
+                        let version = format!("{v}.0.0");
+                        let mut properties =
+                            vec![prop("olm.package", serde_json::json!({"packageName": p, "version": version}))];
+                        if rng.chance(50) {
+                            properties.push(prop("olm.gvk", gvk(rng.below(4))));
+                        }
+                        if rng.chance(30) {
+                            properties.push(prop("olm.gvk.required", gvk(rng.below(4))));
+                        }
+                        if rng.chance(20) {
+                            let other = packages[rng.below(packages.len())];
+                            let range = if rng.chance(50) { ">=1.0.0" } else { "<2.0.0" };
+                            properties.push(prop(
+                                "olm.package.required",
+                                serde_json::json!({"packageName": other, "versionRange": range}),
+                            ));
+                        }
+                        if rng.chance(10) {
+                            let any = serde_json::json!({"any": {"constraints": [{"gvk": gvk(rng.below(4))}, {"package": {"packageName": packages[rng.below(4)], "versionRange": ">=0.0.0"}}]}});
+                            properties.push(prop("olm.constraint", any));
+                        }
+                        if rng.chance(5) {
+                            properties.push(prop("olm.deprecated", serde_json::json!({})));
+                        }
+                        all_bundles.push((cname.clone(), p.to_string(), ch.to_string(), name.clone(), version.clone()));
+                        bundles.push(CatalogBundle { name, version, properties });
+                    }
+                }
+                channels.push(CatalogChannel { name: ch.to_string(), entries });
+            }
+            pkgs.push(CatalogPackage {
+                name: p.to_string(),
+                default_channel: Some("stable".into()),
+                channels,
+                bundles,
+            });
+        }
+        catalogs.push(Catalog { name: cname, namespace: "ns".into(), priority: rng.below(3) as i32, packages: pkgs });
+    }
+    let mut installed = Vec::new();
+    let mut subscriptions = Vec::new();
+    for s in 0..1 + rng.below(3) {
+        let (cat, pkg, ch, name, version) = all_bundles[rng.below(all_bundles.len())].clone();
+        let installed_csv = rng.chance(40).then(|| name.clone());
+        if let Some(n) = &installed_csv {
+            if !installed.iter().any(|i: &InstalledOperator| &i.name == n) {
+                installed.push(InstalledOperator {
+                    name: n.clone(),
+                    version,
+                    properties: vec![prop("olm.package", serde_json::json!({"packageName": pkg, "version": ""}))],
+                    phase: None,
+                    replaces: None,
+                });
+            }
+        }
+        subscriptions.push(Subscription {
+            name: format!("sub{s}"),
+            package: pkg,
+            channel: if rng.chance(20) { String::new() } else { ch },
+            catalog: cat,
+            catalog_namespace: "ns".into(),
+            installed_csv,
+            starting_csv: None,
+        });
+    }
+    Problem { namespace: "ns".into(), catalogs, installed, subscriptions, ..Default::default() }
+}
+
+#[test]
+fn generated_problems_keep_every_constraint() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let (mut ok, mut unsat, mut invalid) = (0, 0, 0);
+    for _ in 0..1500 {
+        let problem = random_problem(&mut rng);
+        let outcome = resolve(&problem);
+        let snap = Snapshot::build(&problem, &[]).expect("snapshot");
+        let built = match variables::build(&problem, &snap) {
+            Ok(b) => b,
+            Err(_) => {
+                invalid += 1;
+                assert!(matches!(outcome, Err(ResolveError::Invalid(_))));
+                continue;
+            }
+        };
+        match solver::solve(&built.variables, DEFAULT_CONFLICT_BUDGET) {
+            Ok(sol) => {
+                ok += 1;
+                let vars = &built.variables;
+                let mut a = vec![false; vars.len()];
+                for &i in &sol.installed {
+                    a[i] = true;
+                }
+                assert!(satisfies(vars, &a), "{problem:?}");
+                // The reported installs are exactly the selected catalog bundles.
+                let mut want: Vec<String> = sol
+                    .installed
+                    .iter()
+                    .filter_map(|&i| match built.subjects[i] {
+                        Subject::Bundle(e) if !snap.catalogs[snap.entries[e].catalog].is_virtual => {
+                            Some(snap.entries[e].name.clone())
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                want.sort();
+                let got: Vec<String> = outcome.expect("resolves").install.into_iter().map(|i| i.name).collect();
+                assert_eq!(got, want);
+                // Nothing is installed without a reason.
+                for &i in &sol.installed {
+                    let anchor = vars[i].constraints.iter().any(|c| c.kind == ConstraintKind::Mandatory);
+                    a[i] = false;
+                    let needed = !satisfies(vars, &a);
+                    a[i] = true;
+                    let picked = sol.picks.iter().any(|p| p.variable == i && p.by.is_some());
+                    assert!(anchor || needed || picked);
+                }
+                // One bundle per package among the installed bundles.
+                let mut packages: Vec<&str> = sol
+                    .installed
+                    .iter()
+                    .filter_map(|&i| match built.subjects[i] {
+                        Subject::Bundle(e) => snap.bundle(e).packages.first().map(|(p, _)| p.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                let n = packages.len();
+                packages.sort();
+                packages.dedup();
+                assert_eq!(n, packages.len(), "two bundles of one package: {problem:?}");
+            }
+            Err(SolveError::NotSatisfiable(core)) => {
+                unsat += 1;
+                assert!(!core.is_empty());
+                assert!(matches!(outcome, Err(ResolveError::NotSatisfiable { .. })));
+            }
+            Err(e) => panic!("{e}"),
+        }
+    }
+    assert!(ok > 300 && unsat > 50, "{ok} resolved, {unsat} unsatisfiable, {invalid} invalid");
+}

@@ -1,0 +1,537 @@
+//! Turning a problem into solver variables as OLM v0 does: a variable per explored bundle with
+//! its dependencies (candidates in OLM's preference order), a variable per subscription, and the
+//! one-provider-per-GVK and one-bundle-per-package invariants.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::predicate::{self, Predicate};
+use super::problem::Problem;
+use super::snapshot::{EntryId, Snapshot};
+use super::solver::{Constraint, ConstraintKind, Variable};
+use crate::graph::order::{v0_order_links, Links};
+
+/// What a solver variable stands for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Subject {
+    Bundle(EntryId),
+    Subscription(usize),
+    /// One provider per GVK or one bundle per package.
+    Invariant,
+}
+
+/// The variables of a problem and what they stand for.
+#[derive(Debug, Default)]
+pub struct Built {
+    pub variables: Vec<Variable>,
+    pub subjects: Vec<Subject>,
+    /// For subscription variables: the requirement candidates (entries), in preference order,
+    /// and the installed CSV they upgrade, if any.
+    pub subscription_candidates: BTreeMap<usize, (Vec<EntryId>, Option<EntryId>)>,
+    /// `Replaces` reported for an upgrade candidate (the installed CSV's name).
+    pub replaces: HashMap<EntryId, String>,
+    /// Entries picked because of a subscription's `startingCSV`.
+    pub starting_csv: HashMap<EntryId, String>,
+    /// For each bundle variable's dependency constraints: the predicate text.
+    pub dependency_text: HashMap<(usize, usize), String>,
+}
+
+struct Builder<'a> {
+    problem: &'a Problem,
+    snap: &'a Snapshot,
+    vars: Vec<Variable>,
+    subjects: Vec<Subject>,
+    var_of_entry: HashMap<EntryId, usize>,
+    by_identifier: HashMap<String, usize>,
+    order_cache: HashMap<(usize, String, String), Result<Vec<EntryId>, String>>,
+    explored: std::collections::HashSet<EntryId>,
+    built: Built,
+}
+
+/// Build the variables; `Err` holds the plain (not unsatisfiable) errors, already aggregated.
+pub fn build(problem: &Problem, snap: &Snapshot) -> Result<Built, Vec<String>> {
+    let mut b = Builder {
+        problem,
+        snap,
+        vars: Vec::new(),
+        subjects: Vec::new(),
+        var_of_entry: HashMap::new(),
+        by_identifier: HashMap::new(),
+        order_cache: HashMap::new(),
+        explored: std::collections::HashSet::new(),
+        built: Built::default(),
+    };
+    // Installed operators first; their errors are returned at once.
+    let installed: Vec<EntryId> = snap.catalogs[snap.existing].entries.clone();
+    b.explore(&installed).map_err(|e| vec![e])?;
+    // Subscriptions, in order; errors are collected.
+    let mut errors: Vec<String> = Vec::new();
+    for (si, _) in problem.subscriptions.iter().enumerate() {
+        if let Err(e) = b.subscription(si) {
+            errors.push(e);
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    b.invariants();
+    Ok(b.finish())
+}
+
+fn join_and(ids: &[String]) -> String {
+    match ids {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+fn join_or(ids: &[String]) -> String {
+    match ids {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+impl<'a> Builder<'a> {
+    fn constraint(kind: ConstraintKind, message: String) -> Constraint {
+        Constraint { kind, message: Some(message) }
+    }
+
+    /// The variable for an entry, created (with its intrinsic constraints) on first use.
+    fn bundle_var(&mut self, e: EntryId) -> usize {
+        if let Some(&v) = self.var_of_entry.get(&e) {
+            return v;
+        }
+        let id = self.snap.identifier(e);
+        if let Some(&v) = self.by_identifier.get(&id) {
+            self.var_of_entry.insert(e, v);
+            return v;
+        }
+        let entry = &self.snap.entries[e];
+        let bundle = self.snap.bundle(e);
+        let virtual_ = self.snap.catalogs[entry.catalog].is_virtual;
+        let mut constraints = Vec::new();
+        if virtual_ && entry.subscription.is_none() {
+            constraints.push(Self::constraint(
+                ConstraintKind::Mandatory,
+                format!("clusterserviceversion {} exists and is not referenced by a subscription", entry.name),
+            ));
+        }
+        if bundle.deprecated {
+            constraints.push(Self::constraint(ConstraintKind::Prohibited, format!("bundle {id} is deprecated")));
+        }
+        if !virtual_ {
+            for sc in &self.problem.system_constraints {
+                if sc.bundle == entry.name {
+                    constraints.push(Self::constraint(ConstraintKind::Prohibited, sc.message.clone()));
+                }
+            }
+        }
+        let v = self.vars.len();
+        self.vars.push(Variable { id: id.clone(), constraints });
+        self.subjects.push(Subject::Bundle(e));
+        self.var_of_entry.insert(e, v);
+        self.by_identifier.insert(id, v);
+        v
+    }
+
+    /// Explore entries and their dependencies (a work stack; each entry once per resolution).
+    fn explore(&mut self, start: &[EntryId]) -> Result<(), String> {
+        let mut stack: Vec<EntryId> = start.iter().rev().copied().collect();
+        while let Some(e) = stack.pop() {
+            if !self.explored.insert(e) {
+                continue;
+            }
+            let v = self.bundle_var(e);
+            let mut preds = Vec::new();
+            for p in &self.snap.bundle(e).properties {
+                if let Some(pred) = predicate::for_property(&p.type_, &p.value) {
+                    preds.push(pred.map_err(|err| err.to_string())?);
+                }
+            }
+            for pred in preds {
+                let candidates = self.dependency_candidates(e, &pred)?;
+                let ids: Vec<usize> = candidates.iter().map(|&c| self.bundle_var(c)).collect();
+                let message = format!("bundle {} requires an operator {pred}", self.snap.entries[e].name);
+                let ci = self.vars[v].constraints.len();
+                self.vars[v].constraints.push(Self::constraint(ConstraintKind::Dependency(ids), message));
+                self.built.dependency_text.insert((v, ci), pred.to_string());
+                stack.extend(candidates.iter().rev().filter(|c| !self.explored.contains(c)));
+            }
+        }
+        Ok(())
+    }
+
+    /// OLM's candidates for one dependency of entry `e`, most preferred first.
+    fn dependency_candidates(&mut self, e: EntryId, pred: &Predicate) -> Result<Vec<EntryId>, String> {
+        let snap = self.snap;
+        // 1. Source sets: every (catalog, package, channel) with a matching entry, and matching
+        //    installed CSVs by name.
+        let mut groups: std::collections::HashSet<(usize, &str, &str)> = std::collections::HashSet::new();
+        let mut virtual_names: std::collections::HashSet<(usize, &str)> = std::collections::HashSet::new();
+        for c in snap.candidates(pred.gvk_hint(), pred.package_hint()) {
+            let ce = &snap.entries[c];
+            if !pred.test(snap.bundle(c), &ce.package) {
+                continue;
+            }
+            if snap.catalogs[ce.catalog].is_virtual {
+                virtual_names.insert((ce.catalog, &ce.name));
+            } else {
+                groups.insert((ce.catalog, &ce.package, &ce.channel));
+            }
+        }
+        if groups.is_empty() && virtual_names.is_empty() {
+            return Ok(Vec::new());
+        }
+        // 2. Catalog order.
+        let own = snap.entries[e].catalog;
+        let mut catalogs: Vec<usize> = groups.iter().map(|g| g.0).chain(virtual_names.iter().map(|v| v.0)).collect();
+        catalogs.sort_unstable();
+        catalogs.dedup();
+        let ns = self.problem.namespace.as_str();
+        catalogs.sort_by(|&a, &b| {
+            let ca = &snap.catalogs[a];
+            let cb = &snap.catalogs[b];
+            let existing = |c: &super::snapshot::CatalogInfo| c.is_virtual && c.namespace == ns;
+            existing(cb)
+                .cmp(&existing(ca))
+                .then((b == own).cmp(&(a == own)))
+                .then(cb.priority.cmp(&ca.priority))
+                .then_with(|| {
+                    if ca.namespace != cb.namespace {
+                        (cb.namespace == ns).cmp(&(ca.namespace == ns))
+                    } else {
+                        std::cmp::Ordering::Equal
+                    }
+                })
+                .then(ca.name.cmp(&cb.name))
+        });
+        // 3. Within each catalog: groups ordered (default channel, package, channel), each in
+        //    channel order.
+        let mut ordered: Vec<EntryId> = Vec::new();
+        for cat in catalogs {
+            let mut keys: Vec<(bool, String, String)> = Vec::new();
+            let mut members: HashMap<(String, String), Vec<EntryId>> = HashMap::new();
+            for &id in &snap.catalogs[cat].entries {
+                let ce = &snap.entries[id];
+                let hit = if snap.catalogs[cat].is_virtual {
+                    virtual_names.contains(&(cat, ce.name.as_str()))
+                } else {
+                    groups.contains(&(cat, ce.package.as_str(), ce.channel.as_str()))
+                };
+                if !hit {
+                    continue;
+                }
+                let key = (ce.package.clone(), ce.channel.clone());
+                let list = members.entry(key.clone()).or_default();
+                if list.is_empty() {
+                    keys.push((ce.default_channel, key.0, key.1));
+                }
+                list.push(id);
+            }
+            keys.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+            for (_, package, channel) in keys {
+                let list = &members[&(package.clone(), channel.clone())];
+                let order = self.channel_order(cat, &package, &channel, list)?;
+                ordered.extend(order);
+            }
+        }
+        // 4. Filter.
+        Ok(ordered.into_iter().filter(|&c| pred.test(snap.bundle(c), &snap.entries[c].package)).collect())
+    }
+
+    /// `sortChannel` of a whole (catalog, package, channel) group, memoized.
+    fn channel_order(
+        &mut self,
+        cat: usize,
+        package: &str,
+        channel: &str,
+        list: &[EntryId],
+    ) -> Result<Vec<EntryId>, String> {
+        let key = (cat, package.to_string(), channel.to_string());
+        if let Some(r) = self.order_cache.get(&key) {
+            return r.clone();
+        }
+        let r = sort_channel(self.snap, package, channel, list);
+        self.order_cache.insert(key, r.clone());
+        r
+    }
+
+    /// One subscription: its variable, candidates and their exploration.
+    fn subscription(&mut self, si: usize) -> Result<(), String> {
+        let snap = self.snap;
+        let sub = &self.problem.subscriptions[si];
+        let ns = &self.problem.namespace;
+        // 1. The installed CSV.
+        let current: Vec<EntryId> = match sub.installed_csv.as_deref().filter(|s| !s.is_empty()) {
+            Some(name) => {
+                snap.catalogs[snap.existing].entries.iter().copied().filter(|&i| snap.entries[i].name == name).collect()
+            }
+            None => Vec::new(),
+        };
+        if current.len() > 1 {
+            let names: Vec<&str> = current.iter().map(|&i| snap.entries[i].name.as_str()).collect();
+            return Err(format!(
+                "multiple name matches for status.installedCSV of subscription {ns}/{}: {}",
+                sub.name,
+                names.join(", ")
+            ));
+        }
+        let current = current.first().copied();
+        let v = self.vars.len();
+        self.vars.push(Variable {
+            id: format!("subscription:{}", sub.name),
+            constraints: vec![Self::constraint(ConstraintKind::Mandatory, format!("subscription {} exists", sub.name))],
+        });
+        self.subjects.push(Subject::Subscription(si));
+        // 2. Query the subscription's catalog, stage by stage.
+        let all: Vec<EntryId> = if sub.catalog.is_empty() && sub.catalog_namespace.is_empty() {
+            snap.catalogs.iter().filter(|c| !c.is_virtual).flat_map(|c| c.entries.iter().copied()).collect()
+        } else {
+            snap.catalogs
+                .iter()
+                .filter(|c| !c.is_virtual && c.name == sub.catalog && c.namespace == sub.catalog_namespace)
+                .flat_map(|c| c.entries.iter().copied())
+                .collect()
+        };
+        let in_package: Vec<EntryId> = all
+            .iter()
+            .copied()
+            .filter(|&i| {
+                let e = &snap.entries[i];
+                snap.bundle(i).packages.iter().any(|(n, _)| n == &sub.package) || e.package == sub.package
+            })
+            .collect();
+        let in_channel: Vec<EntryId> = in_package
+            .iter()
+            .copied()
+            .filter(|&i| sub.channel.is_empty() || snap.entries[i].channel == sub.channel)
+            .collect();
+        let starting = sub.starting_csv.as_deref().filter(|s| !s.is_empty() && current.is_none());
+        let named: Vec<EntryId> = match starting {
+            Some(s) => in_channel.iter().copied().filter(|&i| snap.entries[i].name == s).collect(),
+            None => in_channel.clone(),
+        };
+        let reason = if all.is_empty() {
+            Some(format!(
+                "no operators found from catalog {} in namespace {} referenced by subscription {}",
+                sub.catalog, sub.catalog_namespace, sub.name
+            ))
+        } else if in_package.is_empty() {
+            Some(format!(
+                "no operators found in package {} in the catalog referenced by subscription {}",
+                sub.package, sub.name
+            ))
+        } else if in_channel.is_empty() {
+            Some(format!(
+                "no operators found in channel {} of package {} in the catalog referenced by subscription {}",
+                sub.channel, sub.package, sub.name
+            ))
+        } else if named.is_empty() {
+            Some(format!(
+                "no operators found with name {} in channel {} of package {} in the catalog referenced by subscription {}",
+                starting.unwrap_or(""),
+                sub.channel,
+                sub.package,
+                sub.name
+            ))
+        } else {
+            None
+        };
+        if let Some(reason) = reason {
+            self.vars[v].constraints.push(Self::constraint(ConstraintKind::Prohibited, reason));
+            self.built.subscription_candidates.insert(v, (Vec::new(), current));
+            return Ok(());
+        }
+        // 3. Order: default channel first, then channel name; each channel run in chain order.
+        let mut sorted = named.clone();
+        sorted.sort_by(|&a, &b| {
+            let (ea, eb) = (&snap.entries[a], &snap.entries[b]);
+            eb.default_channel.cmp(&ea.default_channel).then(ea.channel.cmp(&eb.channel))
+        });
+        let mut ordered: Vec<EntryId> = Vec::new();
+        let mut i = 0;
+        while i < sorted.len() {
+            let ch = &snap.entries[sorted[i]].channel;
+            let mut j = i;
+            while j < sorted.len() && &snap.entries[sorted[j]].channel == ch {
+                j += 1;
+            }
+            let package = &snap.entries[sorted[i]].package;
+            ordered.extend(sort_channel(snap, package, ch, &sorted[i..j])?);
+            i = j;
+        }
+        if ordered.is_empty() && current.is_none() {
+            return Err(format!("could not find any potential bundles for subscription: {}", sub.package));
+        }
+        // 4. Upgrades only from what directly replaces, skips or skipRange-covers current.
+        if let Some(cur) = current {
+            let ce = &snap.entries[cur];
+            let cv = snap.bundle(cur).version.clone();
+            ordered.retain(|&i| {
+                let e = &snap.entries[i];
+                e.skip_range().is_some_and(|r| cv.as_ref().is_some_and(|v| r.contains(v)))
+                    || e.replaces == ce.name
+                    || e.skips.iter().any(|s| s == &ce.name)
+            });
+        }
+        // 5. Candidates.
+        let mut ids = Vec::new();
+        for &c in &ordered {
+            self.explore(&[c])?;
+            let cv = self.bundle_var(c);
+            if let Some(cur) = current {
+                let cur_var = self.bundle_var(cur);
+                let conflict = ConstraintKind::Conflict(cur_var);
+                if !self.vars[cv].constraints.iter().any(|k| k.kind == conflict) {
+                    let msg = format!("{} conflicts with {}", self.vars[cv].id, self.vars[cur_var].id);
+                    self.vars[cv].constraints.push(Constraint { kind: conflict, message: Some(msg) });
+                }
+                self.built.replaces.insert(c, snap.entries[cur].name.clone());
+            } else if let Some(s) = starting {
+                self.built.starting_csv.insert(c, s.to_string());
+            }
+            ids.push(cv);
+        }
+        if let Some(cur) = current {
+            ids.push(self.bundle_var(cur));
+        }
+        // 6. The requirement.
+        let names: Vec<String> = ids.iter().map(|&i| self.vars[i].id.clone()).collect();
+        let message = match names.len() {
+            0 => format!("no operators found matching the criteria of subscription {}", sub.name),
+            1 => format!("subscription {} requires {}", sub.name, names[0]),
+            _ => format!("subscription {} requires at least one of {}", sub.name, join_or(&names)),
+        };
+        self.vars[v].constraints.push(Self::constraint(ConstraintKind::Dependency(ids), message));
+        self.built.subscription_candidates.insert(v, (ordered, current));
+        Ok(())
+    }
+
+    /// One provider per GVK, one bundle per package, over every bundle variable so far.
+    fn invariants(&mut self) {
+        let mut gvks: BTreeMap<(String, String, String), Vec<String>> = BTreeMap::new();
+        let mut packages: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut var_by_id: HashMap<String, usize> = HashMap::new();
+        for (v, s) in self.subjects.iter().enumerate() {
+            let Subject::Bundle(e) = s else { continue };
+            let b = self.snap.bundle(*e);
+            let id = self.vars[v].id.clone();
+            var_by_id.insert(id.clone(), v);
+            let mut seen_g = Vec::new();
+            for g in &b.provides {
+                if !seen_g.contains(&g) {
+                    seen_g.push(g);
+                    gvks.entry((g.kind.clone(), g.group.clone(), g.version.clone())).or_default().push(id.clone());
+                }
+            }
+            let mut seen_p: Vec<&str> = Vec::new();
+            for (p, _) in &b.packages {
+                if !seen_p.contains(&p.as_str()) {
+                    seen_p.push(p);
+                    packages.entry(p.clone()).or_default().push(id.clone());
+                }
+            }
+        }
+        let add = |vars: &mut Vec<Variable>,
+                   subjects: &mut Vec<Subject>,
+                   name: String,
+                   mut ids: Vec<String>,
+                   only: String,
+                   provide: String| {
+            ids.sort();
+            ids.dedup();
+            if ids.len() < 2 {
+                return;
+            }
+            let refs: Vec<usize> = ids.iter().map(|i| var_by_id[i]).collect();
+            vars.push(Variable {
+                id: name,
+                constraints: vec![
+                    Self::constraint(ConstraintKind::Mandatory, only),
+                    Self::constraint(ConstraintKind::AtMost(1, refs), format!("{} {provide}", join_and(&ids))),
+                ],
+            });
+            subjects.push(Subject::Invariant);
+        };
+        for ((kind, group, version), ids) in gvks {
+            let name = format!("{kind} ({group}/{version})");
+            add(
+                &mut self.vars,
+                &mut self.subjects,
+                name.clone(),
+                ids,
+                format!("there can be only one provider of {name}"),
+                format!("provide {name}"),
+            );
+        }
+        for (p, ids) in packages {
+            add(
+                &mut self.vars,
+                &mut self.subjects,
+                p.clone(),
+                ids,
+                format!("there can be only one operator from package {p}"),
+                format!("originate from package {p}"),
+            );
+        }
+    }
+
+    /// Reorder variables so that anchors come in OLM's documented order: installed operators
+    /// without subscription by name, subscriptions in input order, invariants by identifier,
+    /// then everything else in creation order.
+    fn finish(mut self) -> Built {
+        let n = self.vars.len();
+        let rank = |i: usize| -> (u8, String, usize) {
+            let mandatory = self.vars[i].constraints.iter().any(|c| c.kind == ConstraintKind::Mandatory);
+            match &self.subjects[i] {
+                Subject::Bundle(e) if mandatory => (0, self.snap.entries[*e].name.clone(), i),
+                Subject::Subscription(s) => (1, String::new(), *s),
+                Subject::Invariant => (2, self.vars[i].id.clone(), i),
+                Subject::Bundle(_) => (3, String::new(), i),
+            }
+        };
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_cached_key(|&i| rank(i));
+        let mut new_index = vec![0; n];
+        for (new, &old) in order.iter().enumerate() {
+            new_index[old] = new;
+        }
+        let remap = |k: &ConstraintKind| match k {
+            ConstraintKind::Dependency(d) => ConstraintKind::Dependency(d.iter().map(|&i| new_index[i]).collect()),
+            ConstraintKind::Conflict(o) => ConstraintKind::Conflict(new_index[*o]),
+            ConstraintKind::AtMost(m, d) => ConstraintKind::AtMost(*m, d.iter().map(|&i| new_index[i]).collect()),
+            other => other.clone(),
+        };
+        let mut vars: Vec<Option<Variable>> = std::mem::take(&mut self.vars).into_iter().map(Some).collect();
+        let mut subjects: Vec<Option<Subject>> = std::mem::take(&mut self.subjects).into_iter().map(Some).collect();
+        let mut built = self.built;
+        for &old in &order {
+            let mut v = vars[old].take().unwrap_or_else(|| Variable { id: String::new(), constraints: Vec::new() });
+            for c in &mut v.constraints {
+                c.kind = remap(&c.kind);
+            }
+            built.variables.push(v);
+            built.subjects.push(subjects[old].take().unwrap_or(Subject::Invariant));
+        }
+        built.subscription_candidates =
+            built.subscription_candidates.into_iter().map(|(v, c)| (new_index[v], c)).collect();
+        built.dependency_text = built.dependency_text.into_iter().map(|((v, c), t)| ((new_index[v], c), t)).collect();
+        built
+    }
+}
+
+/// `sortChannel` over snapshot entries; errors are OLM's texts.
+fn sort_channel(snap: &Snapshot, package: &str, channel: &str, list: &[EntryId]) -> Result<Vec<EntryId>, String> {
+    let links: Vec<Links<String>> = list
+        .iter()
+        .map(|&i| {
+            let e = &snap.entries[i];
+            Links { name: &e.name, replaces: &e.replaces, skips: &e.skips }
+        })
+        .collect();
+    v0_order_links(package, channel, &links)
+        .map(|o| o.into_iter().map(|k| list[k]).collect())
+        .map_err(|e| e.to_string())
+}
