@@ -439,7 +439,7 @@ mod imp {
         let digits: Vec<u8> = mantissa.bytes().filter(u8::is_ascii_digit).collect();
         let nd = digits.len() as i64;
         let mut out = String::from(sign);
-        if exponent < -4 || exponent >= 6 {
+        if !(-4..6).contains(&exponent) {
             out.push(digits[0] as char);
             if nd > 1 {
                 out.push('.');

@@ -137,7 +137,7 @@ pub(super) fn explain(snap: &Snapshot, built: &Built, core: &[Applied]) -> Expla
     for &a in core {
         if !shown.contains(&a) {
             shown.insert(a);
-            children.push(Explanation { message: solver::message(vars, a), children: Vec::new() });
+            children.push(Explanation { message: short(built, a), children: Vec::new() });
         }
     }
     let message = if core.is_empty() {
@@ -150,6 +150,38 @@ pub(super) fn explain(snap: &Snapshot, built: &Built, core: &[Applied]) -> Expla
 
 const MAX_DEPTH: usize = 12;
 
+/// How many identifiers a long list shows before "and N more".
+const LIST_HEAD: usize = 4;
+
+/// A constraint's message for the tree: long identifier lists are shortened.
+fn short(built: &Built, a: Applied) -> String {
+    let vars = &built.variables;
+    let full = solver::message(vars, a);
+    let ids: Vec<&str> = match &vars[a.variable].constraints[a.constraint].kind {
+        ConstraintKind::AtMost(_, d) | ConstraintKind::Dependency(d) if d.len() > LIST_HEAD + 2 => {
+            d.iter().map(|&i| vars[i].id.as_str()).collect()
+        }
+        _ => return full,
+    };
+    // Find the rendered list in the message and replace it with its head.
+    for sep in [" and ", " or "] {
+        let list = match ids.split_last() {
+            Some((last, rest)) => format!("{}{sep}{last}", rest.join(", ")),
+            None => String::new(),
+        };
+        if let Some(at) = full.find(&list) {
+            let head = format!("{} and {} more", ids[..LIST_HEAD].join(", "), ids.len() - LIST_HEAD);
+            return format!("{}{head}{}", &full[..at], &full[at + list.len()..]);
+        }
+    }
+    let list = ids.join(", ");
+    if let Some(at) = full.find(&list) {
+        let head = format!("{} and {} more", ids[..LIST_HEAD].join(", "), ids.len() - LIST_HEAD);
+        return format!("{}{head}{}", &full[..at], &full[at + list.len()..]);
+    }
+    full
+}
+
 fn requirement(
     snap: &Snapshot,
     built: &Built,
@@ -161,7 +193,7 @@ fn requirement(
     let vars = &built.variables;
     shown.insert(a);
     let ConstraintKind::Dependency(cands) = &vars[a.variable].constraints[a.constraint].kind else {
-        return Explanation { message: solver::message(vars, a), children: Vec::new() };
+        return Explanation { message: short(built, a), children: Vec::new() };
     };
     let mut children = Vec::new();
     if cands.is_empty() {
@@ -172,6 +204,7 @@ fn requirement(
             .unwrap_or_else(|| "no candidate matched in the subscription's catalog".to_string());
         children.push(Explanation { message: what, children: Vec::new() });
     }
+    let mut per_candidate: Vec<(usize, usize, &str, Vec<Explanation>)> = Vec::new();
     for (i, &c) in cands.iter().enumerate() {
         let mut reasons = Vec::new();
         for &o in core {
@@ -193,7 +226,7 @@ fn requirement(
                 reasons.push(requirement(snap, built, core, o, shown, depth + 1));
             } else {
                 shown.insert(o);
-                reasons.push(Explanation { message: solver::message(vars, o), children: Vec::new() });
+                reasons.push(Explanation { message: short(built, o), children: Vec::new() });
             }
         }
         let installed = match built.subjects[c] {
@@ -201,12 +234,32 @@ fn requirement(
             _ => false,
         };
         let label = if installed { " (installed)" } else { "" };
-        let message = if reasons.is_empty() {
-            format!("candidate {} {}{label}: not excluded by itself", i + 1, vars[c].id)
-        } else {
-            format!("candidate {} {}{label} is excluded:", i + 1, vars[c].id)
-        };
-        children.push(Explanation { message, children: reasons });
+        per_candidate.push((i, c, label, reasons));
     }
-    Explanation { message: solver::message(vars, a), children }
+    // Candidates excluded for the same reasons are shown together.
+    let mut k = 0;
+    while k < per_candidate.len() {
+        let mut j = k + 1;
+        while j < per_candidate.len() && per_candidate[j].3 == per_candidate[k].3 {
+            j += 1;
+        }
+        let (i, c, label, reasons) = &per_candidate[k];
+        let message = match (j - k, reasons.is_empty()) {
+            (1, true) => format!("candidate {} {}{label}: not excluded by itself", i + 1, vars[*c].id),
+            (1, false) => format!("candidate {} {}{label} is excluded:", i + 1, vars[*c].id),
+            (n, empty) => {
+                let (_, last, _, _) = &per_candidate[j - 1];
+                let what = if n == cands.len() { format!("all {n} candidates") } else { format!("{n} candidates") };
+                format!(
+                    "{what} ({} … {}) {}",
+                    vars[*c].id,
+                    vars[*last].id,
+                    if empty { "are not excluded by themselves" } else { "are excluded:" }
+                )
+            }
+        };
+        children.push(Explanation { message, children: reasons.clone() });
+        k = j;
+    }
+    Explanation { message: short(built, a), children }
 }

@@ -233,11 +233,20 @@ test('resolve: conflicting subscriptions show the explanation tree', async () =>
   assert.match(await page.textContent('#resolve-status'), /^NotSatisfiable/);
   assert.equal(await page.locator('#resolve-install').count(), 0);
   assert.match(await page.textContent('#resolve-errors li'), /^constraints not satisfiable/);
-  const top = await page.locator('#resolve-explanation > li').textContent();
-  assert.match(top, /^constraints not satisfiable: \d+ constraints cannot hold together/);
-  const requirements = await page.locator('#resolve-explanation > li > ul > li').allTextContents();
-  assert.ok(requirements.some((t) => t.startsWith('subscription aws-neuron-operator requires')), requirements.join('\n'));
-  assert.ok(await page.locator('#resolve-explanation ul ul li').count() >= 2, 'nested candidates');
+  // The tree: the failure, the conflicting requirements (shown), their candidates (folded).
+  const top = await page.locator('#resolve-explanation > li > details > summary').textContent();
+  assert.match(top, /^constraints not satisfiable: \d+ constraints cannot hold together$/);
+  const requirements = page.locator('#resolve-explanation > li > details > ul > li > details');
+  const texts = await requirements.locator('> summary').allTextContents();
+  assert.ok(texts.some((t) => t.startsWith('subscription aws-neuron-operator requires')), texts.join('\n'));
+  assert.ok(texts.some((t) => t.startsWith('subscription aws-neuron-operator-2 requires')), texts.join('\n'));
+  // Below a requirement: its candidates and what excluded them (folded when listed one by one).
+  const candidate = requirements.first().locator('> ul > li > details').first();
+  assert.match(await candidate.locator('> summary').textContent(), /aws-neuron-operator\.v1\.2\.0.* excluded:$/);
+  if (!(await candidate.evaluate((d) => d.open))) await candidate.locator('> summary').click();
+  const reason = candidate.locator('> ul > li').first();
+  assert.ok(await reason.isVisible());
+  assert.match(await reason.textContent(), /aws-neuron-operator/);
   await page.screenshot({ path: join(shots, 'resolve-failure.png'), fullPage: true });
   assert.deepEqual(errors, []);
   await page.close();

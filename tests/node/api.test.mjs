@@ -127,3 +127,57 @@ test('the .wasm is exported for custom loaders', () => {
   assert.match(url, /olm_catalog_bg\.wasm$/);
   execFileSync('node', ['-e', `import('olm-catalog').then(m => { if (typeof m.validate !== 'function') process.exit(1) })`]);
 });
+
+test('resolve: every conformance resolve case gives the expected outcome through the wasm build', () => {
+  const cases = JSON.parse(readFileSync(join(repo, '../shared/conformance/olm-resolver.json'), 'utf8'))
+    .filter((c) => c.kind === 'resolve');
+  assert.ok(cases.length > 50);
+  for (const c of cases) {
+    const r = olm.resolve(c.input);
+    assert.equal(r.errorType, c.expect.errorType, `${c.id}: ${r.errors.join('; ')}`);
+    const names = r.install.map((i) => i.name);
+    if (c.tieBreakDependent) {
+      assert.ok(c.expect.acceptableInstalls.some((a) => JSON.stringify(a) === JSON.stringify(names)), c.id);
+    } else {
+      assert.deepEqual(names, c.expect.install, c.id);
+    }
+    for (const e of c.expect.errors) assert.ok(r.errors.join('\n').includes(e), `${c.id}: missing ${e}`);
+    if (r.errorType === 'NotSatisfiable') assert.ok(r.explanation && r.explanation.children.length > 0, c.id);
+  }
+});
+
+test('resolve: loaded catalogs attach as catalog sources; Node and native CLIs agree', () => {
+  for (const name of ['community.json', 'unsatisfiable.json']) {
+    const file = join(repo, 'tests/fixtures/resolve', name);
+    const nodeCli = run(cli, ['resolve', '--format', 'json', file]);
+    const nativeCli = run(native, ['resolve', '--format', 'json', file]);
+    assert.equal(nodeCli.code, nativeCli.code, nodeCli.err);
+    assert.deepEqual(JSON.parse(nodeCli.out), JSON.parse(nativeCli.out));
+    const text = run(cli, ['resolve', file]);
+    assert.equal(text.out, run(native, ['resolve', file]).out);
+  }
+  const catalog = olm.loadCatalog(olm.readCatalog(join(repo, 'www/examples/community')));
+  try {
+    const r = olm.resolve({
+      namespace: 'operators',
+      catalogs: [{ name: 'community', namespace: 'operators', priority: 0, catalog }],
+      subscriptions: [{ name: 's', package: 'nfs-provisioner-operator', channel: 'alpha', catalog: 'community', catalogNamespace: 'operators' }],
+    });
+    assert.equal(r.errorType, null);
+    assert.deepEqual(r.install.map((i) => i.name), ['nfs-provisioner-operator.v0.0.9']);
+    assert.match(r.picks[0].why, /head of channel alpha/);
+  } finally {
+    catalog.free();
+  }
+});
+
+test('resolve: malformed problems throw structured errors; v1 selection', () => {
+  assert.throws(() => olm.resolve([]), (e) => e.name === 'OlmCatalogError' && e.code === 'invalid-input');
+  assert.throws(() => olm.resolve({ namespace: 1 }), (e) => e.code === 'invalid-input');
+  const v1 = JSON.parse(readFileSync(join(repo, '../shared/conformance/olm-upgrade.json'), 'utf8'))
+    .filter((c) => c.kind === 'v1-resolve');
+  for (const c of v1) {
+    if (c.expect.bundle) assert.equal(olm.resolveV1(c.input).bundle, c.expect.bundle, c.id);
+    else assert.throws(() => olm.resolveV1(c.input), (e) => e.code === 'no-bundle' && e.message.includes(c.expect.error), c.id);
+  }
+});

@@ -1,6 +1,6 @@
 // Compiled with `tsc --strict` against the published types: fails if index.d.ts is inconsistent
 // with how the API is meant to be used.
-import { validate, loadCatalog, init, type Report, type ChannelGraph, type PackageGraph, type UpgradePath, type OlmCatalogError } from 'olm-catalog';
+import { validate, loadCatalog, init, resolve, resolveText, resolveV1, type Report, type ChannelGraph, type PackageGraph, type UpgradePath, type OlmCatalogError, type ResolveOutcome, type ResolveProblem, type V1Pick } from 'olm-catalog';
 
 await init();
 const report: Report = validate([{ path: 'c.yaml', content: 'schema: olm.package\nname: x\n' }]);
@@ -11,6 +11,17 @@ const g: ChannelGraph = catalog.channelGraph('x', 'stable');
 const all: PackageGraph = catalog.channelGraph('x');
 const p: UpgradePath = catalog.upgradePath({ package: 'x', channel: 'stable', from: '1.0.0', semantics: 'v1' });
 const mermaid: string = catalog.toMermaid({ v0Semantics: true });
+const problem: ResolveProblem = {
+  namespace: 'ns',
+  catalogs: [{ name: 'c', namespace: 'ns', priority: 1, catalog }],
+  subscriptions: [{ name: 's', package: 'x', channel: 'stable', catalog: 'c', catalogNamespace: 'ns' }],
+};
+const outcome: ResolveOutcome = resolve(problem);
+const firstInstall: string | undefined = outcome.install[0]?.name;
+const tree: string | undefined = outcome.explanation?.children?.[0]?.message;
+const report2: string = resolveText(problem);
+const pick: V1Pick = resolveV1({ packageName: 'x', catalogs: [{ name: 'c', package: null }] });
+console.log(firstInstall, tree, report2.length, pick.bundle, outcome.errorType ?? 'ok', outcome.picks[0]?.why);
 catalog.free();
 try {
   validate([]);

@@ -176,13 +176,24 @@ export function createResolvePanel({ main, exampleFiles, readFiles, loadCatalog 
     el.className = `summary ${cls}`;
   }
 
-  function tree(x) {
-    return h('li', {}, x.message, x.children?.length ? h('ul', {}, x.children.map(tree)) : null);
+  // The explanation as a nested list. The conflicting requirements show; below them, a lone node
+  // shows too, but when a requirement lists its candidates one by one their reasons fold (they
+  // repeat long constraint texts).
+  function tree(x, depth = 0, alone = true) {
+    if (!x.children?.length) return h('li', {}, x.message);
+    const open = depth < 2 || (depth === 2 && alone);
+    return h('li', {}, h('details', { open }, h('summary', {}, x.message),
+      h('ul', {}, x.children.map((c) => tree(c, depth + 1, x.children.length === 1)))));
   }
 
   function run() {
     const out = $('resolve-output');
     out.textContent = '';
+    const incomplete = subs.findIndex((s) => !s.source.value || !s.pkg.value);
+    if (incomplete >= 0) {
+      status(`Subscription ${incomplete + 1} needs a catalog source with a package: load a catalog or remove it.`, 'invalid');
+      return;
+    }
     const p = problem();
     if (p.catalogs.length === 2 && p.catalogs[0].name === p.catalogs[1].name) {
       status('The two catalog sources need different names.', 'invalid');
@@ -195,11 +206,10 @@ export function createResolvePanel({ main, exampleFiles, readFiles, loadCatalog 
       status(`${e.code ? `${e.code}: ` : ''}${e.message}`, 'invalid');
       return;
     }
-    document.body.dataset.resolved = r.errorType ?? 'ok';
     if (r.errorType) {
       const what = { NotSatisfiable: 'no choice of bundles meets every constraint', TooHard: 'the solver gave up', Error: 'the problem cannot be resolved' };
       status(`${r.errorType}: ${what[r.errorType] ?? 'resolution failed'}`, 'invalid');
-      out.append(h('h3', {}, 'Errors'), h('ul', { id: 'resolve-errors', class: 'errors' }, r.errors.map((e) => h('li', {}, e))));
+      out.append(h('h3', {}, 'Errors'), h('ul', { id: 'resolve-errors', class: 'errors', tabindex: 0, 'aria-label': 'Errors' }, r.errors.map((e) => h('li', {}, e))));
       if (r.explanation) {
         out.append(h('h3', {}, 'Explanation'), h('ul', { id: 'resolve-explanation', class: 'tree' }, tree(r.explanation)));
       }
