@@ -70,7 +70,7 @@ impl Predicate {
             Predicate::Label(l) => b.labels.iter().any(|x| x == l),
             Predicate::Cel { rule, .. } => {
                 let props: Vec<(&str, &serde_json::Value)> =
-                    b.properties.iter().map(|p| (p.type_.as_str(), &p.value)).collect();
+                    b.properties.iter().map(|p| (p.type_.as_ref(), p.value.as_ref())).collect();
                 rule.matches(&props)
             }
             Predicate::And(ps) => ps.iter().all(|p| p.test(b, source_package)),

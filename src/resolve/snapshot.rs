@@ -3,6 +3,7 @@
 //! deprecation), the virtual `@existing` catalog of installed operators, and indexes by GVK and
 //! package name.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::problem::{CatalogBundle, CatalogPackage, Problem, PropertyValue};
@@ -38,20 +39,20 @@ pub struct CatalogInfo {
     pub entries: Vec<EntryId>,
 }
 
-/// One property as the resolver sees it.
+/// One property as the resolver sees it (borrowed from the problem's catalogs).
 #[derive(Debug)]
-pub struct Prop {
-    pub type_: String,
-    pub value: serde_json::Value,
+pub struct Prop<'a> {
+    pub type_: Cow<'a, str>,
+    pub value: Cow<'a, serde_json::Value>,
 }
 
 /// Facts about a bundle (or installed CSV), shared by its entries.
 #[derive(Debug)]
-pub struct Bundle {
+pub struct Bundle<'a> {
     pub name: String,
     /// `ParseTolerant` of the bundle's version; `None` when it does not parse.
     pub version: Option<Version>,
-    pub properties: Vec<Prop>,
+    pub properties: Vec<Prop<'a>>,
     pub provides: Vec<Gvk>,
     /// `(packageName, version)` of every `olm.package` property.
     pub packages: Vec<(String, String)>,
@@ -91,20 +92,22 @@ impl Entry {
 
 /// Everything the resolver can see.
 #[derive(Debug, Default)]
-pub struct Snapshot {
+pub struct Snapshot<'a> {
     pub catalogs: Vec<CatalogInfo>,
     pub entries: Vec<Entry>,
-    pub bundles: Vec<Bundle>,
+    pub bundles: Vec<Bundle<'a>>,
     /// The `@existing` catalog.
     pub existing: CatalogId,
     by_gvk: HashMap<Gvk, Vec<EntryId>>,
     by_package: HashMap<String, Vec<EntryId>>,
+    /// Entries of each (catalog, package, channel), in snapshot order.
+    groups: HashMap<(CatalogId, String, String), Vec<EntryId>>,
 }
 
-impl Snapshot {
+impl<'a> Snapshot<'a> {
     /// Build the snapshot from the problem's catalogs and then `extra`; fails like OLM when the
     /// installed operators violate fail-forward.
-    pub fn build(problem: &Problem, extra: &[CatalogRef<'_>]) -> Result<Snapshot, String> {
+    pub fn build(problem: &'a Problem, extra: &[CatalogRef<'a>]) -> Result<Snapshot<'a>, String> {
         let ns = problem.namespace.as_str();
         let visible_ns: Vec<&str> = match &problem.resolution_namespaces {
             Some(list) => list.iter().map(String::as_str).collect(),
@@ -150,7 +153,7 @@ impl Snapshot {
             });
             s.catalogs[0].entries.push(id);
         }
-        let own: Vec<CatalogRef<'_>> = problem
+        let own: Vec<CatalogRef<'a>> = problem
             .catalogs
             .iter()
             .map(|c| CatalogRef { name: &c.name, namespace: &c.namespace, priority: c.priority, packages: &c.packages })
@@ -183,7 +186,8 @@ impl Snapshot {
                                 // An entry without a bundle blob: OLM would serve an entry with no
                                 // properties beyond its package.
                                 let empty = CatalogBundle { name: e.name.clone(), ..Default::default() };
-                                s.bundles.push(catalog_bundle_facts(&p.name, &empty));
+                                let facts = catalog_bundle_facts(&p.name, &empty);
+                                s.bundles.push(Bundle { properties: owned(facts.properties), ..facts });
                                 s.bundles.len() - 1
                             }
                         };
@@ -206,6 +210,7 @@ impl Snapshot {
             }
         }
         for (id, e) in s.entries.iter().enumerate() {
+            s.groups.entry((e.catalog, e.package.clone(), e.channel.clone())).or_default().push(id);
             let b = &s.bundles[e.bundle];
             for g in &b.provides {
                 let list = s.by_gvk.entry(g.clone()).or_default();
@@ -225,7 +230,7 @@ impl Snapshot {
     }
 
     /// The entry's bundle facts.
-    pub fn bundle(&self, id: EntryId) -> &Bundle {
+    pub fn bundle(&self, id: EntryId) -> &Bundle<'a> {
         &self.bundles[self.entries[id].bundle]
     }
 
@@ -241,6 +246,11 @@ impl Snapshot {
         (0..self.entries.len()).collect()
     }
 
+    /// The entries of one (catalog, package, channel), in snapshot order.
+    pub fn group(&self, catalog: CatalogId, package: &str, channel: &str) -> &[EntryId] {
+        self.groups.get(&(catalog, package.to_string(), channel.to_string())).map(Vec::as_slice).unwrap_or(&[])
+    }
+
     /// `<catalog>/<namespace>/<channel>/<name>`, OLM's bundle variable identifier.
     pub fn identifier(&self, id: EntryId) -> String {
         let e = &self.entries[id];
@@ -249,19 +259,28 @@ impl Snapshot {
     }
 }
 
-fn catalog_bundle_facts(package: &str, b: &CatalogBundle) -> Bundle {
-    let mut props = b.properties.clone();
-    // EnsurePackageProperty.
-    if !props.iter().any(|p| p.type_ == crate::property::TYPE_PACKAGE) {
-        props.push(PropertyValue {
-            type_: crate::property::TYPE_PACKAGE.into(),
-            value: serde_json::json!({"packageName": package, "version": b.version}),
-        });
-    }
-    bundle_facts(&b.name, Version::parse_tolerant(&b.version).ok(), &props)
+/// Make borrowed properties owned (for bundles built from temporaries).
+fn owned(props: Vec<Prop<'_>>) -> Vec<Prop<'static>> {
+    props
+        .into_iter()
+        .map(|p| Prop { type_: Cow::Owned(p.type_.into_owned()), value: Cow::Owned(p.value.into_owned()) })
+        .collect()
 }
 
-fn bundle_facts(name: &str, version: Option<Version>, props: &[PropertyValue]) -> Bundle {
+fn catalog_bundle_facts<'a>(package: &str, b: &'a CatalogBundle) -> Bundle<'a> {
+    let mut facts = bundle_facts(&b.name, Version::parse_tolerant(&b.version).ok(), &b.properties);
+    // EnsurePackageProperty.
+    if facts.packages.is_empty() {
+        facts.packages.push((package.to_string(), b.version.clone()));
+        facts.properties.push(Prop {
+            type_: Cow::Borrowed(crate::property::TYPE_PACKAGE),
+            value: Cow::Owned(serde_json::json!({"packageName": package, "version": b.version})),
+        });
+    }
+    facts
+}
+
+fn bundle_facts<'a>(name: &str, version: Option<Version>, props: &'a [PropertyValue]) -> Bundle<'a> {
     let s = |v: &serde_json::Value, k: &str| v.get(k).and_then(|x| x.as_str()).unwrap_or("").to_string();
     let mut b = Bundle {
         name: name.to_string(),
@@ -286,7 +305,7 @@ fn bundle_facts(name: &str, version: Option<Version>, props: &[PropertyValue]) -
             "olm.deprecated" => b.deprecated = true,
             _ => {}
         }
-        b.properties.push(Prop { type_: p.type_.clone(), value: p.value.clone() });
+        b.properties.push(Prop { type_: Cow::Borrowed(&p.type_), value: Cow::Borrowed(&p.value) });
     }
     b
 }

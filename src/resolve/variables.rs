@@ -37,7 +37,7 @@ pub struct Built {
 
 struct Builder<'a> {
     problem: &'a Problem,
-    snap: &'a Snapshot,
+    snap: &'a Snapshot<'a>,
     vars: Vec<Variable>,
     subjects: Vec<Subject>,
     var_of_entry: HashMap<EntryId, usize>,
@@ -211,29 +211,39 @@ impl<'a> Builder<'a> {
         //    channel order.
         let mut ordered: Vec<EntryId> = Vec::new();
         for cat in catalogs {
-            let mut keys: Vec<(bool, String, String)> = Vec::new();
-            let mut members: HashMap<(String, String), Vec<EntryId>> = HashMap::new();
-            for &id in &snap.catalogs[cat].entries {
-                let ce = &snap.entries[id];
-                let hit = if snap.catalogs[cat].is_virtual {
-                    virtual_names.contains(&(cat, ce.name.as_str()))
-                } else {
-                    groups.contains(&(cat, ce.package.as_str(), ce.channel.as_str()))
-                };
-                if !hit {
-                    continue;
+            if snap.catalogs[cat].is_virtual {
+                // Installed CSVs, grouped by package (their channel is empty).
+                let mut keys: Vec<&str> = Vec::new();
+                let mut members: HashMap<&str, Vec<EntryId>> = HashMap::new();
+                for &id in &snap.catalogs[cat].entries {
+                    let ce = &snap.entries[id];
+                    if virtual_names.contains(&(cat, ce.name.as_str())) {
+                        let list = members.entry(ce.package.as_str()).or_default();
+                        if list.is_empty() {
+                            keys.push(&ce.package);
+                        }
+                        list.push(id);
+                    }
                 }
-                let key = (ce.package.clone(), ce.channel.clone());
-                let list = members.entry(key.clone()).or_default();
-                if list.is_empty() {
-                    keys.push((ce.default_channel, key.0, key.1));
+                keys.sort_unstable();
+                for package in keys {
+                    let list = members[package].clone();
+                    ordered.extend(sort_channel(snap, package, "", &list)?);
                 }
-                list.push(id);
+                continue;
             }
-            keys.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+            let mut keys: Vec<(bool, &str, &str)> = groups
+                .iter()
+                .filter(|g| g.0 == cat)
+                .map(|&(_, package, channel)| {
+                    let default = snap.group(cat, package, channel).first().is_some_and(|&i| snap.entries[i].default_channel);
+                    (default, package, channel)
+                })
+                .collect();
+            keys.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)).then(a.2.cmp(b.2)));
             for (_, package, channel) in keys {
-                let list = &members[&(package.clone(), channel.clone())];
-                let order = self.channel_order(cat, &package, &channel, list)?;
+                let list = snap.group(cat, package, channel);
+                let order = self.channel_order(cat, package, channel, list)?;
                 ordered.extend(order);
             }
         }

@@ -41,3 +41,42 @@ console.log(`  wasm bare parse (baseline)  ${parse.toFixed(1)} ms  ${(mb / parse
 console.log(`  wasm validate               ${validate.toFixed(1)} ms  ${(mb / validate * 1e3).toFixed(1)} MB/s  ${(validate / parse).toFixed(2)}x bare parse  (target ≤ 200 ms)`);
 console.log(`  native CLI validate         ${nativeCli.toFixed(1)} ms  (whole process)  wasm/native ${(validate / nativeCli).toFixed(2)}x`);
 console.log(`  olm_catalog_bg.wasm         ${(wasm.length / 1024).toFixed(0)} KB raw, ${(gzipSync(wasm, { level: 9 }).length / 1024).toFixed(0)} KB gzipped (target ≤ 400 KB)`);
+
+// Resolver (issue 6): a subscription to every package of community-v4.20 (default channel),
+// community-v4.16 attached as a second, lower-priority catalog. Target ≤ 50 ms in wasm.
+// Baseline in the same run: the same problem through the native CLI's resolve (whole process,
+// which also loads both catalogs).
+const older = join(dirname(dir), 'community-v4.16');
+const newCatalog = olm.loadCatalog(files);
+const oldCatalog = olm.loadCatalog(olm.readCatalog(older));
+const problem = {
+  namespace: 'olm',
+  catalogs: [
+    { name: 'community-v4.20', namespace: 'olm', priority: 10, catalog: newCatalog },
+    { name: 'community-v4.16', namespace: 'olm', priority: 0, catalog: oldCatalog },
+  ],
+  subscriptions: newCatalog.packages().map((p) => ({
+    name: p.name, package: p.name, channel: p.defaultChannel ?? '', catalog: 'community-v4.20', catalogNamespace: 'olm',
+  })),
+};
+const first = median(() => olm.resolve(problem));
+const outcome = olm.resolve(problem);
+const { mkdtempSync, writeFileSync } = await import('node:fs');
+const { tmpdir } = await import('node:os');
+const tmp = mkdtempSync(join(tmpdir(), 'olm-bench-'));
+const problemFile = join(tmp, 'problem.json');
+writeFileSync(problemFile, JSON.stringify({
+  ...problem,
+  catalogs: [
+    { name: 'community-v4.20', namespace: 'olm', priority: 10, path: dir },
+    { name: 'community-v4.16', namespace: 'olm', priority: 0, path: older },
+  ],
+}));
+const nativeResolve = median(() => {
+  spawnSync(join(repo, 'target/release/olm-catalog'), ['resolve', '--format', 'json', problemFile], { maxBuffer: 1 << 28 });
+});
+console.log(`resolve: ${problem.subscriptions.length} subscriptions, community-v4.16 as a second catalog: ${outcome.errorType ?? `${outcome.install.length} installs`}`);
+console.log(`  native CLI resolve (baseline, whole process incl. loading)  ${nativeResolve.toFixed(1)} ms`);
+console.log(`  wasm resolve (catalogs loaded)                             ${first.toFixed(1)} ms  ${(first / nativeResolve).toFixed(2)}x baseline  (target ≤ 50 ms)`);
+newCatalog.free();
+oldCatalog.free();
