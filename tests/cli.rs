@@ -96,3 +96,50 @@ fn no_lints_reports_only_opm_checks() {
     assert!(count(&with) > 0, "the lints warn on community-v4.20");
     assert_eq!(count(&without), 0);
 }
+
+#[test]
+fn resolve_reports_installs_and_why_with_exit_0() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/resolve/community.json");
+    let out = bin().args(["resolve", "--format", "json"]).arg(&fixture).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = v["install"].as_array().unwrap().iter().map(|i| i["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["aws-neuron-operator.v1.2.0", "nfs-provisioner-operator.v0.0.9"]);
+    assert_eq!(v["install"][1]["replaces"], "nfs-provisioner-operator.v0.0.8");
+    assert!(v["errors"].as_array().unwrap().is_empty());
+    assert!(v["errorType"].is_null() && v["explanation"].is_null());
+    assert_eq!(v["picks"].as_array().unwrap().len(), 2);
+    let text = bin().arg("resolve").arg(&fixture).output().unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("install nfs-provisioner-operator.v0.0.9"), "{text}");
+    assert!(text.contains("the head of channel Fast"), "{text}");
+}
+
+#[test]
+fn unsatisfiable_resolution_exits_1_with_an_explanation() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/resolve/unsatisfiable.json");
+    let out = bin().args(["resolve", "--format", "json"]).arg(&fixture).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["errorType"], "NotSatisfiable");
+    assert!(v["errors"][0].as_str().unwrap().starts_with("constraints not satisfiable: "));
+    assert!(v["explanation"]["children"].as_array().unwrap().len() >= 2);
+    let text = bin().arg("resolve").arg(&fixture).output().unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.starts_with("error: constraints not satisfiable"), "{text}");
+    assert!(text.contains("all 12 candidates"), "{text}");
+}
+
+#[test]
+fn resolve_bad_input_exits_2() {
+    let d = temp_dir("resolve-bad");
+    write(&d, "p.json", "{\"namespace\": 3}");
+    let out = bin().arg("resolve").arg(d.join("p.json")).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a resolution problem"));
+    let out = bin().arg("resolve").arg(d.join("missing.json")).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    write(&d, "q.json", "{\"namespace\": \"ns\", \"catalogs\": [{\"name\": \"c\", \"namespace\": \"ns\", \"path\": \"nope\"}]}");
+    let out = bin().arg("resolve").arg(d.join("q.json")).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -16,9 +16,9 @@
 //! exhaust the stack (1 MiB by default on wasm32).
 //!
 //! Known differences from OLM (cel-go), all documented where they arise:
-//! - rules nested deeper than [`MAX_NESTING`] brackets, or with more than [`MAX_CHAIN`] binary
-//!   operators and member accesses in total, are compile errors (cel-go allows 250 levels and
-//!   has no operator limit);
+//! - rules nested deeper than 64 brackets, or with more than 256 binary operators, member
+//!   accesses and indexes in total, are compile errors (cel-go's parser allows 250 levels by
+//!   default and has no operator limit);
 //! - `matches` is accepted (it is standard CEL) but always fails at evaluation, so counts as no
 //!   match: this build of cel-rust has no regular expressions (feature `regex` is off);
 //! - type checking is limited to what decides the result type, undeclared references, field
@@ -27,6 +27,12 @@
 //!   at evaluation, as no match;
 //! - there is no evaluation cost limit (OLM has none either): a rule nesting comprehensions can
 //!   take time exponential in its nesting.
+//!
+//! Stack use: in release builds rules at the limits need less than 512 KiB of stack on wasm32
+//! (measured; the default wasm stack is 1 MiB). In unoptimized builds cel-rust's generated ANTLR
+//! parser has frames of about 170 KiB per bracket level, so a debug build (tests on 2 MiB
+//! threads) only copes with about 10 levels; a profile override such as
+//! `[profile.dev.package.cel] opt-level = 3` (and the same for `antlr4rust`) removes that.
 //!
 //! Without the `cel` feature the API is the same, but [`CelRule::compile`] always fails with
 //! [`CelError::Unsupported`].
@@ -37,19 +43,24 @@ use std::fmt;
 ///
 /// cel-rust's parser, visitor and interpreter recurse once per level (and its parser stops at 96
 /// levels anyway); the limit keeps every input well inside a 1 MiB stack.
-pub const MAX_NESTING: usize = 64;
+#[cfg(feature = "cel")]
+const MAX_NESTING: usize = 64;
 
 /// The most binary operators (other than `&&` and `||`), `in`, member accesses (`.`) and index
 /// brackets a rule may contain in total; rules with more are compile errors.
 ///
 /// A chain such as `a + b + c` or `a.b.c` nests one level per operator in cel-rust's parse tree
-/// and AST, which are walked recursively; about 900 levels exhaust a 1 MiB wasm stack. The count
-/// is conservative: unary minus and the dot of a float literal count too. `&&` and `||` are not
-/// counted: cel-rust balances them.
-pub const MAX_CHAIN: usize = 512;
+/// and AST, which are walked recursively, at about 1 KiB of wasm stack per level in release
+/// builds: about 900 levels exhaust the default 1 MiB wasm stack. 256 leaves a margin of almost
+/// 3 for the caller's frames. The count is conservative: unary minus and the dot of a float
+/// literal count too. `&&` and `||` are not counted: cel-rust balances them. A long list of
+/// alternatives is better written with `in`: `p.value.packageName in ['a', 'b']`.
+#[cfg(feature = "cel")]
+const MAX_CHAIN: usize = 256;
 
 /// The longest rule, in code points: cel-go's default parser limit, which OLM keeps.
-pub const MAX_CODE_POINTS: usize = 100_000;
+#[cfg(feature = "cel")]
+const MAX_CODE_POINTS: usize = 100_000;
 
 /// A compiled, validated CEL rule of an olm.constraint.
 pub struct CelRule {
@@ -123,8 +134,10 @@ impl CelRule {
     /// common type, dyn when they differ. A rule whose type is dyn (e.g. `properties[0].value`) is
     /// rejected like any other non-bool rule.
     ///
-    /// Never panics and never recurses deeper than the limits [`MAX_NESTING`] and [`MAX_CHAIN`]
-    /// allow, whatever the input.
+    /// Rules longer than 100,000 code points (cel-go's default limit), nested deeper than 64
+    /// brackets, or with more than 256 binary operators, member accesses and indexes (`&&` and
+    /// `||` excepted) are compile errors: the last two bound the recursion of cel-rust's parser
+    /// and interpreter. Never panics, whatever the input.
     pub fn compile(rule: &str) -> Result<CelRule, CelError> {
         #[cfg(feature = "cel")]
         {
@@ -1426,8 +1439,9 @@ mod tests {
             .join()
             .unwrap();
         assert!(text[0].starts_with("ERROR: <input>:1:65: expression nesting exceeds the limit of 64"), "{}", text[0]);
-        assert!(text[1].contains("expression exceeds the limit of 512 operators"), "{}", text[1]);
-        assert!(text[2].contains("expression exceeds the limit of 512 operators"), "{}", text[2]);
+        let chain = format!("expression exceeds the limit of {MAX_CHAIN} operators");
+        assert!(text[1].contains(&chain), "{}", text[1]);
+        assert!(text[2].contains(&chain), "{}", text[2]);
         assert!(text[3].contains("expression nesting exceeds the limit"), "{}", text[3]);
         assert!(text[4].contains("expression nesting exceeds the limit"), "{}", text[4]);
     }

@@ -191,3 +191,80 @@ fn generated_problems_keep_every_constraint() {
     }
     assert!(ok > 300 && unsat > 50, "{ok} resolved, {unsat} unsatisfiable, {invalid} invalid");
 }
+
+/// Malformed and hostile input gives errors, never panics: cycles, duplicate names, invalid
+/// versions and ranges, property values of the wrong JSON type, unknown catalogs and packages.
+#[test]
+fn hostile_problems_never_panic() {
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let junk = |rng: &mut Rng| -> serde_json::Value {
+        match rng.below(7) {
+            0 => serde_json::json!("string"),
+            1 => serde_json::json!(42),
+            2 => serde_json::json!(null),
+            3 => serde_json::json!([1, 2]),
+            4 => serde_json::json!({"packageName": 7, "versionRange": ""}),
+            5 => serde_json::json!({"all": {"constraints": [{}]}}),
+            _ => serde_json::json!({"cel": {"rule": "properties.exists(p, p.type == 'olm.gvk')"}, "gvk": 3}),
+        }
+    };
+    for _ in 0..1500 {
+        let mut problem = random_problem(&mut rng);
+        for cat in &mut problem.catalogs {
+            if rng.chance(20) {
+                cat.namespace = String::new();
+            }
+            for p in &mut cat.packages {
+                if rng.chance(15) {
+                    p.default_channel = Some("missing".into());
+                }
+                for ch in &mut p.channels {
+                    if rng.chance(20) && !ch.entries.is_empty() {
+                        let first = ch.entries[0].name.clone();
+                        let last = ch.entries.len() - 1;
+                        ch.entries[last].skips.push(first.clone());
+                        ch.entries[0].replaces = Some(ch.entries[last].name.clone());
+                    }
+                    if rng.chance(10) && !ch.entries.is_empty() {
+                        let dup = ch.entries[0].clone();
+                        ch.entries.push(dup);
+                    }
+                    for e in &mut ch.entries {
+                        if rng.chance(10) {
+                            e.skip_range = Some(">=banana".into());
+                        }
+                    }
+                }
+                for b in &mut p.bundles {
+                    if rng.chance(10) {
+                        b.version = "not.a.version".into();
+                    }
+                    if rng.chance(20) {
+                        let t = ["olm.gvk.required", "olm.package.required", "olm.constraint", "olm.label.required", "olm.gvk", "olm.package"][rng.below(6)];
+                        b.properties.push(prop(t, junk(&mut rng)));
+                    }
+                }
+            }
+        }
+        if rng.chance(20) {
+            problem.namespace = String::new();
+        }
+        if rng.chance(20) {
+            problem.fail_forward = true;
+            for i in &mut problem.installed {
+                i.phase = Some(["Replacing", "Failed", "Succeeded"][rng.below(3)].into());
+                i.replaces = Some(i.name.clone());
+            }
+        }
+        for s in &mut problem.subscriptions {
+            if rng.chance(10) {
+                s.catalog = "unknown".into();
+            }
+            if rng.chance(10) {
+                s.starting_csv = Some("nothing".into());
+            }
+        }
+        let outcome = super::Outcome::from(resolve(&problem));
+        let _ = outcome.to_text();
+    }
+}
