@@ -139,7 +139,11 @@ fn resolve_bad_input_exits_2() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a resolution problem"));
     let out = bin().arg("resolve").arg(d.join("missing.json")).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
-    write(&d, "q.json", "{\"namespace\": \"ns\", \"catalogs\": [{\"name\": \"c\", \"namespace\": \"ns\", \"path\": \"nope\"}]}");
+    write(
+        &d,
+        "q.json",
+        "{\"namespace\": \"ns\", \"catalogs\": [{\"name\": \"c\", \"namespace\": \"ns\", \"path\": \"nope\"}]}",
+    );
     let out = bin().arg("resolve").arg(d.join("q.json")).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }

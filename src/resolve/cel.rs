@@ -26,13 +26,14 @@
 //!   `? :`; other operand type errors cel-go reports at compile time (e.g. `1 == 'a'`) surface
 //!   at evaluation, as no match;
 //! - there is no evaluation cost limit (OLM has none either): a rule nesting comprehensions can
-//!   take time exponential in its nesting.
+//!   take time exponential in its nesting;
+//! - rules are parsed with cel-rust's hand-written (Pratt) parser rather than its ANTLR one (the
+//!   ANTLR runtime would more than double the WebAssembly module). It keeps no node positions, so
+//!   a checker finding about a name points at the first place that name is used (not bound by a
+//!   macro), and other checker findings at the start of the rule; syntax errors keep the
+//!   parser's own positions. Ternaries count toward the operator limit.
 //!
-//! Stack use: in release builds rules at the limits need less than 512 KiB of stack on wasm32
-//! (measured; the default wasm stack is 1 MiB). In unoptimized builds cel-rust's generated ANTLR
-//! parser has frames of about 170 KiB per bracket level, so a debug build (tests on 2 MiB
-//! threads) only copes with about 10 levels; a profile override such as
-//! `[profile.dev.package.cel] opt-level = 3` (and the same for `antlr4rust`) removes that.
+//! Stack use: rules at the limits need well under the default 1 MiB wasm stack.
 //!
 //! Without the `cel` feature the API is the same, but [`CelRule::compile`] always fails with
 //! [`CelError::Unsupported`].
@@ -68,7 +69,7 @@ pub struct CelRule {
     rule: String,
     /// The parsed program (macros expanded), validated by [`CelRule::compile`].
     #[cfg(feature = "cel")]
-    program: cel::Program,
+    program: cel::common::ast::IdedExpr,
 }
 
 /// Why a rule cannot be used. Display gives OLM-like messages.
@@ -77,11 +78,12 @@ pub enum CelError {
     /// Syntax error or reference to an undeclared variable/function; the String is a human-readable
     /// description in the spirit of cel-go's issue text, e.g.
     /// `ERROR: <input>:1:59: undeclared reference to 'doesnt_exist' (in container '')` followed by
-    /// a source excerpt (one issue per line group, in source order).
+    /// a source excerpt; several issues follow each other on separate lines, in source order.
     Compile(String),
     /// The rule's static type is not bool: Display is exactly "cel expressions must have type Bool".
     NotBool,
-    /// This build has no CEL support (feature `cel` off).
+    /// This build has no CEL support (feature `cel` off): Display "cel constraints are not supported
+    /// by this build (feature `cel` is disabled)".
     Unsupported,
 }
 
@@ -196,7 +198,7 @@ mod imp {
     use cel::common::types::{self, CelBool, CelDouble, CelInt, CelList, CelMap, CelMapKey, CelNull, CelString};
     use cel::common::value::{CowVal, Val};
     use cel::objects::Key;
-    use cel::{Context, Env, ExecutionError, ParseErrors, Program, Value};
+    use cel::{Context, Env, ExecutionError, ParseErrors, Value};
 
     use super::{CelError, MAX_CHAIN, MAX_CODE_POINTS, MAX_NESTING};
     use crate::version::Version;
@@ -270,7 +272,7 @@ mod imp {
     }
 
     /// [`super::CelRule::compile`]: bounds, parse, checks, bool result.
-    pub(super) fn compile(rule: &str) -> Result<Program, CelError> {
+    pub(super) fn compile(rule: &str) -> Result<IdedExpr, CelError> {
         let size = rule.chars().count();
         if size > MAX_CODE_POINTS {
             return Err(CelError::Compile(format!(
@@ -281,18 +283,18 @@ mod imp {
             let (line, column) = line_column(rule, offset);
             return Err(CelError::Compile(located(rule, line, column, &message)));
         }
-        let program = env()?.compile(rule).map_err(|e| CelError::Compile(parse_errors(rule, &e)))?;
+        env()?;
+        // cel-rust's hand-written (Pratt) parser: the same AST and macros as its ANTLR parser,
+        // without the ANTLR runtime, which would triple the size of the WebAssembly module.
+        let program = cel::parser::PrattParser::default()
+            .enable_optional_syntax(false)
+            .parse(rule)
+            .map_err(|e| CelError::Compile(parse_errors(rule, &e)))?;
         let mut checker = Checker { scopes: Vec::new(), errors: Vec::new(), too_deep: false };
-        let ty = checker.check(program.expression(), 0);
+        let ty = checker.check(&program, 0);
         if !checker.errors.is_empty() {
-            let mut issues: Vec<(usize, String)> = checker
-                .errors
-                .into_iter()
-                .map(|(id, message)| {
-                    let offset = program.source_info().offset_for(id).map_or(0, |(start, _)| start as usize);
-                    (offset, message)
-                })
-                .collect();
+            let mut issues: Vec<(usize, String)> =
+                checker.errors.into_iter().map(|(_, message)| (offset_of(rule, &message), message)).collect();
             issues.sort();
             issues.dedup();
             let text: Vec<String> = issues
@@ -311,7 +313,7 @@ mod imp {
     }
 
     /// [`super::CelRule::matches`]: binds `properties` and evaluates; only the bool true matches.
-    pub(super) fn matches(program: &Program, properties: &[(&str, &serde_json::Value)]) -> bool {
+    pub(super) fn matches(program: &IdedExpr, properties: &[(&str, &serde_json::Value)]) -> bool {
         let Ok(env) = env() else {
             return false;
         };
@@ -325,7 +327,7 @@ mod imp {
         }
         let mut context = Context::with_env(Arc::clone(env));
         context.add_variable_as_val("properties", Box::new(CelList::from(list)));
-        match Value::resolve_val(program.expression(), &context) {
+        match Value::resolve_val(program, &context) {
             Ok(result) => result.downcast_ref::<CelBool>().is_some_and(|b| *b.inner()),
             Err(_) => false,
         }
@@ -537,7 +539,7 @@ mod imp {
                     }
                 }
                 ')' | ']' | '}' => depth = depth.saturating_sub(1),
-                '.' | '+' | '-' | '*' | '/' | '%' | '<' | '>' => chain += 1,
+                '.' | '+' | '-' | '*' | '/' | '%' | '<' | '>' | '?' => chain += 1,
                 '=' | '!' if at(i + 1) == Some('=') => {
                     chain += 1;
                     next = i + 2;
@@ -632,6 +634,56 @@ mod imp {
         } else {
             text.join("\n")
         }
+    }
+
+    /// Where a checker finding points: the Pratt parser keeps no node positions, so a finding
+    /// about a name (`... '<name>' ...`) points at the first occurrence of that name as a token
+    /// outside string literals, and any other finding at the start of the rule.
+    fn offset_of(rule: &str, message: &str) -> usize {
+        let Some(name) = message.split('\'').nth(1).filter(|n| !n.is_empty()) else {
+            return 0;
+        };
+        let bytes = rule.as_bytes();
+        let next_significant = |mut j: usize| {
+            while j < bytes.len() && bytes[j].is_ascii_whitespace() {
+                j += 1;
+            }
+            j
+        };
+        // The text before `start` ends with a macro call's opening bracket: `x` in `.exists(x, ...)`
+        // is the macro's own variable, not a reference.
+        let binds = |start: usize| {
+            let before = rule[..start].trim_end();
+            before.strip_suffix('(').is_some_and(|b| {
+                ["exists", "all", "exists_one", "existsOne", "map", "filter"].iter().any(|m| b.ends_with(m))
+            })
+        };
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                q @ (b'\'' | b'"') => {
+                    // Skip a string literal (escapes included).
+                    i += 1;
+                    while i < bytes.len() && bytes[i] != q {
+                        i += if bytes[i] == b'\\' { 2 } else { 1 };
+                    }
+                    i += 1;
+                }
+                c if c.is_ascii_alphabetic() || c == b'_' => {
+                    let start = i;
+                    while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                        i += 1;
+                    }
+                    if &rule[start..i] == name && !binds(start) {
+                        // cel-go points a call at its opening bracket.
+                        let j = next_significant(i);
+                        return if bytes.get(j) == Some(&b'(') { j } else { start };
+                    }
+                }
+                _ => i += 1,
+            }
+        }
+        0
     }
 
     /// 1-based line and column (in code points) of a byte offset.
@@ -1047,9 +1099,8 @@ mod tests {
         }
     }
 
-    /// Runs `f` on a thread with a large stack: cel-rust's parser has very large frames in
-    /// unoptimized builds (about 170 KiB per bracket level), so deep-but-allowed rules need more
-    /// than the 2 MiB test threads have. Release builds need far less (see the module docs).
+    /// Runs `f` on a thread with a large stack: unoptimized builds have large frames, so
+    /// deep-but-allowed rules may need more than the 2 MiB test threads have.
     fn with_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
         std::thread::Builder::new().stack_size(256 << 20).spawn(f).unwrap().join().unwrap()
     }
@@ -1455,9 +1506,10 @@ mod tests {
             let ops = MAX_CHAIN - 1;
             assert!(eval(&("1 + ".repeat(ops) + "1 == " + &(ops + 1).to_string()), &[]));
             compile_error(&("1 + ".repeat(ops + 1) + "1 == 1"));
-            // Ternaries nest without brackets; cel-rust's parser stops them at 96 levels.
-            let text = compile_error(&("false ? false : ".repeat(200) + "true"));
-            assert!(text.contains("recursion limit"), "{text}");
+            // Ternaries nest without brackets: each counts toward the operator limit.
+            assert!(eval(&("false ? false : ".repeat(100) + "true"), &[]));
+            let text = compile_error(&("false ? false : ".repeat(MAX_CHAIN + 1) + "true"));
+            assert!(text.contains("operators"), "{text}");
             // `&&`/`||` do not count: cel-rust balances them.
             let long = vec!["false && true"; 3000].join(" || ") + " || !false";
             assert!(eval(&long, &[]));

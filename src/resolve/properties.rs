@@ -240,7 +240,14 @@ fn hostile_problems_never_panic() {
                         b.version = "not.a.version".into();
                     }
                     if rng.chance(20) {
-                        let t = ["olm.gvk.required", "olm.package.required", "olm.constraint", "olm.label.required", "olm.gvk", "olm.package"][rng.below(6)];
+                        let t = [
+                            "olm.gvk.required",
+                            "olm.package.required",
+                            "olm.constraint",
+                            "olm.label.required",
+                            "olm.gvk",
+                            "olm.package",
+                        ][rng.below(6)];
                         b.properties.push(prop(t, junk(&mut rng)));
                     }
                 }

@@ -113,9 +113,8 @@ impl<'a> Snapshot<'a> {
             Some(list) => list.iter().map(String::as_str).collect(),
             None => vec![ns],
         };
+        // The virtual catalog of installed operators comes first (`existing` is 0).
         let mut s = Snapshot::default();
-        // The virtual catalog of installed operators comes first.
-        s.existing = 0;
         s.catalogs.push(CatalogInfo {
             name: EXISTING.into(),
             namespace: ns.into(),

@@ -236,7 +236,8 @@ impl<'a> Builder<'a> {
                 .iter()
                 .filter(|g| g.0 == cat)
                 .map(|&(_, package, channel)| {
-                    let default = snap.group(cat, package, channel).first().is_some_and(|&i| snap.entries[i].default_channel);
+                    let default =
+                        snap.group(cat, package, channel).first().is_some_and(|&i| snap.entries[i].default_channel);
                     (default, package, channel)
                 })
                 .collect();
