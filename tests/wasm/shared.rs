@@ -69,3 +69,25 @@ fn catalog_handle_answers_graph_and_path_queries() {
     assert_eq!(get(&err, "code").as_string().as_deref(), Some("unknown-package"));
     drop(c);
 }
+
+#[wasm_bindgen_test]
+fn resolver_attaches_loaded_catalogs_and_explains_failures() {
+    let c = load_catalog(files("c.yaml", CATALOG.into())).unwrap();
+    let mut r = olm_catalog::wasm::Resolver::new();
+    r.attach(&c, "cat".into(), "ns".into(), 0);
+    let problem = |channel: &str| {
+        js_sys::JSON::parse(&format!(
+            r#"{{"namespace":"ns","subscriptions":[{{"name":"s","package":"foo","channel":"{channel}","catalog":"cat","catalogNamespace":"ns"}}]}}"#
+        ))
+        .unwrap()
+    };
+    let out = r.resolve(problem("stable")).unwrap();
+    let install = Array::from(&get(&out, "install"));
+    assert_eq!(get(&install.get(0), "name").as_string().as_deref(), Some("foo.v1.1.0"));
+    assert!(get(&out, "errorType").is_null());
+    let out = r.resolve(problem("beta")).unwrap();
+    assert_eq!(get(&out, "errorType").as_string().as_deref(), Some("NotSatisfiable"));
+    assert!(get(&out, "explanation").is_object());
+    let err = r.resolve(JsValue::from(3)).unwrap_err();
+    assert_eq!(get(&err, "code").as_string().as_deref(), Some("invalid-input"));
+}
