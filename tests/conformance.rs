@@ -11,7 +11,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use olm_catalog::declcfg::{load_files, FileInput, Pos, Spanned};
-use olm_catalog::graph::{legacy_successor, successors_v1, successors_v1_semver, to_mermaid, MermaidOptions};
+use olm_catalog::graph::{
+    legacy_successor, successors_v1, successors_v1_semver, to_mermaid, upgrade_path, MermaidOptions, Semantics, Start,
+};
 use olm_catalog::model::Entry;
 use olm_catalog::validate::validate_files;
 use olm_catalog::version::Version;
@@ -246,10 +248,94 @@ fn run_upgrade(case: &Value) -> Result<(), String> {
                 _ => unreachable!(),
             }
         }
-        "v0-next" => resolver::run_v0_next(case),
+        "v0-next" => {
+            resolver::run_v0_next(case)?;
+            if has_dependencies(input) {
+                Ok(())
+            } else {
+                run_v0_graph_path(case).map_err(|e| format!("graph path: {e}"))
+            }
+        }
         "v1-resolve" => resolver::run_v1(case),
         other => Err(format!("kind {other} is unknown")),
     }
+}
+
+/// `v0-next` through the channel graph alone (`graph::upgrade_path`, what `olm-catalog path`
+/// shows): it must agree with the resolver wherever dependencies play no part.
+fn run_v0_graph_path(case: &Value) -> Result<(), String> {
+    let input = &case["input"];
+    let expect = &case["expect"];
+    let follow = input["follow"].as_str().unwrap_or("");
+    let subs = input["subscriptions"].as_array().cloned().unwrap_or_default();
+    let sub = subs.iter().find(|s| s["name"] == follow).ok_or("no followed subscription")?;
+    let pkg = sub["package"].as_str().unwrap_or("");
+    let catalog = input["catalogs"]
+        .as_array()
+        .and_then(|cs| cs.iter().find(|c| c["name"] == sub["catalog"]))
+        .ok_or("no catalog")?;
+    let mut blobs = Vec::new();
+    for p in catalog["packages"].as_array().cloned().unwrap_or_default() {
+        let name = p["name"].as_str().unwrap_or("");
+        blobs.extend(package_blobs(
+            name,
+            p["defaultChannel"].as_str(),
+            p["channels"].as_array().map(Vec::as_slice).unwrap_or(&[]),
+            p["bundles"].as_array().map(Vec::as_slice).unwrap_or(&[]),
+        ));
+    }
+    let model = model_of(blobs);
+    let p = model.package(pkg).ok_or("package not in catalog")?;
+    let channel = p.channel(sub["channel"].as_str().unwrap_or("")).ok_or("channel not found")?;
+    let installed_name = sub["installedCSV"].as_str().unwrap_or("");
+    let installed = input["installed"].as_array().and_then(|a| a.iter().find(|b| b["name"] == installed_name));
+    let mut path: Vec<String> = Vec::new();
+    let start = match installed {
+        Some(b) => Start::Installed {
+            name: installed_name.to_string(),
+            version: b["version"].as_str().and_then(|v| Version::parse(v).ok()),
+        },
+        None => {
+            // A fresh install: startingCSV if set, else the channel head.
+            let first = match sub["startingCSV"].as_str().filter(|s| !s.is_empty()) {
+                Some(s) => s.to_string(),
+                None => {
+                    let order = olm_catalog::graph::order::channel_order(pkg, channel).map_err(|e| e.to_string())?;
+                    order.first().map(|&i| channel.entries[i].name.value.clone()).ok_or("empty channel")?
+                }
+            };
+            path.push(first.clone());
+            Start::Bundle(first)
+        }
+    };
+    let up = upgrade_path(p, channel, &start, Semantics::V0).map_err(|e| e.to_string())?;
+    path.extend(up.steps.iter().map(|s| s.to.clone()));
+    let got_next = path.first().cloned();
+    let want_next = expect["next"].as_str().map(str::to_string);
+    if got_next != want_next {
+        return Err(format!("next {got_next:?}, want {want_next:?}"));
+    }
+    let want_path: Vec<String> = expect["path"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect())
+        .unwrap_or_default();
+    if path != want_path {
+        return Err(format!("path {path:?}, want {want_path:?}"));
+    }
+    Ok(())
+}
+
+/// Whether any bundle or installed operator has a dependency, so only the resolver can answer.
+fn has_dependencies(input: &Value) -> bool {
+    const DEPS: &[&str] = &["olm.gvk.required", "olm.package.required", "olm.constraint", "olm.label.required"];
+    let props = |v: &Value| -> bool {
+        v["properties"].as_array().is_some_and(|ps| ps.iter().any(|p| DEPS.contains(&p["type"].as_str().unwrap_or(""))))
+    };
+    let bundles = input["catalogs"].as_array().into_iter().flatten().flat_map(|c| {
+        c["packages"].as_array().into_iter().flatten().flat_map(|p| p["bundles"].as_array().into_iter().flatten())
+    });
+    let installed = input["installed"].as_array().into_iter().flatten();
+    bundles.chain(installed).any(props)
 }
 
 type Runner = fn(&Value) -> Result<(), String>;
