@@ -66,10 +66,9 @@ pub(super) fn picks(snap: &Snapshot, built: &Built, solution: &Solution) -> Vec<
             (Some(_), Some(Subject::Subscription(_))) if installed => {
                 "no upgrade candidate could be installed, so the installed version stays".to_string()
             }
-            (Some(_), Some(Subject::Subscription(s))) => {
+            (Some(_), Some(Subject::Subscription(_))) => {
                 let upgrading = built.replaces.contains_key(&e);
                 let sub = &snap.entries[e];
-                let _ = s;
                 match (upgrading, rank) {
                     (true, 1) => format!(
                         "the upgrade candidate closest to the head of channel {} that directly replaces, skips or skipRange-covers the installed version",
