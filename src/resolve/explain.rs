@@ -108,6 +108,35 @@ pub(super) fn picks(snap: &Snapshot, built: &Built, solution: &Solution) -> Vec<
             why,
         });
     }
+    // A subscription whose requirement was already met by a bundle picked for something else:
+    // OLM never tries its other candidates (an upgrade, say).
+    for &(a, c) in &solution.already_met {
+        let Subject::Subscription(_) = built.subjects[a.variable] else { continue };
+        let Subject::Bundle(e) = built.subjects[c] else { continue };
+        let ConstraintKind::Dependency(d) = &vars[a.variable].constraints[a.constraint].kind else { continue };
+        let rank = d.iter().position(|&x| x == c).map(|i| i + 1).unwrap_or(0);
+        let installed = snap.catalogs[snap.entries[e].catalog].is_virtual;
+        let earlier = out.iter().find(|p| p.bundle == vars[c].id).and_then(|p| p.requester.clone());
+        let why = match (rank, earlier) {
+            (1, _) => "already selected, and the most preferred candidate".to_string(),
+            (_, Some(by)) => format!(
+                "already selected for {by}, so OLM does not try this subscription's better-ranked candidates{}",
+                if installed { " (no upgrade this time)" } else { "" }
+            ),
+            (_, None) => "already selected, so OLM does not try this subscription's better-ranked candidates".into(),
+        };
+        out.push(PickReason {
+            bundle: vars[c].id.clone(),
+            name: snap.entries[e].name.clone(),
+            installed,
+            required_by: Some(solver::message(vars, a)),
+            requester: Some(format!("subscription {}", vars[a.variable].id.trim_start_matches("subscription:"))),
+            rank,
+            candidates: d.len(),
+            rejected: Vec::new(),
+            why,
+        });
+    }
     out
 }
 

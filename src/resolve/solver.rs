@@ -79,6 +79,9 @@ pub struct Solution {
     pub installed: Vec<usize>,
     /// Why each was installed, in the order the search picked them.
     pub picks: Vec<Pick>,
+    /// Dependencies that were already met when the search reached them (by a candidate picked
+    /// earlier), with that candidate: no other candidate of theirs was tried.
+    pub already_met: Vec<(Applied, usize)>,
 }
 
 /// The message of a constraint, OLM's default text when it has none.
@@ -212,10 +215,14 @@ pub fn solve(vars: &[Variable], conflict_budget: u64) -> Result<Solution, SolveE
     let mut installed = vec![false; vars.len()];
     let mut assumptions = base;
     let mut picks: Vec<Pick> = Vec::new();
+    let mut already_met = Vec::new();
     let mut queue: std::collections::VecDeque<(Option<Applied>, Vec<usize>)> =
         anchors.iter().map(|&a| (None, vec![a])).collect();
     while let Some((by, candidates)) = queue.pop_front() {
-        if candidates.iter().any(|&c| installed[c]) {
+        if let Some(&c) = candidates.iter().find(|&&c| installed[c]) {
+            if let Some(a) = by {
+                already_met.push((a, c));
+            }
             continue;
         }
         let mut rejected = Vec::new();
@@ -244,7 +251,7 @@ pub fn solve(vars: &[Variable], conflict_budget: u64) -> Result<Solution, SolveE
             }
         }
     }
-    Ok(Solution { installed: (0..vars.len()).filter(|&i| installed[i]).collect(), picks })
+    Ok(Solution { installed: (0..vars.len()).filter(|&i| installed[i]).collect(), picks, already_met })
 }
 
 /// `Σ xs ≤ n` when `a` holds: pairwise for small sets, a sequential counter otherwise.
