@@ -210,6 +210,42 @@ pub fn solve(vars: &[Variable], conflict_budget: u64) -> Result<Solution, SolveE
     if !sat.check(&base)? {
         return Err(SolveError::NotSatisfiable(minimal_core(&mut sat, vars, &assumed)?));
     }
+    // A model of the guesses so far (original variables only). Setting one more variable true
+    // can only break the constraints listed in `breakable` for it; when none breaks, the model
+    // itself proves the extended guesses satisfiable and the SAT solver is not asked.
+    let read_model = |sat: &Sat| -> Vec<bool> {
+        lits.iter().map(|l| SolverInterface::value_var(&sat.solver, l.var()) == lbool::TRUE).collect()
+    };
+    let mut model = read_model(&sat);
+    let mut breakable: Vec<Vec<Applied>> = vec![Vec::new(); vars.len()];
+    for (vi, v) in vars.iter().enumerate() {
+        for (ci, c) in v.constraints.iter().enumerate() {
+            let a = Applied { variable: vi, constraint: ci };
+            match &c.kind {
+                ConstraintKind::Mandatory => {}
+                ConstraintKind::Prohibited | ConstraintKind::Dependency(_) => breakable[vi].push(a),
+                ConstraintKind::Conflict(o) => {
+                    breakable[vi].push(a);
+                    breakable[*o].push(a);
+                }
+                ConstraintKind::AtMost(_, d) => {
+                    for &x in d {
+                        breakable[x].push(a);
+                    }
+                }
+            }
+        }
+    }
+    let holds = |model: &[bool], a: Applied| -> bool {
+        let subject = model[a.variable];
+        match &vars[a.variable].constraints[a.constraint].kind {
+            ConstraintKind::Mandatory => subject,
+            ConstraintKind::Prohibited => !subject,
+            ConstraintKind::Dependency(d) => !subject || d.iter().any(|&x| model[x]),
+            ConstraintKind::Conflict(o) => !(subject && model[*o]),
+            ConstraintKind::AtMost(n, d) => d.iter().filter(|&&x| model[x]).count() <= *n,
+        }
+    };
 
     // The preference search.
     let mut installed = vec![false; vars.len()];
@@ -229,7 +265,18 @@ pub fn solve(vars: &[Variable], conflict_budget: u64) -> Result<Solution, SolveE
         let mut chosen = None;
         for &c in &candidates {
             assumptions.push(lits[c]);
+            let witnessed = model[c] || {
+                model[c] = true;
+                let ok = breakable[c].iter().all(|&a| holds(&model, a));
+                model[c] = ok;
+                ok
+            };
+            if witnessed {
+                chosen = Some(c);
+                break;
+            }
             if sat.check(&assumptions)? {
+                model = read_model(&sat);
                 chosen = Some(c);
                 break;
             }

@@ -75,8 +75,14 @@ writeFileSync(problemFile, JSON.stringify({
 const nativeResolve = median(() => {
   spawnSync(join(repo, 'target/release/olm-catalog'), ['resolve', '--format', 'json', problemFile], { maxBuffer: 1 << 28 });
 });
+const satisfiable = {
+  ...problem,
+  subscriptions: problem.subscriptions.filter((s) => olm.resolve({ ...problem, subscriptions: [s] }).errorType === null),
+};
+const ok = median(() => olm.resolve(satisfiable));
 console.log(`resolve: ${problem.subscriptions.length} subscriptions, community-v4.16 as a second catalog: ${outcome.errorType ?? `${outcome.install.length} installs`}`);
 console.log(`  native CLI resolve (baseline, whole process incl. loading)  ${nativeResolve.toFixed(1)} ms`);
 console.log(`  wasm resolve (catalogs loaded)                             ${first.toFixed(1)} ms  ${(first / nativeResolve).toFixed(2)}x baseline  (target ≤ 50 ms)`);
+console.log(`  wasm resolve, ${satisfiable.subscriptions.length} satisfiable subscriptions          ${ok.toFixed(1)} ms  (${olm.resolve(satisfiable).install.length} installs)`);
 newCatalog.free();
 oldCatalog.free();
