@@ -2,8 +2,13 @@
 // errors are `Error`s with `name` and `code`, catalog handles are plain classes, and an internal
 // panic (a bug) resets the module instead of leaving it unusable.
 
-/** @param {() => any} getRaw the current raw module @param {() => void} reset */
-export function makeApi(getRaw, reset) {
+/**
+ * @param {() => any} getRaw the current raw module
+ * @param {() => void} reset
+ * @param {(() => any) | null} getResolverRaw the module with the resolver, when it is a separate
+ *   one (browsers); `null` when `getRaw`'s module has it (Node)
+ */
+export function makeApi(getRaw, reset, getResolverRaw = null) {
   let generation = 0;
 
   function call(fn) {
@@ -26,9 +31,13 @@ export function makeApi(getRaw, reset) {
   class Catalog {
     #handle;
     #generation;
+    #files;
+    #resolverHandle;
     constructor(files) {
       this.#handle = call((raw) => raw.loadCatalog(files));
       this.#generation = generation;
+      // With a separate resolver module the catalog is loaded there again when first resolved.
+      if (getResolverRaw) this.#files = files;
     }
     #use(fn) {
       if (this.#handle === undefined) {
@@ -51,12 +60,21 @@ export function makeApi(getRaw, reset) {
     upgradePath(options) { return this.#use((h) => h.upgradePath(options)); }
     toMermaid(options) { return this.#use((h) => h.toMermaid(options)); }
     toDot(pkg, channel) { return this.#use((h) => h.toDot(pkg, channel)); }
-    /** @internal the raw handle, for attaching to a resolver */
-    static _raw(c) { return c.#use((h) => h); }
+    /** @internal the raw handle in the resolver's module, for attaching to a resolver */
+    static _raw(c, resolverRaw) {
+      return c.#use((h) => {
+        if (!getResolverRaw) return h;
+        if (c.#resolverHandle === undefined) c.#resolverHandle = resolverRaw.loadCatalog(c.#files);
+        return c.#resolverHandle;
+      });
+    }
     /** Release the WebAssembly memory now (otherwise a FinalizationRegistry does it later). */
     free() {
       if (this.#handle !== undefined && this.#generation === generation) this.#handle.free();
+      if (this.#resolverHandle !== undefined) this.#resolverHandle.free();
       this.#handle = undefined;
+      this.#resolverHandle = undefined;
+      this.#files = undefined;
     }
   }
 
@@ -74,11 +92,12 @@ export function makeApi(getRaw, reset) {
       if (c && c.catalog instanceof Catalog) attach.push(c);
       else inline.push(c);
     }
-    return call((raw) => {
+    return call((coreRaw) => {
+      const raw = getResolverRaw ? getResolverRaw() : coreRaw;
       const resolver = new raw.Resolver();
       try {
         for (const c of attach) {
-          resolver.attach(Catalog._raw(c.catalog), c.name, c.namespace, c.priority ?? 0);
+          resolver.attach(Catalog._raw(c.catalog, raw), c.name, c.namespace, c.priority ?? 0);
         }
         return fn(resolver, { ...problem, catalogs: inline });
       } finally {
@@ -91,7 +110,7 @@ export function makeApi(getRaw, reset) {
     validate: (files, options) => call((raw) => raw.validate(files, options)),
     resolve: (problem) => withResolver(problem, (r, p) => r.resolve(p)),
     resolveText: (problem) => withResolver(problem, (r, p) => r.resolveText(p)),
-    resolveV1: (problem) => call((raw) => raw.resolveV1(problem)),
+    resolveV1: (problem) => call((raw) => (getResolverRaw ? getResolverRaw() : raw).resolveV1(problem)),
     loadCatalog: (files) => new Catalog(files),
     packages: (catalog) => catalog.packages(),
     channelGraph: (catalog, pkg, channel) => catalog.channelGraph(pkg, channel),

@@ -159,6 +159,12 @@ export declare class Catalog {
 export declare function init(input?: string | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;
 export default init;
 
+/**
+ * Browsers: load the module with the resolver before calling `resolve`, `resolveText` or
+ * `resolveV1` (it is larger, so it is kept separate; Node: a no-op). `input` as for `init`.
+ */
+export declare function initResolver(input?: string | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;
+
 /** Node only: read a catalog directory (or one file) from disk into `CatalogFile`s. */
 export declare function readCatalog(root: string): CatalogFile[];
 export interface ValidateOptions {

@@ -24,6 +24,30 @@ export async function init(input) {
   broken = false;
 }
 
+let resolverRaw = null;
+
+/**
+ * Load the module with the resolver (`resolve`, `resolveText`, `resolveV1`), which is larger and
+ * kept separate so that pages validating and drawing catalogs load less. By default the `.wasm`
+ * next to this package's `dist/web-full/olm_catalog.js` is fetched. Safe to call more than once.
+ */
+export async function initResolver(input) {
+  if (resolverRaw) return;
+  const m = await import('./dist/web-full/olm_catalog.js');
+  await m.default(input !== undefined ? { module_or_path: input } : undefined);
+  resolverRaw = m;
+}
+
+function currentResolver() {
+  if (!resolverRaw) {
+    const err = new Error('call `await initResolver()` before resolving');
+    err.name = 'OlmCatalogError';
+    err.code = 'not-initialized';
+    throw err;
+  }
+  return resolverRaw;
+}
+
 function current() {
   if (!raw || broken) {
     const err = new Error(broken ? 'olm-catalog needs `await init()` again after an internal error' : 'call `await init()` first');
@@ -34,7 +58,7 @@ function current() {
   return raw;
 }
 
-const api = makeApi(current, () => { broken = true; });
+const api = makeApi(current, () => { broken = true; }, currentResolver);
 export const {
   validate, resolve, resolveText, resolveV1, loadCatalog, packages, channelGraph, upgradePath, toMermaid, toDot, Catalog, __panicForTesting, __parseOnly,
 } = api;

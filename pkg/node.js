@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { makeApi } from './core.js';
 
 const require = createRequire(import.meta.url);
-const path = require.resolve('./dist/node/olm_catalog.js');
+const path = require.resolve('./dist/node-full/olm_catalog.js');
 let raw = require(path);
 
 const api = makeApi(
@@ -18,6 +18,8 @@ const api = makeApi(
 
 /** Nothing to wait for in Node; kept so code can be shared with browsers. */
 export async function init() {}
+/** Nothing to wait for in Node (the resolver is always loaded); kept for browser-shared code. */
+export async function initResolver() {}
 export const {
   validate, resolve, resolveText, resolveV1, loadCatalog, packages, channelGraph, upgradePath, toMermaid, toDot, Catalog, __panicForTesting, __parseOnly,
 } = api;

@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
-# Builds the npm package's WebAssembly and JS glue into pkg/dist/{web,node} with the wasm-bindgen
-# CLI pinned in Cargo.lock (no download from GitHub), and prints the .wasm sizes.
+# Builds the npm package's WebAssembly and JS glue with the wasm-bindgen CLI pinned in Cargo.lock
+# (no download from GitHub), and prints the .wasm sizes. Two modules:
+# - pkg/dist/{web,node}: the core (validation, graphs, paths), what browsers load first;
+# - pkg/dist/{web,node}-full: everything, resolver and CEL included; Node uses it directly,
+#   browsers load it on demand (`initResolver()`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Whole-program LTO in one codegen unit for the module: smaller and no slower (the native release
-# profile keeps thin LTO for build speed).
-CARGO_PROFILE_RELEASE_LTO=fat CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 \
-  cargo build --lib --release --target wasm32-unknown-unknown
-wasm=target/wasm32-unknown-unknown/release/olm_catalog.wasm
+# Whole-program LTO in one codegen unit for the modules: smaller and no slower (the native release
+# profile keeps thin LTO for build speed). The two builds use separate target directories so that
+# neither invalidates the other.
+export CARGO_PROFILE_RELEASE_LTO=fat CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1
+cargo build --lib --release --target wasm32-unknown-unknown --no-default-features --target-dir target/wasm-core
+cargo build --lib --release --target wasm32-unknown-unknown
+core=target/wasm-core/wasm32-unknown-unknown/release/olm_catalog.wasm
+full=target/wasm32-unknown-unknown/release/olm_catalog.wasm
 rm -rf pkg/dist
-wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web "$wasm"
-wasm-bindgen --target nodejs --weak-refs --out-dir pkg/dist/node "$wasm"
+wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web "$core"
+wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web-full "$full"
+wasm-bindgen --target nodejs --weak-refs --out-dir pkg/dist/node-full "$full"
 # The Node glue is CommonJS inside a "type": "module" package.
-echo '{ "type": "commonjs" }' > pkg/dist/node/package.json
-raw=$(wc -c < pkg/dist/web/olm_catalog_bg.wasm)
-gz=$(gzip -9 -c pkg/dist/web/olm_catalog_bg.wasm | wc -c)
-echo "build-pkg: olm_catalog_bg.wasm $((raw / 1024)) KB raw, $((gz / 1024)) KB gzipped"
+echo '{ "type": "commonjs" }' > pkg/dist/node-full/package.json
+for f in pkg/dist/web/olm_catalog_bg.wasm pkg/dist/web-full/olm_catalog_bg.wasm; do
+  raw=$(wc -c < "$f")
+  gz=$(gzip -9 -c "$f" | wc -c)
+  echo "build-pkg: $f $((raw / 1024)) KB raw, $((gz / 1024)) KB gzipped"
+done

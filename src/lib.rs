@@ -31,6 +31,7 @@ pub mod graph;
 pub mod image_ref;
 pub mod model;
 pub mod property;
+#[cfg(feature = "resolver")]
 pub mod resolve;
 pub mod validate;
 pub mod version;

@@ -9,6 +9,7 @@ use wasm_bindgen::prelude::*;
 use crate::declcfg::FileInput;
 use crate::graph::{self, ChannelGraph, MermaidOptions, PackageGraph, Semantics, Start};
 use crate::model::Package;
+#[cfg(feature = "resolver")]
 use crate::resolve;
 use crate::validate::{validate_files, validate_files_with, Options, Validated};
 
@@ -77,6 +78,7 @@ pub fn validate(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
 pub struct Catalog {
     inner: Validated,
     /// The catalog as resolver input, converted on first use.
+    #[cfg(feature = "resolver")]
     resolver_packages: std::cell::RefCell<Option<std::rc::Rc<Vec<resolve::CatalogPackage>>>>,
 }
 
@@ -84,7 +86,11 @@ pub struct Catalog {
 #[wasm_bindgen(js_name = loadCatalog)]
 pub fn load_catalog(files: JsValue) -> Result<Catalog, JsValue> {
     let files = files_from_js(&files)?;
-    Ok(Catalog { inner: validate_files(&files), resolver_packages: Default::default() })
+    Ok(Catalog {
+        inner: validate_files(&files),
+        #[cfg(feature = "resolver")]
+        resolver_packages: Default::default(),
+    })
 }
 
 #[derive(Serialize)]
@@ -139,6 +145,7 @@ struct MermaidOpts {
 }
 
 impl Catalog {
+    #[cfg(feature = "resolver")]
     fn resolver_packages(&self) -> std::rc::Rc<Vec<resolve::CatalogPackage>> {
         let mut slot = self.resolver_packages.borrow_mut();
         slot.get_or_insert_with(|| {
@@ -274,17 +281,20 @@ impl Catalog {
 
 /// Resolution over attached catalogs (loaded `Catalog`s, converted once) and the problem's own
 /// inline catalogs.
+#[cfg(feature = "resolver")]
 #[wasm_bindgen]
 pub struct Resolver {
     attached: Vec<(String, String, i32, std::rc::Rc<Vec<resolve::CatalogPackage>>)>,
 }
 
+#[cfg(feature = "resolver")]
 impl Default for Resolver {
     fn default() -> Self {
         Resolver::new()
     }
 }
 
+#[cfg(feature = "resolver")]
 #[wasm_bindgen]
 impl Resolver {
     #[wasm_bindgen(constructor)]
@@ -328,12 +338,20 @@ impl Resolver {
 /// OLM v1's choice for one package (`{packageName, channels, versionRange,
 /// upgradeConstraintPolicy, installedBundle, catalogs}`): `{bundle, version, catalog, ...}`;
 /// throws `code: "no-bundle"` with OLM v1's message when nothing (or more than one) qualifies.
+#[cfg(feature = "resolver")]
 #[wasm_bindgen(js_name = resolveV1)]
 pub fn resolve_v1(problem: JsValue) -> Result<JsValue, JsValue> {
     let problem: resolve::v1::V1Problem = serde_wasm_bindgen::from_value(problem)
         .map_err(|e| js_error("invalid-input", &format!("v1 resolution problem: {e}"), None))?;
     let pick = resolve::v1::resolve_v1(&problem).map_err(|e| js_error("no-bundle", &e.to_string(), None))?;
     to_js(&pick)
+}
+
+/// Whether this build has the resolver (the npm package ships a build without it for browsers,
+/// and loads the full one on demand).
+#[wasm_bindgen(js_name = hasResolver)]
+pub fn has_resolver() -> bool {
+    cfg!(feature = "resolver")
 }
 
 /// Benchmark baseline: parse the files into value trees only (no checks); returns the number of

@@ -20,6 +20,8 @@ await build({
   logLevel: 'warning',
 });
 cpSync(join(here, '../pkg/dist/web/olm_catalog_bg.wasm'), join(dist, 'olm_catalog_bg.wasm'));
+// The resolver's module, loaded when the Resolve tab first resolves.
+cpSync(join(here, '../pkg/dist/web-full/olm_catalog_bg.wasm'), join(dist, 'olm_catalog_full_bg.wasm'));
 for (const f of ['index.html', 'style.css']) cpSync(join(here, f), join(dist, f));
 
 const titles = {

@@ -125,6 +125,10 @@ test('an internal panic does not poison later calls', () => {
 test('the .wasm is exported for custom loaders', () => {
   const url = import.meta.resolve('olm-catalog/olm_catalog_bg.wasm');
   assert.match(url, /olm_catalog_bg\.wasm$/);
+  // The resolver's module (browsers load it with `initResolver`) is larger than the core one.
+  const full = import.meta.resolve('olm-catalog/olm_catalog_full_bg.wasm');
+  const size = (u) => readFileSync(new URL(u)).length;
+  assert.ok(size(full) > size(url), 'the full module is the larger one');
   execFileSync('node', ['-e', `import('olm-catalog').then(m => { if (typeof m.validate !== 'function') process.exit(1) })`]);
 });
 

@@ -1,8 +1,9 @@
 // Compiled with `tsc --strict` against the published types: fails if index.d.ts is inconsistent
 // with how the API is meant to be used.
-import { validate, loadCatalog, init, resolve, resolveText, resolveV1, type Report, type ChannelGraph, type PackageGraph, type UpgradePath, type OlmCatalogError, type ResolveOutcome, type ResolveProblem, type V1Pick } from 'olm-catalog';
+import { validate, loadCatalog, init, initResolver, resolve, resolveText, resolveV1, type Report, type ChannelGraph, type PackageGraph, type UpgradePath, type OlmCatalogError, type ResolveOutcome, type ResolveProblem, type V1Pick } from 'olm-catalog';
 
 await init();
+await initResolver();
 const report: Report = validate([{ path: 'c.yaml', content: 'schema: olm.package\nname: x\n' }]);
 const first = report.diagnostics[0];
 const where: string = `${first?.file}:${first?.line}:${first?.column} ${first?.code} ${first?.severity}`;

@@ -2,7 +2,7 @@
 // each with a name and a priority, all in one namespace), subscriptions and installed operators,
 // and what OLM v0 would install and why — or, when nothing satisfies the constraints, OLM's error
 // and the explanation tree. The resolution itself is the wasm module's `resolve`.
-import { resolve } from '../../pkg/index.js';
+import { initResolver, resolve } from '../../pkg/index.js';
 import { h } from './escape.js';
 
 const $ = (id) => document.getElementById(id);
@@ -186,7 +186,7 @@ export function createResolvePanel({ main, exampleFiles, readFiles, loadCatalog 
       h('ul', {}, x.children.map((c) => tree(c, depth + 1, x.children.length === 1)))));
   }
 
-  function run() {
+  async function run() {
     const out = $('resolve-output');
     out.textContent = '';
     const incomplete = subs.findIndex((s) => !s.source.value || !s.pkg.value);
@@ -201,6 +201,9 @@ export function createResolvePanel({ main, exampleFiles, readFiles, loadCatalog 
     }
     let r;
     try {
+      // The resolver lives in a second, larger module, fetched the first time it is needed.
+      status('Loading the resolver…', '');
+      await initResolver('./olm_catalog_full_bg.wasm');
       r = resolve(p);
     } catch (e) {
       status(`${e.code ? `${e.code}: ` : ''}${e.message}`, 'invalid');
