@@ -1,5 +1,7 @@
 //! Conformance: runs every case of every suite file in `CONFORMANCE_DIR` (default
-//! `../shared/conformance`) and prints `<file>: N passed, M failed` per file.
+//! `../shared/conformance`) and prints `<file>: N passed, M failed` per file; then the suites of
+//! our own in `tests/conformance/own/` (same formats, same file names: cases found by comparing
+//! with upstream's code that upstream's suites do not hold), printed as `own/<file>`.
 //!
 //! A case may fail only if it is listed, with its reason, in `tests/conformance/DIFFERENCES.md`
 //! (deliberate differences) or in `tests/conformance/pending.txt` (not done yet). The run fails
@@ -352,26 +354,32 @@ fn runner(file: &str) -> Option<Runner> {
     }
 }
 
+/// The `.json` suites of a directory, sorted by name.
+fn suite_files(dir: &Path) -> Option<Vec<PathBuf>> {
+    let rd = std::fs::read_dir(dir).ok()?;
+    let mut files: Vec<PathBuf> =
+        rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|e| e == "json")).collect();
+    files.sort();
+    Some(files)
+}
+
 fn main() -> ExitCode {
     let dir = conformance_dir();
     let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
     let differences = listed(&here.join("DIFFERENCES.md"));
     let pending = listed(&here.join("pending.txt"));
-    let mut files: Vec<PathBuf> = match std::fs::read_dir(&dir) {
-        Ok(rd) => {
-            rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|e| e == "json")).collect()
-        }
-        Err(e) => {
-            eprintln!("conformance: cannot read {}: {e}", dir.display());
-            return ExitCode::FAILURE;
-        }
+    let Some(mut files) = suite_files(&dir) else {
+        eprintln!("conformance: cannot read {}", dir.display());
+        return ExitCode::FAILURE;
     };
-    files.sort();
+    files.extend(suite_files(&here.join("own")).unwrap_or_default());
     let mut problems: Vec<String> = Vec::new();
     let mut seen_ids = BTreeSet::new();
     let (mut total_pass, mut total_fail, mut total_listed) = (0, 0, 0);
     for path in &files {
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let file = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let own = path.parent().is_some_and(|d| d.ends_with("own"));
+        let name = if own { format!("own/{file}") } else { file.clone() };
         let cases: Vec<Value> = match std::fs::read_to_string(path).ok().and_then(|t| serde_json::from_str(&t).ok()) {
             Some(Value::Array(a)) => a,
             _ => {
@@ -379,7 +387,7 @@ fn main() -> ExitCode {
                 continue;
             }
         };
-        let Some(run) = runner(&name) else {
+        let Some(run) = runner(&file) else {
             println!("{name}: not yet run ({} cases; its feature is not implemented yet)", cases.len());
             continue;
         };
