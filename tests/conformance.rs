@@ -182,7 +182,7 @@ fn entry_of(e: &Value) -> Entry {
         name: s(&e["name"]),
         replaces: s(&e["replaces"]),
         skips: e["skips"].as_array().map(|a| a.iter().map(s).collect()).unwrap_or_default(),
-        skip_range: s(&e["skipRange"]),
+        skip_range: olm_catalog::model::SkipRange::parse(&s(&e["skipRange"])),
         bundle: None,
     }
 }

@@ -11,7 +11,7 @@ use super::order::channel_order;
 use super::upgrade::V0Channel;
 use crate::model::{Bundle, Channel, Package};
 use crate::property::Property;
-use crate::version::{Version, VersionRange};
+use crate::version::Version;
 
 /// How an upgrade edge is declared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -225,7 +225,7 @@ impl ChannelGraph {
                     add_edge(&s.value, to, EdgeKind::Skips, &mut edges);
                 }
             }
-            if let Ok(range) = VersionRange::parse(&e.skip_range.value) {
+            if let Some(range) = e.range() {
                 for x in &c.entries {
                     if x.name.value != to && entry_version(package, x.bundle).is_some_and(|v| range.contains(v)) {
                         add_edge(&x.name.value, to, EdgeKind::SkipRange, &mut edges);

@@ -7,7 +7,7 @@ use super::channel_graph::{entry_version, ChannelGraph};
 use super::upgrade::{Start, V0Channel};
 use crate::diagnostic::{Code, Diagnostic, Location};
 use crate::model::{Channel, Entry, Model, Package};
-use crate::version::{go_quote as q, Version, VersionRange};
+use crate::version::{go_quote as q, Version};
 
 /// Run every graph lint over the model.
 pub fn check(model: &Model) -> Vec<Diagnostic> {
@@ -26,7 +26,7 @@ pub fn package(p: &Package) -> Vec<Diagnostic> {
 fn at(c: &Channel, e: &Entry, field: &str) -> Location {
     let pos = match field {
         "replaces" => e.replaces.pos,
-        "skipRange" => e.skip_range.pos,
+        "skipRange" => e.skip_range.as_ref().map_or(e.name.pos, |s| s.text.pos),
         _ => e.name.pos,
     };
     c.source.as_ref().map(|s| s.at(pos, format!("/entries/{}/{field}", e.index))).unwrap_or_default()
@@ -100,7 +100,7 @@ fn channel(p: &Package, c: &Channel, out: &mut Vec<Diagnostic>) {
         }
         // A skipRange that covers no entry of the channel (a single-entry channel whose head covers
         // pruned versions is normal).
-        if let (true, Ok(range)) = (c.entries.len() > 1, VersionRange::parse(&e.skip_range.value)) {
+        if let (true, Some(range)) = (c.entries.len() > 1, e.range()) {
             let covers =
                 c.entries.iter().any(|x| x.name.value != e.name.value && version(x).is_some_and(|v| range.contains(v)));
             if !covers {
@@ -108,7 +108,7 @@ fn channel(p: &Package, c: &Channel, out: &mut Vec<Diagnostic>) {
                     Code::SkipRangeCoversNothing,
                     format!(
                         "the skipRange {} of {} covers no entry of channel {ch}",
-                        q(&e.skip_range.value),
+                        q(e.skip_range_text()),
                         q(&e.name.value)
                     ),
                     at(c, e, "skipRange"),
@@ -174,7 +174,7 @@ fn channel(p: &Package, c: &Channel, out: &mut Vec<Diagnostic>) {
         if s.patch == 0 || v.is_prerelease() {
             continue;
         }
-        let range = VersionRange::parse(&e.skip_range.value).ok();
+        let range = e.range();
         let missed: Vec<String> = c
             .entries
             .iter()

@@ -95,7 +95,7 @@ struct Current {
 
 /// How `candidate` upgrades from `cur`, if it does (replaces, then skips, then skipRange).
 fn edge_kind(candidate: &Entry, cur: &Current) -> Option<EdgeKind> {
-    edge_kind_with(candidate, VersionRange::parse(&candidate.skip_range.value).ok().as_ref(), cur)
+    edge_kind_with(candidate, candidate.range(), cur)
 }
 
 /// How `candidate` upgrades from `cur` (replaces, then skips, then its already-parsed skipRange).
@@ -218,7 +218,7 @@ pub(crate) struct V0Channel<'a> {
 impl<'a> V0Channel<'a> {
     pub(crate) fn new(package: &'a Package, channel: &'a Channel) -> Result<V0Channel<'a>, PathError> {
         let order = channel_order(&package.name, channel).map_err(|e| PathError::Order(e.to_string()))?;
-        let ranges = channel.entries.iter().map(|e| VersionRange::parse(&e.skip_range.value).ok()).collect();
+        let ranges = channel.entries.iter().map(|e| e.range().cloned()).collect();
         let prohibited = channel
             .entries
             .iter()
@@ -435,7 +435,7 @@ impl<'a> V1Channel<'a> {
         let mut v = V1Channel {
             package,
             channel,
-            ranges: channel.entries.iter().map(|e| VersionRange::parse(&e.skip_range.value).ok()).collect(),
+            ranges: channel.entries.iter().map(|e| e.range().cloned()).collect(),
             vrs: channel.entries.iter().map(|e| v1_version_release(package, e)).collect(),
             deprecated: channel
                 .entries

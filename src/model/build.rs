@@ -137,7 +137,7 @@ impl Builder {
                     name: e.name.clone(),
                     replaces: e.replaces.clone(),
                     skips: e.skips.clone(),
-                    skip_range: e.skip_range.clone(),
+                    skip_range: super::SkipRange::parse(&e.skip_range),
                     bundle: None,
                 });
             }

@@ -12,7 +12,7 @@ pub use replaces_chain::ChainError;
 
 use crate::declcfg::{self, Icon, Pos, Source, Spanned};
 use crate::property::Property;
-use crate::version::{Release, Version};
+use crate::version::{RangeError, Release, Version, VersionRange};
 
 /// A catalog: every package, sorted by name.
 #[derive(Debug, Clone, Default)]
@@ -102,10 +102,38 @@ pub struct Entry {
     /// Empty when absent.
     pub replaces: Spanned<String>,
     pub skips: Vec<Spanned<String>>,
-    /// Empty when absent.
-    pub skip_range: Spanned<String>,
+    /// The `skipRange`, when set (an empty text counts as unset, as in opm).
+    pub skip_range: Option<SkipRange>,
     /// Index into the package's `bundles`; `None` when no `olm.bundle` has this name.
     pub bundle: Option<usize>,
+}
+
+impl Entry {
+    /// The skipRange's range, when it is set and valid (OLM ignores an invalid one).
+    pub fn range(&self) -> Option<&VersionRange> {
+        self.skip_range.as_ref().and_then(|s| s.range.as_ref().ok())
+    }
+
+    /// The skipRange text as written (empty when unset).
+    pub fn skip_range_text(&self) -> &str {
+        self.skip_range.as_ref().map_or("", |s| s.text.value.as_str())
+    }
+}
+
+/// An entry's `skipRange`: the text as written, and the range it parsed to or why it did not.
+#[derive(Debug, Clone)]
+pub struct SkipRange {
+    /// The text and where it was read.
+    pub text: Spanned<String>,
+    /// The parsed range, or blang's error.
+    pub range: Result<VersionRange, RangeError>,
+}
+
+impl SkipRange {
+    /// Parse `text`; `None` when it is empty.
+    pub fn parse(text: &Spanned<String>) -> Option<SkipRange> {
+        (!text.value.is_empty()).then(|| SkipRange { text: text.clone(), range: VersionRange::parse(&text.value) })
+    }
 }
 
 /// A bundle, shared by every channel that lists it.

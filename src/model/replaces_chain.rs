@@ -123,7 +123,7 @@ mod tests {
             name: s(name),
             replaces: s(replaces),
             skips: skips.iter().map(|t| s(t)).collect(),
-            skip_range: s(""),
+            skip_range: None,
             bundle: None,
         }
     }

@@ -173,7 +173,7 @@ impl Catalog {
                                 name: e.name.value.clone(),
                                 replaces: Some(e.replaces.value.clone()).filter(|r| !r.is_empty()),
                                 skips: e.skips.iter().map(|s| s.value.clone()).collect(),
-                                skip_range: Some(e.skip_range.value.clone()).filter(|r| !r.is_empty()),
+                                skip_range: e.skip_range.as_ref().map(|s| s.text.value.clone()),
                             })
                             .collect(),
                     })

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::error_tree::ErrorTree;
 use crate::diagnostic::{Code, Diagnostic, Location};
 use crate::model::{Bundle, ChainError, Channel, Entry, Package};
-use crate::version::{go_quote as q, VersionRange};
+use crate::version::go_quote as q;
 
 struct Ctx<'a> {
     chain: Vec<String>,
@@ -219,13 +219,13 @@ fn bundle(p: &Package, c: &Channel, e: &Entry, b: &Bundle, ctx: &mut Ctx<'_>, fi
             ctx.report(&mut tree, Code::EmptySkip, format!("skip[{i}] is empty"), loc, true);
         }
     }
-    if !e.skip_range.value.is_empty() {
-        if let Err(err) = VersionRange::parse(&e.skip_range.value) {
-            let loc = entry_at(format!("/entries/{}/skipRange", e.index), e.skip_range.pos);
+    if let Some(sr) = &e.skip_range {
+        if let Err(err) = &sr.range {
+            let loc = entry_at(format!("/entries/{}/skipRange", e.index), sr.text.pos);
             ctx.report(
                 &mut tree,
                 Code::InvalidSkipRange,
-                format!("invalid skipRange {}: {err}", q(&e.skip_range.value)),
+                format!("invalid skipRange {}: {err}", q(&sr.text.value)),
                 loc,
                 true,
             );
