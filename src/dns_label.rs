@@ -51,19 +51,6 @@ pub fn is_dns1123_label(name: &str) -> bool {
     name.len() <= DNS1123_LABEL_MAX_LENGTH && is_label(name)
 }
 
-/// Go `fmt.Sprintf("%v", []string{...})`: `[a b c]`, elements unquoted and
-/// separated by single spaces; `[]` when empty.
-pub fn go_string_slice(items: &[String]) -> String {
-    let mut out = String::from("[");
-    for (i, item) in items.iter().enumerate() {
-        if i > 0 {
-            out.push(' ');
-        }
-        out.push_str(item);
-    }
-    out.push(']');
-    out
-}
 
 /// Anchored `[a-z0-9]([-a-z0-9]*[a-z0-9])?`.
 fn is_label(s: &str) -> bool {
@@ -142,13 +129,13 @@ mod tests {
 
     #[test]
     fn go_slice_format() {
-        assert_eq!(go_string_slice(&[]), "[]");
-        assert_eq!(go_string_slice(&["a".to_string()]), "[a]");
-        assert_eq!(go_string_slice(&["a".to_string(), "b c".to_string()]), "[a b c]");
-        assert_eq!(go_string_slice(&["".to_string(), "".to_string()]), "[ ]");
-        assert_eq!(go_string_slice(&dns1123_label_errors("foo.bar")), "[must not contain dots]");
+        assert_eq!(crate::gotext::string_slice::<String>(&[]), "[]");
+        assert_eq!(crate::gotext::string_slice(&["a".to_string()]), "[a]");
+        assert_eq!(crate::gotext::string_slice(&["a".to_string(), "b c".to_string()]), "[a b c]");
+        assert_eq!(crate::gotext::string_slice(&["".to_string(), "".to_string()]), "[ ]");
+        assert_eq!(crate::gotext::string_slice(&dns1123_label_errors("foo.bar")), "[must not contain dots]");
         assert_eq!(
-            go_string_slice(&dns1123_label_errors("Foo")),
+            crate::gotext::string_slice(&dns1123_label_errors("Foo")),
             "[a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')]"
         );
     }

@@ -26,6 +26,7 @@
 
 pub mod declcfg;
 pub mod diagnostic;
+pub mod gotext;
 pub mod dns_label;
 pub mod graph;
 pub mod image_ref;

@@ -175,32 +175,9 @@ fn properties(obj: &Node, ctx: &Ctx<'_>, mut values: Vec<Option<Node>>) -> R<Vec
     Ok(out)
 }
 
-/// Decode standard base64 as Go's `encoding/json` does for `[]byte` (newlines ignored, padding
-/// required, non-zero trailing bits tolerated).
+/// Decode standard base64 as Go does (see [`crate::gotext::decode_base64`]); the error is Go's text.
 pub fn go_base64(s: &str) -> Result<Vec<u8>, String> {
-    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
-    use base64::Engine as _;
-    const ENGINE: GeneralPurpose = GeneralPurpose::new(
-        &base64::alphabet::STANDARD,
-        GeneralPurposeConfig::new()
-            .with_decode_allow_trailing_bits(true)
-            .with_decode_padding_mode(DecodePaddingMode::RequireCanonical),
-    );
-    let owned;
-    let input = if s.contains(['\n', '\r']) {
-        owned = s.replace(['\n', '\r'], "");
-        owned.as_str()
-    } else {
-        s
-    };
-    ENGINE.decode(input).map_err(|e| {
-        let offset = match e {
-            base64::DecodeError::InvalidByte(o, _) | base64::DecodeError::InvalidLastSymbol(o, _) => o,
-            base64::DecodeError::InvalidLength(l) => l,
-            base64::DecodeError::InvalidPadding => input.len(),
-        };
-        format!("illegal base64 data at input byte {offset}")
-    })
+    crate::gotext::decode_base64(s).map_err(|e| e.to_string())
 }
 
 pub fn package(mut node: Node, file: &Arc<str>) -> R<Package> {
@@ -217,8 +194,8 @@ pub fn package(mut node: Node, file: &Arc<str>) -> R<Package> {
             let data = match member(n, "base64data") {
                 None => Vec::new(),
                 Some(d) => match &d.value {
-                    Value::String(s) => go_base64(s).map_err(|m| DecodeError {
-                        message: m,
+                    Value::String(s) => crate::gotext::decode_base64(s).map_err(|m| DecodeError {
+                        message: m.to_string(),
                         pos: d.pos,
                         pointer: "/icon/base64data".into(),
                     })?,

@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::decode::{self, go_base64, DecodeError};
+use super::decode::{self, DecodeError};
 use super::indexignore::{sort_walk_order, IndexIgnore};
 use super::json::JsonReader;
 use super::value::{fold, Node, Pos, Value};
@@ -17,7 +17,7 @@ use super::yaml::{self, YamlError};
 use super::{Blob, DeclarativeConfig, Meta, Source};
 use super::{SCHEMA_BUNDLE, SCHEMA_CHANNEL, SCHEMA_DEPRECATIONS, SCHEMA_PACKAGE};
 use crate::diagnostic::{sort_diagnostics, Code, Diagnostic, Location};
-use crate::version::go_quote;
+use crate::gotext::quote as go_quote;
 
 /// One file handed to the loader: its path relative to the catalog root (`/`-separated) and its
 /// bytes.
@@ -336,7 +336,7 @@ impl FileBlobs {
     fn bundle_objects(&mut self, b: &mut super::Bundle) -> bool {
         let mut ok = true;
         for (i, p) in b.properties.iter().enumerate() {
-            if p.type_.value != crate::property::TYPE_BUNDLE_OBJECT {
+            if p.type_.value != super::property_types::TYPE_BUNDLE_OBJECT {
                 continue;
             }
             let prefix = format!(
@@ -352,7 +352,7 @@ impl FileBlobs {
                     Value::Object(_) => match v.field("data").map(|m| &m.value) {
                         None => Ok(Vec::new()),
                         Some(Node { value: Value::Null, .. }) => Ok(Vec::new()),
-                        Some(Node { value: Value::String(s), .. }) => go_base64(s),
+                        Some(Node { value: Value::String(s), .. }) => crate::gotext::decode_base64(s).map_err(|e| e.to_string()),
                         Some(other) => Err(format!(
                             "json: cannot unmarshal {} into Go struct field BundleObject.data of type []uint8",
                             other.kind_name()
@@ -413,7 +413,7 @@ fn go_fmt_v(n: &Node) -> String {
     match &n.value {
         Value::Null => "<nil>".into(),
         Value::Bool(b) => b.to_string(),
-        Value::Number(f) => go_float_g(*f),
+        Value::Number(f) => crate::gotext::format_g(*f, 64),
         Value::String(s) => s.clone(),
         Value::Array(a) => format!("[{}]", a.iter().map(go_fmt_v).collect::<Vec<_>>().join(" ")),
         Value::Object(m) => {
@@ -429,7 +429,7 @@ fn go_fmt_t(n: &Node) -> String {
     match &n.value {
         Value::Null => "%!t(<nil>)".into(),
         Value::Bool(b) => b.to_string(),
-        Value::Number(f) => format!("%!t(float64={})", go_float_g(*f)),
+        Value::Number(f) => format!("%!t(float64={})", crate::gotext::format_g(*f, 64)),
         Value::String(s) => format!("%!t(string={s})"),
         Value::Array(a) => format!("[{}]", a.iter().map(go_fmt_t).collect::<Vec<_>>().join(" ")),
         Value::Object(m) => {
@@ -437,16 +437,6 @@ fn go_fmt_t(n: &Node) -> String {
             items.sort();
             format!("map[{}]", items.iter().map(|(k, v)| format!("{k}:{v}")).collect::<Vec<_>>().join(" "))
         }
-    }
-}
-
-/// Go's `%v` of a float64 (`%g` with the shortest representation).
-fn go_float_g(f: f64) -> String {
-    let abs = f.abs();
-    if abs != 0.0 && !(1e-4..1e21).contains(&abs) {
-        super::value::go_float(f)
-    } else {
-        format!("{f}")
     }
 }
 

@@ -28,6 +28,32 @@ pub const SCHEMA_CHANNEL: &str = "olm.channel";
 pub const SCHEMA_BUNDLE: &str = "olm.bundle";
 pub const SCHEMA_DEPRECATIONS: &str = "olm.deprecations";
 
+/// The property type names the catalog format defines.
+pub mod property_types {
+    /// `olm.package`: the bundle's package, version and release.
+    pub const TYPE_PACKAGE: &str = "olm.package";
+    /// `olm.package.required`: a dependency on a package within a version range.
+    pub const TYPE_PACKAGE_REQUIRED: &str = "olm.package.required";
+    /// `olm.gvk`: an API the bundle provides.
+    pub const TYPE_GVK: &str = "olm.gvk";
+    /// `olm.gvk.required`: an API the bundle needs.
+    pub const TYPE_GVK_REQUIRED: &str = "olm.gvk.required";
+    /// `olm.label`: a label the bundle carries.
+    pub const TYPE_LABEL: &str = "olm.label";
+    /// `olm.label.required`: a label a dependency must carry.
+    pub const TYPE_LABEL_REQUIRED: &str = "olm.label.required";
+    /// `olm.bundle.object`: a manifest embedded as base64.
+    pub const TYPE_BUNDLE_OBJECT: &str = "olm.bundle.object";
+    /// `olm.csv.metadata`: the CSV's metadata, in place of the embedded CSV.
+    pub const TYPE_CSV_METADATA: &str = "olm.csv.metadata";
+    /// `olm.channel` (internal use upstream).
+    pub const TYPE_CHANNEL: &str = "olm.channel";
+    /// `olm.constraint`: a generic dependency (GVK, package, CEL, compound).
+    pub const TYPE_CONSTRAINT: &str = "olm.constraint";
+    /// `olm.deprecated`: the legacy deprecation marker.
+    pub const TYPE_DEPRECATED: &str = "olm.deprecated";
+}
+
 /// A value with the position it was read at.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Spanned<T> {

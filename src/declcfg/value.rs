@@ -233,25 +233,10 @@ fn write_go_json(node: &Node, out: &mut String) {
     }
 }
 
-/// A float64 the way Go's `encoding/json` prints it.
+/// A float64 the way Go's `encoding/json` prints it (`null` for NaN and infinities, which a
+/// parsed catalog never holds).
 pub fn go_float(f: f64) -> String {
-    if !f.is_finite() {
-        return "null".to_string();
-    }
-    let abs = f.abs();
-    if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
-        // Exponent form, shortest digits, Go style exponent (e-07 → e-7, at least one digit).
-        let s = format!("{:e}", f);
-        match s.split_once('e') {
-            Some((mant, exp)) => match exp.strip_prefix('-') {
-                Some(d) => format!("{mant}e-{d}"),
-                None => format!("{mant}e+{exp:0>2}"),
-            },
-            None => s,
-        }
-    } else {
-        format!("{}", f)
-    }
+    crate::gotext::json_number(f).unwrap_or_else(|_| "null".to_string())
 }
 
 /// A JSON string literal as Go writes it with HTML escaping off.

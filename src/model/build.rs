@@ -9,10 +9,11 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use super::{Bundle, Channel, Deprecation, Entry, Model, Package};
 use crate::declcfg::{self, DeclarativeConfig};
 use crate::diagnostic::{Code, Diagnostic};
-use crate::dns_label::{dns1123_label_errors, go_string_slice};
+use crate::dns_label::dns1123_label_errors;
+use crate::gotext::{quote as q, string_slice};
 use crate::image_ref::validate_image_ref;
 use crate::property::{self, Property};
-use crate::version::{go_quote as q, Release, Version};
+use crate::version::{Release, Version};
 
 /// Convert a catalog into the model. The diagnostics come in opm's phase order (not sorted), so
 /// the first one is the error opm itself would print.
@@ -65,7 +66,7 @@ impl Builder {
             if !errs.is_empty() {
                 self.err(
                     Code::InvalidPackageName,
-                    format!("invalid package name {}: {}", q(name), go_string_slice(&errs)),
+                    format!("invalid package name {}: {}", q(name), string_slice(&errs)),
                     at,
                 );
             }
@@ -389,7 +390,7 @@ impl Builder {
                 format!(
                     "no olm.bundle blobs found in package {} for olm.channel entries {}",
                     q(&p.name),
-                    go_string_slice(&list)
+                    string_slice(&list)
                 ),
                 first.unwrap_or_default(),
             );

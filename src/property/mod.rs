@@ -13,15 +13,7 @@ use crate::declcfg::value::Node;
 
 pub use constraint::{Constraint, ConstraintError, ConstraintValue};
 
-pub const TYPE_PACKAGE: &str = "olm.package";
-pub const TYPE_PACKAGE_REQUIRED: &str = "olm.package.required";
-pub const TYPE_GVK: &str = "olm.gvk";
-pub const TYPE_GVK_REQUIRED: &str = "olm.gvk.required";
-pub const TYPE_BUNDLE_OBJECT: &str = "olm.bundle.object";
-pub const TYPE_CSV_METADATA: &str = "olm.csv.metadata";
-pub const TYPE_CHANNEL: &str = "olm.channel";
-pub const TYPE_CONSTRAINT: &str = "olm.constraint";
-pub const TYPE_DEPRECATED: &str = "olm.deprecated";
+pub use crate::declcfg::property_types::*;
 
 /// `olm.package`: the bundle's own package and version.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

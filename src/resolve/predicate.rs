@@ -8,7 +8,8 @@ use super::cel::CelRule;
 use super::snapshot::Bundle;
 use crate::property::constraint::{Constraint, ConstraintValue};
 use crate::property::Gvk;
-use crate::version::{go_quote, Version, VersionRange};
+use crate::gotext::quote as go_quote;
+use crate::version::{Version, VersionRange};
 
 /// A requirement on a candidate entry.
 #[derive(Debug)]

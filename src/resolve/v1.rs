@@ -39,7 +39,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::version::masterminds::Constraints;
-use crate::version::{go_quote, Release, Version, VersionRange, VersionRelease};
+use crate::gotext::quote as go_quote;
+use crate::version::{Release, Version, VersionRange, VersionRelease};
 
 /// What to resolve: one package, its filters, the installed bundle (if any)
 /// and the catalogs to look in.

@@ -9,7 +9,8 @@
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::Package;
 use crate::property::{Constraint, ConstraintError, ConstraintValue, Property};
-use crate::version::{go_quote as q, VersionRange};
+use crate::gotext::quote as q;
+use crate::version::VersionRange;
 
 /// The lints of one package.
 pub fn package(p: &Package) -> Vec<Diagnostic> {

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::error_tree::ErrorTree;
 use crate::diagnostic::{Code, Diagnostic, Location};
 use crate::model::{Bundle, ChainError, Channel, Entry, Package};
-use crate::version::go_quote as q;
+use crate::gotext::quote as q;
 
 struct Ctx<'a> {
     chain: Vec<String>,

@@ -21,7 +21,8 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::str::FromStr;
 
-use super::{go_quote, Version};
+use super::Version;
+use crate::gotext::quote as go_quote;
 
 /// Longest accepted constraint string, in bytes (`MaxConstraintLen`).
 pub const MAX_CONSTRAINT_LEN: usize = 512;

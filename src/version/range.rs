@@ -16,7 +16,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::go_quote;
+use crate::gotext::quote as go_quote;
 use super::version::{Version, VersionError};
 
 /// An error from [`VersionRange::parse`]; `Display` gives blang's text.

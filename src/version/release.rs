@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
-use super::go_quote;
+use crate::gotext::quote as go_quote;
 use super::version::{compare_ident_lists, validate_prerelease_ident, Version, VersionError};
 
 /// Maximum length of a release string, in bytes (the CSV CRD constraint).

@@ -10,7 +10,7 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::str::FromStr;
 
-use super::go_quote;
+use crate::gotext::quote as go_quote;
 
 /// Which of the three numeric components an error is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

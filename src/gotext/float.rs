@@ -1,0 +1,132 @@
+//! How Go prints a float: `%v` (`strconv.FormatFloat(f, 'g', -1, bits)`) and `encoding/json`.
+//!
+//! Both use the shortest digits that read back to the same value (what Rust's `{:e}` gives);
+//! they differ in when they switch to exponent form: `%v` when the decimal exponent is below -4
+//! or at least 6 (`1e+06`), JSON when the magnitude is below 1e-6 or at least 1e21.
+
+/// The shortest digits of a finite, non-zero `abs` and its decimal exponent `e`
+/// (`abs = d.ddd × 10^e`).
+fn shortest(abs: f64, bits: u32) -> (String, i32) {
+    let s = if bits == 32 { format!("{:e}", abs as f32) } else { format!("{abs:e}") };
+    let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
+    (mant.replace('.', ""), exp.parse().unwrap_or(0))
+}
+
+/// `d.ddde±XX` with Go's at-least-two-digit exponent.
+fn exponent_form(neg: bool, digits: &str, exp: i32) -> String {
+    let mut out = String::new();
+    if neg {
+        out.push('-');
+    }
+    out.push_str(&digits[..1]);
+    if digits.len() > 1 {
+        out.push('.');
+        out.push_str(&digits[1..]);
+    }
+    let sign = if exp < 0 { '-' } else { '+' };
+    out.push_str(&format!("e{sign}{:02}", exp.unsigned_abs()));
+    out
+}
+
+/// Plain decimal form of `digits × 10^(exp - len + 1)`.
+fn decimal_form(neg: bool, digits: &str, exp: i32) -> String {
+    let mut out = String::new();
+    if neg {
+        out.push('-');
+    }
+    let point = exp + 1;
+    if point <= 0 {
+        out.push_str("0.");
+        out.push_str(&"0".repeat(point.unsigned_abs() as usize));
+        out.push_str(digits);
+    } else if point as usize >= digits.len() {
+        out.push_str(digits);
+        out.push_str(&"0".repeat(point as usize - digits.len()));
+    } else {
+        out.push_str(&digits[..point as usize]);
+        out.push('.');
+        out.push_str(&digits[point as usize..]);
+    }
+    out
+}
+
+/// Go's `%v` of a float: `strconv.FormatFloat(f, 'g', -1, bits)`. `bits` 32 rounds to `float32`
+/// first (anything else means 64). Special values print as `NaN`, `+Inf`, `-Inf`.
+pub fn format_g(f: f64, bits: u32) -> String {
+    let f = if bits == 32 { f64::from(f as f32) } else { f };
+    if f.is_nan() {
+        return "NaN".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "+Inf" } else { "-Inf" }.into();
+    }
+    if f == 0.0 {
+        return if f.is_sign_negative() { "-0" } else { "0" }.into();
+    }
+    let (digits, exp) = shortest(f.abs(), bits);
+    if !(-4..6).contains(&exp) {
+        exponent_form(f < 0.0, &digits, exp)
+    } else {
+        decimal_form(f < 0.0, &digits, exp)
+    }
+}
+
+/// The JSON text Go's `encoding/json` writes for a `float64`: plain decimal unless
+/// `abs < 1e-6` or `abs >= 1e21` (then `1e+21`, `1e-7`: Go trims the exponent's leading zero
+/// for negative exponents), `-0` for negative zero. NaN and infinities are Go's error
+/// (`json: unsupported value: +Inf`).
+pub fn json_number(f: f64) -> Result<String, String> {
+    if !f.is_finite() {
+        return Err(format!("json: unsupported value: {}", format_g(f, 64)));
+    }
+    if f == 0.0 {
+        return Ok(if f.is_sign_negative() { "-0" } else { "0" }.into());
+    }
+    let abs = f.abs();
+    let (digits, exp) = shortest(abs, 64);
+    if (1e-6..1e21).contains(&abs) {
+        return Ok(decimal_form(f < 0.0, &digits, exp));
+    }
+    let s = exponent_form(f < 0.0, &digits, exp);
+    Ok(match s.split_once("e-0") {
+        Some((mant, rest)) => format!("{mant}e-{rest}"),
+        None => s,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{format_g, json_number};
+
+    #[test]
+    fn percent_v_switches_to_exponent_form_at_a_million() {
+        assert_eq!(format_g(999_999.0, 64), "999999");
+        assert_eq!(format_g(1_000_000.0, 64), "1e+06");
+        assert_eq!(format_g(1_234_567.0, 64), "1.234567e+06");
+        assert_eq!(format_g(1e21, 64), "1e+21");
+        assert_eq!(format_g(0.0001, 64), "0.0001");
+        assert_eq!(format_g(0.00001, 64), "1e-05");
+        assert_eq!(format_g(1.5, 64), "1.5");
+        assert_eq!(format_g(-2.0, 64), "-2");
+        assert_eq!(format_g(-0.0, 64), "-0");
+        assert_eq!(format_g(f64::INFINITY, 64), "+Inf");
+        assert_eq!(format_g(f64::NAN, 64), "NaN");
+    }
+
+    #[test]
+    fn thirty_two_bit_floats_round_first() {
+        assert_eq!(format_g(0.1, 32), "0.1");
+        assert_eq!(format_g(16_777_217.0, 32), "1.6777216e+07");
+    }
+
+    #[test]
+    fn json_switches_at_1e21() {
+        assert_eq!(json_number(1_000_000.0).unwrap(), "1000000");
+        assert_eq!(json_number(1e20).unwrap(), "100000000000000000000");
+        assert_eq!(json_number(1e21).unwrap(), "1e+21");
+        assert_eq!(json_number(1.5e-7).unwrap(), "1.5e-7");
+        assert_eq!(json_number(1e-6).unwrap(), "0.000001");
+        assert_eq!(json_number(-0.0).unwrap(), "-0");
+        assert_eq!(json_number(f64::NEG_INFINITY).unwrap_err(), "json: unsupported value: -Inf");
+    }
+}
