@@ -13,7 +13,6 @@ use crate::dns_label::dns1123_label_errors;
 use crate::gotext::{quote as q, string_slice};
 use crate::image_ref::validate_image_ref;
 use crate::property::{self, Property};
-use crate::version::{Release, Version};
 
 /// Convert a catalog into the model. The diagnostics come in opm's phase order (not sorted), so
 /// the first one is the error opm itself would print.
@@ -249,6 +248,7 @@ impl Builder {
                     props.push((i, parsed));
                 }
                 Err(m) => {
+                    props.push((i, Property::Invalid { type_: p.type_.value.clone(), error: m.clone() }));
                     let (pos, pointer) = match &p.value {
                         Some(v) => (v.pos, format!("/properties/{i}/value")),
                         None => (p.pos, format!("/properties/{i}")),
@@ -327,16 +327,16 @@ impl Builder {
             }
         }
         if let Some((i, pp)) = &the_package {
-            match Version::parse(&pp.version) {
-                Ok(v) => version = Some(v),
+            match &pp.parsed_version {
+                Ok(v) => version = Some(v.clone()),
                 Err(e) => err(
                     Code::InvalidVersion,
                     format!("error parsing bundle {} version {}: {e}", q(name), q(&pp.version)),
                     prop_field(bl, *i, "version"),
                 ),
             }
-            match Release::parse(&pp.release) {
-                Ok(r) => release = r,
+            match &pp.parsed_release {
+                Ok(r) => release = r.clone(),
                 Err(e) => err(
                     Code::InvalidRelease,
                     format!("error parsing bundle {} release version {}: {e}", q(name), q(&pp.release)),

@@ -6,6 +6,7 @@
 use std::fmt;
 
 use super::Gvk;
+use crate::version::{RangeError, VersionRange};
 use crate::declcfg::value::{Node, Value};
 
 /// Largest accepted value, in bytes of compact JSON (`2 << 16`).
@@ -17,7 +18,14 @@ pub enum Constraint {
     /// A bundle providing this GVK.
     Gvk(Gvk),
     /// A bundle of this package within a blang range.
-    Package { package_name: String, version_range: String },
+    Package {
+        /// The package.
+        package_name: String,
+        /// The range as written.
+        version_range: String,
+        /// The parsed range, or blang's error (the resolver rejects the constraint then).
+        range: Result<VersionRange, RangeError>,
+    },
     /// A CEL rule over the candidate's `properties`.
     Cel { rule: String },
     /// All children hold (true when empty).
@@ -98,7 +106,7 @@ impl ConstraintValue {
         let list = |cs: &[ConstraintValue]| serde_json::json!({"constraints": cs.iter().map(ConstraintValue::to_json).collect::<Vec<_>>()});
         let (k, v) = match &self.constraint {
             Constraint::Gvk(g) => ("gvk", serde_json::json!({"group": g.group, "version": g.version, "kind": g.kind})),
-            Constraint::Package { package_name, version_range } => {
+            Constraint::Package { package_name, version_range, .. } => {
                 ("package", serde_json::json!({"packageName": package_name, "versionRange": version_range}))
             }
             Constraint::Cel { rule } => ("cel", serde_json::json!({"rule": rule})),
@@ -162,7 +170,8 @@ fn constraint(node: &Node) -> Result<Constraint, ConstraintError> {
         return Ok(Constraint::Gvk(g));
     }
     if let Some((package_name, version_range)) = package {
-        return Ok(Constraint::Package { package_name, version_range });
+        let range = VersionRange::parse(&version_range);
+        return Ok(Constraint::Package { package_name, version_range, range });
     }
     if let Some(c) = all {
         return Ok(Constraint::All(c));

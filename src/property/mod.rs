@@ -10,26 +10,50 @@ pub mod constraint;
 mod go_type;
 
 use crate::declcfg::value::Node;
+use crate::version::{RangeError, Release, ReleaseError, Version, VersionError, VersionRange};
 
 pub use constraint::{Constraint, ConstraintError, ConstraintValue};
 
 pub use crate::declcfg::property_types::*;
 
 /// `olm.package`: the bundle's own package and version.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PackageProperty {
+    /// `packageName`.
     pub package_name: String,
+    /// `version` as written.
     pub version: String,
-    /// Empty when not set.
+    /// `release` as written; empty when not set.
     pub release: String,
+    /// `version` parsed as opm parses it (blang, strict), or blang's error.
+    pub parsed_version: Result<Version, VersionError>,
+    /// `release` parsed (`None` when empty), or why opm rejects it.
+    pub parsed_release: Result<Option<Release>, ReleaseError>,
+}
+
+impl PackageProperty {
+    /// The property for `package_name` at `version` (no release), parsed.
+    pub fn new(package_name: &str, version: &str) -> PackageProperty {
+        PackageProperty {
+            package_name: package_name.to_string(),
+            version: version.to_string(),
+            release: String::new(),
+            parsed_version: Version::parse(version),
+            parsed_release: Ok(None),
+        }
+    }
 }
 
 /// `olm.package.required`: a dependency on a package within a version range (blang syntax; not
-/// checked by opm).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// checked by opm, so a bad range is kept with its error for the resolver and our lint).
+#[derive(Debug, Clone, PartialEq)]
 pub struct PackageRequired {
+    /// `packageName`.
     pub package_name: String,
+    /// `versionRange` as written.
     pub version_range: String,
+    /// The parsed range, or blang's error.
+    pub range: Result<VersionRange, RangeError>,
 }
 
 /// A group/version/kind (`olm.gvk` provides one, `olm.gvk.required` needs one).
@@ -60,6 +84,19 @@ pub enum Property {
     Constraint(Result<ConstraintValue, ConstraintError>),
     /// The legacy `olm.deprecated` marker (OLM v0 never installs such a bundle); any value.
     Deprecated,
+    /// `olm.label` (opm does not check it; a value that is not an object is [`Property::Other`]).
+    Label(String),
+    /// `olm.label.required`: the label, or the Go decoding error OLM's resolver would fail with
+    /// (opm does not check it).
+    LabelRequired(Result<String, String>),
+    /// A property of a type opm checks whose value did not decode: opm's error text (the model
+    /// reports it as a diagnostic; the resolver fails on a dependency it cannot read).
+    Invalid {
+        /// The property type.
+        type_: String,
+        /// What opm prints after `parse property[i] of type "t": `.
+        error: String,
+    },
     /// Any other type (the value is the raw property's JSON).
     Other {
         type_: String,
@@ -76,17 +113,22 @@ pub fn parse(type_: &str, value: Option<&Node>) -> Result<Property, String> {
     match type_ {
         TYPE_PACKAGE => {
             go_type::check(value, &go_type::PACKAGE)?;
+            let (version, release) = (s(value, "version"), s(value, "release"));
             Ok(Property::Package(PackageProperty {
                 package_name: s(value, "packageName"),
-                version: s(value, "version"),
-                release: s(value, "release"),
+                parsed_version: Version::parse(&version),
+                parsed_release: Release::parse(&release),
+                version,
+                release,
             }))
         }
         TYPE_PACKAGE_REQUIRED => {
             go_type::check(value, &go_type::PACKAGE_REQUIRED)?;
+            let version_range = s(value, "versionRange");
             Ok(Property::PackageRequired(PackageRequired {
                 package_name: s(value, "packageName"),
-                version_range: s(value, "versionRange"),
+                range: VersionRange::parse(&version_range),
+                version_range,
             }))
         }
         TYPE_GVK | TYPE_GVK_REQUIRED => {
@@ -110,6 +152,14 @@ pub fn parse(type_: &str, value: Option<&Node>) -> Result<Property, String> {
         }
         TYPE_CONSTRAINT => Ok(Property::Constraint(constraint::parse(value))),
         TYPE_DEPRECATED => Ok(Property::Deprecated),
+        TYPE_LABEL if value.as_object().is_some() => Ok(Property::Label(s(value, "label"))),
+        TYPE_LABEL_REQUIRED => Ok(Property::LabelRequired(match value.as_object() {
+            Some(_) => Ok(s(value, "label")),
+            None => Err(format!(
+                "json: cannot unmarshal {} into Go value of type property.LabelRequired",
+                value.kind_name()
+            )),
+        })),
         _ => Ok(Property::Other { type_: type_.to_string() }),
     }
 }
@@ -126,14 +176,10 @@ mod tests {
     #[test]
     fn typed_properties() {
         let p = parse(TYPE_PACKAGE, Some(&node(r#"{"packageName":"a","version":"1.0.0","release":"2"}"#))).unwrap();
-        assert_eq!(
-            p,
-            Property::Package(PackageProperty {
-                package_name: "a".into(),
-                version: "1.0.0".into(),
-                release: "2".into()
-            })
-        );
+        let Property::Package(pp) = p else { panic!("not a package property") };
+        assert_eq!((pp.package_name.as_str(), pp.version.as_str(), pp.release.as_str()), ("a", "1.0.0", "2"));
+        assert_eq!(pp.parsed_version.unwrap().to_string(), "1.0.0");
+        assert_eq!(pp.parsed_release.unwrap().unwrap().to_string(), "2");
         assert!(matches!(
             parse(TYPE_CONSTRAINT, Some(&node(r#"{"cel":{"rule":"true"}}"#))),
             Ok(Property::Constraint(Ok(_)))

@@ -196,9 +196,9 @@ fn convert(c: &Constraint, failure_message: &str, depth: usize) -> Result<Predic
     };
     Ok(match c {
         Constraint::Gvk(g) => Predicate::Gvk(g.clone()),
-        Constraint::Package { package_name, version_range } => Predicate::Package {
+        Constraint::Package { package_name, range, .. } => Predicate::Package {
             name: package_name.clone(),
-            range: VersionRange::parse(version_range).map_err(|e| PredicateError::Convert(e.to_string()))?,
+            range: range.clone().map_err(|e| PredicateError::Convert(e.to_string()))?,
         },
         Constraint::Cel { rule } => {
             let rule = CelRule::compile(rule).map_err(|e| PredicateError::Convert(e.to_string()))?;

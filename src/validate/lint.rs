@@ -10,7 +10,6 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::model::Package;
 use crate::property::{Constraint, ConstraintError, ConstraintValue, Property};
 use crate::gotext::quote as q;
-use crate::version::VersionRange;
 
 /// The lints of one package.
 pub fn package(p: &Package) -> Vec<Diagnostic> {
@@ -23,7 +22,7 @@ pub fn package(p: &Package) -> Vec<Diagnostic> {
                 let loc = b.source.at(pos, format!("/properties/{i}/value"));
                 match prop {
                     Property::PackageRequired(r) => {
-                        if let Err(e) = VersionRange::parse(&r.version_range) {
+                        if let Err(e) = &r.range {
                             out.push(Diagnostic::warning(
                                 Code::InvalidRequiredRange,
                                 format!(
@@ -55,6 +54,8 @@ pub fn package(p: &Package) -> Vec<Diagnostic> {
 
 fn constraint_problem(parsed: &Result<ConstraintValue, ConstraintError>) -> Option<String> {
     match parsed {
+        // OLM's parser accepts an empty constraint; its conversion to a predicate rejects it.
+        Err(ConstraintError::Empty) => Some(format!("convert olm.constraint to resolver predicate: {}", ConstraintError::Empty)),
         Err(e) => Some(format!("parse olm.constraint: {e}")),
         Ok(c) => bad_range(&c.constraint).map(|e| format!("convert olm.constraint to resolver predicate: {e}")),
     }
@@ -62,7 +63,7 @@ fn constraint_problem(parsed: &Result<ConstraintValue, ConstraintError>) -> Opti
 
 fn bad_range(c: &Constraint) -> Option<String> {
     match c {
-        Constraint::Package { version_range, .. } => VersionRange::parse(version_range).err().map(|e| e.to_string()),
+        Constraint::Package { range, .. } => range.as_ref().err().map(|e| e.to_string()),
         Constraint::All(cs) | Constraint::Any(cs) | Constraint::Not(cs) => {
             cs.iter().find_map(|c| bad_range(&c.constraint))
         }
