@@ -25,6 +25,7 @@
 //! ```
 
 pub mod declcfg;
+pub mod cluster;
 pub mod diagnostic;
 pub mod gotext;
 pub mod dns_label;

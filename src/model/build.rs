@@ -72,6 +72,7 @@ impl Builder {
             self.by_name.insert(name.clone(), self.packages.len());
             self.packages.push(Package {
                 name: name.clone(),
+                order: self.packages.len(),
                 source: p.source.clone(),
                 default_channel: p.default_channel.clone(),
                 description: p.description.clone(),
@@ -85,7 +86,7 @@ impl Builder {
 
     /// Phase B: `olm.channel` blobs.
     fn channels(&mut self, cfg: &DeclarativeConfig) {
-        for c in &cfg.channels {
+        for (order, c) in cfg.channels.iter().enumerate() {
             let Some(&pi) = self.by_name.get(&c.package.value) else {
                 self.err(
                     Code::UnknownPackage,
@@ -143,6 +144,7 @@ impl Builder {
             }
             self.packages[pi].channels.push(Channel {
                 name: c.name.value.clone(),
+                order,
                 source: Some(c.source.clone()),
                 entries,
                 properties: c.properties.clone(),
@@ -408,6 +410,7 @@ impl Builder {
             if !dc.is_empty() && !p.channels.iter().any(|c| &c.name == dc) {
                 p.channels.push(Channel {
                     name: dc.clone(),
+                    order: usize::MAX,
                     source: None,
                     entries: Vec::new(),
                     properties: Vec::new(),

@@ -41,6 +41,9 @@ pub struct Deprecation {
 #[derive(Debug, Clone)]
 pub struct Package {
     pub name: String,
+    /// Position of its `olm.package` blob among the catalog's packages, in load order (the
+    /// order in which OLM's resolver lists a catalog's packages).
+    pub order: usize,
     pub source: Source,
     /// The `defaultChannel` text as written (empty when unset).
     pub default_channel: Spanned<String>,
@@ -77,6 +80,9 @@ impl Package {
 #[derive(Debug, Clone)]
 pub struct Channel {
     pub name: String,
+    /// Position of its `olm.channel` blob among the catalog's channels, in load order
+    /// (`usize::MAX` for a synthesized channel).
+    pub order: usize,
     /// The `olm.channel` blob; `None` for the empty channel opm synthesizes for a default channel
     /// that names no channel.
     pub source: Option<Source>,

@@ -129,7 +129,7 @@ mod tests {
     }
 
     fn channel(entries: Vec<Entry>) -> Channel {
-        Channel { name: "c".into(), source: None, entries, properties: vec![], deprecation: None }
+        Channel { name: "c".into(), order: 0, source: None, entries, properties: vec![], deprecation: None }
     }
 
     #[test]

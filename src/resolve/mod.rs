@@ -2,13 +2,12 @@
 //! catalog priority, dependency preferences, invariants) and OLM v1's single-package selection.
 //! Reads catalogs as resolver entries; never writes to the model.
 //!
-//! [`resolve`] takes a [`Problem`] and returns what OLM v0 would install, or OLM's error with
-//! an [`explain::Explanation`] tree.
+//! [`resolve`] takes a [`Cluster`] (checked catalogs, installed operators, subscriptions) and
+//! returns what OLM v0 would install, or OLM's error with an [`explain::Explanation`] tree.
 
 pub mod cel;
 pub mod explain;
 pub mod predicate;
-pub mod problem;
 pub mod snapshot;
 pub mod solver;
 pub mod v1;
@@ -19,11 +18,7 @@ use std::fmt;
 use serde::Serialize;
 
 pub use explain::{Explanation, PickReason};
-pub use problem::{
-    Catalog, CatalogBundle, CatalogChannel, CatalogEntry, CatalogPackage, InstalledOperator, Problem, PropertyValue,
-    Subscription, SystemConstraint,
-};
-pub use snapshot::CatalogRef;
+use crate::cluster::Cluster;
 
 use snapshot::Snapshot;
 use solver::{SolveError, DEFAULT_CONFLICT_BUDGET};
@@ -122,26 +117,16 @@ impl Default for Options {
 }
 
 /// Resolve as OLM v0 does, with the default budget.
-pub fn resolve(problem: &Problem) -> Result<Resolution, ResolveError> {
-    resolve_with(problem, Options::default())
+pub fn resolve(cluster: &Cluster) -> Result<Resolution, ResolveError> {
+    resolve_with(cluster, Options::default())
 }
 
 /// Resolve as OLM v0 does.
-pub fn resolve_with(problem: &Problem, options: Options) -> Result<Resolution, ResolveError> {
-    resolve_catalogs(problem, &[], options)
-}
-
-/// Resolve with more catalogs than the problem lists (they come after the problem's own, and
-/// are not copied).
-pub fn resolve_catalogs(
-    problem: &Problem,
-    extra: &[CatalogRef<'_>],
-    options: Options,
-) -> Result<Resolution, ResolveError> {
+pub fn resolve_with(problem: &Cluster, options: Options) -> Result<Resolution, ResolveError> {
     if problem.namespace.is_empty() {
         return Err(ResolveError::Invalid(vec!["at least one namespace must be provided to resolution".into()]));
     }
-    let snap = Snapshot::build(problem, extra).map_err(|e| ResolveError::Invalid(vec![e]))?;
+    let snap = Snapshot::build(problem).map_err(|e| ResolveError::Invalid(vec![e]))?;
     let built = variables::build(problem, &snap).map_err(ResolveError::Invalid)?;
     match solver::solve(&built.variables, options.conflict_budget) {
         Ok(solution) => {
@@ -162,8 +147,8 @@ pub fn resolve_catalogs(
                     version: bundle
                         .packages
                         .iter()
-                        .find(|(n, _)| n == &entry.package)
-                        .map(|(_, v)| v.clone())
+                        .find(|(n, _, _)| n == &entry.package)
+                        .map(|(_, v, _)| v.clone())
                         .or_else(|| bundle.version.as_ref().map(|v| v.to_string()))
                         .unwrap_or_default(),
                     channel: entry.channel.clone(),

@@ -6,10 +6,10 @@ use std::fmt;
 
 use super::cel::CelRule;
 use super::snapshot::Bundle;
-use crate::property::constraint::{Constraint, ConstraintValue};
-use crate::property::Gvk;
+use crate::property::constraint::{Constraint, ConstraintError, ConstraintValue};
+use crate::property::{Gvk, Property, TYPE_GVK_REQUIRED, TYPE_PACKAGE_REQUIRED};
 use crate::gotext::quote as go_quote;
-use crate::version::{Version, VersionRange};
+use crate::version::VersionRange;
 
 /// A requirement on a candidate entry.
 #[derive(Debug)]
@@ -63,15 +63,16 @@ impl Predicate {
         match self {
             Predicate::Gvk(g) => b.provides.iter().any(|p| p == g),
             Predicate::Package { name, range } => {
-                let package = b.packages.iter().any(|(n, _)| n == name) || source_package == name;
-                let version = b.packages.iter().any(|(_, v)| Version::parse(v).is_ok_and(|v| range.contains(&v)))
+                let package = b.packages.iter().any(|(n, _, _)| n == name) || source_package == name;
+                let version = b.packages.iter().any(|(_, _, v)| v.as_ref().is_some_and(|v| range.contains(v)))
                     || b.version.as_ref().is_some_and(|v| range.contains(v));
                 package && version
             }
             Predicate::Label(l) => b.labels.iter().any(|x| x == l),
             Predicate::Cel { rule, .. } => {
+                let json: Vec<serde_json::Value> = b.properties.iter().map(|p| p.value.to_json()).collect();
                 let props: Vec<(&str, &serde_json::Value)> =
-                    b.properties.iter().map(|p| (p.type_.as_ref(), p.value.as_ref())).collect();
+                    b.properties.iter().zip(&json).map(|(p, v)| (p.type_.as_ref(), v)).collect();
                 rule.matches(&props)
             }
             Predicate::And(ps) => ps.iter().all(|p| p.test(b, source_package)),
@@ -132,55 +133,31 @@ impl fmt::Display for Predicate {
 
 /// The predicate for one property of a dependent bundle, or `None` when the type is not a
 /// dependency.
-pub fn for_property(type_: &str, value: &serde_json::Value) -> Option<Result<Predicate, PredicateError>> {
-    let str_field = |k: &str| value.get(k).and_then(|v| v.as_str()).unwrap_or("").to_string();
-    let object = || {
-        if value.is_object() {
-            Ok(())
-        } else {
-            Err(PredicateError::Decode(format!(
-                "json: cannot unmarshal {} into Go value of type property.{}",
-                json_kind(value),
-                match type_ {
-                    "olm.gvk.required" => "GVKRequired",
-                    "olm.package.required" => "PackageRequired",
-                    _ => "LabelRequired",
-                }
-            )))
+pub fn for_property(p: &Property) -> Option<Result<Predicate, PredicateError>> {
+    Some(match p {
+        Property::Constraint(parsed) => constraint(parsed),
+        Property::GvkRequired(g) => Ok(Predicate::Gvk(g.clone())),
+        Property::PackageRequired(r) => match &r.range {
+            Ok(range) => Ok(Predicate::Package { name: r.package_name.clone(), range: range.clone() }),
+            Err(e) => Err(PredicateError::Range(e.to_string())),
+        },
+        Property::LabelRequired(Ok(l)) => Ok(Predicate::Label(l.clone())),
+        Property::LabelRequired(Err(e)) => Err(PredicateError::Decode(e.clone())),
+        Property::Invalid { type_, error } if type_ == TYPE_GVK_REQUIRED || type_ == TYPE_PACKAGE_REQUIRED => {
+            Err(PredicateError::Decode(error.clone()))
         }
-    };
-    match type_ {
-        "olm.constraint" => Some(constraint(value)),
-        "olm.gvk.required" => Some(object().map(|()| {
-            Predicate::Gvk(Gvk { group: str_field("group"), version: str_field("version"), kind: str_field("kind") })
-        })),
-        "olm.package.required" => Some(object().and_then(|()| {
-            let range =
-                VersionRange::parse(&str_field("versionRange")).map_err(|e| PredicateError::Range(e.to_string()))?;
-            Ok(Predicate::Package { name: str_field("packageName"), range })
-        })),
-        "olm.label.required" => Some(object().map(|()| Predicate::Label(str_field("label")))),
-        _ => None,
-    }
+        _ => return None,
+    })
 }
 
-fn json_kind(v: &serde_json::Value) -> &'static str {
-    match v {
-        serde_json::Value::Null => "null",
-        serde_json::Value::Bool(_) => "bool",
-        serde_json::Value::Number(_) => "number",
-        serde_json::Value::String(_) => "string",
-        serde_json::Value::Array(_) => "array",
-        serde_json::Value::Object(_) => "object",
+/// An `olm.constraint` value as a predicate. OLM's parser accepts an empty constraint; its
+/// conversion to a predicate is what rejects it.
+pub fn constraint(parsed: &Result<ConstraintValue, ConstraintError>) -> Result<Predicate, PredicateError> {
+    match parsed {
+        Ok(c) => convert(&c.constraint, &c.failure_message, 0),
+        Err(ConstraintError::Empty) => Err(PredicateError::Convert(ConstraintError::Empty.to_string())),
+        Err(e) => Err(PredicateError::Parse(e.to_string())),
     }
-}
-
-/// An `olm.constraint` value as a predicate.
-pub fn constraint(value: &serde_json::Value) -> Result<Predicate, PredicateError> {
-    let node = crate::declcfg::value::Node::from_json(value);
-    let parsed: ConstraintValue =
-        crate::property::constraint::parse(&node).map_err(|e| PredicateError::Parse(e.to_string()))?;
-    convert(&parsed.constraint, &parsed.failure_message, 0)
 }
 
 /// Deepest nesting of compound constraints accepted (the value is at most 128 KiB anyway).

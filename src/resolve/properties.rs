@@ -2,7 +2,12 @@
 //! constraint OLM builds, reports exactly the new bundles it selected, and installs nothing
 //! without a reason; failures carry a minimal core; nothing panics.
 
-use super::problem::*;
+use crate::cluster::problem_json::{
+    BundleJson as CatalogBundle, CatalogJson as Catalog, ChannelJson as CatalogChannel, EntryJson as CatalogEntry,
+    InstalledJson as InstalledOperator, PackageJson as CatalogPackage, ProblemJson as Problem,
+    PropertyJson as PropertyValue,
+};
+use crate::cluster::{Cluster, Subscription};
 use super::snapshot::Snapshot;
 use super::solver::{self, satisfies, ConstraintKind, SolveError, DEFAULT_CONFLICT_BUDGET};
 use super::variables::{self, Subject};
@@ -88,7 +93,7 @@ fn random_problem(rng: &mut Rng) -> Problem {
                 bundles,
             });
         }
-        catalogs.push(Catalog { name: cname, namespace: "ns".into(), priority: rng.below(3) as i32, packages: pkgs });
+        catalogs.push(Catalog { name: cname, namespace: "ns".into(), priority: rng.below(3) as i32, packages: pkgs, path: None });
     }
     let mut installed = Vec::new();
     let mut subscriptions = Vec::new();
@@ -119,15 +124,20 @@ fn random_problem(rng: &mut Rng) -> Problem {
     Problem { namespace: "ns".into(), catalogs, installed, subscriptions, ..Default::default() }
 }
 
+fn cluster(problem: &Problem) -> Cluster {
+    problem.clone().into_cluster().expect("inline catalogs")
+}
+
 #[test]
 fn generated_problems_keep_every_constraint() {
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let (mut ok, mut unsat, mut invalid) = (0, 0, 0);
     for _ in 0..1500 {
         let problem = random_problem(&mut rng);
-        let outcome = resolve(&problem);
-        let snap = Snapshot::build(&problem, &[]).expect("snapshot");
-        let built = match variables::build(&problem, &snap) {
+        let cluster = cluster(&problem);
+        let outcome = resolve(&cluster);
+        let snap = Snapshot::build(&cluster).expect("snapshot");
+        let built = match variables::build(&cluster, &snap) {
             Ok(b) => b,
             Err(_) => {
                 invalid += 1;
@@ -172,7 +182,7 @@ fn generated_problems_keep_every_constraint() {
                     .installed
                     .iter()
                     .filter_map(|&i| match built.subjects[i] {
-                        Subject::Bundle(e) => snap.bundle(e).packages.first().map(|(p, _)| p.as_str()),
+                        Subject::Bundle(e) => snap.bundle(e).packages.first().map(|(p, _, _)| p.as_str()),
                         _ => None,
                     })
                     .collect();
@@ -271,7 +281,7 @@ fn hostile_problems_never_panic() {
                 s.starting_csv = Some("nothing".into());
             }
         }
-        let outcome = super::Outcome::from(resolve(&problem));
+        let outcome = super::Outcome::from(resolve(&cluster(&problem)));
         let _ = outcome.to_text();
     }
 }

@@ -1,13 +1,16 @@
-//! The resolver's view of the catalogs (OLM's cache): one entry per (bundle, channel), with the
-//! facts the resolver reads (tolerant version, provided GVKs, package properties, labels,
-//! deprecation), the virtual `@existing` catalog of installed operators, and indexes by GVK and
-//! package name.
+//! The resolver's view of the catalogs (OLM's cache), read from the checked models of a
+//! [`Cluster`]: one entry per (bundle, channel), with the facts the resolver reads (version,
+//! provided GVKs, package properties, labels, deprecation), the virtual `@existing` catalog of
+//! installed operators, and indexes by GVK and package name. Nothing here parses text: every
+//! version, range and property was parsed when the model (or the cluster) was built.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use super::problem::{CatalogBundle, CatalogPackage, Problem, PropertyValue};
-use crate::property::Gvk;
+use crate::cluster::{Cluster, InstalledCsv};
+use crate::declcfg::{self, Node};
+use crate::model;
+use crate::property::{Gvk, PackageProperty, Property, TYPE_BUNDLE_OBJECT, TYPE_CSV_METADATA, TYPE_PACKAGE};
 use crate::version::{Version, VersionRange};
 
 /// Index of an entry in [`Snapshot::entries`].
@@ -18,14 +21,8 @@ pub type CatalogId = usize;
 /// Name of the virtual catalog of installed operators.
 pub const EXISTING: &str = "@existing";
 
-/// A catalog whose packages live elsewhere (e.g. converted once from a loaded model).
-#[derive(Debug, Clone, Copy)]
-pub struct CatalogRef<'a> {
-    pub name: &'a str,
-    pub namespace: &'a str,
-    pub priority: i32,
-    pub packages: &'a [CatalogPackage],
-}
+/// Property types the registry does not serve to the resolver.
+const NOT_SERVED: &[&str] = &[TYPE_BUNDLE_OBJECT, TYPE_CSV_METADATA];
 
 /// A visible catalog.
 #[derive(Debug)]
@@ -39,23 +36,26 @@ pub struct CatalogInfo {
     pub entries: Vec<EntryId>,
 }
 
-/// One property as the resolver sees it (borrowed from the problem's catalogs).
+/// One property as the resolver sees it: the raw value (what CEL reads) and the parsed one,
+/// both borrowed from the model or the cluster.
 #[derive(Debug)]
 pub struct Prop<'a> {
     pub type_: Cow<'a, str>,
-    pub value: Cow<'a, serde_json::Value>,
+    pub value: Cow<'a, Node>,
+    pub parsed: Cow<'a, Property>,
 }
 
 /// Facts about a bundle (or installed CSV), shared by its entries.
 #[derive(Debug)]
 pub struct Bundle<'a> {
     pub name: String,
-    /// `ParseTolerant` of the bundle's version; `None` when it does not parse.
+    /// The bundle's version; `None` when it has none that parses.
     pub version: Option<Version>,
+    /// The properties the registry serves, in order (with `EnsurePackageProperty` applied).
     pub properties: Vec<Prop<'a>>,
     pub provides: Vec<Gvk>,
-    /// `(packageName, version)` of every `olm.package` property.
-    pub packages: Vec<(String, String)>,
+    /// `(packageName, version text, parsed version)` of every `olm.package` property.
+    pub packages: Vec<(String, String, Option<Version>)>,
     pub labels: Vec<String>,
     /// Has the legacy `olm.deprecated` property.
     pub deprecated: bool,
@@ -63,15 +63,15 @@ pub struct Bundle<'a> {
 
 /// One (bundle, channel) pair of a catalog, or an installed CSV.
 #[derive(Debug)]
-pub struct Entry {
+pub struct Entry<'a> {
     pub catalog: CatalogId,
     pub package: String,
     pub channel: String,
     pub name: String,
     pub replaces: String,
     pub skips: Vec<String>,
-    /// The raw skipRange (parsed when needed; a parse error means none).
-    pub skip_range: String,
+    /// The skipRange, when set and valid (OLM ignores an invalid one).
+    pub skip_range: Option<&'a VersionRange>,
     pub bundle: usize,
     /// The channel is the package's default channel.
     pub default_channel: bool,
@@ -79,14 +79,10 @@ pub struct Entry {
     pub subscription: Option<usize>,
 }
 
-impl Entry {
+impl<'a> Entry<'a> {
     /// The skipRange, when present and valid.
-    pub fn skip_range(&self) -> Option<VersionRange> {
-        if self.skip_range.is_empty() {
-            None
-        } else {
-            VersionRange::parse(&self.skip_range).ok()
-        }
+    pub fn skip_range(&self) -> Option<&'a VersionRange> {
+        self.skip_range
     }
 }
 
@@ -94,7 +90,7 @@ impl Entry {
 #[derive(Debug, Default)]
 pub struct Snapshot<'a> {
     pub catalogs: Vec<CatalogInfo>,
-    pub entries: Vec<Entry>,
+    pub entries: Vec<Entry<'a>>,
     pub bundles: Vec<Bundle<'a>>,
     /// The `@existing` catalog.
     pub existing: CatalogId,
@@ -105,11 +101,11 @@ pub struct Snapshot<'a> {
 }
 
 impl<'a> Snapshot<'a> {
-    /// Build the snapshot from the problem's catalogs and then `extra`; fails like OLM when the
-    /// installed operators violate fail-forward.
-    pub fn build(problem: &'a Problem, extra: &[CatalogRef<'a>]) -> Result<Snapshot<'a>, String> {
-        let ns = problem.namespace.as_str();
-        let visible_ns: Vec<&str> = match &problem.resolution_namespaces {
+    /// Build the snapshot from the cluster's installed operators and visible catalogs; fails
+    /// like OLM when the installed operators violate fail-forward.
+    pub fn build(cluster: &'a Cluster) -> Result<Snapshot<'a>, String> {
+        let ns = cluster.namespace.as_str();
+        let visible_ns: Vec<&str> = match &cluster.resolution_namespaces {
             Some(list) => list.iter().map(String::as_str).collect(),
             None => vec![ns],
         };
@@ -122,110 +118,115 @@ impl<'a> Snapshot<'a> {
             is_virtual: true,
             entries: Vec::new(),
         });
-        let dropped = fail_forward_dropped(problem)?;
-        for (i, csv) in problem.installed.iter().enumerate() {
-            if dropped.contains(&i) {
-                continue;
+        let dropped = fail_forward_dropped(cluster)?;
+        for (i, csv) in cluster.installed.iter().enumerate() {
+            if !dropped.contains(&i) {
+                s.add_installed(cluster, csv);
             }
-            let version = if csv.version.is_empty() {
-                Some(Version::new(0, 0, 0))
-            } else {
-                Version::parse_tolerant(&csv.version).ok().or(Some(Version::new(0, 0, 0)))
-            };
-            let bundle = bundle_facts(&csv.name, version, &csv.properties);
-            let package = bundle.packages.last().map(|(n, _)| n.clone()).unwrap_or_default();
-            let subscription =
-                problem.subscriptions.iter().position(|sub| sub.installed_csv.as_deref() == Some(csv.name.as_str()));
-            s.bundles.push(bundle);
-            let id = s.entries.len();
-            s.entries.push(Entry {
-                catalog: 0,
-                package,
-                channel: String::new(),
-                name: csv.name.clone(),
-                replaces: String::new(),
-                skips: Vec::new(),
-                skip_range: String::new(),
-                bundle: s.bundles.len() - 1,
-                default_channel: false,
-                subscription,
-            });
-            s.catalogs[0].entries.push(id);
         }
-        let own: Vec<CatalogRef<'a>> = problem
-            .catalogs
-            .iter()
-            .map(|c| CatalogRef { name: &c.name, namespace: &c.namespace, priority: c.priority, packages: &c.packages })
-            .collect();
-        for cat in own.iter().chain(extra) {
-            if !visible_ns.contains(&cat.namespace) {
+        for cat in &cluster.catalogs {
+            if !visible_ns.contains(&cat.namespace.as_str()) {
                 continue;
             }
             let cid = s.catalogs.len();
             s.catalogs.push(CatalogInfo {
-                name: cat.name.to_string(),
-                namespace: cat.namespace.to_string(),
+                name: cat.name.clone(),
+                namespace: cat.namespace.clone(),
                 priority: cat.priority,
                 is_virtual: false,
                 entries: Vec::new(),
             });
-            for p in cat.packages {
-                let first = s.bundles.len();
-                for b in &p.bundles {
-                    s.bundles.push(catalog_bundle_facts(&p.name, b));
-                }
-                let bundle_of: HashMap<&str, usize> =
-                    p.bundles.iter().enumerate().map(|(i, b)| (b.name.as_str(), first + i)).collect();
-                for ch in &p.channels {
-                    let default_channel = p.default_channel.as_deref() == Some(ch.name.as_str());
-                    for e in &ch.entries {
-                        let bundle = match bundle_of.get(e.name.as_str()) {
-                            Some(&b) => b,
-                            None => {
-                                // An entry without a bundle blob: OLM would serve an entry with no
-                                // properties beyond its package.
-                                let empty = CatalogBundle { name: e.name.clone(), ..Default::default() };
-                                let facts = catalog_bundle_facts(&p.name, &empty);
-                                s.bundles.push(Bundle { properties: owned(facts.properties), ..facts });
-                                s.bundles.len() - 1
-                            }
-                        };
-                        let id = s.entries.len();
-                        s.entries.push(Entry {
-                            catalog: cid,
-                            package: p.name.clone(),
-                            channel: ch.name.clone(),
-                            name: e.name.clone(),
-                            replaces: e.replaces.clone().unwrap_or_default(),
-                            skips: e.skips.clone(),
-                            skip_range: e.skip_range.clone().unwrap_or_default(),
-                            bundle,
-                            default_channel,
-                            subscription: None,
-                        });
-                        s.catalogs[cid].entries.push(id);
-                    }
-                }
+            let mut packages: Vec<&model::Package> = cat.model.packages.iter().collect();
+            packages.sort_by_key(|p| p.order);
+            for p in packages {
+                s.add_package(cid, p);
             }
         }
-        for (id, e) in s.entries.iter().enumerate() {
-            s.groups.entry((e.catalog, e.package.clone(), e.channel.clone())).or_default().push(id);
-            let b = &s.bundles[e.bundle];
+        s.index();
+        Ok(s)
+    }
+
+    fn add_installed(&mut self, cluster: &Cluster, csv: &'a InstalledCsv) {
+        let props = csv.properties.iter().map(|(i, parsed)| (&csv.raw_properties[*i], parsed));
+        let bundle = bundle_facts(&csv.name, Some(csv.version.clone()), props);
+        let package = bundle.packages.last().map(|(n, _, _)| n.clone()).unwrap_or_default();
+        let subscription =
+            cluster.subscriptions.iter().position(|sub| sub.installed_csv.as_deref() == Some(csv.name.as_str()));
+        self.bundles.push(bundle);
+        let id = self.entries.len();
+        self.entries.push(Entry {
+            catalog: 0,
+            package,
+            channel: String::new(),
+            name: csv.name.clone(),
+            replaces: String::new(),
+            skips: Vec::new(),
+            skip_range: None,
+            bundle: self.bundles.len() - 1,
+            default_channel: false,
+            subscription,
+        });
+        self.catalogs[0].entries.push(id);
+    }
+
+    /// A catalog package: its bundles' facts, then one entry per channel entry, channels in
+    /// catalog order.
+    fn add_package(&mut self, cid: CatalogId, p: &'a model::Package) {
+        let first = self.bundles.len();
+        for b in &p.bundles {
+            self.bundles.push(catalog_bundle_facts(&p.name, b));
+        }
+        let mut channels: Vec<&model::Channel> = p.channels.iter().filter(|c| c.source.is_some()).collect();
+        channels.sort_by_key(|c| c.order);
+        for ch in channels {
+            let default_channel = p.default_channel.value == ch.name;
+            for e in &ch.entries {
+                let bundle = match e.bundle {
+                    Some(b) => first + b,
+                    None => {
+                        // An entry without a bundle blob: OLM would serve an entry with no
+                        // properties beyond its package.
+                        self.bundles.push(bundle_facts(&e.name.value, None, std::iter::empty()).ensure_package(&p.name, ""));
+                        self.bundles.len() - 1
+                    }
+                };
+                let id = self.entries.len();
+                self.entries.push(Entry {
+                    catalog: cid,
+                    package: p.name.clone(),
+                    channel: ch.name.clone(),
+                    name: e.name.value.clone(),
+                    replaces: e.replaces.value.clone(),
+                    skips: e.skips.iter().map(|s| s.value.clone()).collect(),
+                    skip_range: e.range(),
+                    bundle,
+                    default_channel,
+                    subscription: None,
+                });
+                self.catalogs[cid].entries.push(id);
+            }
+        }
+    }
+
+    /// The indexes by (catalog, package, channel), GVK and package name.
+    fn index(&mut self) {
+        for (id, e) in self.entries.iter().enumerate() {
+            self.groups.entry((e.catalog, e.package.clone(), e.channel.clone())).or_default().push(id);
+            let b = &self.bundles[e.bundle];
             for g in &b.provides {
-                let list = s.by_gvk.entry(g.clone()).or_default();
+                let list = self.by_gvk.entry(g.clone()).or_default();
                 if list.last() != Some(&id) {
                     list.push(id);
                 }
             }
-            let mut names: Vec<&str> = b.packages.iter().map(|(n, _)| n.as_str()).collect();
+            let mut names: Vec<&str> = b.packages.iter().map(|(n, _, _)| n.as_str()).collect();
             names.push(&e.package);
             names.sort_unstable();
             names.dedup();
             for n in names {
-                s.by_package.entry(n.to_string()).or_default().push(id);
+                self.by_package.entry(n.to_string()).or_default().push(id);
             }
         }
-        Ok(s)
     }
 
     /// The entry's bundle facts.
@@ -258,71 +259,82 @@ impl<'a> Snapshot<'a> {
     }
 }
 
-/// Make borrowed properties owned (for bundles built from temporaries).
-fn owned(props: Vec<Prop<'_>>) -> Vec<Prop<'static>> {
-    props
-        .into_iter()
-        .map(|p| Prop { type_: Cow::Owned(p.type_.into_owned()), value: Cow::Owned(p.value.into_owned()) })
-        .collect()
+/// The facts of a catalog bundle: the properties the registry serves, with
+/// `EnsurePackageProperty` applied.
+fn catalog_bundle_facts<'a>(package: &str, b: &'a model::Bundle) -> Bundle<'a> {
+    let served = b
+        .properties
+        .iter()
+        .map(|(i, parsed)| (&b.raw_properties[*i], parsed))
+        .filter(|(raw, _)| !NOT_SERVED.contains(&raw.type_.value.as_str()));
+    bundle_facts(&b.name.value, b.version.clone(), served).ensure_package(package, "")
 }
 
-fn catalog_bundle_facts<'a>(package: &str, b: &'a CatalogBundle) -> Bundle<'a> {
-    let mut facts = bundle_facts(&b.name, Version::parse_tolerant(&b.version).ok(), &b.properties);
-    // EnsurePackageProperty.
-    if facts.packages.is_empty() {
-        facts.packages.push((package.to_string(), b.version.clone()));
-        facts.properties.push(Prop {
-            type_: Cow::Borrowed(crate::property::TYPE_PACKAGE),
-            value: Cow::Owned(serde_json::json!({"packageName": package, "version": b.version})),
-        });
-    }
-    facts
-}
-
-fn bundle_facts<'a>(name: &str, version: Option<Version>, props: &'a [PropertyValue]) -> Bundle<'a> {
-    let s = |v: &serde_json::Value, k: &str| v.get(k).and_then(|x| x.as_str()).unwrap_or("").to_string();
+fn bundle_facts<'a>(
+    name: &str,
+    version: Option<Version>,
+    props: impl Iterator<Item = (&'a declcfg::Property, &'a Property)>,
+) -> Bundle<'a> {
     let mut b = Bundle {
         name: name.to_string(),
         version,
-        properties: Vec::with_capacity(props.len()),
+        properties: Vec::new(),
         provides: Vec::new(),
         packages: Vec::new(),
         labels: Vec::new(),
         deprecated: false,
     };
-    for p in props {
-        match p.type_.as_str() {
-            "olm.gvk" if p.value.is_object() => b.provides.push(Gvk {
-                group: s(&p.value, "group"),
-                version: s(&p.value, "version"),
-                kind: s(&p.value, "kind"),
-            }),
-            "olm.package" if p.value.is_object() => {
-                b.packages.push((s(&p.value, "packageName"), s(&p.value, "version")))
-            }
-            "olm.label" if p.value.is_object() => b.labels.push(s(&p.value, "label")),
-            "olm.deprecated" => b.deprecated = true,
-            _ => {}
-        }
-        b.properties.push(Prop { type_: Cow::Borrowed(&p.type_), value: Cow::Borrowed(&p.value) });
+    for (raw, parsed) in props {
+        let value = raw.value.as_ref().map(Cow::Borrowed).unwrap_or_else(|| Cow::Owned(Node::new(raw.pos, declcfg::Value::Null)));
+        b.add(Prop { type_: Cow::Borrowed(raw.type_.value.as_str()), value, parsed: Cow::Borrowed(parsed) });
     }
     b
 }
 
+impl<'a> Bundle<'a> {
+    /// Record a property and the facts it gives.
+    fn add(&mut self, p: Prop<'a>) {
+        match p.parsed.as_ref() {
+            Property::Gvk(g) => self.provides.push(g.clone()),
+            Property::Package(pp) => {
+                self.packages.push((pp.package_name.clone(), pp.version.clone(), pp.parsed_version.clone().ok()))
+            }
+            Property::Label(l) => self.labels.push(l.clone()),
+            Property::Deprecated => self.deprecated = true,
+            _ => {}
+        }
+        self.properties.push(p);
+    }
+
+    /// OLM's `EnsurePackageProperty`: a bundle without an `olm.package` property gets one naming
+    /// its package (with `version`, the bundle's version text).
+    fn ensure_package(mut self, package: &str, version: &str) -> Bundle<'a> {
+        if self.packages.is_empty() {
+            let value = serde_json::json!({"packageName": package, "version": version});
+            self.add(Prop {
+                type_: Cow::Borrowed(TYPE_PACKAGE),
+                value: Cow::Owned(Node::from_json(&value)),
+                parsed: Cow::Owned(Property::Package(PackageProperty::new(package, version))),
+            });
+        }
+        self
+    }
+}
+
 /// Installed CSVs that fail-forward leaves out (Replacing CSVs whose chain ends in a Failed
 /// one), or the snapshot error OLM reports.
-fn fail_forward_dropped(problem: &Problem) -> Result<Vec<usize>, String> {
-    if !problem.fail_forward {
+fn fail_forward_dropped(cluster: &Cluster) -> Result<Vec<usize>, String> {
+    if !cluster.fail_forward {
         return Ok(Vec::new());
     }
-    let csvs = &problem.installed;
+    let csvs = &cluster.installed;
     let replaced_by: HashMap<&str, usize> = csvs
         .iter()
         .enumerate()
         .filter_map(|(i, c)| c.replaces.as_deref().filter(|r| !r.is_empty()).map(|r| (r, i)))
         .collect();
     let phase = |i: usize| csvs[i].phase.as_deref().unwrap_or("");
-    let wrap = |m: String| format!("error using catalogsource {}/{EXISTING}: {m}", problem.namespace);
+    let wrap = |m: String| format!("error using catalogsource {}/{EXISTING}: {m}", cluster.namespace);
     let mut dropped = Vec::new();
     for start in 0..csvs.len() {
         let mut seen = vec![start];
@@ -331,13 +343,13 @@ fn fail_forward_dropped(problem: &Problem) -> Result<Vec<usize>, String> {
             if phase(cur) != "Replacing" {
                 return Err(wrap(format!(
                     "csv {}/{} in phase {} instead of Replacing",
-                    problem.namespace,
+                    cluster.namespace,
                     csvs[cur].name,
                     phase(cur)
                 )));
             }
             if seen.contains(&next) {
-                return Err(wrap(format!("csv {}/{} has already been seen", problem.namespace, csvs[next].name)));
+                return Err(wrap(format!("csv {}/{} has already been seen", cluster.namespace, csvs[next].name)));
             }
             seen.push(next);
             cur = next;

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::predicate::{self, Predicate};
-use super::problem::Problem;
+use crate::cluster::Cluster;
 use super::snapshot::{EntryId, Snapshot};
 use super::solver::{Constraint, ConstraintKind, Variable};
 use crate::graph::order::{v0_order_links, Links};
@@ -36,7 +36,7 @@ pub struct Built {
 }
 
 struct Builder<'a> {
-    problem: &'a Problem,
+    problem: &'a Cluster,
     snap: &'a Snapshot<'a>,
     vars: Vec<Variable>,
     subjects: Vec<Subject>,
@@ -48,7 +48,7 @@ struct Builder<'a> {
 }
 
 /// Build the variables; `Err` holds the plain (not unsatisfiable) errors, already aggregated.
-pub fn build(problem: &Problem, snap: &Snapshot) -> Result<Built, Vec<String>> {
+pub fn build(problem: &Cluster, snap: &Snapshot) -> Result<Built, Vec<String>> {
     let mut b = Builder {
         problem,
         snap,
@@ -146,7 +146,7 @@ impl<'a> Builder<'a> {
             let v = self.bundle_var(e);
             let mut preds = Vec::new();
             for p in &self.snap.bundle(e).properties {
-                if let Some(pred) = predicate::for_property(&p.type_, &p.value) {
+                if let Some(pred) = predicate::for_property(&p.parsed) {
                     preds.push(pred.map_err(|err| err.to_string())?);
                 }
             }
@@ -311,7 +311,7 @@ impl<'a> Builder<'a> {
             .copied()
             .filter(|&i| {
                 let e = &snap.entries[i];
-                snap.bundle(i).packages.iter().any(|(n, _)| n == &sub.package) || e.package == sub.package
+                snap.bundle(i).packages.iter().any(|(n, _, _)| n == &sub.package) || e.package == sub.package
             })
             .collect();
         let in_channel: Vec<EntryId> = in_package
@@ -438,7 +438,7 @@ impl<'a> Builder<'a> {
                 }
             }
             let mut seen_p: Vec<&str> = Vec::new();
-            for (p, _) in &b.packages {
+            for (p, _, _) in &b.packages {
                 if !seen_p.contains(&p.as_str()) {
                     seen_p.push(p);
                     packages.entry(p.clone()).or_default().push(id.clone());
