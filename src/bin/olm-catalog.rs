@@ -158,30 +158,27 @@ mod native {
         }
     }
 
-    /// Read a problem file; catalogs with a `path` are loaded from that FBC directory or file.
-    fn read_problem(file: &Path) -> Result<olm_catalog::resolve::Problem, Fail> {
+    /// Read a problem file; catalogs with a `path` are loaded from that FBC directory or file
+    /// (relative to the problem file).
+    fn read_problem(file: &Path) -> Result<olm_catalog::cluster::Cluster, Fail> {
+        use olm_catalog::cluster::problem_json::{ProblemError, ProblemJson};
         let text = std::fs::read_to_string(file).map_err(|e| Fail(format!("{}: {e}", file.display())))?;
-        let mut value: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| Fail(format!("{}: not JSON: {e}", file.display())))?;
-        let base = file.parent().unwrap_or(Path::new("."));
-        let mut loaded = Vec::new();
-        if let Some(cats) = value.get_mut("catalogs").and_then(|c| c.as_array_mut()) {
-            for (i, cat) in cats.iter_mut().enumerate() {
-                let Some(obj) = cat.as_object_mut() else { continue };
-                if let Some(p) = obj.remove("path") {
-                    let p = p.as_str().ok_or_else(|| Fail(format!("catalogs[{i}].path: not a string")))?;
-                    loaded.push((i, base.join(p)));
-                }
-            }
-        }
-        let mut problem: olm_catalog::resolve::Problem = serde_json::from_value(value)
+        let problem: ProblemJson = serde_json::from_str(&text)
             .map_err(|e| Fail(format!("{}: not a resolution problem: {e}", file.display())))?;
-        for (i, path) in loaded {
-            let (model, _) = model::build(&load(&path)?);
-            let c = &problem.catalogs[i];
-            problem.catalogs[i] = olm_catalog::resolve::Catalog::from_model(&c.name, &c.namespace, c.priority, &model);
+        let base = file.parent().unwrap_or(Path::new("."));
+        let mut failed = None;
+        let cluster = problem.into_cluster_with(&mut |c, p| match load(&base.join(p)) {
+            Ok(cfg) => Ok(model::build(&cfg).0),
+            Err(Fail(m)) => {
+                failed = Some(Fail(m.clone()));
+                Err(ProblemError::Load { catalog: c.name.clone(), message: m })
+            }
+        });
+        match (cluster, failed) {
+            (Ok(c), _) => Ok(c),
+            (Err(_), Some(f)) => Err(f),
+            (Err(e), None) => Err(Fail(e.to_string())),
         }
-        Ok(problem)
     }
 
     fn resolve_cmd(file: &Path, format: TextOrJson, out: &mut String) -> Result<u8, Fail> {

@@ -6,11 +6,18 @@ use olm_catalog::property::constraint::parse_raw;
 use olm_catalog::resolve::cel::CelRule;
 use olm_catalog::resolve::solver::{self, from_ids, IdConstraint, SolveError, DEFAULT_CONFLICT_BUDGET};
 use olm_catalog::resolve::v1::{resolve_v1, V1Problem};
-use olm_catalog::resolve::{resolve, InstalledOperator, Problem, ResolveError, Subscription};
+use olm_catalog::cluster::problem_json::{InstalledJson as InstalledOperator, ProblemJson as Problem};
+use olm_catalog::cluster::{Cluster, Subscription};
+use olm_catalog::resolve::{resolve, ResolveError};
 use serde_json::Value;
 
 fn strings(v: &Value) -> Vec<String> {
     v.as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect()).unwrap_or_default()
+}
+
+/// The cluster a problem describes (inline catalogs built into models).
+fn cluster(problem: &Problem) -> Cluster {
+    problem.clone().into_cluster().expect("inline catalogs")
 }
 
 fn problem_of(input: &Value) -> Result<Problem, String> {
@@ -150,7 +157,7 @@ pub fn run(case: &Value) -> Result<(), String> {
 fn run_resolve(case: &Value) -> Result<(), String> {
     let expect = &case["expect"];
     let problem = problem_of(&case["input"])?;
-    let outcome = resolve(&problem);
+    let outcome = resolve(&cluster(&problem));
     let want_type = expect["errorType"].as_str();
     match outcome {
         Ok(r) => {
@@ -216,7 +223,7 @@ pub fn run_v0_next(case: &Value) -> Result<(), String> {
         .ok_or("no followed subscription")?;
     let mut path: Vec<String> = Vec::new();
     for _ in 0..100 {
-        let r = resolve(&problem).map_err(|e: ResolveError| format!("resolution failed: {e}"))?;
+        let r = resolve(&cluster(&problem)).map_err(|e: ResolveError| format!("resolution failed: {e}"))?;
         let Some(step) = r.install.iter().find(|i| i.package == package) else { break };
         path.push(step.name.clone());
         for i in &r.install {
