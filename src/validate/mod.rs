@@ -8,8 +8,9 @@ mod model_checks;
 
 use serde::Serialize;
 
-use crate::declcfg::{load_files, FileInput, Loaded};
-use crate::diagnostic::{sort_diagnostics, Diagnostic};
+use crate::declcfg::{load_files, DeclarativeConfig, FileInput, Loaded};
+use crate::diagnostic::{sort_diagnostics, Code, Diagnostic};
+use crate::gotext::{quote as q, string_slice};
 use crate::model::{self, Model};
 
 pub use error_tree::ErrorTree;
@@ -92,13 +93,7 @@ pub fn validate_loaded_with(loaded: Loaded, options: Options) -> Validated {
         model_diags.extend(d);
         lints.extend(l);
     }
-    let opm_message = loaded
-        .diagnostics
-        .iter()
-        .chain(build_diags.iter())
-        .find(|d| d.is_error())
-        .map(|d| d.message.clone())
-        .or_else(|| (!tree.is_empty()).then(|| tree.render()));
+    let opm_message = opm_message(&loaded, &model, &build_diags, &tree);
     let mut diagnostics = loaded.diagnostics.clone();
     diagnostics.extend(build_diags);
     diagnostics.append(&mut model_diags);
@@ -106,4 +101,159 @@ pub fn validate_loaded_with(loaded: Loaded, options: Options) -> Validated {
     sort_diagnostics(&mut diagnostics);
     let valid = !diagnostics.iter().any(Diagnostic::is_error);
     Validated { loaded, model, report: Report { valid, diagnostics, opm_message } }
+}
+
+/// The one message `opm validate` prints: the first load error; else the first conversion error
+/// in opm's phase order; else the model-error tree.
+///
+/// `build_diags` come in opm's phase order, except for dangling channel entries: we report every
+/// one (`entry-without-bundle`), while opm only checks the entries of each package's last channel
+/// (in blob order) and keeps earlier channels' dangling entries as phantom bundles, whose model
+/// errors the tree holds. So when the first conversion error is a dangling entry, opm reports
+/// the last channels' dangling entries if there are any, else its next conversion error (a
+/// deprecation), else the tree.
+fn opm_message(loaded: &Loaded, model: &Model, build_diags: &[Diagnostic], tree: &ErrorTree) -> Option<String> {
+    if let Some(d) = loaded.diagnostics.iter().find(|d| d.is_error()) {
+        return Some(d.message.clone());
+    }
+    let mut dangling_checked = false;
+    for d in build_diags.iter().filter(|d| d.is_error()) {
+        if d.code != Code::EntryWithoutBundle {
+            return Some(d.message.clone());
+        }
+        if !dangling_checked {
+            dangling_checked = true;
+            if let Some(m) = last_channel_dangling_entries(&loaded.config, model) {
+                return Some(m);
+            }
+        }
+    }
+    (!tree.is_empty()).then(|| tree.render())
+}
+
+/// opm's dangling-entry error: the first package (by name; opm takes them in Go map order) whose
+/// last channel blob has entries naming no bundle, with those entries' names.
+fn last_channel_dangling_entries(cfg: &DeclarativeConfig, model: &Model) -> Option<String> {
+    let mut last_channel: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+    for c in &cfg.channels {
+        last_channel.insert(c.package.value.as_str(), c.name.value.as_str());
+    }
+    model.packages.iter().find_map(|p| {
+        let channel = p.channel(last_channel.get(p.name.as_str())?)?;
+        let mut names: Vec<String> =
+            channel.entries.iter().filter(|e| e.bundle.is_none()).map(|e| e.name.value.clone()).collect();
+        if names.is_empty() {
+            return None;
+        }
+        names.sort();
+        names.dedup();
+        Some(format!(
+            "no olm.bundle blobs found in package {} for olm.channel entries {}",
+            q(&p.name),
+            string_slice(&names)
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A catalog of package `foo` (default channel `stable`) with bundle `foo.v0.1.0`, plus `more`
+    /// blobs (one JSON object per line).
+    fn foo(more: &str) -> String {
+        let mut s = String::from(
+            r#"{"schema":"olm.package","name":"foo","defaultChannel":"stable"}
+{"schema":"olm.bundle","name":"foo.v0.1.0","package":"foo","image":"foo-bundle:v0.1.0","properties":[{"type":"olm.package","value":{"packageName":"foo","version":"0.1.0"}}]}
+"#,
+        );
+        s.push_str(more);
+        s
+    }
+
+    fn check(catalog: &str) -> Report {
+        validate_files(&[FileInput::new("catalog.json", catalog.as_bytes().to_vec())]).report
+    }
+
+    const ALPHA_DANGLING: &str = r#"{"schema":"olm.channel","package":"foo","name":"alpha","entries":[{"name":"foo.v0.1.0"},{"name":"foo.v0.2.0","replaces":"foo.v0.1.0"}]}
+"#;
+    const STABLE_OK: &str = r#"{"schema":"olm.channel","package":"foo","name":"stable","entries":[{"name":"foo.v0.1.0"}]}
+"#;
+    const STABLE_DANGLING: &str = r#"{"schema":"olm.channel","package":"foo","name":"stable","entries":[{"name":"foo.v0.1.0"},{"name":"foo.v0.3.0","replaces":"foo.v0.1.0"}]}
+"#;
+
+    fn entry_without_bundle(r: &Report) -> Vec<&str> {
+        r.diagnostics.iter().filter(|d| d.code == Code::EntryWithoutBundle).map(|d| d.message.as_str()).collect()
+    }
+
+    #[test]
+    fn dangling_entry_of_an_earlier_channel_is_a_phantom_bundle_for_opm() {
+        let r = check(&foo(&format!("{ALPHA_DANGLING}{STABLE_OK}")));
+        assert!(!r.valid);
+        assert_eq!(
+            r.opm_message.as_deref(),
+            Some(
+                "invalid index:\n└── invalid package \"foo\":\n    └── invalid channel \"alpha\":\n        └── invalid bundle \"foo.v0.2.0\":\n            ├── must be exactly one property with type \"olm.package\"\n            └── bundle image must be set"
+            )
+        );
+        // We still report the entry itself, and nothing about the phantom.
+        assert_eq!(
+            entry_without_bundle(&r),
+            ["no olm.bundle blobs found in package \"foo\" for olm.channel entries [foo.v0.2.0]"]
+        );
+        assert_eq!(r.diagnostics.iter().filter(|d| d.is_error()).count(), 1);
+    }
+
+    #[test]
+    fn opm_names_only_the_last_channel_blobs_dangling_entries() {
+        let want = Some("no olm.bundle blobs found in package \"foo\" for olm.channel entries [foo.v0.3.0]");
+        let r = check(&foo(&format!("{ALPHA_DANGLING}{STABLE_DANGLING}")));
+        assert_eq!(r.opm_message.as_deref(), want);
+        assert_eq!(
+            entry_without_bundle(&r),
+            ["no olm.bundle blobs found in package \"foo\" for olm.channel entries [foo.v0.2.0 foo.v0.3.0]"]
+        );
+        // Blob order decides which channel is last, not the name.
+        let r = check(&foo(&format!("{STABLE_DANGLING}{ALPHA_DANGLING}")));
+        assert_eq!(
+            r.opm_message.as_deref(),
+            Some("no olm.bundle blobs found in package \"foo\" for olm.channel entries [foo.v0.2.0]")
+        );
+    }
+
+    #[test]
+    fn deprecation_errors_come_before_the_phantom_bundles_model_errors() {
+        let dep = r#"{"schema":"olm.deprecations","package":"foo","entries":[{"reference":{"schema":"olm.bundle","name":"foo.v0.2.0"},"message":"gone"}]}
+"#;
+        let r = check(&foo(&format!("{ALPHA_DANGLING}{STABLE_OK}{dep}")));
+        assert_eq!(
+            r.opm_message.as_deref(),
+            Some("cannot deprecate bundle \"foo.v0.2.0\" for package \"foo\": bundle not found")
+        );
+    }
+
+    #[test]
+    fn bundle_errors_come_before_the_dangling_entry_check() {
+        let bad = r#"{"schema":"olm.bundle","name":"foo.v0.0.1","package":"foo","image":"foo-bundle:v0.0.1","properties":[]}
+"#;
+        let r = check(&foo(&format!("{ALPHA_DANGLING}{STABLE_DANGLING}{bad}")));
+        assert_eq!(
+            r.opm_message.as_deref(),
+            Some("package \"foo\" bundle \"foo.v0.0.1\" must have exactly 1 \"olm.package\" property, found 0")
+        );
+    }
+
+    #[test]
+    fn several_packages_with_dangling_last_channel_entries_are_taken_by_name() {
+        let bar = r#"{"schema":"olm.package","name":"bar","defaultChannel":"stable"}
+{"schema":"olm.channel","package":"bar","name":"stable","entries":[{"name":"bar.v1.0.0"}]}
+"#;
+        let r = check(&foo(&format!("{bar}{STABLE_OK}{ALPHA_DANGLING}")));
+        // foo's last channel blob is alpha (dangling foo.v0.2.0); bar's is stable (bar.v1.0.0).
+        // opm takes the packages in map order; we take them by name.
+        assert_eq!(
+            r.opm_message.as_deref(),
+            Some("no olm.bundle blobs found in package \"bar\" for olm.channel entries [bar.v1.0.0]")
+        );
+    }
 }

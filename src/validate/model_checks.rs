@@ -1,6 +1,13 @@
 //! opm's aggregated model validation (package, channel and bundle checks), producing both the
 //! error tree opm prints and one located [`Diagnostic`] per finding. Siblings are visited in name
 //! order (opm visits them in Go map order).
+//!
+//! The tree also holds opm's *phantom bundles*: opm turns every channel entry into a model bundle
+//! before it reads the `olm.bundle` blobs, so an entry naming no bundle stays in the model as an
+//! empty bundle (no properties, no image, version 0.0.0) when opm's dangling-entry check misses
+//! it (fbc.md §3.2, §9.1). Its model errors are in the tree, which is what opm prints then; they
+//! are not diagnostics (the entry is reported once, as `entry-without-bundle`), except the
+//! entry's own `skips` and `skipRange` problems.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -68,17 +75,46 @@ pub fn package(p: &Package, diags: &mut Vec<Diagnostic>) -> ErrorTree {
     tree
 }
 
+/// The version string opm gives a phantom bundle (its zero version).
+const PHANTOM_VERSION: &str = "0.0.0";
+
 fn duplicate_versions(p: &Package, tree: &mut ErrorTree, ctx: &mut Ctx<'_>) {
     let mut by_version: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
+    // Names of phantom bundles (entries naming no bundle), all at opm's zero version.
+    let mut phantoms: BTreeSet<&str> = BTreeSet::new();
     for c in &p.channels {
         for e in &c.entries {
-            if let Some(bi) = e.bundle {
-                if let Some(v) = p.bundles.get(bi).and_then(Bundle::version_string) {
-                    by_version.entry(v).or_default().insert(bi);
+            match e.bundle {
+                Some(bi) => {
+                    if let Some(v) = p.bundles.get(bi).and_then(Bundle::version_string) {
+                        by_version.entry(v).or_default().insert(bi);
+                    }
+                }
+                None => {
+                    phantoms.insert(e.name.value.as_str());
                 }
             }
         }
     }
+    if phantoms.is_empty() && by_version.values().all(|bs| bs.len() < 2) {
+        return;
+    }
+    // Bundle names by version string: the real bundles, then with opm's phantoms at 0.0.0.
+    let real: BTreeMap<&str, BTreeSet<&str>> = by_version
+        .iter()
+        .map(|(v, bs)| {
+            (v.as_str(), bs.iter().filter_map(|&i| p.bundles.get(i)).map(|b| b.name.value.as_str()).collect())
+        })
+        .collect();
+    let mut with_phantoms = real.clone();
+    if !phantoms.is_empty() {
+        with_phantoms.entry(PHANTOM_VERSION).or_default().extend(phantoms.iter().copied());
+    }
+    // The tree holds what opm prints; the diagnostic is about real bundles only.
+    if let Some(leaf) = duplicate_versions_message(&with_phantoms) {
+        tree.leaf(leaf);
+    }
+    let Some(leaf) = duplicate_versions_message(&real) else { return };
     let dups: Vec<(&String, Vec<&Bundle>)> = by_version
         .iter()
         .filter(|(_, b)| b.len() > 1)
@@ -88,16 +124,6 @@ fn duplicate_versions(p: &Package, tree: &mut ErrorTree, ctx: &mut Ctx<'_>) {
             (v, bs)
         })
         .collect();
-    if dups.is_empty() {
-        return;
-    }
-    let items: Vec<String> = dups
-        .iter()
-        .map(|(v, bs)| {
-            format!("{{{v}: [{}]}}", bs.iter().map(|b| b.name.value.as_str()).collect::<Vec<_>>().join(", "))
-        })
-        .collect();
-    let leaf = format!("duplicate versions found in bundles: [{}]", items.join(" "));
     let first = dups[0].1[0];
     let mut message = ctx.chain.join(": ");
     message.push_str(": ");
@@ -109,7 +135,17 @@ fn duplicate_versions(p: &Package, tree: &mut ErrorTree, ctx: &mut Ctx<'_>) {
         }
     }
     ctx.diags.push(d);
-    tree.leaf(leaf);
+}
+
+/// opm's `duplicate versions found in bundles: [{<version>: [<names>]} ...]`, versions sorted as
+/// strings and names sorted, for every version held by more than one bundle name.
+fn duplicate_versions_message(by_version: &BTreeMap<&str, BTreeSet<&str>>) -> Option<String> {
+    let items: Vec<String> = by_version
+        .iter()
+        .filter(|(_, names)| names.len() > 1)
+        .map(|(v, names)| format!("{{{v}: [{}]}}", names.iter().copied().collect::<Vec<_>>().join(", ")))
+        .collect();
+    (!items.is_empty()).then(|| format!("duplicate versions found in bundles: [{}]", items.join(" ")))
 }
 
 fn channel(p: &Package, c: &Channel, ctx: &mut Ctx<'_>, shown: &mut BTreeSet<usize>) -> ErrorTree {
@@ -148,10 +184,13 @@ fn channel(p: &Package, c: &Channel, ctx: &mut Ctx<'_>, shown: &mut BTreeSet<usi
     let mut entries: Vec<&Entry> = c.entries.iter().collect();
     entries.sort_by(|a, b| a.name.value.cmp(&b.name.value));
     for e in entries {
-        let Some(bi) = e.bundle else { continue };
-        let Some(b) = p.bundles.get(bi) else { continue };
-        let first_time = shown.insert(bi);
-        let t = bundle(p, c, e, b, ctx, first_time);
+        let t = match e.bundle.and_then(|bi| p.bundles.get(bi).map(|b| (bi, b))) {
+            Some((bi, b)) => {
+                let first_time = shown.insert(bi);
+                bundle(p, c, e, b, ctx, first_time)
+            }
+            None => phantom_bundle(c, e, ctx),
+        };
         tree.child(t);
     }
     if let Some(d) = &c.deprecation {
@@ -213,24 +252,7 @@ fn bundle(p: &Package, c: &Channel, e: &Entry, b: &Bundle, ctx: &mut Ctx<'_>, fi
             ctx.report(&mut tree, Code::BundleNameNotNormalized, leaf, b.source.at(b.name.pos, "/name"), first_time);
         }
     }
-    for (i, s) in e.skips.iter().enumerate() {
-        if s.value.is_empty() {
-            let loc = entry_at(format!("/entries/{}/skips/{i}", e.index), s.pos);
-            ctx.report(&mut tree, Code::EmptySkip, format!("skip[{i}] is empty"), loc, true);
-        }
-    }
-    if let Some(sr) = &e.skip_range {
-        if let Err(err) = &sr.range {
-            let loc = entry_at(format!("/entries/{}/skipRange", e.index), sr.text.pos);
-            ctx.report(
-                &mut tree,
-                Code::InvalidSkipRange,
-                format!("invalid skipRange {}: {err}", q(&sr.text.value)),
-                loc,
-                true,
-            );
-        }
-    }
+    entry_checks(c, e, &mut tree, ctx);
     if b.image.value.is_empty() && b.object_count == 0 {
         ctx.report(
             &mut tree,
@@ -271,4 +293,110 @@ fn bundle(p: &Package, c: &Channel, e: &Entry, b: &Bundle, ctx: &mut Ctx<'_>, fi
     }
     ctx.chain.pop();
     tree
+}
+
+/// The checks opm makes on a model bundle that come from its channel entry: empty `skips`
+/// elements and an unparseable `skipRange`.
+fn entry_checks(c: &Channel, e: &Entry, tree: &mut ErrorTree, ctx: &mut Ctx<'_>) {
+    let entry_at = |pointer: String, pos| c.source.as_ref().map(|s| s.at(pos, pointer)).unwrap_or_default();
+    for (i, s) in e.skips.iter().enumerate() {
+        if s.value.is_empty() {
+            let loc = entry_at(format!("/entries/{}/skips/{i}", e.index), s.pos);
+            ctx.report(tree, Code::EmptySkip, format!("skip[{i}] is empty"), loc, true);
+        }
+    }
+    if let Some(sr) = &e.skip_range {
+        if let Err(err) = &sr.range {
+            let loc = entry_at(format!("/entries/{}/skipRange", e.index), sr.text.pos);
+            ctx.report(
+                tree,
+                Code::InvalidSkipRange,
+                format!("invalid skipRange {}: {err}", q(&sr.text.value)),
+                loc,
+                true,
+            );
+        }
+    }
+}
+
+/// opm's model errors for the phantom bundle of an entry that names no `olm.bundle`: the entry's
+/// own problems, then those of an empty bundle (no `olm.package` property, no image). Only the
+/// entry's problems become diagnostics; the missing bundle itself is `entry-without-bundle`.
+fn phantom_bundle(c: &Channel, e: &Entry, ctx: &mut Ctx<'_>) -> ErrorTree {
+    let label = format!("invalid bundle {}", q(&e.name.value));
+    let mut tree = ErrorTree::new(label.clone());
+    ctx.chain.push(label);
+    if e.name.value.is_empty() {
+        tree.leaf("name must be set");
+    }
+    entry_checks(c, e, &mut tree, ctx);
+    tree.leaf(format!("must be exactly one property with type {}", q(crate::property::TYPE_PACKAGE)));
+    tree.leaf("bundle image must be set");
+    ctx.chain.pop();
+    tree
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::declcfg::{load_files, FileInput};
+
+    fn foo_package(catalog: &str) -> Package {
+        let loaded = load_files(&[FileInput::new("catalog.json", catalog.as_bytes().to_vec())]);
+        let (model, _) = crate::model::build(&loaded.config);
+        model.package("foo").cloned().expect("package foo")
+    }
+
+    #[test]
+    fn phantom_bundles_are_in_the_tree_only() {
+        // foo.v0.2.0 and foo.v0.3.0 name no bundle: opm gives them version 0.0.0, like foo.v0.0.0.
+        let p = foo_package(
+            r#"{"schema":"olm.package","name":"foo","defaultChannel":"stable"}
+{"schema":"olm.channel","package":"foo","name":"alpha","entries":[{"name":"foo.v0.0.0"},{"name":"foo.v0.2.0","replaces":"foo.v0.0.0","skips":[""]},{"name":"foo.v0.3.0","replaces":"foo.v0.2.0"}]}
+{"schema":"olm.channel","package":"foo","name":"stable","entries":[{"name":"foo.v0.0.0"}]}
+{"schema":"olm.bundle","name":"foo.v0.0.0","package":"foo","image":"foo-bundle:v0.0.0","properties":[{"type":"olm.package","value":{"packageName":"foo","version":"0.0.0"}}]}
+"#,
+        );
+        let mut diags = Vec::new();
+        let tree = package(&p, &mut diags);
+        assert_eq!(
+            tree.render(),
+            "invalid package \"foo\":
+├── invalid channel \"alpha\":
+│   ├── invalid bundle \"foo.v0.2.0\":
+│   │   ├── skip[0] is empty
+│   │   ├── must be exactly one property with type \"olm.package\"
+│   │   └── bundle image must be set
+│   └── invalid bundle \"foo.v0.3.0\":
+│       ├── must be exactly one property with type \"olm.package\"
+│       └── bundle image must be set
+└── duplicate versions found in bundles: [{0.0.0: [foo.v0.0.0, foo.v0.2.0, foo.v0.3.0]}]"
+        );
+        // The entry's own problem is a finding; the phantom's missing property, image and
+        // version are not.
+        let messages: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            ["invalid package \"foo\": invalid channel \"alpha\": invalid bundle \"foo.v0.2.0\": skip[0] is empty"]
+        );
+    }
+
+    #[test]
+    fn duplicate_versions_of_real_bundles_are_still_findings() {
+        let p = foo_package(
+            r#"{"schema":"olm.package","name":"foo","defaultChannel":"stable"}
+{"schema":"olm.channel","package":"foo","name":"stable","entries":[{"name":"a"},{"name":"b","replaces":"a"}]}
+{"schema":"olm.bundle","name":"a","package":"foo","image":"foo-bundle:a","properties":[{"type":"olm.package","value":{"packageName":"foo","version":"1.0.0"}}]}
+{"schema":"olm.bundle","name":"b","package":"foo","image":"foo-bundle:b","properties":[{"type":"olm.package","value":{"packageName":"foo","version":"1.0.0"}}]}
+"#,
+        );
+        let mut diags = Vec::new();
+        let tree = package(&p, &mut diags);
+        let leaf = "duplicate versions found in bundles: [{1.0.0: [a, b]}]";
+        assert_eq!(tree.render(), format!("invalid package \"foo\":\n└── {leaf}"));
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].code, Code::DuplicateVersions);
+        assert_eq!(diags[0].message, format!("invalid package \"foo\": {leaf}"));
+        assert_eq!(diags[0].related.len(), 2);
+    }
 }
