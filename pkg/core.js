@@ -118,6 +118,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     toMermaid: (catalog, options) => catalog.toMermaid(options),
     toDot: (catalog, pkg, channel) => catalog.toDot(pkg, channel),
     Catalog,
+    // Present only in the Node tests' build (the `test-hooks` feature).
     __panicForTesting: () => call((raw) => raw.__panicForTesting()),
     __parseOnly: (files) => call((raw) => raw.__parseOnly(files)),
   };

@@ -327,7 +327,5 @@ export declare function resolve(problem: ResolveProblem): ResolveOutcome;
 export declare function resolveText(problem: ResolveProblem): string;
 /** OLM v1's pick for one package; throws `code: "no-bundle"` with OLM v1's message. */
 export declare function resolveV1(problem: V1Problem): V1Pick;
-/** @internal Test hook: panics inside WebAssembly on purpose. */
-export declare function __panicForTesting(): never;
 /** @internal Benchmark baseline: parse only, returns the number of documents. */
 export declare function __parseOnly(files: CatalogFile[]): number;

@@ -11,7 +11,8 @@ cd "$(dirname "$0")/.."
 # neither invalidates the other.
 export CARGO_PROFILE_RELEASE_LTO=fat CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1
 cargo build --lib --release --target wasm32-unknown-unknown --no-default-features --target-dir target/wasm-core
-cargo build --lib --release --target wasm32-unknown-unknown
+# OLM_TEST_HOOKS=1 (the Node tests) adds the test-only hooks to the full module.
+cargo build --lib --release --target wasm32-unknown-unknown ${OLM_TEST_HOOKS:+--features test-hooks}
 core=target/wasm-core/wasm32-unknown-unknown/release/olm_catalog.wasm
 full=target/wasm32-unknown-unknown/release/olm_catalog.wasm
 rm -rf pkg/dist

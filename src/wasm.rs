@@ -77,20 +77,13 @@ pub fn validate(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
 #[wasm_bindgen]
 pub struct Catalog {
     inner: Validated,
-    /// The catalog as resolver input, converted on first use.
-    #[cfg(feature = "resolver")]
-    resolver_packages: std::cell::RefCell<Option<std::rc::Rc<Vec<resolve::CatalogPackage>>>>,
 }
 
 /// Load and validate a catalog, keeping it for graph and path queries.
 #[wasm_bindgen(js_name = loadCatalog)]
 pub fn load_catalog(files: JsValue) -> Result<Catalog, JsValue> {
     let files = files_from_js(&files)?;
-    Ok(Catalog {
-        inner: validate_files(&files),
-        #[cfg(feature = "resolver")]
-        resolver_packages: Default::default(),
-    })
+    Ok(Catalog { inner: validate_files(&files) })
 }
 
 #[derive(Serialize)]
@@ -145,15 +138,6 @@ struct MermaidOpts {
 }
 
 impl Catalog {
-    #[cfg(feature = "resolver")]
-    fn resolver_packages(&self) -> std::rc::Rc<Vec<resolve::CatalogPackage>> {
-        let mut slot = self.resolver_packages.borrow_mut();
-        slot.get_or_insert_with(|| {
-            std::rc::Rc::new(resolve::Catalog::from_model("", "", 0, &self.inner.model).packages)
-        })
-        .clone()
-    }
-
     fn package(&self, name: &str) -> Result<&Package, JsValue> {
         self.inner
             .model
@@ -279,12 +263,12 @@ impl Catalog {
     }
 }
 
-/// Resolution over attached catalogs (loaded `Catalog`s, converted once) and the problem's own
-/// inline catalogs.
+/// Resolution over attached catalogs (loaded `Catalog`s, shared, not copied) and the problem's
+/// own inline catalogs.
 #[cfg(feature = "resolver")]
 #[wasm_bindgen]
 pub struct Resolver {
-    attached: Vec<(String, String, i32, std::rc::Rc<Vec<resolve::CatalogPackage>>)>,
+    attached: Vec<crate::cluster::CatalogSource>,
 }
 
 #[cfg(feature = "resolver")]
@@ -304,23 +288,16 @@ impl Resolver {
 
     /// Make a loaded catalog visible as catalog source `name` in `namespace` with `priority`.
     pub fn attach(&mut self, catalog: &Catalog, name: String, namespace: String, priority: i32) {
-        self.attached.push((name, namespace, priority, catalog.resolver_packages()));
+        self.attached.push(crate::cluster::CatalogSource { name, namespace, priority, model: catalog.inner.model.clone() });
     }
 
     fn run(&self, problem: JsValue) -> Result<resolve::Outcome, JsValue> {
-        let problem: resolve::Problem = serde_wasm_bindgen::from_value(problem)
+        let problem: crate::cluster::problem_json::ProblemJson = serde_wasm_bindgen::from_value(problem)
             .map_err(|e| js_error("invalid-input", &format!("resolution problem: {e}"), None))?;
-        let extra: Vec<resolve::CatalogRef<'_>> = self
-            .attached
-            .iter()
-            .map(|(name, namespace, priority, packages)| resolve::CatalogRef {
-                name,
-                namespace,
-                priority: *priority,
-                packages,
-            })
-            .collect();
-        Ok(resolve::resolve_catalogs(&problem, &extra, resolve::Options::default()).into())
+        let mut cluster =
+            problem.into_cluster().map_err(|e| js_error("invalid-input", &format!("resolution problem: {e}"), None))?;
+        cluster.catalogs.extend(self.attached.iter().cloned());
+        Ok(resolve::resolve(&cluster).into())
     }
 
     /// Resolve: `{install, errors, errorType, explanation, picks}`.
@@ -361,7 +338,9 @@ pub fn parse_only(files: JsValue) -> Result<usize, JsValue> {
     Ok(crate::declcfg::load::parse_only(&files_from_js(&files)?))
 }
 
-/// Test hook: panics on purpose, so tests can check that the façade recovers. Not part of the API.
+/// Test hook: panics on purpose, so tests can check that the façade recovers. Only in builds
+/// with the `test-hooks` feature (the Node tests' build), never in the published package.
+#[cfg(feature = "test-hooks")]
 #[wasm_bindgen(js_name = __panicForTesting)]
 pub fn panic_for_testing() {
     panic!("deliberate panic for testing");

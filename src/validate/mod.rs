@@ -32,7 +32,7 @@ pub struct Report {
 #[derive(Debug, Clone)]
 pub struct Validated {
     pub loaded: Loaded,
-    pub model: Model,
+    pub model: std::sync::Arc<Model>,
     pub report: Report,
 }
 
@@ -100,7 +100,7 @@ pub fn validate_loaded_with(loaded: Loaded, options: Options) -> Validated {
     diagnostics.extend(lints);
     sort_diagnostics(&mut diagnostics);
     let valid = !diagnostics.iter().any(Diagnostic::is_error);
-    Validated { loaded, model, report: Report { valid, diagnostics, opm_message } }
+    Validated { loaded, model: std::sync::Arc::new(model), report: Report { valid, diagnostics, opm_message } }
 }
 
 /// The one message `opm validate` prints: the first load error; else the first conversion error

@@ -5,7 +5,7 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
-scripts/build-pkg.sh
+OLM_TEST_HOOKS=1 scripts/build-pkg.sh
 cargo build --release --bin olm-catalog
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
