@@ -521,3 +521,132 @@ fn prop_field(bl: &declcfg::Bundle, i: usize, field: &str) -> crate::Location {
         .unwrap_or(bl.source.pos);
     bl.source.at(pos, format!("/properties/{i}/value/{field}"))
 }
+
+#[cfg(test)]
+mod tests {
+    //! The model's rules, one small catalog each: what opm's conversion accepts, what it reports,
+    //! and what the model keeps parsed for the analyses.
+
+    use super::*;
+    use crate::declcfg::{load_files, FileInput};
+
+    /// Build the model of one YAML file; the diagnostics as `code: message`.
+    fn build_yaml(yaml: &str) -> (Model, Vec<String>) {
+        let loaded = load_files(&[FileInput::new("catalog.yaml", yaml)]);
+        assert!(loaded.diagnostics.is_empty(), "load: {:?}", loaded.diagnostics);
+        let (model, diags) = build(&loaded.config);
+        (model, diags.iter().map(|d| format!("{}: {}", d.code.as_str(), d.message)).collect())
+    }
+
+    const FOO: &str = "schema: olm.package\nname: foo\ndefaultChannel: stable\n";
+
+    fn bundle(name: &str, version: &str) -> String {
+        format!(
+            "---\nschema: olm.bundle\npackage: foo\nname: {name}\nimage: example.com/foo:{version}\n\
+             properties:\n- type: olm.package\n  value: {{packageName: foo, version: {version:?}}}\n"
+        )
+    }
+
+    #[test]
+    fn a_valid_catalog_is_built_without_findings_and_sorted_by_name() {
+        let yaml = format!(
+            "{FOO}---\nschema: olm.channel\npackage: foo\nname: stable\nentries:\n- name: foo.v2\n  replaces: foo.v1\n- name: foo.v1\n\
+             ---\nschema: olm.channel\npackage: foo\nname: beta\nentries:\n- name: foo.v2\n{}{}",
+            bundle("foo.v2", "2.0.0"),
+            bundle("foo.v1", "1.0.0")
+        );
+        let (model, diags) = build_yaml(&yaml);
+        assert_eq!(diags, Vec::<String>::new());
+        let p = model.package("foo").unwrap();
+        // Channels are sorted by name; `order` remembers the order they were read in.
+        let names: Vec<(&str, usize)> = p.channels.iter().map(|c| (c.name.as_str(), c.order)).collect();
+        assert_eq!(names, [("beta", 1), ("stable", 0)]);
+        // Entries point at the bundle of their name; versions are parsed once, here.
+        let e = &p.channel("stable").unwrap().entries[0];
+        let b = &p.bundles[e.bundle.unwrap()];
+        assert_eq!((b.name.value.as_str(), b.version.as_ref().unwrap().to_string()), ("foo.v2", "2.0.0".into()));
+    }
+
+    #[test]
+    fn skip_ranges_are_parsed_once_and_keep_their_error() {
+        let yaml = format!(
+            "{FOO}---\nschema: olm.channel\npackage: foo\nname: stable\nentries:\n\
+             - name: foo.v2\n  skipRange: '>=1.0.0 <2.0.0'\n- name: foo.v1\n  skipRange: '>v1'\n{}{}",
+            bundle("foo.v2", "2.0.0"),
+            bundle("foo.v1", "1.0.0")
+        );
+        let (model, _) = build_yaml(&yaml);
+        let c = model.package("foo").unwrap().channel("stable").unwrap();
+        assert!(c.entries[0].range().is_some_and(|r| r.as_str() == ">=1.0.0 <2.0.0"));
+        let bad = c.entries[1].skip_range.as_ref().unwrap();
+        assert_eq!(bad.range.as_ref().unwrap_err().to_string(), "Could not parse Range \">v1\": Could not parse comparator \">v\" in \">v1\"");
+        assert!(c.entries[1].range().is_none(), "an invalid range is no range to the analyses");
+    }
+
+    #[test]
+    fn a_bundle_needs_exactly_one_package_property_with_a_valid_version() {
+        let yaml = format!(
+            "{FOO}---\nschema: olm.channel\npackage: foo\nname: stable\nentries:\n- name: foo.v1\n{}",
+            bundle("foo.v1", "1.0")
+        );
+        let (model, diags) = build_yaml(&yaml);
+        assert_eq!(
+            diags,
+            ["invalid-version: error parsing bundle \"foo.v1\" version \"1.0\": No Major.Minor.Patch elements found"]
+        );
+        assert!(model.package("foo").unwrap().bundles[0].version.is_none());
+    }
+
+    #[test]
+    fn a_property_that_does_not_decode_is_reported_and_kept_as_invalid() {
+        let yaml = format!(
+            "{FOO}---\nschema: olm.channel\npackage: foo\nname: stable\nentries:\n- name: foo.v1\n{}\
+             - type: olm.gvk\n  value: {{group: 1}}\n",
+            bundle("foo.v1", "1.0.0")
+        );
+        let (model, diags) = build_yaml(&yaml);
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert!(diags[0].starts_with("invalid-property: parse properties for bundle \"foo.v1\": parse property[1]"));
+        let b = &model.package("foo").unwrap().bundles[0];
+        assert!(matches!(&b.properties[1], (1, Property::Invalid { type_, .. }) if type_ == "olm.gvk"));
+    }
+
+    #[test]
+    fn every_dangling_entry_is_reported_once_per_package() {
+        let yaml = format!(
+            "{FOO}---\nschema: olm.channel\npackage: foo\nname: stable\nentries:\n- name: foo.v2\n  replaces: foo.v1\n- name: foo.v1\n\
+             ---\nschema: olm.channel\npackage: foo\nname: beta\nentries:\n- name: foo.v3\n{}",
+            bundle("foo.v1", "1.0.0")
+        );
+        let (_, diags) = build_yaml(&yaml);
+        assert_eq!(
+            diags,
+            ["entry-without-bundle: no olm.bundle blobs found in package \"foo\" for olm.channel entries [foo.v2 foo.v3]"]
+        );
+    }
+
+    #[test]
+    fn a_default_channel_that_names_no_channel_becomes_an_empty_one() {
+        let (model, diags) = build_yaml(FOO);
+        assert_eq!(diags, Vec::<String>::new());
+        let p = model.package("foo").unwrap();
+        let c = p.default_channel().unwrap();
+        assert!(c.source.is_none() && c.entries.is_empty() && c.order == usize::MAX);
+    }
+
+    #[test]
+    fn duplicates_are_reported_and_the_first_kept() {
+        let yaml = format!("{FOO}---\n{FOO}---\nschema: olm.channel\npackage: foo\nname: stable\nentries:\n- name: foo.v1\n- name: foo.v1\n{}{}",
+            bundle("foo.v1", "1.0.0"), bundle("foo.v1", "1.0.0"));
+        let (model, diags) = build_yaml(&yaml);
+        assert_eq!(
+            diags,
+            [
+                "duplicate-package: duplicate package \"foo\"",
+                "duplicate-entry: invalid package \"foo\", channel \"stable\": duplicate entry \"foo.v1\"",
+                "duplicate-bundle: package \"foo\" has duplicate bundle \"foo.v1\"",
+            ]
+        );
+        assert_eq!(model.package("foo").unwrap().bundles.len(), 1);
+    }
+}

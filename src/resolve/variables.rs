@@ -546,3 +546,126 @@ fn sort_channel(snap: &Snapshot, package: &str, channel: &str, list: &[EntryId])
         .map(|o| o.into_iter().map(|k| list[k]).collect())
         .map_err(|e| e.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    //! OLM v0's variables, one rule per test, on small clusters written as JSON problems.
+
+    use super::*;
+    use crate::cluster::problem_json::ProblemJson;
+
+    /// The variables of a problem as lines: `id: constraint` (dependency candidates by id, in
+    /// preference order).
+    fn variables(json: &str) -> Vec<String> {
+        let cluster = serde_json::from_str::<ProblemJson>(json).unwrap().into_cluster().unwrap();
+        let snap = Snapshot::build(&cluster).unwrap();
+        let built = build(&cluster, &snap).unwrap();
+        let id = |v: usize| built.variables[v].id.clone();
+        let mut out = Vec::new();
+        for v in &built.variables {
+            for c in &v.constraints {
+                out.push(match &c.kind {
+                    ConstraintKind::Mandatory => format!("{}: mandatory", v.id),
+                    ConstraintKind::Prohibited => format!("{}: prohibited", v.id),
+                    ConstraintKind::Dependency(vs) => {
+                        format!("{}: one of [{}]", v.id, vs.iter().map(|&x| id(x)).collect::<Vec<_>>().join(", "))
+                    }
+                    ConstraintKind::Conflict(x) => format!("{}: conflicts with {}", v.id, id(*x)),
+                    ConstraintKind::AtMost(n, vs) => {
+                        format!("{}: at most {n} of [{}]", v.id, vs.iter().map(|&x| id(x)).collect::<Vec<_>>().join(", "))
+                    }
+                });
+            }
+        }
+        out
+    }
+
+    fn package(name: &str, entries: &str, bundles: &str) -> String {
+        format!(r#"{{"name":"{name}","defaultChannel":"stable","channels":[{{"name":"stable","entries":[{entries}]}}],"bundles":[{bundles}]}}"#)
+    }
+
+    fn bundle(name: &str, version: &str, extra: &str) -> String {
+        format!(r#"{{"name":"{name}","version":"{version}","properties":[{extra}]}}"#)
+    }
+
+    const GVK: &str = r#"{"group":"g","version":"v1","kind":"K"}"#;
+
+    #[test]
+    fn a_subscription_needs_one_of_its_channel_entries_head_first() {
+        let a = package(
+            "a",
+            r#"{"name":"a.v1"},{"name":"a.v2","replaces":"a.v1"}"#,
+            &[bundle("a.v1", "1.0.0", ""), bundle("a.v2", "2.0.0", "")].join(","),
+        );
+        let vars = variables(&format!(
+            r#"{{"namespace":"ns","catalogs":[{{"name":"cat","namespace":"ns","packages":[{a}]}}],
+            "subscriptions":[{{"name":"sub","package":"a","channel":"stable","catalog":"cat","catalogNamespace":"ns"}}]}}"#
+        ));
+        let sub: Vec<&String> = vars.iter().filter(|l| !l.starts_with("cat/")).collect();
+        assert!(sub.iter().any(|l| l.ends_with(": mandatory")), "{vars:#?}");
+        assert!(
+            sub.iter().any(|l| l.ends_with(": one of [cat/ns/stable/a.v2, cat/ns/stable/a.v1]")),
+            "the channel head comes first: {vars:#?}"
+        );
+    }
+
+    #[test]
+    fn a_required_api_prefers_the_dependents_own_catalog_then_higher_priority() {
+        let a = package("a", r#"{"name":"a.v1"}"#, &bundle("a.v1", "1.0.0", &format!(r#"{{"type":"olm.gvk.required","value":{GVK}}}"#)));
+        let own = package("p", r#"{"name":"p.v1"}"#, &bundle("p.v1", "1.0.0", &format!(r#"{{"type":"olm.gvk","value":{GVK}}}"#)));
+        let other = package("q", r#"{"name":"q.v1"}"#, &bundle("q.v1", "1.0.0", &format!(r#"{{"type":"olm.gvk","value":{GVK}}}"#)));
+        let vars = variables(&format!(
+            r#"{{"namespace":"ns","catalogs":[
+              {{"name":"cat","namespace":"ns","priority":0,"packages":[{a},{own}]}},
+              {{"name":"high","namespace":"ns","priority":10,"packages":[{other}]}}],
+            "subscriptions":[{{"name":"sub","package":"a","channel":"stable","catalog":"cat","catalogNamespace":"ns"}}]}}"#
+        ));
+        assert!(
+            vars.contains(&"cat/ns/stable/a.v1: one of [cat/ns/stable/p.v1, high/ns/stable/q.v1]".to_string()),
+            "{vars:#?}"
+        );
+    }
+
+    #[test]
+    fn a_bundle_marked_olm_deprecated_is_prohibited() {
+        let a = package("a", r#"{"name":"a.v1"}"#, &bundle("a.v1", "1.0.0", r#"{"type":"olm.deprecated","value":{}}"#));
+        let vars = variables(&format!(
+            r#"{{"namespace":"ns","catalogs":[{{"name":"cat","namespace":"ns","packages":[{a}]}}],
+            "subscriptions":[{{"name":"sub","package":"a","channel":"stable","catalog":"cat","catalogNamespace":"ns"}}]}}"#
+        ));
+        assert!(vars.contains(&"cat/ns/stable/a.v1: prohibited".to_string()), "{vars:#?}");
+    }
+
+    #[test]
+    fn an_installed_csv_is_upgraded_by_what_replaces_it_and_may_stay() {
+        let a = package(
+            "a",
+            r#"{"name":"a.v1"},{"name":"a.v2","replaces":"a.v1"}"#,
+            &[bundle("a.v1", "1.0.0", ""), bundle("a.v2", "2.0.0", "")].join(","),
+        );
+        let vars = variables(&format!(
+            r#"{{"namespace":"ns","catalogs":[{{"name":"cat","namespace":"ns","packages":[{a}]}}],
+            "installed":[{{"name":"a.v1","version":"1.0.0","properties":[{{"type":"olm.package","value":{{"packageName":"a","version":"1.0.0"}}}}]}}],
+            "subscriptions":[{{"name":"sub","package":"a","channel":"stable","catalog":"cat","catalogNamespace":"ns","installedCSV":"a.v1"}}]}}"#
+        ));
+        assert!(
+            vars.iter().any(|l| l.ends_with(": one of [cat/ns/stable/a.v2, @existing/ns//a.v1]")),
+            "the upgrade first, then the installed CSV itself: {vars:#?}"
+        );
+    }
+
+    #[test]
+    fn at_most_one_bundle_of_a_package_is_installed() {
+        let a = package(
+            "a",
+            r#"{"name":"a.v1"},{"name":"a.v2","replaces":"a.v1"}"#,
+            &[bundle("a.v1", "1.0.0", ""), bundle("a.v2", "2.0.0", "")].join(","),
+        );
+        let vars = variables(&format!(
+            r#"{{"namespace":"ns","catalogs":[{{"name":"cat","namespace":"ns","packages":[{a}]}}],
+            "subscriptions":[{{"name":"sub","package":"a","channel":"stable","catalog":"cat","catalogNamespace":"ns"}}]}}"#
+        ));
+        assert!(vars.iter().any(|l| l.contains("at most 1 of [cat/ns/stable/a.v2, cat/ns/stable/a.v1]")
+            || l.contains("at most 1 of [cat/ns/stable/a.v1, cat/ns/stable/a.v2]")), "{vars:#?}");
+    }
+}
