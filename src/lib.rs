@@ -24,6 +24,7 @@
 //! );
 //! ```
 
+pub mod cluster;
 pub mod declcfg;
 pub mod diagnostic;
 pub mod gotext;
