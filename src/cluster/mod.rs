@@ -4,9 +4,11 @@
 //!
 //! This is the resolver's one input. [`problem_json`] reads the JSON problem format (the
 //! conformance cases, the CLI's `resolve PROBLEM.json`, the JS `resolve`) into it; a program
-//! that already holds models builds a [`Cluster`] directly.
+//! that already holds models builds a [`Cluster`] directly. [`v1_problem`] does the same for
+//! OLM v1's single-package selection.
 
 pub mod problem_json;
+pub mod v1_problem;
 
 use std::sync::Arc;
 

@@ -139,12 +139,22 @@ impl VersionRelease {
     /// from the version, otherwise the version keeps it and there is no
     /// release.
     pub fn from_legacy_version(s: &str) -> Result<VersionRelease, VersionError> {
-        let version = Version::parse(s)?;
-        let build = version.semver().build.as_str();
-        if let Ok(Some(release)) = Release::parse(build) {
-            return Ok(VersionRelease { version: version.without_build(), release: Some(release) });
+        Version::parse(s).map(|version| VersionRelease::from_parsed(&version, None))
+    }
+
+    /// The (version, release) of an `olm.package` property whose fields are already parsed (the
+    /// model's `Bundle::version` and `Bundle::release`, or an installed bundle's): an explicit
+    /// release is the release and the version stays whole (build metadata included); without
+    /// one, the version's build metadata becomes the release when it is a valid release, as in
+    /// [`from_legacy_version`](VersionRelease::from_legacy_version). No version text is parsed.
+    pub fn from_parsed(version: &Version, release: Option<&Release>) -> VersionRelease {
+        if let Some(release) = release {
+            return VersionRelease { version: version.clone(), release: Some(release.clone()) };
         }
-        Ok(VersionRelease { version, release: None })
+        match Release::parse(version.semver().build.as_str()) {
+            Ok(Some(release)) => VersionRelease { version: version.without_build(), release: Some(release) },
+            _ => VersionRelease { version: version.clone(), release: None },
+        }
     }
 }
 
@@ -339,5 +349,22 @@ mod tests {
             VersionRelease::from_legacy_version("2.0").map(|x| x.to_string()),
             Err(VersionError::NoMajorMinorPatch)
         );
+    }
+
+    #[test]
+    fn from_parsed_parts() {
+        // No explicit release: the legacy reading of the build metadata.
+        for text in ["2.0.0", "2.0.0+1", "2.0.0+01", "2.0.0-rc.1+a.b", "2.0.0+123456789012345678901", "2.0.0+a.b-c"] {
+            let legacy = match VersionRelease::from_legacy_version(text) {
+                Ok(x) => x,
+                Err(e) => panic!("{text}: {e}"),
+            };
+            let parsed = VersionRelease::from_parsed(&v(text), None);
+            assert_eq!((parsed.to_string(), parsed.release.clone()), (legacy.to_string(), legacy.release), "{text}");
+        }
+        // An explicit release wins and the version keeps its build metadata.
+        let x = VersionRelease::from_parsed(&v("2.0.0+1"), Some(&rel("7")));
+        assert_eq!(x.to_string(), "2.0.0+1-7");
+        assert_eq!(x, vr("2.0.0", "7"));
     }
 }
