@@ -1071,6 +1071,56 @@ fn src_follows_the_layers_of_architecture_md() {
     }
 }
 
+/// The calls that turn catalog text into checked values. Only the layers that own that work may
+/// make them: `declcfg`, `version`, `property`, and the model layer (`model`, `cluster`).
+const PARSERS: &[&str] = &[
+    "VersionRange::parse(",
+    "Version::parse(",
+    "Version::parse_tolerant(",
+    "Release::parse(",
+    "VersionRelease::from_legacy_version(",
+    "Constraints::parse(",
+    "property::parse(",
+    "constraint::parse(",
+    "parse_raw(",
+];
+
+/// Where parsing is the job.
+const PARSING_MODULES: &[&str] = &["declcfg", "version", "property", "model", "cluster"];
+
+/// Parsing that is not catalog text, each with its reason.
+const PARSING_ALLOWED: &[(&str, &str)] = &[
+    // CEL's `semver_compare(a, b)` parses its arguments when a rule runs: they are values the
+    // rule computed, not catalog fields, and OLM parses them at that moment too.
+    ("resolve::cel", "Version::parse_tolerant("),
+];
+
+#[test]
+fn analyses_never_parse_catalog_text() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = Vec::new();
+    for s in read_sources(repo) {
+        let module = join(&s.module);
+        if PARSING_MODULES.contains(&top_level(&module)) {
+            continue;
+        }
+        for (n, line) in s.code.lines().enumerate() {
+            for p in PARSERS {
+                let allowed = PARSING_ALLOWED.iter().any(|(m, call)| module.starts_with(m) && call == p);
+                if line.contains(p) && !allowed {
+                    found.push(format!("{}:{}: {} calls {}", s.file, n + 1, module, p.trim_end_matches('(')));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "\nanalyses and bindings read parsed values from the model; parsing belongs to {}:\n{}\n",
+        PARSING_MODULES.join(", "),
+        found.join("\n")
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Unit tests of the pieces.
 
