@@ -131,7 +131,9 @@ pub fn run(case: &Value) -> Result<(), String> {
                 props.iter().map(|p| (p["type"].as_str().unwrap_or(""), &p["value"])).collect();
             match (CelRule::compile(input["rule"].as_str().unwrap_or("")), expect["compileError"].as_bool()) {
                 (Err(e), Some(true)) => match expect["errorText"].as_str() {
-                    Some(want) if e.to_string() != want => Err(format!("error text {:?}, want {want:?}", e.to_string())),
+                    Some(want) if e.to_string() != want => {
+                        Err(format!("error text {:?}, want {want:?}", e.to_string()))
+                    }
                     _ => Ok(()),
                 },
                 (Ok(rule), Some(false)) => {

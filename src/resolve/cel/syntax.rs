@@ -1063,9 +1063,12 @@ mod tests {
         "{'[', '{', '}', '(', '.', ',', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, \
                              NUM_UINT, STRING, BYTES, IDENTIFIER}";
 
+    /// An input and its errors as (line, column, message without `Syntax error: `).
+    type Case = (&'static str, Vec<(usize, usize, String)>);
+
     /// Inputs of cel-go's parser tests and the errors cel-go's ANTLR parser gives for them. A
     /// table of data: long because every case is written out in full.
-    fn cel_go_cases() -> Vec<(&'static str, Vec<(usize, usize, String)>)> {
+    fn cel_go_cases() -> Vec<Case> {
         let fields = "{'}', ',', '?', IDENTIFIER, ESC_IDENTIFIER}";
         let eof = format!("mismatched input '<EOF>' expecting {E}");
         vec![
