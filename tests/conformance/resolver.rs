@@ -137,7 +137,12 @@ pub fn run(case: &Value) -> Result<(), String> {
             let pairs: Vec<(&str, &Value)> =
                 props.iter().map(|p| (p["type"].as_str().unwrap_or(""), &p["value"])).collect();
             match (CelRule::compile(input["rule"].as_str().unwrap_or("")), expect["compileError"].as_bool()) {
-                (Err(_), Some(true)) => Ok(()),
+                (Err(e), Some(true)) => match expect["errorText"].as_str() {
+                    Some(want) if e.to_string() != want => {
+                        Err(format!("error text {:?}, want {want:?}", e.to_string()))
+                    }
+                    _ => Ok(()),
+                },
                 (Ok(rule), Some(false)) => {
                     let got = rule.matches(&pairs);
                     if Some(got) == expect["result"].as_bool() {
