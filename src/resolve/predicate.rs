@@ -70,10 +70,9 @@ impl Predicate {
             }
             Predicate::Label(l) => b.labels.iter().any(|x| x == l),
             Predicate::Cel { rule, .. } => {
-                let json: Vec<serde_json::Value> = b.properties.iter().map(|p| p.value.to_json()).collect();
-                let props: Vec<(&str, &serde_json::Value)> =
-                    b.properties.iter().zip(&json).map(|(p, v)| (p.type_.as_ref(), v)).collect();
-                rule.matches(&props)
+                let props: Vec<(&str, &crate::declcfg::Node)> =
+                    b.properties.iter().map(|p| (p.type_.as_ref(), p.value.as_ref())).collect();
+                rule.matches_nodes(&props)
             }
             Predicate::And(ps) => ps.iter().all(|p| p.test(b, source_package)),
             Predicate::Or(ps) => ps.iter().any(|p| p.test(b, source_package)),

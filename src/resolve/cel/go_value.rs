@@ -1,5 +1,5 @@
 //! Go's text for the values cel-go hands to `semver_compare`: `fmt.Sprint` of a Go value and
-//! `%v` of a float64. Kept in one place so that a shared Go-text module can replace them.
+//! `%v` of a float64 (from [`crate::gotext`]).
 
 use cel::objects::Key;
 use cel::Value;
@@ -51,57 +51,9 @@ pub(super) fn go_sprint(value: &Value, depth: usize) -> String {
     }
 }
 
-/// Go's `%v` of a float64 (`strconv.FormatFloat(f, 'g', -1, 64)`): shortest digits, `%e` form
-/// when the exponent is below -4 or at least 6 (`1e+06`, `1e-05`), plain otherwise (`1`,
-/// `1.5`, `100000`, `0.0001`).
+/// Go's `%v` of a float64 (see [`crate::gotext::format_g`]).
 pub(super) fn go_float(f: f64) -> String {
-    if f.is_nan() {
-        return String::from("NaN");
-    }
-    if f.is_infinite() {
-        return String::from(if f > 0.0 { "+Inf" } else { "-Inf" });
-    }
-    let sign = if f.is_sign_negative() { "-" } else { "" };
-    if f == 0.0 {
-        return format!("{sign}0");
-    }
-    // Rust's `{:e}` gives the shortest round-trip digits, as Go's shortest formatting does.
-    let scientific = format!("{:e}", f.abs());
-    let Some((mantissa, exponent)) = scientific.split_once('e') else {
-        return scientific;
-    };
-    let Ok(exponent) = exponent.parse::<i64>() else {
-        return scientific;
-    };
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    let mut out = String::from(sign);
-    if !(-4..6).contains(&exponent) {
-        let (first, rest) = digits.split_at(1);
-        out.push_str(first);
-        if !rest.is_empty() {
-            out.push('.');
-            out.push_str(rest);
-        }
-        out.push_str(&format!("e{}{:02}", if exponent < 0 { '-' } else { '+' }, exponent.abs()));
-    } else {
-        // `point` digits before the decimal point.
-        let point = exponent + 1;
-        let nd = digits.len() as i64;
-        if point <= 0 {
-            out.push_str("0.");
-            out.push_str(&"0".repeat(point.unsigned_abs() as usize));
-            out.push_str(&digits);
-        } else if point >= nd {
-            out.push_str(&digits);
-            out.push_str(&"0".repeat((point - nd) as usize));
-        } else {
-            let (whole, fraction) = digits.split_at(point as usize);
-            out.push_str(whole);
-            out.push('.');
-            out.push_str(fraction);
-        }
-    }
-    out
+    crate::gotext::format_g(f, 64)
 }
 
 #[cfg(test)]
