@@ -31,9 +31,13 @@ impl fmt::Display for Severity {
 /// its blob (`""` for the blob itself). `line` is 0 when the finding is about a whole file.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Default)]
 pub struct Location {
+    /// The file, as given to the loader (`/`-separated, relative to the catalog root).
     pub file: String,
+    /// 1-based line (0 when the finding is about no particular place).
     pub line: u32,
+    /// 1-based column, in characters.
     pub column: u32,
+    /// JSON pointer of the field inside its blob (`/entries/0/name`); empty for the blob itself.
     pub pointer: String,
 }
 
@@ -50,7 +54,9 @@ impl fmt::Display for Location {
 /// A secondary place a finding refers to ("first defined here").
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct Related {
+    /// What is at the related location (`first defined here`).
     pub message: String,
+    /// Where.
     #[serde(flatten)]
     pub location: Location,
 }
@@ -151,11 +157,16 @@ impl Serialize for Code {
 /// One finding.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
+    /// The stable code (`duplicate-bundle`), documented in `docs/diagnostics.md`.
     pub code: Code,
+    /// Error (opm rejects the catalog) or warning (our lints).
     pub severity: Severity,
+    /// The message: opm's wording for opm's checks, a plain sentence for our lints.
     pub message: String,
+    /// Where the problem is.
     #[serde(flatten)]
     pub location: Location,
+    /// Other places the finding refers to (the first definition of a duplicate...).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub related: Vec<Related>,
 }

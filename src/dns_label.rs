@@ -47,6 +47,7 @@ pub fn dns1123_label_errors(name: &str) -> Vec<String> {
 }
 
 /// `true` when [`dns1123_label_errors`] finds nothing.
+#[cfg(test)]
 pub fn is_dns1123_label(name: &str) -> bool {
     name.len() <= DNS1123_LABEL_MAX_LENGTH && is_label(name)
 }

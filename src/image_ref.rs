@@ -107,11 +107,6 @@ pub fn validate_image_ref(s: &str) -> Result<(), ImageRefError> {
     parse(&normalized)
 }
 
-/// `true` when [`validate_image_ref`] accepts `s`.
-pub fn is_valid_image_ref(s: &str) -> bool {
-    validate_image_ref(s).is_ok()
-}
-
 /// `^[a-f0-9]{64}$`
 fn is_identifier(s: &str) -> bool {
     s.len() == 64 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
@@ -384,7 +379,7 @@ mod tests {
         if let Err(e) = validate_image_ref(s) {
             panic!("expected {:?} to be accepted, got: {}", s, e);
         }
-        assert!(is_valid_image_ref(s));
+        assert!(validate_image_ref(s).is_ok());
     }
 
     #[test]
@@ -754,7 +749,7 @@ mod tests {
         ];
         for s in samples {
             let _ = validate_image_ref(s);
-            let _ = is_valid_image_ref(s);
+            let _ = validate_image_ref(s).is_ok();
         }
         // Every prefix of a multibyte-heavy string, at char boundaries.
         let long = "ä.io:1/ö/ü:ß@sha256:日本";

@@ -1,15 +1,31 @@
-//! olm-catalog: Operator Lifecycle Manager catalogs as data.
+#![warn(missing_docs)]
+//! olm-catalog: Operator Lifecycle Manager catalogs as data — read File-Based Catalogs, check
+//! them as `opm validate` does (every problem, located), draw their upgrade graphs, compute the
+//! upgrades OLM makes, and resolve subscriptions as OLM's resolver does.
 //!
-//! Layers (data flows one way, see `../shared/spec/design.md`):
-//! - [`declcfg`]: the raw, lossless File-Based Catalog with a source map;
-//! - [`property`]: typed bundle properties;
-//! - [`version`]: blang/semver-compatible versions, ranges and releases;
-//! - [`model`]: the checked semantic model built from `declcfg`;
-//! - [`validate`]: every check `opm validate` makes, as [`Diagnostic`]s.
+//! Data flows one way (see `ARCHITECTURE.md`): files → [`declcfg`] (the raw catalog, every value
+//! located) → [`model`] (the checked catalog: versions, skipRanges and properties parsed once)
+//! → the analyses, which only read the model: [`validate`], [`graph`], [`resolve`] (whose input,
+//! [`Cluster`], holds catalog models and what is installed).
+//!
+//! # The API in one screen
+//!
+//! | to | call | get |
+//! | --- | --- | --- |
+//! | read files | [`FileInput::new`], [`read_catalog`] (a directory, natively) | the files |
+//! | load them | [`load_files`] | [`Loaded`]: the raw [`DeclarativeConfig`] and load [`Diagnostic`]s |
+//! | check a catalog | [`validate_files`], [`validate_files_with`] | [`Validated`]: the [`Model`] and its [`Report`] |
+//! | build the model | [`build_model`] | the [`Model`] and conversion [`Diagnostic`]s |
+//! | draw a channel | [`ChannelGraph::new`], [`to_mermaid`], [`to_dot`] | nodes and edges, Mermaid, DOT |
+//! | upgrade from a version | [`upgrade_path`] | OLM v0's or v1's [`UpgradePath`] |
+//! | resolve a namespace | [`resolve()`] on a [`Cluster`] | a [`Resolution`] or a [`ResolveError`] with its explanation |
+//! | pick like OLM v1 | [`resolve_v1`] | a [`V1Pick`] |
+//!
+//! Versions, ranges and properties are typed values ([`Version`], [`VersionRange`],
+//! [`Property`]); every finding is a [`Diagnostic`] with a stable [`Code`] and a [`Location`].
 //!
 //! ```
-//! use olm_catalog::declcfg::FileInput;
-//! use olm_catalog::validate::validate_files;
+//! use olm_catalog::{validate_files, FileInput};
 //!
 //! let catalog = "schema: olm.package\nname: foo\ndefaultChannel: stable\n---\n\
 //!     schema: olm.channel\npackage: foo\nname: stable\nentries:\n- name: foo.v1.0.0\n";
@@ -24,13 +40,13 @@
 //! );
 //! ```
 
-pub mod declcfg;
 pub mod cluster;
-pub mod diagnostic;
-pub mod gotext;
-pub mod dns_label;
+pub mod declcfg;
+mod diagnostic;
+mod dns_label;
+mod gotext;
 pub mod graph;
-pub mod image_ref;
+mod image_ref;
 pub mod model;
 pub mod property;
 #[cfg(feature = "resolver")]
@@ -38,6 +54,36 @@ pub mod resolve;
 pub mod validate;
 pub mod version;
 #[cfg(target_arch = "wasm32")]
+#[doc(hidden)]
 pub mod wasm;
 
-pub use diagnostic::{Diagnostic, Location, Severity};
+pub use cluster::{CatalogSource, Cluster, InstalledCsv, Subscription, SystemConstraint};
+#[cfg(not(target_arch = "wasm32"))]
+pub use declcfg::read_catalog;
+pub use declcfg::{load_files, DeclarativeConfig, FileInput, Loaded};
+pub use diagnostic::{Code, Diagnostic, Location, Related, Severity};
+pub use graph::{to_dot, to_mermaid, upgrade_path, ChannelGraph, MermaidOptions, Semantics, Start, UpgradePath};
+pub use model::{build as build_model, Model};
+pub use property::Property;
+#[cfg(feature = "resolver")]
+pub use resolve::v1::{resolve_v1, V1Pick};
+#[cfg(feature = "resolver")]
+pub use resolve::{resolve, Outcome, Resolution, ResolveError};
+pub use validate::{validate_files, validate_files_with, Report, Validated};
+pub use version::{Version, VersionRange};
+
+/// The pieces of upstream's machinery that upstream's own tests exercise directly (the SAT
+/// solver, channel ordering, `olm.constraint` parsing, CEL rules), re-exported so the
+/// conformance suites can run those cases and the benchmarks can time one stage alone. Not part
+/// of the API: undocumented, and free to change.
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::declcfg::load::parse_only;
+    #[cfg(feature = "resolver")]
+    pub use crate::resolve::{cel::CelRule, snapshot::Snapshot};
+    /// OLM's SAT layer (`solver` conformance cases).
+    #[cfg(feature = "resolver")]
+    pub mod solver {
+        pub use crate::resolve::solver::{from_ids, message, solve, IdConstraint, SolveError, DEFAULT_CONFLICT_BUDGET};
+    }
+}

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::declcfg::{self, DeclarativeConfig, Node, Pos, Source, Spanned};
 use crate::model::{self, Model};
-use crate::version::masterminds::{ConstraintError, Constraints};
+use crate::version::{Constraints, MastermindsError};
 use crate::version::{Release, Version, VersionRelease};
 
 /// What to resolve: one package, its filters, the installed bundle (if any)
@@ -177,7 +177,7 @@ pub struct VersionConstraint {
     /// The text as given (quoted in messages).
     pub text: String,
     /// The parsed constraints, or Masterminds' error.
-    pub parsed: Result<Constraints, ConstraintError>,
+    pub parsed: Result<Constraints, MastermindsError>,
 }
 
 impl VersionConstraint {

@@ -18,6 +18,8 @@ use std::sync::Arc;
 
 pub use decode::go_base64;
 pub use load::{load_files, parse_file, FileInput, Loaded};
+#[cfg(not(target_arch = "wasm32"))]
+pub use walk::read_catalog;
 pub use value::{Member, Node, Pos, Value};
 
 use crate::diagnostic::Location;

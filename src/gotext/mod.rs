@@ -18,6 +18,6 @@ mod base64;
 mod float;
 mod quote;
 
-pub use self::base64::{decode_base64, Base64Error};
+pub use self::base64::decode_base64;
 pub use float::{format_g, json_number};
 pub use quote::{quote, string_slice};

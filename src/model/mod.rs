@@ -17,6 +17,7 @@ use crate::version::{RangeError, Release, Version, VersionRange};
 /// A catalog: every package, sorted by name.
 #[derive(Debug, Clone, Default)]
 pub struct Model {
+    /// The packages, sorted by name.
     pub packages: Vec<Package>,
 }
 
@@ -30,6 +31,7 @@ impl Model {
 /// A deprecation message and where it was declared.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Deprecation {
+    /// The deprecation message and where it was written.
     pub message: Spanned<String>,
     /// The `olm.deprecations` blob.
     pub source: Source,
@@ -40,17 +42,24 @@ pub struct Deprecation {
 /// A package: its channels (sorted by name) and its bundles (in the order they were read).
 #[derive(Debug, Clone)]
 pub struct Package {
+    /// The package name.
     pub name: String,
     /// Position of its `olm.package` blob among the catalog's packages, in load order (the
     /// order in which OLM's resolver lists a catalog's packages).
     pub order: usize,
+    /// The `olm.package` blob.
     pub source: Source,
     /// The `defaultChannel` text as written (empty when unset).
     pub default_channel: Spanned<String>,
+    /// The package description.
     pub description: String,
+    /// The package icon, decoded.
     pub icon: Option<Icon>,
+    /// Its channels, sorted by name.
     pub channels: Vec<Channel>,
+    /// Its bundles, in the order they were read.
     pub bundles: Vec<Bundle>,
+    /// The package's deprecation, when `olm.deprecations` names it.
     pub deprecation: Option<Deprecation>,
 }
 
@@ -79,6 +88,7 @@ impl Package {
 /// A channel: its entries in the order they were written.
 #[derive(Debug, Clone)]
 pub struct Channel {
+    /// The channel name.
     pub name: String,
     /// Position of its `olm.channel` blob among the catalog's channels, in load order
     /// (`usize::MAX` for a synthesized channel).
@@ -86,8 +96,11 @@ pub struct Channel {
     /// The `olm.channel` blob; `None` for the empty channel opm synthesizes for a default channel
     /// that names no channel.
     pub source: Option<Source>,
+    /// Its entries, in the order they were written.
     pub entries: Vec<Entry>,
+    /// The channel's properties, as written.
     pub properties: Vec<declcfg::Property>,
+    /// The channel's deprecation, when `olm.deprecations` names it.
     pub deprecation: Option<Deprecation>,
 }
 
@@ -103,10 +116,13 @@ impl Channel {
 pub struct Entry {
     /// Position of the entry in its channel blob's `entries`.
     pub index: usize,
+    /// Where the entry starts.
     pub pos: Pos,
+    /// The bundle name the entry lists.
     pub name: Spanned<String>,
     /// Empty when absent.
     pub replaces: Spanned<String>,
+    /// `skips`, as written.
     pub skips: Vec<Spanned<String>>,
     /// The `skipRange`, when set (an empty text counts as unset, as in opm).
     pub skip_range: Option<SkipRange>,
@@ -145,9 +161,13 @@ impl SkipRange {
 /// A bundle, shared by every channel that lists it.
 #[derive(Debug, Clone)]
 pub struct Bundle {
+    /// The bundle name.
     pub name: Spanned<String>,
+    /// The package the bundle belongs to.
     pub package: String,
+    /// The `olm.bundle` blob.
     pub source: Source,
+    /// The bundle image (empty when unset).
     pub image: Spanned<String>,
     /// The properties as written.
     pub raw_properties: std::sync::Arc<[declcfg::Property]>,
@@ -159,8 +179,11 @@ pub struct Bundle {
     pub release: Option<Release>,
     /// How many `olm.package` properties the bundle has.
     pub package_property_count: usize,
+    /// `relatedImages`, as written.
     pub related_images: Vec<declcfg::RelatedImage>,
+    /// How many `olm.bundle.object` manifests decoded.
     pub object_count: usize,
+    /// The bundle's deprecation, when `olm.deprecations` names it.
     pub deprecation: Option<Deprecation>,
 }
 

@@ -9,6 +9,7 @@ use super::{Channel, Entry};
 /// Why a channel's graph is not a valid replaces chain. `Display` gives opm's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ChainError {
+    /// No entry is the head (every entry is replaced or skipped).
     NoHead,
     /// Sorted head names.
     MultipleHeads(Vec<String>),

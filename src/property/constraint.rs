@@ -27,7 +27,10 @@ pub enum Constraint {
         range: Result<VersionRange, RangeError>,
     },
     /// A CEL rule over the candidate's `properties`.
-    Cel { rule: String },
+    Cel {
+        /// The rule text.
+        rule: String,
+    },
     /// All children hold (true when empty).
     All(Vec<ConstraintValue>),
     /// At least one child holds (false when empty).
@@ -41,15 +44,20 @@ pub enum Constraint {
 pub struct ConstraintValue {
     /// Shown by CEL predicates when they fail; ignored otherwise.
     pub failure_message: String,
+    /// What is required.
     pub constraint: Constraint,
 }
 
 /// Why a constraint value is unusable; `Display` gives OLM's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ConstraintError {
+    /// The value is longer than [`MAX_CONSTRAINT_SIZE`].
     TooLarge,
+    /// A key OLM does not know (strict decoding).
     UnknownField(String),
+    /// A JSON type mismatch, in Go's words.
     Type(String),
+    /// No constraint is given (OLM rejects this when converting it to a predicate).
     Empty,
 }
 

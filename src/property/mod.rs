@@ -6,13 +6,13 @@
 //!
 //! [`constraint`] parses `olm.constraint` values for the resolver and for our own lint.
 
-pub mod constraint;
+mod constraint;
 mod go_type;
 
 use crate::declcfg::value::Node;
 use crate::version::{RangeError, Release, ReleaseError, Version, VersionError, VersionRange};
 
-pub use constraint::{Constraint, ConstraintError, ConstraintValue};
+pub use constraint::{parse_raw as parse_constraint, Constraint, ConstraintError, ConstraintValue, MAX_CONSTRAINT_SIZE};
 
 pub use crate::declcfg::property_types::*;
 
@@ -59,17 +59,24 @@ pub struct PackageRequired {
 /// A group/version/kind (`olm.gvk` provides one, `olm.gvk.required` needs one).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Gvk {
+    /// The API group.
     pub group: String,
+    /// The API version.
     pub version: String,
+    /// The kind.
     pub kind: String,
 }
 
 /// A parsed property.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Property {
+    /// `olm.package`: the bundle's package and version.
     Package(PackageProperty),
+    /// `olm.package.required`: a dependency on a package.
     PackageRequired(PackageRequired),
+    /// `olm.gvk`: an API the bundle provides.
     Gvk(Gvk),
+    /// `olm.gvk.required`: an API the bundle needs.
     GvkRequired(Gvk),
     /// A manifest embedded as base64 (decoded at load time).
     BundleObject,
@@ -77,6 +84,7 @@ pub enum Property {
     CsvMetadata,
     /// `olm.channel` (internal use upstream).
     Channel {
+        /// `channelName`.
         channel_name: String,
     },
     /// `olm.constraint`, parsed as OLM's resolver parses it. opm never interprets it, so a value
@@ -99,6 +107,7 @@ pub enum Property {
     },
     /// Any other type (the value is the raw property's JSON).
     Other {
+        /// The property type.
         type_: String,
     },
 }

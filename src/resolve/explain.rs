@@ -14,7 +14,9 @@ use super::variables::{Built, Subject};
 /// A node of the failure explanation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Explanation {
+    /// One line of the explanation.
     pub message: String,
+    /// What the line depends on.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<Explanation>,
 }

@@ -5,11 +5,11 @@
 //! [`resolve`] takes a [`Cluster`] (checked catalogs, installed operators, subscriptions) and
 //! returns what OLM v0 would install, or OLM's error with an [`explain::Explanation`] tree.
 
-pub mod cel;
-pub mod explain;
-pub mod predicate;
-pub mod snapshot;
-pub mod solver;
+pub(crate) mod cel;
+mod explain;
+mod predicate;
+pub(crate) mod snapshot;
+pub(crate) mod solver;
 pub mod v1;
 mod variables;
 
@@ -30,10 +30,15 @@ use variables::Subject;
 pub struct Install {
     /// The bundle (CSV) name.
     pub name: String,
+    /// The package.
     pub package: String,
+    /// The bundle's version.
     pub version: String,
+    /// The channel it comes from.
     pub channel: String,
+    /// The catalog source's name.
     pub catalog: String,
+    /// The catalog source's namespace.
     pub catalog_namespace: String,
     /// The installed CSV this upgrades, or the bundle's own `replaces`.
     pub replaces: Option<String>,
@@ -56,12 +61,20 @@ pub struct Resolution {
 pub enum ResolveError {
     /// No choice satisfies every constraint. `constraints` are the messages of a minimal
     /// conflicting set, sorted.
-    NotSatisfiable { constraints: Vec<String>, explanation: Explanation },
+    NotSatisfiable {
+        /// The messages of the conflicting constraints, sorted.
+        constraints: Vec<String>,
+        /// Each requirement of the conflict, its candidates and what excluded them.
+        explanation: Explanation,
+    },
     /// A problem in the input (OLM's plain errors, e.g. an unorderable channel or an invalid
     /// constraint); several are aggregated as OLM does.
     Invalid(Vec<String>),
     /// The solver's budget ran out.
-    TooHard { conflicts: u64 },
+    TooHard {
+        /// The conflicts spent.
+        conflicts: u64,
+    },
 }
 
 impl ResolveError {

@@ -6,7 +6,7 @@ use std::fmt;
 
 use super::cel::CelRule;
 use super::snapshot::Bundle;
-use crate::property::constraint::{Constraint, ConstraintError, ConstraintValue};
+use crate::property::{Constraint, ConstraintError, ConstraintValue};
 use crate::property::{Gvk, Property, TYPE_GVK_REQUIRED, TYPE_PACKAGE_REQUIRED};
 use crate::gotext::quote as go_quote;
 use crate::version::VersionRange;

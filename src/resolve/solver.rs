@@ -369,6 +369,7 @@ fn minimal_core(sat: &mut Sat, vars: &[Variable], assumed: &[(Lit, Applied)]) ->
 
 /// Whether the assignment (`installed[i]` true for installed variables) satisfies every
 /// constraint.
+#[cfg(test)]
 pub fn satisfies(vars: &[Variable], installed: &[bool]) -> bool {
     vars.iter().enumerate().all(|(i, v)| {
         v.constraints.iter().all(|c| match &c.kind {

@@ -10,7 +10,9 @@
 /// A node of the error tree: a label and its children (nodes or leaf messages).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ErrorTree {
+    /// The node's text (`invalid package "foo"`).
     pub label: String,
+    /// Its children, in opm's order.
     pub children: Vec<TreeChild>,
 }
 

@@ -2,7 +2,7 @@
 //! does not have. Loading and model building report their own problems; this module adds opm's
 //! aggregated model checks ([`model_checks`]) and puts everything into one [`Report`].
 
-pub mod error_tree;
+mod error_tree;
 mod lint;
 mod model_checks;
 
@@ -13,7 +13,7 @@ use crate::diagnostic::{sort_diagnostics, Code, Diagnostic};
 use crate::gotext::{quote as q, string_slice};
 use crate::model::{self, Model};
 
-pub use error_tree::ErrorTree;
+use error_tree::ErrorTree;
 
 /// Everything validation found.
 #[derive(Debug, Clone, Serialize)]
@@ -31,8 +31,11 @@ pub struct Report {
 /// The model and the findings of a full validation.
 #[derive(Debug, Clone)]
 pub struct Validated {
+    /// The raw catalog and its load findings.
     pub loaded: Loaded,
+    /// The checked model (shared: bindings hand it to the resolver without copying).
     pub model: std::sync::Arc<Model>,
+    /// The verdict and every finding.
     pub report: Report,
 }
 

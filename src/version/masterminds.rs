@@ -35,7 +35,7 @@ pub const MAX_VERSION_LEN: usize = 256;
 
 /// Why a constraint string was rejected; `Display` gives Masterminds' text.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ConstraintError {
+pub enum MastermindsError {
     /// `constraint string is too long (max 512 bytes)`
     TooLong,
     /// `too many constraint groups (max 32)`
@@ -49,22 +49,22 @@ pub enum ConstraintError {
     Parser,
 }
 
-impl fmt::Display for ConstraintError {
+impl fmt::Display for MastermindsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ConstraintError::TooLong => {
+            MastermindsError::TooLong => {
                 write!(f, "constraint string is too long (max {MAX_CONSTRAINT_LEN} bytes)")
             }
-            ConstraintError::TooManyGroups => {
+            MastermindsError::TooManyGroups => {
                 write!(f, "too many constraint groups (max {MAX_CONSTRAINT_GROUPS})")
             }
-            ConstraintError::Improper(group) => write!(f, "improper constraint: {}", go_quote(group)),
-            ConstraintError::Parser => f.write_str("constraint parser error"),
+            MastermindsError::Improper(group) => write!(f, "improper constraint: {}", go_quote(group)),
+            MastermindsError::Parser => f.write_str("constraint parser error"),
         }
     }
 }
 
-impl std::error::Error for ConstraintError {}
+impl std::error::Error for MastermindsError {}
 
 /// A version as Masterminds compares it: numbers and pre-release (build
 /// metadata plays no part in comparisons or constraints, so it is not kept).
@@ -269,19 +269,19 @@ pub struct Constraints {
 impl Constraints {
     /// Masterminds `NewConstraint`, with its errors. An empty string (or an
     /// empty OR group) is an improper constraint.
-    pub fn parse(s: &str) -> Result<Constraints, ConstraintError> {
+    pub fn parse(s: &str) -> Result<Constraints, MastermindsError> {
         if s.len() > MAX_CONSTRAINT_LEN {
-            return Err(ConstraintError::TooLong);
+            return Err(MastermindsError::TooLong);
         }
         let rewritten = rewrite_ranges(s);
         let ors: Vec<&str> = rewritten.split("||").collect();
         if ors.len() > MAX_CONSTRAINT_GROUPS {
-            return Err(ConstraintError::TooManyGroups);
+            return Err(MastermindsError::TooManyGroups);
         }
         let mut groups = Vec::with_capacity(ors.len());
         for group in ors {
-            let atoms = split_group(group).ok_or_else(|| ConstraintError::Improper(group.to_string()))?;
-            let terms = atoms.into_iter().map(|a| a.term()).collect::<Result<Vec<Term>, ConstraintError>>()?;
+            let atoms = split_group(group).ok_or_else(|| MastermindsError::Improper(group.to_string()))?;
+            let terms = atoms.into_iter().map(|a| a.term()).collect::<Result<Vec<Term>, MastermindsError>>()?;
             let has_pre = terms.iter().any(|t| !t.con.pre.is_empty());
             groups.push(Group { terms, has_pre });
         }
@@ -319,10 +319,10 @@ impl fmt::Display for Constraints {
 }
 
 impl FromStr for Constraints {
-    type Err = ConstraintError;
+    type Err = MastermindsError;
 
     /// Same as [`Constraints::parse`].
-    fn from_str(s: &str) -> Result<Constraints, ConstraintError> {
+    fn from_str(s: &str) -> Result<Constraints, MastermindsError> {
         Constraints::parse(s)
     }
 }
@@ -524,7 +524,7 @@ impl Atom<'_> {
     /// The library's `parseConstraint`: wildcards and missing parts become 0
     /// and mark the term dirty (dropping build metadata), then the version is
     /// parsed with `NewVersion`.
-    fn term(&self) -> Result<Term, ConstraintError> {
+    fn term(&self) -> Result<Term, MastermindsError> {
         let part = |r: (usize, usize)| self.text.get(r.0..r.1).unwrap_or("");
         let pre = self.cv.pre.map(|r| format!("-{}", part(r))).unwrap_or_default();
         let major = part(self.cv.major);
@@ -543,7 +543,7 @@ impl Atom<'_> {
             dirty = false;
             part((self.cv.start, self.cv.end)).to_string()
         };
-        let con = MastermindsVersion::parse(&version).ok_or(ConstraintError::Parser)?;
+        let con = MastermindsVersion::parse(&version).ok_or(MastermindsError::Parser)?;
         Ok(Term { op: self.op, con, dirty, minor_dirty, patch_dirty })
     }
 }

@@ -13,7 +13,7 @@
 //! The `semver` crate is only used to store parsed versions; parsing, ordering
 //! and range semantics are blang's and are implemented here.
 
-pub mod masterminds;
+mod masterminds;
 mod range;
 mod release;
 #[allow(clippy::module_inception)]
@@ -21,6 +21,7 @@ mod version;
 
 pub use range::{RangeError, VersionRange};
 pub use release::{Release, ReleaseError, VersionRelease};
+pub use masterminds::{Constraints, MastermindsError, MastermindsVersion};
 pub use version::{NumErrorKind, NumberField, Version, VersionError};
 
 /// Go's `%q` (moved to [`crate::gotext::quote`]; kept while other modules move over).

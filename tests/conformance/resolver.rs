@@ -2,7 +2,7 @@
 //! constraint-parse, cel), and the `v0-next` and `v1-resolve` cases of `olm-upgrade.json`.
 
 use olm_catalog::graph::order::{v0_order_links, Links};
-use olm_catalog::property::constraint::parse_raw;
+use olm_catalog::property::parse_constraint as parse_raw;
 use olm_catalog::resolve::cel::CelRule;
 use olm_catalog::resolve::solver::{self, from_ids, IdConstraint, SolveError, DEFAULT_CONFLICT_BUDGET};
 use olm_catalog::resolve::v1::{resolve_v1, V1Problem};

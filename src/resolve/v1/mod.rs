@@ -47,7 +47,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{Bundle, Channel, Entry, Package};
 use crate::property::Property;
-use crate::version::masterminds::Constraints;
+use crate::version::Constraints;
 use crate::version::VersionRelease;
 
 pub use crate::cluster::v1_problem::{
