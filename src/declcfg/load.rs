@@ -83,7 +83,7 @@ pub fn parse_only(files: &[FileInput]) -> usize {
         } else {
             let docs = yaml::split_documents(&text, 1).unwrap_or_default();
             let parse = |d: &yaml::Document<'_>| {
-                super::yaml_fast::parse_fast(d).unwrap_or_else(|| yaml::parse_document(d)).is_ok()
+                yaml::fast::parse_fast(d).unwrap_or_else(|| yaml::parse_document(d)).is_ok()
             };
             #[cfg(not(target_arch = "wasm32"))]
             {
@@ -229,7 +229,7 @@ impl FileBlobs {
 
     fn yaml_document(&mut self, doc: &yaml::Document<'_>) {
         // The fast path reads the block YAML real catalogs use; anything else goes to the full parser.
-        let parsed = super::yaml_fast::parse_fast(doc).unwrap_or_else(|| yaml::parse_document(doc));
+        let parsed = yaml::fast::parse_fast(doc).unwrap_or_else(|| yaml::parse_document(doc));
         match parsed {
             Ok(Some(node)) => self.blob(node, true),
             Ok(None) => {

@@ -11,8 +11,6 @@ pub mod value;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod walk;
 pub mod yaml;
-pub mod yaml_fast;
-pub mod yaml_scalar;
 
 use std::sync::Arc;
 

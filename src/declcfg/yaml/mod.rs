@@ -10,9 +10,12 @@ use std::collections::HashMap;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, ScanError};
 
+pub mod fast;
+pub mod scalar;
+
 use super::json::insert_member;
 use super::value::{Member, Node, Pos, Value};
-use super::yaml_scalar::{self, Scalar};
+use scalar::Scalar;
 
 /// Deepest nesting of sequences and mappings accepted in one document.
 pub const MAX_DEPTH: usize = 1000;
@@ -160,19 +163,19 @@ impl Builder {
                 let tag_suffix =
                     tag.as_ref().map(|t| if t.is_yaml_core_schema() { t.suffix.clone() } else { t.to_string() });
                 // `<<` in key position is a merge key.
-                if self.expecting_key() && yaml_scalar::is_merge_key(&text, plain, tag_suffix.as_deref()) {
+                if self.expecting_key() && scalar::is_merge_key(&text, plain, tag_suffix.as_deref()) {
                     if let Some(Frame::Map { key, .. }) = self.stack.last_mut() {
                         *key = Some(Key::Merge);
                     }
                     return Ok(None);
                 }
-                let scalar = yaml_scalar::resolve(&text, plain, tag_suffix.as_deref())
+                let scalar = scalar::resolve(&text, plain, tag_suffix.as_deref())
                     .map_err(|m| self.err(format!("error converting YAML to JSON: yaml: {m}"), pos))?;
                 if self.expecting_key() {
-                    if let Some(m) = yaml_scalar::key_error(&scalar) {
+                    if let Some(m) = scalar::key_error(&scalar) {
                         return Err(self.err(format!("error converting YAML to JSON: {m}"), pos));
                     }
-                    let key = yaml_scalar::key_text(&scalar);
+                    let key = scalar::key_text(&scalar);
                     if anchor > 0 {
                         self.anchors.insert(anchor, Node::new(pos, Value::String(key.clone())));
                     }

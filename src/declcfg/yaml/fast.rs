@@ -7,7 +7,7 @@
 //! from the bytes, line by line, without an event stream.
 //!
 //! It gives up (`None`) on anything else and on anything it is not sure about, and the caller
-//! then runs [`parse_document`](super::yaml::parse_document) instead: anchors, aliases, tags,
+//! then runs [`parse_document`](super::parse_document) instead: anchors, aliases, tags,
 //! non-empty flow collections, `?` keys, directives, document markers, tabs outside of scalar
 //! text, `<<` keys, keys that are not valid JSON keys, irregular indentation, line breaks other
 //! than `\n`, control characters, byte order marks, and every syntax error. When it does answer,
@@ -16,15 +16,15 @@
 //! saphyr's conventions: a block scalar is placed at its first content line, a sequence written
 //! at its key's indentation at its first entry's content, an empty value at its `:`.
 //!
-//! Scalars are resolved with [`yaml_scalar::resolve`] (YAML 1.1 rules, as go-yaml v2) and keys
-//! named with [`yaml_scalar::key_text`], as the slow path does.
+//! Scalars are resolved with [`scalar::resolve`] (YAML 1.1 rules, as go-yaml v2) and keys
+//! named with [`scalar::key_text`], as the slow path does.
 
 use std::borrow::Cow;
 
-use super::json::insert_member;
-use super::value::{Member, Node, Pos, Value};
-use super::yaml::{Document, YamlError};
-use super::yaml_scalar::{self, Scalar};
+use super::super::json::insert_member;
+use super::super::value::{Member, Node, Pos, Value};
+use super::scalar::{self, Scalar};
+use super::{Document, YamlError};
 
 /// Deepest nesting of collections the fast path reads before giving up.
 pub const MAX_FAST_DEPTH: usize = 200;
@@ -33,7 +33,7 @@ pub const MAX_FAST_DEPTH: usize = 200;
 /// characters, and saphyr enforces that, so longer ones go to the slow path.
 const MAX_KEY_BYTES: usize = 1000;
 
-/// Parse one document like [`super::yaml::parse_document`], faster, when it is in the subset
+/// Parse one document like [`super::parse_document`], faster, when it is in the subset
 /// this reader knows. `None` means "not sure": call `parse_document`. Never returns an error
 /// itself (documents with errors always get `None`), but keeps the slow path's result type so
 /// the caller can write `parse_fast(doc).unwrap_or_else(|| parse_document(doc))`.
@@ -190,22 +190,22 @@ fn bad_multibyte(b: &[u8], k: usize) -> bool {
 
 /// Resolve an untagged scalar as the slow path does.
 fn scalar(text: &str, plain: bool) -> R<Value> {
-    yaml_scalar::resolve(text, plain, None).map(super::yaml::scalar_value).map_err(|_| Bail)
+    scalar::resolve(text, plain, None).map(super::scalar_value).map_err(|_| Bail)
 }
 
 /// The JSON key for a mapping key, as the slow path names it; merge keys and keys
 /// sigs.k8s.io/yaml rejects go to the slow path.
 fn key_string(key: &Key<'_>) -> R<String> {
-    if key.plain && yaml_scalar::is_merge_key(&key.text, true, None) {
+    if key.plain && scalar::is_merge_key(&key.text, true, None) {
         return Err(Bail);
     }
-    let s = yaml_scalar::resolve(&key.text, key.plain, None).map_err(|_| Bail)?;
-    if yaml_scalar::key_error(&s).is_some() {
+    let s = scalar::resolve(&key.text, key.plain, None).map_err(|_| Bail)?;
+    if scalar::key_error(&s).is_some() {
         return Err(Bail);
     }
     Ok(match s {
         Scalar::Str(t) => t,
-        other => yaml_scalar::key_text(&other),
+        other => scalar::key_text(&other),
     })
 }
 
@@ -1017,7 +1017,7 @@ impl<'a> Fast<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::yaml::{parse_document, split_documents};
+    use super::super::{parse_document, split_documents};
     use super::*;
 
     fn same(a: &Result<Option<Node>, YamlError>, b: &Result<Option<Node>, YamlError>) -> bool {
