@@ -82,9 +82,7 @@ pub fn parse_only(files: &[FileInput]) -> usize {
             n
         } else {
             let docs = yaml::split_documents(&text, 1).unwrap_or_default();
-            let parse = |d: &yaml::Document<'_>| {
-                yaml::fast::parse_fast(d).unwrap_or_else(|| yaml::parse_document(d)).is_ok()
-            };
+            let parse = |d: &yaml::Document<'_>| yaml::parse(d).is_ok();
             #[cfg(not(target_arch = "wasm32"))]
             {
                 use rayon::prelude::*;
@@ -229,7 +227,7 @@ impl FileBlobs {
 
     fn yaml_document(&mut self, doc: &yaml::Document<'_>) {
         // The fast path reads the block YAML real catalogs use; anything else goes to the full parser.
-        let parsed = yaml::fast::parse_fast(doc).unwrap_or_else(|| yaml::parse_document(doc));
+        let parsed = yaml::parse(doc);
         match parsed {
             Ok(Some(node)) => self.blob(node, true),
             Ok(None) => {
@@ -400,7 +398,7 @@ fn check_manifest(bytes: &[u8]) -> Result<(), String> {
     }
     let text = String::from_utf8_lossy(bytes);
     let doc = yaml::Document { text: &text, first_line: 1 };
-    yaml::parse_document(&doc).map(|_| ()).map_err(|e| e.message)
+    yaml::parse_with_events(&doc).map(|_| ()).map_err(|e| e.message)
 }
 
 /// Escape a key for use in a JSON pointer.

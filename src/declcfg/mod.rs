@@ -10,7 +10,7 @@ pub mod load;
 pub mod value;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod walk;
-pub mod yaml;
+mod yaml;
 
 use std::sync::Arc;
 
