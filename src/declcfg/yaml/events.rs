@@ -329,6 +329,17 @@ mod tests {
     }
 
     #[test]
+    fn binary_scalars_are_base64_decoded() {
+        let v = parse("a: !!binary aGVsbG8=\nb: !!binary |\n  aGVs\n  bG8=\n").unwrap();
+        let n = v[0].as_ref().unwrap();
+        assert_eq!(n.get("a").unwrap().as_str(), Some("hello"));
+        assert_eq!(n.get("b").unwrap().as_str(), Some("hello"));
+        let err = parse("a: !!binary aGVsbG8\n").unwrap_err();
+        assert_eq!(err.message, "error converting YAML to JSON: yaml: !!binary value contains invalid base64 data");
+        assert_eq!(err.pos, Pos::new(1, 4));
+    }
+
+    #[test]
     fn syntax_errors_are_located() {
         let err = parse("a: [1, 2\n").unwrap_err();
         assert!(err.message.starts_with("error converting YAML to JSON: yaml: line"), "{}", err.message);

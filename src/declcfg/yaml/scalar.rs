@@ -30,6 +30,7 @@
 //! - JSON output: integers print as integers; floats with Go's `json.Marshal` rules, so `1.0`
 //!   becomes `1`; NaN and infinities make the whole conversion fail.
 
+use super::super::go_base64;
 use super::super::value::Value;
 use super::go_float::format_float_g;
 use super::go_strconv::{go_parse_float_dot, go_parse_int, go_parse_uint};
@@ -89,10 +90,11 @@ pub(super) fn resolve(text: &str, plain: bool, tag: Option<&str>) -> Result<Scal
                 "float" => Want::Float,
                 "null" => Want::Null,
                 "timestamp" => Want::Timestamp,
+                // go-yaml decodes with Go's `base64.StdEncoding.DecodeString`.
                 "binary" => {
-                    return match go_base64_decode(text) {
-                        Some(bytes) => Ok(Scalar::Str(go_lossy_utf8(&bytes))),
-                        None => Err("!!binary value contains invalid base64 data".to_string()),
+                    return match go_base64(text) {
+                        Ok(bytes) => Ok(Scalar::Str(go_lossy_utf8(&bytes))),
+                        Err(_) => Err("!!binary value contains invalid base64 data".to_string()),
                     };
                 }
                 // Not resolvable (`!!merge`, `!!seq`, `!!map`, `!!omap`, unknown): a string.
@@ -353,54 +355,6 @@ fn yaml_style_float(s: &str) -> bool {
         }
     }
     i == b.len()
-}
-
-// ---------------------------------------------------------------------------------------------
-// !!binary
-// ---------------------------------------------------------------------------------------------
-
-/// Go `base64.StdEncoding.DecodeString`: padded standard alphabet, `\r` and `\n` ignored
-/// anywhere, non-zero trailing bits accepted. `None` on corrupt input.
-fn go_base64_decode(s: &str) -> Option<Vec<u8>> {
-    let chars: Vec<u8> = s.bytes().filter(|&c| c != b'\r' && c != b'\n').collect();
-    if chars.len() % 4 != 0 {
-        return None;
-    }
-    let val = |c: u8| -> Option<u32> {
-        Some(match c {
-            b'A'..=b'Z' => (c - b'A') as u32,
-            b'a'..=b'z' => (c - b'a') as u32 + 26,
-            b'0'..=b'9' => (c - b'0') as u32 + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        })
-    };
-    let mut out = Vec::with_capacity(chars.len() / 4 * 3);
-    let quanta = chars.len() / 4;
-    for (qi, q) in chars.chunks(4).enumerate() {
-        let last = qi + 1 == quanta;
-        let pad = q.iter().rev().take_while(|&&c| c == b'=').count();
-        if pad > 2 || (pad > 0 && !last) {
-            return None;
-        }
-        let mut acc = 0u32;
-        for &c in &q[..4 - pad] {
-            acc = (acc << 6) | val(c)?;
-        }
-        match pad {
-            0 => out.extend_from_slice(&[(acc >> 16) as u8, (acc >> 8) as u8, acc as u8]),
-            1 => {
-                acc <<= 6;
-                out.extend_from_slice(&[(acc >> 16) as u8, (acc >> 8) as u8]);
-            }
-            _ => {
-                acc <<= 12;
-                out.push((acc >> 16) as u8);
-            }
-        }
-    }
-    Some(out)
 }
 
 /// Bytes to text as Go's `encoding/json` writes a Go string: every byte that does not start a
@@ -750,6 +704,9 @@ mod tests {
         assert_eq!(tagged("/w==", "binary"), Ok(str_("\u{FFFD}")));
         assert_eq!(tagged("4oJB", "binary"), Ok(str_("\u{FFFD}\u{FFFD}A")));
         assert_eq!(tagged("4oKs", "binary"), Ok(str_("€")));
+        assert_eq!(tagged("+/+/", "binary"), Ok(str_("\u{FFFD}\u{FFFD}\u{FFFD}")));
+        assert_eq!(tagged("aGk=\r\n", "binary"), Ok(str_("hi")));
+        assert_eq!(tagged("\naG\rk=", "binary"), Ok(str_("hi")));
         let bad = Err("!!binary value contains invalid base64 data".to_string());
         for s in [
             "aGVsbG8",
@@ -764,6 +721,10 @@ mod tests {
             "aA=",
             "=aAA",
             "a=AA",
+            "aGk_",
+            "aG-=",
+            "aGk=\t",
+            "aGk=\u{a0}",
         ] {
             assert_eq!(tagged(s, "binary"), bad, "{s:?}");
         }
@@ -923,7 +884,6 @@ mod tests {
                 }
             }
             let _ = parse_timestamp(s);
-            let _ = go_base64_decode(s);
             let _ = is_merge_key(s, true, None);
         }
         for f in [f64::MIN_POSITIVE, -f64::MIN_POSITIVE, 1e-310, f64::MAX, f64::MIN, f64::EPSILON] {
