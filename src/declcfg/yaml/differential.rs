@@ -14,7 +14,7 @@ use super::{split_documents, Document};
 /// Either bails or agrees with the slow path.
 #[track_caller]
 fn assert_consistent(src: &str) -> bool {
-    let doc = Document { text: src, first_line: 3 };
+    let doc = Document::new(src, 3);
     match parse_fast(&doc) {
         None => false,
         Some(fast) => {

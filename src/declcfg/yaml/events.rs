@@ -16,28 +16,21 @@ use super::{Document, YamlError, MAX_DEPTH, MAX_NODES};
 
 /// Parse one document with the event parser. `Ok(None)` for a document that holds no value
 /// (blank or comments only).
+///
+/// Like go-yaml v2's `Unmarshal`, only the first YAML document of the text is read: parsing
+/// stops at its end, so what follows (after a `...` marker, or a second root value such as the
+/// next line of a JSON-lines file) is never parsed. Only the look-ahead that finds the end of
+/// the first document is scanned, as go-yaml scans it.
 pub(crate) fn parse_document(doc: &Document<'_>) -> Result<Option<Node>, YamlError> {
     let mut builder = Builder::new(doc.first_line);
     let mut parser = Parser::new_from_str(doc.text);
     let mut root: Option<Node> = None;
-    let mut documents = 0usize;
     while let Some(next) = parser.next_event() {
         let (event, span) = next.map_err(|e| builder.scan_error(&e))?;
         let pos = builder.pos(span.start.line(), span.start.col());
         match event {
-            Event::StreamStart | Event::Nothing => {}
-            Event::StreamEnd => break,
-            Event::DocumentStart(_) => {
-                documents += 1;
-                if documents > 1 {
-                    // A `---` that is not at the start of a line (the splitter took those).
-                    return Err(YamlError {
-                        message: "error converting YAML to JSON: yaml: expected a single document in the stream".into(),
-                        pos,
-                    });
-                }
-            }
-            Event::DocumentEnd => {}
+            Event::StreamStart | Event::Nothing | Event::DocumentStart(_) => {}
+            Event::DocumentEnd | Event::StreamEnd => break,
             other => {
                 if let Some(done) = builder.event(other, pos)? {
                     root = Some(done);
@@ -326,6 +319,23 @@ mod tests {
     fn deep_nesting_ends_with_an_error() {
         let src = "[".repeat(MAX_DEPTH + 10);
         assert!(parse(&src).is_err());
+    }
+
+    #[test]
+    fn only_the_first_document_is_read() {
+        let one = |src: &str| parse_document(&Document::new(src, 1));
+        let a = |n: Option<Node>| n.unwrap().get("a").map(|v| v.value.clone());
+        // What follows the first document is never parsed, errors included (go-yaml's Unmarshal).
+        assert_eq!(a(one("a: 1\n...\nb: [\n").unwrap()), Some(Value::Number(1.0)));
+        assert_eq!(a(one("a: 1\n---\nb: 2\n").unwrap()), Some(Value::Number(1.0)));
+        // JSON lines read as YAML (a byte order mark sends them there): the first line only.
+        assert_eq!(a(one("{\"a\": 1}\n{\"b\": 2}\n").unwrap()), Some(Value::Number(1.0)));
+        assert_eq!(a(one("\u{feff}{\"a\": 1}\n{\"b\": 2}\n{\"c\": 3}\n").unwrap()), Some(Value::Number(1.0)));
+        let n = one("{\n  \"a\": 1\n}\n{\n  \"b\": 2\n}\n").unwrap().unwrap();
+        assert_eq!(n.as_object().map(|m| m.len()), Some(1));
+        // The look-ahead that ends the first document is still scanned.
+        assert!(one("{\"a\": 1}\n{\"b\": \"\\q\"}\n").is_err());
+        assert_eq!(one("...\n"), Ok(None));
     }
 
     #[test]

@@ -14,7 +14,7 @@ pub(in crate::declcfg::yaml) fn same(a: &Result<Option<Node>, YamlError>, b: &Re
 #[track_caller]
 fn assert_same(src: &str) {
     for first_line in [1, 7] {
-        let doc = Document { text: src, first_line };
+        let doc = Document::new(src, first_line);
         let slow = parse_document(&doc);
         let Some(fast) = parse_fast(&doc) else {
             panic!("fast path bailed on {src:?} (slow path: {slow:?})");
@@ -25,7 +25,7 @@ fn assert_same(src: &str) {
 
 #[track_caller]
 fn assert_bails(src: &str) {
-    let doc = Document { text: src, first_line: 1 };
+    let doc = Document::new(src, 1);
     assert!(parse_fast(&doc).is_none(), "fast path did not bail on {src:?}: {:?}", parse_fast(&doc));
 }
 
@@ -226,7 +226,7 @@ fn positions_follow_saphyr() {
     // entry's content; empty values at their colon.
     let src = "a:\n- x\nb: |\n\n  text\nc:\nd: 'q'\n";
     assert_same(src);
-    let doc = Document { text: src, first_line: 10 };
+    let doc = Document::new(src, 10);
     let n = parse_fast(&doc).unwrap().unwrap().unwrap();
     assert_eq!(n.get("a").unwrap().pos, Pos::new(11, 3));
     assert_eq!(n.get("b").unwrap().pos, Pos::new(14, 3));
