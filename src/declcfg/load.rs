@@ -82,9 +82,7 @@ pub fn parse_only(files: &[FileInput]) -> usize {
             n
         } else {
             let docs = yaml::split_documents(&text, 1).unwrap_or_default();
-            let parse = |d: &yaml::Document<'_>| {
-                super::yaml_fast::parse_fast(d).unwrap_or_else(|| yaml::parse_document(d)).is_ok()
-            };
+            let parse = |d: &yaml::Document<'_>| yaml::parse(d).is_ok();
             #[cfg(not(target_arch = "wasm32"))]
             {
                 use rayon::prelude::*;
@@ -229,11 +227,12 @@ impl FileBlobs {
 
     fn yaml_document(&mut self, doc: &yaml::Document<'_>) {
         // The fast path reads the block YAML real catalogs use; anything else goes to the full parser.
-        let parsed = super::yaml_fast::parse_fast(doc).unwrap_or_else(|| yaml::parse_document(doc));
+        let parsed = yaml::parse(doc);
         match parsed {
             Ok(Some(node)) => self.blob(node, true),
+            // An empty document (blank, comments only, or a lone `---` line) is null for go-yaml.
             Ok(None) => {
-                let loc = self.loc(Pos::new(doc.first_line, 1), "");
+                let loc = self.loc(Pos::new(doc.line(), 1), "");
                 self.diags.push(Diagnostic::error(Code::MissingSchema, "object '' is missing root schema field", loc));
             }
             Err(e) => self.yaml_error(e),
@@ -242,6 +241,18 @@ impl FileBlobs {
 
     /// The meta checks and schema dispatch for one top-level value.
     fn blob(&mut self, node: Node, from_yaml: bool) {
+        if node.value == Value::Null {
+            // A null is no object, yet opm does not say so. From YAML, sigs.k8s.io/yaml decodes
+            // the JSON `null` into an interface holding the *Meta, which encoding/json sets to
+            // nil without calling Meta.UnmarshalJSON: the Meta stays empty. In a JSON stream the
+            // decoder fills the *Meta itself, whose UnmarshalJSON reads `null` into a nil map
+            // and re-encodes that as `null`.
+            let blob = if from_yaml { "" } else { "null\n" };
+            let loc = self.loc(node.pos, "");
+            let msg = format!("object '{blob}' is missing root schema field");
+            self.diags.push(Diagnostic::error(Code::MissingSchema, msg, loc));
+            return;
+        }
         let Some(members) = node.as_object() else {
             let msg = format!(
                 "{}json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
@@ -399,8 +410,8 @@ fn check_manifest(bytes: &[u8]) -> Result<(), String> {
         return Ok(());
     }
     let text = String::from_utf8_lossy(bytes);
-    let doc = yaml::Document { text: &text, first_line: 1 };
-    yaml::parse_document(&doc).map(|_| ()).map_err(|e| e.message)
+    let doc = yaml::Document::new(&text, 1);
+    yaml::parse_with_events(&doc).map(|_| ()).map_err(|e| e.message)
 }
 
 /// Escape a key for use in a JSON pointer.
@@ -493,6 +504,33 @@ mod tests {
         assert_eq!(l.diagnostics.len(), 3);
         assert_eq!(l.config.packages.len(), 1);
         assert_eq!(l.diagnostics[0].location.file, "README.md");
+    }
+
+    #[test]
+    fn null_documents_are_objects_without_schema() {
+        // Empty YAML documents, a lone `---`, and YAML nulls: go-yaml's null leaves opm's Meta
+        // empty. A JSON-stream null is re-encoded by Meta.UnmarshalJSON.
+        for (src, line) in
+            [("---", 1), ("---\n---\n", 1), ("a: b\n---\n---\n", 3), ("# c\n", 1), ("null\n", 1), ("---\n~\n", 2)]
+        {
+            let l = load(&[("a.yaml", src)]);
+            let last = l.diagnostics.last().unwrap();
+            assert_eq!(last.message, "object '' is missing root schema field", "{src:?}");
+            assert_eq!((last.code, last.location.line), (Code::MissingSchema, line), "{src:?}");
+        }
+        let l = load(&[("a.json", "{\"schema\":\"a.b\"}\nnull\n")]);
+        assert_eq!(messages(&l), vec!["object 'null\n' is missing root schema field"]);
+        assert_eq!(l.diagnostics[0].location.line, 2);
+        assert!(load(&[("a.yaml", "---\nschema: a.b\n---\n")]).diagnostics.is_empty());
+    }
+
+    #[test]
+    fn json_lines_after_a_byte_order_mark_are_one_yaml_document() {
+        // Not `{` first: YAML. No `---` line: one document, of which go-yaml reads the first line.
+        let l = load(&[("c.json", "\u{feff}{\"schema\":\"a.b\"}\n{\"schema\":\"c.d\"}\n{\"schema\":1}\n")]);
+        assert!(l.diagnostics.is_empty(), "{:?}", messages(&l));
+        assert_eq!(l.config.others.len(), 1);
+        assert_eq!(l.config.others[0].schema, "a.b");
     }
 
     #[test]

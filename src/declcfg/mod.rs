@@ -10,9 +10,7 @@ pub mod load;
 pub mod value;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod walk;
-pub mod yaml;
-pub mod yaml_fast;
-pub mod yaml_scalar;
+mod yaml;
 
 use std::sync::Arc;
 

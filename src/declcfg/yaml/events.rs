@@ -1,100 +1,36 @@
-//! Reading YAML catalog files the way opm does: split into documents at lines that begin with
-//! `---` (the Kubernetes YAML reader), then turn each document into a spanned [`Node`] with
-//! YAML 1.1 scalar rules (go-yaml v2, through sigs.k8s.io/yaml): anchors, aliases and `<<` merge
-//! keys are expanded, non-string keys are stringified.
-//!
-//! Hostile input is bounded: nesting depth and the number of nodes produced by alias expansion
-//! both have a budget, and exceeding one ends the document with an error, not a hang.
+//! The full YAML path: saphyr's event stream turned into a spanned [`Node`] the way go-yaml v2
+//! builds its value for sigs.k8s.io/yaml. Anchors and aliases are expanded (within the node
+//! budget), `<<` merge keys applied as go-yaml v2 does, scalars resolved with
+//! [`scalar::resolve`] and keys named with [`scalar::key_text`]. Syntax errors are located and
+//! worded `error converting YAML to JSON: yaml: line N: ...` like opm's (the parser's own text
+//! after that differs from go-yaml's).
 
 use std::collections::HashMap;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, ScanError};
 
-use super::json::insert_member;
-use super::value::{Member, Node, Pos, Value};
-use super::yaml_scalar::{self, Scalar};
+use super::super::json::insert_member;
+use super::super::value::{go_float, Member, Node, Pos, Value};
+use super::scalar;
+use super::{Document, YamlError, MAX_DEPTH, MAX_NODES};
 
-/// Deepest nesting of sequences and mappings accepted in one document.
-pub const MAX_DEPTH: usize = 1000;
-/// Most nodes one document may expand to (counting every alias copy).
-pub const MAX_NODES: usize = 4_000_000;
-
-/// One YAML document of a file.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Document<'a> {
-    /// The document text (without its separator line).
-    pub text: &'a str,
-    /// The file line of the document's first line (1-based).
-    pub first_line: u32,
-}
-
-/// A problem with a YAML document, and where it is.
-#[derive(Debug, Clone, PartialEq)]
-pub struct YamlError {
-    /// What is wrong, worded like opm.
-    pub message: String,
-    /// Where.
-    pub pos: Pos,
-}
-
-/// Split a file (or the YAML rest of a file) into documents, as Kubernetes' YAML reader does:
-/// a line beginning with `---` ends the current document; only spaces or a comment may follow
-/// the separator on its line. Empty documents (zero bytes) are dropped, blank ones are kept.
-pub fn split_documents(src: &str, first_line: u32) -> Result<Vec<Document<'_>>, YamlError> {
-    let mut docs = Vec::new();
-    let mut start = 0usize; // byte offset of the current document
-    let mut doc_line = first_line;
-    let mut line_no = first_line;
-    let mut at = 0usize;
-    while at < src.len() {
-        let end = src[at..].find('\n').map(|i| at + i + 1).unwrap_or(src.len());
-        let line = &src[at..end];
-        if let Some(rest) = line.strip_prefix("---") {
-            let trimmed = rest.trim();
-            if !trimmed.is_empty() && !trimmed.starts_with('#') {
-                return Err(YamlError {
-                    message: format!("invalid Yaml document separator: {trimmed}"),
-                    pos: Pos::new(line_no, 1),
-                });
-            }
-            if at > start {
-                docs.push(Document { text: &src[start..at], first_line: doc_line });
-            }
-            start = end;
-            doc_line = line_no + 1;
-        }
-        at = end;
-        line_no += 1;
-    }
-    if src.len() > start {
-        docs.push(Document { text: &src[start..], first_line: doc_line });
-    }
-    Ok(docs)
-}
-
-/// Parse one document. `Ok(None)` for a document that holds no value (blank or comments only).
-pub fn parse_document(doc: &Document<'_>) -> Result<Option<Node>, YamlError> {
+/// Parse one document with the event parser. `Ok(None)` for a document that holds no value
+/// (blank or comments only).
+///
+/// Like go-yaml v2's `Unmarshal`, only the first YAML document of the text is read: parsing
+/// stops at its end, so what follows (after a `...` marker, or a second root value such as the
+/// next line of a JSON-lines file) is never parsed. Only the look-ahead that finds the end of
+/// the first document is scanned, as go-yaml scans it.
+pub(crate) fn parse_document(doc: &Document<'_>) -> Result<Option<Node>, YamlError> {
     let mut builder = Builder::new(doc.first_line);
     let mut parser = Parser::new_from_str(doc.text);
     let mut root: Option<Node> = None;
-    let mut documents = 0usize;
     while let Some(next) = parser.next_event() {
         let (event, span) = next.map_err(|e| builder.scan_error(&e))?;
         let pos = builder.pos(span.start.line(), span.start.col());
         match event {
-            Event::StreamStart | Event::Nothing => {}
-            Event::StreamEnd => break,
-            Event::DocumentStart(_) => {
-                documents += 1;
-                if documents > 1 {
-                    // A `---` that is not at the start of a line (the splitter took those).
-                    return Err(YamlError {
-                        message: "error converting YAML to JSON: yaml: expected a single document in the stream".into(),
-                        pos,
-                    });
-                }
-            }
-            Event::DocumentEnd => {}
+            Event::StreamStart | Event::Nothing | Event::DocumentStart(_) => {}
+            Event::DocumentEnd | Event::StreamEnd => break,
             other => {
                 if let Some(done) = builder.event(other, pos)? {
                     root = Some(done);
@@ -105,20 +41,24 @@ pub fn parse_document(doc: &Document<'_>) -> Result<Option<Node>, YamlError> {
     Ok(root)
 }
 
+/// A collection being read.
 enum Frame {
     Seq { pos: Pos, anchor: usize, items: Vec<Node> },
     Map { pos: Pos, anchor: usize, members: Vec<Member>, key: Option<Key> },
 }
 
+/// The key a mapping's next value goes under.
 enum Key {
     Text(String, Pos),
     Merge,
 }
 
+/// Builds the document's value from its events.
 struct Builder {
     first_line: u32,
     stack: Vec<Frame>,
     anchors: HashMap<usize, Node>,
+    /// Nodes produced so far, alias copies included (the budget is [`MAX_NODES`]).
     nodes: usize,
 }
 
@@ -155,67 +95,12 @@ impl Builder {
     fn event(&mut self, event: Event<'_>, pos: Pos) -> Result<Option<Node>, YamlError> {
         match event {
             Event::Scalar(text, style, anchor, tag) => {
-                self.count(1, pos)?;
-                let plain = style == ScalarStyle::Plain;
                 let tag_suffix =
                     tag.as_ref().map(|t| if t.is_yaml_core_schema() { t.suffix.clone() } else { t.to_string() });
-                // `<<` in key position is a merge key.
-                if self.expecting_key() && yaml_scalar::is_merge_key(&text, plain, tag_suffix.as_deref()) {
-                    if let Some(Frame::Map { key, .. }) = self.stack.last_mut() {
-                        *key = Some(Key::Merge);
-                    }
-                    return Ok(None);
-                }
-                let scalar = yaml_scalar::resolve(&text, plain, tag_suffix.as_deref())
-                    .map_err(|m| self.err(format!("error converting YAML to JSON: yaml: {m}"), pos))?;
-                if self.expecting_key() {
-                    if let Some(m) = yaml_scalar::key_error(&scalar) {
-                        return Err(self.err(format!("error converting YAML to JSON: {m}"), pos));
-                    }
-                    let key = yaml_scalar::key_text(&scalar);
-                    if anchor > 0 {
-                        self.anchors.insert(anchor, Node::new(pos, Value::String(key.clone())));
-                    }
-                    if let Some(Frame::Map { key: k, .. }) = self.stack.last_mut() {
-                        *k = Some(Key::Text(key, pos));
-                    }
-                    return Ok(None);
-                }
-                let node = Node::new(pos, scalar_value(scalar));
-                if anchor > 0 {
-                    self.anchors.insert(anchor, node.clone());
-                }
-                self.finish(node)
+                self.scalar(&text, style == ScalarStyle::Plain, anchor, tag_suffix.as_deref(), pos)
             }
-            Event::Alias(id) => {
-                let Some(node) = self.anchors.get(&id).cloned() else {
-                    return Err(self.err(
-                        format!("error converting YAML to JSON: yaml: line {}: unknown anchor referenced", pos.line),
-                        pos,
-                    ));
-                };
-                self.count(node_count(&node), pos)?;
-                if self.expecting_key() {
-                    let key = match &node.value {
-                        Value::String(s) => s.clone(),
-                        Value::Bool(b) => b.to_string(),
-                        Value::Null => "null".to_string(),
-                        Value::Number(n) => super::value::go_float(*n),
-                        _ => {
-                            return Err(
-                                self.err("error converting YAML to JSON: yaml: invalid map key: a collection", pos)
-                            )
-                        }
-                    };
-                    if let Some(Frame::Map { key: k, .. }) = self.stack.last_mut() {
-                        *k = Some(Key::Text(key, pos));
-                    }
-                    return Ok(None);
-                }
-                self.finish(Node::new(pos, node.value))
-            }
-            Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) if self.expecting_key() => {
-                let _ = anchor;
+            Event::Alias(id) => self.alias(id, pos),
+            Event::SequenceStart(..) | Event::MappingStart(..) if self.expecting_key() => {
                 Err(self.err("error converting YAML to JSON: yaml: invalid map key: a collection", pos))
             }
             Event::SequenceStart(anchor, _) => {
@@ -243,6 +128,57 @@ impl Builder {
         }
     }
 
+    /// A scalar: a merge key, a mapping key, or a value.
+    fn scalar(&mut self, text: &str, plain: bool, anchor: usize, tag: Option<&str>, pos: Pos) -> R {
+        self.count(1, pos)?;
+        // `<<` in key position is a merge key.
+        if self.expecting_key() && scalar::is_merge_key(text, plain, tag) {
+            self.set_key(Key::Merge);
+            return Ok(None);
+        }
+        let scalar = scalar::resolve(text, plain, tag)
+            .map_err(|m| self.err(format!("error converting YAML to JSON: yaml: {m}"), pos))?;
+        if self.expecting_key() {
+            if let Some(m) = scalar::key_error(&scalar) {
+                return Err(self.err(format!("error converting YAML to JSON: {m}"), pos));
+            }
+            let key = scalar::key_text(&scalar);
+            if anchor > 0 {
+                self.anchors.insert(anchor, Node::new(pos, Value::String(key.clone())));
+            }
+            self.set_key(Key::Text(key, pos));
+            return Ok(None);
+        }
+        let node = Node::new(pos, scalar.into_value());
+        if anchor > 0 {
+            self.anchors.insert(anchor, node.clone());
+        }
+        self.finish(node)
+    }
+
+    /// An alias: a copy of the anchored node (counted against the budget), as a value or a key.
+    fn alias(&mut self, id: usize, pos: Pos) -> R {
+        let Some(node) = self.anchors.get(&id).cloned() else {
+            return Err(self.err(
+                format!("error converting YAML to JSON: yaml: line {}: unknown anchor referenced", pos.line),
+                pos,
+            ));
+        };
+        self.count(node_count(&node), pos)?;
+        if self.expecting_key() {
+            let key = match &node.value {
+                Value::String(s) => s.clone(),
+                Value::Bool(b) => b.to_string(),
+                Value::Null => "null".to_string(),
+                Value::Number(n) => go_float(*n),
+                _ => return Err(self.err("error converting YAML to JSON: yaml: invalid map key: a collection", pos)),
+            };
+            self.set_key(Key::Text(key, pos));
+            return Ok(None);
+        }
+        self.finish(Node::new(pos, node.value))
+    }
+
     fn push(&mut self, frame: Frame, pos: Pos) -> Result<(), YamlError> {
         if self.stack.len() >= MAX_DEPTH {
             return Err(
@@ -257,8 +193,15 @@ impl Builder {
         matches!(self.stack.last(), Some(Frame::Map { key: None, .. }))
     }
 
+    /// The innermost mapping's next value goes under `key`.
+    fn set_key(&mut self, key: Key) {
+        if let Some(Frame::Map { key: k, .. }) = self.stack.last_mut() {
+            *k = Some(key);
+        }
+    }
+
     /// A value is complete: put it into its parent, or return it as the root.
-    fn finish(&mut self, node: Node) -> Result<Option<Node>, YamlError> {
+    fn finish(&mut self, node: Node) -> R {
         match self.stack.last_mut() {
             None => Ok(Some(node)),
             Some(Frame::Seq { items, .. }) => {
@@ -280,6 +223,9 @@ impl Builder {
         }
     }
 }
+
+/// What feeding an event gives: the root node once the document's value is complete.
+type R = Result<Option<Node>, YamlError>;
 
 /// go-yaml v2 merge: the merged mapping's keys are set in order (overwriting keys already
 /// present); for a sequence of mappings, later ones are applied first so earlier ones win.
@@ -310,6 +256,7 @@ fn merge(members: &mut Vec<Member>, node: Node) -> Result<(), String> {
     }
 }
 
+/// How many nodes a copy of `node` adds.
 fn node_count(node: &Node) -> usize {
     match &node.value {
         Value::Array(a) => 1 + a.iter().map(node_count).sum::<usize>(),
@@ -318,44 +265,13 @@ fn node_count(node: &Node) -> usize {
     }
 }
 
-/// The JSON value of a resolved scalar.
-pub(crate) fn scalar_value(s: Scalar) -> Value {
-    match s {
-        Scalar::Null => Value::Null,
-        Scalar::Bool(b) => Value::Bool(b),
-        Scalar::Int(i) => Value::Number(i as f64),
-        Scalar::Uint(u) => Value::Number(u as f64),
-        Scalar::Float(f) => Value::Number(f),
-        Scalar::Str(s) => Value::String(s),
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::split_documents;
     use super::*;
 
     fn parse(src: &str) -> Result<Vec<Option<Node>>, YamlError> {
         split_documents(src, 1)?.iter().map(parse_document).collect()
-    }
-
-    #[test]
-    fn splits_like_kubernetes() {
-        let docs = split_documents("---\na: 1\n---\nb: 2\n---\n", 1).unwrap();
-        assert_eq!(docs.len(), 2);
-        assert_eq!(docs[0].first_line, 2);
-        assert_eq!(docs[1].first_line, 4);
-        let docs = split_documents("a: 1\n---\n\n", 1).unwrap();
-        assert_eq!(docs.len(), 2);
-        assert_eq!(docs[1].text, "\n");
-        let err = split_documents("a: 1\n--- b\n", 1).unwrap_err();
-        assert_eq!(err.message, "invalid Yaml document separator: b");
-        assert!(split_documents("---  # comment\na: 1\n", 1).is_ok());
-    }
-
-    #[test]
-    fn blank_and_comment_documents_have_no_value() {
-        assert_eq!(parse("# Title\n").unwrap(), vec![None]);
-        assert_eq!(parse("\n").unwrap(), vec![None]);
     }
 
     #[test]
@@ -403,6 +319,34 @@ mod tests {
     fn deep_nesting_ends_with_an_error() {
         let src = "[".repeat(MAX_DEPTH + 10);
         assert!(parse(&src).is_err());
+    }
+
+    #[test]
+    fn only_the_first_document_is_read() {
+        let one = |src: &str| parse_document(&Document::new(src, 1));
+        let a = |n: Option<Node>| n.unwrap().get("a").map(|v| v.value.clone());
+        // What follows the first document is never parsed, errors included (go-yaml's Unmarshal).
+        assert_eq!(a(one("a: 1\n...\nb: [\n").unwrap()), Some(Value::Number(1.0)));
+        assert_eq!(a(one("a: 1\n---\nb: 2\n").unwrap()), Some(Value::Number(1.0)));
+        // JSON lines read as YAML (a byte order mark sends them there): the first line only.
+        assert_eq!(a(one("{\"a\": 1}\n{\"b\": 2}\n").unwrap()), Some(Value::Number(1.0)));
+        assert_eq!(a(one("\u{feff}{\"a\": 1}\n{\"b\": 2}\n{\"c\": 3}\n").unwrap()), Some(Value::Number(1.0)));
+        let n = one("{\n  \"a\": 1\n}\n{\n  \"b\": 2\n}\n").unwrap().unwrap();
+        assert_eq!(n.as_object().map(|m| m.len()), Some(1));
+        // The look-ahead that ends the first document is still scanned.
+        assert!(one("{\"a\": 1}\n{\"b\": \"\\q\"}\n").is_err());
+        assert_eq!(one("...\n"), Ok(None));
+    }
+
+    #[test]
+    fn binary_scalars_are_base64_decoded() {
+        let v = parse("a: !!binary aGVsbG8=\nb: !!binary |\n  aGVs\n  bG8=\n").unwrap();
+        let n = v[0].as_ref().unwrap();
+        assert_eq!(n.get("a").unwrap().as_str(), Some("hello"));
+        assert_eq!(n.get("b").unwrap().as_str(), Some("hello"));
+        let err = parse("a: !!binary aGVsbG8\n").unwrap_err();
+        assert_eq!(err.message, "error converting YAML to JSON: yaml: !!binary value contains invalid base64 data");
+        assert_eq!(err.pos, Pos::new(1, 4));
     }
 
     #[test]

@@ -9,8 +9,11 @@
 //! - [`key_text`] / [`key_error`]: how sigs.k8s.io/yaml's `convertToJSONableObject` turns a
 //!   non-string map key into a JSON object key (floats use 32-bit `%g`, `uint64` and null keys
 //!   are rejected);
-//! - [`go_json_number`] and [`format_float_g`]: Go's `encoding/json` and `strconv` float text;
-//! - [`is_merge_key`]: go-yaml v2's `isMerge` test for `<<`.
+//! - [`is_merge_key`]: go-yaml v2's `isMerge` test for `<<`;
+//! - [`Scalar::into_value`]: the JSON value of a resolved scalar.
+//!
+//! Go's number parsing is in [`go_strconv`](super::go_strconv), timestamp recognition in
+//! [`go_time`](super::go_time), float text in [`go_float`](super::go_float).
 //!
 //! Facts followed (go-yaml v2 `resolve.go`, `decode.go`, `parserc.go`; Go `strconv`, `time`,
 //! `encoding/base64`, `encoding/json`; sigs.k8s.io/yaml `yaml.go`):
@@ -27,9 +30,15 @@
 //! - JSON output: integers print as integers; floats with Go's `json.Marshal` rules, so `1.0`
 //!   becomes `1`; NaN and infinities make the whole conversion fail.
 
+use super::super::go_base64;
+use super::super::value::Value;
+use super::go_float::format_float_g;
+use super::go_strconv::{go_parse_float_dot, go_parse_int, go_parse_uint};
+use super::go_time::parse_timestamp;
+
 /// What a YAML scalar resolves to, as the Go value go-yaml v2 produces in an `interface{}`.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Scalar {
+pub(super) enum Scalar {
     /// `nil`: `~`, `null`, `Null`, `NULL`, an empty plain scalar, or `!!null`.
     Null,
     /// YAML 1.1 booleans (`y`, `yes`, `on`, `true`, ... and their negatives).
@@ -44,6 +53,21 @@ pub enum Scalar {
     Str(String),
 }
 
+impl Scalar {
+    /// The JSON value of a resolved scalar (numbers as `f64`, as Go's `encoding/json` decodes
+    /// them into `interface{}`).
+    pub(super) fn into_value(self) -> Value {
+        match self {
+            Scalar::Null => Value::Null,
+            Scalar::Bool(b) => Value::Bool(b),
+            Scalar::Int(i) => Value::Number(i as f64),
+            Scalar::Uint(u) => Value::Number(u as f64),
+            Scalar::Float(f) => Value::Number(f),
+            Scalar::Str(s) => Value::String(s),
+        }
+    }
+}
+
 /// Resolve a scalar the way go-yaml v2 decodes it into `interface{}`.
 ///
 /// - `text`: the scalar's value after YAML parsing (escapes and folding applied).
@@ -54,7 +78,7 @@ pub enum Scalar {
 ///
 /// Errors carry go-yaml's text without its `yaml: ` prefix, e.g.
 /// ``cannot decode !!str `abc` as a !!int`` (go-yaml reports these without a line number).
-pub fn resolve(text: &str, plain: bool, tag: Option<&str>) -> Result<Scalar, String> {
+pub(super) fn resolve(text: &str, plain: bool, tag: Option<&str>) -> Result<Scalar, String> {
     let want = match tag {
         None if plain => Want::Any,
         None => return Ok(Scalar::Str(text.to_string())),
@@ -66,10 +90,11 @@ pub fn resolve(text: &str, plain: bool, tag: Option<&str>) -> Result<Scalar, Str
                 "float" => Want::Float,
                 "null" => Want::Null,
                 "timestamp" => Want::Timestamp,
+                // go-yaml decodes with Go's `base64.StdEncoding.DecodeString`.
                 "binary" => {
-                    return match go_base64_decode(text) {
-                        Some(bytes) => Ok(Scalar::Str(go_lossy_utf8(&bytes))),
-                        None => Err("!!binary value contains invalid base64 data".to_string()),
+                    return match go_base64(text) {
+                        Ok(bytes) => Ok(Scalar::Str(go_lossy_utf8(&bytes))),
+                        Err(_) => Err("!!binary value contains invalid base64 data".to_string()),
                     };
                 }
                 // Not resolvable (`!!merge`, `!!seq`, `!!map`, `!!omap`, unknown): a string.
@@ -99,7 +124,7 @@ pub fn resolve(text: &str, plain: bool, tag: Option<&str>) -> Result<Scalar, Str
 /// Whether a mapping key is a merge key (`<<`) for go-yaml v2: the value is `<<` and the scalar
 /// is implicit (plain and untagged, or tagged with the non-specific `!`) or tagged `!!merge`.
 /// A quoted `"<<"` without a tag is an ordinary key.
-pub fn is_merge_key(text: &str, plain: bool, tag: Option<&str>) -> bool {
+pub(super) fn is_merge_key(text: &str, plain: bool, tag: Option<&str>) -> bool {
     if text != "<<" {
         return false;
     }
@@ -117,7 +142,7 @@ pub fn is_merge_key(text: &str, plain: bool, tag: Option<&str>) -> bool {
 ///
 /// sigs.k8s.io/yaml *rejects* null and `uint64` keys (see [`key_error`]); for those this returns
 /// `"null"` and the decimal value so callers that only need a name still get one.
-pub fn key_text(s: &Scalar) -> String {
+pub(super) fn key_text(s: &Scalar) -> String {
     match s {
         Scalar::Str(t) => t.clone(),
         Scalar::Bool(b) => b.to_string(),
@@ -136,88 +161,11 @@ pub fn key_text(s: &Scalar) -> String {
 /// The error sigs.k8s.io/yaml's `convertToJSONableObject` raises for a map key of this kind, if
 /// any: null keys (Go `nil`) and `uint64` keys have no case there. The real message goes on with
 /// `, value: %+#v` of the entry's value, which the caller may append.
-pub fn key_error(s: &Scalar) -> Option<String> {
+pub(super) fn key_error(s: &Scalar) -> Option<String> {
     match s {
         Scalar::Null => Some("unsupported map key of type: %!s(<nil>), key: <nil>".to_string()),
         Scalar::Uint(u) => Some(format!("unsupported map key of type: uint64, key: {u:#x}")),
         _ => None,
-    }
-}
-
-/// The JSON text Go's `encoding/json` writes for a scalar that is a number (`None` for null,
-/// booleans and strings). Errors as [`go_json_number`] for NaN and infinities.
-pub fn json_number_text(s: &Scalar) -> Option<Result<String, String>> {
-    match s {
-        Scalar::Int(i) => Some(Ok(i.to_string())),
-        Scalar::Uint(u) => Some(Ok(u.to_string())),
-        Scalar::Float(f) => Some(go_json_number(*f)),
-        _ => None,
-    }
-}
-
-/// The JSON number text Go's `json.Marshal` writes for a `float64`: shortest digits, plain
-/// decimal notation unless `abs < 1e-6` or `abs >= 1e21` (then `1e+21`, `1.5e-7`), `-0` for
-/// negative zero. NaN and infinities are errors worded like Go's
-/// (`json: unsupported value: +Inf`).
-pub fn go_json_number(f: f64) -> Result<String, String> {
-    if !f.is_finite() {
-        return Err(format!("json: unsupported value: {}", format_float_g(f, 64)));
-    }
-    let abs = f.abs();
-    if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
-        let (digits, dp) = shortest_digits_f64(abs);
-        let mut s = fmt_e(f.is_sign_negative(), &digits, dp);
-        // Go cleans e-07 up to e-7.
-        let b = s.as_bytes();
-        let n = b.len();
-        if n >= 4 && b[n - 4] == b'e' && b[n - 3] == b'-' && b[n - 2] == b'0' {
-            s.remove(n - 2);
-        }
-        Ok(s)
-    } else if abs == 0.0 {
-        Ok(if f.is_sign_negative() { "-0" } else { "0" }.to_string())
-    } else {
-        let (digits, dp) = shortest_digits_f64(abs);
-        Ok(fmt_f(f.is_sign_negative(), &digits, dp))
-    }
-}
-
-/// Go `strconv.FormatFloat(f, 'g', -1, bit_size)`; `bit_size` 32 first rounds to `float32`
-/// (anything but 32 means 64). Special values print as `NaN`, `+Inf`, `-Inf`.
-pub fn format_float_g(f: f64, bit_size: u32) -> String {
-    let (neg, digits, dp) = if bit_size == 32 {
-        let g = f as f32;
-        if g.is_nan() {
-            return "NaN".to_string();
-        }
-        if g.is_infinite() {
-            return if g > 0.0 { "+Inf" } else { "-Inf" }.to_string();
-        }
-        if g == 0.0 {
-            return if g.is_sign_negative() { "-0" } else { "0" }.to_string();
-        }
-        let (d, dp) = shortest_digits_f32(g.abs());
-        (g.is_sign_negative(), d, dp)
-    } else {
-        if f.is_nan() {
-            return "NaN".to_string();
-        }
-        if f.is_infinite() {
-            return if f > 0.0 { "+Inf" } else { "-Inf" }.to_string();
-        }
-        if f == 0.0 {
-            return if f.is_sign_negative() { "-0" } else { "0" }.to_string();
-        }
-        let (d, dp) = shortest_digits_f64(f.abs());
-        (f.is_sign_negative(), d, dp)
-    };
-    // Shortest %g: exponent form when the exponent is < -4 or >= 6 (Go uses precision 6 for
-    // this decision whenever the precision is "shortest").
-    let exp = dp - 1;
-    if !(-4..6).contains(&exp) {
-        fmt_e(neg, &digits, dp)
-    } else {
-        fmt_f(neg, &digits, dp)
     }
 }
 
@@ -276,6 +224,7 @@ impl Resolved {
     }
 }
 
+/// How a tag decides resolution.
 enum TagClass<'a> {
     /// A `tag:yaml.org,2002:` tag, by suffix.
     Core(&'a str),
@@ -285,6 +234,7 @@ enum TagClass<'a> {
 
 const CORE_PREFIX: &str = "tag:yaml.org,2002:";
 
+/// Classify a tag given as a suffix, `!!suffix`, a long `tag:yaml.org,2002:` form, or any other tag.
 fn classify_tag(t: &str) -> TagClass<'_> {
     if let Some(s) = t.strip_prefix(CORE_PREFIX) {
         TagClass::Core(s)
@@ -407,351 +357,6 @@ fn yaml_style_float(s: &str) -> bool {
     i == b.len()
 }
 
-/// Go `strconv.ParseFloat(s, 64)` for a string that starts with `.` (the only case where
-/// go-yaml hands the raw text, underscores included, to ParseFloat). `None` on a syntax error
-/// or overflow.
-fn go_parse_float_dot(s: &str) -> Option<f64> {
-    let b = s.as_bytes();
-    if b.first() != Some(&b'.') {
-        return None;
-    }
-    let mut i = 1;
-    let mut saw_digits = false;
-    while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'_') {
-        saw_digits |= b[i].is_ascii_digit();
-        i += 1;
-    }
-    if !saw_digits {
-        return None;
-    }
-    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
-        i += 1;
-        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
-            i += 1;
-        }
-        if i >= b.len() || !b[i].is_ascii_digit() {
-            return None;
-        }
-        while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'_') {
-            i += 1;
-        }
-    }
-    if i != b.len() {
-        return None;
-    }
-    if s.contains('_') && !underscore_ok(s) {
-        return None;
-    }
-    let clean: String = s.chars().filter(|&c| c != '_').collect();
-    match clean.parse::<f64>() {
-        Ok(f) if f.is_finite() => Some(f),
-        _ => None,
-    }
-}
-
-/// Go `strconv.underscoreOK`: underscores only between digits or after a base prefix.
-fn underscore_ok(s: &str) -> bool {
-    let mut b = s.as_bytes();
-    if let [b'+' | b'-', rest @ ..] = b {
-        b = rest;
-    }
-    // saw: '^' start, '0' digit or prefix, '_' underscore, '!' other.
-    let mut saw = b'^';
-    let mut i = 0;
-    let mut hex = false;
-    if b.len() >= 2 && b[0] == b'0' && matches!(b[1].to_ascii_lowercase(), b'b' | b'o' | b'x') {
-        i = 2;
-        saw = b'0';
-        hex = b[1].eq_ignore_ascii_case(&b'x');
-    }
-    while i < b.len() {
-        let c = b[i];
-        if c.is_ascii_digit() || (hex && c.is_ascii_hexdigit()) {
-            saw = b'0';
-        } else if c == b'_' {
-            if saw != b'0' {
-                return false;
-            }
-            saw = b'_';
-        } else {
-            if saw == b'_' {
-                return false;
-            }
-            saw = b'!';
-        }
-        i += 1;
-    }
-    saw != b'_'
-}
-
-#[derive(Debug, PartialEq)]
-enum NumErr {
-    Syntax,
-    Range,
-}
-
-/// Go `strconv.ParseUint(s, base, 64)` for base 0 (prefixes `0x`, `0o`, `0b`, leading-`0`
-/// octal, underscores per Go syntax) or an explicit base 2..=36. No sign accepted.
-fn go_parse_uint(s: &str, base: u32) -> Result<u64, NumErr> {
-    if s.is_empty() {
-        return Err(NumErr::Syntax);
-    }
-    let s0 = s;
-    let base0 = base == 0;
-    let b = s.as_bytes();
-    let (mut base, mut digits) = (base, b);
-    if base0 {
-        base = 10;
-        if b[0] == b'0' {
-            if b.len() >= 3 && b[1].eq_ignore_ascii_case(&b'b') {
-                base = 2;
-                digits = &b[2..];
-            } else if b.len() >= 3 && b[1].eq_ignore_ascii_case(&b'o') {
-                base = 8;
-                digits = &b[2..];
-            } else if b.len() >= 3 && b[1].eq_ignore_ascii_case(&b'x') {
-                base = 16;
-                digits = &b[2..];
-            } else {
-                base = 8;
-                digits = &b[1..];
-            }
-        }
-    }
-    if !(2..=36).contains(&base) {
-        return Err(NumErr::Syntax);
-    }
-    let mut n: u64 = 0;
-    let mut underscores = false;
-    for &c in digits {
-        let d = match c {
-            b'_' if base0 => {
-                underscores = true;
-                continue;
-            }
-            b'0'..=b'9' => (c - b'0') as u32,
-            b'a'..=b'z' | b'A'..=b'Z' => (c.to_ascii_lowercase() - b'a') as u32 + 10,
-            _ => return Err(NumErr::Syntax),
-        };
-        if d >= base {
-            return Err(NumErr::Syntax);
-        }
-        n = match n.checked_mul(base as u64).and_then(|m| m.checked_add(d as u64)) {
-            Some(v) => v,
-            None => return Err(NumErr::Range),
-        };
-    }
-    if underscores && !underscore_ok(s0) {
-        return Err(NumErr::Syntax);
-    }
-    Ok(n)
-}
-
-/// Go `strconv.ParseInt(s, base, 64)`: an optional `+`/`-`, then [`go_parse_uint`].
-fn go_parse_int(s: &str, base: u32) -> Result<i64, NumErr> {
-    if s.is_empty() {
-        return Err(NumErr::Syntax);
-    }
-    let (neg, rest) = match s.as_bytes()[0] {
-        b'+' => (false, &s[1..]),
-        b'-' => (true, &s[1..]),
-        _ => (false, s),
-    };
-    let un = match go_parse_uint(rest, base) {
-        Ok(u) => u,
-        Err(NumErr::Range) => return Err(NumErr::Range),
-        Err(NumErr::Syntax) => return Err(NumErr::Syntax),
-    };
-    const CUTOFF: u64 = 1 << 63;
-    if !neg && un >= CUTOFF {
-        return Err(NumErr::Range);
-    }
-    if neg && un > CUTOFF {
-        return Err(NumErr::Range);
-    }
-    Ok(if neg { (un as i64).wrapping_neg() } else { un as i64 })
-}
-
-// ---------------------------------------------------------------------------------------------
-// Timestamps (only decisive for an explicit `!!timestamp` tag: untagged, a timestamp-looking
-// value is a string either way)
-// ---------------------------------------------------------------------------------------------
-
-/// go-yaml v2 `parseTimestamp`: four digits and `-`, then Go `time.Parse` with one of
-/// `2006-1-2T15:4:5.999999999Z07:00`, the same with `t`, `2006-1-2 15:4:5.999999999`, `2006-1-2`.
-fn parse_timestamp(s: &str) -> bool {
-    let b = s.as_bytes();
-    let i = b.iter().take_while(|c| c.is_ascii_digit()).count();
-    if i != 4 || i == b.len() || b[i] != b'-' {
-        return false;
-    }
-    [Layout::DateTime(b'T'), Layout::DateTime(b't'), Layout::Spaced, Layout::Date].iter().any(|&l| go_time_parse(b, l))
-}
-
-#[derive(Clone, Copy)]
-enum Layout {
-    /// `2006-1-2<sep>15:4:5.999999999Z07:00`
-    DateTime(u8),
-    /// `2006-1-2 15:4:5.999999999`
-    Spaced,
-    /// `2006-1-2`
-    Date,
-}
-
-/// Go `time` getnum: one or two digits.
-fn getnum(v: &[u8]) -> Option<(u32, &[u8])> {
-    match v {
-        [a, b, rest @ ..] if a.is_ascii_digit() && b.is_ascii_digit() => {
-            Some(((a - b'0') as u32 * 10 + (b - b'0') as u32, rest))
-        }
-        [a, rest @ ..] if a.is_ascii_digit() => Some(((a - b'0') as u32, rest)),
-        _ => None,
-    }
-}
-
-fn lit(v: &[u8], c: u8) -> Option<&[u8]> {
-    match v {
-        [x, rest @ ..] if *x == c => Some(rest),
-        _ => None,
-    }
-}
-
-fn go_time_parse(v: &[u8], layout: Layout) -> bool {
-    parse_layout(v, layout).is_some()
-}
-
-/// Go `time.Parse` for one of the layouts; `None` on any parse or range error.
-fn parse_layout(v: &[u8], layout: Layout) -> Option<()> {
-    // 2006: exactly four characters, checked digits by the caller.
-    let year: i64 = std::str::from_utf8(v.get(..4)?).ok()?.parse().ok()?;
-    let v = lit(&v[4..], b'-')?;
-    let (month, v) = getnum(v)?;
-    if !(1..=12).contains(&month) {
-        return None;
-    }
-    let v = lit(v, b'-')?;
-    let (day, mut v) = getnum(v)?;
-    if let Layout::DateTime(_) | Layout::Spaced = layout {
-        v = match layout {
-            Layout::DateTime(sep) => lit(v, sep)?,
-            _ => {
-                // A layout space matches one or more spaces (or the end of the value).
-                if !v.is_empty() && v[0] != b' ' {
-                    return None;
-                }
-                let n = v.iter().take_while(|&&c| c == b' ').count();
-                &v[n..]
-            }
-        };
-        let (hour, w) = getnum(v)?;
-        if hour >= 24 {
-            return None;
-        }
-        let w = lit(w, b':')?;
-        let (min, w) = getnum(w)?;
-        if min >= 60 {
-            return None;
-        }
-        let w = lit(w, b':')?;
-        let (sec, mut w) = getnum(w)?;
-        if sec >= 60 {
-            return None;
-        }
-        // .999999999: optional fraction, any number of digits, `.` or `,`.
-        if w.len() >= 2 && (w[0] == b'.' || w[0] == b',') && w[1].is_ascii_digit() {
-            let n = 1 + w[1..].iter().take_while(|c| c.is_ascii_digit()).count();
-            w = &w[n..];
-        }
-        if let Layout::DateTime(_) = layout {
-            // Z07:00
-            if let Some(rest) = lit(w, b'Z') {
-                w = rest;
-            } else {
-                if w.len() < 6 || w[3] != b':' {
-                    return None;
-                }
-                let sign = w[0];
-                let hh = &w[1..3];
-                let mm = &w[4..6];
-                if !hh.iter().all(u8::is_ascii_digit) || !mm.iter().all(u8::is_ascii_digit) {
-                    return None;
-                }
-                let hr = (hh[0] - b'0') as u32 * 10 + (hh[1] - b'0') as u32;
-                let mi = (mm[0] - b'0') as u32 * 10 + (mm[1] - b'0') as u32;
-                if hr > 24 || mi > 60 || (sign != b'+' && sign != b'-') {
-                    return None;
-                }
-                w = &w[6..];
-            }
-        }
-        v = w;
-    }
-    if !v.is_empty() {
-        return None; // extra text
-    }
-    if day < 1 || day > days_in(month, year) {
-        return None;
-    }
-    Some(())
-}
-
-fn days_in(month: u32, year: i64) -> u32 {
-    match month {
-        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// !!binary
-// ---------------------------------------------------------------------------------------------
-
-/// Go `base64.StdEncoding.DecodeString`: padded standard alphabet, `\r` and `\n` ignored
-/// anywhere, non-zero trailing bits accepted. `None` on corrupt input.
-fn go_base64_decode(s: &str) -> Option<Vec<u8>> {
-    let chars: Vec<u8> = s.bytes().filter(|&c| c != b'\r' && c != b'\n').collect();
-    if chars.len() % 4 != 0 {
-        return None;
-    }
-    let val = |c: u8| -> Option<u32> {
-        Some(match c {
-            b'A'..=b'Z' => (c - b'A') as u32,
-            b'a'..=b'z' => (c - b'a') as u32 + 26,
-            b'0'..=b'9' => (c - b'0') as u32 + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        })
-    };
-    let mut out = Vec::with_capacity(chars.len() / 4 * 3);
-    let quanta = chars.len() / 4;
-    for (qi, q) in chars.chunks(4).enumerate() {
-        let last = qi + 1 == quanta;
-        let pad = q.iter().rev().take_while(|&&c| c == b'=').count();
-        if pad > 2 || (pad > 0 && !last) {
-            return None;
-        }
-        let mut acc = 0u32;
-        for &c in &q[..4 - pad] {
-            acc = (acc << 6) | val(c)?;
-        }
-        match pad {
-            0 => out.extend_from_slice(&[(acc >> 16) as u8, (acc >> 8) as u8, acc as u8]),
-            1 => {
-                acc <<= 6;
-                out.extend_from_slice(&[(acc >> 16) as u8, (acc >> 8) as u8]);
-            }
-            _ => {
-                acc <<= 12;
-                out.push((acc >> 16) as u8);
-            }
-        }
-    }
-    Some(out)
-}
-
 /// Bytes to text as Go's `encoding/json` writes a Go string: every byte that does not start a
 /// valid UTF-8 sequence becomes one U+FFFD.
 fn go_lossy_utf8(mut b: &[u8]) -> String {
@@ -773,85 +378,9 @@ fn go_lossy_utf8(mut b: &[u8]) -> String {
     }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Go float formatting
-// ---------------------------------------------------------------------------------------------
-
-/// Shortest round-trip decimal digits of a finite, positive `f64`, with the decimal point
-/// position: value = 0.d1d2d3... × 10^dp.
-fn shortest_digits_f64(f: f64) -> (String, i32) {
-    split_exp(&format!("{f:e}"))
-}
-
-/// As [`shortest_digits_f64`] for a `f32` (digits that round-trip at 32-bit precision).
-fn shortest_digits_f32(f: f32) -> (String, i32) {
-    split_exp(&format!("{f:e}"))
-}
-
-fn split_exp(s: &str) -> (String, i32) {
-    let (mant, exp) = s.split_once('e').unwrap_or((s, "0"));
-    let digits: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
-    let exp: i32 = exp.parse().unwrap_or(0);
-    (digits, exp + 1)
-}
-
-/// Go `fmtE` with precision `digits.len() - 1`.
-fn fmt_e(neg: bool, digits: &str, dp: i32) -> String {
-    let mut s = String::new();
-    if neg {
-        s.push('-');
-    }
-    let d = digits.as_bytes();
-    s.push(*d.first().unwrap_or(&b'0') as char);
-    if d.len() > 1 {
-        s.push('.');
-        s.push_str(&digits[1..]);
-    }
-    s.push('e');
-    let mut exp = if d.is_empty() { 0 } else { dp - 1 };
-    if exp < 0 {
-        s.push('-');
-        exp = -exp;
-    } else {
-        s.push('+');
-    }
-    if exp < 10 {
-        s.push('0');
-    }
-    s.push_str(&exp.to_string());
-    s
-}
-
-/// Go `fmtF` with precision `max(digits.len() - dp, 0)`.
-fn fmt_f(neg: bool, digits: &str, dp: i32) -> String {
-    let mut s = String::new();
-    if neg {
-        s.push('-');
-    }
-    let d = digits.as_bytes();
-    let nd = d.len() as i32;
-    if dp > 0 {
-        let m = nd.min(dp);
-        s.push_str(&digits[..m as usize]);
-        for _ in m..dp {
-            s.push('0');
-        }
-    } else {
-        s.push('0');
-    }
-    let prec = (nd - dp).max(0);
-    if prec > 0 {
-        s.push('.');
-        for i in 1..=prec {
-            let j = dp + i - 1;
-            s.push(if (0..nd).contains(&j) { d[j as usize] as char } else { '0' });
-        }
-    }
-    s
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::go_float::{go_json_number, json_number_text};
     use super::*;
 
     fn plain(s: &str) -> Scalar {
@@ -1054,51 +583,6 @@ mod tests {
     }
 
     #[test]
-    fn timestamp_parser() {
-        for s in [
-            "2001-12-14",
-            "2001-1-2",
-            "2001-12-14t21:59:43.10-05:00",
-            "2001-12-14T21:59:43.10+05:30",
-            "2001-12-14T21:59:43Z",
-            "2001-12-14T1:2:3Z",
-            "2001-12-14 21:59:43.10",
-            "2001-12-14   21:59:43",
-            "2001-12-14 21:59:43,5",
-            "2000-02-29",
-            "2001-12-14T21:59:43.1234567891234Z",
-            "2001-12-14T21:59:43+24:60",
-        ] {
-            assert!(parse_timestamp(s), "{s:?}");
-        }
-        for s in [
-            "2001-12-14 21:59:43.10 -5",
-            "2001-13-01",
-            "2001-00-01",
-            "2001-02-29",
-            "1900-02-29",
-            "2001-12-32",
-            "2001-12-0",
-            "2001-12-14T24:00:00Z",
-            "2001-12-14T21:60:00Z",
-            "2001-12-14T21:59:60Z",
-            "2001-12-14T21:59:43",
-            "2001-12-14T21:59:43+0500",
-            "2001-12-14T21:59:43+25:00",
-            "2001-12-14 ",
-            "2001-12-14x",
-            "20011-12-14",
-            "201-12-14",
-            "2001-123-14",
-            "2001-12-14T21:59:43.Z",
-            "2001-12-14 21:59",
-            "2001-12-14T21:59:43*05:00",
-        ] {
-            assert!(!parse_timestamp(s), "{s:?}");
-        }
-    }
-
-    #[test]
     fn timestamp_tag() {
         assert_eq!(tagged("2001-12-14", "timestamp"), Ok(str_("2001-12-14")));
         assert_eq!(tagged("2001-12-14T21:59:43Z", "!!timestamp"), Ok(str_("2001-12-14T21:59:43Z")));
@@ -1220,6 +704,9 @@ mod tests {
         assert_eq!(tagged("/w==", "binary"), Ok(str_("\u{FFFD}")));
         assert_eq!(tagged("4oJB", "binary"), Ok(str_("\u{FFFD}\u{FFFD}A")));
         assert_eq!(tagged("4oKs", "binary"), Ok(str_("€")));
+        assert_eq!(tagged("+/+/", "binary"), Ok(str_("\u{FFFD}\u{FFFD}\u{FFFD}")));
+        assert_eq!(tagged("aGk=\r\n", "binary"), Ok(str_("hi")));
+        assert_eq!(tagged("\naG\rk=", "binary"), Ok(str_("hi")));
         let bad = Err("!!binary value contains invalid base64 data".to_string());
         for s in [
             "aGVsbG8",
@@ -1234,6 +721,10 @@ mod tests {
             "aA=",
             "=aAA",
             "a=AA",
+            "aGk_",
+            "aG-=",
+            "aGk=\t",
+            "aGk=\u{a0}",
         ] {
             assert_eq!(tagged(s, "binary"), bad, "{s:?}");
         }
@@ -1307,92 +798,6 @@ mod tests {
     }
 
     #[test]
-    fn format_float_g_64() {
-        assert_eq!(format_float_g(1.5, 64), "1.5");
-        assert_eq!(format_float_g(100000.0, 64), "100000");
-        assert_eq!(format_float_g(1e6, 64), "1e+06");
-        assert_eq!(format_float_g(0.1, 64), "0.1");
-        assert_eq!(format_float_g(0.1 + 0.2, 64), "0.30000000000000004");
-        assert_eq!(format_float_g(1e-5, 64), "1e-05");
-        assert_eq!(format_float_g(1.5e300, 64), "1.5e+300");
-        assert_eq!(format_float_g(f64::INFINITY, 64), "+Inf");
-        assert_eq!(format_float_g(f64::NEG_INFINITY, 64), "-Inf");
-        assert_eq!(format_float_g(f64::NAN, 64), "NaN");
-        assert_eq!(format_float_g(-0.0, 64), "-0");
-        assert_eq!(format_float_g(5e-324, 64), "5e-324");
-        assert_eq!(format_float_g(f64::MAX, 64), "1.7976931348623157e+308");
-        assert_eq!(format_float_g(f32::MAX as f64, 32), "3.4028235e+38");
-        assert_eq!(format_float_g(1e-45, 32), "1e-45");
-    }
-
-    #[test]
-    fn json_numbers() {
-        let j = |f: f64| go_json_number(f).unwrap();
-        assert_eq!(j(1.0), "1");
-        assert_eq!(j(1.5), "1.5");
-        assert_eq!(j(-1.5), "-1.5");
-        assert_eq!(j(0.0), "0");
-        assert_eq!(j(-0.0), "-0");
-        assert_eq!(j(100.0), "100");
-        assert_eq!(j(1e20), "100000000000000000000");
-        assert_eq!(j(123456789012345680000.0), "123456789012345680000");
-        assert_eq!(j(1e21), "1e+21");
-        assert_eq!(j(1.5e21), "1.5e+21");
-        assert_eq!(j(1e300), "1e+300");
-        assert_eq!(j(0.000001), "0.000001");
-        assert_eq!(j(0.0000015), "0.0000015");
-        assert_eq!(j(1e-7), "1e-7");
-        assert_eq!(j(1.5e-7), "1.5e-7");
-        assert_eq!(j(-1.5e-7), "-1.5e-7");
-        assert_eq!(j(1e-10), "1e-10");
-        assert_eq!(j(1e-100), "1e-100");
-        assert_eq!(j(5e-324), "5e-324");
-        assert_eq!(j(0.1), "0.1");
-        assert_eq!(j(0.1 + 0.2), "0.30000000000000004");
-        assert_eq!(j(9007199254740993.0), "9007199254740992");
-        assert_eq!(j(18446744073709551616.0), "18446744073709552000");
-        assert_eq!(j(f64::MAX), "1.7976931348623157e+308");
-        assert_eq!(go_json_number(f64::INFINITY), Err("json: unsupported value: +Inf".into()));
-        assert_eq!(go_json_number(f64::NEG_INFINITY), Err("json: unsupported value: -Inf".into()));
-        assert_eq!(go_json_number(f64::NAN), Err("json: unsupported value: NaN".into()));
-    }
-
-    #[test]
-    fn json_number_text_of_scalars() {
-        assert_eq!(json_number_text(&plain("1.0")), Some(Ok("1".into())));
-        assert_eq!(json_number_text(&plain("1e5")), Some(Ok("100000".into())));
-        assert_eq!(json_number_text(&plain("-42")), Some(Ok("-42".into())));
-        assert_eq!(json_number_text(&plain("9223372036854775807")), Some(Ok("9223372036854775807".into())));
-        assert_eq!(json_number_text(&plain("18446744073709551615")), Some(Ok("18446744073709551615".into())));
-        assert_eq!(json_number_text(&plain(".inf")), Some(Err("json: unsupported value: +Inf".into())));
-        assert_eq!(json_number_text(&plain("yes")), None);
-        assert_eq!(json_number_text(&plain("x")), None);
-        assert_eq!(json_number_text(&plain("")), None);
-    }
-
-    #[test]
-    fn go_parse_helpers() {
-        assert_eq!(go_parse_uint("0", 0), Ok(0));
-        assert_eq!(go_parse_uint("0x", 0), Err(NumErr::Syntax));
-        assert_eq!(go_parse_uint("1_0", 0), Ok(10));
-        assert_eq!(go_parse_uint("1__0", 0), Err(NumErr::Syntax));
-        assert_eq!(go_parse_uint("0x_1", 0), Ok(1));
-        assert_eq!(go_parse_uint("_1", 0), Err(NumErr::Syntax));
-        assert_eq!(go_parse_uint("1_", 0), Err(NumErr::Syntax));
-        assert_eq!(go_parse_uint("1_0", 10), Err(NumErr::Syntax));
-        assert_eq!(go_parse_uint("+1", 0), Err(NumErr::Syntax));
-        assert_eq!(go_parse_uint("18446744073709551616", 0), Err(NumErr::Range));
-        assert_eq!(go_parse_int("-9223372036854775808", 0), Ok(i64::MIN));
-        assert_eq!(go_parse_int("9223372036854775808", 0), Err(NumErr::Range));
-        assert_eq!(go_parse_int("-", 0), Err(NumErr::Syntax));
-        assert_eq!(go_parse_int("", 0), Err(NumErr::Syntax));
-        assert!(underscore_ok("1_000"));
-        assert!(!underscore_ok("1__000"));
-        assert!(underscore_ok("0x_ff"));
-        assert!(underscore_ok("-0b_1"));
-    }
-
-    #[test]
     fn yaml_style_float_regex() {
         for s in ["1", "1.", "1.5", ".5", "+.5", "-1e5", "1E+5", "1.5e-5", "+1", "007"] {
             assert!(yaml_style_float(s), "{s:?}");
@@ -1402,55 +807,58 @@ mod tests {
         }
     }
 
+    /// Odd inputs for [`no_panics_on_odd_input`].
+    const ODD: &[&str] = &[
+        "",
+        " ",
+        "\0",
+        "\u{FEFF}",
+        "é",
+        "-é",
+        "1é",
+        ".é",
+        "0xé",
+        "0bé",
+        "2001-é",
+        "2001-1é",
+        "2001-12-14T",
+        "2001-12-14T1",
+        "2001-12-14T1:",
+        "2001-12-14T1:2:3+",
+        "2001-12-14T1:2:3+05",
+        "2001-12-14T1:2:3+0é:00",
+        "2001-12-14T1:2:3.",
+        "9999-",
+        "0000-00-00",
+        "-0b",
+        "-0o",
+        "0b-",
+        "0b+",
+        "--",
+        "+.",
+        "-.",
+        ".-",
+        "._",
+        "_",
+        "__",
+        "0_",
+        "0x__",
+        "1e-",
+        "1e+_",
+        "\u{10FFFF}",
+        "~~",
+        "<<<",
+        "0o_7",
+        "0o-7",
+        "0x-1",
+        "0X",
+        "0B",
+        "0O",
+    ];
+
     #[test]
     fn no_panics_on_odd_input() {
-        let samples = [
-            "",
-            " ",
-            "\0",
-            "\u{FEFF}",
-            "é",
-            "-é",
-            "1é",
-            ".é",
-            "0xé",
-            "0bé",
-            "2001-é",
-            "2001-1é",
-            "2001-12-14T",
-            "2001-12-14T1",
-            "2001-12-14T1:",
-            "2001-12-14T1:2:3+",
-            "2001-12-14T1:2:3+05",
-            "2001-12-14T1:2:3+0é:00",
-            "2001-12-14T1:2:3.",
-            "9999-",
-            "0000-00-00",
-            "-0b",
-            "-0o",
-            "0b-",
-            "0b+",
-            "--",
-            "+.",
-            "-.",
-            ".-",
-            "._",
-            "_",
-            "__",
-            "0_",
-            "0x__",
-            "1e-",
-            "1e+_",
-            "\u{10FFFF}",
-            "~~",
-            "<<<",
-            "0o_7",
-            "0o-7",
-            "0x-1",
-            "0X",
-            "0B",
-            "0O",
-        ];
+        let samples = ODD;
         let tags: [Option<&str>; 12] = [
             None,
             Some("str"),
@@ -1476,7 +884,6 @@ mod tests {
                 }
             }
             let _ = parse_timestamp(s);
-            let _ = go_base64_decode(s);
             let _ = is_merge_key(s, true, None);
         }
         for f in [f64::MIN_POSITIVE, -f64::MIN_POSITIVE, 1e-310, f64::MAX, f64::MIN, f64::EPSILON] {

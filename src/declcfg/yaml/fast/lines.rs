@@ -1,0 +1,209 @@
+//! The fast path's byte scanning: the stop sets (which bytes end a word, a line or a quoted
+//! scalar, and which multi-byte characters send the document to the slow path), found eight
+//! bytes at a time; and moving over comments, line ends and blank lines.
+
+use super::{Bail, Fast, R};
+
+const fn stops(tab: bool, extra: &[u8]) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut i = 0;
+    // Control characters (line breaks included): the caller looks at what it stopped on.
+    while i < 0x20 {
+        if i != b'\t' as usize || tab {
+            t[i] = true;
+        }
+        i += 1;
+    }
+    t[0x7f] = true;
+    // Lead bytes of the characters we must look at: C1 controls and NEL (U+0080..U+009F),
+    // the line and paragraph separators (U+2028, U+2029), the byte order mark (U+FEFF) and
+    // the non-characters U+FFFE, U+FFFF.
+    t[0xc2] = true;
+    t[0xe2] = true;
+    t[0xef] = true;
+    let mut j = 0;
+    while j < extra.len() {
+        t[extra[j] as usize] = true;
+        j += 1;
+    }
+    t
+}
+
+/// The stop sets [`Fast::scan`] knows.
+pub(super) const PLAIN: u8 = 0;
+pub(super) const LINE: u8 = 1;
+pub(super) const SQ: u8 = 2;
+pub(super) const DQ: u8 = 3;
+
+/// Inside a plain scalar: where a word may end.
+static PLAIN_STOP: [bool; 256] = stops(true, b" :");
+/// Block scalar lines and comments: the end of the line.
+static LINE_STOP: [bool; 256] = stops(false, b"");
+/// Single-quoted scalars.
+static SQ_STOP: [bool; 256] = stops(false, b"'");
+/// Double-quoted scalars.
+static DQ_STOP: [bool; 256] = stops(false, b"\"\\");
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Non-zero when some byte of `x` is below `n` (`n` <= 0x80).
+#[inline(always)]
+fn any_below(x: u64, n: u8) -> u64 {
+    x.wrapping_sub(ONES * n as u64) & !x & HIGHS
+}
+
+/// Non-zero when some byte of `x` is 0x7f or above.
+#[inline(always)]
+fn any_7f_or_above(x: u64) -> u64 {
+    ((x & !HIGHS).wrapping_add(ONES) | x) & HIGHS
+}
+
+/// Non-zero when some byte of `x` is `c`.
+#[inline(always)]
+fn any_eq(x: u64, c: u8) -> u64 {
+    let y = x ^ (ONES * c as u64);
+    y.wrapping_sub(ONES) & !y & HIGHS
+}
+
+/// For the eight bytes `x` (little-endian), a mask whose lowest set bit falls in the first
+/// byte that may belong to stop set `KIND`: a superset test (tabs and every non-ASCII byte are
+/// candidates too). Borrows only ever flag bytes above a real hit, so the lowest flag is exact.
+#[inline(always)]
+fn candidates<const KIND: u8>(x: u64) -> u64 {
+    let common = any_below(x, 0x20) | any_7f_or_above(x);
+    match KIND {
+        PLAIN => common | any_below(x, 0x21) | any_eq(x, b':'),
+        LINE => common,
+        SQ => common | any_eq(x, b'\''),
+        _ => common | any_eq(x, b'"') | any_eq(x, b'\\'),
+    }
+}
+
+/// Whether the multi-byte character at `k` (whose lead byte is a stop byte) is one the fast
+/// path leaves to the slow one: C1 controls and NEL, U+2028, U+2029 (line breaks for go-yaml,
+/// not for saphyr), the byte order mark, U+FFFE and U+FFFF.
+fn bad_multibyte(b: &[u8], k: usize) -> bool {
+    let at = |o: usize| b.get(k + o).copied().unwrap_or(0);
+    match at(0) {
+        0xc2 => at(1) < 0xa0,
+        0xe2 => at(1) == 0x80 && matches!(at(2), 0xa8 | 0xa9),
+        0xef => (at(1) == 0xbb && at(2) == 0xbf) || (at(1) == 0xbf && matches!(at(2), 0xbe | 0xbf)),
+        _ => true,
+    }
+}
+
+impl Fast<'_> {
+    /// The first byte at or after `k` that stop set `KIND` stops on and that needs a look
+    /// (checked multi-byte characters are passed over), or the end. Looks at eight bytes at
+    /// a time.
+    #[inline]
+    pub(super) fn scan<const KIND: u8>(&self, mut k: usize) -> R<usize> {
+        let table = match KIND {
+            PLAIN => &PLAIN_STOP,
+            LINE => &LINE_STOP,
+            SQ => &SQ_STOP,
+            _ => &DQ_STOP,
+        };
+        let b = self.b;
+        loop {
+            // The next candidate byte.
+            loop {
+                match b.get(k..k + 8) {
+                    Some(chunk) => {
+                        let mut word = [0u8; 8];
+                        word.copy_from_slice(chunk);
+                        let m = candidates::<KIND>(u64::from_le_bytes(word));
+                        if m != 0 {
+                            k += (m.trailing_zeros() / 8) as usize;
+                            break;
+                        }
+                        k += 8;
+                    }
+                    None => {
+                        while k < b.len() && !table[b[k] as usize] {
+                            k += 1;
+                        }
+                        break;
+                    }
+                }
+            }
+            let Some(&c) = b.get(k) else { return Ok(k) };
+            if !table[c as usize] {
+                // A candidate that does not stop: a tab or a non-ASCII byte.
+                k += 1;
+                continue;
+            }
+            if matches!(c, 0xc2 | 0xe2 | 0xef) {
+                if bad_multibyte(b, k) {
+                    return Err(Bail);
+                }
+                k += 1;
+                continue;
+            }
+            return Ok(k);
+        }
+    }
+
+    /// The line break ending the comment that starts at `k`.
+    pub(super) fn comment_end(&self, k: usize) -> R<usize> {
+        let nl = self.scan::<LINE>(k)?;
+        if self.at(nl) == b'\n' && nl < self.b.len() {
+            Ok(nl)
+        } else {
+            Err(Bail)
+        }
+    }
+
+    /// After a token ending at `k`: only spaces and a comment may follow on the line. Moves to
+    /// the next line.
+    pub(super) fn finish_line(&mut self, k: usize) -> R<()> {
+        let mut j = k;
+        while self.at(j) == b' ' {
+            j += 1;
+        }
+        match self.at(j) {
+            b'\n' if j < self.b.len() => {
+                self.newline(j);
+                Ok(())
+            }
+            b'#' if j > k => {
+                let nl = self.comment_end(j)?;
+                self.newline(nl);
+                Ok(())
+            }
+            _ => Err(Bail),
+        }
+    }
+
+    /// From a line start, pass blank and comment lines. Returns the indentation of the next
+    /// content line (the cursor stays at its start), or `None` at the end.
+    pub(super) fn skip_blank_lines(&mut self) -> R<Option<usize>> {
+        loop {
+            let start = self.i;
+            let mut k = start;
+            while self.at(k) == b' ' {
+                k += 1;
+            }
+            if k >= self.b.len() {
+                self.i = self.b.len();
+                return Ok(None);
+            }
+            match self.b[k] {
+                b'\n' => self.newline(k),
+                b'#' => {
+                    let nl = self.comment_end(k)?;
+                    self.newline(nl);
+                }
+                c => {
+                    let ind = k - start;
+                    // Document markers and directives are for the slow path.
+                    if ind == 0 && (c == b'%' || self.b[k..].starts_with(b"---") || self.b[k..].starts_with(b"...")) {
+                        return Err(Bail);
+                    }
+                    return Ok(Some(ind));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,422 @@
+//! A fast path for the block YAML that catalogs are made of.
+//!
+//! [`parse_fast`] reads the subset of YAML that go-yaml v2, yq and opm emit — block mappings
+//! and sequences (also sequences at their key's indentation), comments, plain scalars (also over
+//! several lines), single- and double-quoted scalars (also over several lines), literal and
+//! folded block scalars, empty values and the empty flow collections `[]` and `{}` — straight
+//! from the bytes, line by line, without an event stream.
+//!
+//! It gives up (`None`) on anything else and on anything it is not sure about, and the caller
+//! then runs [`parse_document`](super::events::parse_document) instead: anchors, aliases, tags,
+//! non-empty flow collections, `?` keys, directives, document markers, tabs outside of scalar
+//! text, `<<` keys, keys that are not valid JSON keys, irregular indentation, line breaks other
+//! than `\n`, control characters, byte order marks, and every syntax error. When it does answer,
+//! the answer is the one `parse_document` gives: the same values, key order, and positions
+//! (lines offset by the document's first line, 1-based columns counted in characters), including
+//! saphyr's conventions: a block scalar is placed at its first content line, a sequence written
+//! at its key's indentation at its first entry's content, an empty value at its `:`.
+//!
+//! Scalars are resolved with [`scalar::resolve`] (YAML 1.1 rules, as go-yaml v2) and keys
+//! named with [`scalar::key_text`], as the slow path does.
+//!
+//! This file holds the entry point and the tree: the document, mappings, sequences and empty
+//! flow collections. The rest is beside it: [`lines`] (finding the bytes that matter, comments
+//! and blank lines), [`plain`] (plain scalars), [`quoted`] (single- and double-quoted scalars),
+//! [`block_scalar`] (literal and folded scalars). Its tests compare every answer with the event
+//! path's; the randomized and real-catalog comparisons are in `yaml/differential.rs`.
+
+mod block_scalar;
+mod lines;
+mod plain;
+mod quoted;
+#[cfg(test)]
+pub(super) mod tests;
+
+use std::borrow::Cow;
+
+use super::super::json::insert_member;
+use super::super::value::{Member, Node, Pos, Value};
+use super::scalar::{self, Scalar};
+use super::{Document, YamlError};
+
+/// Deepest nesting of collections the fast path reads before giving up.
+const MAX_FAST_DEPTH: usize = 200;
+
+/// Longest simple key (bytes from the key's start to its `:`); YAML limits them to 1024
+/// characters, and saphyr enforces that, so longer ones go to the slow path.
+const MAX_KEY_BYTES: usize = 1000;
+
+/// Parse one document like [`super::events::parse_document`], faster, when it is in the subset
+/// this reader knows. `None` means "not sure": call `parse_document`. Never returns an error
+/// itself (documents with errors always get `None`), but keeps the slow path's result type so
+/// the caller can write `parse_fast(doc).unwrap_or_else(|| parse_document(doc))`.
+pub(super) fn parse_fast(doc: &Document<'_>) -> Option<Result<Option<Node>, YamlError>> {
+    let text = doc.text;
+    // Only documents whose last line is complete: saphyr has special rules for a block scalar
+    // that runs into the end of input without a line break.
+    if !text.is_empty() && !text.ends_with('\n') {
+        return None;
+    }
+    // Keep every line and column well inside u32.
+    if text.len() as u64 + u64::from(doc.first_line) >= u64::from(u32::MAX) {
+        return None;
+    }
+    let mut p = Fast {
+        s: text,
+        b: text.as_bytes(),
+        i: 0,
+        line: 0,
+        ls: 0,
+        first_line: doc.first_line,
+        members: Vec::new(),
+        items: Vec::new(),
+    };
+    p.document().ok().map(Ok)
+}
+
+/// "Not in the subset, or not sure": fall back to the slow path.
+#[derive(Debug)]
+struct Bail;
+
+type R<T> = Result<T, Bail>;
+
+/// Where a node starts, which decides what it may be.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ctx {
+    /// The document's value: a block collection (or an empty flow one).
+    Root,
+    /// A mapping value on the lines after `key:`.
+    NextLine,
+    /// The content after a sequence's `- `.
+    Item,
+    /// A mapping value on the same line as `key: `.
+    SameLine,
+}
+
+/// How the first line of a plain scalar ended.
+#[derive(Clone, Copy)]
+enum Stop {
+    /// At the line break at this offset.
+    Newline(usize),
+    /// At a comment starting at this offset.
+    Comment(usize),
+    /// At a `:` followed by a space or a line break, at this offset: the scalar is a key.
+    Colon(usize),
+}
+
+/// A mapping key, read up to its `:`.
+struct Key<'a> {
+    text: Cow<'a, str>,
+    plain: bool,
+    pos: Pos,
+    colon: usize,
+}
+
+/// Resolve an untagged scalar as the slow path does.
+fn scalar(text: &str, plain: bool) -> R<Value> {
+    scalar::resolve(text, plain, None).map(Scalar::into_value).map_err(|_| Bail)
+}
+
+/// The JSON key for a mapping key, as the slow path names it; merge keys and keys
+/// sigs.k8s.io/yaml rejects go to the slow path.
+fn key_string(key: &Key<'_>) -> R<String> {
+    if key.plain && scalar::is_merge_key(&key.text, true, None) {
+        return Err(Bail);
+    }
+    let s = scalar::resolve(&key.text, key.plain, None).map_err(|_| Bail)?;
+    if scalar::key_error(&s).is_some() {
+        return Err(Bail);
+    }
+    Ok(match s {
+        Scalar::Str(t) => t,
+        other => scalar::key_text(&other),
+    })
+}
+
+/// Whether a plain scalar may start with `c` (followed by `next`) in block context. Stricter
+/// than YAML: `?` and `:` starts go to the slow path.
+fn plain_start(c: u8, next: u8) -> bool {
+    match c {
+        b'-' => !matches!(next, b' ' | b'\t' | b'\n' | b'\r' | 0),
+        b'?' | b':' | b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'&' | b'*' | b'!' | b'|' | b'>' | b'\'' | b'"'
+        | b'%' | b'@' | b'`' | b' ' => false,
+        c => c >= 0x20 && c != 0x7f,
+    }
+}
+
+/// The reader's state: the document's bytes and a cursor that moves line by line.
+struct Fast<'a> {
+    s: &'a str,
+    b: &'a [u8],
+    /// The cursor; between nodes, always at a line start (`ls`) or the end.
+    i: usize,
+    /// The line of `ls`, 0-based within the document.
+    line: u32,
+    /// Byte offset of the current line's start.
+    ls: usize,
+    first_line: u32,
+    /// The members of the mappings being read, innermost last (so each mapping's members
+    /// are gathered without regrowing its own vector).
+    members: Vec<Member>,
+    /// The same for sequence entries.
+    items: Vec<Node>,
+}
+
+impl<'a> Fast<'a> {
+    /// The byte at `k`, or 0 past the end (a real NUL never gets past the stop tables).
+    #[inline]
+    fn at(&self, k: usize) -> u8 {
+        self.b.get(k).copied().unwrap_or(0)
+    }
+
+    #[inline]
+    fn text(&self, from: usize, to: usize) -> R<&'a str> {
+        self.s.get(from..to).ok_or(Bail)
+    }
+
+    /// Move past the line break at `nl`.
+    #[inline]
+    fn newline(&mut self, nl: usize) {
+        self.i = nl + 1;
+        self.ls = nl + 1;
+        self.line += 1;
+    }
+
+    /// The position of byte `k` of the current line.
+    fn pos_at(&self, k: usize) -> Pos {
+        let prefix = self.b.get(self.ls..k).unwrap_or(&[]);
+        let col = if prefix.is_ascii() { prefix.len() } else { prefix.iter().filter(|&&c| (c & 0xc0) != 0x80).count() };
+        Pos::new(self.first_line + self.line, col as u32 + 1)
+    }
+
+    fn document(&mut self) -> R<Option<Node>> {
+        let Some(ind) = self.skip_blank_lines()? else { return Ok(None) };
+        let node = self.node(self.ls + ind, -1, Ctx::Root, 0)?;
+        if self.skip_blank_lines()?.is_some() {
+            return Err(Bail);
+        }
+        Ok(Some(node))
+    }
+
+    /// The node starting at byte `j` of the current line. `n` is the column of the innermost
+    /// enclosing block collection (saphyr's `indent`; -1 at the root): lines that continue a
+    /// scalar must be indented more. Returns with the cursor at the start of the line after
+    /// the node.
+    fn node(&mut self, j: usize, n: isize, ctx: Ctx, depth: usize) -> R<Node> {
+        if depth > MAX_FAST_DEPTH {
+            return Err(Bail);
+        }
+        let c = self.at(j);
+        let next = self.at(j + 1);
+        match c {
+            b'-' if next == b' ' => {
+                if ctx == Ctx::SameLine {
+                    return Err(Bail);
+                }
+                self.sequence(j - self.ls, false, depth)
+            }
+            b'[' | b'{' => self.flow_empty(j),
+            b'|' | b'>' => match ctx {
+                Ctx::Item | Ctx::SameLine => self.block_scalar(j, n),
+                _ => Err(Bail),
+            },
+            b'\'' | b'"' => {
+                let pos = self.pos_at(j);
+                let line = self.line;
+                let (text, after) = self.quoted(j, n)?;
+                if self.line == line {
+                    let mut k = after;
+                    while self.at(k) == b' ' {
+                        k += 1;
+                    }
+                    if self.at(k) == b':' && matches!(self.at(k + 1), b' ' | b'\n') {
+                        if ctx == Ctx::SameLine || k - j > MAX_KEY_BYTES {
+                            return Err(Bail);
+                        }
+                        let key = Key { text, plain: false, pos, colon: k };
+                        return self.mapping(j - self.ls, key, depth);
+                    }
+                }
+                if ctx == Ctx::Root {
+                    return Err(Bail);
+                }
+                self.finish_line(after)?;
+                Ok(Node::new(pos, scalar(&text, false)?))
+            }
+            _ => {
+                if !plain_start(c, next) {
+                    return Err(Bail);
+                }
+                let (end, stop) = self.plain_line(j)?;
+                match stop {
+                    Stop::Colon(colon) => {
+                        if ctx == Ctx::SameLine || colon - j > MAX_KEY_BYTES {
+                            return Err(Bail);
+                        }
+                        let key =
+                            Key { text: Cow::Borrowed(self.text(j, end)?), plain: true, pos: self.pos_at(j), colon };
+                        self.mapping(j - self.ls, key, depth)
+                    }
+                    _ if ctx == Ctx::Root => Err(Bail),
+                    _ => self.plain_scalar(j, end, stop, n),
+                }
+            }
+        }
+    }
+
+    /// The key starting at byte `j` of the current line (a mapping's later keys).
+    #[inline(never)]
+    fn key_at(&mut self, j: usize) -> R<Key<'a>> {
+        let c = self.at(j);
+        if c == b'\'' || c == b'"' {
+            let pos = self.pos_at(j);
+            let line = self.line;
+            let (text, after) = self.quoted(j, isize::MAX)?;
+            if self.line != line {
+                return Err(Bail);
+            }
+            let mut k = after;
+            while self.at(k) == b' ' {
+                k += 1;
+            }
+            if self.at(k) == b':' && matches!(self.at(k + 1), b' ' | b'\n') && k - j <= MAX_KEY_BYTES {
+                return Ok(Key { text, plain: false, pos, colon: k });
+            }
+            return Err(Bail);
+        }
+        if !plain_start(c, self.at(j + 1)) {
+            return Err(Bail);
+        }
+        match self.plain_line(j)? {
+            (end, Stop::Colon(colon)) if colon - j <= MAX_KEY_BYTES => {
+                Ok(Key { text: Cow::Borrowed(self.text(j, end)?), plain: true, pos: self.pos_at(j), colon })
+            }
+            _ => Err(Bail),
+        }
+    }
+
+    /// A block mapping at column `col` whose first key has been read.
+    fn mapping(&mut self, col: usize, first: Key<'a>, depth: usize) -> R<Node> {
+        if depth > MAX_FAST_DEPTH {
+            return Err(Bail);
+        }
+        let pos = first.pos;
+        let start = self.members.len();
+        let mut key = first;
+        loop {
+            let name = key_string(&key)?;
+            let key_pos = key.pos;
+            let value = self.value_after_colon(key.colon, col, depth)?;
+            self.members.push(Member { key: name, key_pos, value });
+            match self.skip_blank_lines()? {
+                Some(ind) if ind == col => {
+                    let j = self.ls + ind;
+                    key = self.key_at(j)?;
+                }
+                Some(ind) if ind < col => break,
+                None => break,
+                Some(_) => return Err(Bail),
+            }
+        }
+        // Duplicate keys: the last wins, in the first one's place, as the slow path does.
+        let mut members = Vec::with_capacity(self.members.len() - start);
+        for m in self.members.drain(start..) {
+            insert_member(&mut members, m);
+        }
+        Ok(Node::new(pos, Value::Object(members)))
+    }
+
+    /// The value of a mapping at column `c` whose key's `:` is at `colon`.
+    fn value_after_colon(&mut self, colon: usize, c: usize, depth: usize) -> R<Node> {
+        let mut k = colon + 1;
+        while self.at(k) == b' ' {
+            k += 1;
+        }
+        match self.at(k) {
+            b'\n' | b'#' => {
+                let null_pos = self.pos_at(colon);
+                self.finish_line(colon + 1)?;
+                match self.skip_blank_lines()? {
+                    Some(ind) if ind > c => self.node(self.ls + ind, c as isize, Ctx::NextLine, depth + 1),
+                    Some(ind) if ind == c && self.at(self.ls + c) == b'-' => match self.at(self.ls + c + 1) {
+                        b' ' => self.sequence(c, true, depth + 1),
+                        // `-` alone (an empty entry, or one on the next lines): not in the subset.
+                        b'\n' | b'\t' | b'\r' => Err(Bail),
+                        // A key like `-x: 1`: the mapping goes on, this value is empty.
+                        _ => Ok(Node::new(null_pos, scalar("", true)?)),
+                    },
+                    _ => Ok(Node::new(null_pos, scalar("", true)?)),
+                }
+            }
+            _ => self.node(k, c as isize, Ctx::SameLine, depth + 1),
+        }
+    }
+
+    /// A block sequence whose entries' `-` are at column `c` (the first on the current line).
+    /// `indentless`: written at its key's indentation (saphyr then places it at its first
+    /// entry's content, not at the `-`).
+    fn sequence(&mut self, c: usize, indentless: bool, depth: usize) -> R<Node> {
+        if depth > MAX_FAST_DEPTH {
+            return Err(Bail);
+        }
+        let start = self.items.len();
+        let mut pos = None;
+        loop {
+            let dash = self.ls + c;
+            if self.at(dash) != b'-' || self.at(dash + 1) != b' ' {
+                return Err(Bail);
+            }
+            let mut j = dash + 1;
+            while self.at(j) == b' ' {
+                j += 1;
+            }
+            // Entries that are empty or start on the next line are not in the subset.
+            if matches!(self.at(j), b'\n' | b'#' | b'\t' | b'\r') || j >= self.b.len() {
+                return Err(Bail);
+            }
+            if pos.is_none() {
+                pos = Some(self.pos_at(if indentless { j } else { dash }));
+            }
+            let item = self.node(j, c as isize, Ctx::Item, depth + 1)?;
+            self.items.push(item);
+            match self.skip_blank_lines()? {
+                Some(ind) if ind == c => {
+                    let d = self.ls + c;
+                    if self.at(d) == b'-' && self.at(d + 1) == b' ' {
+                        continue;
+                    }
+                    if self.at(d) == b'-' && matches!(self.at(d + 1), b'\n' | b'\t' | b'\r') {
+                        return Err(Bail);
+                    }
+                    if indentless {
+                        break;
+                    }
+                    return Err(Bail);
+                }
+                Some(ind) if ind < c => break,
+                None => break,
+                Some(_) => return Err(Bail),
+            }
+        }
+        let pos = pos.ok_or(Bail)?;
+        let items: Vec<Node> = self.items.drain(start..).collect();
+        Ok(Node::new(pos, Value::Array(items)))
+    }
+
+    /// `[]` or `{}` (spaces allowed inside) at `j`, alone on its line but for a comment.
+    #[inline(never)]
+    fn flow_empty(&mut self, j: usize) -> R<Node> {
+        let close = if self.at(j) == b'[' { b']' } else { b'}' };
+        let pos = self.pos_at(j);
+        let mut k = j + 1;
+        while self.at(k) == b' ' {
+            k += 1;
+        }
+        if self.at(k) != close {
+            return Err(Bail);
+        }
+        self.finish_line(k + 1)?;
+        let value = if close == b']' { Value::Array(Vec::new()) } else { Value::Object(Vec::new()) };
+        Ok(Node::new(pos, value))
+    }
+}
