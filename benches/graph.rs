@@ -9,7 +9,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use olm_catalog::declcfg::load_files;
-use olm_catalog::declcfg::walk::read_catalog;
+use olm_catalog::read_catalog;
 use olm_catalog::graph::{channel_paths, ChannelGraph, Semantics};
 use olm_catalog::model;
 

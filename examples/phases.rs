@@ -6,7 +6,7 @@ use std::time::Instant;
 fn main() {
     let dir = std::env::args().nth(1).expect("usage: phases DIR");
     let t = Instant::now();
-    let files = olm_catalog::declcfg::walk::read_catalog(std::path::Path::new(&dir)).expect("read");
+    let files = olm_catalog::read_catalog(std::path::Path::new(&dir)).expect("read");
     println!("read     {:?}", t.elapsed());
     let t = Instant::now();
     let loaded = olm_catalog::declcfg::load_files(&files);

@@ -65,7 +65,7 @@ macro_rules! codes {
     ($($variant:ident = $text:literal,)*) => {
         /// Stable identifiers of findings; see `docs/diagnostics.md`.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub enum Code { $($variant,)* }
+        pub enum Code { $(#[doc = concat!("`", $text, "`")] $variant,)* }
         impl Code {
             /// The code as printed (`duplicate-bundle`).
             pub fn as_str(self) -> &'static str {

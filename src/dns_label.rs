@@ -9,9 +9,6 @@
 /// Maximum length in bytes of a DNS-1123 label.
 pub const DNS1123_LABEL_MAX_LENGTH: usize = 63;
 
-/// The label pattern quoted in the error message.
-pub const DNS1123_LABEL_FMT: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
-
 /// `RegexError(dns1123LabelErrMsg, dns1123LabelFmt, "my-name", "123-abc")`,
 /// reproduced exactly, including the double space before `or`.
 pub const DNS1123_LABEL_REGEX_ERROR: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";

@@ -2,7 +2,7 @@
 //! where opm stops at the first.
 
 use olm_catalog::declcfg::FileInput;
-use olm_catalog::diagnostic::Code;
+use olm_catalog::Code;
 use olm_catalog::validate::validate_files;
 
 fn catalog_with_bad_images(n: usize) -> Vec<FileInput> {

@@ -19,7 +19,7 @@ mod native {
 
     use clap::{Parser, Subcommand, ValueEnum};
 
-    use olm_catalog::declcfg::walk::read_catalog;
+    use olm_catalog::read_catalog;
     use olm_catalog::declcfg::{load_files, DeclarativeConfig};
     use olm_catalog::graph::{
         to_dot, to_mermaid, upgrade_path, ChannelGraph, MermaidOptions, PackageGraph, Semantics, Start,

@@ -23,7 +23,9 @@ use crate::gotext::quote as go_quote;
 /// bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileInput {
+    /// The path, `/`-separated, relative to the catalog root.
     pub path: String,
+    /// The bytes.
     pub content: Vec<u8>,
 }
 
@@ -37,7 +39,9 @@ impl FileInput {
 /// The result of loading: the blobs that could be read, and every problem found on the way.
 #[derive(Debug, Clone, Default)]
 pub struct Loaded {
+    /// Every blob read.
     pub config: DeclarativeConfig,
+    /// What went wrong while reading (each located).
     pub diagnostics: Vec<Diagnostic>,
     /// The files that were read, in walk order (ignored ones left out).
     pub files: Vec<String>,

@@ -4,18 +4,20 @@
 //! field remembers its file and position so findings can point at it.
 
 mod decode;
-pub mod indexignore;
-pub mod json;
-pub mod load;
-pub mod value;
+mod indexignore;
+pub(crate) mod json;
+pub(crate) mod load;
+pub(crate) mod value;
 #[cfg(not(target_arch = "wasm32"))]
-pub mod walk;
+mod walk;
 mod yaml;
 
 use std::sync::Arc;
 
-pub use decode::go_base64;
-pub use load::{load_files, parse_file, FileInput, Loaded};
+pub(crate) use decode::go_base64;
+pub use load::{load_files, FileInput, Loaded};
+#[cfg(test)]
+pub(crate) use load::parse_file;
 #[cfg(not(target_arch = "wasm32"))]
 pub use walk::read_catalog;
 pub use value::{Member, Node, Pos, Value};
@@ -24,8 +26,11 @@ use crate::diagnostic::Location;
 
 /// The schema names opm knows.
 pub const SCHEMA_PACKAGE: &str = "olm.package";
+/// `olm.channel`.
 pub const SCHEMA_CHANNEL: &str = "olm.channel";
+/// `olm.bundle`.
 pub const SCHEMA_BUNDLE: &str = "olm.bundle";
+/// `olm.deprecations`.
 pub const SCHEMA_DEPRECATIONS: &str = "olm.deprecations";
 
 /// The property type names the catalog format defines.
@@ -57,7 +62,9 @@ pub mod property_types {
 /// A value with the position it was read at.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Spanned<T> {
+    /// The value.
     pub value: T,
+    /// Where it was read.
     pub pos: Pos,
 }
 
@@ -84,7 +91,9 @@ impl Spanned<String> {
 /// Where a blob came from: its file and the position of its first byte.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Source {
+    /// The file, as given to the loader.
     pub file: Arc<str>,
+    /// Where the blob starts.
     pub pos: Pos,
 }
 
@@ -103,38 +112,54 @@ impl Source {
 /// `olm.package`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Package {
+    /// The blob.
     pub source: Source,
+    /// `name`.
     pub name: Spanned<String>,
+    /// `defaultChannel` (empty when unset).
     pub default_channel: Spanned<String>,
+    /// `icon`, decoded.
     pub icon: Option<Icon>,
+    /// `description`.
     pub description: String,
+    /// `properties`.
     pub properties: Vec<Property>,
 }
 
 /// A package icon; `data` is the decoded `base64data`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Icon {
+    /// The image bytes.
     pub data: Vec<u8>,
+    /// `mediatype`.
     pub media_type: String,
 }
 
 /// `olm.channel`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Channel {
+    /// The blob.
     pub source: Source,
+    /// `package`.
     pub package: Spanned<String>,
+    /// `name`.
     pub name: Spanned<String>,
+    /// `entries`, in order.
     pub entries: Vec<ChannelEntry>,
+    /// `properties`.
     pub properties: Vec<Property>,
 }
 
 /// One entry of a channel: a bundle name and its upgrade edges.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChannelEntry {
+    /// Where the entry starts.
     pub pos: Pos,
+    /// `name`.
     pub name: Spanned<String>,
     /// Empty when absent.
     pub replaces: Spanned<String>,
+    /// `skips`.
     pub skips: Vec<Spanned<String>>,
     /// Empty when absent.
     pub skip_range: Spanned<String>,
@@ -143,12 +168,17 @@ pub struct ChannelEntry {
 /// `olm.bundle`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Bundle {
+    /// The blob.
     pub source: Source,
+    /// `package`.
     pub package: Spanned<String>,
+    /// `name`.
     pub name: Spanned<String>,
+    /// `image` (empty when unset).
     pub image: Spanned<String>,
     /// Shared with the model, which keeps the raw properties without copying them.
     pub properties: Arc<[Property]>,
+    /// `relatedImages`.
     pub related_images: Vec<RelatedImage>,
     /// How many `olm.bundle.object` properties decoded to a manifest.
     pub object_count: usize,
@@ -157,64 +187,91 @@ pub struct Bundle {
 /// A property: a type and a raw JSON value (`None` when the `value` key is missing).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Property {
+    /// Where the property starts.
     pub pos: Pos,
+    /// `type`.
     pub type_: Spanned<String>,
+    /// `value`, as read.
     pub value: Option<Node>,
 }
 
 /// One of a bundle's `relatedImages`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RelatedImage {
+    /// Where the item starts.
     pub pos: Pos,
+    /// `name`.
     pub name: Spanned<String>,
+    /// `image`.
     pub image: Spanned<String>,
 }
 
 /// `olm.deprecations`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Deprecation {
+    /// The blob.
     pub source: Source,
+    /// `package`.
     pub package: Spanned<String>,
+    /// `entries`.
     pub entries: Vec<DeprecationEntry>,
 }
 
 /// One deprecation: what is deprecated and why.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeprecationEntry {
+    /// Where the entry starts.
     pub pos: Pos,
+    /// `reference.schema`.
     pub schema: Spanned<String>,
     /// Empty for a package-level deprecation.
     pub name: Spanned<String>,
+    /// `message`.
     pub message: Spanned<String>,
 }
 
 /// A blob of any other schema, kept as it was read.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Meta {
+    /// The blob.
     pub source: Source,
+    /// `schema`.
     pub schema: String,
+    /// `package` (empty when absent).
     pub package: String,
+    /// `name` (empty when absent).
     pub name: String,
+    /// The whole blob.
     pub blob: Node,
 }
 
 /// Every blob of a catalog, in load order (files in walk order, blobs in file order).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DeclarativeConfig {
+    /// `olm.package` blobs.
     pub packages: Vec<Package>,
+    /// `olm.channel` blobs.
     pub channels: Vec<Channel>,
+    /// `olm.bundle` blobs.
     pub bundles: Vec<Bundle>,
+    /// `olm.deprecations` blobs.
     pub deprecations: Vec<Deprecation>,
+    /// Blobs of every other schema.
     pub others: Vec<Meta>,
 }
 
 /// One decoded blob.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Blob {
+    /// An `olm.package` blob.
     Package(Package),
+    /// An `olm.channel` blob.
     Channel(Channel),
+    /// An `olm.bundle` blob.
     Bundle(Bundle),
+    /// An `olm.deprecations` blob.
     Deprecation(Deprecation),
+    /// A blob of another schema.
     Other(Meta),
 }
 

@@ -34,11 +34,17 @@ pub struct Node {
 /// A JSON value. Numbers are kept as `f64`, as Go's generic decoding does.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
+    /// `null`.
     Null,
+    /// `true` or `false`.
     Bool(bool),
+    /// A number (Go decodes every JSON number as a float64).
     Number(f64),
+    /// A string.
     String(String),
+    /// An array.
     Array(Vec<Node>),
+    /// An object, members in source order.
     Object(Vec<Member>),
 }
 

@@ -89,8 +89,11 @@ impl<'a> Entry<'a> {
 /// Everything the resolver can see.
 #[derive(Debug, Default)]
 pub struct Snapshot<'a> {
+    /// The visible catalogs, `@existing` first.
     pub catalogs: Vec<CatalogInfo>,
+    /// Every entry, in snapshot order.
     pub entries: Vec<Entry<'a>>,
+    /// The bundles' facts, shared by their entries.
     pub bundles: Vec<Bundle<'a>>,
     /// The `@existing` catalog.
     pub existing: CatalogId,

@@ -59,7 +59,10 @@ pub enum SolveError {
     /// These constraints cannot all hold (a minimal set, sorted by message).
     NotSatisfiable(Vec<Applied>),
     /// The conflict budget ran out.
-    TooHard { conflicts: u64 },
+    TooHard {
+        /// The conflicts spent.
+        conflicts: u64,
+    },
 }
 
 /// How a variable came to be installed.
@@ -422,10 +425,15 @@ pub fn from_ids(input: &[(String, Vec<IdConstraint>)]) -> Result<Vec<Variable>, 
 /// A constraint over identifiers (see [`from_ids`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum IdConstraint {
+    /// The variable must be installed.
     Mandatory,
+    /// The variable must not be installed.
     Prohibited,
+    /// If installed, so is one of these.
     Dependency(Vec<String>),
+    /// Not both installed.
     Conflict(String),
+    /// At most `n` of these are installed.
     AtMost(usize, Vec<String>),
 }
 

@@ -3,8 +3,8 @@
 
 use olm_catalog::graph::order::{v0_order_links, Links};
 use olm_catalog::property::parse_constraint as parse_raw;
-use olm_catalog::resolve::cel::CelRule;
-use olm_catalog::resolve::solver::{self, from_ids, IdConstraint, SolveError, DEFAULT_CONFLICT_BUDGET};
+use olm_catalog::internals::CelRule;
+use olm_catalog::internals::solver::{self, from_ids, IdConstraint, SolveError, DEFAULT_CONFLICT_BUDGET};
 use olm_catalog::resolve::v1::{resolve_v1, V1Problem};
 use olm_catalog::cluster::problem_json::{InstalledJson as InstalledOperator, ProblemJson as Problem};
 use olm_catalog::cluster::{Cluster, Subscription};
