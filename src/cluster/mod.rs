@@ -92,7 +92,7 @@ pub fn parse_properties(raw: &[declcfg::Property]) -> Vec<(usize, Property)> {
         .enumerate()
         .map(|(i, p)| {
             let parsed = crate::property::parse(&p.type_.value, p.value.as_ref())
-                .unwrap_or_else(|error| Property::Invalid { type_: p.type_.value.clone(), error });
+                .unwrap_or_else(|e| Property::Invalid { type_: p.type_.value.clone(), error: e.to_string() });
             (i, parsed)
         })
         .collect()

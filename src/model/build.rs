@@ -250,7 +250,7 @@ impl Builder {
                     props.push((i, parsed));
                 }
                 Err(m) => {
-                    props.push((i, Property::Invalid { type_: p.type_.value.clone(), error: m.clone() }));
+                    props.push((i, Property::Invalid { type_: p.type_.value.clone(), error: m.to_string() }));
                     let (pos, pointer) = match &p.value {
                         Some(v) => (v.pos, format!("/properties/{i}/value")),
                         None => (p.pos, format!("/properties/{i}")),

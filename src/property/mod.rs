@@ -112,9 +112,25 @@ pub enum Property {
     },
 }
 
-/// Parse a property the way opm's `property.Parse` does. The error text is what opm prints after
-/// `parse property[i] of type "t": `.
-pub fn parse(type_: &str, value: Option<&Node>) -> Result<Property, String> {
+/// Why a property value does not decode into the Go type opm decodes it into; `Display` gives
+/// opm's text (what it prints after `parse property[i] of type "t": `).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PropertyError(String);
+
+impl std::fmt::Display for PropertyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PropertyError {}
+
+/// Parse a property the way opm's `property.Parse` does.
+pub fn parse(type_: &str, value: Option<&Node>) -> Result<Property, PropertyError> {
+    parse_value(type_, value).map_err(PropertyError)
+}
+
+fn parse_value(type_: &str, value: Option<&Node>) -> Result<Property, String> {
     let Some(value) = value else {
         return Err("unexpected end of JSON input".to_string());
     };
@@ -197,6 +213,6 @@ mod tests {
         assert!(matches!(parse(TYPE_CONSTRAINT, Some(&node(r#"{"bogus":1}"#))), Ok(Property::Constraint(Err(_)))));
         assert_eq!(parse(TYPE_DEPRECATED, Some(&node("{}"))), Ok(Property::Deprecated));
         assert_eq!(parse("x.custom", Some(&node("null"))), Ok(Property::Other { type_: "x.custom".into() }));
-        assert_eq!(parse("x.custom", None), Err("unexpected end of JSON input".into()));
+        assert_eq!(parse("x.custom", None).unwrap_err().to_string(), "unexpected end of JSON input");
     }
 }
