@@ -12,7 +12,8 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::dns_label::dns1123_label_errors;
 use crate::gotext::{quote as q, string_slice};
 use crate::image_ref::validate_image_ref;
-use crate::property::{self, Property};
+use crate::property::{self, PackageProperty, Property};
+use crate::version::{Release, Version};
 
 /// Convert a catalog into the model. The diagnostics come in opm's phase order (not sorted), so
 /// the first one is the error opm itself would print.
@@ -231,128 +232,28 @@ impl Builder {
     /// The per-bundle checks of Phase C (properties, `olm.package`, images, version, release).
     fn bundle(bl: &declcfg::Bundle) -> (Bundle, Vec<Diagnostic>) {
         let mut diags = Vec::new();
-        let mut err = |code, message: String, loc| diags.push(Diagnostic::error(code, message, loc));
-        let name = &bl.name.value;
-        let pkg = &bl.package.value;
-        let mut props = Vec::with_capacity(bl.properties.len());
-        let mut package_props = Vec::new();
-        let mut package_count = 0;
-        for (i, p) in bl.properties.iter().enumerate() {
-            let is_package = p.type_.value == property::TYPE_PACKAGE;
-            if is_package {
-                package_count += 1;
-            }
-            match property::parse(&p.type_.value, p.value.as_ref()) {
-                Ok(parsed) => {
-                    if let Property::Package(pp) = &parsed {
-                        package_props.push((i, pp.clone()));
-                    }
-                    props.push((i, parsed));
-                }
-                Err(m) => {
-                    props.push((i, Property::Invalid { type_: p.type_.value.clone(), error: m.to_string() }));
-                    let (pos, pointer) = match &p.value {
-                        Some(v) => (v.pos, format!("/properties/{i}/value")),
-                        None => (p.pos, format!("/properties/{i}")),
-                    };
-                    err(
-                        Code::InvalidProperty,
-                        format!(
-                            "parse properties for bundle {}: parse property[{i}] of type {}: {m}",
-                            q(name),
-                            q(&p.type_.value)
-                        ),
-                        bl.source.at(pos, pointer),
-                    );
-                }
-            }
-        }
-        let mut version = None;
-        let mut release = None;
-        if package_count != 1 {
-            err(
-                Code::PackagePropertyCount,
-                format!(
-                    "package {} bundle {} must have exactly 1 {} property, found {}",
-                    q(pkg),
-                    q(name),
-                    q(property::TYPE_PACKAGE),
-                    package_count
-                ),
-                bl.source.at(bl.source.pos, "/properties"),
-            );
-        }
-        let the_package = if package_count == 1 { package_props.first().cloned() } else { None };
-        if let Some((i, pp)) = &the_package {
-            if &pp.package_name != pkg {
-                err(
-                    Code::PackagePropertyMismatch,
-                    format!(
-                        "package {} does not match {} property {}",
-                        q(pkg),
-                        q(property::TYPE_PACKAGE),
-                        q(&pp.package_name)
-                    ),
-                    prop_field(bl, *i, "packageName"),
-                );
-            }
-        }
-        if !bl.image.value.is_empty() {
-            if let Err(e) = validate_image_ref(&bl.image.value) {
-                err(
-                    Code::InvalidImage,
-                    format!(
-                        "package {} bundle {} image: invalid image pull spec {}: {e}",
-                        q(pkg),
-                        q(name),
-                        q(&bl.image.value)
-                    ),
-                    bl.source.at(bl.image.pos, "/image"),
-                );
-            }
-        }
-        for (i, ri) in bl.related_images.iter().enumerate() {
-            if ri.image.value.is_empty() {
-                continue;
-            }
-            if let Err(e) = validate_image_ref(&ri.image.value) {
-                err(
-                    Code::InvalidImage,
-                    format!(
-                        "package {} bundle {} relatedImages[{i}].image: invalid image pull spec {}: {e}",
-                        q(pkg),
-                        q(name),
-                        q(&ri.image.value)
-                    ),
-                    bl.source.at(ri.image.pos, format!("/relatedImages/{i}/image")),
-                );
-            }
-        }
-        if let Some((i, pp)) = &the_package {
-            match &pp.parsed_version {
-                Ok(v) => version = Some(v.clone()),
-                Err(e) => err(
-                    Code::InvalidVersion,
-                    format!("error parsing bundle {} version {}: {e}", q(name), q(&pp.version)),
-                    prop_field(bl, *i, "version"),
-                ),
-            }
-            match &pp.parsed_release {
-                Ok(r) => release = r.clone(),
-                Err(e) => err(
-                    Code::InvalidRelease,
-                    format!("error parsing bundle {} release version {}: {e}", q(name), q(&pp.release)),
-                    prop_field(bl, *i, "release"),
-                ),
-            }
-        }
+        let properties = bundle_properties(bl, &mut diags);
+        let packages: Vec<(usize, &PackageProperty)> = properties
+            .iter()
+            .filter_map(|(i, p)| match p {
+                Property::Package(pp) => Some((*i, pp)),
+                _ => None,
+            })
+            .collect();
+        let package_count = bl.properties.iter().filter(|p| p.type_.value == property::TYPE_PACKAGE).count();
+        let the_package = package_property(bl, package_count, &packages, &mut diags);
+        bundle_images(bl, &mut diags);
+        let (version, release) = match the_package {
+            Some((i, pp)) => version_and_release(bl, i, pp, &mut diags),
+            None => (None, None),
+        };
         let bundle = Bundle {
             name: bl.name.clone(),
-            package: pkg.clone(),
+            package: bl.package.value.clone(),
             source: bl.source.clone(),
             image: bl.image.clone(),
             raw_properties: bl.properties.clone(),
-            properties: props,
+            properties,
             version,
             release,
             package_property_count: package_count,
@@ -424,92 +325,210 @@ impl Builder {
     fn deprecations(&mut self, cfg: &DeclarativeConfig) {
         let mut seen_packages = HashSet::new();
         for (di, d) in cfg.deprecations.iter().enumerate() {
-            let pkg = &d.package.value;
-            if pkg.is_empty() {
-                self.err(
-                    Code::DeprecationNoPackage,
-                    format!("package name must be set for deprecation item {di}"),
-                    d.source.blob(),
-                );
-                continue;
-            }
-            let Some(&pi) = self.by_name.get(pkg) else {
-                self.err(
-                    Code::UnknownPackage,
-                    format!("cannot apply deprecations to an unknown package {}", q(pkg)),
-                    d.source.at(d.package.pos, "/package"),
-                );
-                continue;
-            };
-            if !seen_packages.insert(pkg.clone()) {
-                self.err(
-                    Code::DuplicateDeprecations,
-                    format!("expected a maximum of one deprecation per package: {}", q(pkg)),
-                    d.source.at(d.package.pos, "/package"),
-                );
-                continue;
-            }
+            let Some(pi) = self.deprecated_package(di, d, &mut seen_packages) else { continue };
             let mut refs = HashSet::new();
             for (j, e) in d.entries.iter().enumerate() {
-                let schema = &e.schema.value;
-                let ename = &e.name.value;
-                let at = |field: &str, pos| d.source.at(pos, format!("/entries/{j}/reference/{field}"));
-                if schema.is_empty() {
-                    self.err(
-                        Code::DeprecationNoSchema,
-                        format!("schema must be set for deprecation entry [{j}] for package {}", q(pkg)),
-                        d.source.at(e.pos, format!("/entries/{j}")),
-                    );
-                    continue;
-                }
-                let reference = format!("declcfg.PackageScopedReference{{Schema:{}, Name:{}}}", q(schema), q(ename));
-                if !refs.insert((schema.clone(), ename.clone())) {
-                    self.err(
-                        Code::DuplicateDeprecationEntry,
-                        format!("duplicate deprecation entry {reference} for package {}", q(pkg)),
-                        d.source.at(e.pos, format!("/entries/{j}")),
-                    );
-                    continue;
-                }
-                let note = Deprecation { message: e.message.clone(), source: d.source.clone(), entry: j };
-                let package = &mut self.packages[pi];
-                match schema.as_str() {
-                    declcfg::SCHEMA_BUNDLE => match package.bundles.iter_mut().find(|b| &b.name.value == ename) {
-                        Some(b) => b.deprecation = Some(note),
-                        None => self.err(
-                            Code::DeprecatedNotFound,
-                            format!("cannot deprecate bundle {} for package {}: bundle not found", q(ename), q(pkg)),
-                            at("name", e.name.pos),
-                        ),
-                    },
-                    declcfg::SCHEMA_CHANNEL => match package.channels.iter_mut().find(|c| &c.name == ename) {
-                        Some(c) => c.deprecation = Some(note),
-                        None => self.err(
-                            Code::DeprecatedNotFound,
-                            format!("cannot deprecate channel {} for package {}: channel not found", q(ename), q(pkg)),
-                            at("name", e.name.pos),
-                        ),
-                    },
-                    declcfg::SCHEMA_PACKAGE => {
-                        if !ename.is_empty() {
-                            self.err(
-                                Code::DeprecatedPackageNamed,
-                                format!("package name must be empty for deprecated package {} (specified {})", q(pkg), q(ename)),
-                                at("name", e.name.pos),
-                            );
-                        } else {
-                            package.deprecation = Some(note);
-                        }
-                    }
-                    _ => self.err(
-                        Code::DeprecationUnknownSchema,
-                        format!("cannot deprecate object {reference} referenced by entry {j} for package {}: object schema unknown", q(pkg)),
-                        at("schema", e.schema.pos),
-                    ),
-                }
+                self.deprecation_entry(pi, d, j, e, &mut refs);
             }
         }
     }
+
+    /// The package an `olm.deprecations` blob applies to: it must name one that exists, once.
+    fn deprecated_package(
+        &mut self,
+        di: usize,
+        d: &declcfg::Deprecation,
+        seen: &mut HashSet<String>,
+    ) -> Option<usize> {
+        let pkg = &d.package.value;
+        if pkg.is_empty() {
+            let message = format!("package name must be set for deprecation item {di}");
+            self.err(Code::DeprecationNoPackage, message, d.source.blob());
+            return None;
+        }
+        let at = d.source.at(d.package.pos, "/package");
+        let Some(&pi) = self.by_name.get(pkg) else {
+            let message = format!("cannot apply deprecations to an unknown package {}", q(pkg));
+            self.err(Code::UnknownPackage, message, at);
+            return None;
+        };
+        if !seen.insert(pkg.clone()) {
+            let message = format!("expected a maximum of one deprecation per package: {}", q(pkg));
+            self.err(Code::DuplicateDeprecations, message, at);
+            return None;
+        }
+        Some(pi)
+    }
+
+    /// One deprecation entry `j`: its reference must be set and new, and name a bundle, a
+    /// channel or (with no name) the package; the deprecation is attached to what it names.
+    fn deprecation_entry(
+        &mut self,
+        pi: usize,
+        d: &declcfg::Deprecation,
+        j: usize,
+        e: &declcfg::DeprecationEntry,
+        refs: &mut HashSet<(String, String)>,
+    ) {
+        let (pkg, schema, ename) = (&d.package.value, &e.schema.value, &e.name.value);
+        let entry_at = d.source.at(e.pos, format!("/entries/{j}"));
+        if schema.is_empty() {
+            let message = format!("schema must be set for deprecation entry [{j}] for package {}", q(pkg));
+            return self.err(Code::DeprecationNoSchema, message, entry_at);
+        }
+        let reference = format!("declcfg.PackageScopedReference{{Schema:{}, Name:{}}}", q(schema), q(ename));
+        if !refs.insert((schema.clone(), ename.clone())) {
+            let message = format!("duplicate deprecation entry {reference} for package {}", q(pkg));
+            return self.err(Code::DuplicateDeprecationEntry, message, entry_at);
+        }
+        let note = Deprecation { message: e.message.clone(), source: d.source.clone(), entry: j };
+        let name_at = d.source.at(e.name.pos, format!("/entries/{j}/reference/name"));
+        let package = &mut self.packages[pi];
+        let problem = match schema.as_str() {
+            declcfg::SCHEMA_BUNDLE => match package.bundles.iter_mut().find(|b| &b.name.value == ename) {
+                Some(b) => return b.deprecation = Some(note),
+                None => (Code::DeprecatedNotFound, format!("cannot deprecate bundle {} for package {}: bundle not found", q(ename), q(pkg)), name_at),
+            },
+            declcfg::SCHEMA_CHANNEL => match package.channels.iter_mut().find(|c| &c.name == ename) {
+                Some(c) => return c.deprecation = Some(note),
+                None => (Code::DeprecatedNotFound, format!("cannot deprecate channel {} for package {}: channel not found", q(ename), q(pkg)), name_at),
+            },
+            declcfg::SCHEMA_PACKAGE if ename.is_empty() => return package.deprecation = Some(note),
+            declcfg::SCHEMA_PACKAGE => (
+                Code::DeprecatedPackageNamed,
+                format!("package name must be empty for deprecated package {} (specified {})", q(pkg), q(ename)),
+                name_at,
+            ),
+            _ => (
+                Code::DeprecationUnknownSchema,
+                format!("cannot deprecate object {reference} referenced by entry {j} for package {}: object schema unknown", q(pkg)),
+                d.source.at(e.schema.pos, format!("/entries/{j}/reference/schema")),
+            ),
+        };
+        self.err(problem.0, problem.1, problem.2);
+    }
+}
+
+/// Every property of a bundle parsed; one that does not decode is reported (opm's
+/// `parse properties for bundle ...` error) and kept as [`Property::Invalid`].
+fn bundle_properties(bl: &declcfg::Bundle, diags: &mut Vec<Diagnostic>) -> Vec<(usize, Property)> {
+    let mut props = Vec::with_capacity(bl.properties.len());
+    for (i, p) in bl.properties.iter().enumerate() {
+        match property::parse(&p.type_.value, p.value.as_ref()) {
+            Ok(parsed) => props.push((i, parsed)),
+            Err(m) => {
+                props.push((i, Property::Invalid { type_: p.type_.value.clone(), error: m.to_string() }));
+                let (pos, pointer) = match &p.value {
+                    Some(v) => (v.pos, format!("/properties/{i}/value")),
+                    None => (p.pos, format!("/properties/{i}")),
+                };
+                diags.push(Diagnostic::error(
+                    Code::InvalidProperty,
+                    format!(
+                        "parse properties for bundle {}: parse property[{i}] of type {}: {m}",
+                        q(&bl.name.value),
+                        q(&p.type_.value)
+                    ),
+                    bl.source.at(pos, pointer),
+                ));
+            }
+        }
+    }
+    props
+}
+
+/// The bundle's one `olm.package` property: exactly one must be written (counting those that did
+/// not parse), and it must name the bundle's package.
+fn package_property<'p>(
+    bl: &declcfg::Bundle,
+    count: usize,
+    parsed: &[(usize, &'p PackageProperty)],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(usize, &'p PackageProperty)> {
+    let (name, pkg) = (&bl.name.value, &bl.package.value);
+    if count != 1 {
+        diags.push(Diagnostic::error(
+            Code::PackagePropertyCount,
+            format!(
+                "package {} bundle {} must have exactly 1 {} property, found {count}",
+                q(pkg),
+                q(name),
+                q(property::TYPE_PACKAGE)
+            ),
+            bl.source.at(bl.source.pos, "/properties"),
+        ));
+        return None;
+    }
+    let &(i, pp) = parsed.first()?;
+    if &pp.package_name != pkg {
+        diags.push(Diagnostic::error(
+            Code::PackagePropertyMismatch,
+            format!(
+                "package {} does not match {} property {}",
+                q(pkg),
+                q(property::TYPE_PACKAGE),
+                q(&pp.package_name)
+            ),
+            prop_field(bl, i, "packageName"),
+        ));
+    }
+    Some((i, pp))
+}
+
+/// The bundle image and every related image must be valid pull specs when set.
+fn bundle_images(bl: &declcfg::Bundle, diags: &mut Vec<Diagnostic>) {
+    let (name, pkg) = (&bl.name.value, &bl.package.value);
+    let images = std::iter::once((None, &bl.image))
+        .chain(bl.related_images.iter().enumerate().map(|(i, ri)| (Some(i), &ri.image)));
+    for (i, image) in images {
+        if image.value.is_empty() {
+            continue;
+        }
+        let Err(e) = validate_image_ref(&image.value) else { continue };
+        let (field, pointer) = match i {
+            None => ("image".to_string(), "/image".to_string()),
+            Some(i) => (format!("relatedImages[{i}].image"), format!("/relatedImages/{i}/image")),
+        };
+        diags.push(Diagnostic::error(
+            Code::InvalidImage,
+            format!("package {} bundle {} {field}: invalid image pull spec {}: {e}", q(pkg), q(name), q(&image.value)),
+            bl.source.at(image.pos, pointer),
+        ));
+    }
+}
+
+/// The version and release of the bundle's `olm.package` property (property `i`), each
+/// reported where it does not parse.
+fn version_and_release(
+    bl: &declcfg::Bundle,
+    i: usize,
+    pp: &PackageProperty,
+    diags: &mut Vec<Diagnostic>,
+) -> (Option<Version>, Option<Release>) {
+    let name = &bl.name.value;
+    let version = match &pp.parsed_version {
+        Ok(v) => Some(v.clone()),
+        Err(e) => {
+            diags.push(Diagnostic::error(
+                Code::InvalidVersion,
+                format!("error parsing bundle {} version {}: {e}", q(name), q(&pp.version)),
+                prop_field(bl, i, "version"),
+            ));
+            None
+        }
+    };
+    let release = match &pp.parsed_release {
+        Ok(r) => r.clone(),
+        Err(e) => {
+            diags.push(Diagnostic::error(
+                Code::InvalidRelease,
+                format!("error parsing bundle {} release version {}: {e}", q(name), q(&pp.release)),
+                prop_field(bl, i, "release"),
+            ));
+            None
+        }
+    };
+    (version, release)
 }
 
 /// The location of a field inside the value of a bundle's property `i`.
