@@ -12,6 +12,7 @@ use crate::model::Package;
 #[cfg(feature = "resolver")]
 use crate::resolve;
 use crate::validate::{validate_files, validate_files_with, Options, Validated};
+use crate::version::Version;
 
 #[wasm_bindgen(start)]
 fn start() {
@@ -224,7 +225,9 @@ impl Catalog {
         let c = p.channel(&o.channel).ok_or_else(|| {
             js_error("unknown-channel", &format!("package {:?} has no channel {:?}", o.package, o.channel), None)
         })?;
-        let path = graph::upgrade_path(p, c, &Start::parse(p, &o.from), semantics)
+        // `from` names a bundle, or else may be a version (`1.2.0`, `v1.2.0`).
+        let version = Version::parse(o.from.strip_prefix('v').unwrap_or(&o.from)).ok();
+        let path = graph::upgrade_path(p, c, &Start::from_input(p, &o.from, version), semantics)
             .map_err(|e| js_error("no-path", &e.to_string(), None))?;
         to_js(&path)
     }
@@ -238,12 +241,16 @@ impl Catalog {
             serde_wasm_bindgen::from_value(options)
                 .map_err(|e| js_error("invalid-input", &format!("toMermaid options: {e}"), None))?
         };
-        let mut cfg = self.inner.loaded.config.clone();
-        if let (Some(p), Some(c)) = (&o.package, &o.channel) {
-            cfg.channels.retain(|ch| &ch.package.value != p || &ch.name.value == c);
+        if let Some(d) = graph::mermaid_refusal(&self.inner.report.diagnostics) {
+            return Err(js_error("render-failed", &d.message, None));
         }
-        let opts = MermaidOptions { minimum_edge: o.minimum_edge, package: o.package, v0_semantics: o.v0_semantics };
-        graph::to_mermaid(&cfg, &opts).map_err(|e| js_error("render-failed", &e, None))
+        let opts = MermaidOptions {
+            minimum_edge: o.minimum_edge,
+            package: o.package,
+            channel: o.channel,
+            v0_semantics: o.v0_semantics,
+        };
+        graph::to_mermaid(&self.inner.model, &opts).map_err(|e| js_error("render-failed", &e, None))
     }
 
     /// Graphviz DOT of a package (or one channel).

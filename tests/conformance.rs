@@ -14,7 +14,8 @@ use std::process::ExitCode;
 
 use olm_catalog::declcfg::{load_files, FileInput, Pos, Spanned};
 use olm_catalog::graph::{
-    legacy_successor, successors_v1, successors_v1_semver, to_mermaid, upgrade_path, MermaidOptions, Semantics, Start,
+    legacy_successor, mermaid_refusal, successors_v1, successors_v1_semver, to_mermaid, upgrade_path, MermaidOptions,
+    Semantics, Start,
 };
 use olm_catalog::model::Entry;
 use olm_catalog::validate::validate_files;
@@ -128,15 +129,22 @@ fn run_load(case: &Value) -> Result<(), String> {
 
 fn run_render_graph(case: &Value) -> Result<(), String> {
     let loaded = load_files(&case_files(&case["input"]));
+    let (model, build_diags) = olm_catalog::model::build(&loaded.config);
     let o = &case["input"]["options"];
     let text = |k: &str| o.get(k).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string);
     let opts = MermaidOptions {
         minimum_edge: text("minimumEdge"),
         package: text("packageName"),
+        channel: None,
         v0_semantics: o.get("drawV0Semantics").and_then(Value::as_bool).unwrap_or(false),
     };
     let expect = &case["expect"];
-    match (to_mermaid(&loaded.config, &opts), expect.get("ok").and_then(Value::as_bool).unwrap_or(true)) {
+    // Like opm, refuse a catalog whose bundles' versions cannot be read.
+    let rendered = match mermaid_refusal(&build_diags) {
+        Some(d) => Err(d.message.clone()),
+        None => to_mermaid(&model, &opts),
+    };
+    match (rendered, expect.get("ok").and_then(Value::as_bool).unwrap_or(true)) {
         (Ok(out), true) => {
             let want = expect["output"].as_str().unwrap_or("");
             if out == want {

@@ -77,7 +77,7 @@ fn graphs_paths_and_exports_of_every_real_package() {
         let v = validate_files(&files);
         for p in &v.model.packages {
             let opts = MermaidOptions { package: Some(p.name.clone()), v0_semantics: true, ..Default::default() };
-            let mermaid = to_mermaid(&v.loaded.config, &opts).expect("mermaid renders");
+            let mermaid = to_mermaid(&v.model, &opts).expect("mermaid renders");
             assert!(mermaid.contains(&format!("subgraph \"{}\"", p.name)), "{}", p.name);
             let graphs: Vec<ChannelGraph> = p.channels.iter().map(|c| ChannelGraph::new(p, c)).collect();
             assert!(to_dot(&graphs).starts_with("digraph"));

@@ -88,7 +88,7 @@ fn exercise(files: &[FileInput]) {
             let _ = channel_paths(p, c, Semantics::V1);
         }
     }
-    let _ = to_mermaid(&v.loaded.config, &MermaidOptions { v0_semantics: true, ..Default::default() });
+    let _ = to_mermaid(&v.model, &MermaidOptions { v0_semantics: true, ..Default::default() });
 }
 
 #[test]

@@ -22,9 +22,10 @@ mod native {
     use olm_catalog::read_catalog;
     use olm_catalog::declcfg::{load_files, DeclarativeConfig};
     use olm_catalog::graph::{
-        to_dot, to_mermaid, upgrade_path, ChannelGraph, MermaidOptions, PackageGraph, Semantics, Start,
+        mermaid_refusal, to_dot, to_mermaid, upgrade_path, ChannelGraph, MermaidOptions, PackageGraph, Semantics, Start,
     };
     use olm_catalog::validate::{validate_files_with, Options};
+    use olm_catalog::version::Version;
     use olm_catalog::{model, Diagnostic, Severity};
 
     #[derive(Parser)]
@@ -262,8 +263,7 @@ mod native {
         v0_semantics: bool,
         out: &mut String,
     ) -> Result<u8, Fail> {
-        let mut cfg = load(path)?;
-        let (m, _) = model::build(&cfg);
+        let (m, build_diags) = model::build(&load(path)?);
         let p = m.package(package).ok_or_else(|| Fail(format!("no package {package:?} in {}", path.display())))?;
         let channels: Vec<&model::Channel> = match channel {
             Some(c) => vec![p.channel(c).ok_or_else(|| Fail(format!("package {package:?} has no channel {c:?}")))?],
@@ -271,11 +271,12 @@ mod native {
         };
         match format {
             GraphFormat::Mermaid => {
-                if let Some(c) = channel {
-                    cfg.channels.retain(|ch| ch.package.value != package || ch.name.value == c);
+                if let Some(d) = mermaid_refusal(&build_diags) {
+                    return Err(Fail(d.message.clone()));
                 }
-                let opts = MermaidOptions { minimum_edge, package: Some(package.to_string()), v0_semantics };
-                out.push_str(&to_mermaid(&cfg, &opts).map_err(Fail)?);
+                let channel = channel.map(str::to_string);
+                let opts = MermaidOptions { minimum_edge, package: Some(package.to_string()), channel, v0_semantics };
+                out.push_str(&to_mermaid(&m, &opts).map_err(Fail)?);
             }
             GraphFormat::Dot => {
                 let graphs: Vec<ChannelGraph> = channels.iter().map(|c| ChannelGraph::new(p, c)).collect();
@@ -310,7 +311,10 @@ mod native {
             SemanticsArg::V0 => Semantics::V0,
             SemanticsArg::V1 => Semantics::V1,
         };
-        let up = upgrade_path(p, c, &Start::parse(p, from), semantics).map_err(|e| Fail(e.to_string()))?;
+        // `--from` names a bundle, or else may be a version (`1.2.0`, `v1.2.0`).
+        let version = Version::parse(from.strip_prefix('v').unwrap_or(from)).ok();
+        let start = Start::from_input(p, from, version);
+        let up = upgrade_path(p, c, &start, semantics).map_err(|e| Fail(e.to_string()))?;
         match format {
             TextOrJson::Json => {
                 out.push_str(&serde_json::to_string_pretty(&up).unwrap_or_default());

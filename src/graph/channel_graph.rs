@@ -1,40 +1,19 @@
-//! The graph of one channel: its entries (and "virtual" nodes for `replaces`/`skips` targets that
-//! are not in the channel), typed edges from the older bundle to the newer one, the head, and what
-//! OLM v0 makes of each entry (on its channel order, skipped, stranded).
+//! The graph of one channel ([`ChannelGraph`], and [`PackageGraph`] for all of a package's): its
+//! entries (and "virtual" nodes for `replaces`/`skips` targets that are not in the channel), typed
+//! edges from the older bundle to the newer one, the head, and what OLM v0 makes of each entry (on
+//! its channel order, skipped, stranded). This is the JSON the CLI and the bindings print, and what
+//! the DOT export and the lints read.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use petgraph::graph::{DiGraph, NodeIndex};
 use serde::Serialize;
 
+use super::edge::{entry_version, EdgeKind};
 use super::order::channel_order;
 use super::upgrade::V0Channel;
 use crate::model::{Bundle, Channel, Package};
 use crate::property::Property;
-use crate::version::Version;
-
-/// How an upgrade edge is declared.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum EdgeKind {
-    /// The newer entry `replaces` the older one.
-    Replaces,
-    /// The newer entry lists the older one in `skips`.
-    Skips,
-    /// The older entry's version is in the newer entry's `skipRange`.
-    SkipRange,
-}
-
-impl EdgeKind {
-    /// The word used in text output.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EdgeKind::Replaces => "replaces",
-            EdgeKind::Skips => "skips",
-            EdgeKind::SkipRange => "skipRange",
-        }
-    }
-}
 
 /// A node of a channel graph.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -137,13 +116,8 @@ fn stranded_entries(c: &Channel, v0: Option<&V0Channel<'_>>, head: Option<&str>)
     state.iter().map(|&s| s != 1).collect()
 }
 
-/// The version of the bundle an entry names, when known and valid.
-pub(crate) fn entry_version(package: &Package, bundle: Option<usize>) -> Option<&Version> {
-    bundle.and_then(|i| package.bundles.get(i)).and_then(|b| b.version.as_ref())
-}
-
 /// A bundle's deprecation message, from `olm.deprecations` or a legacy `olm.deprecated` property.
-pub(crate) fn deprecation_of(b: &Bundle) -> Option<String> {
+fn deprecation_of(b: &Bundle) -> Option<String> {
     if let Some(d) = &b.deprecation {
         return Some(d.message.value.clone());
     }
@@ -153,6 +127,96 @@ pub(crate) fn deprecation_of(b: &Bundle) -> Option<String> {
         }
         _ => None,
     })
+}
+
+/// What every node of one channel's graph is built from: the package, the names some entry of
+/// the channel skips, and every channel of the package that lists each name.
+struct NodeFacts<'a> {
+    package: &'a Package,
+    skipped: HashSet<&'a str>,
+    channels_of: HashMap<&'a str, Vec<String>>,
+}
+
+impl<'a> NodeFacts<'a> {
+    fn new(package: &'a Package, c: &'a Channel) -> NodeFacts<'a> {
+        let skipped = c.entries.iter().flat_map(|e| e.skips.iter().map(|s| s.value.as_str())).collect();
+        let mut channels_of: HashMap<&str, Vec<String>> = HashMap::new();
+        for ch in &package.channels {
+            for e in &ch.entries {
+                channels_of.entry(e.name.value.as_str()).or_default().push(ch.name.clone());
+            }
+        }
+        NodeFacts { package, skipped, channels_of }
+    }
+
+    fn channels(&self, name: &str) -> Vec<String> {
+        self.channels_of.get(name).cloned().unwrap_or_default()
+    }
+
+    /// The node of entry `e` (the `i`th of channel `c`).
+    fn entry_node(&self, c: &Channel, i: usize, head: Option<&str>, on_chain: &[bool], stranded: &[bool]) -> GraphNode {
+        let e = &c.entries[i];
+        let bundle = e.bundle.and_then(|b| self.package.bundles.get(b));
+        let name = e.name.value.clone();
+        GraphNode {
+            version: bundle.and_then(Bundle::version_string),
+            is_virtual: false,
+            head: head == Some(name.as_str()),
+            deprecated: bundle.and_then(deprecation_of),
+            skipped: self.skipped.contains(name.as_str()),
+            on_v0_chain: on_chain[i],
+            stranded: stranded[i],
+            channels: self.channels(&name),
+            name,
+        }
+    }
+
+    /// The node of a `replaces`/`skips` target that is not an entry of the channel.
+    fn virtual_node(&self, name: &str) -> GraphNode {
+        GraphNode {
+            name: name.to_string(),
+            version: self.package.bundle(name).and_then(Bundle::version_string),
+            is_virtual: true,
+            head: false,
+            deprecated: None,
+            skipped: self.skipped.contains(name),
+            on_v0_chain: false,
+            stranded: false,
+            channels: self.channels(name),
+        }
+    }
+}
+
+/// Every declared edge of channel `c`, entry by entry (`replaces`, then `skips`, then the entries
+/// its `skipRange` covers), and a virtual node for each source that is not an entry (by name).
+fn edges(facts: &NodeFacts<'_>, c: &Channel) -> (Vec<GraphEdge>, BTreeMap<String, GraphNode>) {
+    let package = facts.package;
+    let in_channel: HashSet<&str> = c.entries.iter().map(|e| e.name.value.as_str()).collect();
+    let mut edges = Vec::new();
+    let mut virtual_nodes: BTreeMap<String, GraphNode> = BTreeMap::new();
+    let mut add_edge = |from: &str, to: &str, kind: EdgeKind| {
+        if !in_channel.contains(from) && !virtual_nodes.contains_key(from) {
+            virtual_nodes.insert(from.to_string(), facts.virtual_node(from));
+        }
+        edges.push(GraphEdge { from: from.to_string(), to: to.to_string(), kind });
+    };
+    for e in &c.entries {
+        let to = e.name.value.as_str();
+        if !e.replaces.value.is_empty() {
+            add_edge(&e.replaces.value, to, EdgeKind::Replaces);
+        }
+        for s in e.skips.iter().filter(|s| !s.value.is_empty()) {
+            add_edge(&s.value, to, EdgeKind::Skips);
+        }
+        if let Some(range) = e.range() {
+            for x in &c.entries {
+                if x.name.value != to && entry_version(package, x.bundle).is_some_and(|v| range.contains(v)) {
+                    add_edge(&x.name.value, to, EdgeKind::SkipRange);
+                }
+            }
+        }
+    }
+    (edges, virtual_nodes)
 }
 
 impl ChannelGraph {
@@ -168,71 +232,10 @@ impl ChannelGraph {
             }
         }
         let stranded = stranded_entries(c, v0.as_ref(), head.as_deref());
-        let skipped: std::collections::HashSet<&str> =
-            c.entries.iter().flat_map(|e| e.skips.iter().map(|s| s.value.as_str())).collect();
-        let mut channels_of: HashMap<&str, Vec<String>> = HashMap::new();
-        for ch in &package.channels {
-            for e in &ch.entries {
-                channels_of.entry(e.name.value.as_str()).or_default().push(ch.name.clone());
-            }
-        }
-        let mut nodes: Vec<GraphNode> = Vec::with_capacity(c.entries.len());
-        for (i, e) in c.entries.iter().enumerate() {
-            let bundle = e.bundle.and_then(|b| package.bundles.get(b));
-            let name = e.name.value.clone();
-            nodes.push(GraphNode {
-                version: bundle.and_then(Bundle::version_string),
-                is_virtual: false,
-                head: head.as_deref() == Some(name.as_str()),
-                deprecated: bundle.and_then(deprecation_of),
-                skipped: skipped.contains(name.as_str()),
-                on_v0_chain: on_chain[i],
-                stranded: stranded[i],
-                channels: channels_of.get(name.as_str()).cloned().unwrap_or_default(),
-                name,
-            });
-        }
-        let mut edges = Vec::new();
-        let mut virtual_nodes: BTreeMap<String, GraphNode> = BTreeMap::new();
-        let in_channel: HashMap<&str, usize> =
-            c.entries.iter().enumerate().map(|(i, e)| (e.name.value.as_str(), i)).collect();
-        let mut add_edge = |from: &str, to: &str, kind: EdgeKind, edges: &mut Vec<GraphEdge>| {
-            if !in_channel.contains_key(from) && !virtual_nodes.contains_key(from) {
-                virtual_nodes.insert(
-                    from.to_string(),
-                    GraphNode {
-                        name: from.to_string(),
-                        version: package.bundle(from).and_then(Bundle::version_string),
-                        is_virtual: true,
-                        head: false,
-                        deprecated: None,
-                        skipped: skipped.contains(from),
-                        on_v0_chain: false,
-                        stranded: false,
-                        channels: channels_of.get(from).cloned().unwrap_or_default(),
-                    },
-                );
-            }
-            edges.push(GraphEdge { from: from.to_string(), to: to.to_string(), kind });
-        };
-        for e in &c.entries {
-            let to = e.name.value.as_str();
-            if !e.replaces.value.is_empty() {
-                add_edge(&e.replaces.value, to, EdgeKind::Replaces, &mut edges);
-            }
-            for s in &e.skips {
-                if !s.value.is_empty() {
-                    add_edge(&s.value, to, EdgeKind::Skips, &mut edges);
-                }
-            }
-            if let Some(range) = e.range() {
-                for x in &c.entries {
-                    if x.name.value != to && entry_version(package, x.bundle).is_some_and(|v| range.contains(v)) {
-                        add_edge(&x.name.value, to, EdgeKind::SkipRange, &mut edges);
-                    }
-                }
-            }
-        }
+        let facts = NodeFacts::new(package, c);
+        let mut nodes: Vec<GraphNode> =
+            (0..c.entries.len()).map(|i| facts.entry_node(c, i, head.as_deref(), &on_chain, &stranded)).collect();
+        let (edges, virtual_nodes) = edges(&facts, c);
         nodes.extend(virtual_nodes.into_values());
         ChannelGraph {
             package: package.name.clone(),

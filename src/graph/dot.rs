@@ -4,7 +4,8 @@
 
 use std::fmt::Write as _;
 
-use super::channel_graph::{ChannelGraph, EdgeKind};
+use super::channel_graph::ChannelGraph;
+use super::edge::EdgeKind;
 
 fn quote(s: &str) -> String {
     let mut out = String::from("\"");

@@ -1,9 +1,12 @@
 //! Graph lints: upgrade graphs that opm accepts but that strand users or surprise authors. All are
-//! warnings; each message says what to change.
+//! warnings, and each message says what to change. One function per diagnostic code, each with
+//! the rule it checks; [`package`] runs them channel by channel, in a fixed order. Channels opm
+//! already rejects (empty, or without a single head) are not linted.
 
 use std::collections::HashSet;
 
-use super::channel_graph::{entry_version, ChannelGraph};
+use super::channel_graph::ChannelGraph;
+use super::edge::entry_version;
 use super::upgrade::{Start, V0Channel};
 use crate::diagnostic::{Code, Diagnostic, Location};
 use crate::model::{Channel, Entry, Model, Package};
@@ -23,189 +26,550 @@ pub fn package(p: &Package) -> Vec<Diagnostic> {
     out
 }
 
-fn at(c: &Channel, e: &Entry, field: &str) -> Location {
-    let pos = match field {
-        "replaces" => e.replaces.pos,
-        "skipRange" => e.skip_range.as_ref().map_or(e.name.pos, |s| s.text.pos),
-        _ => e.name.pos,
-    };
-    c.source.as_ref().map(|s| s.at(pos, format!("/entries/{}/{field}", e.index))).unwrap_or_default()
+/// The lints of one channel, in this order: stranded entries; then entry by entry, a replaces
+/// target that is skipped, a version going backwards, a skipRange covering nothing; then the head
+/// (not the highest, deprecated); then unreachable entries; then z-stream gaps.
+fn channel(p: &Package, c: &Channel, out: &mut Vec<Diagnostic>) {
+    let Some(cx) = ChannelLint::new(p, c) else { return };
+    out.extend((0..c.entries.len()).filter_map(|i| stranded_entry(&cx, i)));
+    for e in &c.entries {
+        out.extend(replaces_skipped(&cx, e));
+        out.extend(version_goes_backwards(&cx, e));
+        out.extend(skip_range_covers_nothing(&cx, e));
+    }
+    out.extend(head_not_highest(&cx));
+    out.extend(deprecated_head(&cx));
+    out.extend(c.entries.iter().filter_map(|e| unreachable_entry(&cx, e)));
+    out.extend(c.entries.iter().filter_map(|e| z_stream_gap(&cx, e)));
 }
 
-fn channel(p: &Package, c: &Channel, out: &mut Vec<Diagnostic>) {
-    if c.entries.is_empty() || c.head().is_err() {
-        return; // opm already rejects the channel.
-    }
-    let graph = ChannelGraph::new(p, c);
-    let version = |e: &Entry| entry_version(p, e.bundle);
-    let by_name = |n: &str| c.entries.iter().find(|e| e.name.value == n);
-    let skipped_by: Vec<(&str, &str)> =
-        c.entries.iter().flat_map(|e| e.skips.iter().map(move |s| (s.value.as_str(), e.name.value.as_str()))).collect();
-    let ch = q(&c.name);
+/// One channel as the lints read it.
+struct ChannelLint<'a> {
+    package: &'a Package,
+    channel: &'a Channel,
+    graph: ChannelGraph,
+    head: &'a Entry,
+    /// OLM v0's view of the channel, when it can order it.
+    v0: Option<V0Channel<'a>>,
+    /// (skipped name, the entry that skips it), in entry order.
+    skipped_by: Vec<(&'a str, &'a str)>,
+    /// Entries that some entry of the channel upgrades to.
+    targets: HashSet<String>,
+    /// The lowest version in the channel.
+    lowest: Option<&'a Version>,
+    /// The channel name, quoted.
+    quoted: String,
+}
 
-    // Stranded entries: OLM v0 has no path from them to the head.
-    if graph.order_error.is_none() {
-        if let Ok(v0) = V0Channel::new(p, c) {
-            for (e, n) in c.entries.iter().zip(&graph.nodes) {
-                if n.stranded {
-                    let reason = v0
-                        .path(&Start::Bundle(e.name.value.clone()))
-                        .ok()
-                        .and_then(|path| path.reason)
-                        .unwrap_or_default();
-                    out.push(Diagnostic::warning(
-                        Code::StrandedEntry,
-                        format!(
-                            "users on {} in channel {ch} cannot upgrade to the head {} with OLM v0: {reason}; add it to the skips or skipRange of an entry on the replaces chain",
-                            q(&e.name.value),
-                            q(graph.head.as_deref().unwrap_or(""))
-                        ),
-                        at(c, e, "name"),
-                    ));
-                }
-            }
+impl<'a> ChannelLint<'a> {
+    /// `None` for a channel opm already rejects (no entries, or not exactly one head).
+    fn new(package: &'a Package, channel: &'a Channel) -> Option<ChannelLint<'a>> {
+        if channel.entries.is_empty() {
+            return None;
         }
-    }
-
-    for e in &c.entries {
-        // A replaces target that another entry skips: two readings of the same graph.
-        if !e.replaces.value.is_empty() && by_name(&e.replaces.value).is_some() {
-            if let Some((_, skipper)) = skipped_by.iter().find(|(s, _)| *s == e.replaces.value) {
-                out.push(Diagnostic::warning(
-                    Code::ReplacesSkipped,
-                    format!(
-                        "{} replaces {}, which {} skips: opm 1.58 and later stop the replaces chain there (so what {} replaces must be skipped too), while older opm and OLM v0's channel order walk through it; replace the skipping entry instead",
-                        q(&e.name.value),
-                        q(&e.replaces.value),
-                        q(skipper),
-                        q(&e.replaces.value)
-                    ),
-                    at(c, e, "replaces"),
-                ));
-            }
-        }
-        // Versions going backwards along replaces.
-        if let (Some(v), Some(r)) = (version(e), by_name(&e.replaces.value).and_then(version)) {
-            if v < r {
-                out.push(Diagnostic::warning(
-                    Code::VersionGoesBackwards,
-                    format!(
-                        "{} (version {v}) replaces {} (version {r}), a newer version: upgrading would downgrade",
-                        q(&e.name.value),
-                        q(&e.replaces.value)
-                    ),
-                    at(c, e, "replaces"),
-                ));
-            }
-        }
-        // A skipRange that covers no entry of the channel (a single-entry channel whose head covers
-        // pruned versions is normal).
-        if let (true, Some(range)) = (c.entries.len() > 1, e.range()) {
-            let covers =
-                c.entries.iter().any(|x| x.name.value != e.name.value && version(x).is_some_and(|v| range.contains(v)));
-            if !covers {
-                out.push(Diagnostic::warning(
-                    Code::SkipRangeCoversNothing,
-                    format!(
-                        "the skipRange {} of {} covers no entry of channel {ch}",
-                        q(e.skip_range_text()),
-                        q(&e.name.value)
-                    ),
-                    at(c, e, "skipRange"),
-                ));
-            }
-        }
-    }
-
-    // The head should be the highest version.
-    if let Ok(head) = c.head() {
-        if let Some(hv) = version(head) {
-            if let Some(max) = c.entries.iter().filter_map(|e| version(e).map(|v| (v, e))).max_by(|a, b| a.0.cmp(b.0)) {
-                if max.0 > hv {
-                    out.push(Diagnostic::warning(
-                        Code::HeadNotHighest,
-                        format!(
-                            "the head of channel {ch} is {} (version {hv}), but {} has the higher version {}: new subscriptions get the older one",
-                            q(&head.name.value),
-                            q(&max.1.name.value),
-                            max.0
-                        ),
-                        at(c, head, "name"),
-                    ));
-                }
-            }
-        }
-        // A deprecated head.
-        if let Some(msg) = graph.node(&head.name.value).and_then(|n| n.deprecated.clone()) {
-            out.push(Diagnostic::warning(
-                Code::DeprecatedHead,
-                format!(
-                    "the head {} of channel {ch} is deprecated ({msg}): new subscriptions install a deprecated bundle",
-                    q(&head.name.value)
-                ),
-                at(c, head, "name"),
-            ));
-        }
-    }
-
-    // Entries nothing upgrades to, other than the oldest.
-    let targets: HashSet<&str> =
-        graph.edges.iter().filter(|e| c.entry(&e.from).is_some()).map(|e| e.to.as_str()).collect();
-    let lowest: Option<&Version> = c.entries.iter().filter_map(version).min();
-    for e in &c.entries {
-        let is_lowest = version(e).is_some() && version(e) == lowest;
-        if c.entries.len() > 1 && !is_lowest && !targets.contains(e.name.value.as_str()) {
-            out.push(Diagnostic::warning(
-                Code::UnreachableEntry,
-                format!(
-                    "no earlier version in channel {ch} upgrades to {}: it can only be installed fresh",
-                    q(&e.name.value)
-                ),
-                at(c, e, "name"),
-            ));
-        }
-    }
-
-    // z-stream: a patch release should replace, skip or skipRange-cover every earlier patch of its
-    // minor version.
-    for e in &c.entries {
-        let Some(v) = version(e) else { continue };
-        let s = v.semver();
-        if s.patch == 0 || v.is_prerelease() {
-            continue;
-        }
-        let range = e.range();
-        let missed: Vec<String> = c
+        let head = channel.head().ok()?;
+        let graph = ChannelGraph::new(package, channel);
+        let v0 = if graph.order_error.is_none() { V0Channel::new(package, channel).ok() } else { None };
+        let skipped_by = channel
             .entries
             .iter()
-            .filter(|x| {
-                version(x).is_some_and(|xv| {
-                    let xs = xv.semver();
-                    xs.major == s.major && xs.minor == s.minor && xv < v
-                })
-            })
-            .filter(|x| {
-                let covered = e.replaces.value == x.name.value
-                    || e.skips.iter().any(|k| k.value == x.name.value)
-                    || range.as_ref().zip(version(x)).is_some_and(|(r, xv)| r.contains(xv));
-                !covered
-            })
-            .map(|x| q(&x.name.value))
+            .flat_map(|e| e.skips.iter().map(move |s| (s.value.as_str(), e.name.value.as_str())))
             .collect();
-        if !missed.is_empty() {
-            out.push(Diagnostic::warning(
-                Code::ZStreamGap,
-                format!(
-                    "{} does not replace, skip or cover with skipRange the earlier {}.{} patches {}: users on them upgrade one patch at a time (a skipRange like \">={}.{}.0 <{v}\" fixes it)",
-                    q(&e.name.value),
-                    s.major,
-                    s.minor,
-                    missed.join(", "),
-                    s.major,
-                    s.minor
-                ),
-                at(c, e, "name"),
-            ));
+        let targets = graph.edges.iter().filter(|e| channel.entry(&e.from).is_some()).map(|e| e.to.clone()).collect();
+        let lowest = channel.entries.iter().filter_map(|e| entry_version(package, e.bundle)).min();
+        let quoted = q(&channel.name);
+        Some(ChannelLint { package, channel, graph, head, v0, skipped_by, targets, lowest, quoted })
+    }
+
+    fn version(&self, e: &Entry) -> Option<&'a Version> {
+        entry_version(self.package, e.bundle)
+    }
+
+    fn entry(&self, name: &str) -> Option<&'a Entry> {
+        self.channel.entries.iter().find(|e| e.name.value == name)
+    }
+
+    /// Where in the channel blob: the entry's `field` (`name`, `replaces` or `skipRange`).
+    fn at(&self, e: &Entry, field: &str) -> Location {
+        let pos = match field {
+            "replaces" => e.replaces.pos,
+            "skipRange" => e.skip_range.as_ref().map_or(e.name.pos, |s| s.text.pos),
+            _ => e.name.pos,
+        };
+        self.channel.source.as_ref().map(|s| s.at(pos, format!("/entries/{}/{field}", e.index))).unwrap_or_default()
+    }
+}
+
+/// `stranded-entry`: OLM v0 must have a path from every entry to the head, one upgrade at a time
+/// along its channel order (the head's replaces chain minus skipped entries). An entry from which
+/// no such path exists strands its users; the message says where the walk stops and why. Not
+/// checked when OLM v0 cannot order the channel at all.
+fn stranded_entry(cx: &ChannelLint<'_>, i: usize) -> Option<Diagnostic> {
+    let v0 = cx.v0.as_ref()?;
+    let e = &cx.channel.entries[i];
+    if !cx.graph.nodes[i].stranded {
+        return None;
+    }
+    let reason = v0.path(&Start::Bundle(e.name.value.clone())).ok().and_then(|path| path.reason).unwrap_or_default();
+    Some(Diagnostic::warning(
+        Code::StrandedEntry,
+        format!(
+            "users on {} in channel {} cannot upgrade to the head {} with OLM v0: {reason}; add it to the skips or skipRange of an entry on the replaces chain",
+            q(&e.name.value),
+            cx.quoted,
+            q(cx.graph.head.as_deref().unwrap_or(""))
+        ),
+        cx.at(e, "name"),
+    ))
+}
+
+/// `replaces-skipped`: an entry should not replace an entry of the channel that another entry
+/// skips. opm 1.58 and later stop the replaces chain at a skipped target, while older opm and
+/// OLM v0's channel order walk through it, so the same graph means two things.
+fn replaces_skipped(cx: &ChannelLint<'_>, e: &Entry) -> Option<Diagnostic> {
+    let target = e.replaces.value.as_str();
+    if target.is_empty() || cx.entry(target).is_none() {
+        return None;
+    }
+    let (_, skipper) = cx.skipped_by.iter().find(|(s, _)| *s == target)?;
+    Some(Diagnostic::warning(
+        Code::ReplacesSkipped,
+        format!(
+            "{} replaces {}, which {} skips: opm 1.58 and later stop the replaces chain there (so what {} replaces must be skipped too), while older opm and OLM v0's channel order walk through it; replace the skipping entry instead",
+            q(&e.name.value),
+            q(target),
+            q(skipper),
+            q(target)
+        ),
+        cx.at(e, "replaces"),
+    ))
+}
+
+/// `version-goes-backwards`: an entry should have a higher version than the entry of the channel
+/// it replaces; otherwise upgrading downgrades.
+fn version_goes_backwards(cx: &ChannelLint<'_>, e: &Entry) -> Option<Diagnostic> {
+    let v = cx.version(e)?;
+    let r = cx.entry(&e.replaces.value).and_then(|r| cx.version(r))?;
+    (v < r).then(|| {
+        Diagnostic::warning(
+            Code::VersionGoesBackwards,
+            format!(
+                "{} (version {v}) replaces {} (version {r}), a newer version: upgrading would downgrade",
+                q(&e.name.value),
+                q(&e.replaces.value)
+            ),
+            cx.at(e, "replaces"),
+        )
+    })
+}
+
+/// `skip-range-covers-nothing`: a valid skipRange should cover the version of some other entry
+/// of the channel. A channel with a single entry is exempt: a head covering pruned versions is
+/// normal.
+fn skip_range_covers_nothing(cx: &ChannelLint<'_>, e: &Entry) -> Option<Diagnostic> {
+    let range = e.range().filter(|_| cx.channel.entries.len() > 1)?;
+    let covers = cx
+        .channel
+        .entries
+        .iter()
+        .any(|x| x.name.value != e.name.value && cx.version(x).is_some_and(|v| range.contains(v)));
+    (!covers).then(|| {
+        Diagnostic::warning(
+            Code::SkipRangeCoversNothing,
+            format!(
+                "the skipRange {} of {} covers no entry of channel {}",
+                q(e.skip_range_text()),
+                q(&e.name.value),
+                cx.quoted
+            ),
+            cx.at(e, "skipRange"),
+        )
+    })
+}
+
+/// `head-not-highest`: the head, which new subscriptions install, should have the highest
+/// version of the channel. The message names the highest entry (the last of equal ones).
+fn head_not_highest(cx: &ChannelLint<'_>) -> Option<Diagnostic> {
+    let hv = cx.version(cx.head)?;
+    let (max, highest) =
+        cx.channel.entries.iter().filter_map(|e| cx.version(e).map(|v| (v, e))).max_by(|a, b| a.0.cmp(b.0))?;
+    (max > hv).then(|| {
+        Diagnostic::warning(
+            Code::HeadNotHighest,
+            format!(
+                "the head of channel {} is {} (version {hv}), but {} has the higher version {max}: new subscriptions get the older one",
+                cx.quoted,
+                q(&cx.head.name.value),
+                q(&highest.name.value),
+            ),
+            cx.at(cx.head, "name"),
+        )
+    })
+}
+
+/// `deprecated-head`: the head should not be deprecated (by `olm.deprecations` or the legacy
+/// `olm.deprecated` property), since new subscriptions install it.
+fn deprecated_head(cx: &ChannelLint<'_>) -> Option<Diagnostic> {
+    let name = &cx.head.name.value;
+    let msg = cx.graph.node(name).and_then(|n| n.deprecated.as_deref())?;
+    Some(Diagnostic::warning(
+        Code::DeprecatedHead,
+        format!(
+            "the head {} of channel {} is deprecated ({msg}): new subscriptions install a deprecated bundle",
+            q(name),
+            cx.quoted
+        ),
+        cx.at(cx.head, "name"),
+    ))
+}
+
+/// `unreachable-entry`: in a channel of several entries, every entry except the one with the
+/// lowest version should be the target of some edge (replaces, skips or skipRange) from another
+/// entry of the channel; otherwise it can only be installed fresh.
+fn unreachable_entry(cx: &ChannelLint<'_>, e: &Entry) -> Option<Diagnostic> {
+    let is_lowest = cx.version(e).is_some() && cx.version(e) == cx.lowest;
+    if cx.channel.entries.len() <= 1 || is_lowest || cx.targets.contains(&e.name.value) {
+        return None;
+    }
+    Some(Diagnostic::warning(
+        Code::UnreachableEntry,
+        format!(
+            "no earlier version in channel {} upgrades to {}: it can only be installed fresh",
+            cx.quoted,
+            q(&e.name.value)
+        ),
+        cx.at(e, "name"),
+    ))
+}
+
+/// `z-stream-gap`: a patch release (`x.y.z`, z > 0, not a pre-release) should replace, skip or
+/// cover with its skipRange every earlier patch of its `x.y` in the channel, so users on any of
+/// them reach it in one upgrade.
+fn z_stream_gap(cx: &ChannelLint<'_>, e: &Entry) -> Option<Diagnostic> {
+    let v = cx.version(e)?;
+    let s = v.semver();
+    if s.patch == 0 || v.is_prerelease() {
+        return None;
+    }
+    let range = e.range();
+    let covered = |x: &Entry, xv: &Version| {
+        e.replaces.value == x.name.value
+            || e.skips.iter().any(|k| k.value == x.name.value)
+            || range.is_some_and(|r| r.contains(xv))
+    };
+    let missed: Vec<String> = cx
+        .channel
+        .entries
+        .iter()
+        .filter(|x| {
+            cx.version(x).is_some_and(|xv| {
+                let xs = xv.semver();
+                xs.major == s.major && xs.minor == s.minor && xv < v && !covered(x, xv)
+            })
+        })
+        .map(|x| q(&x.name.value))
+        .collect();
+    if missed.is_empty() {
+        return None;
+    }
+    Some(Diagnostic::warning(
+        Code::ZStreamGap,
+        format!(
+            "{} does not replace, skip or cover with skipRange the earlier {}.{} patches {}: users on them upgrade one patch at a time (a skipRange like \">={}.{}.0 <{v}\" fixes it)",
+            q(&e.name.value),
+            s.major,
+            s.minor,
+            missed.join(", "),
+            s.major,
+            s.minor
+        ),
+        cx.at(e, "name"),
+    ))
+}
+
+/// Each rule on a small catalog of package `foo` (entry `foo.vX.Y.Z` is a bundle of version
+/// X.Y.Z): a channel that breaks it, with the exact warning, and one that keeps it.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::testing::{foo, TestCatalog};
+
+    /// The messages of the lints with `code`, over channel `stable` given as YAML entries.
+    fn warnings(code: Code, entries: &str) -> Vec<String> {
+        of(code, &TestCatalog::new().channel("stable", entries).build())
+    }
+
+    fn of(code: Code, m: &Model) -> Vec<String> {
+        package(foo(m)).into_iter().filter(|d| d.code == code).map(|d| d.message).collect()
+    }
+
+    /// 1.0.0 <- 1.1.0 <- 1.2.0 along `replaces`: no lint fires.
+    const CHAIN: &str = "
+        - name: foo.v1.0.0
+        - name: foo.v1.1.0
+          replaces: foo.v1.0.0
+        - name: foo.v1.2.0
+          replaces: foo.v1.1.0
+    ";
+
+    #[test]
+    fn a_plain_replaces_chain_is_clean() {
+        let m = TestCatalog::new().channel("stable", CHAIN).build();
+        assert_eq!(package(foo(&m)), []);
+    }
+
+    #[test]
+    fn channels_opm_rejects_are_not_linted() {
+        // Two heads (and 1.1.0 would be unreachable): opm reports the channel, the lints do not.
+        let m = TestCatalog::new().channel("stable", "[{name: foo.v1.0.0}, {name: foo.v1.1.0}]").build();
+        assert_eq!(package(foo(&m)), []);
+    }
+
+    /// 1.2.0 replaces 1.1.0 and skips it, so nothing on OLM v0's order upgrades 1.0.0.
+    const REPLACES_WHAT_IT_SKIPS: &str = "
+        - name: foo.v1.0.0
+        - name: foo.v1.1.0
+          replaces: foo.v1.0.0
+        - name: foo.v1.2.0
+          replaces: foo.v1.1.0
+          skips: [foo.v1.1.0]
+    ";
+
+    #[test]
+    fn lints_come_in_a_fixed_order() {
+        let m = TestCatalog::new().channel("stable", REPLACES_WHAT_IT_SKIPS).build();
+        let codes: Vec<Code> = package(foo(&m)).iter().map(|d| d.code).collect();
+        assert_eq!(codes, [Code::StrandedEntry, Code::ReplacesSkipped]);
+    }
+
+    mod stranded_entry {
+        use super::*;
+
+        #[test]
+        fn an_entry_without_an_olm_v0_path_to_the_head_is_stranded() {
+            assert_eq!(
+                warnings(Code::StrandedEntry, REPLACES_WHAT_IT_SKIPS),
+                ["users on \"foo.v1.0.0\" in channel \"stable\" cannot upgrade to the head \"foo.v1.2.0\" with OLM v0: only \"foo.v1.1.0\" upgrade \"foo.v1.0.0\", and OLM v0 never installs them: they are skipped by another entry or not on the replaces chain from the head of channel \"stable\"; add it to the skips or skipRange of an entry on the replaces chain"]
+            );
+        }
+
+        #[test]
+        fn a_skipped_entry_is_not_stranded_when_its_skipper_is_on_the_chain() {
+            let entries = "
+                - name: foo.v1.0.0
+                - name: foo.v1.1.0
+                  replaces: foo.v1.0.0
+                - name: foo.v1.2.0
+                  replaces: foo.v1.0.0
+                  skips: [foo.v1.1.0]
+            ";
+            assert_eq!(warnings(Code::StrandedEntry, entries), Vec::<String>::new());
+        }
+    }
+
+    mod replaces_skipped {
+        use super::*;
+
+        #[test]
+        fn replacing_an_entry_that_is_skipped_is_reported() {
+            assert_eq!(
+                warnings(Code::ReplacesSkipped, REPLACES_WHAT_IT_SKIPS),
+                ["\"foo.v1.2.0\" replaces \"foo.v1.1.0\", which \"foo.v1.2.0\" skips: opm 1.58 and later stop the replaces chain there (so what \"foo.v1.1.0\" replaces must be skipped too), while older opm and OLM v0's channel order walk through it; replace the skipping entry instead"]
+            );
+        }
+
+        #[test]
+        fn replacing_a_name_outside_the_channel_is_not() {
+            // Pruned history: the tail replaces a bundle that is gone, and something skips it.
+            let entries = "
+                - name: foo.v1.1.0
+                  replaces: foo.v1.0.0
+                - name: foo.v1.2.0
+                  replaces: foo.v1.1.0
+                  skips: [foo.v1.0.0]
+            ";
+            assert_eq!(warnings(Code::ReplacesSkipped, entries), Vec::<String>::new());
+        }
+    }
+
+    mod version_goes_backwards {
+        use super::*;
+
+        #[test]
+        fn replacing_a_higher_version_is_reported() {
+            let entries = "
+                - name: foo.v1.0.0
+                - name: foo.v0.9.0
+                  replaces: foo.v1.0.0
+            ";
+            assert_eq!(
+                warnings(Code::VersionGoesBackwards, entries),
+                ["\"foo.v0.9.0\" (version 0.9.0) replaces \"foo.v1.0.0\" (version 1.0.0), a newer version: upgrading would downgrade"]
+            );
+        }
+
+        #[test]
+        fn replacing_a_lower_version_is_not() {
+            assert_eq!(warnings(Code::VersionGoesBackwards, CHAIN), Vec::<String>::new());
+        }
+    }
+
+    mod skip_range_covers_nothing {
+        use super::*;
+
+        #[test]
+        fn a_range_covering_no_other_entry_is_reported() {
+            let entries = "
+                - name: foo.v1.0.0
+                - name: foo.v1.1.0
+                  replaces: foo.v1.0.0
+                  skipRange: '>=2.0.0 <2.1.0'
+            ";
+            assert_eq!(
+                warnings(Code::SkipRangeCoversNothing, entries),
+                ["the skipRange \">=2.0.0 <2.1.0\" of \"foo.v1.1.0\" covers no entry of channel \"stable\""]
+            );
+        }
+
+        #[test]
+        fn a_lone_head_covering_pruned_versions_is_not() {
+            assert_eq!(
+                warnings(Code::SkipRangeCoversNothing, "[{name: foo.v2.0.0, skipRange: '<2.0.0'}]"),
+                Vec::<String>::new()
+            );
+        }
+
+        #[test]
+        fn a_range_covering_an_entry_is_not() {
+            let entries = "
+                - name: foo.v1.0.0
+                - name: foo.v1.1.0
+                  replaces: foo.v1.0.0
+                  skipRange: '<1.1.0'
+            ";
+            assert_eq!(warnings(Code::SkipRangeCoversNothing, entries), Vec::<String>::new());
+        }
+    }
+
+    mod head_not_highest {
+        use super::*;
+
+        #[test]
+        fn a_head_below_another_entry_is_reported() {
+            let entries = "
+                - name: foo.v1.0.0
+                - name: foo.v2.0.0
+                  replaces: foo.v1.0.0
+                - name: foo.v1.5.0
+                  replaces: foo.v2.0.0
+            ";
+            assert_eq!(
+                warnings(Code::HeadNotHighest, entries),
+                ["the head of channel \"stable\" is \"foo.v1.5.0\" (version 1.5.0), but \"foo.v2.0.0\" has the higher version 2.0.0: new subscriptions get the older one"]
+            );
+        }
+
+        #[test]
+        fn a_highest_head_is_not() {
+            assert_eq!(warnings(Code::HeadNotHighest, CHAIN), Vec::<String>::new());
+        }
+    }
+
+    mod deprecated_head {
+        use super::*;
+
+        #[test]
+        fn a_head_deprecated_by_olm_deprecations_is_reported() {
+            let m = TestCatalog::new().channel("stable", CHAIN).deprecate_bundle("foo.v1.2.0", "use 1.3").build();
+            assert_eq!(
+                of(Code::DeprecatedHead, &m),
+                ["the head \"foo.v1.2.0\" of channel \"stable\" is deprecated (use 1.3): new subscriptions install a deprecated bundle"]
+            );
+        }
+
+        #[test]
+        fn a_head_with_the_legacy_olm_deprecated_property_is_reported() {
+            let m = TestCatalog::new().channel("stable", CHAIN).olm_deprecated("foo.v1.2.0").build();
+            assert_eq!(of(Code::DeprecatedHead, &m).len(), 1);
+        }
+
+        #[test]
+        fn a_deprecated_entry_below_the_head_is_not() {
+            let m = TestCatalog::new().channel("stable", CHAIN).deprecate_bundle("foo.v1.1.0", "old").build();
+            assert_eq!(of(Code::DeprecatedHead, &m), Vec::<String>::new());
+        }
+    }
+
+    mod unreachable_entry {
+        use super::*;
+
+        #[test]
+        fn an_entry_nothing_upgrades_to_is_reported() {
+            // 1.1.0 is skipped by the head, but no entry replaces, skips or covers an entry into it.
+            let entries = "
+                - name: foo.v1.0.0
+                - name: foo.v1.1.0
+                - name: foo.v1.2.0
+                  replaces: foo.v1.0.0
+                  skips: [foo.v1.1.0]
+            ";
+            assert_eq!(
+                warnings(Code::UnreachableEntry, entries),
+                ["no earlier version in channel \"stable\" upgrades to \"foo.v1.1.0\": it can only be installed fresh"]
+            );
+        }
+
+        #[test]
+        fn the_lowest_version_is_not() {
+            assert_eq!(warnings(Code::UnreachableEntry, CHAIN), Vec::<String>::new());
+        }
+    }
+
+    mod z_stream_gap {
+        use super::*;
+
+        #[test]
+        fn a_patch_that_misses_an_earlier_patch_is_reported() {
+            let entries = "
+                - name: foo.v1.0.0
+                - name: foo.v1.0.1
+                  replaces: foo.v1.0.0
+                - name: foo.v1.0.2
+                  replaces: foo.v1.0.1
+            ";
+            assert_eq!(
+                warnings(Code::ZStreamGap, entries),
+                ["\"foo.v1.0.2\" does not replace, skip or cover with skipRange the earlier 1.0 patches \"foo.v1.0.0\": users on them upgrade one patch at a time (a skipRange like \">=1.0.0 <1.0.2\" fixes it)"]
+            );
+        }
+
+        #[test]
+        fn a_patch_whose_range_covers_the_earlier_patches_is_not() {
+            let entries = "
+                - name: foo.v1.0.0
+                - name: foo.v1.0.1
+                  replaces: foo.v1.0.0
+                - name: foo.v1.0.2
+                  replaces: foo.v1.0.1
+                  skipRange: '>=1.0.0 <1.0.2'
+            ";
+            assert_eq!(warnings(Code::ZStreamGap, entries), Vec::<String>::new());
+        }
+
+        #[test]
+        fn minor_releases_and_pre_releases_are_not_checked() {
+            // 1.1.2-rc.1 does not cover 1.1.0, but pre-releases are not checked; nor is 1.2.0,
+            // the first release of its minor version.
+            let entries = "
+                - name: foo.v1.1.0
+                - name: foo.v1.1.1
+                  replaces: foo.v1.1.0
+                - name: foo.v1.1.2-rc.1
+                  replaces: foo.v1.1.1
+                - name: foo.v1.2.0
+                  replaces: foo.v1.1.2-rc.1
+            ";
+            assert_eq!(warnings(Code::ZStreamGap, entries), Vec::<String>::new());
         }
     }
 }

@@ -1,15 +1,17 @@
 //! Mermaid output byte-identical to `opm alpha render-graph` (fbc.md §4.4): channels sorted by
 //! name, entries by decreasing version, `replace`/`skip`/`skipRange(...)` edges from the older
 //! bundle to the newer one, deprecation styling, and — with v0 semantics — the `skipped` class and
-//! red links for edges OLM v0 never takes. Like opm it reads the catalog as loaded, without
-//! validating it.
+//! red links for edges OLM v0 never takes. Reads the model; like opm's writer it matches versions
+//! and deprecations by name across the whole catalog, and [`mermaid_refusal`] says which problems
+//! found while building the model make opm refuse to draw.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 
-use crate::declcfg::{ChannelEntry, DeclarativeConfig, SCHEMA_BUNDLE, SCHEMA_CHANNEL, SCHEMA_PACKAGE};
-use crate::property::{self, Property};
-use crate::version::{go_quote as q, Version, VersionRange};
+use crate::declcfg::Source;
+use crate::diagnostic::{Code, Diagnostic};
+use crate::model::{Channel, Entry, Model, Package, SkipRange};
+use crate::version::{go_quote as q, Version};
 
 /// Options of `render-graph`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -18,241 +20,380 @@ pub struct MermaidOptions {
     pub minimum_edge: Option<String>,
     /// Only this package (`--package-name`).
     pub package: Option<String>,
+    /// Only this channel of `package` (not an opm flag: our CLI's `--channel`); with no
+    /// `package` it is ignored.
+    pub channel: Option<String>,
     /// Mark what OLM v0 skips (`--draw-v0-semantics`; opm's CLI default is off).
     pub v0_semantics: bool,
 }
 
-/// Render the catalog as opm's Mermaid graph. Errors carry opm's message.
-pub fn to_mermaid(cfg: &DeclarativeConfig, opts: &MermaidOptions) -> Result<String, String> {
-    let versions = version_map(cfg)?;
-    let zero = Version::new(0, 0, 0);
-    let version_of = |name: &str| versions.get(name).cloned().unwrap_or_else(|| zero.clone());
+/// The problem, among those found while building the model, that makes `opm alpha render-graph`
+/// refuse the catalog, if any. opm's writer needs every bundle's version, so it stops at the first
+/// bundle whose properties do not parse, that has not exactly one `olm.package` property, or whose
+/// version is invalid. Pass the diagnostics of [`crate::model::build`] (or a report holding them)
+/// and show this one's message instead of drawing.
+pub fn mermaid_refusal(diagnostics: &[Diagnostic]) -> Option<&Diagnostic> {
+    diagnostics.iter().find(|d| {
+        d.is_error() && matches!(d.code, Code::InvalidProperty | Code::PackagePropertyCount | Code::InvalidVersion)
+    })
+}
 
-    let mut min_edge: Option<(Version, String)> = None;
-    if let Some(name) = opts.minimum_edge.as_deref().filter(|n| !n.is_empty()) {
-        let Some(v) = versions.get(name) else {
+/// Render the model as opm's Mermaid graph. The only error is opm's for an unknown minimum edge.
+/// A bundle without a valid version is drawn as version 0.0.0, like an entry without a bundle;
+/// check [`mermaid_refusal`] first to refuse such catalogs as opm does.
+pub fn to_mermaid(model: &Model, opts: &MermaidOptions) -> Result<String, String> {
+    let names = Names::new(model);
+    let mut channels = visible_channels(model, opts);
+    let min_edge = match opts.minimum_edge.as_deref().filter(|n| !n.is_empty()) {
+        None => None,
+        Some(name) => Some(MinimumEdge::new(name, &names, &channels)?),
+    };
+    // Stable, so channels of the same name keep catalog order.
+    channels.sort_by(|a, b| a.1.name.cmp(&b.1.name));
+    let mut w = Writer { v0: opts.v0_semantics, ..Writer::default() };
+    for (p, c) in channels {
+        if opts.package.as_deref().is_some_and(|f| !f.is_empty() && f != p.name) {
+            continue;
+        }
+        if min_edge.as_ref().is_some_and(|m| m.package != p.name) {
+            continue;
+        }
+        let all: Vec<Drawn<'_>> = c.entries.iter().map(Drawn::of).collect();
+        let entries = match &min_edge {
+            None => all,
+            Some(m) => m.filter(&all, &names),
+        };
+        if !entries.is_empty() {
+            w.channel(&p.name, c, &entries, &names);
+        }
+    }
+    Ok(w.finish())
+}
+
+/// Where a blob comes first in the catalog: files in walk order (component by component), then
+/// position in the file. The order opm reads blobs in.
+fn catalog_order(s: &Source) -> (Vec<&str>, u32, u32) {
+    (s.file.split('/').collect(), s.pos.line, s.pos.column)
+}
+
+/// Every channel with the package it belongs to, in catalog order, without those `opts.channel`
+/// leaves out.
+fn visible_channels<'a>(model: &'a Model, opts: &MermaidOptions) -> Vec<(&'a Package, &'a Channel)> {
+    let hidden = |p: &Package, c: &Channel| match (&opts.package, &opts.channel) {
+        (Some(pkg), Some(ch)) => &p.name == pkg && &c.name != ch,
+        _ => false,
+    };
+    let mut channels: Vec<(&Package, &Channel)> = model
+        .packages
+        .iter()
+        .flat_map(|p| p.channels.iter().map(move |c| (p, c)))
+        .filter(|(p, c)| !hidden(p, c))
+        .collect();
+    channels.sort_by_cached_key(|(_, c)| c.source.as_ref().map(catalog_order));
+    channels
+}
+
+/// What opm's writer reads from the whole catalog by name alone: bundle versions (the first bundle
+/// of each name in catalog order) and deprecated package, channel and bundle names.
+struct Names<'a> {
+    versions: HashMap<&'a str, Option<&'a Version>>,
+    zero: Version,
+    deprecated_packages: BTreeSet<&'a str>,
+    deprecated_channels: BTreeSet<&'a str>,
+    deprecated_bundles: BTreeSet<&'a str>,
+}
+
+impl<'a> Names<'a> {
+    fn new(model: &'a Model) -> Names<'a> {
+        let mut bundles: Vec<_> = model.packages.iter().flat_map(|p| &p.bundles).collect();
+        bundles.sort_by_cached_key(|b| catalog_order(&b.source));
+        let mut versions = HashMap::new();
+        for b in &bundles {
+            versions.entry(b.name.value.as_str()).or_insert(b.version.as_ref());
+        }
+        let packages = &model.packages;
+        Names {
+            versions,
+            zero: Version::new(0, 0, 0),
+            deprecated_packages: packages.iter().filter(|p| p.deprecation.is_some()).map(|p| p.name.as_str()).collect(),
+            deprecated_channels: packages
+                .iter()
+                .flat_map(|p| &p.channels)
+                .filter(|c| c.deprecation.is_some())
+                .map(|c| c.name.as_str())
+                .collect(),
+            deprecated_bundles: bundles
+                .iter()
+                .filter(|b| b.deprecation.is_some())
+                .map(|b| b.name.value.as_str())
+                .collect(),
+        }
+    }
+
+    /// The version opm's writer uses for a name: its bundle's, or 0.0.0.
+    fn version(&self, name: &str) -> &Version {
+        self.versions.get(name).copied().flatten().unwrap_or(&self.zero)
+    }
+}
+
+/// An entry as drawn: its edges, after the minimum-edge filter.
+#[derive(Debug, Clone)]
+struct Drawn<'a> {
+    name: &'a str,
+    /// Empty when absent.
+    replaces: &'a str,
+    skips: Vec<&'a str>,
+    skip_range: Option<&'a SkipRange>,
+}
+
+impl<'a> Drawn<'a> {
+    fn of(e: &'a Entry) -> Drawn<'a> {
+        Drawn {
+            name: &e.name.value,
+            replaces: &e.replaces.value,
+            skips: e.skips.iter().map(|s| s.value.as_str()).collect(),
+            skip_range: e.skip_range.as_ref(),
+        }
+    }
+
+    fn has_edges(&self) -> bool {
+        !self.replaces.is_empty() || !self.skips.is_empty() || self.skip_range.is_some()
+    }
+}
+
+/// `--minimum-edge`: the bundle, its version (the floor) and the package whose channel lists it.
+struct MinimumEdge<'a> {
+    name: &'a str,
+    floor: Version,
+    package: &'a str,
+}
+
+impl<'a> MinimumEdge<'a> {
+    /// The bundle must exist; its package is that of the first channel (in catalog order) listing
+    /// it, or none.
+    fn new(name: &'a str, names: &Names<'_>, channels: &[(&'a Package, &Channel)]) -> Result<MinimumEdge<'a>, String> {
+        if !names.versions.contains_key(name) {
             return Err(format!("unknown minimum edge name: {}", q(name)));
-        };
-        let pkg = cfg
-            .channels
+        }
+        let package = channels
             .iter()
-            .find(|c| c.entries.iter().any(|e| e.name.value == name))
-            .map(|c| c.package.value.clone())
-            .unwrap_or_default();
-        min_edge = Some((v.clone(), pkg));
+            .find(|(_, c)| c.entries.iter().any(|e| e.name.value == name))
+            .map_or("", |(p, _)| p.name.as_str());
+        Ok(MinimumEdge { name, floor: names.version(name).clone(), package })
     }
 
-    // Deprecations, matched by name only, as opm does.
-    let mut deprecated_packages = BTreeSet::new();
-    let mut deprecated_channels = BTreeSet::new();
-    let mut deprecated_bundles = BTreeSet::new();
-    for d in &cfg.deprecations {
-        for e in &d.entries {
-            match e.schema.value.as_str() {
-                SCHEMA_PACKAGE => {
-                    deprecated_packages.insert(d.package.value.clone());
-                }
-                SCHEMA_CHANNEL => {
-                    deprecated_channels.insert(e.name.value.clone());
-                }
-                SCHEMA_BUNDLE => {
-                    deprecated_bundles.insert(e.name.value.clone());
-                }
-                _ => {}
+    /// opm's `filterChannel`: the minimum edge itself loses its edges; other entries keep the
+    /// `replaces` and `skips` whose version is at or above the floor, and a valid skipRange that
+    /// contains the floor. An entry stays if an edge survived, or if it never had one and its own
+    /// version is at or above the floor.
+    fn filter<'e>(&self, entries: &[Drawn<'e>], names: &Names<'_>) -> Vec<Drawn<'e>> {
+        let mut out = Vec::new();
+        for e in entries {
+            let mut kept = e.clone();
+            if e.name == self.name {
+                kept.replaces = "";
+                kept.skips.clear();
+                kept.skip_range = None;
+                out.push(kept);
+                continue;
+            }
+            if !kept.replaces.is_empty() && *names.version(kept.replaces) < self.floor {
+                kept.replaces = "";
+            }
+            kept.skips.retain(|s| *names.version(s) >= self.floor);
+            kept.skip_range = kept.skip_range.filter(|s| s.range.as_ref().is_ok_and(|r| r.contains(&self.floor)));
+            if kept.has_edges() || (!e.has_edges() && *names.version(e.name) >= self.floor) {
+                out.push(kept);
             }
         }
+        out
     }
+}
 
-    let mut channels: Vec<&crate::declcfg::Channel> = cfg.channels.iter().collect();
-    channels.sort_by(|a, b| a.name.value.cmp(&b.name.value));
+/// The output being written: one buffer per package, link ids counted across all channels in
+/// drawing order, and the styling collected on the way.
+#[derive(Default)]
+struct Writer {
+    v0: bool,
+    buffers: BTreeMap<String, String>,
+    link_id: usize,
+    skipped_links: Vec<usize>,
+    classes: BTreeMap<&'static str, BTreeSet<String>>,
+    deprecated_package: Option<String>,
+    deprecated_channel_ids: Vec<String>,
+}
 
-    let mut buffers: BTreeMap<String, String> = BTreeMap::new();
-    let mut link_id = 0usize;
-    let mut skipped_links: Vec<usize> = Vec::new();
-    let mut classes: BTreeMap<&'static str, BTreeSet<String>> = BTreeMap::new();
-    let mut deprecated_package: Option<String> = None;
-    let mut deprecated_channel_ids: Vec<String> = Vec::new();
-
-    for c in channels {
-        let pkg = c.package.value.as_str();
-        if opts.package.as_deref().is_some_and(|p| !p.is_empty() && p != pkg) {
-            continue;
+impl Writer {
+    /// One channel's subgraph, entries by decreasing version.
+    fn channel(&mut self, pkg: &str, c: &Channel, entries: &[Drawn<'_>], names: &Names<'_>) {
+        if names.deprecated_packages.contains(pkg) {
+            self.deprecated_package = Some(pkg.to_string());
         }
-        if min_edge.as_ref().is_some_and(|(_, p)| p != pkg) {
-            continue;
+        let channel_id = format!("{pkg}-{}", c.name);
+        if names.deprecated_channels.contains(c.name.as_str()) {
+            self.deprecated_channel_ids.push(channel_id.clone());
         }
-        let entries: Vec<ChannelEntry> = match &min_edge {
-            None => c.entries.clone(),
-            Some((floor, _)) => {
-                filter_entries(&c.entries, floor, opts.minimum_edge.as_deref().unwrap_or(""), &version_of)
-            }
-        };
-        if entries.is_empty() {
-            continue;
-        }
-        if deprecated_packages.contains(pkg) {
-            deprecated_package = Some(pkg.to_string());
-        }
-        let channel_id = format!("{pkg}-{}", c.name.value);
-        if deprecated_channels.contains(&c.name.value) {
-            deprecated_channel_ids.push(channel_id.clone());
-        }
-        let buf = buffers.entry(pkg.to_string()).or_default();
-        let _ = writeln!(buf, "    %% channel {}", q(&c.name.value));
-        let _ = writeln!(buf, "    subgraph {channel_id}[{}]", q(&c.name.value));
-
-        let mut sorted: Vec<&ChannelEntry> = entries.iter().collect();
-        sorted.sort_by_key(|e| std::cmp::Reverse(version_of(&e.name.value)));
+        let mut buf = self.buffers.remove(pkg).unwrap_or_default();
+        let _ = writeln!(buf, "    %% channel {}", q(&c.name));
+        let _ = writeln!(buf, "    subgraph {channel_id}[{}]", q(&c.name));
+        let mut sorted: Vec<&Drawn<'_>> = entries.iter().collect();
+        sorted.sort_by_key(|e| std::cmp::Reverse(names.version(e.name)));
         let mut skipped: BTreeSet<&str> = BTreeSet::new();
-        let node = |name: &str| format!("{channel_id}-{name}[{}]", q(name));
         for e in sorted {
-            let name = e.name.value.as_str();
-            let id = format!("{channel_id}-{name}");
-            let _ = writeln!(buf, "      {id}[{}]", q(name));
-            let deprecated = deprecated_bundles.contains(name);
-            let in_skipped = opts.v0_semantics && skipped.contains(name);
-            let class = match (deprecated, in_skipped) {
-                (true, true) => Some("deprecatedskipped"),
-                (true, false) => Some("deprecated"),
-                (false, true) => Some("skipped"),
-                (false, false) => None,
-            };
-            if let Some(class) = class {
-                classes.entry(class).or_default().insert(id.clone());
-            }
-            let target = node(name);
-            for s in &e.skips {
-                let _ = writeln!(buf, "      {}-- skip --> {target}", node(&s.value));
-                if opts.v0_semantics && !skipped.insert(s.value.as_str()) {
-                    skipped_links.push(link_id);
-                }
-                link_id += 1;
-            }
-            if !e.skip_range.value.is_empty() {
-                // An unparseable range is ignored (opm prints a warning on stderr).
-                if let Ok(range) = VersionRange::parse(&e.skip_range.value) {
-                    for x in &entries {
-                        if range.contains(&version_of(&x.name.value)) {
-                            let _ = writeln!(
-                                buf,
-                                "      {}-- {} --> {target}",
-                                node(&x.name.value),
-                                q(&format!("skipRange({})", e.skip_range.value))
-                            );
-                            if opts.v0_semantics && skipped.contains(name) {
-                                skipped_links.push(link_id);
-                            }
-                            link_id += 1;
-                        }
-                    }
-                }
-            }
-            if !e.replaces.value.is_empty() {
-                let _ = writeln!(buf, "      {}-- replace --> {target}", node(&e.replaces.value));
-                if opts.v0_semantics && skipped.contains(name) {
-                    skipped_links.push(link_id);
-                }
-                link_id += 1;
-            }
+            self.entry(&mut buf, &channel_id, e, entries, names, &mut skipped);
         }
         let _ = writeln!(buf, "    end");
+        self.buffers.insert(pkg.to_string(), buf);
     }
 
-    let mut out = String::from(
-        "graph LR\n  classDef deprecated fill:#E8960F\n  classDef skipped stroke:#FF0000,stroke-width:4px\n  classDef deprecatedskipped fill:#E8960F,stroke:#FF0000,stroke-width:4px\n",
-    );
-    for (pkg, buf) in &buffers {
-        let _ = writeln!(out, "  %% package {}", q(pkg));
-        let _ = writeln!(out, "  subgraph {}", q(pkg));
-        out.push_str(buf);
-        out.push_str("  end\n");
-    }
-    if let Some(p) = deprecated_package {
-        let _ = writeln!(out, "style {p} fill:#989695");
-    }
-    for id in deprecated_channel_ids {
-        let _ = writeln!(out, "style {id} fill:#DCD0FF");
-    }
-    for (class, ids) in &classes {
-        let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
-        let _ = writeln!(out, "class {} {class}", ids.join(","));
-    }
-    if !skipped_links.is_empty() {
-        let ids: Vec<String> = skipped_links.iter().map(usize::to_string).collect();
-        let _ = writeln!(out, "linkStyle {} stroke:#FF0000,stroke-width:3px,stroke-dasharray:5;", ids.join(","));
-    }
-    Ok(out)
-}
-
-/// Bundle name → version over all bundles (first occurrence wins), as opm's mermaid writer
-/// builds it.
-fn version_map(cfg: &DeclarativeConfig) -> Result<HashMap<String, Version>, String> {
-    let mut map = HashMap::new();
-    for b in &cfg.bundles {
-        if map.contains_key(&b.name.value) {
-            continue;
+    /// An entry's node line and the edges into it: skips, then the entries of the (filtered)
+    /// channel its skipRange covers, then replaces. An invalid skipRange draws nothing (opm warns
+    /// on stderr). `skipped` is what the channel's skips named so far.
+    fn entry<'e>(
+        &mut self,
+        buf: &mut String,
+        channel_id: &str,
+        e: &Drawn<'e>,
+        entries: &[Drawn<'_>],
+        names: &Names<'_>,
+        skipped: &mut BTreeSet<&'e str>,
+    ) {
+        let node = |name: &str| format!("{channel_id}-{name}[{}]", q(name));
+        let id = format!("{channel_id}-{}", e.name);
+        let _ = writeln!(buf, "      {id}[{}]", q(e.name));
+        let in_skipped = self.v0 && skipped.contains(e.name);
+        let class = match (names.deprecated_bundles.contains(e.name), in_skipped) {
+            (true, true) => Some("deprecatedskipped"),
+            (true, false) => Some("deprecated"),
+            (false, true) => Some("skipped"),
+            (false, false) => None,
+        };
+        if let Some(class) = class {
+            self.classes.entry(class).or_default().insert(id);
         }
-        let mut packages = Vec::new();
-        for (i, p) in b.properties.iter().enumerate() {
-            match property::parse(&p.type_.value, p.value.as_ref()) {
-                Ok(Property::Package(pp)) => packages.push(pp),
-                Ok(_) => {}
-                Err(e) => {
-                    return Err(format!(
-                        "parse properties for bundle {}: parse property[{i}] of type {}: {e}",
-                        q(&b.name.value),
-                        q(&p.type_.value)
-                    ))
-                }
+        let target = node(e.name);
+        for &s in &e.skips {
+            let _ = writeln!(buf, "      {}-- skip --> {target}", node(s));
+            let again = !skipped.insert(s);
+            self.link(again);
+        }
+        if let Some(SkipRange { text, range: Ok(range) }) = e.skip_range {
+            let label = q(&format!("skipRange({})", text.value));
+            for x in entries.iter().filter(|x| range.contains(names.version(x.name))) {
+                let _ = writeln!(buf, "      {}-- {label} --> {target}", node(x.name));
+                self.link(skipped.contains(e.name));
             }
         }
-        if packages.len() != 1 {
-            return Err(format!(
-                "bundle {} has multiple {} properties, expected exactly 1",
-                q(&b.name.value),
-                q(property::TYPE_PACKAGE)
-            ));
+        if !e.replaces.is_empty() {
+            let _ = writeln!(buf, "      {}-- replace --> {target}", node(e.replaces));
+            self.link(skipped.contains(e.name));
         }
-        let v = Version::parse(&packages[0].version)
-            .map_err(|e| format!("bundle {} has invalid version {}: {e}", q(&b.name.value), q(&packages[0].version)))?;
-        map.insert(b.name.value.clone(), v);
     }
-    Ok(map)
+
+    /// Count an edge line; with v0 semantics, style it when `skipped_by_v0`.
+    fn link(&mut self, skipped_by_v0: bool) {
+        if self.v0 && skipped_by_v0 {
+            self.skipped_links.push(self.link_id);
+        }
+        self.link_id += 1;
+    }
+
+    /// The header, each package's subgraph in name order, then the styles.
+    fn finish(self) -> String {
+        let mut out = String::from(
+            "graph LR\n  classDef deprecated fill:#E8960F\n  classDef skipped stroke:#FF0000,stroke-width:4px\n  classDef deprecatedskipped fill:#E8960F,stroke:#FF0000,stroke-width:4px\n",
+        );
+        for (pkg, buf) in &self.buffers {
+            let _ = writeln!(out, "  %% package {}", q(pkg));
+            let _ = writeln!(out, "  subgraph {}", q(pkg));
+            out.push_str(buf);
+            out.push_str("  end\n");
+        }
+        if let Some(p) = self.deprecated_package {
+            let _ = writeln!(out, "style {p} fill:#989695");
+        }
+        for id in self.deprecated_channel_ids {
+            let _ = writeln!(out, "style {id} fill:#DCD0FF");
+        }
+        for (class, ids) in &self.classes {
+            let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+            let _ = writeln!(out, "class {} {class}", ids.join(","));
+        }
+        if !self.skipped_links.is_empty() {
+            let ids: Vec<String> = self.skipped_links.iter().map(usize::to_string).collect();
+            let _ = writeln!(out, "linkStyle {} stroke:#FF0000,stroke-width:3px,stroke-dasharray:5;", ids.join(","));
+        }
+        out
+    }
 }
 
-/// opm's `filterChannel` for a minimum edge: keep edges whose source is at or above the floor.
-fn filter_entries(
-    entries: &[ChannelEntry],
-    floor: &Version,
-    min_name: &str,
-    version_of: &dyn Fn(&str) -> Version,
-) -> Vec<ChannelEntry> {
-    let mut out = Vec::new();
-    for e in entries {
-        if e.name.value == min_name {
-            let mut kept = e.clone();
-            kept.replaces.value.clear();
-            kept.skips.clear();
-            kept.skip_range.value.clear();
-            out.push(kept);
-            continue;
-        }
-        let had_edges = !e.replaces.value.is_empty() || !e.skips.is_empty() || !e.skip_range.value.is_empty();
-        let mut kept = e.clone();
-        if !kept.replaces.value.is_empty() && version_of(&kept.replaces.value) < *floor {
-            kept.replaces.value.clear();
-        }
-        kept.skips.retain(|s| version_of(&s.value) >= *floor);
-        if !kept.skip_range.value.is_empty() {
-            let keep = VersionRange::parse(&kept.skip_range.value).is_ok_and(|r| r.contains(floor));
-            if !keep {
-                kept.skip_range.value.clear();
-            }
-        }
-        let survived = !kept.replaces.value.is_empty() || !kept.skips.is_empty() || !kept.skip_range.value.is_empty();
-        if survived || (!had_edges && version_of(&e.name.value) >= *floor) {
-            out.push(kept);
-        }
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::testing::TestCatalog;
+
+    fn two_channels() -> TestCatalog {
+        TestCatalog::new()
+            .channel("stable", "[{name: foo.v1.0.0}, {name: foo.v1.1.0, replaces: foo.v1.0.0}]")
+            .channel("fast", "[{name: foo.v1.1.0}, {name: foo.v1.2.0, skips: [foo.v1.1.0]}]")
     }
-    out
+
+    #[test]
+    fn channels_by_name_entries_by_decreasing_version_edges_from_old_to_new() {
+        let m = two_channels().build();
+        let out = to_mermaid(&m, &MermaidOptions { v0_semantics: true, ..Default::default() }).expect("renders");
+        let body: Vec<&str> = out.lines().skip(4).collect();
+        assert_eq!(
+            body,
+            [
+                "  %% package \"foo\"",
+                "  subgraph \"foo\"",
+                "    %% channel \"fast\"",
+                "    subgraph foo-fast[\"fast\"]",
+                "      foo-fast-foo.v1.2.0[\"foo.v1.2.0\"]",
+                "      foo-fast-foo.v1.1.0[\"foo.v1.1.0\"]-- skip --> foo-fast-foo.v1.2.0[\"foo.v1.2.0\"]",
+                "      foo-fast-foo.v1.1.0[\"foo.v1.1.0\"]",
+                "    end",
+                "    %% channel \"stable\"",
+                "    subgraph foo-stable[\"stable\"]",
+                "      foo-stable-foo.v1.1.0[\"foo.v1.1.0\"]",
+                "      foo-stable-foo.v1.0.0[\"foo.v1.0.0\"]-- replace --> foo-stable-foo.v1.1.0[\"foo.v1.1.0\"]",
+                "      foo-stable-foo.v1.0.0[\"foo.v1.0.0\"]",
+                "    end",
+                "  end",
+                "class foo-fast-foo.v1.1.0 skipped",
+            ]
+        );
+    }
+
+    #[test]
+    fn the_channel_option_keeps_one_channel_of_the_package() {
+        let m = two_channels().build();
+        let opts = MermaidOptions { package: Some("foo".into()), channel: Some("stable".into()), ..Default::default() };
+        let out = to_mermaid(&m, &opts).expect("renders");
+        assert!(out.contains("subgraph foo-stable") && !out.contains("subgraph foo-fast"), "{out}");
+        // Without a package it is ignored.
+        let opts = MermaidOptions { channel: Some("stable".into()), ..Default::default() };
+        assert!(to_mermaid(&m, &opts).expect("renders").contains("subgraph foo-fast"));
+    }
+
+    #[test]
+    fn an_unknown_minimum_edge_is_opms_error() {
+        let m = two_channels().build();
+        let opts = MermaidOptions { minimum_edge: Some("foo.v9".into()), ..Default::default() };
+        assert_eq!(to_mermaid(&m, &opts), Err("unknown minimum edge name: \"foo.v9\"".to_string()));
+    }
+
+    #[test]
+    fn a_bundle_without_a_valid_version_is_refused() {
+        let yaml = two_channels().version("foo.v1.1.0", "1.1.0.1").yaml();
+        let loaded = crate::declcfg::load_files(&[crate::declcfg::FileInput::new("catalog.yaml", yaml)]);
+        let (_, diags) = crate::model::build(&loaded.config);
+        let refusal = mermaid_refusal(&diags).map(|d| d.message.as_str());
+        assert_eq!(
+            refusal,
+            Some("error parsing bundle \"foo.v1.1.0\" version \"1.1.0.1\": Invalid character(s) found in patch number \"0.1\"")
+        );
+        assert_eq!(mermaid_refusal(&[]), None);
+    }
 }

@@ -1,13 +1,16 @@
-//! Upgrade paths. OLM v0 moves one edge per resolution: from the installed bundle it takes the
-//! entry closest to the head (in its channel order) that replaces it, skips it, or covers its
-//! version with `skipRange`, and repeats. OLM v1 allows any direct successor (plus staying put)
-//! and picks the highest version. A version with no path to the head is stranded, and we say why.
+//! Upgrade paths: where an upgrade starts ([`Start`]), its steps and why a version is stranded
+//! ([`UpgradePath`]), for OLM v0 and OLM v1. OLM v0 moves one edge per resolution: from the
+//! installed bundle it takes the entry closest to the head (in its channel order) that replaces
+//! it, skips it, or covers its version with `skipRange`, and repeats (`V0Channel`, which the
+//! channel graph also reads for its stranded flags). OLM v1 allows any direct successor (plus
+//! staying put) and picks the highest version ([`successors_v1`]). A version with no path to the
+//! head is stranded, and we say why.
 
 use std::collections::HashSet;
 
 use serde::Serialize;
 
-use super::channel_graph::{entry_version, EdgeKind};
+use super::edge::{entry_version, EdgeKind};
 use super::order::channel_order;
 use crate::model::{Channel, Entry, Package};
 use crate::property::Property;
@@ -33,15 +36,17 @@ pub enum Start {
 }
 
 impl Start {
-    /// A bundle name, or a version when the text parses as one and names no bundle of `package`.
-    pub fn parse(package: &Package, text: &str) -> Start {
-        if package.bundle(text).is_none() && package.channels.iter().all(|c| c.entry(text).is_none()) {
-            let t = text.strip_prefix('v').unwrap_or(text);
-            if let Ok(v) = Version::parse(t) {
-                return Start::Version(v);
-            }
+    /// What a user's "from" means for `package`: the bundle (or channel entry) the text names,
+    /// else `version`, the caller's reading of the same text as a version (`1.2.0`, `v1.2.0`),
+    /// else a bundle name that [`upgrade_path`] reports as unknown. Reading the text as a version
+    /// is the surface's job: the analyses take parsed values.
+    pub fn from_input(package: &Package, text: &str, version: Option<Version>) -> Start {
+        let names_something =
+            package.bundle(text).is_some() || package.channels.iter().any(|c| c.entry(text).is_some());
+        match version {
+            Some(v) if !names_something => Start::Version(v),
+            _ => Start::Bundle(text.to_string()),
         }
-        Start::Bundle(text.to_string())
     }
 }
 
@@ -243,15 +248,7 @@ impl<'a> V0Channel<'a> {
     }
 
     fn kind(&self, i: usize, cur: &Current) -> Option<EdgeKind> {
-        let e = &self.channel.entries[i];
-        if !cur.name.is_empty() && e.replaces.value == cur.name {
-            return Some(EdgeKind::Replaces);
-        }
-        if !cur.name.is_empty() && e.skips.iter().any(|s| s.value == cur.name) {
-            return Some(EdgeKind::Skips);
-        }
-        let v = cur.version.as_ref()?;
-        self.ranges[i].as_ref().filter(|r| r.contains(v)).map(|_| EdgeKind::SkipRange)
+        edge_kind_with(&self.channel.entries[i], self.ranges[i].as_ref(), cur)
     }
 
     /// The entry OLM v0 moves to from `cur`, and the first prohibited entry passed over.
@@ -521,62 +518,421 @@ pub fn channel_paths(
     }
 }
 
-/// Every version that reaches the head in at most `max_steps` upgrades (OLM v0 or v1), with its path.
-pub fn within_steps(
-    package: &Package,
-    channel: &Channel,
-    semantics: Semantics,
-    max_steps: usize,
-) -> Result<Vec<UpgradePath>, PathError> {
-    Ok(channel_paths(package, channel, semantics)?
-        .into_iter()
-        .filter(|p| !p.stranded && p.steps.len() <= max_steps)
-        .collect())
-}
+/// The upgrade rules, each shown on a small catalog of package `foo` whose entry `foo.vX.Y.Z` is
+/// a bundle of version X.Y.Z. Paths are written as the CLI prints them, without the `foo.v`.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::testing::{channel, foo, TestCatalog};
+    use crate::model::Model;
 
-/// Whether OLM (v0 or v1) takes an installed `from` through or to `to` on its way to the head.
-pub fn can_upgrade(
-    package: &Package,
-    channel: &Channel,
-    from: &Start,
-    to: &str,
-    semantics: Semantics,
-) -> Result<bool, PathError> {
-    Ok(upgrade_path(package, channel, from, semantics)?.steps.iter().any(|s| s.to == to))
-}
+    fn short(name: &str) -> &str {
+        name.strip_prefix("foo.v").unwrap_or(name)
+    }
 
-/// What each channel of a package offers a given installed version.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ChannelOption {
-    pub channel: String,
-    /// The bundle is an entry of this channel.
-    pub contains: bool,
-    pub is_default: bool,
-    /// OLM v0's path to this channel's head if the subscription switched to it.
-    pub path: Option<UpgradePath>,
-    pub error: Option<String>,
-}
+    /// The path from `start` to the head of channel `stable`.
+    fn path_from(m: &Model, semantics: Semantics, start: Start) -> UpgradePath {
+        upgrade_path(foo(m), channel(m, "stable"), &start, semantics).expect("a path")
+    }
 
-/// For an installed bundle or version: which channels list it, and where switching to each
-/// channel would take it.
-pub fn package_view(package: &Package, start: &Start) -> Vec<ChannelOption> {
-    package
-        .channels
-        .iter()
-        .map(|c| {
-            let contains = matches!(start, Start::Bundle(b) if c.entry(b).is_some());
-            let (path, error) = match v0_path(package, c, start) {
-                Ok(p) => (Some(p), None),
-                Err(e) => (None, Some(e.to_string())),
-            };
-            ChannelOption {
-                channel: c.name.clone(),
-                contains,
-                is_default: package.default_channel.value == c.name,
-                path,
-                error,
+    /// The steps from bundle `from`, as `1.0.0 -> 1.1.0 (replaces)`.
+    fn steps(m: &Model, semantics: Semantics, from: &str) -> Vec<String> {
+        render(&path_from(m, semantics, Start::Bundle(from.into())))
+    }
+
+    fn render(p: &UpgradePath) -> Vec<String> {
+        p.steps.iter().map(|s| format!("{} -> {} ({})", short(&s.from), short(&s.to), s.edge.as_str())).collect()
+    }
+
+    fn version(text: &str) -> Version {
+        Version::parse(text).expect("a version")
+    }
+
+    /// 1.0.0 <- 1.1.0 <- 1.2.0 along `replaces`.
+    fn replaces_chain() -> Model {
+        TestCatalog::new()
+            .channel(
+                "stable",
+                "
+                - name: foo.v1.0.0
+                - name: foo.v1.1.0
+                  replaces: foo.v1.0.0
+                - name: foo.v1.2.0
+                  replaces: foo.v1.1.0
+                ",
+            )
+            .build()
+    }
+
+    mod replaces {
+        use super::*;
+
+        #[test]
+        fn an_entry_upgrades_the_one_it_replaces() {
+            let m = replaces_chain();
+            assert_eq!(steps(&m, Semantics::V0, "foo.v1.1.0"), ["1.1.0 -> 1.2.0 (replaces)"]);
+            assert_eq!(steps(&m, Semantics::V1, "foo.v1.1.0"), ["1.1.0 -> 1.2.0 (replaces)"]);
+        }
+
+        #[test]
+        fn a_chain_is_walked_one_version_at_a_time() {
+            // replaces is not transitive: 1.2.0 does not upgrade 1.0.0 directly, in v0 or v1.
+            let m = replaces_chain();
+            let want = ["1.0.0 -> 1.1.0 (replaces)", "1.1.0 -> 1.2.0 (replaces)"];
+            assert_eq!(steps(&m, Semantics::V0, "foo.v1.0.0"), want);
+            assert_eq!(steps(&m, Semantics::V1, "foo.v1.0.0"), want);
+        }
+
+        #[test]
+        fn the_head_needs_no_upgrade() {
+            let m = replaces_chain();
+            let p = path_from(&m, Semantics::V0, Start::Bundle("foo.v1.2.0".into()));
+            assert_eq!((p.steps.len(), p.stranded, p.to.as_deref()), (0, false, Some("foo.v1.2.0")));
+        }
+
+        #[test]
+        fn an_installed_bundle_of_another_package_can_be_replaced() {
+            // A renamed package: its first entry replaces the old package's bundle.
+            let m = TestCatalog::new()
+                .channel(
+                    "stable",
+                    "
+                    - name: foo.v1.0.0
+                      replaces: bar.v3.0.0
+                    - name: foo.v1.1.0
+                      replaces: foo.v1.0.0
+                    ",
+                )
+                .build();
+            let start = Start::Installed { name: "bar.v3.0.0".into(), version: Some(version("3.0.0")) };
+            let p = path_from(&m, Semantics::V0, start);
+            assert_eq!(render(&p), ["bar.v3.0.0 -> 1.0.0 (replaces)", "1.0.0 -> 1.1.0 (replaces)"]);
+        }
+    }
+
+    mod skips {
+        use super::*;
+
+        /// 1.2.0 replaces 1.0.0 and skips 1.1.0, which also replaces 1.0.0.
+        fn skipping() -> Model {
+            TestCatalog::new()
+                .channel(
+                    "stable",
+                    "
+                    - name: foo.v1.0.0
+                    - name: foo.v1.1.0
+                      replaces: foo.v1.0.0
+                    - name: foo.v1.2.0
+                      replaces: foo.v1.0.0
+                      skips: [foo.v1.1.0]
+                    ",
+                )
+                .build()
+        }
+
+        #[test]
+        fn an_entry_upgrades_every_entry_it_skips() {
+            let m = skipping();
+            assert_eq!(steps(&m, Semantics::V0, "foo.v1.1.0"), ["1.1.0 -> 1.2.0 (skips)"]);
+            assert_eq!(steps(&m, Semantics::V1, "foo.v1.1.0"), ["1.1.0 -> 1.2.0 (skips)"]);
+        }
+
+        #[test]
+        fn v0_never_installs_a_skipped_entry() {
+            // 1.1.0 replaces 1.0.0 too, but a skipped entry is off OLM v0's channel order.
+            let m = skipping();
+            assert_eq!(steps(&m, Semantics::V0, "foo.v1.0.0"), ["1.0.0 -> 1.2.0 (replaces)"]);
+        }
+
+        #[test]
+        fn v0_strands_a_version_whose_only_successor_is_skipped() {
+            // 1.1.0 is the only entry that upgrades 1.0.0, and 1.2.0 skips it.
+            let m = TestCatalog::new()
+                .channel(
+                    "stable",
+                    "
+                    - name: foo.v1.0.0
+                    - name: foo.v1.1.0
+                      replaces: foo.v1.0.0
+                    - name: foo.v1.2.0
+                      replaces: foo.v1.1.0
+                      skips: [foo.v1.1.0]
+                    ",
+                )
+                .build();
+            let p = path_from(&m, Semantics::V0, Start::Bundle("foo.v1.0.0".into()));
+            assert!(p.stranded && p.steps.is_empty());
+            assert_eq!(
+                p.reason.as_deref(),
+                Some(
+                    "only \"foo.v1.1.0\" upgrade \"foo.v1.0.0\", and OLM v0 never installs them: they are skipped by another entry or not on the replaces chain from the head of channel \"stable\""
+                )
+            );
+            // OLM v1 has no channel order: every declared edge counts, skipped entries included.
+            assert_eq!(
+                steps(&m, Semantics::V1, "foo.v1.0.0"),
+                ["1.0.0 -> 1.1.0 (replaces)", "1.1.0 -> 1.2.0 (replaces)"]
+            );
+        }
+    }
+
+    mod skip_range {
+        use super::*;
+
+        /// The replaces chain, with a skipRange on the head.
+        fn ranged(range: &str) -> Model {
+            TestCatalog::new()
+                .channel(
+                    "stable",
+                    &format!(
+                        "
+                        - name: foo.v1.0.0
+                        - name: foo.v1.1.0
+                          replaces: foo.v1.0.0
+                        - name: foo.v1.2.0
+                          replaces: foo.v1.1.0
+                          skipRange: '{range}'
+                        "
+                    ),
+                )
+                .build()
+        }
+
+        #[test]
+        fn an_entry_upgrades_every_version_its_range_covers() {
+            let m = ranged(">=1.0.0 <1.2.0");
+            assert_eq!(steps(&m, Semantics::V0, "foo.v1.0.0"), ["1.0.0 -> 1.2.0 (skipRange)"]);
+            assert_eq!(steps(&m, Semantics::V1, "foo.v1.0.0"), ["1.0.0 -> 1.2.0 (skipRange)"]);
+        }
+
+        #[test]
+        fn replaces_and_skips_name_the_edge_before_skip_range() {
+            // 1.1.0 is both replaced by the head and covered by its range.
+            let m = ranged(">=1.0.0 <1.2.0");
+            assert_eq!(steps(&m, Semantics::V0, "foo.v1.1.0"), ["1.1.0 -> 1.2.0 (replaces)"]);
+        }
+
+        #[test]
+        fn a_bare_version_upgrades_only_through_skip_range() {
+            // A version in no channel (installed from elsewhere) has no name to replace or skip.
+            let m = ranged(">=1.0.0 <1.2.0");
+            let p = path_from(&m, Semantics::V0, Start::Version(version("1.0.5")));
+            assert_eq!(render(&p), ["1.0.5 -> 1.2.0 (skipRange)"]);
+            let p = path_from(&m, Semantics::V0, Start::Version(version("0.9.0")));
+            assert!(p.stranded);
+            assert_eq!(
+                p.reason.as_deref(),
+                Some("no entry of channel \"stable\" on OLM v0's replaces chain replaces or skips \"0.9.0\" or covers its version with skipRange")
+            );
+        }
+
+        #[test]
+        fn an_invalid_range_declares_nothing() {
+            let m = ranged("not a range");
+            assert_eq!(
+                steps(&m, Semantics::V0, "foo.v1.0.0"),
+                ["1.0.0 -> 1.1.0 (replaces)", "1.1.0 -> 1.2.0 (replaces)"]
+            );
+        }
+    }
+
+    mod choosing {
+        use super::*;
+
+        /// The head 1.5.0 covers 1.0.0 with its range; 2.0.0 (a higher version, further from the
+        /// head) replaces 1.0.0.
+        fn head_not_highest() -> Model {
+            TestCatalog::new()
+                .channel(
+                    "stable",
+                    "
+                    - name: foo.v1.0.0
+                    - name: foo.v2.0.0
+                      replaces: foo.v1.0.0
+                    - name: foo.v1.5.0
+                      replaces: foo.v2.0.0
+                      skipRange: '>=1.0.0 <1.5.0'
+                    ",
+                )
+                .build()
+        }
+
+        #[test]
+        fn v0_takes_the_candidate_closest_to_the_head() {
+            // OLM v0 never compares versions: its order is the replaces chain from the head.
+            let m = head_not_highest();
+            assert_eq!(steps(&m, Semantics::V0, "foo.v1.0.0"), ["1.0.0 -> 1.5.0 (skipRange)"]);
+        }
+
+        #[test]
+        fn v1_takes_the_highest_version() {
+            let m = head_not_highest();
+            assert_eq!(
+                steps(&m, Semantics::V1, "foo.v1.0.0"),
+                ["1.0.0 -> 2.0.0 (replaces)", "2.0.0 -> 1.5.0 (replaces)"]
+            );
+        }
+
+        #[test]
+        fn v0_needs_a_single_replaces_chain() {
+            let m = TestCatalog::new().channel("stable", "[{name: foo.v1.0.0}, {name: foo.v1.1.0}]").build();
+            let err = upgrade_path(foo(&m), channel(&m, "stable"), &Start::Bundle("foo.v1.0.0".into()), Semantics::V0)
+                .expect_err("two heads");
+            assert_eq!(
+                err.to_string(),
+                "a unique replacement chain within a channel is required to determine the relative order between channel entries, but 2 replacement chains were found in channel \"stable\" of package \"foo\": foo.v1.0.0, foo.v1.1.0"
+            );
+            // OLM v1 has no chain to build, but there is no single head to reach either.
+            let p = path_from(&m, Semantics::V1, Start::Bundle("foo.v1.0.0".into()));
+            assert_eq!((p.to, p.stranded), (None, true));
+        }
+    }
+
+    mod deprecated {
+        use super::*;
+
+        #[test]
+        fn v0_never_installs_a_bundle_with_the_olm_deprecated_property() {
+            let m = TestCatalog::new()
+                .channel(
+                    "stable",
+                    "
+                    - name: foo.v1.0.0
+                    - name: foo.v1.1.0
+                      replaces: foo.v1.0.0
+                    - name: foo.v1.2.0
+                      replaces: foo.v1.1.0
+                    ",
+                )
+                .olm_deprecated("foo.v1.1.0")
+                .build();
+            let p = path_from(&m, Semantics::V0, Start::Bundle("foo.v1.0.0".into()));
+            assert!(p.stranded);
+            assert_eq!(
+                p.reason.as_deref(),
+                Some("\"foo.v1.1.0\" would upgrade \"foo.v1.0.0\" but carries the olm.deprecated property, which OLM v0 never installs")
+            );
+        }
+
+        /// 1.2.0, the head, covers 1.0.0 with its range and is deprecated.
+        fn deprecated_head() -> Model {
+            TestCatalog::new()
+                .channel(
+                    "stable",
+                    "
+                    - name: foo.v1.0.0
+                    - name: foo.v1.1.0
+                      replaces: foo.v1.0.0
+                    - name: foo.v1.2.0
+                      replaces: foo.v1.1.0
+                      skipRange: '<1.1.0'
+                    ",
+                )
+                .deprecate_bundle("foo.v1.2.0", "use 1.3")
+                .build()
+        }
+
+        #[test]
+        fn v1_prefers_a_successor_that_is_not_deprecated() {
+            let m = deprecated_head();
+            assert_eq!(
+                steps(&m, Semantics::V1, "foo.v1.0.0"),
+                ["1.0.0 -> 1.1.0 (replaces)", "1.1.0 -> 1.2.0 (replaces)"]
+            );
+        }
+
+        #[test]
+        fn v0_ignores_olm_deprecations() {
+            let m = deprecated_head();
+            assert_eq!(steps(&m, Semantics::V0, "foo.v1.0.0"), ["1.0.0 -> 1.2.0 (skipRange)"]);
+        }
+    }
+
+    mod v1_successors {
+        use super::*;
+
+        #[test]
+        fn direct_edges_and_the_same_version_are_successors() {
+            // Staying put is allowed; 1.2.0 replaces 1.1.0, not 1.0.0, so it is not one.
+            let m = replaces_chain();
+            let got = successors_v1(foo(&m), None, "foo.v1.0.0", &version("1.0.0"));
+            assert_eq!(got, ["foo.v1.0.0", "foo.v1.1.0"]);
+            let entry = |n: &str| channel(&m, "stable").entry(n).expect("entry");
+            assert!(legacy_successor(entry("foo.v1.1.0"), "foo.v1.0.0", &version("1.0.0")));
+            assert!(!legacy_successor(entry("foo.v1.2.0"), "foo.v1.0.0", &version("1.0.0")));
+        }
+
+        #[test]
+        fn build_metadata_is_read_as_a_release() {
+            // An installed 1.0.0+1 is release 1 of 1.0.0: not the same as the bundle 1.0.0.
+            let m = replaces_chain();
+            let got = successors_v1(foo(&m), None, "elsewhere", &version("1.0.0+1"));
+            assert!(got.is_empty(), "{got:?}");
+        }
+
+        #[test]
+        fn only_the_given_channels_declare_edges() {
+            let m = TestCatalog::new()
+                .channel("stable", "[{name: foo.v1.0.0}]")
+                .channel("fast", "[{name: foo.v1.0.0}, {name: foo.v1.1.0, replaces: foo.v1.0.0}]")
+                .build();
+            let stable = [channel(&m, "stable")];
+            let only_stable = successors_v1(foo(&m), Some(&stable), "foo.v1.0.0", &version("1.0.0"));
+            assert_eq!(only_stable, ["foo.v1.0.0"]);
+            let all = successors_v1(foo(&m), None, "foo.v1.0.0", &version("1.0.0"));
+            assert_eq!(all, ["foo.v1.0.0", "foo.v1.1.0"]);
+        }
+
+        #[test]
+        fn historical_semver_successors_follow_the_caret() {
+            let m = TestCatalog::new()
+                .channel(
+                    "stable",
+                    "[{name: foo.v0.0.3}, {name: foo.v0.2.0}, {name: foo.v0.2.1}, {name: foo.v1.2.0},
+                      {name: foo.v1.3.0-rc.1}, {name: foo.v1.4.0}, {name: foo.v2.0.0}]",
+                )
+                .build();
+            let semver = |v: &str| successors_v1_semver(foo(&m), &version(v));
+            assert_eq!(semver("1.2.0"), ["foo.v1.2.0", "foo.v1.4.0"]);
+            assert_eq!(semver("0.2.0"), ["foo.v0.2.0", "foo.v0.2.1"]);
+            assert_eq!(semver("0.0.3"), ["foo.v0.0.3"]);
+        }
+    }
+
+    mod start {
+        use super::*;
+
+        #[test]
+        fn a_name_wins_over_a_version() {
+            let m = replaces_chain();
+            let p = foo(&m);
+            assert_eq!(Start::from_input(p, "foo.v1.0.0", None), Start::Bundle("foo.v1.0.0".into()));
+            assert_eq!(Start::from_input(p, "v1.0.5", Some(version("1.0.5"))), Start::Version(version("1.0.5")));
+            assert_eq!(Start::from_input(p, "nothing", None), Start::Bundle("nothing".into()));
+            let named = TestCatalog::new().channel("stable", "[{name: '1.0.0'}]").version("1.0.0", "1.0.0").build();
+            assert_eq!(Start::from_input(foo(&named), "1.0.0", Some(version("1.0.0"))), Start::Bundle("1.0.0".into()));
+        }
+
+        #[test]
+        fn an_unknown_bundle_is_an_error() {
+            let m = replaces_chain();
+            let err = upgrade_path(foo(&m), channel(&m, "stable"), &Start::Bundle("foo.v9".into()), Semantics::V0)
+                .expect_err("unknown");
+            assert_eq!(err.to_string(), "\"foo.v9\" is neither a bundle of this package nor a version (like 1.2.0)");
+        }
+
+        #[test]
+        fn channel_paths_has_every_entrys_path() {
+            let m = replaces_chain();
+            for semantics in [Semantics::V0, Semantics::V1] {
+                let all = channel_paths(foo(&m), channel(&m, "stable"), semantics).expect("paths");
+                let each: Vec<UpgradePath> = channel(&m, "stable")
+                    .entries
+                    .iter()
+                    .map(|e| path_from(&m, semantics, Start::Bundle(e.name.value.clone())))
+                    .collect();
+                assert_eq!(all, each);
             }
-        })
-        .collect()
+        }
+    }
 }
