@@ -5,7 +5,7 @@
 //!
 //! Data flows one way (see `ARCHITECTURE.md`): files → [`declcfg`] (the raw catalog, every value
 //! located) → [`model`] (the checked catalog: versions, skipRanges and properties parsed once)
-//! → the analyses, which only read the model: [`validate`], [`graph`], [`resolve`] (whose input,
+//! → the analyses, which only read the model: [`validate`], [`graph`], [`mod@resolve`] (whose input,
 //! [`Cluster`], holds catalog models and what is installed).
 //!
 //! # The API in one screen
@@ -79,6 +79,7 @@ pub use version::{Version, VersionRange};
 #[doc(hidden)]
 pub mod internals {
     pub use crate::declcfg::load::parse_only;
+    pub use crate::graph::order::{channel_order, v0_order_links, Links};
     #[cfg(feature = "resolver")]
     pub use crate::resolve::{cel::CelRule, snapshot::Snapshot};
     /// OLM's SAT layer (`solver` conformance cases).

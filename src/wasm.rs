@@ -241,16 +241,13 @@ impl Catalog {
             serde_wasm_bindgen::from_value(options)
                 .map_err(|e| js_error("invalid-input", &format!("toMermaid options: {e}"), None))?
         };
-        if let Some(d) = graph::mermaid_refusal(&self.inner.report.diagnostics) {
-            return Err(js_error("render-failed", &d.message, None));
-        }
         let opts = MermaidOptions {
             minimum_edge: o.minimum_edge,
             package: o.package,
             channel: o.channel,
             v0_semantics: o.v0_semantics,
         };
-        graph::to_mermaid(&self.inner.model, &opts).map_err(|e| js_error("render-failed", &e, None))
+        graph::to_mermaid(&self.inner.model, &opts).map_err(|e| js_error("render-failed", &e.to_string(), None))
     }
 
     /// Graphviz DOT of a package (or one channel).

@@ -22,7 +22,7 @@ mod native {
     use olm_catalog::read_catalog;
     use olm_catalog::declcfg::{load_files, DeclarativeConfig};
     use olm_catalog::graph::{
-        mermaid_refusal, to_dot, to_mermaid, upgrade_path, ChannelGraph, MermaidOptions, PackageGraph, Semantics, Start,
+        to_dot, to_mermaid, upgrade_path, ChannelGraph, MermaidOptions, PackageGraph, Semantics, Start,
     };
     use olm_catalog::validate::{validate_files_with, Options};
     use olm_catalog::version::Version;
@@ -263,7 +263,7 @@ mod native {
         v0_semantics: bool,
         out: &mut String,
     ) -> Result<u8, Fail> {
-        let (m, build_diags) = model::build(&load(path)?);
+        let (m, _) = model::build(&load(path)?);
         let p = m.package(package).ok_or_else(|| Fail(format!("no package {package:?} in {}", path.display())))?;
         let channels: Vec<&model::Channel> = match channel {
             Some(c) => vec![p.channel(c).ok_or_else(|| Fail(format!("package {package:?} has no channel {c:?}")))?],
@@ -271,12 +271,9 @@ mod native {
         };
         match format {
             GraphFormat::Mermaid => {
-                if let Some(d) = mermaid_refusal(&build_diags) {
-                    return Err(Fail(d.message.clone()));
-                }
                 let channel = channel.map(str::to_string);
                 let opts = MermaidOptions { minimum_edge, package: Some(package.to_string()), channel, v0_semantics };
-                out.push_str(&to_mermaid(&m, &opts).map_err(Fail)?);
+                out.push_str(&to_mermaid(&m, &opts).map_err(|e| Fail(e.to_string()))?);
             }
             GraphFormat::Dot => {
                 let graphs: Vec<ChannelGraph> = channels.iter().map(|c| ChannelGraph::new(p, c)).collect();

@@ -6,13 +6,8 @@
 //! 1e6 on), [`json_number`] (`encoding/json` of a float64, exponent form from 1e21 on) and
 //! [`decode_base64`] (`base64.StdEncoding` as `encoding/json` and go-yaml decode `[]byte`).
 //!
-//! ```
-//! use olm_catalog::gotext::{format_g, json_number, quote};
-//!
-//! assert_eq!(quote("a\"b"), r#""a\"b""#);
-//! assert_eq!(format_g(1_000_000.0, 64), "1e+06");
-//! assert_eq!(json_number(1_000_000.0).unwrap(), "1000000");
-//! ```
+//! For example `format_g(1_000_000.0, 64)` is `1e+06` where `json_number(1_000_000.0)` is
+//! `1000000`: opm prints the first in a `%v` message and the second in re-encoded JSON.
 
 mod base64;
 mod float;

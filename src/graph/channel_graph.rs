@@ -19,12 +19,14 @@ use crate::property::Property;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GraphNode {
+    /// The bundle (entry) name.
     pub name: String,
     /// The bundle's version (with release, `1.0.0-2`), when known.
     pub version: Option<String>,
     /// A `replaces`/`skips` target that is not an entry of the channel.
     #[serde(rename = "virtual")]
     pub is_virtual: bool,
+    /// Is the channel head.
     pub head: bool,
     /// The deprecation message (an `olm.deprecations` entry or a legacy `olm.deprecated` property).
     pub deprecated: Option<String>,
@@ -42,8 +44,11 @@ pub struct GraphNode {
 /// A typed edge, from the older bundle to the newer one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct GraphEdge {
+    /// The bundle upgraded from.
     pub from: String,
+    /// The bundle upgraded to.
     pub to: String,
+    /// Which field makes the edge.
     pub kind: EdgeKind,
 }
 
@@ -51,9 +56,13 @@ pub struct GraphEdge {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ChannelGraph {
+    /// The package.
     pub package: String,
+    /// The channel.
     pub channel: String,
+    /// Is the package's default channel.
     pub is_default: bool,
+    /// The channel's deprecation message, if deprecated.
     pub deprecated: Option<String>,
     /// The head, when the channel has exactly one.
     pub head: Option<String>,
@@ -61,6 +70,7 @@ pub struct ChannelGraph {
     pub order_error: Option<String>,
     /// Entries in channel order, then virtual nodes.
     pub nodes: Vec<GraphNode>,
+    /// Every upgrade edge.
     pub edges: Vec<GraphEdge>,
 }
 
@@ -68,8 +78,11 @@ pub struct ChannelGraph {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PackageGraph {
+    /// The package.
     pub package: String,
+    /// The default channel, when set.
     pub default_channel: Option<String>,
+    /// One graph per channel, by name.
     pub channels: Vec<ChannelGraph>,
 }
 

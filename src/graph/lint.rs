@@ -9,13 +9,8 @@ use super::channel_graph::ChannelGraph;
 use super::edge::entry_version;
 use super::upgrade::{Start, V0Channel};
 use crate::diagnostic::{Code, Diagnostic, Location};
-use crate::model::{Channel, Entry, Model, Package};
+use crate::model::{Channel, Entry, Package};
 use crate::version::{go_quote as q, Version};
-
-/// Run every graph lint over the model.
-pub fn check(model: &Model) -> Vec<Diagnostic> {
-    model.packages.iter().flat_map(package).collect()
-}
 
 /// The graph lints of one package.
 pub fn package(p: &Package) -> Vec<Diagnostic> {
@@ -299,7 +294,7 @@ mod tests {
         of(code, &TestCatalog::new().channel("stable", entries).build())
     }
 
-    fn of(code: Code, m: &Model) -> Vec<String> {
+    fn of(code: Code, m: &crate::model::Model) -> Vec<String> {
         package(foo(m)).into_iter().filter(|d| d.code == code).map(|d| d.message).collect()
     }
 

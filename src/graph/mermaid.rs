@@ -2,15 +2,15 @@
 //! name, entries by decreasing version, `replace`/`skip`/`skipRange(...)` edges from the older
 //! bundle to the newer one, deprecation styling, and — with v0 semantics — the `skipped` class and
 //! red links for edges OLM v0 never takes. Reads the model; like opm's writer it matches versions
-//! and deprecations by name across the whole catalog, and [`mermaid_refusal`] says which problems
-//! found while building the model make opm refuse to draw.
+//! and deprecations by name across the whole catalog, and refuses, with opm's words, a catalog
+//! whose bundle versions it cannot read ([`MermaidError`]).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 
 use crate::declcfg::Source;
-use crate::diagnostic::{Code, Diagnostic};
-use crate::model::{Channel, Entry, Model, Package, SkipRange};
+use crate::model::{Bundle, Channel, Entry, Model, Package, SkipRange};
+use crate::property::{PackageProperty, Property, TYPE_PACKAGE};
 use crate::version::{go_quote as q, Version};
 
 /// Options of `render-graph`.
@@ -27,21 +27,92 @@ pub struct MermaidOptions {
     pub v0_semantics: bool,
 }
 
-/// The problem, among those found while building the model, that makes `opm alpha render-graph`
-/// refuse the catalog, if any. opm's writer needs every bundle's version, so it stops at the first
-/// bundle whose properties do not parse, that has not exactly one `olm.package` property, or whose
-/// version is invalid. Pass the diagnostics of [`crate::model::build`] (or a report holding them)
-/// and show this one's message instead of drawing.
-pub fn mermaid_refusal(diagnostics: &[Diagnostic]) -> Option<&Diagnostic> {
-    diagnostics.iter().find(|d| {
-        d.is_error() && matches!(d.code, Code::InvalidProperty | Code::PackagePropertyCount | Code::InvalidVersion)
-    })
+/// Why `opm alpha render-graph` refuses to draw; `Display` gives opm's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MermaidError {
+    /// A bundle's property does not decode (`parse properties for bundle ...`).
+    InvalidProperty {
+        /// The bundle.
+        bundle: String,
+        /// The property's index.
+        index: usize,
+        /// The property's type.
+        type_: String,
+        /// Go's decoding error.
+        error: String,
+    },
+    /// A bundle has not exactly one `olm.package` property.
+    PackagePropertyCount {
+        /// The bundle.
+        bundle: String,
+    },
+    /// A bundle's version does not parse.
+    InvalidVersion {
+        /// The bundle.
+        bundle: String,
+        /// The version text.
+        version: String,
+        /// blang's error.
+        error: String,
+    },
+    /// `--minimum-edge` names no bundle.
+    UnknownMinimumEdge(String),
 }
 
-/// Render the model as opm's Mermaid graph. The only error is opm's for an unknown minimum edge.
-/// A bundle without a valid version is drawn as version 0.0.0, like an entry without a bundle;
-/// check [`mermaid_refusal`] first to refuse such catalogs as opm does.
-pub fn to_mermaid(model: &Model, opts: &MermaidOptions) -> Result<String, String> {
+impl std::fmt::Display for MermaidError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MermaidError::InvalidProperty { bundle, index, type_, error } => {
+                write!(f, "parse properties for bundle {}: parse property[{index}] of type {}: {error}", q(bundle), q(type_))
+            }
+            MermaidError::PackagePropertyCount { bundle } => {
+                write!(f, "bundle {} has multiple {} properties, expected exactly 1", q(bundle), q(TYPE_PACKAGE))
+            }
+            MermaidError::InvalidVersion { bundle, version, error } => {
+                write!(f, "bundle {} has invalid version {}: {error}", q(bundle), q(version))
+            }
+            MermaidError::UnknownMinimumEdge(name) => write!(f, "unknown minimum edge name: {}", q(name)),
+        }
+    }
+}
+
+impl std::error::Error for MermaidError {}
+
+/// opm's writer first maps every bundle name to its version (the first bundle of each name, in
+/// the order the catalog was read), and refuses the catalog at the first bundle whose properties
+/// do not decode, that has not exactly one `olm.package` property, or whose version is invalid.
+fn check_versions(model: &Model) -> Result<(), MermaidError> {
+    let mut bundles: Vec<&Bundle> = model.packages.iter().flat_map(|p| &p.bundles).collect();
+    bundles.sort_by_key(|b| b.order);
+    let mut seen = std::collections::HashSet::new();
+    for b in bundles.into_iter().filter(|b| seen.insert(b.name.value.as_str())) {
+        let bundle = b.name.value.clone();
+        let invalid = b.properties.iter().find_map(|(i, p)| match p {
+            Property::Invalid { type_, error } => Some((*i, type_, error)),
+            _ => None,
+        });
+        if let Some((index, type_, error)) = invalid {
+            return Err(MermaidError::InvalidProperty { bundle, index, type_: type_.clone(), error: error.clone() });
+        }
+        let packages: Vec<&PackageProperty> = b
+            .properties
+            .iter()
+            .filter_map(|(_, p)| match p {
+                Property::Package(pp) => Some(pp),
+                _ => None,
+            })
+            .collect();
+        let [pp] = packages.as_slice() else { return Err(MermaidError::PackagePropertyCount { bundle }) };
+        if let Err(e) = &pp.parsed_version {
+            return Err(MermaidError::InvalidVersion { bundle, version: pp.version.clone(), error: e.to_string() });
+        }
+    }
+    Ok(())
+}
+
+/// Render the model as opm's Mermaid graph, or opm's refusal.
+pub fn to_mermaid(model: &Model, opts: &MermaidOptions) -> Result<String, MermaidError> {
+    check_versions(model)?;
     let names = Names::new(model);
     let mut channels = visible_channels(model, opts);
     let min_edge = match opts.minimum_edge.as_deref().filter(|n| !n.is_empty()) {
@@ -171,9 +242,13 @@ struct MinimumEdge<'a> {
 impl<'a> MinimumEdge<'a> {
     /// The bundle must exist; its package is that of the first channel (in catalog order) listing
     /// it, or none.
-    fn new(name: &'a str, names: &Names<'_>, channels: &[(&'a Package, &Channel)]) -> Result<MinimumEdge<'a>, String> {
+    fn new(
+        name: &'a str,
+        names: &Names<'_>,
+        channels: &[(&'a Package, &Channel)],
+    ) -> Result<MinimumEdge<'a>, MermaidError> {
         if !names.versions.contains_key(name) {
-            return Err(format!("unknown minimum edge name: {}", q(name)));
+            return Err(MermaidError::UnknownMinimumEdge(name.to_string()));
         }
         let package = channels
             .iter()
@@ -381,19 +456,17 @@ mod tests {
     fn an_unknown_minimum_edge_is_opms_error() {
         let m = two_channels().build();
         let opts = MermaidOptions { minimum_edge: Some("foo.v9".into()), ..Default::default() };
-        assert_eq!(to_mermaid(&m, &opts), Err("unknown minimum edge name: \"foo.v9\"".to_string()));
+        assert_eq!(to_mermaid(&m, &opts).unwrap_err().to_string(), "unknown minimum edge name: \"foo.v9\"");
     }
 
     #[test]
     fn a_bundle_without_a_valid_version_is_refused() {
         let yaml = two_channels().version("foo.v1.1.0", "1.1.0.1").yaml();
         let loaded = crate::declcfg::load_files(&[crate::declcfg::FileInput::new("catalog.yaml", yaml)]);
-        let (_, diags) = crate::model::build(&loaded.config);
-        let refusal = mermaid_refusal(&diags).map(|d| d.message.as_str());
+        let (model, _) = crate::model::build(&loaded.config);
         assert_eq!(
-            refusal,
-            Some("error parsing bundle \"foo.v1.1.0\" version \"1.1.0.1\": Invalid character(s) found in patch number \"0.1\"")
+            to_mermaid(&model, &MermaidOptions::default()).unwrap_err().to_string(),
+            "bundle \"foo.v1.1.0\" has invalid version \"1.1.0.1\": Invalid character(s) found in patch number \"0.1\""
         );
-        assert_eq!(mermaid_refusal(&[]), None);
     }
 }

@@ -9,10 +9,10 @@
 mod channel_graph;
 mod dot;
 mod edge;
-pub mod lint;
-pub mod mermaid;
-pub mod order;
-pub mod upgrade;
+pub(crate) mod lint;
+mod mermaid;
+pub(crate) mod order;
+mod upgrade;
 
 #[cfg(test)]
 mod testing;
@@ -20,8 +20,8 @@ mod testing;
 pub use channel_graph::{ChannelGraph, GraphEdge, GraphNode, PackageGraph};
 pub use dot::to_dot;
 pub use edge::EdgeKind;
-pub use mermaid::{mermaid_refusal, to_mermaid, MermaidOptions};
-pub use order::{v0_order, v0_order_links, Links, OrderError};
+pub use mermaid::{to_mermaid, MermaidError, MermaidOptions};
+pub use order::{v0_order, OrderError};
 pub use upgrade::{
     channel_paths, legacy_successor, successors_v1, successors_v1_semver, upgrade_path, PathError, Semantics, Start,
     Step, UpgradePath,

@@ -10,19 +10,29 @@ use crate::version::go_quote as q;
 /// Why OLM v0 cannot order a channel; `Display` gives the resolver's message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OrderError {
+    /// No entry is the head.
     NoHeads {
+        /// The package.
         package: String,
+        /// The channel.
         channel: String,
     },
+    /// Following `replaces` from the head comes back to an entry.
     Cycle {
+        /// The head the walk started from.
         head: String,
+        /// The package.
         package: String,
+        /// The channel.
         channel: String,
     },
     /// Each chain rendered as OLM does (`first`, `first...last`).
     MultipleChains {
+        /// The package.
         package: String,
+        /// The channel.
         channel: String,
+        /// Each chain, rendered as OLM does.
         chains: Vec<String>,
     },
 }
@@ -60,8 +70,11 @@ impl std::error::Error for OrderError {}
 /// The upgrade links of one entry, as [`v0_order_links`] reads them.
 #[derive(Debug, Clone, Copy)]
 pub struct Links<'a, S: AsRef<str>> {
+    /// The entry name.
     pub name: &'a str,
+    /// `replaces` (empty when unset).
     pub replaces: &'a str,
+    /// `skips`.
     pub skips: &'a [S],
 }
 

@@ -20,7 +20,9 @@ use crate::version::{go_quote as q, Version, VersionRange, VersionRelease};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Semantics {
+    /// OLM v0: the resolver's one-step-at-a-time upgrades.
     V0,
+    /// OLM v1: the highest successor, legacy rules.
     V1,
 }
 
@@ -32,7 +34,12 @@ pub enum Start {
     /// A bare version.
     Version(Version),
     /// An installed bundle that need not belong to the package (a renamed package's CSV, say).
-    Installed { name: String, version: Option<Version> },
+    Installed {
+        /// The installed bundle (CSV) name.
+        name: String,
+        /// Its version, when known.
+        version: Option<Version>,
+    },
 }
 
 impl Start {
@@ -53,8 +60,11 @@ impl Start {
 /// One upgrade.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Step {
+    /// The bundle upgraded from.
     pub from: String,
+    /// The bundle upgraded to.
     pub to: String,
+    /// The edge taken.
     pub edge: EdgeKind,
 }
 
@@ -65,6 +75,7 @@ pub struct UpgradePath {
     pub from: String,
     /// The channel head (the goal), when the channel has one.
     pub to: Option<String>,
+    /// The steps, in order.
     pub steps: Vec<Step>,
     /// No path reaches the head.
     pub stranded: bool,
@@ -75,7 +86,9 @@ pub struct UpgradePath {
 /// Why no path could be computed at all.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PathError {
+    /// The start names no bundle of the package.
     UnknownBundle(String),
+    /// OLM v0 cannot order the channel (the resolver's message).
     Order(String),
 }
 

@@ -209,7 +209,8 @@ impl Builder {
                 );
                 continue;
             }
-            let Some((bundle, diags)) = checked[bi_blob].take() else { continue };
+            let Some((mut bundle, diags)) = checked[bi_blob].take() else { continue };
+            bundle.order = bi_blob;
             self.diags.extend(diags);
             let bi = self.packages[pi].bundles.len();
             bundle_names[pi].insert(name.clone(), bi);
@@ -248,6 +249,7 @@ impl Builder {
             None => (None, None),
         };
         let bundle = Bundle {
+            order: 0,
             name: bl.name.clone(),
             package: bl.package.value.clone(),
             source: bl.source.clone(),

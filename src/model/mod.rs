@@ -1,5 +1,5 @@
 //! The checked semantic model of a catalog: packages → channels → entries, and bundles, with
-//! typed properties and parsed versions. It is built from a [`DeclarativeConfig`] by
+//! typed properties and parsed versions. It is built from a [`DeclarativeConfig`](crate::declcfg::DeclarativeConfig) by
 //! [`build`], which performs opm's conversion checks and reports what it had to leave out.
 //!
 //! Analyses (validation, graphs, resolution) read only this model.
@@ -161,6 +161,8 @@ impl SkipRange {
 /// A bundle, shared by every channel that lists it.
 #[derive(Debug, Clone)]
 pub struct Bundle {
+    /// Position of its `olm.bundle` blob among the catalog's bundles, in load order.
+    pub order: usize,
     /// The bundle name.
     pub name: Spanned<String>,
     /// The package the bundle belongs to.

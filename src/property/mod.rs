@@ -4,7 +4,7 @@
 //! Types without a struct (including `olm.constraint`, `olm.deprecated` and unknown ones) only
 //! need a value that is present.
 //!
-//! [`constraint`] parses `olm.constraint` values for the resolver and for our own lint.
+//! [`parse_constraint`] parses `olm.constraint` values for the resolver and for our own lint.
 
 mod constraint;
 mod go_type;

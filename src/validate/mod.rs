@@ -1,6 +1,6 @@
 //! Validation: every check `opm validate` makes, with opm's verdict and wording, plus lints opm
 //! does not have. Loading and model building report their own problems; this module adds opm's
-//! aggregated model checks ([`model_checks`]) and puts everything into one [`Report`].
+//! aggregated model checks and puts everything into one [`Report`].
 
 mod error_tree;
 mod lint;
