@@ -129,4 +129,32 @@ mod tests {
         assert_eq!(json_number(-0.0).unwrap(), "-0");
         assert_eq!(json_number(f64::NEG_INFINITY).unwrap_err(), "json: unsupported value: -Inf");
     }
+
+    #[test]
+    fn percent_v_edge_values() {
+        assert_eq!(format_g(0.1 + 0.2, 64), "0.30000000000000004");
+        assert_eq!(format_g(1.5e300, 64), "1.5e+300");
+        assert_eq!(format_g(5e-324, 64), "5e-324");
+        assert_eq!(format_g(f64::MAX, 64), "1.7976931348623157e+308");
+        assert_eq!(format_g(f32::MAX as f64, 32), "3.4028235e+38");
+        assert_eq!(format_g(1e-45, 32), "1e-45");
+    }
+
+    #[test]
+    fn json_edge_values() {
+        let j = |f: f64| json_number(f).unwrap();
+        assert_eq!(j(123456789012345680000.0), "123456789012345680000");
+        assert_eq!(j(1.5e21), "1.5e+21");
+        assert_eq!(j(1e300), "1e+300");
+        assert_eq!(j(0.0000015), "0.0000015");
+        assert_eq!(j(-1.5e-7), "-1.5e-7");
+        assert_eq!(j(1e-10), "1e-10");
+        assert_eq!(j(1e-100), "1e-100");
+        assert_eq!(j(5e-324), "5e-324");
+        assert_eq!(j(0.1 + 0.2), "0.30000000000000004");
+        assert_eq!(j(9007199254740993.0), "9007199254740992");
+        assert_eq!(j(18446744073709551616.0), "18446744073709552000");
+        assert_eq!(j(f64::MAX), "1.7976931348623157e+308");
+        assert_eq!(json_number(f64::NAN), Err("json: unsupported value: NaN".into()));
+    }
 }

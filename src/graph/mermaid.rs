@@ -11,7 +11,8 @@ use std::fmt::Write as _;
 use crate::declcfg::Source;
 use crate::model::{Bundle, Channel, Entry, Model, Package, SkipRange};
 use crate::property::{PackageProperty, Property, TYPE_PACKAGE};
-use crate::version::{go_quote as q, Version};
+use crate::gotext::quote as q;
+use crate::version::{Version};
 
 /// Options of `render-graph`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::model::{Channel, Entry};
-use crate::version::go_quote as q;
+use crate::gotext::quote as q;
 
 /// Why OLM v0 cannot order a channel; `Display` gives the resolver's message.
 #[derive(Debug, Clone, PartialEq, Eq)]

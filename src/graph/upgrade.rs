@@ -14,7 +14,8 @@ use super::edge::{entry_version, EdgeKind};
 use super::order::channel_order;
 use crate::model::{Channel, Entry, Package};
 use crate::property::Property;
-use crate::version::{go_quote as q, Version, VersionRange, VersionRelease};
+use crate::gotext::quote as q;
+use crate::version::{Version, VersionRange, VersionRelease};
 
 /// Which OLM's rules to follow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -347,11 +348,7 @@ fn display_name(cur: &Current) -> String {
 /// that parses as a release (resolver.md §8.4).
 pub fn v1_version_release(package: &Package, e: &Entry) -> Option<VersionRelease> {
     let b = e.bundle.and_then(|i| package.bundles.get(i))?;
-    let v = b.version.as_ref()?;
-    match &b.release {
-        Some(r) => Some(VersionRelease { version: v.clone(), release: Some(r.clone()) }),
-        None => VersionRelease::from_legacy_version(&v.to_string()).ok(),
-    }
+    Some(VersionRelease::from_parsed(b.version.as_ref()?, b.release.as_ref()))
 }
 
 /// OLM v1's successors of an installed bundle (legacy semantics): entries that replace or skip it
@@ -366,7 +363,7 @@ pub fn successors_v1(
     version: &Version,
 ) -> Vec<String> {
     let cur = Current { name: installed.to_string(), version: Some(version.clone()) };
-    let installed_vr = VersionRelease::from_legacy_version(&version.to_string()).ok();
+    let installed_vr = Some(VersionRelease::from_parsed(version, None));
     let all: Vec<&Channel> = package.channels.iter().collect();
     let chans = channels.unwrap_or(&all);
     let mut out: Vec<String> = Vec::new();
@@ -386,11 +383,7 @@ pub fn successors_v1(
     }
     if channels.is_none() {
         for b in &package.bundles {
-            let vr = match (&b.version, &b.release) {
-                (Some(v), Some(r)) => Some(VersionRelease { version: v.clone(), release: Some(r.clone()) }),
-                (Some(v), None) => VersionRelease::from_legacy_version(&v.to_string()).ok(),
-                _ => None,
-            };
+            let vr = b.version.as_ref().map(|v| VersionRelease::from_parsed(v, b.release.as_ref()));
             if installed_vr.is_some() && vr == installed_vr {
                 push(&b.name.value);
             }

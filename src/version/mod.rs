@@ -7,8 +7,7 @@
 //!   ranges), including its space-splitting and wildcard quirks;
 //! - [`Release`] and [`VersionRelease`]: operator-registry's release strings and
 //!   the (version, release) ordering used by OLM v1;
-//! - [`go_quote`]: Go's `%q` string quoting, shared by every module that has to
-//!   reproduce Go error texts.
+//! - [`Constraints`]: Masterminds version constraints, as OLM v1 reads a version range.
 //!
 //! The `semver` crate is only used to store parsed versions; parsing, ordering
 //! and range semantics are blang's and are implemented here.
@@ -24,5 +23,3 @@ pub use release::{Release, ReleaseError, VersionRelease};
 pub use masterminds::{Constraints, MastermindsError, MastermindsVersion};
 pub use version::{NumErrorKind, NumberField, Version, VersionError};
 
-/// Go's `%q` (moved to [`crate::gotext::quote`]; kept while other modules move over).
-pub use crate::gotext::quote as go_quote;

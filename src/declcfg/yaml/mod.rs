@@ -10,15 +10,14 @@
 //! - [`fast`]: a reader for the block YAML real catalogs are made of, straight from the bytes;
 //! - [`events`]: the full parser (saphyr's event stream), for everything else;
 //! - [`scalar`]: YAML 1.1 scalar resolution as go-yaml v2 does it, with [`go_strconv`] (Go's
-//!   number parsing), [`go_time`] (Go's `time.Parse` for timestamps) and [`go_float`] (Go's
-//!   float text) underneath.
+//!   number parsing) and [`go_time`] (Go's `time.Parse` for timestamps) underneath; Go's float
+//!   text comes from `gotext`.
 //!
 //! Hostile input is bounded: nesting depth and the number of nodes produced by alias expansion
 //! both have a budget, and exceeding one ends the document with an error, not a hang.
 
 mod events;
 mod fast;
-mod go_float;
 mod go_strconv;
 mod go_time;
 mod scalar;

@@ -13,7 +13,7 @@
 //! - [`Scalar::into_value`]: the JSON value of a resolved scalar.
 //!
 //! Go's number parsing is in [`go_strconv`](super::go_strconv), timestamp recognition in
-//! [`go_time`](super::go_time), float text in [`go_float`](super::go_float).
+//! [`go_time`](super::go_time), float text in `gotext`.
 //!
 //! Facts followed (go-yaml v2 `resolve.go`, `decode.go`, `parserc.go`; Go `strconv`, `time`,
 //! `encoding/base64`, `encoding/json`; sigs.k8s.io/yaml `yaml.go`):
@@ -32,7 +32,7 @@
 
 use super::super::go_base64;
 use super::super::value::Value;
-use super::go_float::format_float_g;
+use crate::gotext::format_g as format_float_g;
 use super::go_strconv::{go_parse_float_dot, go_parse_int, go_parse_uint};
 use super::go_time::parse_timestamp;
 
@@ -380,7 +380,7 @@ fn go_lossy_utf8(mut b: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::go_float::{go_json_number, json_number_text};
+    use crate::gotext::json_number as go_json_number;
     use super::*;
 
     fn plain(s: &str) -> Scalar {
@@ -879,7 +879,6 @@ mod tests {
                     if let Ok(v) = resolve(s, p, t) {
                         let _ = key_text(&v);
                         let _ = key_error(&v);
-                        let _ = json_number_text(&v);
                     }
                 }
             }
