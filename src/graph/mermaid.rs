@@ -112,6 +112,19 @@ fn check_versions(model: &Model) -> Result<(), MermaidError> {
 }
 
 /// Render the model as opm's Mermaid graph, or opm's refusal.
+///
+/// ```
+/// use olm_catalog::{build_model, load_files, to_mermaid, FileInput, MermaidOptions};
+///
+/// let yaml = "schema: olm.package\nname: foo\ndefaultChannel: stable\n---\n\
+///     schema: olm.channel\npackage: foo\nname: stable\nentries:\n- name: foo.v1\n---\n\
+///     schema: olm.bundle\npackage: foo\nname: foo.v1\nimage: example.com/foo:1\nproperties:\n\
+///     - {type: olm.package, value: {packageName: foo, version: 1.0.0.1}}\n";
+/// let (model, _) = build_model(&load_files(&[FileInput::new("catalog.yaml", yaml)]).config);
+/// // Like opm, the writer refuses a catalog whose bundle versions it cannot read.
+/// let refusal = to_mermaid(&model, &MermaidOptions::default()).unwrap_err();
+/// assert!(refusal.to_string().starts_with("bundle \"foo.v1\" has invalid version \"1.0.0.1\""));
+/// ```
 pub fn to_mermaid(model: &Model, opts: &MermaidOptions) -> Result<String, MermaidError> {
     check_versions(model)?;
     let names = Names::new(model);

@@ -151,6 +151,28 @@ fn start_text(start: &Start) -> String {
 }
 
 /// The path OLM would take from `start` to the head of `channel`.
+///
+/// ```
+/// use olm_catalog::{build_model, load_files, upgrade_path, FileInput, Semantics, Start};
+///
+/// let yaml = "\
+/// schema: olm.package\nname: foo\ndefaultChannel: stable\n---\n\
+/// schema: olm.channel\npackage: foo\nname: stable\nentries:\n\
+/// - name: foo.v3\n  replaces: foo.v2\n  skipRange: '<3.0.0'\n- name: foo.v2\n  replaces: foo.v1\n- name: foo.v1\n\
+/// ---\nschema: olm.bundle\npackage: foo\nname: foo.v1\nimage: example.com/foo:1\nproperties:\n\
+/// - {type: olm.package, value: {packageName: foo, version: 1.0.0}}\n\
+/// ---\nschema: olm.bundle\npackage: foo\nname: foo.v2\nimage: example.com/foo:2\nproperties:\n\
+/// - {type: olm.package, value: {packageName: foo, version: 2.0.0}}\n\
+/// ---\nschema: olm.bundle\npackage: foo\nname: foo.v3\nimage: example.com/foo:3\nproperties:\n\
+/// - {type: olm.package, value: {packageName: foo, version: 3.0.0}}\n";
+/// let (model, _) = build_model(&load_files(&[FileInput::new("catalog.yaml", yaml)]).config);
+/// let foo = model.package("foo").unwrap();
+/// let stable = foo.channel("stable").unwrap();
+/// // OLM v0 takes the skipRange straight to the head; OLM v1 does the same here.
+/// let path = upgrade_path(foo, stable, &Start::Bundle("foo.v1".into()), Semantics::V0).unwrap();
+/// let steps: Vec<&str> = path.steps.iter().map(|s| s.to.as_str()).collect();
+/// assert_eq!(steps, ["foo.v3"]);
+/// ```
 pub fn upgrade_path(
     package: &Package,
     channel: &Channel,

@@ -17,6 +17,22 @@ use crate::version::{Release, Version};
 
 /// Convert a catalog into the model. The diagnostics come in opm's phase order (not sorted), so
 /// the first one is the error opm itself would print.
+///
+/// ```
+/// use olm_catalog::{build_model, load_files, FileInput};
+///
+/// let yaml = "schema: olm.package\nname: foo\ndefaultChannel: stable\n---\n\
+///     schema: olm.channel\npackage: foo\nname: stable\nentries:\n- name: foo.v1\n  skipRange: '<1.0.0'\n---\n\
+///     schema: olm.bundle\npackage: foo\nname: foo.v1\nimage: example.com/foo:1\nproperties:\n\
+///     - {type: olm.package, value: {packageName: foo, version: 1.0.0}}\n";
+/// let (model, diagnostics) = build_model(&load_files(&[FileInput::new("catalog.yaml", yaml)]).config);
+/// assert!(diagnostics.is_empty());
+/// let foo = model.package("foo").unwrap();
+/// let entry = &foo.channel("stable").unwrap().entries[0];
+/// // Parsed once, here: the analyses read the range and the version, never the text.
+/// assert!(entry.range().is_some_and(|r| r.as_str() == "<1.0.0"));
+/// assert_eq!(foo.bundles[0].version.as_ref().unwrap().to_string(), "1.0.0");
+/// ```
 pub fn build(cfg: &DeclarativeConfig) -> (Model, Vec<Diagnostic>) {
     let mut b = Builder::default();
     b.packages(cfg);

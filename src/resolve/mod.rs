@@ -130,6 +130,22 @@ impl Default for Options {
 }
 
 /// Resolve as OLM v0 does, with the default budget.
+///
+/// ```
+/// use olm_catalog::cluster::problem_json::ProblemJson;
+/// use olm_catalog::resolve;
+///
+/// let problem: ProblemJson = serde_json::from_str(r#"{
+///   "namespace": "ns",
+///   "catalogs": [{"name": "cat", "namespace": "ns", "packages": [{
+///     "name": "foo", "defaultChannel": "stable",
+///     "channels": [{"name": "stable", "entries": [{"name": "foo.v2", "replaces": "foo.v1"}, {"name": "foo.v1"}]}],
+///     "bundles": [{"name": "foo.v1", "version": "1.0.0"}, {"name": "foo.v2", "version": "2.0.0"}]}]}],
+///   "subscriptions": [{"name": "foo", "package": "foo", "channel": "stable", "catalog": "cat", "catalogNamespace": "ns"}]
+/// }"#).unwrap();
+/// let resolution = resolve(&problem.into_cluster().unwrap()).unwrap();
+/// assert_eq!(resolution.install[0].name, "foo.v2");
+/// ```
 pub fn resolve(cluster: &Cluster) -> Result<Resolution, ResolveError> {
     resolve_with(cluster, Options::default())
 }
