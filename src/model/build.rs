@@ -57,7 +57,7 @@ struct Builder {
 }
 
 impl Builder {
-    fn err(&mut self, code: Code, message: String, loc: crate::Location) {
+    fn err(&mut self, code: Code, message: String, loc: crate::diagnostic::Location) {
         self.diags.push(Diagnostic::error(code, message, loc));
     }
 
@@ -550,7 +550,7 @@ fn version_and_release(
 }
 
 /// The location of a field inside the value of a bundle's property `i`.
-fn prop_field(bl: &declcfg::Bundle, i: usize, field: &str) -> crate::Location {
+fn prop_field(bl: &declcfg::Bundle, i: usize, field: &str) -> crate::diagnostic::Location {
     let pos = bl
         .properties
         .get(i)
