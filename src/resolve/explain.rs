@@ -7,8 +7,8 @@ use std::collections::HashSet;
 
 use serde::Serialize;
 
-use super::snapshot::Snapshot;
-use super::solver::{self, Applied, ConstraintKind, Solution};
+use super::snapshot::{EntryId, Snapshot};
+use super::solver::{self, Applied, ConstraintKind, Pick, Solution};
 use super::variables::{Built, Subject};
 
 /// A node of the failure explanation.
@@ -47,99 +47,119 @@ pub struct PickReason {
 
 /// The reasons of every pick, in search order (bundle variables only).
 pub(super) fn picks(snap: &Snapshot, built: &Built, solution: &Solution) -> Vec<PickReason> {
-    let vars = &built.variables;
-    let mut out = Vec::new();
-    for p in &solution.picks {
-        let Subject::Bundle(e) = built.subjects[p.variable] else { continue };
-        let installed = snap.catalogs[snap.entries[e].catalog].is_virtual;
-        let (required_by, rank, candidates) = match p.by {
-            Some(a) => {
-                let ConstraintKind::Dependency(d) = &vars[a.variable].constraints[a.constraint].kind else {
-                    continue;
-                };
-                let rank = d.iter().position(|&c| c == p.variable).map(|i| i + 1).unwrap_or(0);
-                (Some(solver::message(vars, a)), rank, d.len())
-            }
-            None => (None, 1, 1),
-        };
-        let rejected: Vec<String> = p.rejected.iter().map(|&r| vars[r].id.clone()).collect();
-        let why = match (&required_by, p.by.map(|a| &built.subjects[a.variable])) {
-            (None, _) => "installed and not referenced by a subscription, so it must stay".to_string(),
-            (Some(_), Some(Subject::Subscription(_))) if installed => {
-                "no upgrade candidate could be installed, so the installed version stays".to_string()
-            }
-            (Some(_), Some(Subject::Subscription(_))) => {
-                let upgrading = built.replaces.contains_key(&e);
-                let sub = &snap.entries[e];
-                match (upgrading, rank) {
-                    (true, 1) => format!(
-                        "the upgrade candidate closest to the head of channel {} that directly replaces, skips or skipRange-covers the installed version",
-                        sub.channel
-                    ),
-                    (true, _) => format!(
-                        "the first upgrade candidate in channel {} (closest to the head) that can be installed; better-ranked ones were blocked",
-                        sub.channel
-                    ),
-                    (false, 1) => format!("the head of channel {}", sub.channel),
-                    (false, _) => format!(
-                        "the entry closest to the head of channel {} that can be installed; better-ranked ones were blocked",
-                        sub.channel
-                    ),
-                }
-            }
-            (Some(_), _) if installed => "an installed operator satisfies the requirement (installed operators are preferred)".into(),
-            (Some(_), _) if rank == 1 => "the most preferred candidate: installed operators first, then the dependent's own catalog, higher catalog priority, same namespace, catalog name, default channel, package name, channel name, and closeness to the channel head".into(),
-            (Some(_), _) => "the first candidate in OLM's preference order that can be installed; better-ranked ones were blocked".into(),
-        };
-        let requester = p.by.map(|a| match &built.subjects[a.variable] {
-            Subject::Subscription(_) => {
-                format!("subscription {}", vars[a.variable].id.trim_start_matches("subscription:"))
-            }
-            Subject::Bundle(b) => format!("bundle {}", snap.entries[*b].name),
-            Subject::Invariant => vars[a.variable].id.clone(),
-        });
-        out.push(PickReason {
-            bundle: vars[p.variable].id.clone(),
-            requester,
-            name: snap.entries[e].name.clone(),
-            installed,
-            required_by,
-            rank,
-            candidates,
-            rejected,
-            why,
-        });
-    }
+    let mut out: Vec<PickReason> = solution.picks.iter().filter_map(|p| pick_reason(snap, built, p)).collect();
     // A subscription whose requirement was already met by a bundle picked for something else:
     // OLM never tries its other candidates (an upgrade, say).
     for &(a, c) in &solution.already_met {
-        let Subject::Subscription(_) = built.subjects[a.variable] else { continue };
-        let Subject::Bundle(e) = built.subjects[c] else { continue };
-        let ConstraintKind::Dependency(d) = &vars[a.variable].constraints[a.constraint].kind else { continue };
-        let rank = d.iter().position(|&x| x == c).map(|i| i + 1).unwrap_or(0);
-        let installed = snap.catalogs[snap.entries[e].catalog].is_virtual;
-        let earlier = out.iter().find(|p| p.bundle == vars[c].id).and_then(|p| p.requester.clone());
-        let why = match (rank, earlier) {
-            (1, _) => "already selected, and the most preferred candidate".to_string(),
-            (_, Some(by)) => format!(
-                "already selected for {by}, so OLM does not try this subscription's better-ranked candidates{}",
-                if installed { " (no upgrade this time)" } else { "" }
-            ),
-            (_, None) => "already selected, so OLM does not try this subscription's better-ranked candidates".into(),
-        };
-        out.push(PickReason {
-            bundle: vars[c].id.clone(),
-            name: snap.entries[e].name.clone(),
-            installed,
-            required_by: Some(solver::message(vars, a)),
-            requester: Some(format!("subscription {}", vars[a.variable].id.trim_start_matches("subscription:"))),
-            rank,
-            candidates: d.len(),
-            rejected: Vec::new(),
-            why,
-        });
+        if let Some(reason) = already_met_reason(snap, built, &out, a, c) {
+            out.push(reason);
+        }
     }
     out
+}
+
+/// Why the search picked a bundle: its requirement, its rank there, the better ones passed over.
+fn pick_reason(snap: &Snapshot, built: &Built, p: &Pick) -> Option<PickReason> {
+    let vars = &built.variables;
+    let Subject::Bundle(e) = built.subjects[p.variable] else { return None };
+    let installed = snap.catalogs[snap.entries[e].catalog].is_virtual;
+    let (required_by, rank, candidates) = match p.by {
+        Some(a) => {
+            let (rank, candidates) = rank_in(built, a, p.variable)?;
+            (Some(solver::message(vars, a)), rank, candidates)
+        }
+        None => (None, 1, 1),
+    };
+    let rejected: Vec<String> = p.rejected.iter().map(|&r| vars[r].id.clone()).collect();
+    let why = match p.by.map(|a| &built.subjects[a.variable]) {
+        None => "installed and not referenced by a subscription, so it must stay".to_string(),
+        Some(Subject::Subscription(_)) if installed => {
+            "no upgrade candidate could be installed, so the installed version stays".to_string()
+        }
+        Some(Subject::Subscription(_)) => why_for_subscription(snap, built, e, rank),
+        Some(_) if installed => "an installed operator satisfies the requirement (installed operators are preferred)".into(),
+        Some(_) if rank == 1 => "the most preferred candidate: installed operators first, then the dependent's own catalog, higher catalog priority, same namespace, catalog name, default channel, package name, channel name, and closeness to the channel head".into(),
+        Some(_) => "the first candidate in OLM's preference order that can be installed; better-ranked ones were blocked".into(),
+    };
+    Some(PickReason {
+        bundle: vars[p.variable].id.clone(),
+        requester: p.by.map(|a| requester(snap, built, a)),
+        name: snap.entries[e].name.clone(),
+        installed,
+        required_by,
+        rank,
+        candidates,
+        rejected,
+        why,
+    })
+}
+
+/// `c`'s rank (1-based, 0 if absent) among dependency `a`'s candidates, and how many there are.
+fn rank_in(built: &Built, a: Applied, c: usize) -> Option<(usize, usize)> {
+    let ConstraintKind::Dependency(d) = &built.variables[a.variable].constraints[a.constraint].kind else {
+        return None;
+    };
+    Some((d.iter().position(|&x| x == c).map(|i| i + 1).unwrap_or(0), d.len()))
+}
+
+/// Why a subscription got entry `e` at `rank`: channel head, closest upgrade, or a fallback.
+fn why_for_subscription(snap: &Snapshot, built: &Built, e: EntryId, rank: usize) -> String {
+    let upgrading = built.replaces.contains_key(&e);
+    let sub = &snap.entries[e];
+    match (upgrading, rank) {
+        (true, 1) => format!(
+            "the upgrade candidate closest to the head of channel {} that directly replaces, skips or skipRange-covers the installed version",
+            sub.channel
+        ),
+        (true, _) => format!(
+            "the first upgrade candidate in channel {} (closest to the head) that can be installed; better-ranked ones were blocked",
+            sub.channel
+        ),
+        (false, 1) => format!("the head of channel {}", sub.channel),
+        (false, _) => format!(
+            "the entry closest to the head of channel {} that can be installed; better-ranked ones were blocked",
+            sub.channel
+        ),
+    }
+}
+
+/// Who had requirement `a`: `subscription <name>`, `bundle <name>` or an invariant's id.
+fn requester(snap: &Snapshot, built: &Built, a: Applied) -> String {
+    let vars = &built.variables;
+    match &built.subjects[a.variable] {
+        Subject::Subscription(_) => format!("subscription {}", vars[a.variable].id.trim_start_matches("subscription:")),
+        Subject::Bundle(b) => format!("bundle {}", snap.entries[*b].name),
+        Subject::Invariant => vars[a.variable].id.clone(),
+    }
+}
+
+/// Why a subscription kept `c`, picked earlier for something else: OLM tried nothing better.
+fn already_met_reason(snap: &Snapshot, built: &Built, out: &[PickReason], a: Applied, c: usize) -> Option<PickReason> {
+    let vars = &built.variables;
+    let Subject::Subscription(_) = built.subjects[a.variable] else { return None };
+    let Subject::Bundle(e) = built.subjects[c] else { return None };
+    let (rank, candidates) = rank_in(built, a, c)?;
+    let installed = snap.catalogs[snap.entries[e].catalog].is_virtual;
+    let earlier = out.iter().find(|p| p.bundle == vars[c].id).and_then(|p| p.requester.clone());
+    let why = match (rank, earlier) {
+        (1, _) => "already selected, and the most preferred candidate".to_string(),
+        (_, Some(by)) => format!(
+            "already selected for {by}, so OLM does not try this subscription's better-ranked candidates{}",
+            if installed { " (no upgrade this time)" } else { "" }
+        ),
+        (_, None) => "already selected, so OLM does not try this subscription's better-ranked candidates".into(),
+    };
+    Some(PickReason {
+        bundle: vars[c].id.clone(),
+        name: snap.entries[e].name.clone(),
+        installed,
+        required_by: Some(solver::message(vars, a)),
+        requester: Some(requester(snap, built, a)),
+        rank,
+        candidates,
+        rejected: Vec::new(),
+        why,
+    })
 }
 
 /// The explanation tree of an unsatisfiable core.
@@ -212,6 +232,7 @@ fn short(built: &Built, a: Applied) -> String {
     full
 }
 
+/// Requirement `a` as a tree: its candidates, each with the core constraints that exclude it.
 fn requirement(
     snap: &Snapshot,
     built: &Built,
@@ -227,69 +248,112 @@ fn requirement(
     };
     let mut children = Vec::new();
     if cands.is_empty() {
-        let what = built
-            .dependency_text
-            .get(&(a.variable, a.constraint))
-            .map(|t| format!("no bundle in the visible catalogs is {t}"))
-            .unwrap_or_else(|| "no candidate matched in the subscription's catalog".to_string());
-        children.push(Explanation { message: what, children: Vec::new() });
+        children.push(no_candidates(built, a));
     }
-    let mut per_candidate: Vec<(usize, usize, &str, Vec<Explanation>)> = Vec::new();
+    let mut per_candidate: Vec<Candidate> = Vec::new();
     for (i, &c) in cands.iter().enumerate() {
-        let mut reasons = Vec::new();
-        for &o in core {
-            if o == a {
-                continue;
-            }
-            let oc = &vars[o.variable].constraints[o.constraint];
-            let concerns = match &oc.kind {
-                ConstraintKind::Prohibited => o.variable == c,
-                ConstraintKind::Conflict(x) => o.variable == c || *x == c,
-                ConstraintKind::AtMost(_, d) => d.contains(&c),
-                ConstraintKind::Dependency(_) => o.variable == c,
-                ConstraintKind::Mandatory => false,
-            };
-            if !concerns {
-                continue;
-            }
-            if matches!(oc.kind, ConstraintKind::Dependency(_)) && depth < MAX_DEPTH && !shown.contains(&o) {
-                reasons.push(requirement(snap, built, core, o, shown, depth + 1));
-            } else {
-                shown.insert(o);
-                reasons.push(Explanation { message: short(built, o), children: Vec::new() });
-            }
-        }
-        let installed = match built.subjects[c] {
-            Subject::Bundle(e) => snap.catalogs[snap.entries[e].catalog].is_virtual,
-            _ => false,
-        };
-        let label = if installed { " (installed)" } else { "" };
-        per_candidate.push((i, c, label, reasons));
+        let reasons = exclusions(snap, built, core, a, c, shown, depth);
+        let label = if is_installed(snap, built, c) { " (installed)" } else { "" };
+        per_candidate.push(Candidate { index: i, variable: c, label, reasons });
     }
-    // Candidates excluded for the same reasons are shown together.
+    children.extend(grouped(built, cands.len(), &per_candidate));
+    Explanation { message: short(built, a), children }
+}
+
+/// One candidate of a requirement in the tree, with the reasons that exclude it.
+struct Candidate {
+    index: usize,
+    variable: usize,
+    label: &'static str,
+    reasons: Vec<Explanation>,
+}
+
+/// What a requirement without candidates says: no visible bundle matches, or none in its catalog.
+fn no_candidates(built: &Built, a: Applied) -> Explanation {
+    let what = built
+        .dependency_text
+        .get(&(a.variable, a.constraint))
+        .map(|t| format!("no bundle in the visible catalogs is {t}"))
+        .unwrap_or_else(|| "no candidate matched in the subscription's catalog".to_string());
+    Explanation { message: what, children: Vec::new() }
+}
+
+/// The core constraints other than `a` that exclude candidate `c`, requirements expanded.
+fn exclusions(
+    snap: &Snapshot,
+    built: &Built,
+    core: &[Applied],
+    a: Applied,
+    c: usize,
+    shown: &mut HashSet<Applied>,
+    depth: usize,
+) -> Vec<Explanation> {
+    let vars = &built.variables;
+    let mut reasons = Vec::new();
+    for &o in core {
+        if o == a {
+            continue;
+        }
+        let oc = &vars[o.variable].constraints[o.constraint];
+        if !concerns(&oc.kind, o.variable, c) {
+            continue;
+        }
+        if matches!(oc.kind, ConstraintKind::Dependency(_)) && depth < MAX_DEPTH && !shown.contains(&o) {
+            reasons.push(requirement(snap, built, core, o, shown, depth + 1));
+        } else {
+            shown.insert(o);
+            reasons.push(Explanation { message: short(built, o), children: Vec::new() });
+        }
+    }
+    reasons
+}
+
+/// Whether a constraint `kind` of variable `subject` can exclude candidate `c`.
+fn concerns(kind: &ConstraintKind, subject: usize, c: usize) -> bool {
+    match kind {
+        ConstraintKind::Prohibited => subject == c,
+        ConstraintKind::Conflict(x) => subject == c || *x == c,
+        ConstraintKind::AtMost(_, d) => d.contains(&c),
+        ConstraintKind::Dependency(_) => subject == c,
+        ConstraintKind::Mandatory => false,
+    }
+}
+
+/// Whether variable `c` is an installed operator (a bundle of the virtual catalog).
+fn is_installed(snap: &Snapshot, built: &Built, c: usize) -> bool {
+    match built.subjects[c] {
+        Subject::Bundle(e) => snap.catalogs[snap.entries[e].catalog].is_virtual,
+        _ => false,
+    }
+}
+
+/// The candidates' nodes; consecutive ones excluded for the same reasons are shown together.
+fn grouped(built: &Built, total: usize, per_candidate: &[Candidate]) -> Vec<Explanation> {
+    let vars = &built.variables;
+    let mut out = Vec::new();
     let mut k = 0;
     while k < per_candidate.len() {
         let mut j = k + 1;
-        while j < per_candidate.len() && per_candidate[j].3 == per_candidate[k].3 {
+        while j < per_candidate.len() && per_candidate[j].reasons == per_candidate[k].reasons {
             j += 1;
         }
-        let (i, c, label, reasons) = &per_candidate[k];
+        let Candidate { index: i, variable: c, label, reasons } = &per_candidate[k];
         let message = match (j - k, reasons.is_empty()) {
             (1, true) => format!("candidate {} {}{label}: not excluded by itself", i + 1, vars[*c].id),
             (1, false) => format!("candidate {} {}{label} is excluded:", i + 1, vars[*c].id),
             (n, empty) => {
-                let (_, last, _, _) = &per_candidate[j - 1];
-                let what = if n == cands.len() { format!("all {n} candidates") } else { format!("{n} candidates") };
+                let last = per_candidate[j - 1].variable;
+                let what = if n == total { format!("all {n} candidates") } else { format!("{n} candidates") };
                 format!(
                     "{what} ({} … {}) {}",
                     vars[*c].id,
-                    vars[*last].id,
+                    vars[last].id,
                     if empty { "are not excluded by themselves" } else { "are excluded:" }
                 )
             }
         };
-        children.push(Explanation { message, children: reasons.clone() });
+        out.push(Explanation { message, children: reasons.clone() });
         k = j;
     }
-    Explanation { message: short(built, a), children }
+    out
 }

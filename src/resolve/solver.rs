@@ -11,7 +11,7 @@
 //! backtracking, because a satisfiable set of guesses always has an acceptable next candidate.
 
 use std::cell::Cell;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::rc::Rc;
 
@@ -177,8 +177,38 @@ impl Sat {
 /// Find OLM's solution, or a minimal unsatisfiable set of constraints.
 pub fn solve(vars: &[Variable], conflict_budget: u64) -> Result<Solution, SolveError> {
     let mut sat = Sat::new(conflict_budget);
+    let Encoded { lits, assumed, anchors } = encode(&mut sat, vars);
+    let base: Vec<Lit> = assumed.iter().map(|(l, _)| *l).collect();
+    if !sat.check(&base)? {
+        return Err(SolveError::NotSatisfiable(minimal_core(&mut sat, vars, &assumed)?));
+    }
+    let model = read_model(&sat, &lits);
+    let search = Search {
+        vars,
+        sat,
+        lits,
+        assumed,
+        assumptions: base,
+        model,
+        breakable: breakable(vars),
+        installed: vec![false; vars.len()],
+    };
+    search.run(&anchors)
+}
+
+/// The problem as SAT clauses (spec §3.1).
+struct Encoded {
+    /// The literal of each variable ("installed").
+    lits: Vec<Lit>,
+    /// Activation literal of each assumed constraint; Mandatory maps to the subject's literal.
+    assumed: Vec<(Lit, Applied)>,
+    /// The variables with a Mandatory constraint, in input order.
+    anchors: Vec<usize>,
+}
+
+/// Encode every constraint as clauses guarded by its activation literal, and find the anchors.
+fn encode(sat: &mut Sat, vars: &[Variable]) -> Encoded {
     let lits: Vec<Lit> = (0..vars.len()).map(|_| Lit::new(sat.var(), true)).collect();
-    // Activation literal of each assumed constraint; Mandatory maps to the subject's literal.
     let mut assumed: Vec<(Lit, Applied)> = Vec::new();
     let mut anchors: Vec<usize> = Vec::new();
     for (vi, v) in vars.iter().enumerate() {
@@ -203,23 +233,20 @@ pub fn solve(vars: &[Variable], conflict_budget: u64) -> Result<Solution, SolveE
                     sat.clause(&clause);
                 }
                 ConstraintKind::Conflict(o) => sat.clause(&[!a, !x, !lits[*o]]),
-                ConstraintKind::AtMost(n, d) => {
-                    at_most(&mut sat, a, *n, &d.iter().map(|&i| lits[i]).collect::<Vec<_>>())
-                }
+                ConstraintKind::AtMost(n, d) => at_most(sat, a, *n, &d.iter().map(|&i| lits[i]).collect::<Vec<_>>()),
             }
         }
     }
-    let base: Vec<Lit> = assumed.iter().map(|(l, _)| *l).collect();
-    if !sat.check(&base)? {
-        return Err(SolveError::NotSatisfiable(minimal_core(&mut sat, vars, &assumed)?));
-    }
-    // A model of the guesses so far (original variables only). Setting one more variable true
-    // can only break the constraints listed in `breakable` for it; when none breaks, the model
-    // itself proves the extended guesses satisfiable and the SAT solver is not asked.
-    let read_model = |sat: &Sat| -> Vec<bool> {
-        lits.iter().map(|l| SolverInterface::value_var(&sat.solver, l.var()) == lbool::TRUE).collect()
-    };
-    let mut model = read_model(&sat);
+    Encoded { lits, assumed, anchors }
+}
+
+/// The SAT solver's last model, over the original variables only.
+fn read_model(sat: &Sat, lits: &[Lit]) -> Vec<bool> {
+    lits.iter().map(|l| SolverInterface::value_var(&sat.solver, l.var()) == lbool::TRUE).collect()
+}
+
+/// For each variable, the constraints that setting it true can break.
+fn breakable(vars: &[Variable]) -> Vec<Vec<Applied>> {
     let mut breakable: Vec<Vec<Applied>> = vec![Vec::new(); vars.len()];
     for (vi, v) in vars.iter().enumerate() {
         for (ci, c) in v.constraints.iter().enumerate() {
@@ -239,69 +266,102 @@ pub fn solve(vars: &[Variable], conflict_budget: u64) -> Result<Solution, SolveE
             }
         }
     }
-    let holds = |model: &[bool], a: Applied| -> bool {
-        let subject = model[a.variable];
-        match &vars[a.variable].constraints[a.constraint].kind {
-            ConstraintKind::Mandatory => subject,
-            ConstraintKind::Prohibited => !subject,
-            ConstraintKind::Dependency(d) => !subject || d.iter().any(|&x| model[x]),
-            ConstraintKind::Conflict(o) => !(subject && model[*o]),
-            ConstraintKind::AtMost(n, d) => d.iter().filter(|&&x| model[x]).count() <= *n,
-        }
-    };
+    breakable
+}
 
-    // The preference search.
-    let mut installed = vec![false; vars.len()];
-    let mut assumptions = base;
-    let mut picks: Vec<Pick> = Vec::new();
-    let mut already_met = Vec::new();
-    let mut queue: std::collections::VecDeque<(Option<Applied>, Vec<usize>)> =
-        anchors.iter().map(|&a| (None, vec![a])).collect();
-    while let Some((by, candidates)) = queue.pop_front() {
-        if let Some(&c) = candidates.iter().find(|&&c| installed[c]) {
-            if let Some(a) = by {
-                already_met.push((a, c));
+/// Whether constraint `a` holds in `model`.
+fn holds(vars: &[Variable], model: &[bool], a: Applied) -> bool {
+    let subject = model[a.variable];
+    match &vars[a.variable].constraints[a.constraint].kind {
+        ConstraintKind::Mandatory => subject,
+        ConstraintKind::Prohibited => !subject,
+        ConstraintKind::Dependency(d) => !subject || d.iter().any(|&x| model[x]),
+        ConstraintKind::Conflict(o) => !(subject && model[*o]),
+        ConstraintKind::AtMost(n, d) => d.iter().filter(|&&x| model[x]).count() <= *n,
+    }
+}
+
+/// OLM's preference search (spec §3.2), started on a problem whose constraints are
+/// satisfiable: anchors in order, then the first acceptable candidate of each dependency,
+/// breadth-first.
+struct Search<'v> {
+    vars: &'v [Variable],
+    sat: Sat,
+    lits: Vec<Lit>,
+    assumed: Vec<(Lit, Applied)>,
+    /// Every constraint's activation literal, then the guesses so far.
+    assumptions: Vec<Lit>,
+    /// A model of the guesses so far (original variables only). Setting one more variable
+    /// true can only break the constraints listed in `breakable` for it; when none breaks, the
+    /// model itself proves the extended guesses satisfiable and the SAT solver is not asked.
+    model: Vec<bool>,
+    breakable: Vec<Vec<Applied>>,
+    /// The guessed (installed) variables.
+    installed: Vec<bool>,
+}
+
+impl Search<'_> {
+    /// OLM's search: each choice is met by a guessed candidate or guesses its first acceptable one.
+    fn run(mut self, anchors: &[usize]) -> Result<Solution, SolveError> {
+        let vars = self.vars;
+        let mut picks: Vec<Pick> = Vec::new();
+        let mut already_met = Vec::new();
+        let mut queue: VecDeque<(Option<Applied>, Vec<usize>)> = anchors.iter().map(|&a| (None, vec![a])).collect();
+        while let Some((by, candidates)) = queue.pop_front() {
+            if let Some(&c) = candidates.iter().find(|&&c| self.installed[c]) {
+                if let Some(a) = by {
+                    already_met.push((a, c));
+                }
+                continue;
             }
-            continue;
-        }
-        let mut rejected = Vec::new();
-        let mut chosen = None;
-        for &c in &candidates {
-            assumptions.push(lits[c]);
-            let witnessed = model[c] || {
-                model[c] = true;
-                let ok = breakable[c].iter().all(|&a| holds(&model, a));
-                model[c] = ok;
-                ok
+            let (chosen, rejected) = self.first_acceptable(&candidates)?;
+            let Some(c) = chosen else {
+                // Unreachable when the guesses so far were satisfiable (the subject's
+                // dependency holds in some model); report the constraints that block it.
+                return Err(SolveError::NotSatisfiable(minimal_core(&mut self.sat, vars, &self.assumed)?));
             };
-            if witnessed {
-                chosen = Some(c);
-                break;
-            }
-            if sat.check(&assumptions)? {
-                model = read_model(&sat);
-                chosen = Some(c);
-                break;
-            }
-            assumptions.pop();
-            rejected.push(c);
-        }
-        let Some(c) = chosen else {
-            // Unreachable when the guesses so far were satisfiable (the subject's dependency
-            // holds in some model); report the constraints that block it.
-            return Err(SolveError::NotSatisfiable(minimal_core(&mut sat, vars, &assumed)?));
-        };
-        installed[c] = true;
-        picks.push(Pick { variable: c, by, rejected });
-        for (ci, k) in vars[c].constraints.iter().enumerate() {
-            if let ConstraintKind::Dependency(d) = &k.kind {
-                if !d.is_empty() {
-                    queue.push_back((Some(Applied { variable: c, constraint: ci }), d.clone()));
+            self.installed[c] = true;
+            picks.push(Pick { variable: c, by, rejected });
+            for (ci, k) in vars[c].constraints.iter().enumerate() {
+                if let ConstraintKind::Dependency(d) = &k.kind {
+                    if !d.is_empty() {
+                        queue.push_back((Some(Applied { variable: c, constraint: ci }), d.clone()));
+                    }
                 }
             }
         }
+        let installed = (0..vars.len()).filter(|&i| self.installed[i]).collect();
+        Ok(Solution { installed, picks, already_met })
     }
-    Ok(Solution { installed: (0..vars.len()).filter(|&i| installed[i]).collect(), picks, already_met })
+
+    /// The first candidate installable with the guesses so far (then guessed), and those before it.
+    fn first_acceptable(&mut self, candidates: &[usize]) -> Result<(Option<usize>, Vec<usize>), SolveError> {
+        let mut rejected = Vec::new();
+        for &c in candidates {
+            self.assumptions.push(self.lits[c]);
+            if self.witnessed(c) {
+                return Ok((Some(c), rejected));
+            }
+            if self.sat.check(&self.assumptions)? {
+                self.model = read_model(&self.sat, &self.lits);
+                return Ok((Some(c), rejected));
+            }
+            self.assumptions.pop();
+            rejected.push(c);
+        }
+        Ok((None, rejected))
+    }
+
+    /// Whether the model with `c` set true still satisfies every constraint (no SAT call needed).
+    fn witnessed(&mut self, c: usize) -> bool {
+        if self.model[c] {
+            return true;
+        }
+        self.model[c] = true;
+        let ok = self.breakable[c].iter().all(|&a| holds(self.vars, &self.model, a));
+        self.model[c] = ok;
+        ok
+    }
 }
 
 /// `Σ xs ≤ n` when `a` holds: pairwise for small sets, a sequential counter otherwise.

@@ -2,10 +2,10 @@
 //! its dependencies (candidates in OLM's preference order), a variable per subscription, and the
 //! one-provider-per-GVK and one-bundle-per-package invariants.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::predicate::{self, Predicate};
-use crate::cluster::Cluster;
+use crate::cluster::{Cluster, Subscription};
 use super::snapshot::{EntryId, Snapshot};
 use super::solver::{Constraint, ConstraintKind, Variable};
 use crate::graph::order::{v0_order_links, Links};
@@ -163,30 +163,30 @@ impl<'a> Builder<'a> {
         Ok(())
     }
 
-    /// OLM's candidates for one dependency of entry `e`, most preferred first.
+    /// OLM's candidates for one dependency of entry `e`, most preferred first (spec §2.4).
     fn dependency_candidates(&mut self, e: EntryId, pred: &Predicate) -> Result<Vec<EntryId>, String> {
         let snap = self.snap;
-        // 1. Source sets: every (catalog, package, channel) with a matching entry, and matching
-        //    installed CSVs by name.
-        let mut groups: std::collections::HashSet<(usize, &str, &str)> = std::collections::HashSet::new();
-        let mut virtual_names: std::collections::HashSet<(usize, &str)> = std::collections::HashSet::new();
-        for c in snap.candidates(pred.gvk_hint(), pred.package_hint()) {
-            let ce = &snap.entries[c];
-            if !pred.test(snap.bundle(c), &ce.package) {
-                continue;
-            }
-            if snap.catalogs[ce.catalog].is_virtual {
-                virtual_names.insert((ce.catalog, &ce.name));
-            } else {
-                groups.insert((ce.catalog, &ce.package, &ce.channel));
-            }
-        }
-        if groups.is_empty() && virtual_names.is_empty() {
+        let sources = Sources::matching(snap, pred);
+        if sources.groups.is_empty() && sources.virtual_names.is_empty() {
             return Ok(Vec::new());
         }
-        // 2. Catalog order.
-        let own = snap.entries[e].catalog;
-        let mut catalogs: Vec<usize> = groups.iter().map(|g| g.0).chain(virtual_names.iter().map(|v| v.0)).collect();
+        let mut ordered: Vec<EntryId> = Vec::new();
+        for cat in self.catalog_order(snap.entries[e].catalog, &sources) {
+            if snap.catalogs[cat].is_virtual {
+                ordered.extend(installed_in_order(snap, cat, &sources.virtual_names)?);
+            } else {
+                ordered.extend(self.catalog_in_order(cat, &sources.groups)?);
+            }
+        }
+        // Filtered after sorting: the chain order comes from the whole channel.
+        Ok(ordered.into_iter().filter(|&c| pred.test(snap.bundle(c), &snap.entries[c].package)).collect())
+    }
+
+    /// Catalogs in the order preferred for a dependent in `own` (`FindPreferred`, §2.4 step 2).
+    fn catalog_order(&self, own: usize, sources: &Sources) -> Vec<usize> {
+        let snap = self.snap;
+        let mut catalogs: Vec<usize> =
+            sources.groups.iter().map(|g| g.0).chain(sources.virtual_names.iter().map(|v| v.0)).collect();
         catalogs.sort_unstable();
         catalogs.dedup();
         let ns = self.problem.namespace.as_str();
@@ -207,49 +207,29 @@ impl<'a> Builder<'a> {
                 })
                 .then(ca.name.cmp(&cb.name))
         });
-        // 3. Within each catalog: groups ordered (default channel, package, channel), each in
-        //    channel order.
+        catalogs
+    }
+
+    /// A catalog's matching groups in `sortBundles` order, each in channel order (§2.4 step 3).
+    fn catalog_in_order(&mut self, cat: usize, groups: &HashSet<(usize, &str, &str)>) -> Result<Vec<EntryId>, String> {
+        let snap = self.snap;
+        let mut keys: Vec<(bool, &str, &str)> = groups
+            .iter()
+            .filter(|g| g.0 == cat)
+            .map(|&(_, package, channel)| {
+                let default =
+                    snap.group(cat, package, channel).first().is_some_and(|&i| snap.entries[i].default_channel);
+                (default, package, channel)
+            })
+            .collect();
+        keys.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)).then(a.2.cmp(b.2)));
         let mut ordered: Vec<EntryId> = Vec::new();
-        for cat in catalogs {
-            if snap.catalogs[cat].is_virtual {
-                // Installed CSVs, grouped by package (their channel is empty).
-                let mut keys: Vec<&str> = Vec::new();
-                let mut members: HashMap<&str, Vec<EntryId>> = HashMap::new();
-                for &id in &snap.catalogs[cat].entries {
-                    let ce = &snap.entries[id];
-                    if virtual_names.contains(&(cat, ce.name.as_str())) {
-                        let list = members.entry(ce.package.as_str()).or_default();
-                        if list.is_empty() {
-                            keys.push(&ce.package);
-                        }
-                        list.push(id);
-                    }
-                }
-                keys.sort_unstable();
-                for package in keys {
-                    let list = members[package].clone();
-                    ordered.extend(sort_channel(snap, package, "", &list)?);
-                }
-                continue;
-            }
-            let mut keys: Vec<(bool, &str, &str)> = groups
-                .iter()
-                .filter(|g| g.0 == cat)
-                .map(|&(_, package, channel)| {
-                    let default =
-                        snap.group(cat, package, channel).first().is_some_and(|&i| snap.entries[i].default_channel);
-                    (default, package, channel)
-                })
-                .collect();
-            keys.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)).then(a.2.cmp(b.2)));
-            for (_, package, channel) in keys {
-                let list = snap.group(cat, package, channel);
-                let order = self.channel_order(cat, package, channel, list)?;
-                ordered.extend(order);
-            }
+        for (_, package, channel) in keys {
+            let list = snap.group(cat, package, channel);
+            let order = self.channel_order(cat, package, channel, list)?;
+            ordered.extend(order);
         }
-        // 4. Filter.
-        Ok(ordered.into_iter().filter(|&c| pred.test(snap.bundle(c), &snap.entries[c].package)).collect())
+        Ok(ordered)
     }
 
     /// `sortChannel` of a whole (catalog, package, channel) group, memoized.
@@ -269,12 +249,41 @@ impl<'a> Builder<'a> {
         r
     }
 
-    /// One subscription: its variable, candidates and their exploration.
+    /// One subscription's variable, candidates and requirement (§2.5); `Err` fails the resolution.
     fn subscription(&mut self, si: usize) -> Result<(), String> {
         let snap = self.snap;
         let sub = &self.problem.subscriptions[si];
-        let ns = &self.problem.namespace;
         // 1. The installed CSV.
+        let current = self.installed_csv(sub)?;
+        let v = self.subscription_variable(si);
+        // 2. Query the subscription's catalog, stage by stage.
+        let starting = sub.starting_csv.as_deref().filter(|s| !s.is_empty() && current.is_none());
+        let stages = Stages::query(snap, sub, starting);
+        if let Some(reason) = stages.invalid_reason(sub, starting) {
+            self.vars[v].constraints.push(Self::constraint(ConstraintKind::Prohibited, reason));
+            self.built.subscription_candidates.insert(v, (Vec::new(), current));
+            return Ok(());
+        }
+        // 3. Order.
+        let mut ordered = subscription_order(snap, &stages.named)?;
+        if ordered.is_empty() && current.is_none() {
+            return Err(format!("could not find any potential bundles for subscription: {}", sub.package));
+        }
+        // 4. Upgrades only from what directly replaces, skips or skipRange-covers current.
+        if let Some(cur) = current {
+            keep_direct_upgrades(snap, cur, &mut ordered);
+        }
+        // 5. Candidates.
+        let ids = self.subscription_candidates(&ordered, current, starting)?;
+        // 6. The requirement.
+        self.subscription_requirement(v, &sub.name, ids);
+        self.built.subscription_candidates.insert(v, (ordered, current));
+        Ok(())
+    }
+
+    /// The subscription's installed CSV in `@existing`, if any; several is an error (§2.5 step 1).
+    fn installed_csv(&self, sub: &Subscription) -> Result<Option<EntryId>, String> {
+        let snap = self.snap;
         let current: Vec<EntryId> = match sub.installed_csv.as_deref().filter(|s| !s.is_empty()) {
             Some(name) => {
                 snap.catalogs[snap.existing].entries.iter().copied().filter(|&i| snap.entries[i].name == name).collect()
@@ -284,112 +293,36 @@ impl<'a> Builder<'a> {
         if current.len() > 1 {
             let names: Vec<&str> = current.iter().map(|&i| snap.entries[i].name.as_str()).collect();
             return Err(format!(
-                "multiple name matches for status.installedCSV of subscription {ns}/{}: {}",
+                "multiple name matches for status.installedCSV of subscription {}/{}: {}",
+                self.problem.namespace,
                 sub.name,
                 names.join(", ")
             ));
         }
-        let current = current.first().copied();
+        Ok(current.first().copied())
+    }
+
+    /// The subscription's variable, `Mandatory` because the subscription exists.
+    fn subscription_variable(&mut self, si: usize) -> usize {
+        let name = &self.problem.subscriptions[si].name;
         let v = self.vars.len();
         self.vars.push(Variable {
-            id: format!("subscription:{}", sub.name),
-            constraints: vec![Self::constraint(ConstraintKind::Mandatory, format!("subscription {} exists", sub.name))],
+            id: format!("subscription:{name}"),
+            constraints: vec![Self::constraint(ConstraintKind::Mandatory, format!("subscription {name} exists"))],
         });
         self.subjects.push(Subject::Subscription(si));
-        // 2. Query the subscription's catalog, stage by stage.
-        let all: Vec<EntryId> = if sub.catalog.is_empty() && sub.catalog_namespace.is_empty() {
-            snap.catalogs.iter().filter(|c| !c.is_virtual).flat_map(|c| c.entries.iter().copied()).collect()
-        } else {
-            snap.catalogs
-                .iter()
-                .filter(|c| !c.is_virtual && c.name == sub.catalog && c.namespace == sub.catalog_namespace)
-                .flat_map(|c| c.entries.iter().copied())
-                .collect()
-        };
-        let in_package: Vec<EntryId> = all
-            .iter()
-            .copied()
-            .filter(|&i| {
-                let e = &snap.entries[i];
-                snap.bundle(i).packages.iter().any(|(n, _, _)| n == &sub.package) || e.package == sub.package
-            })
-            .collect();
-        let in_channel: Vec<EntryId> = in_package
-            .iter()
-            .copied()
-            .filter(|&i| sub.channel.is_empty() || snap.entries[i].channel == sub.channel)
-            .collect();
-        let starting = sub.starting_csv.as_deref().filter(|s| !s.is_empty() && current.is_none());
-        let named: Vec<EntryId> = match starting {
-            Some(s) => in_channel.iter().copied().filter(|&i| snap.entries[i].name == s).collect(),
-            None => in_channel.clone(),
-        };
-        let reason = if all.is_empty() {
-            Some(format!(
-                "no operators found from catalog {} in namespace {} referenced by subscription {}",
-                sub.catalog, sub.catalog_namespace, sub.name
-            ))
-        } else if in_package.is_empty() {
-            Some(format!(
-                "no operators found in package {} in the catalog referenced by subscription {}",
-                sub.package, sub.name
-            ))
-        } else if in_channel.is_empty() {
-            Some(format!(
-                "no operators found in channel {} of package {} in the catalog referenced by subscription {}",
-                sub.channel, sub.package, sub.name
-            ))
-        } else if named.is_empty() {
-            Some(format!(
-                "no operators found with name {} in channel {} of package {} in the catalog referenced by subscription {}",
-                starting.unwrap_or(""),
-                sub.channel,
-                sub.package,
-                sub.name
-            ))
-        } else {
-            None
-        };
-        if let Some(reason) = reason {
-            self.vars[v].constraints.push(Self::constraint(ConstraintKind::Prohibited, reason));
-            self.built.subscription_candidates.insert(v, (Vec::new(), current));
-            return Ok(());
-        }
-        // 3. Order: default channel first, then channel name; each channel run in chain order.
-        let mut sorted = named.clone();
-        sorted.sort_by(|&a, &b| {
-            let (ea, eb) = (&snap.entries[a], &snap.entries[b]);
-            eb.default_channel.cmp(&ea.default_channel).then(ea.channel.cmp(&eb.channel))
-        });
-        let mut ordered: Vec<EntryId> = Vec::new();
-        let mut i = 0;
-        while i < sorted.len() {
-            let ch = &snap.entries[sorted[i]].channel;
-            let mut j = i;
-            while j < sorted.len() && &snap.entries[sorted[j]].channel == ch {
-                j += 1;
-            }
-            let package = &snap.entries[sorted[i]].package;
-            ordered.extend(sort_channel(snap, package, ch, &sorted[i..j])?);
-            i = j;
-        }
-        if ordered.is_empty() && current.is_none() {
-            return Err(format!("could not find any potential bundles for subscription: {}", sub.package));
-        }
-        // 4. Upgrades only from what directly replaces, skips or skipRange-covers current.
-        if let Some(cur) = current {
-            let ce = &snap.entries[cur];
-            let cv = snap.bundle(cur).version.clone();
-            ordered.retain(|&i| {
-                let e = &snap.entries[i];
-                e.skip_range().is_some_and(|r| cv.as_ref().is_some_and(|v| r.contains(v)))
-                    || e.replaces == ce.name
-                    || e.skips.iter().any(|s| s == &ce.name)
-            });
-        }
-        // 5. Candidates.
+        v
+    }
+
+    /// Explore the candidates; upgrades conflict with the installed CSV, put last (§2.5 step 5).
+    fn subscription_candidates(
+        &mut self,
+        ordered: &[EntryId],
+        current: Option<EntryId>,
+        starting: Option<&str>,
+    ) -> Result<Vec<usize>, String> {
         let mut ids = Vec::new();
-        for &c in &ordered {
+        for &c in ordered {
             self.explore(&[c])?;
             let cv = self.bundle_var(c);
             if let Some(cur) = current {
@@ -399,7 +332,7 @@ impl<'a> Builder<'a> {
                     let msg = format!("{} conflicts with {}", self.vars[cv].id, self.vars[cur_var].id);
                     self.vars[cv].constraints.push(Constraint { kind: conflict, message: Some(msg) });
                 }
-                self.built.replaces.insert(c, snap.entries[cur].name.clone());
+                self.built.replaces.insert(c, self.snap.entries[cur].name.clone());
             } else if let Some(s) = starting {
                 self.built.starting_csv.insert(c, s.to_string());
             }
@@ -408,16 +341,18 @@ impl<'a> Builder<'a> {
         if let Some(cur) = current {
             ids.push(self.bundle_var(cur));
         }
-        // 6. The requirement.
+        Ok(ids)
+    }
+
+    /// The subscription's Dependency on its candidates, OLM's message for none, one or several.
+    fn subscription_requirement(&mut self, v: usize, sub_name: &str, ids: Vec<usize>) {
         let names: Vec<String> = ids.iter().map(|&i| self.vars[i].id.clone()).collect();
         let message = match names.len() {
-            0 => format!("no operators found matching the criteria of subscription {}", sub.name),
-            1 => format!("subscription {} requires {}", sub.name, names[0]),
-            _ => format!("subscription {} requires at least one of {}", sub.name, join_or(&names)),
+            0 => format!("no operators found matching the criteria of subscription {sub_name}"),
+            1 => format!("subscription {sub_name} requires {}", names[0]),
+            _ => format!("subscription {sub_name} requires at least one of {}", join_or(&names)),
         };
         self.vars[v].constraints.push(Self::constraint(ConstraintKind::Dependency(ids), message));
-        self.built.subscription_candidates.insert(v, (ordered, current));
-        Ok(())
     }
 
     /// One provider per GVK, one bundle per package, over every bundle variable so far.
@@ -531,6 +466,164 @@ impl<'a> Builder<'a> {
         built.dependency_text = built.dependency_text.into_iter().map(|((v, c), t)| ((new_index[v], c), t)).collect();
         built
     }
+}
+
+/// A dependency's source sets (§2.4 step 1): matching (catalog, package, channel)s and CSVs.
+struct Sources<'s> {
+    groups: HashSet<(usize, &'s str, &'s str)>,
+    virtual_names: HashSet<(usize, &'s str)>,
+}
+
+impl<'s> Sources<'s> {
+    /// The source sets of `pred` over every visible catalog, the virtual one included.
+    fn matching(snap: &'s Snapshot, pred: &Predicate) -> Sources<'s> {
+        let mut groups = HashSet::new();
+        let mut virtual_names = HashSet::new();
+        for c in snap.candidates(pred.gvk_hint(), pred.package_hint()) {
+            let ce = &snap.entries[c];
+            if !pred.test(snap.bundle(c), &ce.package) {
+                continue;
+            }
+            if snap.catalogs[ce.catalog].is_virtual {
+                virtual_names.insert((ce.catalog, ce.name.as_str()));
+            } else {
+                groups.insert((ce.catalog, ce.package.as_str(), ce.channel.as_str()));
+            }
+        }
+        Sources { groups, virtual_names }
+    }
+}
+
+/// The matching installed CSVs of virtual catalog `cat`, by package, each in channel order.
+fn installed_in_order(
+    snap: &Snapshot,
+    cat: usize,
+    virtual_names: &HashSet<(usize, &str)>,
+) -> Result<Vec<EntryId>, String> {
+    let mut keys: Vec<&str> = Vec::new();
+    let mut members: HashMap<&str, Vec<EntryId>> = HashMap::new();
+    for &id in &snap.catalogs[cat].entries {
+        let ce = &snap.entries[id];
+        if virtual_names.contains(&(cat, ce.name.as_str())) {
+            let list = members.entry(ce.package.as_str()).or_default();
+            if list.is_empty() {
+                keys.push(&ce.package);
+            }
+            list.push(id);
+        }
+    }
+    keys.sort_unstable();
+    let mut ordered = Vec::new();
+    for package in keys {
+        let list = members[package].clone();
+        ordered.extend(sort_channel(snap, package, "", &list)?);
+    }
+    Ok(ordered)
+}
+
+/// What a subscription's catalog query keeps at each stage: catalog, package, channel, name.
+struct Stages {
+    all: Vec<EntryId>,
+    in_package: Vec<EntryId>,
+    in_channel: Vec<EntryId>,
+    named: Vec<EntryId>,
+}
+
+impl Stages {
+    /// Query the subscription's catalog (all when it names none), stage by stage (§2.5 step 2).
+    fn query(snap: &Snapshot, sub: &Subscription, starting: Option<&str>) -> Stages {
+        let all: Vec<EntryId> = if sub.catalog.is_empty() && sub.catalog_namespace.is_empty() {
+            snap.catalogs.iter().filter(|c| !c.is_virtual).flat_map(|c| c.entries.iter().copied()).collect()
+        } else {
+            snap.catalogs
+                .iter()
+                .filter(|c| !c.is_virtual && c.name == sub.catalog && c.namespace == sub.catalog_namespace)
+                .flat_map(|c| c.entries.iter().copied())
+                .collect()
+        };
+        let in_package: Vec<EntryId> = all
+            .iter()
+            .copied()
+            .filter(|&i| {
+                let e = &snap.entries[i];
+                snap.bundle(i).packages.iter().any(|(n, _, _)| n == &sub.package) || e.package == sub.package
+            })
+            .collect();
+        let in_channel: Vec<EntryId> = in_package
+            .iter()
+            .copied()
+            .filter(|&i| sub.channel.is_empty() || snap.entries[i].channel == sub.channel)
+            .collect();
+        let named: Vec<EntryId> = match starting {
+            Some(s) => in_channel.iter().copied().filter(|&i| snap.entries[i].name == s).collect(),
+            None => in_channel.clone(),
+        };
+        Stages { all, in_package, in_channel, named }
+    }
+
+    /// Why the subscription is invalid: OLM's message for the first stage that matched nothing.
+    fn invalid_reason(&self, sub: &Subscription, starting: Option<&str>) -> Option<String> {
+        if self.all.is_empty() {
+            Some(format!(
+                "no operators found from catalog {} in namespace {} referenced by subscription {}",
+                sub.catalog, sub.catalog_namespace, sub.name
+            ))
+        } else if self.in_package.is_empty() {
+            Some(format!(
+                "no operators found in package {} in the catalog referenced by subscription {}",
+                sub.package, sub.name
+            ))
+        } else if self.in_channel.is_empty() {
+            Some(format!(
+                "no operators found in channel {} of package {} in the catalog referenced by subscription {}",
+                sub.channel, sub.package, sub.name
+            ))
+        } else if self.named.is_empty() {
+            Some(format!(
+                "no operators found with name {} in channel {} of package {} in the catalog referenced by subscription {}",
+                starting.unwrap_or(""),
+                sub.channel,
+                sub.package,
+                sub.name
+            ))
+        } else {
+            None
+        }
+    }
+}
+
+/// Default channel first, then channel name, each channel's run in chain order (§2.5 step 3).
+fn subscription_order(snap: &Snapshot, named: &[EntryId]) -> Result<Vec<EntryId>, String> {
+    let mut sorted = named.to_vec();
+    sorted.sort_by(|&a, &b| {
+        let (ea, eb) = (&snap.entries[a], &snap.entries[b]);
+        eb.default_channel.cmp(&ea.default_channel).then(ea.channel.cmp(&eb.channel))
+    });
+    let mut ordered: Vec<EntryId> = Vec::new();
+    let mut i = 0;
+    while i < sorted.len() {
+        let ch = &snap.entries[sorted[i]].channel;
+        let mut j = i;
+        while j < sorted.len() && &snap.entries[sorted[j]].channel == ch {
+            j += 1;
+        }
+        let package = &snap.entries[sorted[i]].package;
+        ordered.extend(sort_channel(snap, package, ch, &sorted[i..j])?);
+        i = j;
+    }
+    Ok(ordered)
+}
+
+/// Keep what directly replaces, skips or skipRange-covers the installed CSV `cur` (§2.5 step 4).
+fn keep_direct_upgrades(snap: &Snapshot, cur: EntryId, ordered: &mut Vec<EntryId>) {
+    let ce = &snap.entries[cur];
+    let cv = snap.bundle(cur).version.clone();
+    ordered.retain(|&i| {
+        let e = &snap.entries[i];
+        e.skip_range().is_some_and(|r| cv.as_ref().is_some_and(|v| r.contains(v)))
+            || e.replaces == ce.name
+            || e.skips.iter().any(|s| s == &ce.name)
+    });
 }
 
 /// `sortChannel` over snapshot entries; errors are OLM's texts.
