@@ -8,7 +8,6 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 
-use crate::declcfg::Source;
 use crate::model::{Bundle, Channel, Entry, Model, Package, SkipRange};
 use crate::property::{PackageProperty, Property, TYPE_PACKAGE};
 use crate::gotext::quote as q;
@@ -84,7 +83,7 @@ impl std::error::Error for MermaidError {}
 /// do not decode, that has not exactly one `olm.package` property, or whose version is invalid.
 fn check_versions(model: &Model) -> Result<(), MermaidError> {
     let mut bundles: Vec<&Bundle> = model.packages.iter().flat_map(|p| &p.bundles).collect();
-    bundles.sort_by_key(|b| b.order);
+    bundles.sort_unstable_by_key(|b| b.order);
     let mut seen = std::collections::HashSet::new();
     for b in bundles.into_iter().filter(|b| seen.insert(b.name.value.as_str())) {
         let bundle = b.name.value.clone();
@@ -155,12 +154,6 @@ pub fn to_mermaid(model: &Model, opts: &MermaidOptions) -> Result<String, Mermai
     Ok(w.finish())
 }
 
-/// Where a blob comes first in the catalog: files in walk order (component by component), then
-/// position in the file. The order opm reads blobs in.
-fn catalog_order(s: &Source) -> (Vec<&str>, u32, u32) {
-    (s.file.split('/').collect(), s.pos.line, s.pos.column)
-}
-
 /// Every channel with the package it belongs to, in catalog order, without those `opts.channel`
 /// leaves out.
 fn visible_channels<'a>(model: &'a Model, opts: &MermaidOptions) -> Vec<(&'a Package, &'a Channel)> {
@@ -174,7 +167,9 @@ fn visible_channels<'a>(model: &'a Model, opts: &MermaidOptions) -> Vec<(&'a Pac
         .flat_map(|p| p.channels.iter().map(move |c| (p, c)))
         .filter(|(p, c)| !hidden(p, c))
         .collect();
-    channels.sort_by_cached_key(|(_, c)| c.source.as_ref().map(catalog_order));
+    // Catalog order: the order the blobs were read in (a channel opm would not have comes first,
+    // and is never drawn).
+    channels.sort_unstable_by_key(|(_, c)| c.source.as_ref().map(|_| c.order));
     channels
 }
 
@@ -191,7 +186,7 @@ struct Names<'a> {
 impl<'a> Names<'a> {
     fn new(model: &'a Model) -> Names<'a> {
         let mut bundles: Vec<_> = model.packages.iter().flat_map(|p| &p.bundles).collect();
-        bundles.sort_by_cached_key(|b| catalog_order(&b.source));
+        bundles.sort_unstable_by_key(|b| b.order);
         let mut versions = HashMap::new();
         for b in &bundles {
             versions.entry(b.name.value.as_str()).or_insert(b.version.as_ref());
