@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 
-use crate::model::{Bundle, Channel, Entry, Model, Package, SkipRange};
+use crate::model::{Channel, Entry, Model, Package, SkipRange};
 use crate::property::{PackageProperty, Property, TYPE_PACKAGE};
 use crate::gotext::quote as q;
 use crate::version::{Version};
@@ -82,10 +82,8 @@ impl std::error::Error for MermaidError {}
 /// the order the catalog was read), and refuses the catalog at the first bundle whose properties
 /// do not decode, that has not exactly one `olm.package` property, or whose version is invalid.
 fn check_versions(model: &Model) -> Result<(), MermaidError> {
-    let mut bundles: Vec<&Bundle> = model.packages.iter().flat_map(|p| &p.bundles).collect();
-    bundles.sort_unstable_by_key(|b| b.order);
     let mut seen = std::collections::HashSet::new();
-    for b in bundles.into_iter().filter(|b| seen.insert(b.name.value.as_str())) {
+    for b in model.bundles_in_read_order().into_iter().filter(|b| seen.insert(b.name.value.as_str())) {
         let bundle = b.name.value.clone();
         let invalid = b.properties.iter().find_map(|(i, p)| match p {
             Property::Invalid { type_, error } => Some((*i, type_, error)),
@@ -161,15 +159,8 @@ fn visible_channels<'a>(model: &'a Model, opts: &MermaidOptions) -> Vec<(&'a Pac
         (Some(pkg), Some(ch)) => &p.name == pkg && &c.name != ch,
         _ => false,
     };
-    let mut channels: Vec<(&Package, &Channel)> = model
-        .packages
-        .iter()
-        .flat_map(|p| p.channels.iter().map(move |c| (p, c)))
-        .filter(|(p, c)| !hidden(p, c))
-        .collect();
-    // Catalog order: the order the blobs were read in (a channel opm would not have comes first,
-    // and is never drawn).
-    channels.sort_unstable_by_key(|(_, c)| c.source.as_ref().map(|_| c.order));
+    let mut channels = model.channels_in_read_order();
+    channels.retain(|(p, c)| !hidden(p, c));
     channels
 }
 
@@ -185,8 +176,7 @@ struct Names<'a> {
 
 impl<'a> Names<'a> {
     fn new(model: &'a Model) -> Names<'a> {
-        let mut bundles: Vec<_> = model.packages.iter().flat_map(|p| &p.bundles).collect();
-        bundles.sort_unstable_by_key(|b| b.order);
+        let bundles = model.bundles_in_read_order();
         let mut versions = HashMap::new();
         for b in &bundles {
             versions.entry(b.name.value.as_str()).or_insert(b.version.as_ref());

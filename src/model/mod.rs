@@ -26,6 +26,37 @@ impl Model {
     pub fn package(&self, name: &str) -> Option<&Package> {
         self.packages.binary_search_by(|p| p.name.as_str().cmp(name)).ok().map(|i| &self.packages[i])
     }
+
+    /// The packages in the order their `olm.package` blobs were read.
+    pub fn packages_in_read_order(&self) -> Vec<&Package> {
+        in_read_order(self.packages.iter(), |p| p.order)
+    }
+
+    /// Every channel read from an `olm.channel` blob, with its package, in the order the blobs
+    /// were read (the channel synthesized for a default channel that names none is left out).
+    pub fn channels_in_read_order(&self) -> Vec<(&Package, &Channel)> {
+        let read = self.packages.iter().flat_map(|p| p.channels.iter().map(move |c| (p, c)));
+        in_read_order(read.filter(|(_, c)| c.source.is_some()), |(_, c)| c.order)
+    }
+
+    /// Every bundle, in the order the `olm.bundle` blobs were read.
+    pub fn bundles_in_read_order(&self) -> Vec<&Bundle> {
+        in_read_order(self.packages.iter().flat_map(|p| &p.bundles), |b| b.order)
+    }
+}
+
+/// Items put back in read order by their read positions, which are distinct indices: each goes
+/// to its slot, so no sort is needed (and no sort code is generated for it).
+fn in_read_order<T>(items: impl Iterator<Item = T>, position: impl Fn(&T) -> usize) -> Vec<T> {
+    let mut slots: Vec<Option<T>> = Vec::new();
+    for item in items {
+        let i = position(&item);
+        if i >= slots.len() {
+            slots.resize_with(i + 1, || None);
+        }
+        slots[i] = Some(item);
+    }
+    slots.into_iter().flatten().collect()
 }
 
 /// A deprecation message and where it was declared.
@@ -77,6 +108,11 @@ impl Package {
         } else {
             self.channel(&self.default_channel.value)
         }
+    }
+
+    /// The channels read from `olm.channel` blobs, in the order the blobs were read.
+    pub fn channels_in_read_order(&self) -> Vec<&Channel> {
+        in_read_order(self.channels.iter().filter(|c| c.source.is_some()), |c| c.order)
     }
 
     /// The bundle named `name`.

@@ -139,9 +139,7 @@ impl<'a> Snapshot<'a> {
                 is_virtual: false,
                 entries: Vec::new(),
             });
-            let mut packages: Vec<&model::Package> = cat.model.packages.iter().collect();
-            packages.sort_by_key(|p| p.order);
-            for p in packages {
+            for p in cat.model.packages_in_read_order() {
                 s.add_package(cid, p);
             }
         }
@@ -179,9 +177,7 @@ impl<'a> Snapshot<'a> {
         for b in &p.bundles {
             self.bundles.push(catalog_bundle_facts(&p.name, b));
         }
-        let mut channels: Vec<&model::Channel> = p.channels.iter().filter(|c| c.source.is_some()).collect();
-        channels.sort_by_key(|c| c.order);
-        for ch in channels {
+        for ch in p.channels_in_read_order() {
             let default_channel = p.default_channel.value == ch.name;
             for e in &ch.entries {
                 let bundle = match e.bundle {

@@ -206,9 +206,8 @@ fn catalog_best<'a>(
     // With a channel filter, the package's channel list itself is filtered,
     // so upgrade edges are read from the selected channels only.
     // In catalog order (the order the channels were written in), as OLM v1 lists them.
-    let mut channels: Vec<&Channel> =
-        package.channels.iter().filter(|c| query.channels.is_empty() || query.channels.contains(&c.name)).collect();
-    channels.sort_by_key(|c| c.order);
+    let mut channels: Vec<&Channel> = package.channels_in_read_order();
+    channels.retain(|c| query.channels.is_empty() || query.channels.contains(&c.name));
     let listed: HashSet<&str> = channels.iter().flat_map(|c| c.entries.iter().map(|e| e.name.value.as_str())).collect();
     let successors: Option<HashSet<&str>> = installed.map(|i| {
         channels
