@@ -363,34 +363,9 @@ fn match_chunk<'s>(mut chunk: &[u8], mut s: &'s [u8]) -> Result<Option<&'s [u8]>
                     r = rr;
                     s = &s[n..];
                 }
-                chunk = &chunk[1..];
-                let mut negated = false;
-                if chunk.first() == Some(&b'^') {
-                    negated = true;
-                    chunk = &chunk[1..];
-                }
-                let mut matched = false;
-                let mut nrange = 0usize;
-                loop {
-                    if chunk.first() == Some(&b']') && nrange > 0 {
-                        chunk = &chunk[1..];
-                        break;
-                    }
-                    let (lo, rest) = get_esc(chunk)?;
-                    chunk = rest;
-                    let mut hi = lo;
-                    // get_esc guarantees a non-empty remainder.
-                    if chunk[0] == b'-' {
-                        let (h, rest) = get_esc(&chunk[1..])?;
-                        hi = h;
-                        chunk = rest;
-                    }
-                    if lo <= r && r <= hi {
-                        matched = true;
-                    }
-                    nrange += 1;
-                }
-                if matched == negated {
+                let (matched, rest) = match_class(&chunk[1..], r)?;
+                chunk = rest;
+                if !matched {
                     failed = true;
                 }
             }
@@ -429,6 +404,37 @@ fn match_chunk<'s>(mut chunk: &[u8], mut s: &'s [u8]) -> Result<Option<&'s [u8]>
     } else {
         Ok(Some(s))
     }
+}
+
+/// Matches rune `r` against the class after a `[`: whether it is in it, and the chunk after `]`.
+fn match_class(mut chunk: &[u8], r: u32) -> Result<(bool, &[u8]), BadPattern> {
+    let mut negated = false;
+    if chunk.first() == Some(&b'^') {
+        negated = true;
+        chunk = &chunk[1..];
+    }
+    let mut matched = false;
+    let mut nrange = 0usize;
+    loop {
+        if chunk.first() == Some(&b']') && nrange > 0 {
+            chunk = &chunk[1..];
+            break;
+        }
+        let (lo, rest) = get_esc(chunk)?;
+        chunk = rest;
+        let mut hi = lo;
+        // get_esc guarantees a non-empty remainder.
+        if chunk[0] == b'-' {
+            let (h, rest) = get_esc(&chunk[1..])?;
+            hi = h;
+            chunk = rest;
+        }
+        if lo <= r && r <= hi {
+            matched = true;
+        }
+        nrange += 1;
+    }
+    Ok((matched != negated, chunk))
 }
 
 /// One (possibly escaped) character of a class; the remainder must not be empty.

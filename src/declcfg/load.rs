@@ -245,6 +245,20 @@ impl FileBlobs {
 
     /// The meta checks and schema dispatch for one top-level value.
     fn blob(&mut self, node: Node, from_yaml: bool) {
+        let Some(members) = self.object_members(&node, from_yaml) else {
+            return;
+        };
+        if !self.keys_unique_by_case(&node, members) {
+            return;
+        }
+        let Some([schema, package, name]) = self.meta_strings(&node) else {
+            return;
+        };
+        self.dispatch_on_schema(node, schema, package, name);
+    }
+
+    /// The members of a top-level object; a null or any other non-object value is reported.
+    fn object_members<'n>(&mut self, node: &'n Node, from_yaml: bool) -> Option<&'n [super::Member]> {
         if node.value == Value::Null {
             // A null is no object, yet opm does not say so. From YAML, sigs.k8s.io/yaml decodes
             // the JSON `null` into an interface holding the *Meta, which encoding/json sets to
@@ -255,7 +269,7 @@ impl FileBlobs {
             let loc = self.loc(node.pos, "");
             let msg = format!("object '{blob}' is missing root schema field");
             self.diags.push(Diagnostic::error(Code::MissingSchema, msg, loc));
-            return;
+            return None;
         }
         let Some(members) = node.as_object() else {
             let msg = format!(
@@ -265,9 +279,13 @@ impl FileBlobs {
             );
             let loc = self.loc(node.pos, "");
             self.diags.push(Diagnostic::error(Code::NotAnObject, msg, loc));
-            return;
+            return None;
         };
-        // Keys that differ only by case.
+        Some(members)
+    }
+
+    /// Whether no two keys of `members` differ only by case; each such group is reported.
+    fn keys_unique_by_case(&mut self, node: &Node, members: &[super::Member]) -> bool {
         let mut groups: BTreeMap<String, Vec<&super::Member>> = BTreeMap::new();
         if members.iter().any(|m| !m.key.is_ascii() || m.key.bytes().any(|b| b.is_ascii_uppercase())) {
             for m in members {
@@ -286,10 +304,13 @@ impl FileBlobs {
                 bad = true;
             }
         }
-        if bad {
-            return;
-        }
+        !bad
+    }
+
+    /// The `schema`, `package` and `name` strings (empty when absent); each non-string is reported.
+    fn meta_strings(&mut self, node: &Node) -> Option<[String; 3]> {
         let mut meta = [String::new(), String::new(), String::new()];
+        let mut bad = false;
         for (i, key) in ["schema", "package", "name"].iter().enumerate() {
             if let Some(m) = node.field(key) {
                 match &m.value.value {
@@ -309,9 +330,14 @@ impl FileBlobs {
             }
         }
         if bad {
-            return;
+            None
+        } else {
+            Some(meta)
         }
-        let [schema, package, name] = meta;
+    }
+
+    /// Decode a blob of a known schema, keep one of any other, report one without a schema.
+    fn dispatch_on_schema(&mut self, node: Node, schema: String, package: String, name: String) {
         let decoded: Result<Blob, (DecodeError, &str)> = match schema.as_str() {
             "" => {
                 let msg = format!("object '{}\n' is missing root schema field", node.to_go_json());
@@ -331,6 +357,11 @@ impl FileBlobs {
                 return;
             }
         };
+        self.push_decoded(decoded);
+    }
+
+    /// Keep a decoded blob (a bundle only when its objects decode too), or report why it failed.
+    fn push_decoded(&mut self, decoded: Result<Blob, (DecodeError, &str)>) {
         match decoded {
             Ok(Blob::Bundle(mut b)) => {
                 if self.bundle_objects(&mut b) {
