@@ -9,9 +9,9 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use olm_catalog::declcfg::load_files;
-use olm_catalog::read_catalog;
 use olm_catalog::graph::{channel_paths, ChannelGraph, Semantics};
 use olm_catalog::model;
+use olm_catalog::read_catalog;
 
 fn time<F: FnMut() -> usize>(runs: usize, mut f: F) -> (Duration, usize) {
     let n = f();

@@ -9,11 +9,11 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use olm_catalog::declcfg::load_files;
-use olm_catalog::read_catalog;
-use olm_catalog::model;
-use olm_catalog::internals::Snapshot;
 use olm_catalog::cluster::{CatalogSource, Cluster, Subscription};
+use olm_catalog::declcfg::load_files;
+use olm_catalog::internals::Snapshot;
+use olm_catalog::model;
+use olm_catalog::read_catalog;
 use olm_catalog::resolve::{resolve, Outcome};
 
 fn time<F: FnMut() -> usize>(runs: usize, mut f: F) -> (Duration, usize) {

@@ -11,8 +11,8 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use olm_catalog::internals::parse_only;
 use olm_catalog::declcfg::load_files;
+use olm_catalog::internals::parse_only;
 use olm_catalog::read_catalog;
 use olm_catalog::validate::validate_files;
 

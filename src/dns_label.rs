@@ -49,7 +49,6 @@ pub fn is_dns1123_label(name: &str) -> bool {
     name.len() <= DNS1123_LABEL_MAX_LENGTH && is_label(name)
 }
 
-
 /// Anchored `[a-z0-9]([-a-z0-9]*[a-z0-9])?`.
 fn is_label(s: &str) -> bool {
     let b = s.as_bytes();

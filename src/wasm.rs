@@ -292,7 +292,12 @@ impl Resolver {
 
     /// Make a loaded catalog visible as catalog source `name` in `namespace` with `priority`.
     pub fn attach(&mut self, catalog: &Catalog, name: String, namespace: String, priority: i32) {
-        self.attached.push(crate::cluster::CatalogSource { name, namespace, priority, model: catalog.inner.model.clone() });
+        self.attached.push(crate::cluster::CatalogSource {
+            name,
+            namespace,
+            priority,
+            model: catalog.inner.model.clone(),
+        });
     }
 
     fn run(&self, problem: JsValue) -> Result<resolve::Outcome, JsValue> {

@@ -14,8 +14,7 @@ use std::process::ExitCode;
 
 use olm_catalog::declcfg::{load_files, FileInput, Pos, Spanned};
 use olm_catalog::graph::{
-    legacy_successor, successors_v1, successors_v1_semver, to_mermaid, upgrade_path, MermaidOptions,
-    Semantics, Start,
+    legacy_successor, successors_v1, successors_v1_semver, to_mermaid, upgrade_path, MermaidOptions, Semantics, Start,
 };
 use olm_catalog::model::Entry;
 use olm_catalog::validate::validate_files;

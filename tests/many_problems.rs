@@ -2,8 +2,8 @@
 //! where opm stops at the first.
 
 use olm_catalog::declcfg::FileInput;
-use olm_catalog::Code;
 use olm_catalog::validate::validate_files;
+use olm_catalog::Code;
 
 fn catalog_with_bad_images(n: usize) -> Vec<FileInput> {
     let mut text = String::from("schema: olm.package\nname: foo\ndefaultChannel: stable\n---\nschema: olm.channel\npackage: foo\nname: stable\nentries:\n");

@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use olm_catalog::read_catalog;
 use olm_catalog::graph::{to_dot, to_mermaid, upgrade_path, ChannelGraph, MermaidOptions, Semantics, Start};
+use olm_catalog::read_catalog;
 use olm_catalog::validate::validate_files;
 
 fn fbc_dir() -> PathBuf {

@@ -19,11 +19,11 @@ mod native {
 
     use clap::{Parser, Subcommand, ValueEnum};
 
-    use olm_catalog::read_catalog;
     use olm_catalog::declcfg::{load_files, DeclarativeConfig};
     use olm_catalog::graph::{
         to_dot, to_mermaid, upgrade_path, ChannelGraph, MermaidOptions, PackageGraph, Semantics, Start,
     };
+    use olm_catalog::read_catalog;
     use olm_catalog::validate::{validate_files_with, Options};
     use olm_catalog::version::Version;
     use olm_catalog::{model, Diagnostic, Severity};

@@ -322,7 +322,8 @@ mod tests {
     #[test]
     fn a_path_needs_a_loader() {
         let p: ProblemJson =
-            serde_json::from_str(r#"{"namespace":"ns","catalogs":[{"name":"c","namespace":"ns","path":"x"}]}"#).unwrap();
+            serde_json::from_str(r#"{"namespace":"ns","catalogs":[{"name":"c","namespace":"ns","path":"x"}]}"#)
+                .unwrap();
         assert_eq!(p.into_cluster().unwrap_err(), ProblemError::PathNotSupported { catalog: "c".into() });
     }
 }

@@ -398,7 +398,9 @@ impl FileBlobs {
                     Value::Object(_) => match v.field("data").map(|m| &m.value) {
                         None => Ok(Vec::new()),
                         Some(Node { value: Value::Null, .. }) => Ok(Vec::new()),
-                        Some(Node { value: Value::String(s), .. }) => crate::gotext::decode_base64(s).map_err(|e| e.to_string()),
+                        Some(Node { value: Value::String(s), .. }) => {
+                            crate::gotext::decode_base64(s).map_err(|e| e.to_string())
+                        }
                         Some(other) => Err(format!(
                             "json: cannot unmarshal {} into Go struct field BundleObject.data of type []uint8",
                             other.kind_name()

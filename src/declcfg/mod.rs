@@ -15,12 +15,12 @@ mod yaml;
 use std::sync::Arc;
 
 pub(crate) use decode::go_base64;
-pub use load::{load_files, FileInput, Loaded};
 #[cfg(test)]
 pub(crate) use load::parse_file;
+pub use load::{load_files, FileInput, Loaded};
+pub use value::{Member, Node, Pos, Value};
 #[cfg(not(target_arch = "wasm32"))]
 pub use walk::read_catalog;
-pub use value::{Member, Node, Pos, Value};
 
 use crate::diagnostic::Location;
 

@@ -9,9 +9,9 @@ use super::channel_graph::ChannelGraph;
 use super::edge::entry_version;
 use super::upgrade::{Start, V0Channel};
 use crate::diagnostic::{Code, Diagnostic, Location};
-use crate::model::{Channel, Entry, Package};
 use crate::gotext::quote as q;
-use crate::version::{Version};
+use crate::model::{Channel, Entry, Package};
+use crate::version::Version;
 
 /// The graph lints of one package.
 pub fn package(p: &Package) -> Vec<Diagnostic> {

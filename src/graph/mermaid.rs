@@ -8,10 +8,10 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 
+use crate::gotext::quote as q;
 use crate::model::{Channel, Entry, Model, Package, SkipRange};
 use crate::property::{PackageProperty, Property, TYPE_PACKAGE};
-use crate::gotext::quote as q;
-use crate::version::{Version};
+use crate::version::Version;
 
 /// Options of `render-graph`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -63,7 +63,12 @@ impl std::fmt::Display for MermaidError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             MermaidError::InvalidProperty { bundle, index, type_, error } => {
-                write!(f, "parse properties for bundle {}: parse property[{index}] of type {}: {error}", q(bundle), q(type_))
+                write!(
+                    f,
+                    "parse properties for bundle {}: parse property[{index}] of type {}: {error}",
+                    q(bundle),
+                    q(type_)
+                )
             }
             MermaidError::PackagePropertyCount { bundle } => {
                 write!(f, "bundle {} has multiple {} properties, expected exactly 1", q(bundle), q(TYPE_PACKAGE))

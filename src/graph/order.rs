@@ -4,8 +4,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::model::{Channel, Entry};
 use crate::gotext::quote as q;
+use crate::model::{Channel, Entry};
 
 /// Why OLM v0 cannot order a channel; `Display` gives the resolver's message.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -12,9 +12,9 @@ use serde::Serialize;
 
 use super::edge::{entry_version, EdgeKind};
 use super::order::channel_order;
+use crate::gotext::quote as q;
 use crate::model::{Channel, Entry, Package};
 use crate::property::Property;
-use crate::gotext::quote as q;
 use crate::version::{Version, VersionRange, VersionRelease};
 
 /// Which OLM's rules to follow.

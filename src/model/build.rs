@@ -352,12 +352,7 @@ impl Builder {
     }
 
     /// The package an `olm.deprecations` blob applies to: it must name one that exists, once.
-    fn deprecated_package(
-        &mut self,
-        di: usize,
-        d: &declcfg::Deprecation,
-        seen: &mut HashSet<String>,
-    ) -> Option<usize> {
+    fn deprecated_package(&mut self, di: usize, d: &declcfg::Deprecation, seen: &mut HashSet<String>) -> Option<usize> {
         let pkg = &d.package.value;
         if pkg.is_empty() {
             let message = format!("package name must be set for deprecation item {di}");
@@ -405,11 +400,19 @@ impl Builder {
         let problem = match schema.as_str() {
             declcfg::SCHEMA_BUNDLE => match package.bundles.iter_mut().find(|b| &b.name.value == ename) {
                 Some(b) => return b.deprecation = Some(note),
-                None => (Code::DeprecatedNotFound, format!("cannot deprecate bundle {} for package {}: bundle not found", q(ename), q(pkg)), name_at),
+                None => (
+                    Code::DeprecatedNotFound,
+                    format!("cannot deprecate bundle {} for package {}: bundle not found", q(ename), q(pkg)),
+                    name_at,
+                ),
             },
             declcfg::SCHEMA_CHANNEL => match package.channels.iter_mut().find(|c| &c.name == ename) {
                 Some(c) => return c.deprecation = Some(note),
-                None => (Code::DeprecatedNotFound, format!("cannot deprecate channel {} for package {}: channel not found", q(ename), q(pkg)), name_at),
+                None => (
+                    Code::DeprecatedNotFound,
+                    format!("cannot deprecate channel {} for package {}: channel not found", q(ename), q(pkg)),
+                    name_at,
+                ),
             },
             declcfg::SCHEMA_PACKAGE if ename.is_empty() => return package.deprecation = Some(note),
             declcfg::SCHEMA_PACKAGE => (
@@ -419,7 +422,10 @@ impl Builder {
             ),
             _ => (
                 Code::DeprecationUnknownSchema,
-                format!("cannot deprecate object {reference} referenced by entry {j} for package {}: object schema unknown", q(pkg)),
+                format!(
+                    "cannot deprecate object {reference} referenced by entry {j} for package {}: object schema unknown",
+                    q(pkg)
+                ),
                 d.source.at(e.schema.pos, format!("/entries/{j}/reference/schema")),
             ),
         };
@@ -481,12 +487,7 @@ fn package_property<'p>(
     if &pp.package_name != pkg {
         diags.push(Diagnostic::error(
             Code::PackagePropertyMismatch,
-            format!(
-                "package {} does not match {} property {}",
-                q(pkg),
-                q(property::TYPE_PACKAGE),
-                q(&pp.package_name)
-            ),
+            format!("package {} does not match {} property {}", q(pkg), q(property::TYPE_PACKAGE), q(&pp.package_name)),
             prop_field(bl, i, "packageName"),
         ));
     }
@@ -616,7 +617,10 @@ mod tests {
         let c = model.package("foo").unwrap().channel("stable").unwrap();
         assert!(c.entries[0].range().is_some_and(|r| r.as_str() == ">=1.0.0 <2.0.0"));
         let bad = c.entries[1].skip_range.as_ref().unwrap();
-        assert_eq!(bad.range.as_ref().unwrap_err().to_string(), "Could not parse Range \">v1\": Could not parse comparator \">v\" in \">v1\"");
+        assert_eq!(
+            bad.range.as_ref().unwrap_err().to_string(),
+            "Could not parse Range \">v1\": Could not parse comparator \">v\" in \">v1\""
+        );
         assert!(c.entries[1].range().is_none(), "an invalid range is no range to the analyses");
     }
 

@@ -6,8 +6,8 @@
 use std::fmt;
 
 use super::Gvk;
-use crate::version::{RangeError, VersionRange};
 use crate::declcfg::value::{Node, Value};
+use crate::version::{RangeError, VersionRange};
 
 /// Largest accepted value, in bytes of compact JSON (`2 << 16`).
 pub const MAX_CONSTRAINT_SIZE: usize = 131_072;

@@ -12,7 +12,9 @@ mod go_type;
 use crate::declcfg::value::Node;
 use crate::version::{RangeError, Release, ReleaseError, Version, VersionError, VersionRange};
 
-pub use constraint::{parse_raw as parse_constraint, Constraint, ConstraintError, ConstraintValue, MAX_CONSTRAINT_SIZE};
+pub use constraint::{
+    parse_raw as parse_constraint, Constraint, ConstraintError, ConstraintValue, MAX_CONSTRAINT_SIZE,
+};
 
 pub use crate::declcfg::property_types::*;
 

@@ -17,8 +17,8 @@ use std::fmt;
 
 use serde::Serialize;
 
-pub use explain::{Explanation, PickReason};
 use crate::cluster::Cluster;
+pub use explain::{Explanation, PickReason};
 
 use snapshot::Snapshot;
 use solver::{SolveError, DEFAULT_CONFLICT_BUDGET};

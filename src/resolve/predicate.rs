@@ -6,9 +6,9 @@ use std::fmt;
 
 use super::cel::CelRule;
 use super::snapshot::Bundle;
+use crate::gotext::quote as go_quote;
 use crate::property::{Constraint, ConstraintError, ConstraintValue};
 use crate::property::{Gvk, Property, TYPE_GVK_REQUIRED, TYPE_PACKAGE_REQUIRED};
-use crate::gotext::quote as go_quote;
 use crate::version::VersionRange;
 
 /// A requirement on a candidate entry.

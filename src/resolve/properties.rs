@@ -2,16 +2,16 @@
 //! constraint OLM builds, reports exactly the new bundles it selected, and installs nothing
 //! without a reason; failures carry a minimal core; nothing panics.
 
+use super::snapshot::Snapshot;
+use super::solver::{self, satisfies, ConstraintKind, SolveError, DEFAULT_CONFLICT_BUDGET};
+use super::variables::{self, Subject};
+use super::{resolve, ResolveError};
 use crate::cluster::problem_json::{
     BundleJson as CatalogBundle, CatalogJson as Catalog, ChannelJson as CatalogChannel, EntryJson as CatalogEntry,
     InstalledJson as InstalledOperator, PackageJson as CatalogPackage, ProblemJson as Problem,
     PropertyJson as PropertyValue,
 };
 use crate::cluster::{Cluster, Subscription};
-use super::snapshot::Snapshot;
-use super::solver::{self, satisfies, ConstraintKind, SolveError, DEFAULT_CONFLICT_BUDGET};
-use super::variables::{self, Subject};
-use super::{resolve, ResolveError};
 
 struct Rng(u64);
 impl Rng {
@@ -93,7 +93,13 @@ fn random_problem(rng: &mut Rng) -> Problem {
                 bundles,
             });
         }
-        catalogs.push(Catalog { name: cname, namespace: "ns".into(), priority: rng.below(3) as i32, packages: pkgs, path: None });
+        catalogs.push(Catalog {
+            name: cname,
+            namespace: "ns".into(),
+            priority: rng.below(3) as i32,
+            packages: pkgs,
+            path: None,
+        });
     }
     let mut installed = Vec::new();
     let mut subscriptions = Vec::new();

@@ -185,7 +185,8 @@ impl<'a> Snapshot<'a> {
                     None => {
                         // An entry without a bundle blob: OLM would serve an entry with no
                         // properties beyond its package.
-                        self.bundles.push(bundle_facts(&e.name.value, None, std::iter::empty()).ensure_package(&p.name, ""));
+                        self.bundles
+                            .push(bundle_facts(&e.name.value, None, std::iter::empty()).ensure_package(&p.name, ""));
                         self.bundles.len() - 1
                     }
                 };
@@ -284,7 +285,11 @@ fn bundle_facts<'a>(
         deprecated: false,
     };
     for (raw, parsed) in props {
-        let value = raw.value.as_ref().map(Cow::Borrowed).unwrap_or_else(|| Cow::Owned(Node::new(raw.pos, declcfg::Value::Null)));
+        let value = raw
+            .value
+            .as_ref()
+            .map(Cow::Borrowed)
+            .unwrap_or_else(|| Cow::Owned(Node::new(raw.pos, declcfg::Value::Null)));
         b.add(Prop { type_: Cow::Borrowed(raw.type_.value.as_str()), value, parsed: Cow::Borrowed(parsed) });
     }
     b

@@ -5,9 +5,9 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::predicate::{self, Predicate};
-use crate::cluster::{Cluster, Subscription};
 use super::snapshot::{EntryId, Snapshot};
 use super::solver::{Constraint, ConstraintKind, Variable};
+use crate::cluster::{Cluster, Subscription};
 use crate::graph::order::{v0_order_links, Links};
 
 /// What a solver variable stands for.
@@ -665,7 +665,11 @@ mod tests {
                     }
                     ConstraintKind::Conflict(x) => format!("{}: conflicts with {}", v.id, id(*x)),
                     ConstraintKind::AtMost(n, vs) => {
-                        format!("{}: at most {n} of [{}]", v.id, vs.iter().map(|&x| id(x)).collect::<Vec<_>>().join(", "))
+                        format!(
+                            "{}: at most {n} of [{}]",
+                            v.id,
+                            vs.iter().map(|&x| id(x)).collect::<Vec<_>>().join(", ")
+                        )
                     }
                 });
             }
@@ -674,7 +678,9 @@ mod tests {
     }
 
     fn package(name: &str, entries: &str, bundles: &str) -> String {
-        format!(r#"{{"name":"{name}","defaultChannel":"stable","channels":[{{"name":"stable","entries":[{entries}]}}],"bundles":[{bundles}]}}"#)
+        format!(
+            r#"{{"name":"{name}","defaultChannel":"stable","channels":[{{"name":"stable","entries":[{entries}]}}],"bundles":[{bundles}]}}"#
+        )
     }
 
     fn bundle(name: &str, version: &str, extra: &str) -> String {
@@ -704,9 +710,21 @@ mod tests {
 
     #[test]
     fn a_required_api_prefers_the_dependents_own_catalog_then_higher_priority() {
-        let a = package("a", r#"{"name":"a.v1"}"#, &bundle("a.v1", "1.0.0", &format!(r#"{{"type":"olm.gvk.required","value":{GVK}}}"#)));
-        let own = package("p", r#"{"name":"p.v1"}"#, &bundle("p.v1", "1.0.0", &format!(r#"{{"type":"olm.gvk","value":{GVK}}}"#)));
-        let other = package("q", r#"{"name":"q.v1"}"#, &bundle("q.v1", "1.0.0", &format!(r#"{{"type":"olm.gvk","value":{GVK}}}"#)));
+        let a = package(
+            "a",
+            r#"{"name":"a.v1"}"#,
+            &bundle("a.v1", "1.0.0", &format!(r#"{{"type":"olm.gvk.required","value":{GVK}}}"#)),
+        );
+        let own = package(
+            "p",
+            r#"{"name":"p.v1"}"#,
+            &bundle("p.v1", "1.0.0", &format!(r#"{{"type":"olm.gvk","value":{GVK}}}"#)),
+        );
+        let other = package(
+            "q",
+            r#"{"name":"q.v1"}"#,
+            &bundle("q.v1", "1.0.0", &format!(r#"{{"type":"olm.gvk","value":{GVK}}}"#)),
+        );
         let vars = variables(&format!(
             r#"{{"namespace":"ns","catalogs":[
               {{"name":"cat","namespace":"ns","priority":0,"packages":[{a},{own}]}},
@@ -758,7 +776,10 @@ mod tests {
             r#"{{"namespace":"ns","catalogs":[{{"name":"cat","namespace":"ns","packages":[{a}]}}],
             "subscriptions":[{{"name":"sub","package":"a","channel":"stable","catalog":"cat","catalogNamespace":"ns"}}]}}"#
         ));
-        assert!(vars.iter().any(|l| l.contains("at most 1 of [cat/ns/stable/a.v2, cat/ns/stable/a.v1]")
-            || l.contains("at most 1 of [cat/ns/stable/a.v1, cat/ns/stable/a.v2]")), "{vars:#?}");
+        assert!(
+            vars.iter().any(|l| l.contains("at most 1 of [cat/ns/stable/a.v2, cat/ns/stable/a.v1]")
+                || l.contains("at most 1 of [cat/ns/stable/a.v1, cat/ns/stable/a.v2]")),
+            "{vars:#?}"
+        );
     }
 }

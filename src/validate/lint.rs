@@ -7,9 +7,9 @@
 //!   types, empty, too large, unparseable package range).
 
 use crate::diagnostic::{Code, Diagnostic};
+use crate::gotext::quote as q;
 use crate::model::Package;
 use crate::property::{Constraint, ConstraintError, ConstraintValue, Property};
-use crate::gotext::quote as q;
 
 /// The lints of one package.
 pub fn package(p: &Package) -> Vec<Diagnostic> {
@@ -55,7 +55,9 @@ pub fn package(p: &Package) -> Vec<Diagnostic> {
 fn constraint_problem(parsed: &Result<ConstraintValue, ConstraintError>) -> Option<String> {
     match parsed {
         // OLM's parser accepts an empty constraint; its conversion to a predicate rejects it.
-        Err(ConstraintError::Empty) => Some(format!("convert olm.constraint to resolver predicate: {}", ConstraintError::Empty)),
+        Err(ConstraintError::Empty) => {
+            Some(format!("convert olm.constraint to resolver predicate: {}", ConstraintError::Empty))
+        }
         Err(e) => Some(format!("parse olm.constraint: {e}")),
         Ok(c) => bad_range(&c.constraint).map(|e| format!("convert olm.constraint to resolver predicate: {e}")),
     }

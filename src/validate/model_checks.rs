@@ -13,8 +13,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::error_tree::ErrorTree;
 use crate::diagnostic::{Code, Diagnostic, Location};
-use crate::model::{Bundle, ChainError, Channel, Entry, Package};
 use crate::gotext::quote as q;
+use crate::model::{Bundle, ChainError, Channel, Entry, Package};
 
 struct Ctx<'a> {
     chain: Vec<String>,

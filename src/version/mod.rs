@@ -18,8 +18,7 @@ mod release;
 #[allow(clippy::module_inception)]
 mod version;
 
+pub use masterminds::{Constraints, MastermindsError, MastermindsVersion};
 pub use range::{RangeError, VersionRange};
 pub use release::{Release, ReleaseError, VersionRelease};
-pub use masterminds::{Constraints, MastermindsError, MastermindsVersion};
 pub use version::{NumErrorKind, NumberField, Version, VersionError};
-

@@ -16,8 +16,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::gotext::quote as go_quote;
 use super::version::{Version, VersionError};
+use crate::gotext::quote as go_quote;
 
 /// An error from [`VersionRange::parse`]; `Display` gives blang's text.
 #[derive(Debug, Clone, PartialEq, Eq)]

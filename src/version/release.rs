@@ -7,8 +7,8 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
-use crate::gotext::quote as go_quote;
 use super::version::{compare_ident_lists, validate_prerelease_ident, Version, VersionError};
+use crate::gotext::quote as go_quote;
 
 /// Maximum length of a release string, in bytes (the CSV CRD constraint).
 const MAX_RELEASE_LEN: usize = 20;

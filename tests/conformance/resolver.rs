@@ -1,13 +1,13 @@
 //! Runners for the resolver suites: `olm-resolver.json` (resolve, solver, sort-channel,
 //! constraint-parse, cel), and the `v0-next` and `v1-resolve` cases of `olm-upgrade.json`.
 
-use olm_catalog::internals::{v0_order_links, Links};
-use olm_catalog::property::parse_constraint as parse_raw;
-use olm_catalog::internals::CelRule;
-use olm_catalog::internals::solver::{self, from_ids, IdConstraint, SolveError, DEFAULT_CONFLICT_BUDGET};
-use olm_catalog::resolve::v1::{resolve_v1, V1Problem};
 use olm_catalog::cluster::problem_json::{InstalledJson as InstalledOperator, ProblemJson as Problem};
 use olm_catalog::cluster::{Cluster, Subscription};
+use olm_catalog::internals::solver::{self, from_ids, IdConstraint, SolveError, DEFAULT_CONFLICT_BUDGET};
+use olm_catalog::internals::CelRule;
+use olm_catalog::internals::{v0_order_links, Links};
+use olm_catalog::property::parse_constraint as parse_raw;
+use olm_catalog::resolve::v1::{resolve_v1, V1Problem};
 use olm_catalog::resolve::{resolve, ResolveError};
 use serde_json::Value;
 

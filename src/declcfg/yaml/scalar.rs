@@ -32,9 +32,9 @@
 
 use super::super::go_base64;
 use super::super::value::Value;
-use crate::gotext::format_g as format_float_g;
 use super::go_strconv::{go_parse_float_dot, go_parse_int, go_parse_uint};
 use super::go_time::parse_timestamp;
+use crate::gotext::format_g as format_float_g;
 
 /// What a YAML scalar resolves to, as the Go value go-yaml v2 produces in an `interface{}`.
 #[derive(Debug, Clone, PartialEq)]
@@ -380,8 +380,8 @@ fn go_lossy_utf8(mut b: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::gotext::json_number as go_json_number;
     use super::*;
+    use crate::gotext::json_number as go_json_number;
 
     fn plain(s: &str) -> Scalar {
         resolve(s, true, None).unwrap()
