@@ -8,6 +8,15 @@
  * @param {(() => any) | null} getResolverRaw the module with the resolver, when it is a separate
  *   one (browsers); `null` when `getRaw`'s module has it (Node)
  */
+/** Whether the module already loaded has the test-only panic hook (never before `init()`). */
+function hasPanicHook(getRaw) {
+  try {
+    return typeof getRaw().__panicForTesting === 'function';
+  } catch {
+    return false;
+  }
+}
+
 export function makeApi(getRaw, reset, getResolverRaw = null) {
   let generation = 0;
 
@@ -118,8 +127,8 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     toMermaid: (catalog, options) => catalog.toMermaid(options),
     toDot: (catalog, pkg, channel) => catalog.toDot(pkg, channel),
     Catalog,
-    // Present only in the Node tests' build (the `test-hooks` feature).
-    __panicForTesting: () => call((raw) => raw.__panicForTesting()),
+    // Only in the Node tests' build (the `test-hooks` feature); `undefined` in published builds.
+    __panicForTesting: hasPanicHook(getRaw) ? () => call((raw) => raw.__panicForTesting()) : undefined,
     __parseOnly: (files) => call((raw) => raw.__parseOnly(files)),
   };
 }
