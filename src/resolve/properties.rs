@@ -37,6 +37,9 @@ fn gvk(k: usize) -> serde_json::Value {
     serde_json::json!({"group": "g", "version": "v1", "kind": format!("K{k}")})
 }
 
+/// A random problem: catalogs, packages, channels with edges, bundles with dependencies, installed
+/// operators and subscriptions. One function on purpose: the generator reads top to bottom as the
+/// shape of a problem, and splitting it would scatter the random choices that make it.
 fn random_problem(rng: &mut Rng) -> Problem {
     let packages = ["alpha", "beta", "gamma", "delta"];
     let mut catalogs = Vec::new();
