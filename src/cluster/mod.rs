@@ -7,6 +7,7 @@
 //! that already holds models builds a [`Cluster`] directly. [`v1_problem`] does the same for
 //! OLM v1's single-package selection.
 
+mod blobs;
 pub mod problem_json;
 pub mod v1_problem;
 
@@ -74,7 +75,7 @@ impl InstalledCsv {
     /// An installed CSV from its `spec.version` text and raw properties, parsed as OLM does.
     pub fn new(name: &str, version: &str, raw_properties: Vec<declcfg::Property>) -> InstalledCsv {
         let version = Version::parse_tolerant(version).unwrap_or_else(|_| Version::new(0, 0, 0));
-        let properties = parse_properties(&raw_properties);
+        let properties = crate::property::parse_all(&raw_properties);
         InstalledCsv {
             name: name.to_string(),
             version,
@@ -84,18 +85,6 @@ impl InstalledCsv {
             replaces: None,
         }
     }
-}
-
-/// Parse raw properties; a property that does not decode is kept as [`Property::Invalid`].
-pub fn parse_properties(raw: &[declcfg::Property]) -> Vec<(usize, Property)> {
-    raw.iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let parsed = crate::property::parse(&p.type_.value, p.value.as_ref())
-                .unwrap_or_else(|e| Property::Invalid { type_: p.type_.value.clone(), error: e.to_string() });
-            (i, parsed)
-        })
-        .collect()
 }
 
 /// A Subscription.

@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::{CatalogSource, Cluster, InstalledCsv, Subscription, SystemConstraint};
-use crate::declcfg::{self, DeclarativeConfig, Node, Pos, Source, Spanned};
+use super::{blobs, CatalogSource, Cluster, InstalledCsv, Subscription, SystemConstraint};
+use crate::declcfg::{self, DeclarativeConfig, Source};
 use crate::model::{self, Model};
 use crate::property::TYPE_PACKAGE;
 
@@ -226,26 +226,12 @@ pub fn catalog_model(c: &CatalogJson) -> Model {
 
 /// An inline catalog as `declcfg` blobs, every blob located in a file named after the catalog.
 pub fn catalog_blobs(c: &CatalogJson) -> DeclarativeConfig {
-    let source = Source { file: Arc::from(format!("<catalog {}>", c.name)), pos: Pos::default() };
-    let text = |s: &str| Spanned::new(s.to_string(), Pos::default());
+    let source = blobs::source(&format!("<catalog {}>", c.name));
     let mut cfg = DeclarativeConfig::default();
     for p in &c.packages {
-        cfg.packages.push(declcfg::Package {
-            source: source.clone(),
-            name: text(&p.name),
-            default_channel: text(p.default_channel.as_deref().unwrap_or("")),
-            icon: None,
-            description: String::new(),
-            properties: Vec::new(),
-        });
+        cfg.packages.push(blobs::package(&source, &p.name, p.default_channel.as_deref().unwrap_or("")));
         for ch in &p.channels {
-            cfg.channels.push(declcfg::Channel {
-                source: source.clone(),
-                package: text(&p.name),
-                name: text(&ch.name),
-                entries: ch.entries.iter().map(|e| entry(e, &text)).collect(),
-                properties: Vec::new(),
-            });
+            cfg.channels.push(blobs::channel(&source, &p.name, &ch.name, ch.entries.iter().map(entry).collect()));
         }
         for b in &p.bundles {
             cfg.bundles.push(bundle(&p.name, b, &source));
@@ -254,39 +240,22 @@ pub fn catalog_blobs(c: &CatalogJson) -> DeclarativeConfig {
     cfg
 }
 
-fn entry(e: &EntryJson, text: &dyn Fn(&str) -> Spanned<String>) -> declcfg::ChannelEntry {
-    declcfg::ChannelEntry {
-        pos: Pos::default(),
-        name: text(&e.name),
-        replaces: text(e.replaces.as_deref().unwrap_or("")),
-        skips: e.skips.iter().map(|s| text(s)).collect(),
-        skip_range: text(e.skip_range.as_deref().unwrap_or("")),
-    }
+fn entry(e: &EntryJson) -> declcfg::ChannelEntry {
+    let field = |f: &Option<String>| f.as_deref().unwrap_or("").to_string();
+    blobs::entry(&e.name, &field(&e.replaces), &e.skips, &field(&e.skip_range))
 }
 
+/// A bundle with its properties, and `olm.package` from its version when it has none.
 fn bundle(package: &str, b: &BundleJson, source: &Source) -> declcfg::Bundle {
     let mut properties: Vec<declcfg::Property> = b.properties.iter().map(raw_property).collect();
     if !b.properties.iter().any(|p| p.type_ == TYPE_PACKAGE) {
-        let value = serde_json::json!({"packageName": package, "version": b.version});
-        properties.push(raw_property(&PropertyJson { type_: TYPE_PACKAGE.into(), value }));
+        properties.push(blobs::package_property(package, &b.version));
     }
-    declcfg::Bundle {
-        source: source.clone(),
-        package: Spanned::new(package.to_string(), Pos::default()),
-        name: Spanned::new(b.name.clone(), Pos::default()),
-        image: Spanned::default(),
-        properties: properties.into(),
-        related_images: Vec::new(),
-        object_count: 0,
-    }
+    blobs::bundle(source, package, &b.name, properties)
 }
 
 fn raw_property(p: &PropertyJson) -> declcfg::Property {
-    declcfg::Property {
-        pos: Pos::default(),
-        type_: Spanned::new(p.type_.clone(), Pos::default()),
-        value: Some(Node::from_json(&p.value)),
-    }
+    blobs::property(&p.type_, &p.value)
 }
 
 #[cfg(test)]

@@ -21,7 +21,8 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::declcfg::{self, DeclarativeConfig, Node, Pos, Source, Spanned};
+use super::blobs;
+use crate::declcfg::{self, DeclarativeConfig, Pos, Source, Spanned};
 use crate::model::{self, Model};
 use crate::version::{Constraints, MastermindsError};
 use crate::version::{Release, Version, VersionRelease};
@@ -262,49 +263,22 @@ impl V1Package {
     /// with one `olm.package` property) and an `olm.deprecations` naming the
     /// deprecated bundles.
     pub fn declarative_config(&self, catalog: &str, package_name: &str) -> DeclarativeConfig {
-        let source = Source { file: Arc::from(catalog), pos: Pos::default() };
-        let package = spanned(package_name);
+        let source = blobs::source(catalog);
         let mut cfg = DeclarativeConfig::default();
-        cfg.packages.push(declcfg::Package {
-            source: source.clone(),
-            name: package.clone(),
-            default_channel: Spanned::default(),
-            icon: None,
-            description: String::new(),
-            properties: Vec::new(),
-        });
+        cfg.packages.push(blobs::package(&source, package_name, ""));
         for c in &self.channels {
-            cfg.channels.push(declcfg::Channel {
-                source: source.clone(),
-                package: package.clone(),
-                name: spanned(&c.name),
-                entries: c.entries.iter().map(channel_entry).collect(),
-                properties: Vec::new(),
-            });
+            let entries = c.entries.iter().map(|e| blobs::entry(&e.name, &e.replaces, &e.skips, &e.skip_range));
+            cfg.channels.push(blobs::channel(&source, package_name, &c.name, entries.collect()));
         }
         cfg.bundles.extend(self.bundles.iter().map(|b| bundle(&source, package_name, b)));
         if !self.deprecated_bundles.is_empty() {
             cfg.deprecations.push(declcfg::Deprecation {
                 source,
-                package,
+                package: blobs::text(package_name),
                 entries: self.deprecated_bundles.iter().map(|name| bundle_deprecation(name)).collect(),
             });
         }
         cfg
-    }
-}
-
-fn spanned(text: &str) -> Spanned<String> {
-    Spanned::new(text.to_string(), Pos::default())
-}
-
-fn channel_entry(e: &V1Entry) -> declcfg::ChannelEntry {
-    declcfg::ChannelEntry {
-        pos: Pos::default(),
-        name: spanned(&e.name),
-        replaces: spanned(&e.replaces),
-        skips: e.skips.iter().map(|s| spanned(s)).collect(),
-        skip_range: spanned(&e.skip_range),
     }
 }
 
@@ -318,27 +292,14 @@ fn channel_entry(e: &V1Entry) -> declcfg::ChannelEntry {
 /// metadata here instead would give the same picks for this input, but would hide the rule from
 /// catalogs that reach the selection without this adapter.
 fn bundle(source: &Source, package_name: &str, b: &V1Bundle) -> declcfg::Bundle {
-    let value = serde_json::json!({ "packageName": package_name, "version": b.version });
-    declcfg::Bundle {
-        source: source.clone(),
-        package: spanned(package_name),
-        name: spanned(&b.name),
-        image: Spanned::default(),
-        properties: Arc::from(vec![declcfg::Property {
-            pos: Pos::default(),
-            type_: spanned(declcfg::property_types::TYPE_PACKAGE),
-            value: Some(Node::from_json(&value)),
-        }]),
-        related_images: Vec::new(),
-        object_count: 0,
-    }
+    blobs::bundle(source, package_name, &b.name, vec![blobs::package_property(package_name, &b.version)])
 }
 
 fn bundle_deprecation(name: &str) -> declcfg::DeprecationEntry {
     declcfg::DeprecationEntry {
         pos: Pos::default(),
-        schema: spanned(declcfg::SCHEMA_BUNDLE),
-        name: spanned(name),
+        schema: blobs::text(declcfg::SCHEMA_BUNDLE),
+        name: blobs::text(name),
         message: Spanned::default(),
     }
 }

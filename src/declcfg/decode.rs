@@ -175,11 +175,6 @@ fn properties(obj: &Node, ctx: &Ctx<'_>, mut values: Vec<Option<Node>>) -> R<Vec
     Ok(out)
 }
 
-/// Decode standard base64 as Go does (see [`crate::gotext::decode_base64`]); the error is Go's text.
-pub fn go_base64(s: &str) -> Result<Vec<u8>, String> {
-    crate::gotext::decode_base64(s).map_err(|e| e.to_string())
-}
-
 pub fn package(mut node: Node, file: &Arc<str>) -> R<Package> {
     let values = take_property_values(&mut node);
     let node = &node;
@@ -364,13 +359,5 @@ mod tests {
             "json: cannot unmarshal number into Go struct field ChannelEntry.entries.name of type string"
         );
         assert_eq!(e.pointer, "/entries/0/name");
-    }
-
-    #[test]
-    fn base64_like_go() {
-        assert_eq!(go_base64("aGk=").unwrap(), b"hi");
-        assert_eq!(go_base64("aG\nk=").unwrap(), b"hi");
-        assert!(go_base64("aGk").is_err());
-        assert!(go_base64("a$k=").unwrap_err().contains("illegal base64 data at input byte 1"));
     }
 }

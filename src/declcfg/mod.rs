@@ -14,7 +14,6 @@ mod yaml;
 
 use std::sync::Arc;
 
-pub(crate) use decode::go_base64;
 #[cfg(test)]
 pub(crate) use load::parse_file;
 pub use load::{load_files, FileInput, Loaded};

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 
 use crate::gotext::quote as q;
-use crate::model::{Channel, Entry, Model, Package, SkipRange};
+use crate::model::{Bundle, Channel, Entry, Model, Package, SkipRange};
 use crate::property::{PackageProperty, Property, TYPE_PACKAGE};
 use crate::version::Version;
 
@@ -86,9 +86,9 @@ impl std::error::Error for MermaidError {}
 /// opm's writer first maps every bundle name to its version (the first bundle of each name, in
 /// the order the catalog was read), and refuses the catalog at the first bundle whose properties
 /// do not decode, that has not exactly one `olm.package` property, or whose version is invalid.
-fn check_versions(model: &Model) -> Result<(), MermaidError> {
+fn check_versions(bundles: &[&Bundle]) -> Result<(), MermaidError> {
     let mut seen = std::collections::HashSet::new();
-    for b in model.bundles_in_read_order().into_iter().filter(|b| seen.insert(b.name.value.as_str())) {
+    for b in bundles.iter().filter(|b| seen.insert(b.name.value.as_str())) {
         let bundle = b.name.value.clone();
         let invalid = b.properties.iter().find_map(|(i, p)| match p {
             Property::Invalid { type_, error } => Some((*i, type_, error)),
@@ -128,8 +128,9 @@ fn check_versions(model: &Model) -> Result<(), MermaidError> {
 /// assert!(refusal.to_string().starts_with("bundle \"foo.v1\" has invalid version \"1.0.0.1\""));
 /// ```
 pub fn to_mermaid(model: &Model, opts: &MermaidOptions) -> Result<String, MermaidError> {
-    check_versions(model)?;
-    let names = Names::new(model);
+    let bundles = model.bundles_in_read_order();
+    check_versions(&bundles)?;
+    let names = Names::new(model, &bundles);
     let mut channels = visible_channels(model, opts);
     let min_edge = match opts.minimum_edge.as_deref().filter(|n| !n.is_empty()) {
         None => None,
@@ -180,10 +181,10 @@ struct Names<'a> {
 }
 
 impl<'a> Names<'a> {
-    fn new(model: &'a Model) -> Names<'a> {
-        let bundles = model.bundles_in_read_order();
+    /// `bundles`: the model's bundles in read order.
+    fn new(model: &'a Model, bundles: &[&'a Bundle]) -> Names<'a> {
         let mut versions = HashMap::new();
-        for b in &bundles {
+        for b in bundles {
             versions.entry(b.name.value.as_str()).or_insert(b.version.as_ref());
         }
         let packages = &model.packages;

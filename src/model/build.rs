@@ -436,27 +436,23 @@ impl Builder {
 /// Every property of a bundle parsed; one that does not decode is reported (opm's
 /// `parse properties for bundle ...` error) and kept as [`Property::Invalid`].
 fn bundle_properties(bl: &declcfg::Bundle, diags: &mut Vec<Diagnostic>) -> Vec<(usize, Property)> {
-    let mut props = Vec::with_capacity(bl.properties.len());
-    for (i, p) in bl.properties.iter().enumerate() {
-        match property::parse(&p.type_.value, p.value.as_ref()) {
-            Ok(parsed) => props.push((i, parsed)),
-            Err(m) => {
-                props.push((i, Property::Invalid { type_: p.type_.value.clone(), error: m.to_string() }));
-                let (pos, pointer) = match &p.value {
-                    Some(v) => (v.pos, format!("/properties/{i}/value")),
-                    None => (p.pos, format!("/properties/{i}")),
-                };
-                diags.push(Diagnostic::error(
-                    Code::InvalidProperty,
-                    format!(
-                        "parse properties for bundle {}: parse property[{i}] of type {}: {m}",
-                        q(&bl.name.value),
-                        q(&p.type_.value)
-                    ),
-                    bl.source.at(pos, pointer),
-                ));
-            }
-        }
+    let props = property::parse_all(&bl.properties);
+    for (i, p) in &props {
+        let Property::Invalid { type_, error } = p else { continue };
+        let raw = &bl.properties[*i];
+        let (pos, pointer) = match &raw.value {
+            Some(v) => (v.pos, format!("/properties/{i}/value")),
+            None => (raw.pos, format!("/properties/{i}")),
+        };
+        diags.push(Diagnostic::error(
+            Code::InvalidProperty,
+            format!(
+                "parse properties for bundle {}: parse property[{i}] of type {}: {error}",
+                q(&bl.name.value),
+                q(type_)
+            ),
+            bl.source.at(pos, pointer),
+        ));
     }
     props
 }

@@ -132,6 +132,20 @@ pub fn parse(type_: &str, value: Option<&Node>) -> Result<Property, PropertyErro
     parse_value(type_, value).map_err(PropertyError)
 }
 
+/// Every raw property parsed, with its index; one that does not decode is kept as
+/// [`Property::Invalid`] with opm's text (the model reports those; OLM's resolver fails on a
+/// dependency it cannot read).
+pub fn parse_all(raw: &[crate::declcfg::Property]) -> Vec<(usize, Property)> {
+    raw.iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let parsed = parse(&p.type_.value, p.value.as_ref())
+                .unwrap_or_else(|e| Property::Invalid { type_: p.type_.value.clone(), error: e.to_string() });
+            (i, parsed)
+        })
+        .collect()
+}
+
 fn parse_value(type_: &str, value: Option<&Node>) -> Result<Property, String> {
     let Some(value) = value else {
         return Err("unexpected end of JSON input".to_string());

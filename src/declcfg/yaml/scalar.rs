@@ -30,10 +30,10 @@
 //! - JSON output: integers print as integers; floats with Go's `json.Marshal` rules, so `1.0`
 //!   becomes `1`; NaN and infinities make the whole conversion fail.
 
-use super::super::go_base64;
 use super::super::value::Value;
 use super::go_strconv::{go_parse_float_dot, go_parse_int, go_parse_uint};
 use super::go_time::parse_timestamp;
+use crate::gotext::decode_base64;
 use crate::gotext::format_g as format_float_g;
 
 /// What a YAML scalar resolves to, as the Go value go-yaml v2 produces in an `interface{}`.
@@ -92,7 +92,7 @@ pub(super) fn resolve(text: &str, plain: bool, tag: Option<&str>) -> Result<Scal
                 "timestamp" => Want::Timestamp,
                 // go-yaml decodes with Go's `base64.StdEncoding.DecodeString`.
                 "binary" => {
-                    return match go_base64(text) {
+                    return match decode_base64(text) {
                         Ok(bytes) => Ok(Scalar::Str(go_lossy_utf8(&bytes))),
                         Err(_) => Err("!!binary value contains invalid base64 data".to_string()),
                     };

@@ -22,12 +22,24 @@
 
 use super::texts::Issue;
 
-/// Token types, numbered as cel-go's generated lexer numbers them (`EOF` is ANTLR's -1, kept
-/// first); expected-token sets are listed in this order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[repr(u8)]
-enum Kind {
-    Eof = 0,
+/// Declares [`Kind`] and [`KINDS`] (every kind, by number) from one list.
+macro_rules! kinds {
+    ($($kind:ident,)*) => {
+        /// Token types, numbered as cel-go's generated lexer numbers them (`EOF` is ANTLR's -1,
+        /// kept first); expected-token sets are listed in this order.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        #[repr(u8)]
+        enum Kind {
+            $($kind,)*
+        }
+
+        /// All kinds, by number.
+        const KINDS: &[Kind] = &[$(Kind::$kind,)*];
+    };
+}
+
+kinds! {
+    Eof,
     Equals,
     NotEquals,
     In,
@@ -66,51 +78,6 @@ enum Kind {
     Ident,
     EscIdent,
 }
-
-/// All kinds, by number.
-const KINDS: [Kind; 38] = {
-    use Kind::*;
-    [
-        Eof,
-        Equals,
-        NotEquals,
-        In,
-        Less,
-        LessEquals,
-        GreaterEquals,
-        Greater,
-        And,
-        Or,
-        LBracket,
-        RBracket,
-        LBrace,
-        RBrace,
-        LParen,
-        RParen,
-        Dot,
-        Comma,
-        Minus,
-        Exclam,
-        Question,
-        Colon,
-        Plus,
-        Star,
-        Slash,
-        Percent,
-        True,
-        False,
-        Null,
-        Whitespace,
-        Comment,
-        Float,
-        Int,
-        Uint,
-        String,
-        Bytes,
-        Ident,
-        EscIdent,
-    ]
-};
 
 impl Kind {
     /// The name ANTLR shows in an expected-token set: the literal, or the symbolic name.
