@@ -49,6 +49,7 @@ pub mod graph;
 mod image_ref;
 pub mod model;
 pub mod property;
+pub mod render;
 #[cfg(feature = "resolver")]
 pub mod resolve;
 pub mod validate;
