@@ -4,6 +4,7 @@
 //! field remembers its file and position so findings can point at it.
 
 mod decode;
+mod documents;
 mod indexignore;
 pub(crate) mod json;
 pub(crate) mod load;
@@ -16,6 +17,7 @@ use std::sync::Arc;
 
 #[cfg(test)]
 pub(crate) use load::parse_file;
+pub use documents::{read_documents, Document};
 pub use load::{load_files, FileInput, Loaded};
 pub use value::{Member, Node, Pos, Value};
 #[cfg(not(target_arch = "wasm32"))]
