@@ -140,6 +140,13 @@ codes! {
     DeprecatedHead = "deprecated-head",
     UnreachableEntry = "unreachable-entry",
     ZStreamGap = "z-stream-gap",
+    // Catalog templates (render/template): problems in the template an author wrote.
+    TemplateSchema = "template-schema",
+    TemplateInvalid = "template-invalid",
+    TemplateBundleReference = "template-bundle-reference",
+    TemplateImageNotFound = "template-image-not-found",
+    TemplateBundle = "template-bundle",
+    TemplateSubstitution = "template-substitution",
 }
 
 impl fmt::Display for Code {

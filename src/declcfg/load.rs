@@ -186,6 +186,15 @@ pub fn parse_file(path: &str, bytes: &[u8]) -> (Vec<Blob>, Vec<Diagnostic>) {
     out.finish()
 }
 
+/// Decode one value tree as a catalog blob, with the loader's meta checks and schema dispatch, as
+/// opm's `declcfg.LoadSlice` does for the entries of a catalog template; every problem is located
+/// in `file` at the node's own positions. `None` when the value is not a usable blob.
+pub(crate) fn decode_value(file: &str, node: Node) -> (Option<Blob>, Vec<Diagnostic>) {
+    let mut out = FileBlobs { file: Arc::from(file), blobs: Vec::new(), diags: Vec::new() };
+    out.blob(node, true);
+    (out.blobs.pop(), out.diags)
+}
+
 struct FileBlobs {
     file: Arc<str>,
     blobs: Vec<Blob>,

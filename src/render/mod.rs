@@ -12,6 +12,9 @@
 //!   beside the blob (its CSV and its bundle annotations);
 //! - [`BundleSource`]: the bundles a template's image references are looked up in.
 
+mod source;
+pub mod template;
+
 use std::collections::HashMap;
 
 use crate::declcfg::{self, DeclarativeConfig, Node};
