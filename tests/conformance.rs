@@ -23,6 +23,8 @@ use serde_json::Value;
 
 #[path = "conformance/resolver.rs"]
 mod resolver;
+#[path = "conformance/semver_template.rs"]
+mod semver_template;
 
 fn conformance_dir() -> PathBuf {
     std::env::var_os("CONFORMANCE_DIR")
@@ -354,6 +356,7 @@ fn runner(file: &str) -> Option<Runner> {
         "render-graph.json" => Some(run_render_graph),
         "olm-upgrade.json" => Some(run_upgrade),
         "olm-resolver.json" => Some(resolver::run),
+        "semver-template.json" => Some(semver_template::run),
         _ => None,
     }
 }
