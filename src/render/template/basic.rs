@@ -47,9 +47,16 @@ pub(super) fn expand(file: &str, doc: Option<Node>, source: &BundleSource) -> Re
 
 /// The `entries` of a template that holds FBC blobs (basic, substitutes), after opm's checks of
 /// the document: an object whose `schema` is `schema` (`go_type` names its Go struct in errors).
-pub(super) fn spec<'d>(file: &str, doc: Option<&'d Node>, schema: &str, go_type: &str) -> Result<Vec<(usize, &'d Node)>, Diagnostic> {
+pub(super) fn spec<'d>(
+    file: &str,
+    doc: Option<&'d Node>,
+    schema: &str,
+    go_type: &str,
+) -> Result<Vec<(usize, &'d Node)>, Diagnostic> {
     let start = doc.map_or(Pos::new(1, 1), |d| d.pos);
-    let invalid = |msg: String, pos: Pos, pointer: &str| error(file, Code::TemplateInvalid, format!("unmarshalling template: {msg}"), pos, pointer);
+    let invalid = |msg: String, pos: Pos, pointer: &str| {
+        error(file, Code::TemplateInvalid, format!("unmarshalling template: {msg}"), pos, pointer)
+    };
     let members: &[Member] = match doc {
         None => &[],
         Some(node) => object(node, go_type).map_err(|m| invalid(m, start, ""))?,
@@ -59,11 +66,21 @@ pub(super) fn spec<'d>(file: &str, doc: Option<&'d Node>, schema: &str, go_type:
         Some(m) => match &m.value.value {
             Value::String(s) => s.clone(),
             Value::Null => String::new(),
-            _ => return Err(invalid(type_error(&m.value, &format!("{}.schema", short(go_type)), "string"), m.value.pos, &child("", &m.key))),
+            _ => {
+                return Err(invalid(
+                    type_error(&m.value, &format!("{}.schema", short(go_type)), "string"),
+                    m.value.pos,
+                    &child("", &m.key),
+                ))
+            }
         },
     };
     if doc_schema != schema {
-        let msg = format!("template has unknown schema ({}), should be {}", crate::gotext::quote(&doc_schema), crate::gotext::quote(schema));
+        let msg = format!(
+            "template has unknown schema ({}), should be {}",
+            crate::gotext::quote(&doc_schema),
+            crate::gotext::quote(schema)
+        );
         return Err(error(file, Code::TemplateSchema, msg, start, ""));
     }
     let Some(entries) = doc.and_then(|d| d.field("entries")) else {
@@ -114,4 +131,3 @@ pub(super) fn not_found(file: &str, image: &str, pos: Pos, pointer: &str) -> Dia
     );
     error(file, Code::TemplateImageNotFound, msg, pos, pointer)
 }
-

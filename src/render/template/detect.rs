@@ -22,7 +22,8 @@ pub(super) fn first_document(file: &FileInput) -> Result<Option<Node>, Diagnosti
 /// The kind named by the first document's `schema`.
 pub(super) fn detect(file: &FileInput) -> Result<TemplateKind, Diagnostic> {
     let doc = first_document(file)?;
-    let fail = |message: String, pos: Pos, pointer: &str| Err(error(&file.path, Code::TemplateSchema, message, pos, pointer));
+    let fail =
+        |message: String, pos: Pos, pointer: &str| Err(error(&file.path, Code::TemplateSchema, message, pos, pointer));
     let start = doc.as_ref().map_or(Pos::new(1, 1), |d| d.pos);
     let schema = match &doc {
         None => None,

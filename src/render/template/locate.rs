@@ -9,7 +9,8 @@ use crate::diagnostic::{Code, Diagnostic, Location};
 
 /// An error at `pos` (with JSON `pointer`) in the template `file`.
 pub(super) fn error(file: &str, code: Code, message: String, pos: Pos, pointer: &str) -> Diagnostic {
-    let location = Location { file: file.to_string(), line: pos.line, column: pos.column, pointer: pointer.to_string() };
+    let location =
+        Location { file: file.to_string(), line: pos.line, column: pos.column, pointer: pointer.to_string() };
     Diagnostic::error(code, message, location)
 }
 
@@ -26,7 +27,8 @@ pub(super) fn type_error(value: &Node, field_path: &str, go_type: &str) -> Strin
 
 /// The members of an object, or Go's error for binding another value to the struct `go_type`.
 pub(super) fn object<'n>(node: &'n Node, go_type: &str) -> Result<&'n [Member], String> {
-    node.as_object().ok_or_else(|| format!("json: cannot unmarshal {} into Go value of type {go_type}", node.kind_name()))
+    node.as_object()
+        .ok_or_else(|| format!("json: cannot unmarshal {} into Go value of type {go_type}", node.kind_name()))
 }
 
 /// A copy of `bundle` located at the template element `pos` of `file`: the blob, its fields,

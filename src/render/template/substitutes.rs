@@ -68,7 +68,11 @@ pub(super) fn expand(file: &str, doc: Option<Node>, source: &BundleSource) -> Re
             continue;
         }
         if let Some(other) = bases_of.insert(&s.name, &s.base) {
-            out.diagnostics.push(fail(format!("substitute {} already substitutes base bundle {}", q(&s.name), q(other))));
+            out.diagnostics.push(fail(format!(
+                "substitute {} already substitutes base bundle {}",
+                q(&s.name),
+                q(other)
+            )));
             continue;
         }
         let Some(found) = source.get(&s.name) else {
@@ -277,7 +281,9 @@ entries:
         let e = &out.config.channels[0].entries;
         let shown: Vec<(String, String, Vec<String>)> = e
             .iter()
-            .map(|e| (e.name.value.clone(), e.replaces.value.clone(), e.skips.iter().map(|s| s.value.clone()).collect()))
+            .map(|e| {
+                (e.name.value.clone(), e.replaces.value.clone(), e.skips.iter().map(|s| s.value.clone()).collect())
+            })
             .collect();
         assert_eq!(
             shown,
@@ -294,8 +300,11 @@ entries:
 
     #[test]
     fn substitutions_are_checked_and_located() {
-        let out = expand_text("- {name: q/p:1.1.1, base: p.v1.2.0}\n- {name: '', base: x}\n- {name: q/p:9, base: p.v1.0.0}\n");
-        let messages: Vec<(u32, &str)> = out.diagnostics.iter().map(|d| (d.location.line, d.message.as_str())).collect();
+        let out = expand_text(
+            "- {name: q/p:1.1.1, base: p.v1.2.0}\n- {name: '', base: x}\n- {name: q/p:9, base: p.v1.0.0}\n",
+        );
+        let messages: Vec<(u32, &str)> =
+            out.diagnostics.iter().map(|d| (d.location.line, d.message.as_str())).collect();
         assert_eq!(
             messages,
             [

@@ -125,7 +125,14 @@ pub(super) fn generate(archetypes: &[Vec<Listed>; 3], kinds: &[Stream], preferen
                 let entry = Entry { name: b.name.clone(), pos: b.pos, replaces: String::new(), skips: Vec::new() };
                 channel.entries.push(entry);
                 let index = channel.entries.len() - 1;
-                tuples.push(Tuple { archetype, kind, channel: name, index, version: b.version.clone(), name: b.name.clone() });
+                tuples.push(Tuple {
+                    archetype,
+                    kind,
+                    channel: name,
+                    index,
+                    version: b.version.clone(),
+                    name: b.name.clone(),
+                });
             }
         }
     }
@@ -135,10 +142,12 @@ pub(super) fn generate(archetypes: &[Vec<Listed>; 3], kinds: &[Stream], preferen
 
 /// opm's `linkChannels`: edges for the highest version of each minor.
 fn link(channels: &mut BTreeMap<String, Generated>, tuples: &mut [Tuple]) {
-    tuples.sort_by(|a, b| (a.archetype, a.kind).cmp(&(b.archetype, b.kind)).then_with(|| a.version.compare(&b.version)));
+    tuples
+        .sort_by(|a, b| (a.archetype, a.kind).cmp(&(b.archetype, b.kind)).then_with(|| a.version.compare(&b.version)));
     let mut zmax = String::new();
     let mut acc: BTreeSet<String> = BTreeSet::new();
-    let same_major = |a: &Tuple, b: &Tuple| a.archetype == b.archetype && a.kind == b.kind && a.version.major() == b.version.major();
+    let same_major =
+        |a: &Tuple, b: &Tuple| a.archetype == b.archetype && a.kind == b.kind && a.version.major() == b.version.major();
     for i in 1..tuples.len() {
         let (prev, cur) = (&tuples[i - 1], &tuples[i]);
         let same_minor = same_major(prev, cur) && prev.version.minor() == cur.version.minor();
@@ -181,11 +190,8 @@ mod tests {
     }
 
     fn show(c: &Generated) -> String {
-        let entries: Vec<String> = c
-            .entries
-            .iter()
-            .map(|e| format!("{}<{}>{:?}", e.name, e.replaces, e.skips))
-            .collect();
+        let entries: Vec<String> =
+            c.entries.iter().map(|e| format!("{}<{}>{:?}", e.name, e.replaces, e.skips)).collect();
         format!("{}: {}", c.name, entries.join(" "))
     }
 

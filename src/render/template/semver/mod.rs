@@ -16,7 +16,7 @@ use crate::declcfg::{self, Node, Pos, Source, Spanned};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::gotext::quote as q;
 use crate::property::{self, Property};
-use crate::render::{BundleSource, RenderedBundle, Rendered};
+use crate::render::{BundleSource, Rendered, RenderedBundle};
 use crate::version::Version;
 use channels::{Channels, Listed};
 use read::{BundleRef, Stream, Template};
@@ -39,8 +39,11 @@ pub(super) fn expand(file: &str, doc: Option<Node>, source: &BundleSource) -> Re
     let mut placed = Placed::default();
     let listed: [Vec<Listed>; 3] =
         std::array::from_fn(|a| placed.archetype(file, &template.archetypes[a], &rendered, &mut out.diagnostics));
-    let kinds: Vec<Stream> =
-        [(template.major, Stream::Major), (template.minor, Stream::Minor)].iter().filter(|k| k.0).map(|k| k.1).collect();
+    let kinds: Vec<Stream> = [(template.major, Stream::Major), (template.minor, Stream::Minor)]
+        .iter()
+        .filter(|k| k.0)
+        .map(|k| k.1)
+        .collect();
     let generated = channels::generate(&listed, &kinds, template.preference);
     let file_arc: Arc<str> = Arc::from(file);
     if let Some((name, pos)) = &placed.package {
@@ -139,8 +142,14 @@ impl Placed {
 fn package_and_version(b: &declcfg::Bundle) -> Result<(String, Version), String> {
     let name = &b.name.value;
     let props = property::parse_all(&b.properties);
-    if let Some((i, Property::Invalid { type_, error })) = props.iter().find(|(_, p)| matches!(p, Property::Invalid { .. })) {
-        return Err(format!("parse properties for bundle {}: parse property[{i}] of type {}: {error}", q(name), q(type_)));
+    if let Some((i, Property::Invalid { type_, error })) =
+        props.iter().find(|(_, p)| matches!(p, Property::Invalid { .. }))
+    {
+        return Err(format!(
+            "parse properties for bundle {}: parse property[{i}] of type {}: {error}",
+            q(name),
+            q(type_)
+        ));
     }
     let packages: Vec<&property::PackageProperty> = props
         .iter()
@@ -190,7 +199,9 @@ fn package_blob(
 ) -> declcfg::Package {
     let default = generated.channels.iter().find(|c| c.name == generated.default_channel);
     let head = default.and_then(|c| c.entries.last());
-    let csv = head.and_then(|e| rendered.values().find(|(_, b)| b.blob.name.value == e.name)).and_then(|(_, b)| b.csv.as_ref());
+    let csv = head
+        .and_then(|e| rendered.values().find(|(_, b)| b.blob.name.value == e.name))
+        .and_then(|(_, b)| b.csv.as_ref());
     let spec = csv.and_then(|c| c.get("spec"));
     let description = spec.and_then(|s| s.get("description")).and_then(Node::as_str).unwrap_or("").to_string();
     let icon = spec.and_then(|s| s.get("icon")).and_then(Node::as_array).and_then(|a| a.first()).and_then(|i| {

@@ -52,7 +52,16 @@ const TOP: &str = "SemverTemplateData";
 /// Decode and check the template document `doc` of `file`.
 pub(super) fn read(file: &str, doc: Option<&Node>) -> Result<Template, Vec<Diagnostic>> {
     let start = doc.map_or(Pos::new(1, 1), |d| d.pos);
-    let mut d = Decoded { template: Template { major: false, minor: false, preference: Stream::None, archetypes: Default::default(), start }, ..Decoded::default() };
+    let mut d = Decoded {
+        template: Template {
+            major: false,
+            minor: false,
+            preference: Stream::None,
+            archetypes: Default::default(),
+            start,
+        },
+        ..Decoded::default()
+    };
     match doc.map(|n| &n.value) {
         None | Some(Value::Null) => {}
         Some(Value::Object(members)) => d.top(members),
@@ -64,7 +73,13 @@ pub(super) fn read(file: &str, doc: Option<&Node>) -> Result<Template, Vec<Diagn
     let wrap = |m: String| format!("render: unable to read file: {m}");
     if !d.errors.is_empty() {
         let decode = |(m, pos, ptr): (String, Pos, String)| {
-            error(file, Code::TemplateInvalid, wrap(format!("error unmarshaling JSON: while decoding JSON: {m}")), pos, &ptr)
+            error(
+                file,
+                Code::TemplateInvalid,
+                wrap(format!("error unmarshaling JSON: while decoding JSON: {m}")),
+                pos,
+                &ptr,
+            )
         };
         return Err(d.errors.into_iter().map(decode).collect());
     }
@@ -72,7 +87,8 @@ pub(super) fn read(file: &str, doc: Option<&Node>) -> Result<Template, Vec<Diagn
         let msg = wrap("readFile: input file has unknown schema, should be \"olm.semver\"".into());
         return Err(vec![error(file, Code::TemplateSchema, msg, d.schema_at.0, &d.schema_at.1)]);
     }
-    d.settle_kinds().map_err(|m| vec![error(file, Code::TemplateInvalid, wrap(m), d.preference_at.0, &d.preference_at.1)])?;
+    d.settle_kinds()
+        .map_err(|m| vec![error(file, Code::TemplateInvalid, wrap(m), d.preference_at.0, &d.preference_at.1)])?;
     Ok(d.template)
 }
 
@@ -88,7 +104,13 @@ struct Decoded {
 
 impl Default for Template {
     fn default() -> Template {
-        Template { major: false, minor: false, preference: Stream::None, archetypes: Default::default(), start: Pos::new(1, 1) }
+        Template {
+            major: false,
+            minor: false,
+            preference: Stream::None,
+            archetypes: Default::default(),
+            start: Pos::new(1, 1),
+        }
     }
 }
 
@@ -109,16 +131,26 @@ impl Decoded {
             }
             if fold_eq(&m.key, "schema") {
                 self.schema_at = (v.pos, pointer.clone());
-                self.string(v, "schema", &pointer).map(|s| self.schema = s);
+                if let Some(s) = self.string(v, "schema", &pointer) {
+                    self.schema = s;
+                }
             } else if fold_eq(&m.key, "generateMajorChannels") {
-                self.boolean(v, "generateMajorChannels", &pointer).map(|b| self.template.major = b);
+                if let Some(b) = self.boolean(v, "generateMajorChannels", &pointer) {
+                    self.template.major = b;
+                }
             } else if fold_eq(&m.key, "generateMinorChannels") {
-                self.boolean(v, "generateMinorChannels", &pointer).map(|b| self.template.minor = b);
+                if let Some(b) = self.boolean(v, "generateMinorChannels", &pointer) {
+                    self.template.minor = b;
+                }
             } else if fold_eq(&m.key, "defaultChannelTypePreference") {
                 self.preference_at = (v.pos, pointer.clone());
                 match &v.value {
                     Value::String(s) => self.preference = s.clone(),
-                    _ => self.fail(type_error(v, &format!("{TOP}.defaultChannelTypePreference"), "semver.StreamType"), v.pos, &pointer),
+                    _ => self.fail(
+                        type_error(v, &format!("{TOP}.defaultChannelTypePreference"), "semver.StreamType"),
+                        v.pos,
+                        &pointer,
+                    ),
                 }
             } else if let Some(i) = ARCHETYPES.iter().position(|a| fold_eq(&m.key, a)) {
                 self.template.archetypes[i] = self.archetype(v, ARCHETYPES[i], &pointer);
@@ -169,7 +201,11 @@ impl Decoded {
                         refs.extend(self.bundle(item, name, &child(&ptr, &i.to_string())));
                     }
                 }
-                _ => self.fail(type_error(&m.value, &format!("{TOP}.{name}.bundles"), "[]semver.bundleEntry"), m.value.pos, &ptr),
+                _ => self.fail(
+                    type_error(&m.value, &format!("{TOP}.{name}.bundles"), "[]semver.bundleEntry"),
+                    m.value.pos,
+                    &ptr,
+                ),
             }
         }
         refs
@@ -265,7 +301,9 @@ mod tests {
         let e = read_text("schema: olm.semver\ninvalid: {}\n").unwrap_err();
         assert_eq!(e, ["render: unable to read file: error unmarshaling JSON: while decoding JSON: json: unknown field \"invalid\""]);
         let e = read_text("schema: olm.semver\ngenerateMajorChannels: yes please\n").unwrap_err();
-        assert!(e[0].ends_with("json: cannot unmarshal string into Go struct field SemverTemplateData.generateMajorChannels of type bool"));
+        assert!(e[0].ends_with(
+            "json: cannot unmarshal string into Go struct field SemverTemplateData.generateMajorChannels of type bool"
+        ));
         let e = read_text("schema: olm.semver\nstable:\n  bundles:\n  - img: x\n").unwrap_err();
         assert!(e[0].ends_with("json: unknown field \"img\""));
     }
@@ -273,9 +311,15 @@ mod tests {
     #[test]
     fn schema_and_preference_are_checked() {
         let e = read_text("schema: olm.template.basic\n").unwrap_err();
-        assert_eq!(e, ["render: unable to read file: readFile: input file has unknown schema, should be \"olm.semver\""]);
-        let e = read_text("schema: olm.semver\ngenerateMajorChannels: true\ndefaultChannelTypePreference: minor\n").unwrap_err();
-        assert!(e[0].contains("DefaultChannelTypePreference set to 'minor' doesn't make sense if not generating minor-version channels"));
+        assert_eq!(
+            e,
+            ["render: unable to read file: readFile: input file has unknown schema, should be \"olm.semver\""]
+        );
+        let e = read_text("schema: olm.semver\ngenerateMajorChannels: true\ndefaultChannelTypePreference: minor\n")
+            .unwrap_err();
+        assert!(e[0].contains(
+            "DefaultChannelTypePreference set to 'minor' doesn't make sense if not generating minor-version channels"
+        ));
         let e = read_text("schema: olm.semver\ndefaultChannelTypePreference: major\n").unwrap_err();
         assert!(e[0].contains("set to 'major' doesn't make sense if not generating major-version channels"));
         let e = read_text("schema: olm.semver\ndefaultChannelTypePreference: patch\n").unwrap_err();
