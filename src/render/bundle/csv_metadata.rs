@@ -283,14 +283,14 @@ mod tests {
              keywords: [a]\n  maturity: ''\n  provider: {name: Acme}\n  installModes: [{type: OwnNamespace, supported: true}]\n  \
              customresourcedefinitions:\n    owned:\n    - name: foos.x\n      kind: Foo\n      version: v1\n      \
              specDescriptors: [{path: size, x-descriptors: [a], value: {b: 1, a: 2}}]\n  \
-             apiservicedefinitions:\n    required: [{name: n, group: g, version: v, kind: K, containerPort: 0}]\n",
+             apiservicedefinitions:\n    required: [{name: nn, group: g, version: v, kind: K, containerPort: 0}]\n",
         );
         let p = from_csv(&csv).unwrap();
         assert_eq!(
             p.raw,
             concat!(
                 r#"{"annotations":{"a":"<b>","z":"1"},"#,
-                r#""apiServiceDefinitions":{"required":[{"name":"n","group":"g","version":"v","kind":"K"}]},"#,
+                r#""apiServiceDefinitions":{"required":[{"name":"nn","group":"g","version":"v","kind":"K"}]},"#,
                 r#""crdDescriptions":{"owned":[{"name":"foos.x","version":"v1","kind":"Foo","specDescriptors":[{"path":"size","x-descriptors":["a"],"value":{"a":2,"b":1}}]}]},"#,
                 r#""displayName":"Foo","installModes":[{"type":"OwnNamespace","supported":true}],"keywords":["a"],"#,
                 r#""labels":{"l":"v"},"provider":{"name":"Acme"}}"#

@@ -175,7 +175,7 @@ mod tests {
             [
                 (Code::BundleExtraCsv, "b/manifests/b.yaml", 1),
                 (Code::BundleExtraDocument, "b/manifests/c.yaml", 3),
-                (Code::BundleUndecodableFile, "b/manifests/d.yaml", 1),
+                (Code::BundleUndecodableFile, "b/manifests/d.yaml", 2),
                 (Code::BundleUndecodableFile, "b/manifests/e.yaml", 1),
             ]
         );

@@ -239,8 +239,10 @@ mod tests {
     use super::*;
     use crate::declcfg::read_documents;
 
+    /// A YAML value (flow style allowed: it is read as the value of a key).
     fn yaml(text: &str) -> Node {
-        read_documents("t", text.as_bytes()).remove(0).unwrap().value.unwrap()
+        let doc = read_documents("t", format!("v: {text}").as_bytes()).remove(0).unwrap().value.unwrap();
+        doc.get("v").unwrap().clone()
     }
 
     fn entry(type_: &str, value: &str) -> Entry {
@@ -265,8 +267,8 @@ mod tests {
         let provided = BTreeSet::from([key("test.foo", "v1", "Foo", "foos")]);
         let required = BTreeSet::new();
         let objects = [
-            Manifest { file: "m/b".into(), node: yaml("kind: ClusterServiceVersion\napiVersion: operators.coreos.com/v1alpha1\n"), kind: "ClusterServiceVersion".into() },
-            Manifest { file: "m/c".into(), node: yaml("kind: CustomResourceDefinition\napiVersion: apiextensions.k8s.io/v1\n"), kind: "CustomResourceDefinition".into() },
+            Manifest { file: "m/b".into(), node: yaml("{kind: ClusterServiceVersion, apiVersion: operators.coreos.com/v1alpha1}"), kind: "ClusterServiceVersion".into() },
+            Manifest { file: "m/c".into(), node: yaml("{kind: CustomResourceDefinition, apiVersion: apiextensions.k8s.io/v1}"), kind: "CustomResourceDefinition".into() },
         ];
         let deps = [entry("olm.package", "{packageName: bar, version: <0.1.0}"), entry("olm.gvk", "{group: test.bar, kind: Bar, version: v1alpha1}"), entry("olm.label", "{label: x}")];
         let inputs = Inputs {
