@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use olm_catalog::declcfg::FileInput;
-use olm_catalog::Diagnostic;
 use olm_catalog::render::bundle::{render_bundle_dir, BundleOptions};
+use olm_catalog::Diagnostic;
 
 fn bundles_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/bundles")
@@ -60,7 +60,8 @@ fn every_bundle_directory_renders_or_reports_a_named_problem() {
     let mut warned: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for root in &roots {
         let out = render_bundle_dir(root, &bundle_files(&base, root), &BundleOptions::default());
-        let (errors, warnings): (Vec<Diagnostic>, Vec<Diagnostic>) = out.diagnostics.into_iter().partition(|d| d.is_error());
+        let (errors, warnings): (Vec<Diagnostic>, Vec<Diagnostic>) =
+            out.diagnostics.into_iter().partition(|d| d.is_error());
         assert_eq!(out.bundle.is_none(), !errors.is_empty(), "{root}: {errors:?}");
         if !errors.is_empty() {
             refused.insert(root.clone(), summary(&errors));
@@ -92,14 +93,33 @@ fn the_wrong_key_and_the_broken_file_are_explained() {
     if !base.is_dir() {
         return;
     }
-    let pelorus = render_bundle_dir("pelorus-operator/0.0.3", &bundle_files(&base, "pelorus-operator/0.0.3"), &BundleOptions::default());
+    let pelorus = render_bundle_dir(
+        "pelorus-operator/0.0.3",
+        &bundle_files(&base, "pelorus-operator/0.0.3"),
+        &BundleOptions::default(),
+    );
     assert!(pelorus.diagnostics[0].message.contains("has no `properties` list but a `dependencies` one"));
-    let required: Vec<String> = pelorus.bundle.unwrap().blob.properties.iter()
+    let required: Vec<String> = pelorus
+        .bundle
+        .unwrap()
+        .blob
+        .properties
+        .iter()
         .filter(|p| p.type_.value == "olm.package.required")
         .map(|p| p.value.as_ref().map(|v| v.to_go_json()).unwrap_or_default())
         .collect();
-    assert_eq!(required, [r#"{"packageName":"grafana-operator","versionRange":"4.8.0"}"#, r#"{"packageName":"prometheus","versionRange":"0.47.0"}"#]);
-    let kogito = render_bundle_dir("eventing-kogito/1.1.0", &bundle_files(&base, "eventing-kogito/1.1.0"), &BundleOptions::default());
+    assert_eq!(
+        required,
+        [
+            r#"{"packageName":"grafana-operator","versionRange":"4.8.0"}"#,
+            r#"{"packageName":"prometheus","versionRange":"0.47.0"}"#
+        ]
+    );
+    let kogito = render_bundle_dir(
+        "eventing-kogito/1.1.0",
+        &bundle_files(&base, "eventing-kogito/1.1.0"),
+        &BundleOptions::default(),
+    );
     let message = &kogito.diagnostics[0].message;
     assert!(message.starts_with("metadata/dependencies.yaml does not decode: "), "{message}");
     assert!(message.ends_with("opm skips it, so the bundle gets none of these dependencies"), "{message}");
@@ -148,7 +168,11 @@ fn rendered_bundles_equal_the_blobs_the_community_pipeline_published() {
             let probe = render_bundle_dir(root, &files, &BundleOptions::default());
             let Some(name) = probe.bundle.map(|b| b.blob.name.value) else { continue };
             let Some(want) = blobs.get(&name) else { continue };
-            let options = BundleOptions { image: Some(want.image.value.clone()), migrate_csv_metadata: migrate, ..BundleOptions::default() };
+            let options = BundleOptions {
+                image: Some(want.image.value.clone()),
+                migrate_csv_metadata: migrate,
+                ..BundleOptions::default()
+            };
             let got = render_bundle_dir(root, &files, &options).bundle.unwrap();
             let (gp, gr) = as_data(&got.blob);
             let (wp, wr) = as_data(want);

@@ -39,7 +39,7 @@ fn migrate_bundle(bundle: &mut declcfg::Bundle) -> Result<(), String> {
     if bundle.image.value.is_empty() {
         return Ok(());
     }
-    let Some(csv) = props.iter().filter_map(object_of).filter(|o| is_kind(o, CSV_KIND)).last() else { return Ok(()) };
+    let Some(csv) = props.iter().rev().filter_map(object_of).find(|o| is_kind(o, CSV_KIND)) else { return Ok(()) };
     let metadata = csv_metadata::from_csv(&csv)?;
     props.retain(|p| p.type_.value != TYPE_BUNDLE_OBJECT);
     let none = Pos::default();
