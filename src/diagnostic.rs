@@ -147,6 +147,19 @@ codes! {
     TemplateImageNotFound = "template-image-not-found",
     TemplateBundle = "template-bundle",
     TemplateSubstitution = "template-substitution",
+    // Rendering bundle directories (render::bundle).
+    BundleNoObjects = "bundle-no-objects",
+    BundleNoCsv = "bundle-no-csv",
+    BundleMissingCrd = "bundle-missing-crd",
+    BundleNoAnnotations = "bundle-no-annotations",
+    BundleInvalidCsv = "bundle-invalid-csv",
+    BundleImageTemplate = "bundle-image-template",
+    CsvMetadataInvalid = "csv-metadata-invalid",
+    BundleExtraCsv = "bundle-extra-csv",
+    BundleExtraDocument = "bundle-extra-document",
+    BundleUndecodableFile = "bundle-undecodable-file",
+    BundleBadDependencies = "bundle-bad-dependencies",
+    BundleBadProperties = "bundle-bad-properties",
 }
 
 impl fmt::Display for Code {

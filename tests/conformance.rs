@@ -21,6 +21,8 @@ use olm_catalog::validate::validate_files;
 use olm_catalog::version::Version;
 use serde_json::Value;
 
+#[path = "conformance/render_bundle.rs"]
+mod render_bundle;
 #[path = "conformance/resolver.rs"]
 mod resolver;
 #[path = "conformance/semver_template.rs"]
@@ -357,6 +359,7 @@ fn runner(file: &str) -> Option<Runner> {
         "olm-upgrade.json" => Some(run_upgrade),
         "olm-resolver.json" => Some(resolver::run),
         "semver-template.json" => Some(semver_template::run),
+        "render-bundle.json" => Some(render_bundle::run),
         _ => None,
     }
 }

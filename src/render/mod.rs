@@ -14,6 +14,7 @@
 
 mod source;
 pub mod template;
+pub mod bundle;
 
 use std::collections::HashMap;
 
