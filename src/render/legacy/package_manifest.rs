@@ -137,7 +137,8 @@ fn find_csvs(files: &[FileInput], skip: &str, diags: &mut Vec<Diagnostic>) -> BT
     out
 }
 
-/// The members of one channel, head first, walking as `addPackageChannels` walked.
+/// The members of one channel, walking as `addPackageChannels` walked, oldest first: the skipped
+/// CSVs that are not on the replaces chain, then the chain from its tail to `currentCSV`.
 fn members(channel: &ManifestChannel, manifest: &PackageManifest, csvs: &BTreeMap<String, CsvInfo>, diags: &mut Vec<Diagnostic>) -> Vec<String> {
     let head = channel.current_csv.value.clone();
     if !csvs.contains_key(&head) {
@@ -145,21 +146,16 @@ fn members(channel: &ManifestChannel, manifest: &PackageManifest, csvs: &BTreeMa
         diags.push(Diagnostic::error(Code::PackageManifestHeadMissing, format!("no bundle found for bundlename {head}"), location));
         return Vec::new();
     }
-    let mut out = vec![head.clone()];
-    let mut seen = std::collections::HashSet::from([head.clone()]);
+    let (mut chain, mut skipped) = (vec![head.clone()], Vec::new());
     let mut current = head.clone();
     while let Some(info) = csvs.get(&current) {
-        for skip in &info.edges.skips {
-            if csvs.contains_key(&skip.value) && !out.contains(&skip.value) {
-                out.push(skip.value.clone());
-            }
-        }
+        skipped.extend(info.edges.skips.iter().filter(|s| csvs.contains_key(&s.value)).map(|s| s.value.clone()));
         let replaces = &info.edges.replaces;
         let at = locate(&info.file, replaces.pos, "/spec/replaces");
         if replaces.value.is_empty() {
             break;
         }
-        if !seen.insert(replaces.value.clone()) {
+        if chain.contains(&replaces.value) {
             let message = format!("Cycle detected, {current} replaces {}", replaces.value);
             diags.push(Diagnostic::error(Code::PackageManifestReplacesCycle, message, at));
             break;
@@ -169,10 +165,15 @@ fn members(channel: &ManifestChannel, manifest: &PackageManifest, csvs: &BTreeMa
             diags.push(Diagnostic::error(Code::PackageManifestReplacesMissing, message, at));
             break;
         }
-        if !out.contains(&replaces.value) {
-            out.push(replaces.value.clone());
-        }
+        chain.push(replaces.value.clone());
         current = replaces.value.clone();
+    }
+    let skipped_only: Vec<String> = skipped.into_iter().rev().filter(|s| !chain.contains(s)).collect();
+    let mut out: Vec<String> = Vec::new();
+    for name in skipped_only.into_iter().chain(chain.into_iter().rev()) {
+        if !out.contains(&name) {
+            out.push(name);
+        }
     }
     out
 }
@@ -216,7 +217,7 @@ pub fn render(root: &str, files: &[FileInput], render_dir: &dyn Fn(&str, &[FileI
     let mut order: Vec<String> = Vec::new();
     for channel in &manifest.channels {
         let names = members(channel, &manifest, &csvs, &mut out.diagnostics);
-        let entries = names.iter().rev().filter_map(|n| csvs.get(n).map(|c| entry(n, &c.edges))).collect();
+        let entries = names.iter().filter_map(|n| csvs.get(n).map(|c| entry(n, &c.edges))).collect();
         for n in &names {
             channels_of.entry(n.clone()).or_default().push(channel.name.value.clone());
             if !order.contains(n) {
@@ -259,5 +260,155 @@ fn entry(name: &str, edges: &CsvEdges) -> PlannedEntry {
         replaces: edges.replaces.value.clone(),
         skips: edges.skips.iter().map(|s| s.value.clone()).collect(),
         skip_range: edges.skip_range.value.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::legacy::minimal;
+
+    fn csv(name: &str, version: &str, extra: &str) -> String {
+        format!("apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\nmetadata:\n  name: {name}\nspec:\n  version: {version}\n{extra}")
+    }
+
+    fn render_files(files: &[(&str, String)]) -> Rendered {
+        let files: Vec<FileInput> = files.iter().map(|(p, t)| FileInput::new(*p, t.as_bytes())).collect();
+        render("db", &files, &|dir, files, a| minimal::render(dir, files, a.clone()))
+    }
+
+    /// A package `db` with two channels: `stable` (head db.v0.3.0, which replaces db.v0.2.0 and
+    /// skips db.v0.1.0) and `beta` (head db.v0.2.0).
+    fn package() -> Vec<(&'static str, String)> {
+        vec![
+            ("db/db.package.yaml", "packageName: db\nchannels:\n- name: stable\n  currentCSV: db.v0.3.0\n- name: beta\n  currentCSV: db.v0.2.0\ndefaultChannel: stable\n".into()),
+            ("db/0.1.0/db.v0.1.0.clusterserviceversion.yaml", csv("db.v0.1.0", "0.1.0", "")),
+            ("db/0.2.0/db.v0.2.0.clusterserviceversion.yaml", csv("db.v0.2.0", "0.2.0", "  replaces: db.v0.1.0\n")),
+            ("db/0.2.0/db.crd.yaml", "kind: CustomResourceDefinition\n".into()),
+            (
+                "db/0.3.0/db.v0.3.0.clusterserviceversion.yaml",
+                csv("db.v0.3.0", "0.3.0", "  replaces: db.v0.2.0\n  skips: [db.v0.1.0]\n  icon:\n  - base64data: QUJD\n    mediatype: image/png\n"),
+            ),
+        ]
+    }
+
+    fn entries(r: &Rendered, channel: &str) -> Vec<(String, String, Vec<String>)> {
+        let c = r.config.channels.iter().find(|c| c.name.value == channel).unwrap();
+        c.entries.iter().map(|e| (e.name.value.clone(), e.replaces.value.clone(), e.skips.iter().map(|s| s.value.clone()).collect())).collect()
+    }
+
+    #[test]
+    fn channels_hold_the_replaces_chain_from_current_csv_and_the_skipped_csvs() {
+        let r = render_files(&package());
+        assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+        let p = &r.config.packages[0];
+        assert_eq!((p.name.value.as_str(), p.default_channel.value.as_str(), &*p.source.file), ("db", "stable", "db/db.package.yaml"));
+        assert_eq!(p.icon.as_ref().map(|i| (i.data.clone(), i.media_type.as_str())), Some((b"ABC".to_vec(), "image/png")));
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            entries(&r, "stable"),
+            [
+                ("db.v0.1.0".into(), "".into(), s(&[])),
+                ("db.v0.2.0".into(), "db.v0.1.0".into(), s(&[])),
+                ("db.v0.3.0".into(), "db.v0.2.0".into(), s(&["db.v0.1.0"])),
+            ]
+        );
+        assert_eq!(entries(&r, "beta"), [("db.v0.1.0".into(), "".into(), s(&[])), ("db.v0.2.0".into(), "db.v0.1.0".into(), s(&[]))]);
+        let bundles: Vec<&str> = r.config.bundles.iter().map(|b| b.name.value.as_str()).collect();
+        assert_eq!(bundles, ["db.v0.1.0", "db.v0.2.0", "db.v0.3.0"]);
+        assert_eq!(&*r.config.channels[0].source.file, "db/db.package.yaml");
+        assert_eq!(r.config.channels[0].source.pos.line, 3);
+    }
+
+    #[test]
+    fn skipped_csvs_are_members_but_their_own_replaces_are_not_followed() {
+        let mut files = package();
+        files[0].1 = "packageName: db\nchannels:\n- name: stable\n  currentCSV: db.v0.3.0\n".into();
+        files[4].1 = csv("db.v0.3.0", "0.3.0", "  skips: [db.v0.2.0, db.v0.0.9]\n");
+        let r = render_files(&files);
+        let names: Vec<String> = entries(&r, "stable").into_iter().map(|e| e.0).collect();
+        // db.v0.2.0 is skipped, so it is an entry; what it replaces (db.v0.1.0) is not reached.
+        // db.v0.0.9 has no CSV, so it is named in skips but is no entry.
+        assert_eq!(names, ["db.v0.2.0", "db.v0.3.0"]);
+        assert_eq!(r.config.packages[0].default_channel.value, "stable");
+        let unlisted: Vec<&Diagnostic> = r.diagnostics.iter().filter(|d| d.code == Code::PackageManifestUnlistedBundle).collect();
+        assert_eq!(unlisted.len(), 1);
+        assert!(unlisted[0].message.starts_with("bundle db.v0.1.0 is in no channel"));
+        assert_eq!(unlisted[0].location.file, "db/0.1.0/db.v0.1.0.clusterserviceversion.yaml");
+    }
+
+    #[test]
+    fn a_missing_replaces_target_is_opms_error_located_at_the_replaces() {
+        let mut files = package();
+        files.remove(1);
+        let r = render_files(&files);
+        let d: Vec<&Diagnostic> = r.diagnostics.iter().filter(|d| d.code == Code::PackageManifestReplacesMissing).collect();
+        // opm names the channel's currentCSV, not the CSV that replaces.
+        assert_eq!(d[0].message, "Invalid bundle db.v0.3.0, replaces nonexistent bundle db.v0.1.0");
+        assert_eq!((d[0].location.file.as_str(), d[0].location.line, d[0].location.pointer.as_str()), ("db/0.2.0/db.v0.2.0.clusterserviceversion.yaml", 7, "/spec/replaces"));
+        assert_eq!(d[1].message, "Invalid bundle db.v0.2.0, replaces nonexistent bundle db.v0.1.0");
+        // The chain down to the break still renders.
+        assert_eq!(entries(&r, "stable").len(), 2);
+    }
+
+    #[test]
+    fn a_replaces_cycle_is_opms_error() {
+        let mut files = package();
+        files[1].1 = csv("db.v0.1.0", "0.1.0", "  replaces: db.v0.3.0\n");
+        let r = render_files(&files);
+        let cycle: Vec<&str> = r.diagnostics.iter().filter(|d| d.code == Code::PackageManifestReplacesCycle).map(|d| d.message.as_str()).collect();
+        assert_eq!(cycle, ["Cycle detected, db.v0.1.0 replaces db.v0.3.0", "Cycle detected, db.v0.3.0 replaces db.v0.2.0"]);
+    }
+
+    #[test]
+    fn a_current_csv_that_does_not_exist_is_reported_at_the_package_manifest() {
+        let mut files = package();
+        files[0].1 = "packageName: db\nchannels:\n- name: stable\n  currentCSV: db.v9\n".into();
+        let r = render_files(&files);
+        let d = r.diagnostics.iter().find(|d| d.code == Code::PackageManifestHeadMissing).unwrap();
+        assert_eq!((d.message.as_str(), d.location.line, d.location.column), ("no bundle found for bundlename db.v9", 4, 15));
+    }
+
+    #[test]
+    fn the_default_channel_rules() {
+        let pm = |text: &str| parse(&FileInput::new("p.package.yaml", text)).unwrap();
+        let mut diags = Vec::new();
+        let one = pm("packageName: a\nchannels: [{name: alpha, currentCSV: a.v1}]\n");
+        assert_eq!(default_channel(&one, &mut diags).value, "alpha");
+        let two = pm("packageName: a\nchannels: [{name: alpha, currentCSV: a.v1}, {name: beta, currentCSV: a.v2}]\n");
+        assert_eq!(default_channel(&two, &mut diags).value, "");
+        let named_none = pm("packageName: a\ndefaultChannel: gamma\nchannels: [{name: alpha, currentCSV: a.v1}]\n");
+        default_channel(&named_none, &mut diags);
+        let messages: Vec<(&str, u32)> = diags.iter().map(|d| (d.message.as_str(), d.location.line)).collect();
+        assert_eq!(messages, [("no default channel specified for a", 1), ("no default channel specified for a", 2)]);
+    }
+
+    #[test]
+    fn a_package_manifest_needs_a_package_name_and_the_right_types() {
+        let err = |text: &str| parse(&FileInput::new("p/p.package.yaml", text)).unwrap_err();
+        let d = err("channels: []\n");
+        assert_eq!((d.code, d.message.as_str()), (Code::PackageManifestNoPackageName, "name of package (packageName) is missing"));
+        let d = err("packageName: [a]\n");
+        assert_eq!(d.code, Code::PackageManifestInvalid);
+        assert_eq!(d.message, "could not decode contents into package manifest - json: cannot unmarshal array into Go struct field PackageManifest.packageName of type string");
+        // Go's encoding/json matches keys case-insensitively.
+        assert_eq!(parse(&FileInput::new("p.yaml", "PackageName: a\n")).unwrap().package_name.value, "a");
+    }
+
+    #[test]
+    fn a_directory_without_a_package_manifest_is_reported() {
+        let r = render("x", &[FileInput::new("x/1/csv.yaml", csv("x.v1", "1.0.0", ""))], &|d, f, a| minimal::render(d, f, a.clone()));
+        assert_eq!(r.diagnostics[0].code, Code::PackageManifestNotFound);
+        assert_eq!(r.diagnostics[0].message, "valid PackageManifest YAML file not found in x");
+    }
+
+    #[test]
+    fn two_csvs_with_one_name_keep_the_first() {
+        let mut files = package();
+        files.push(("db/copy/db.v0.1.0.clusterserviceversion.yaml", csv("db.v0.1.0", "0.1.0", "")));
+        let r = render_files(&files);
+        let d = r.diagnostics.iter().find(|d| d.code == Code::PackageManifestDuplicateBundle).unwrap();
+        assert_eq!(d.location.file, "db/copy/db.v0.1.0.clusterserviceversion.yaml");
+        assert_eq!(d.related[0].location.file, "db/0.1.0/db.v0.1.0.clusterserviceversion.yaml");
     }
 }
