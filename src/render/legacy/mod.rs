@@ -16,6 +16,7 @@ mod ci;
 mod csv;
 mod discover;
 mod graph;
+mod manifests_dir;
 mod minimal;
 mod package_manifest;
 mod tree;
@@ -53,5 +54,7 @@ pub fn render_tree(files: &[FileInput]) -> Rendered {
 /// The package-manifest directory `root` (its `<pkg>.package.yaml` and version folders) → one FBC
 /// package.
 pub fn render_package_manifest(root: &str, files: &[FileInput]) -> Rendered {
-    package_manifest::render(root, files, &|dir, files, annotations| minimal::render(dir, files, annotations.clone()))
+    package_manifest::render(root, files, &|dir, files, annotations| {
+        manifests_dir::render(dir, files, annotations, &minimal::render_bundle_dir)
+    })
 }
