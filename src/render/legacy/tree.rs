@@ -118,3 +118,112 @@ fn placeable(b: &TreeBundle, out: &mut Rendered) -> bool {
     out.diagnostics.push(Diagnostic::error(Code::LegacySemverInvalidVersion, message, b.rendered.blob.source.blob()));
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::legacy::minimal;
+
+    fn bundle_files(dir: &str, name: &str, version: &str, channels: &str, default: &str, spec: &str) -> Vec<FileInput> {
+        let csv = format!("kind: ClusterServiceVersion\nmetadata:\n  name: {name}\nspec:\n  version: {version}\n{spec}");
+        let mut annotations = format!(
+            "annotations:\n  operators.operatorframework.io.bundle.package.v1: op\n  operators.operatorframework.io.bundle.channels.v1: {channels}\n"
+        );
+        if !default.is_empty() {
+            annotations += &format!("  operators.operatorframework.io.bundle.channel.default.v1: {default}\n");
+        }
+        vec![FileInput::new(format!("{dir}/manifests/csv.yaml"), csv), FileInput::new(format!("{dir}/metadata/annotations.yaml"), annotations)]
+    }
+
+    fn tree(ci: &str) -> Vec<FileInput> {
+        let mut files = vec![FileInput::new("ops/op/ci.yaml", ci)];
+        files.extend(bundle_files("ops/op/1.0.0", "op.v1.0.0", "1.0.0", "stable", "stable", ""));
+        files.extend(bundle_files("ops/op/1.1.0/bundle", "op.v1.1.0", "1.1.0", "stable,fast", "stable", "  replaces: op.v1.0.0\n"));
+        files.extend(bundle_files(
+            "ops/op/1.2.0",
+            "op.v1.2.0",
+            "1.2.0",
+            "fast",
+            "fast",
+            "  skips: [op.v1.1.0]\n  icon:\n  - base64data: QUJD\n    mediatype: image/png\n",
+        ));
+        files
+    }
+
+    fn chains(r: &Rendered) -> Vec<(String, Vec<(String, String)>)> {
+        r.config
+            .channels
+            .iter()
+            .map(|c| (c.name.value.clone(), c.entries.iter().map(|e| (e.name.value.clone(), e.replaces.value.clone())).collect()))
+            .collect()
+    }
+
+    fn pairs(v: &[(&str, &str)]) -> Vec<(String, String)> {
+        v.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    }
+
+    #[test]
+    fn replaces_mode_takes_the_edges_from_the_csvs() {
+        let r = render_bundles(&tree("updateGraph: replaces-mode\n"), &minimal::render_bundle_dir);
+        assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+        assert_eq!(
+            chains(&r),
+            [
+                ("fast".to_string(), pairs(&[("op.v1.1.0", "op.v1.0.0"), ("op.v1.2.0", "")])),
+                ("stable".to_string(), pairs(&[("op.v1.0.0", ""), ("op.v1.1.0", "op.v1.0.0")])),
+            ]
+        );
+        let p = &r.config.packages[0];
+        // The highest version that names a default channel decides it; the icon is its head's.
+        assert_eq!((p.name.value.as_str(), p.default_channel.value.as_str(), &*p.source.file), ("op", "fast", "ops/op"));
+        assert_eq!(p.icon.as_ref().map(|i| i.data.clone()), Some(b"ABC".to_vec()));
+        let names: Vec<&str> = r.config.bundles.iter().map(|b| b.name.value.as_str()).collect();
+        assert_eq!(names, ["op.v1.0.0", "op.v1.1.0", "op.v1.2.0"]);
+    }
+
+    #[test]
+    fn semver_mode_chains_each_channel_by_version() {
+        let r = render_bundles(&tree("updateGraph: semver-mode\n"), &minimal::render_bundle_dir);
+        assert_eq!(
+            chains(&r),
+            [
+                ("fast".to_string(), pairs(&[("op.v1.1.0", ""), ("op.v1.2.0", "op.v1.1.0")])),
+                ("stable".to_string(), pairs(&[("op.v1.0.0", ""), ("op.v1.1.0", "op.v1.0.0")])),
+            ]
+        );
+        // Skips stay.
+        assert_eq!(r.config.channels[0].entries[1].skips[0].value, "op.v1.1.0");
+    }
+
+    #[test]
+    fn in_semver_mode_a_bundle_without_a_valid_version_is_left_out() {
+        let mut files = tree("updateGraph: semver-mode\n");
+        files.extend(bundle_files("ops/op/bad", "op.bad", "one", "stable", "", ""));
+        let r = render_bundles(&files, &minimal::render_bundle_dir);
+        let d = r.diagnostics.iter().find(|d| d.code == Code::LegacySemverInvalidVersion).unwrap();
+        assert_eq!(d.location.file, "ops/op/bad/manifests/csv.yaml");
+        assert!(d.message.starts_with("Bundle version one is not valid"), "{}", d.message);
+        assert!(r.config.bundles.iter().all(|b| b.name.value != "op.bad"));
+    }
+
+    #[test]
+    fn a_broken_bundle_is_reported_with_its_path_and_the_rest_renders() {
+        let mut files = tree("");
+        files.push(FileInput::new("ops/op/2.0.0/manifests/notes.txt", "no csv here"));
+        files.push(FileInput::new("ops/op/2.0.0/metadata/annotations.yaml", "annotations: {}\n"));
+        let r = render_bundles(&files, &minimal::render_bundle_dir);
+        let d: Vec<&Diagnostic> = r.diagnostics.iter().filter(|d| d.code == Code::LegacyBundleLeftOut).collect();
+        assert_eq!((d.len(), d[0].location.file.as_str()), (1, "ops/op/2.0.0"));
+        assert_eq!(r.config.bundles.len(), 3);
+    }
+
+    #[test]
+    fn without_any_default_channel_and_with_several_channels_there_is_none() {
+        let mut files = bundle_files("a/1", "op.v1", "1.0.0", "alpha", "", "");
+        files.extend(bundle_files("a/2", "op.v2", "2.0.0", "beta", "", ""));
+        let r = render_bundles(&files, &minimal::render_bundle_dir);
+        let d = r.diagnostics.iter().find(|d| d.code == Code::LegacyNoDefaultChannel).unwrap();
+        assert_eq!(d.location.file, "a");
+        assert_eq!(r.config.packages[0].default_channel.value, "");
+    }
+}
