@@ -8,11 +8,11 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use olm_catalog::declcfg::{DeclarativeConfig, FileInput, Loaded};
-use olm_catalog::{Diagnostic, Severity};
 use olm_catalog::read_catalog;
 use olm_catalog::render::legacy::render_tree;
 use olm_catalog::render::Rendered;
 use olm_catalog::validate::validate_loaded;
+use olm_catalog::{Diagnostic, Severity};
 
 fn bundles_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/bundles")
@@ -41,7 +41,10 @@ fn operator(d: &Diagnostic) -> &str {
 }
 
 fn errors(ds: &[Diagnostic]) -> BTreeSet<(String, String)> {
-    ds.iter().filter(|d| d.severity == Severity::Error).map(|d| (operator(d).to_string(), d.code.as_str().to_string())).collect()
+    ds.iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| (operator(d).to_string(), d.code.as_str().to_string()))
+        .collect()
 }
 
 const OPERATORS: usize = 26;
@@ -91,7 +94,8 @@ fn show(ds: &[Diagnostic]) -> String {
 
 /// `(entry, replaces, skipRange)` of every entry of `channel` in `package`.
 fn entries<'a>(c: &'a DeclarativeConfig, package: &str, channel: &str) -> Vec<(&'a str, &'a str, &'a str)> {
-    let ch = c.channels.iter().find(|ch| ch.package.value == package && ch.name.value == channel).expect("channel exists");
+    let ch =
+        c.channels.iter().find(|ch| ch.package.value == package && ch.name.value == channel).expect("channel exists");
     ch.entries.iter().map(|e| (e.name.as_str(), e.replaces.as_str(), e.skip_range.as_str())).collect()
 }
 
@@ -156,9 +160,12 @@ fn node_healthcheck_operator_by_hand() {
         ("0.11.0", "0.10.3", ">=0.10.0 <0.11.0"),
         ("0.12.0", "0.11.0", ">=0.10.0 <0.12.0"),
     ];
-    let expected: Vec<(String, String, String)> =
-        expected.iter().map(|(v, r, s)| (n(v), if r.is_empty() { String::new() } else { n(r) }, s.to_string())).collect();
-    let got: Vec<(String, String, String)> = entries(c, p, "stable").iter().map(|(a, b, s)| (a.to_string(), b.to_string(), s.to_string())).collect();
+    let expected: Vec<(String, String, String)> = expected
+        .iter()
+        .map(|(v, r, s)| (n(v), if r.is_empty() { String::new() } else { n(r) }, s.to_string()))
+        .collect();
+    let got: Vec<(String, String, String)> =
+        entries(c, p, "stable").iter().map(|(a, b, s)| (a.to_string(), b.to_string(), s.to_string())).collect();
     assert_eq!(got, expected);
 }
 
@@ -172,7 +179,8 @@ fn silicom_sts_operator_by_hand() {
     assert_eq!(default_channel(c, p), "alpha");
     let n = |v: u8| format!("silicom-sts-operator.v0.0.{v}");
     let alpha: Vec<(String, String)> = (1..=6).map(|v| (n(v), if v == 1 { String::new() } else { n(v - 1) })).collect();
-    let got: Vec<(String, String)> = entries(c, p, "alpha").iter().map(|(a, b, _)| (a.to_string(), b.to_string())).collect();
+    let got: Vec<(String, String)> =
+        entries(c, p, "alpha").iter().map(|(a, b, _)| (a.to_string(), b.to_string())).collect();
     assert_eq!(got, alpha);
     assert_eq!(entries(c, p, "beta"), [(n(2).as_str(), n(1).as_str(), "")]);
 }

@@ -15,9 +15,9 @@ mod yaml;
 
 use std::sync::Arc;
 
+pub use documents::{read_documents, Document};
 #[cfg(test)]
 pub(crate) use load::parse_file;
-pub use documents::{read_documents, Document};
 pub use load::{load_files, FileInput, Loaded};
 pub use value::{Member, Node, Pos, Value};
 #[cfg(not(target_arch = "wasm32"))]

@@ -37,7 +37,8 @@ pub fn channel(source: Source, package: &str, planned: &PlannedChannel, entry_po
             skip_range: at(&e.skip_range),
         })
         .collect();
-    let (package, name) = (Spanned::new(package.to_string(), source.pos), Spanned::new(planned.name.clone(), source.pos));
+    let (package, name) =
+        (Spanned::new(package.to_string(), source.pos), Spanned::new(planned.name.clone(), source.pos));
     Channel { source, package, name, entries, properties: Vec::new() }
 }
 
@@ -79,11 +80,19 @@ mod tests {
     fn a_planned_channel_becomes_a_blob() {
         let planned = PlannedChannel {
             name: "stable".into(),
-            entries: vec![PlannedEntry { name: "a.v2".into(), replaces: "a.v1".into(), skips: vec!["a.v0".into()], skip_range: "<2.0.0".into() }],
+            entries: vec![PlannedEntry {
+                name: "a.v2".into(),
+                replaces: "a.v1".into(),
+                skips: vec!["a.v0".into()],
+                skip_range: "<2.0.0".into(),
+            }],
         };
         let c = channel(source("ops/a", Pos::default()), "a", &planned, Pos::default());
         assert_eq!((c.package.value.as_str(), c.name.value.as_str(), &*c.source.file), ("a", "stable", "ops/a"));
         let e = &c.entries[0];
-        assert_eq!((e.name.as_str(), e.replaces.as_str(), e.skips[0].as_str(), e.skip_range.as_str()), ("a.v2", "a.v1", "a.v0", "<2.0.0"));
+        assert_eq!(
+            (e.name.as_str(), e.replaces.as_str(), e.skips[0].as_str(), e.skip_range.as_str()),
+            ("a.v2", "a.v1", "a.v0", "<2.0.0")
+        );
     }
 }

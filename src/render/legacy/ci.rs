@@ -41,8 +41,14 @@ pub fn update_graph(path: &str, bytes: &[u8]) -> (UpdateGraph, Vec<Diagnostic>) 
         Some("semver-mode") => (UpdateGraph::Semver, Vec::new()),
         _ => {
             let shown = mode.as_str().map(str::to_string).unwrap_or_else(|| Node::to_go_json(mode));
-            let message = format!("unknown updateGraph {shown:?} (replaces-mode or semver-mode), read as replaces-mode");
-            let location = Location { line: mode.pos.line, column: mode.pos.column, pointer: "/updateGraph".into(), ..whole_file() };
+            let message =
+                format!("unknown updateGraph {shown:?} (replaces-mode or semver-mode), read as replaces-mode");
+            let location = Location {
+                line: mode.pos.line,
+                column: mode.pos.column,
+                pointer: "/updateGraph".into(),
+                ..whole_file()
+            };
             (UpdateGraph::Replaces, vec![Diagnostic::warning(Code::LegacyCiYaml, message, location)])
         }
     }

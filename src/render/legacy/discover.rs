@@ -61,11 +61,7 @@ pub fn bundle_roots(files: &[FileInput]) -> Vec<String> {
         }
     }
     let inside_bundle_dirs = |d: &str| segments(d).any(|s| s == "manifests" || s == "metadata");
-    with_manifests
-        .intersection(&with_metadata)
-        .filter(|d| !ignored(d) && !inside_bundle_dirs(d))
-        .cloned()
-        .collect()
+    with_manifests.intersection(&with_metadata).filter(|d| !ignored(d) && !inside_bundle_dirs(d)).cloned().collect()
 }
 
 /// Every `*.package.yaml` (or `.yml`) outside bundle directories and `catalog-templates/`,
@@ -142,7 +138,8 @@ mod tests {
 
     #[test]
     fn package_manifests_lie_outside_bundles() {
-        let files = tree(&["etcd/etcd.package.yaml", "etcd/0.9.0/csv.yaml", "b/manifests/x.package.yaml", "b/metadata/a.yaml"]);
+        let files =
+            tree(&["etcd/etcd.package.yaml", "etcd/0.9.0/csv.yaml", "b/manifests/x.package.yaml", "b/metadata/a.yaml"]);
         let roots = bundle_roots(&files);
         let found: Vec<&str> = package_manifest_files(&files, &roots).iter().map(|f| f.path.as_str()).collect();
         assert_eq!(found, ["etcd/etcd.package.yaml"]);
@@ -158,7 +155,10 @@ mod tests {
 
     #[test]
     fn paths_and_directories() {
-        assert_eq!((parent("a/b/c"), parent("c"), join("", "x"), join("a/", "x")), ("a/b", "", "x".into(), "a/x".into()));
+        assert_eq!(
+            (parent("a/b/c"), parent("c"), join("", "x"), join("a/", "x")),
+            ("a/b", "", "x".into(), "a/x".into())
+        );
         assert!(is_under("a/b/c", "a/b") && !is_under("a/bc", "a/b") && is_under("x", ""));
         assert_eq!(common_dir(["ops/a/1", "ops/a/2/bundle"]), "ops/a");
         assert_eq!(common_dir(["x", "y"]), "");

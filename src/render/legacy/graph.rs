@@ -94,7 +94,8 @@ pub fn channels(bundles: &[GraphBundle], mode: UpdateGraph) -> Vec<PlannedChanne
     channel_names(bundles)
         .into_iter()
         .map(|name| {
-            let members: Vec<&GraphBundle> = ordered.iter().copied().filter(|b| b.channels.iter().any(|c| c == name)).collect();
+            let members: Vec<&GraphBundle> =
+                ordered.iter().copied().filter(|b| b.channels.iter().any(|c| c == name)).collect();
             let entries = members
                 .iter()
                 .enumerate()
@@ -116,6 +117,9 @@ pub fn channels(bundles: &[GraphBundle], mode: UpdateGraph) -> Vec<PlannedChanne
         .collect()
 }
 
+/// The annotation naming a bundle's default channel.
+const DEFAULT_KEY: &str = "operators.operatorframework.io.bundle.channel.default.v1";
+
 /// Why no default channel could be chosen: the package's channels (opm's message lists the
 /// channel heads).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -123,8 +127,8 @@ pub struct NoDefaultChannel(pub Vec<String>);
 
 impl std::fmt::Display for NoDefaultChannel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "unable to determine default channel among channel heads: no bundle sets {} and the package has channels {}",
-            "operators.operatorframework.io.bundle.channel.default.v1", crate::gotext::string_slice(&self.0))
+        let channels = crate::gotext::string_slice(&self.0);
+        write!(f, "unable to determine default channel among channel heads: no bundle sets {DEFAULT_KEY} and the package has channels {channels}")
     }
 }
 
@@ -166,14 +170,20 @@ mod tests {
 
     #[test]
     fn replaces_mode_keeps_each_csvs_edges_and_lists_entries_by_version() {
-        let mut b = vec![bundle("a.v1.10.0", "1.10.0", "stable", "", "a.v1.9.0"), bundle("a.v1.9.0", "1.9.0", "stable,fast", "", "")];
+        let mut b = vec![
+            bundle("a.v1.10.0", "1.10.0", "stable", "", "a.v1.9.0"),
+            bundle("a.v1.9.0", "1.9.0", "stable,fast", "", ""),
+        ];
         b[0].edges.skips = vec![Spanned::new("a.v1.8.0".into(), Default::default())];
         b[0].edges.skip_range = Spanned::new("<1.10.0".into(), Default::default());
         let ch = channels(&b, UpdateGraph::Replaces);
         assert_eq!(ch.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["fast", "stable"]);
         assert_eq!(chain(&ch[0]), [("a.v1.9.0", "")]);
         assert_eq!(chain(&ch[1]), [("a.v1.9.0", ""), ("a.v1.10.0", "a.v1.9.0")]);
-        assert_eq!((ch[1].entries[1].skips.clone(), ch[1].entries[1].skip_range.as_str()), (vec!["a.v1.8.0".to_string()], "<1.10.0"));
+        assert_eq!(
+            (ch[1].entries[1].skips.clone(), ch[1].entries[1].skip_range.as_str()),
+            (vec!["a.v1.8.0".to_string()], "<1.10.0")
+        );
     }
 
     #[test]
@@ -212,7 +222,11 @@ mod tests {
 
     #[test]
     fn the_head_of_a_channel_is_its_highest_version() {
-        let b = vec![bundle("a.v2", "2.0.0", "alpha", "", ""), bundle("a.v10", "10.0.0", "alpha", "", ""), bundle("a.v1", "1.0.0", "beta", "", "")];
+        let b = vec![
+            bundle("a.v2", "2.0.0", "alpha", "", ""),
+            bundle("a.v10", "10.0.0", "alpha", "", ""),
+            bundle("a.v1", "1.0.0", "beta", "", ""),
+        ];
         assert_eq!(head(&b, "alpha").map(|b| b.name.as_str()), Some("a.v10"));
         assert!(head(&b, "gamma").is_none());
     }

@@ -26,12 +26,20 @@ fn annotations_yaml(a: &Annotations) -> String {
 
 /// Render the files directly in `dir` as a bundle with `annotations`, using `render_dir` (which
 /// renders a `manifests/` + `metadata/` directory).
-pub fn render(dir: &str, files: &[FileInput], annotations: &Annotations, render_dir: &dyn Fn(&str, &[FileInput]) -> DirOutcome) -> DirOutcome {
+pub fn render(
+    dir: &str,
+    files: &[FileInput],
+    annotations: &Annotations,
+    render_dir: &dyn Fn(&str, &[FileInput]) -> DirOutcome,
+) -> DirOutcome {
     let manifests = discover::join(dir, "manifests");
     let mut laid_out: Vec<FileInput> = files
         .iter()
         .filter(|f| discover::parent(&f.path) == dir.trim_end_matches('/'))
-        .map(|f| FileInput { path: discover::join(&manifests, f.path.rsplit('/').next().unwrap_or(&f.path)), content: f.content.clone() })
+        .map(|f| FileInput {
+            path: discover::join(&manifests, f.path.rsplit('/').next().unwrap_or(&f.path)),
+            content: f.content.clone(),
+        })
         .collect();
     laid_out.push(FileInput::new(discover::join(dir, "metadata/annotations.yaml"), annotations_yaml(annotations)));
     let mut outcome = render_dir(dir, &laid_out);
@@ -59,8 +67,13 @@ mod tests {
     #[test]
     fn a_version_folder_renders_as_a_bundle_with_the_implied_annotations_and_its_own_paths() {
         let csv = "kind: ClusterServiceVersion\nmetadata:\n  name: db.v1\nspec:\n  version: 1.0.0\n";
-        let files = vec![FileInput::new("pm/db/1.0/db.csv.yaml", csv), FileInput::new("pm/db/1.0/sub/other.yaml", "x: 1\n")];
-        let a = Annotations { package: "db".into(), channels: vec!["alpha".into(), "beta".into()], default_channel: "beta".into() };
+        let files =
+            vec![FileInput::new("pm/db/1.0/db.csv.yaml", csv), FileInput::new("pm/db/1.0/sub/other.yaml", "x: 1\n")];
+        let a = Annotations {
+            package: "db".into(),
+            channels: vec!["alpha".into(), "beta".into()],
+            default_channel: "beta".into(),
+        };
         let seen = std::cell::RefCell::new(Vec::new());
         let out = render("pm/db/1.0", &files, &a, &|root, files| {
             seen.borrow_mut().extend(files.iter().map(|f| f.path.clone()));

@@ -29,11 +29,18 @@ pub fn annotations(root: &str, files: &[FileInput]) -> Option<Annotations> {
 
 /// Render the CSV in `dir` with `annotations`.
 pub fn render(dir: &str, files: &[FileInput], annotations: Annotations) -> DirOutcome {
-    let csv_file = files.iter().filter(|f| discover::parent(&f.path) == dir).find_map(|f| first_doc(f).filter(csv::is_csv).map(|n| (f, n)));
+    let csv_file = files
+        .iter()
+        .filter(|f| discover::parent(&f.path) == dir)
+        .find_map(|f| first_doc(f).filter(csv::is_csv).map(|n| (f, n)));
     let Some((file, node)) = csv_file else { return DirOutcome::default() };
     let version = csv::version(&node).unwrap_or("").to_string();
     let value = serde_json::json!({"packageName": annotations.package, "version": version});
-    let property = declcfg::Property { pos: node.pos, type_: Spanned::new("olm.package".into(), node.pos), value: Some(Node::from_json(&value)) };
+    let property = declcfg::Property {
+        pos: node.pos,
+        type_: Spanned::new("olm.package".into(), node.pos),
+        value: Some(Node::from_json(&value)),
+    };
     let source = Source { file: Arc::from(file.path.as_str()), pos: node.pos };
     let blob = declcfg::Bundle {
         source,

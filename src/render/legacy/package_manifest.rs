@@ -66,14 +66,19 @@ fn string_field(node: &Node, key: &str, go_field: &str) -> Result<Spanned<String
     match &m.value.value {
         crate::declcfg::Value::Null => Ok(Spanned::default()),
         crate::declcfg::Value::String(s) => Ok(Spanned::new(s.clone(), m.value.pos)),
-        _ => Err(format!("json: cannot unmarshal {} into Go struct field {go_field} of type string", m.value.kind_name())),
+        _ => Err(format!(
+            "json: cannot unmarshal {} into Go struct field {go_field} of type string",
+            m.value.kind_name()
+        )),
     }
 }
 
 /// Decode `<pkg>.package.yaml` (`pkg/registry/decode.go` `DecodePackageManifest`).
 pub fn parse(file: &FileInput) -> Result<PackageManifest, Diagnostic> {
     let whole = |code: Code, message: String, pos: Pos| Diagnostic::error(code, message, locate(&file.path, pos, ""));
-    let invalid = |message: String, pos: Pos| whole(Code::PackageManifestInvalid, format!("could not decode contents into package manifest - {message}"), pos);
+    let invalid = |message: String, pos: Pos| {
+        whole(Code::PackageManifestInvalid, format!("could not decode contents into package manifest - {message}"), pos)
+    };
     let doc = match read_documents(&file.path, &file.content).into_iter().next() {
         Some(Ok(doc)) => doc,
         Some(Err(e)) => return Err(invalid(e.message, Pos::new(e.location.line, e.location.column))),
@@ -96,11 +101,19 @@ pub fn parse(file: &FileInput) -> Result<PackageManifest, Diagnostic> {
         };
         for item in items {
             let f = |k: &str, go: &str| string_field(item, k, go).map_err(|e| invalid(e, item.pos));
-            channels.push(ManifestChannel { pos: item.pos, name: f("name", "PackageChannel.name")?, current_csv: f("currentCSV", "PackageChannel.currentCSV")? });
+            channels.push(ManifestChannel {
+                pos: item.pos,
+                name: f("name", "PackageChannel.name")?,
+                current_csv: f("currentCSV", "PackageChannel.currentCSV")?,
+            });
         }
     }
     if package_name.value.is_empty() {
-        return Err(whole(Code::PackageManifestNoPackageName, "name of package (packageName) is missing".into(), node.pos));
+        return Err(whole(
+            Code::PackageManifestNoPackageName,
+            "name of package (packageName) is missing".into(),
+            node.pos,
+        ));
     }
     Ok(PackageManifest { file: file.path.clone(), package_name, channels, default_channel, pos: node.pos })
 }
@@ -108,7 +121,8 @@ pub fn parse(file: &FileInput) -> Result<PackageManifest, Diagnostic> {
 /// The package manifest file of directory `root`: a `*.package.yaml` in it, or else any other
 /// file in it that reads as an object with `packageName`.
 fn manifest_file<'a>(root: &str, files: &'a [FileInput]) -> Option<&'a FileInput> {
-    let here: Vec<&FileInput> = files.iter().filter(|f| discover::parent(&f.path) == root.trim_end_matches('/')).collect();
+    let here: Vec<&FileInput> =
+        files.iter().filter(|f| discover::parent(&f.path) == root.trim_end_matches('/')).collect();
     let named = here.iter().copied().find(|f| f.path.ends_with(".package.yaml") || f.path.ends_with(".package.yml"));
     named.or_else(|| {
         here.into_iter().find(|f| {
@@ -131,7 +145,12 @@ fn find_csvs(files: &[FileInput], skip: &str, diags: &mut Vec<Diagnostic>) -> BT
             diags.push(d);
             continue;
         }
-        let info = CsvInfo { dir: discover::parent(&f.path).to_string(), file: f.path.clone(), edges: csv::edges(&node), csv: node };
+        let info = CsvInfo {
+            dir: discover::parent(&f.path).to_string(),
+            file: f.path.clone(),
+            edges: csv::edges(&node),
+            csv: node,
+        };
         out.insert(name, info);
     }
     out
@@ -139,11 +158,20 @@ fn find_csvs(files: &[FileInput], skip: &str, diags: &mut Vec<Diagnostic>) -> BT
 
 /// The members of one channel, walking as `addPackageChannels` walked, oldest first: the skipped
 /// CSVs that are not on the replaces chain, then the chain from its tail to `currentCSV`.
-fn members(channel: &ManifestChannel, manifest: &PackageManifest, csvs: &BTreeMap<String, CsvInfo>, diags: &mut Vec<Diagnostic>) -> Vec<String> {
+fn members(
+    channel: &ManifestChannel,
+    manifest: &PackageManifest,
+    csvs: &BTreeMap<String, CsvInfo>,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<String> {
     let head = channel.current_csv.value.clone();
     if !csvs.contains_key(&head) {
         let location = locate(&manifest.file, channel.current_csv.pos, "");
-        diags.push(Diagnostic::error(Code::PackageManifestHeadMissing, format!("no bundle found for bundlename {head}"), location));
+        diags.push(Diagnostic::error(
+            Code::PackageManifestHeadMissing,
+            format!("no bundle found for bundlename {head}"),
+            location,
+        ));
         return Vec::new();
     }
     let (mut chain, mut skipped) = (vec![head.clone()], Vec::new());
@@ -195,7 +223,11 @@ fn default_channel(manifest: &PackageManifest, diags: &mut Vec<Diagnostic>) -> S
 
 /// Render the package manifest directory `root`; `render_dir` renders one version folder given the
 /// annotations the package manifest implies for it.
-pub fn render(root: &str, files: &[FileInput], render_dir: &dyn Fn(&str, &[FileInput], &Annotations) -> DirOutcome) -> Rendered {
+pub fn render(
+    root: &str,
+    files: &[FileInput],
+    render_dir: &dyn Fn(&str, &[FileInput], &Annotations) -> DirOutcome,
+) -> Rendered {
     let mut out = Rendered::default();
     let Some(file) = manifest_file(root, files) else {
         let location = Location { file: root.to_string(), ..Location::default() };
@@ -225,25 +257,49 @@ pub fn render(root: &str, files: &[FileInput], render_dir: &dyn Fn(&str, &[FileI
             }
         }
         let planned = PlannedChannel { name: channel.name.value.clone(), entries };
-        out.config.channels.push(blobs::channel(blobs::source(&manifest.file, channel.pos), &package, &planned, channel.pos));
+        out.config.channels.push(blobs::channel(
+            blobs::source(&manifest.file, channel.pos),
+            &package,
+            &planned,
+            channel.pos,
+        ));
     }
-    let icon = manifest.channels.iter().find(|c| c.name.value == default.value).and_then(|c| csvs.get(&c.current_csv.value)).and_then(|h| {
-        let (data, media, pos) = csv::icon(&h.csv)?;
-        let (icon, warning) = blobs::icon(csv::name(&h.csv).unwrap_or(""), &data, &media, locate(&h.file, pos, "/spec/icon/0"));
-        out.diagnostics.extend(warning);
-        icon
-    });
-    out.config.packages.insert(0, blobs::package(blobs::source(&manifest.file, manifest.pos), &package, default.clone(), icon));
+    let icon = manifest
+        .channels
+        .iter()
+        .find(|c| c.name.value == default.value)
+        .and_then(|c| csvs.get(&c.current_csv.value))
+        .and_then(|h| {
+            let (data, media, pos) = csv::icon(&h.csv)?;
+            let (icon, warning) =
+                blobs::icon(csv::name(&h.csv).unwrap_or(""), &data, &media, locate(&h.file, pos, "/spec/icon/0"));
+            out.diagnostics.extend(warning);
+            icon
+        });
+    out.config
+        .packages
+        .insert(0, blobs::package(blobs::source(&manifest.file, manifest.pos), &package, default.clone(), icon));
     for (name, info) in &csvs {
         if !order.contains(name) {
-            let message = format!("bundle {name} is in no channel: no currentCSV reaches it through replaces or skips; it is left out");
-            out.diagnostics.push(Diagnostic::warning(Code::PackageManifestUnlistedBundle, message, locate(&info.file, info.csv.pos, "")));
+            let message = format!(
+                "bundle {name} is in no channel: no currentCSV reaches it through replaces or skips; it is left out"
+            );
+            out.diagnostics.push(Diagnostic::warning(
+                Code::PackageManifestUnlistedBundle,
+                message,
+                locate(&info.file, info.csv.pos, ""),
+            ));
         }
     }
     for name in order {
         let Some(info) = csvs.get(&name) else { continue };
-        let annotations = Annotations { package: package.clone(), channels: channels_of.remove(&name).unwrap_or_default(), default_channel: default.value.clone() };
-        let in_dir: Vec<FileInput> = files.iter().filter(|f| discover::parent(&f.path) == info.dir && f.path != file.path).cloned().collect();
+        let annotations = Annotations {
+            package: package.clone(),
+            channels: channels_of.remove(&name).unwrap_or_default(),
+            default_channel: default.value.clone(),
+        };
+        let in_dir: Vec<FileInput> =
+            files.iter().filter(|f| discover::parent(&f.path) == info.dir && f.path != file.path).cloned().collect();
         let outcome = render_dir(&info.dir, &in_dir, &annotations);
         out.diagnostics.extend(outcome.diagnostics);
         match outcome.bundle {
@@ -294,7 +350,12 @@ mod tests {
 
     fn entries(r: &Rendered, channel: &str) -> Vec<(String, String, Vec<String>)> {
         let c = r.config.channels.iter().find(|c| c.name.value == channel).unwrap();
-        c.entries.iter().map(|e| (e.name.value.clone(), e.replaces.value.clone(), e.skips.iter().map(|s| s.value.clone()).collect())).collect()
+        c.entries
+            .iter()
+            .map(|e| {
+                (e.name.value.clone(), e.replaces.value.clone(), e.skips.iter().map(|s| s.value.clone()).collect())
+            })
+            .collect()
     }
 
     #[test]
@@ -302,8 +363,14 @@ mod tests {
         let r = render_files(&package());
         assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
         let p = &r.config.packages[0];
-        assert_eq!((p.name.value.as_str(), p.default_channel.value.as_str(), &*p.source.file), ("db", "stable", "db/db.package.yaml"));
-        assert_eq!(p.icon.as_ref().map(|i| (i.data.clone(), i.media_type.as_str())), Some((b"ABC".to_vec(), "image/png")));
+        assert_eq!(
+            (p.name.value.as_str(), p.default_channel.value.as_str(), &*p.source.file),
+            ("db", "stable", "db/db.package.yaml")
+        );
+        assert_eq!(
+            p.icon.as_ref().map(|i| (i.data.clone(), i.media_type.as_str())),
+            Some((b"ABC".to_vec(), "image/png"))
+        );
         let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
         assert_eq!(
             entries(&r, "stable"),
@@ -313,7 +380,10 @@ mod tests {
                 ("db.v0.3.0".into(), "db.v0.2.0".into(), s(&["db.v0.1.0"])),
             ]
         );
-        assert_eq!(entries(&r, "beta"), [("db.v0.1.0".into(), "".into(), s(&[])), ("db.v0.2.0".into(), "db.v0.1.0".into(), s(&[]))]);
+        assert_eq!(
+            entries(&r, "beta"),
+            [("db.v0.1.0".into(), "".into(), s(&[])), ("db.v0.2.0".into(), "db.v0.1.0".into(), s(&[]))]
+        );
         let bundles: Vec<&str> = r.config.bundles.iter().map(|b| b.name.value.as_str()).collect();
         assert_eq!(bundles, ["db.v0.1.0", "db.v0.2.0", "db.v0.3.0"]);
         assert_eq!(&*r.config.channels[0].source.file, "db/db.package.yaml");
@@ -331,7 +401,8 @@ mod tests {
         // db.v0.0.9 has no CSV, so it is named in skips but is no entry.
         assert_eq!(names, ["db.v0.2.0", "db.v0.3.0"]);
         assert_eq!(r.config.packages[0].default_channel.value, "stable");
-        let unlisted: Vec<&Diagnostic> = r.diagnostics.iter().filter(|d| d.code == Code::PackageManifestUnlistedBundle).collect();
+        let unlisted: Vec<&Diagnostic> =
+            r.diagnostics.iter().filter(|d| d.code == Code::PackageManifestUnlistedBundle).collect();
         assert_eq!(unlisted.len(), 1);
         assert!(unlisted[0].message.starts_with("bundle db.v0.1.0 is in no channel"));
         assert_eq!(unlisted[0].location.file, "db/0.1.0/db.v0.1.0.clusterserviceversion.yaml");
@@ -342,10 +413,14 @@ mod tests {
         let mut files = package();
         files.remove(1);
         let r = render_files(&files);
-        let d: Vec<&Diagnostic> = r.diagnostics.iter().filter(|d| d.code == Code::PackageManifestReplacesMissing).collect();
+        let d: Vec<&Diagnostic> =
+            r.diagnostics.iter().filter(|d| d.code == Code::PackageManifestReplacesMissing).collect();
         // opm names the channel's currentCSV, not the CSV that replaces.
         assert_eq!(d[0].message, "Invalid bundle db.v0.3.0, replaces nonexistent bundle db.v0.1.0");
-        assert_eq!((d[0].location.file.as_str(), d[0].location.line, d[0].location.pointer.as_str()), ("db/0.2.0/db.v0.2.0.clusterserviceversion.yaml", 7, "/spec/replaces"));
+        assert_eq!(
+            (d[0].location.file.as_str(), d[0].location.line, d[0].location.pointer.as_str()),
+            ("db/0.2.0/db.v0.2.0.clusterserviceversion.yaml", 7, "/spec/replaces")
+        );
         assert_eq!(d[1].message, "Invalid bundle db.v0.2.0, replaces nonexistent bundle db.v0.1.0");
         // The chain down to the break still renders.
         assert_eq!(entries(&r, "stable").len(), 2);
@@ -356,8 +431,16 @@ mod tests {
         let mut files = package();
         files[1].1 = csv("db.v0.1.0", "0.1.0", "  replaces: db.v0.3.0\n");
         let r = render_files(&files);
-        let cycle: Vec<&str> = r.diagnostics.iter().filter(|d| d.code == Code::PackageManifestReplacesCycle).map(|d| d.message.as_str()).collect();
-        assert_eq!(cycle, ["Cycle detected, db.v0.1.0 replaces db.v0.3.0", "Cycle detected, db.v0.3.0 replaces db.v0.2.0"]);
+        let cycle: Vec<&str> = r
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::PackageManifestReplacesCycle)
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(
+            cycle,
+            ["Cycle detected, db.v0.1.0 replaces db.v0.3.0", "Cycle detected, db.v0.3.0 replaces db.v0.2.0"]
+        );
     }
 
     #[test]
@@ -366,7 +449,10 @@ mod tests {
         files[0].1 = "packageName: db\nchannels:\n- name: stable\n  currentCSV: db.v9\n".into();
         let r = render_files(&files);
         let d = r.diagnostics.iter().find(|d| d.code == Code::PackageManifestHeadMissing).unwrap();
-        assert_eq!((d.message.as_str(), d.location.line, d.location.column), ("no bundle found for bundlename db.v9", 4, 15));
+        assert_eq!(
+            (d.message.as_str(), d.location.line, d.location.column),
+            ("no bundle found for bundlename db.v9", 4, 15)
+        );
     }
 
     #[test]
@@ -387,7 +473,10 @@ mod tests {
     fn a_package_manifest_needs_a_package_name_and_the_right_types() {
         let err = |text: &str| parse(&FileInput::new("p/p.package.yaml", text)).unwrap_err();
         let d = err("channels: []\n");
-        assert_eq!((d.code, d.message.as_str()), (Code::PackageManifestNoPackageName, "name of package (packageName) is missing"));
+        assert_eq!(
+            (d.code, d.message.as_str()),
+            (Code::PackageManifestNoPackageName, "name of package (packageName) is missing")
+        );
         let d = err("packageName: [a]\n");
         assert_eq!(d.code, Code::PackageManifestInvalid);
         assert_eq!(d.message, "could not decode contents into package manifest - json: cannot unmarshal array into Go struct field PackageManifest.packageName of type string");
@@ -397,7 +486,9 @@ mod tests {
 
     #[test]
     fn a_directory_without_a_package_manifest_is_reported() {
-        let r = render("x", &[FileInput::new("x/1/csv.yaml", csv("x.v1", "1.0.0", ""))], &|d, f, a| minimal::render(d, f, a.clone()));
+        let r = render("x", &[FileInput::new("x/1/csv.yaml", csv("x.v1", "1.0.0", ""))], &|d, f, a| {
+            minimal::render(d, f, a.clone())
+        });
         assert_eq!(r.diagnostics[0].code, Code::PackageManifestNotFound);
         assert_eq!(r.diagnostics[0].message, "valid PackageManifest YAML file not found in x");
     }

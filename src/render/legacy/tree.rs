@@ -31,7 +31,11 @@ pub fn render_bundles(files: &[FileInput], render_dir: &dyn Fn(&str, &[FileInput
         match outcome.bundle {
             Some(rendered) => {
                 let graph = graph_bundle(&rendered);
-                by_package.entry(rendered.blob.package.value.clone()).or_default().push(TreeBundle { root, rendered, graph });
+                by_package.entry(rendered.blob.package.value.clone()).or_default().push(TreeBundle {
+                    root,
+                    rendered,
+                    graph,
+                });
             }
             None => out.diagnostics.push(left_out(&root)),
         }
@@ -44,7 +48,10 @@ pub fn render_bundles(files: &[FileInput], render_dir: &dyn Fn(&str, &[FileInput
 
 pub(super) fn left_out(root: &str) -> Diagnostic {
     let location = Location { file: root.to_string(), ..Location::default() };
-    let message = format!("bundle directory {} did not render and is left out of its package", if root.is_empty() { "." } else { root });
+    let message = format!(
+        "bundle directory {} did not render and is left out of its package",
+        if root.is_empty() { "." } else { root }
+    );
     Diagnostic::error(Code::LegacyBundleLeftOut, message, location)
 }
 
@@ -91,13 +98,14 @@ fn assemble(package: &str, mut bundles: Vec<TreeBundle>, files: &[FileInput], ou
             String::new()
         }
     };
-    let icon = graph::head(&graphs, &default).and_then(|h| bundles.iter().find(|b| b.graph.name == h.name)).and_then(|h| {
-        let (data, media, pos) = csv::icon(h.rendered.csv.as_ref()?)?;
-        let location = h.rendered.blob.source.at(pos, "/spec/icon/0");
-        let (icon, warning) = blobs::icon(&h.graph.name, &data, &media, location);
-        out.diagnostics.extend(warning);
-        icon
-    });
+    let icon =
+        graph::head(&graphs, &default).and_then(|h| bundles.iter().find(|b| b.graph.name == h.name)).and_then(|h| {
+            let (data, media, pos) = csv::icon(h.rendered.csv.as_ref()?)?;
+            let location = h.rendered.blob.source.at(pos, "/spec/icon/0");
+            let (icon, warning) = blobs::icon(&h.graph.name, &data, &media, location);
+            out.diagnostics.extend(warning);
+            icon
+        });
     out.config.packages.push(blobs::package(at(), package, Spanned::new(default, Pos::default()), icon));
     for planned in graph::channels(&graphs, mode) {
         out.config.channels.push(blobs::channel(at(), package, &planned, Pos::default()));
@@ -114,7 +122,10 @@ fn placeable(b: &TreeBundle, out: &mut Rendered) -> bool {
         return true;
     }
     let written = b.rendered.csv.as_ref().and_then(csv::version).unwrap_or("");
-    let message = format!("Bundle version {written} is not valid: in semver-mode bundle {} cannot be placed and is left out", b.graph.name);
+    let message = format!(
+        "Bundle version {written} is not valid: in semver-mode bundle {} cannot be placed and is left out",
+        b.graph.name
+    );
     out.diagnostics.push(Diagnostic::error(Code::LegacySemverInvalidVersion, message, b.rendered.blob.source.blob()));
     false
 }
@@ -125,20 +136,31 @@ mod tests {
     use crate::render::legacy::minimal;
 
     fn bundle_files(dir: &str, name: &str, version: &str, channels: &str, default: &str, spec: &str) -> Vec<FileInput> {
-        let csv = format!("kind: ClusterServiceVersion\nmetadata:\n  name: {name}\nspec:\n  version: {version}\n{spec}");
+        let csv =
+            format!("kind: ClusterServiceVersion\nmetadata:\n  name: {name}\nspec:\n  version: {version}\n{spec}");
         let mut annotations = format!(
             "annotations:\n  operators.operatorframework.io.bundle.package.v1: op\n  operators.operatorframework.io.bundle.channels.v1: {channels}\n"
         );
         if !default.is_empty() {
             annotations += &format!("  operators.operatorframework.io.bundle.channel.default.v1: {default}\n");
         }
-        vec![FileInput::new(format!("{dir}/manifests/csv.yaml"), csv), FileInput::new(format!("{dir}/metadata/annotations.yaml"), annotations)]
+        vec![
+            FileInput::new(format!("{dir}/manifests/csv.yaml"), csv),
+            FileInput::new(format!("{dir}/metadata/annotations.yaml"), annotations),
+        ]
     }
 
     fn tree(ci: &str) -> Vec<FileInput> {
         let mut files = vec![FileInput::new("ops/op/ci.yaml", ci)];
         files.extend(bundle_files("ops/op/1.0.0", "op.v1.0.0", "1.0.0", "stable", "stable", ""));
-        files.extend(bundle_files("ops/op/1.1.0/bundle", "op.v1.1.0", "1.1.0", "stable,fast", "stable", "  replaces: op.v1.0.0\n"));
+        files.extend(bundle_files(
+            "ops/op/1.1.0/bundle",
+            "op.v1.1.0",
+            "1.1.0",
+            "stable,fast",
+            "stable",
+            "  replaces: op.v1.0.0\n",
+        ));
         files.extend(bundle_files(
             "ops/op/1.2.0",
             "op.v1.2.0",
@@ -154,7 +176,12 @@ mod tests {
         r.config
             .channels
             .iter()
-            .map(|c| (c.name.value.clone(), c.entries.iter().map(|e| (e.name.value.clone(), e.replaces.value.clone())).collect()))
+            .map(|c| {
+                (
+                    c.name.value.clone(),
+                    c.entries.iter().map(|e| (e.name.value.clone(), e.replaces.value.clone())).collect(),
+                )
+            })
             .collect()
     }
 
@@ -175,7 +202,10 @@ mod tests {
         );
         let p = &r.config.packages[0];
         // The highest version that names a default channel decides it; the icon is its head's.
-        assert_eq!((p.name.value.as_str(), p.default_channel.value.as_str(), &*p.source.file), ("op", "fast", "ops/op"));
+        assert_eq!(
+            (p.name.value.as_str(), p.default_channel.value.as_str(), &*p.source.file),
+            ("op", "fast", "ops/op")
+        );
         assert_eq!(p.icon.as_ref().map(|i| i.data.clone()), Some(b"ABC".to_vec()));
         let names: Vec<&str> = r.config.bundles.iter().map(|b| b.name.value.as_str()).collect();
         assert_eq!(names, ["op.v1.0.0", "op.v1.1.0", "op.v1.2.0"]);
