@@ -23,6 +23,8 @@ use serde_json::Value;
 
 #[path = "conformance/resolver.rs"]
 mod resolver;
+#[path = "conformance/render_bundle.rs"]
+mod render_bundle;
 
 fn conformance_dir() -> PathBuf {
     std::env::var_os("CONFORMANCE_DIR")
@@ -354,6 +356,7 @@ fn runner(file: &str) -> Option<Runner> {
         "render-graph.json" => Some(run_render_graph),
         "olm-upgrade.json" => Some(run_upgrade),
         "olm-resolver.json" => Some(resolver::run),
+        "render-bundle.json" => Some(render_bundle::run),
         _ => None,
     }
 }

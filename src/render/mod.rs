@@ -12,6 +12,7 @@
 //!   beside the blob (its CSV and its bundle annotations);
 //! - [`BundleSource`]: the bundles a template's image references are looked up in.
 
+pub mod bundle;
 pub mod legacy;
 
 use std::collections::HashMap;
