@@ -21,10 +21,10 @@ use olm_catalog::validate::validate_files;
 use olm_catalog::version::Version;
 use serde_json::Value;
 
-#[path = "conformance/resolver.rs"]
-mod resolver;
 #[path = "conformance/render_bundle.rs"]
 mod render_bundle;
+#[path = "conformance/resolver.rs"]
+mod resolver;
 
 fn conformance_dir() -> PathBuf {
     std::env::var_os("CONFORMANCE_DIR")

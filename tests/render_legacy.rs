@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 
 use olm_catalog::declcfg::{DeclarativeConfig, FileInput, Loaded};
 use olm_catalog::read_catalog;
+use olm_catalog::render::bundle::BundleOptions;
 use olm_catalog::render::legacy::render_tree;
 use olm_catalog::render::Rendered;
 use olm_catalog::validate::validate_loaded;
@@ -28,7 +29,7 @@ fn run() -> &'static Run {
     static RUN: OnceLock<Run> = OnceLock::new();
     RUN.get_or_init(|| {
         let files = read_catalog(&bundles_dir()).expect("../shared/catalogs/bundles must be readable");
-        let rendered = render_tree(&files);
+        let rendered = render_tree(&files, &BundleOptions::default());
         let loaded = Loaded { config: rendered.config.clone(), diagnostics: Vec::new(), files: Vec::new() };
         let validation = validate_loaded(loaded).report.diagnostics;
         Run { rendered, validation }
@@ -201,7 +202,7 @@ fn a_tree_with_bundle_directories_and_a_package_manifest() {
             "annotations:\n  operators.operatorframework.io.bundle.package.v1: web\n  operators.operatorframework.io.bundle.channels.v1: stable\n",
         ),
     ];
-    let r = render_tree(&files);
+    let r = render_tree(&files, &BundleOptions::default());
     assert!(errors(&r.diagnostics).is_empty(), "{}", show(&r.diagnostics));
     let c = &r.config;
     assert_eq!(default_channel(c, "etcd"), "alpha");
@@ -216,4 +217,21 @@ fn a_tree_with_bundle_directories_and_a_package_manifest() {
             ("etcd.v0.2.0", "legacy/etcd/0.2.0/etcd.v0.2.0.clusterserviceversion.yaml"),
         ]
     );
+}
+
+/// The bundle renderer's warnings, each about a real flaw opm only logs.
+#[test]
+fn the_warnings_of_rendering_are_the_known_flaws() {
+    let found: BTreeSet<(String, String)> =
+        run().rendered.diagnostics.iter().map(|d| (operator(d).to_string(), d.code.as_str().to_string())).collect();
+    let expected: BTreeSet<(String, String)> = [
+        // Both bundles' dependencies.yaml does not parse (line 22); opm skips the file.
+        ("eventing-kogito", "bundle-bad-dependencies"),
+        // Every properties.yaml has the wrong top-level key; opm skips the file.
+        ("pelorus-operator", "bundle-bad-properties"),
+    ]
+    .iter()
+    .map(|(o, c)| (o.to_string(), c.to_string()))
+    .collect();
+    assert_eq!(found, expected);
 }

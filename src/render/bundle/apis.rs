@@ -46,7 +46,10 @@ fn definitions(csv: &Node, section: &str) -> Result<(Vec<Definition>, Vec<Defini
         return Ok((Vec::new(), Vec::new()));
     };
     if block.as_object().is_none() {
-        return Err(fields::mismatch(block, "struct { Owned []*registry.DefinitionKey; Required []*registry.DefinitionKey }"));
+        return Err(fields::mismatch(
+            block,
+            "struct { Owned []*registry.DefinitionKey; Required []*registry.DefinitionKey }",
+        ));
     }
     let list = |key: &str| -> Result<Vec<Definition>, String> {
         fields::array(block, key, "[]*registry.DefinitionKey")?.iter().map(definition).collect()
@@ -119,7 +122,8 @@ fn crd_apis(m: &Manifest, out: &mut BTreeSet<ApiKey>) {
         return;
     }
     let spec = fields::get(&m.node, "spec");
-    let text = |path: &[&str]| spec.and_then(|s| fields::path(s, path)).and_then(Node::as_str).unwrap_or("").to_string();
+    let text =
+        |path: &[&str]| spec.and_then(|s| fields::path(s, path)).and_then(Node::as_str).unwrap_or("").to_string();
     let key = |version: String| ApiKey {
         group: text(&["group"]),
         version,
@@ -182,13 +186,18 @@ mod tests {
 
     #[test]
     fn crds_and_owned_api_services_are_provided() {
-        let crd_v1 = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  group: test.foo\n  \
+        let crd_v1 =
+            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  group: test.foo\n  \
                       names: {kind: Foo, plural: foos}\n  versions: [{name: v1}, {name: v2}]\n";
-        let crd_beta = "apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nspec:\n  group: b.io\n  \
+        let crd_beta =
+            "apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nspec:\n  group: b.io\n  \
                         names: {kind: B, plural: bs}\n  version: v1beta1\n";
         let m = manifests(&[("manifests/a.yaml", CSV), ("manifests/b.yaml", crd_v1), ("manifests/c.yaml", crd_beta)]);
         let p: Vec<String> = provided(&m).unwrap().iter().map(ToString::to_string).collect();
-        assert_eq!(p, ["api.x/v1/Baz (bazs)", "b.io/v1beta1/B (bs)", "test.foo/v1/Foo (foos)", "test.foo/v2/Foo (foos)"]);
+        assert_eq!(
+            p,
+            ["api.x/v1/Baz (bazs)", "b.io/v1beta1/B (bs)", "test.foo/v1/Foo (foos)", "test.foo/v2/Foo (foos)"]
+        );
         assert!(missing_owned_crds(&m, &provided(&m).unwrap()).unwrap().is_empty());
         let r: Vec<String> = required(&m.csv().node).unwrap().iter().map(ToString::to_string).collect();
         assert_eq!(r, ["test.bar/v1alpha1/Bar (bars)"]);
@@ -203,11 +212,14 @@ mod tests {
 
     #[test]
     fn a_crd_name_without_a_dot_and_a_missing_spec_are_errors() {
-        let csv = read_documents("c", b"kind: ClusterServiceVersion\nspec:\n  customresourcedefinitions:\n    required: [{name: foos}]\n")
-            .remove(0)
-            .unwrap()
-            .value
-            .unwrap();
+        let csv = read_documents(
+            "c",
+            b"kind: ClusterServiceVersion\nspec:\n  customresourcedefinitions:\n    required: [{name: foos}]\n",
+        )
+        .remove(0)
+        .unwrap()
+        .value
+        .unwrap();
         assert_eq!(required(&csv).unwrap_err(), "couldn't parse plural.group from crd name: foos");
         let bare = read_documents("c", b"kind: ClusterServiceVersion\n").remove(0).unwrap().value.unwrap();
         assert_eq!(required(&bare).unwrap_err(), "unexpected end of JSON input");

@@ -258,7 +258,11 @@ fn maintainer(n: &Node) -> Result<Node, String> {
 
 fn native_api(n: &Node) -> Result<Node, String> {
     let f = each_field(n, "v1.GroupVersionKind")?;
-    Ok(object(vec![("group", req_str(f("group"))?), ("version", req_str(f("version"))?), ("kind", req_str(f("kind"))?)]))
+    Ok(object(vec![
+        ("group", req_str(f("group"))?),
+        ("version", req_str(f("version"))?),
+        ("kind", req_str(f("kind"))?),
+    ]))
 }
 
 #[cfg(test)]

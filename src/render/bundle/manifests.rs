@@ -87,7 +87,8 @@ fn decode(file: &BundleFile<'_>, diags: &mut Vec<Diagnostic>) -> Option<Manifest
         return undecodable(file, "Object 'Kind' is missing in 'null'", location, diags);
     };
     if node.as_object().is_none() {
-        let message = format!("json: cannot unmarshal {} into Go value of type map[string]interface {{}}", node.kind_name());
+        let message =
+            format!("json: cannot unmarshal {} into Go value of type map[string]interface {{}}", node.kind_name());
         return undecodable(file, &message, fields::at(file.path, &node), diags);
     }
     let kind = fields::loose_string(&node, "kind");
@@ -110,7 +111,8 @@ fn undecodable(
 }
 
 fn extra_csv(ignored: &Manifest, first: &Manifest) -> Diagnostic {
-    let name = |m: &Manifest| fields::path(&m.node, &["metadata", "name"]).and_then(Node::as_str).unwrap_or("").to_string();
+    let name =
+        |m: &Manifest| fields::path(&m.node, &["metadata", "name"]).and_then(Node::as_str).unwrap_or("").to_string();
     let message = format!(
         "a second ClusterServiceVersion ({}) is ignored: opm uses only the first one ({})",
         name(ignored),

@@ -61,7 +61,11 @@ pub fn read(root: &str, files: &[FileInput], diags: &mut Vec<Diagnostic>) -> Opt
     }
     let Some(annotations) = annotations else {
         let folder = folder_path(root, "metadata");
-        diags.push(Diagnostic::error(Code::BundleNoAnnotations, "Could not find annotations file", fields::whole(&folder)));
+        diags.push(Diagnostic::error(
+            Code::BundleNoAnnotations,
+            "Could not find annotations file",
+            fields::whole(&folder),
+        ));
         return None;
     };
     let entries = |found: Option<(usize, Vec<Entry>)>| found.map(|(_, e)| e).unwrap_or_default();
@@ -195,7 +199,10 @@ mod tests {
     fn dependencies_and_properties_come_from_the_first_file_with_entries() {
         let (m, diags) = run(&[
             ("b/metadata/annotations.yaml", ANNOTATIONS),
-            ("b/metadata/dependencies.yaml", "dependencies:\n- type: olm.gvk\n  value: {group: g, kind: K, version: v1}\n"),
+            (
+                "b/metadata/dependencies.yaml",
+                "dependencies:\n- type: olm.gvk\n  value: {group: g, kind: K, version: v1}\n",
+            ),
             ("b/metadata/properties.yaml", "properties:\n- type: olm.label\n  value: {label: x}\n"),
         ]);
         let m = m.unwrap();
@@ -206,7 +213,8 @@ mod tests {
 
     #[test]
     fn a_broken_dependencies_file_is_skipped_as_opm_does_with_a_located_warning() {
-        let broken = "dependencies:\n  - type: olm.gvk\n    value:\n      group: a\n  - type: olm.gvk\n      value: {}\n";
+        let broken =
+            "dependencies:\n  - type: olm.gvk\n    value:\n      group: a\n  - type: olm.gvk\n      value: {}\n";
         let (m, diags) = run(&[("b/metadata/annotations.yaml", ANNOTATIONS), ("b/metadata/dependencies.yaml", broken)]);
         assert!(m.unwrap().dependencies.is_empty());
         assert_eq!(diags.len(), 1, "{diags:?}");

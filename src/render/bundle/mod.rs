@@ -73,7 +73,12 @@ pub fn render_bundle_dir(root: &str, files: &[FileInput], options: &BundleOption
     BundleOutcome { bundle, diagnostics }
 }
 
-fn render(root: &str, files: &[FileInput], options: &BundleOptions, diags: &mut Vec<Diagnostic>) -> Option<RenderedBundle> {
+fn render(
+    root: &str,
+    files: &[FileInput],
+    options: &BundleOptions,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<RenderedBundle> {
     let manifests = manifests::read(root, files, diags)?;
     let csv = manifests.csv();
     let name = fields::path(&csv.node, &["metadata", "name"]).and_then(Node::as_str).unwrap_or("").to_string();
@@ -107,7 +112,13 @@ fn render(root: &str, files: &[FileInput], options: &BundleOptions, diags: &mut 
     let combined = properties::bundle_properties(&inputs);
     let image = match image_of(options, &inputs, &name, &combined) {
         Ok(i) => i,
-        Err(e) => return fail(diags, Code::BundleImageTemplate, format!("failed templating image reference from bundle for {root:?}: {e}")),
+        Err(e) => {
+            return fail(
+                diags,
+                Code::BundleImageTemplate,
+                format!("failed templating image reference from bundle for {root:?}: {e}"),
+            )
+        }
     };
     let mut props = match properties::assemble(&inputs, &combined) {
         Ok(p) => p,
@@ -134,7 +145,8 @@ fn render(root: &str, files: &[FileInput], options: &BundleOptions, diags: &mut 
 fn checked_provided_apis(manifests: &Manifests, name: &str) -> Result<BTreeSet<ApiKey>, Vec<(Code, String)>> {
     let wrap = |e: String| format!("error checking provided apis in bundle {name}: {e}");
     let provided = apis::provided(manifests).map_err(|e| vec![(Code::BundleInvalidCsv, wrap(e))])?;
-    let missing = apis::missing_owned_crds(manifests, &provided).map_err(|e| vec![(Code::BundleInvalidCsv, wrap(e))])?;
+    let missing =
+        apis::missing_owned_crds(manifests, &provided).map_err(|e| vec![(Code::BundleInvalidCsv, wrap(e))])?;
     if missing.is_empty() {
         Ok(provided)
     } else {
@@ -166,7 +178,9 @@ fn csv_properties(csv: &Manifest, diags: &mut Vec<Diagnostic>) -> Vec<Prop> {
     match decode_property_list(annotation) {
         Ok(props) => props,
         Err(e) => {
-            let message = format!("failed to unmarshal csv annotation properties: {e} (opm ignores the olm.properties annotation)");
+            let message = format!(
+                "failed to unmarshal csv annotation properties: {e} (opm ignores the olm.properties annotation)"
+            );
             diags.push(Diagnostic::warning(Code::BundleBadProperties, message, fields::at(&csv.file, annotation)));
             Vec::new()
         }
@@ -234,7 +248,11 @@ fn assemble_bundle(
         .collect();
     let related_images = related
         .into_iter()
-        .map(|r| declcfg::RelatedImage { pos: none, name: Spanned::new(r.name, none), image: Spanned::new(r.image, none) })
+        .map(|r| declcfg::RelatedImage {
+            pos: none,
+            name: Spanned::new(r.name, none),
+            image: Spanned::new(r.image, none),
+        })
         .collect();
     let blob = declcfg::Bundle {
         source: Source { file: Arc::from(csv.file.as_str()), pos: csv.node.pos },

@@ -197,7 +197,10 @@ pub fn assemble(inputs: &Inputs<'_>, props: &[Prop]) -> Result<Vec<Prop>, Assemb
             }
             TYPE_PACKAGE => {
                 let field = |f: &str| fields::string(&p.value, f).map_err(located);
-                let value = object(vec![("packageName", string(&field("packageName")?)), ("versionRange", string(&field("version")?))]);
+                let value = object(vec![
+                    ("packageName", string(&field("packageName")?)),
+                    ("versionRange", string(&field("version")?)),
+                ]);
                 package_required.push(Prop::built(TYPE_PACKAGE_REQUIRED, value));
             }
             _ => others.push(p),
@@ -267,10 +270,22 @@ mod tests {
         let provided = BTreeSet::from([key("test.foo", "v1", "Foo", "foos")]);
         let required = BTreeSet::new();
         let objects = [
-            Manifest { file: "m/b".into(), node: yaml("{kind: ClusterServiceVersion, apiVersion: operators.coreos.com/v1alpha1}"), kind: "ClusterServiceVersion".into() },
-            Manifest { file: "m/c".into(), node: yaml("{kind: CustomResourceDefinition, apiVersion: apiextensions.k8s.io/v1}"), kind: "CustomResourceDefinition".into() },
+            Manifest {
+                file: "m/b".into(),
+                node: yaml("{kind: ClusterServiceVersion, apiVersion: operators.coreos.com/v1alpha1}"),
+                kind: "ClusterServiceVersion".into(),
+            },
+            Manifest {
+                file: "m/c".into(),
+                node: yaml("{kind: CustomResourceDefinition, apiVersion: apiextensions.k8s.io/v1}"),
+                kind: "CustomResourceDefinition".into(),
+            },
         ];
-        let deps = [entry("olm.package", "{packageName: bar, version: <0.1.0}"), entry("olm.gvk", "{group: test.bar, kind: Bar, version: v1alpha1}"), entry("olm.label", "{label: x}")];
+        let deps = [
+            entry("olm.package", "{packageName: bar, version: <0.1.0}"),
+            entry("olm.gvk", "{group: test.bar, kind: Bar, version: v1alpha1}"),
+            entry("olm.label", "{label: x}"),
+        ];
         let inputs = Inputs {
             package: "foo",
             version: "0.2.0",
@@ -284,7 +299,18 @@ mod tests {
         };
         let props = assemble(&inputs, &bundle_properties(&inputs)).unwrap();
         let types: Vec<&str> = props.iter().map(|p| p.type_.as_str()).collect();
-        assert_eq!(types, ["olm.gvk", "olm.gvk.required", "olm.label", "olm.package", "olm.package.required", "olm.bundle.object", "olm.bundle.object"]);
+        assert_eq!(
+            types,
+            [
+                "olm.gvk",
+                "olm.gvk.required",
+                "olm.label",
+                "olm.package",
+                "olm.package.required",
+                "olm.bundle.object",
+                "olm.bundle.object"
+            ]
+        );
         assert_eq!(props[4].raw, r#"{"packageName":"bar","versionRange":"<0.1.0"}"#);
         // The CRD's object sorts first: its base64 text is smaller, whatever the file order.
         assert!(props[5].raw.contains("eyJhcGlWZXJzaW9uIjoiYXBpZXh0"), "{}", props[5].raw);
@@ -297,7 +323,10 @@ mod tests {
             package: "foo",
             version: "1.0.0",
             release: "",
-            csv_properties: vec![Prop::as_written("olm.package".into(), Some(yaml("{packageName: other, version: 9.9.9}")))],
+            csv_properties: vec![Prop::as_written(
+                "olm.package".into(),
+                Some(yaml("{packageName: other, version: 9.9.9}")),
+            )],
             file_properties: &[],
             dependencies: &[],
             provided: &provided,
@@ -309,7 +338,10 @@ mod tests {
         let bad = [entry("olm.gvk", "{group: 1}")];
         let inputs = Inputs { dependencies: &bad, ..inputs };
         let err = assemble(&inputs, &[]).unwrap_err();
-        assert_eq!(err.message, "parse property[0] of type \"olm.gvk\": json: cannot unmarshal number into Go value of type string");
+        assert_eq!(
+            err.message,
+            "parse property[0] of type \"olm.gvk\": json: cannot unmarshal number into Go value of type string"
+        );
         assert_eq!(err.at.unwrap().file, "f");
     }
 }

@@ -74,7 +74,8 @@ mod tests {
         read_documents("c", text.as_bytes()).remove(0).unwrap().value.unwrap()
     }
 
-    const CSV: &str = "spec:\n  relatedImages:\n  - {name: op, image: r/op:1}\n  install:\n    strategy: deployment\n    \
+    const CSV: &str =
+        "spec:\n  relatedImages:\n  - {name: op, image: r/op:1}\n  install:\n    strategy: deployment\n    \
                        spec:\n      deployments:\n      - spec: {template: {spec: {containers: [{image: r/op:1}], \
                        initContainers: [{image: r/init:1}]}}}\n";
 

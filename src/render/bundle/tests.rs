@@ -6,7 +6,8 @@ const CSV: &str = "apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServi
                    annotations:\n    olm.properties: '[{\"type\":\"olm.maxOpenShiftVersion\",\"value\":\"4.9\"}]'\nspec:\n  version: 0.2.0\n  \
                    customresourcedefinitions:\n    owned:\n    - {group: test.foo, version: v1, kind: Foo, name: foos.test.foo}\n  \
                    relatedImages:\n  - {name: operator, image: r/foo:v0.2.0}\n";
-const CRD: &str = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: foos.test.foo\nspec:\n  \
+const CRD: &str =
+    "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: foos.test.foo\nspec:\n  \
                    group: test.foo\n  names: {kind: Foo, plural: foos}\n  versions: [{name: v1}]\n";
 const ANNOTATIONS: &str = "annotations:\n  operators.operatorframework.io.bundle.package.v1: foo\n  \
                            operators.operatorframework.io.bundle.channels.v1: beta,stable\n  \
@@ -31,8 +32,14 @@ fn a_bundle_directory_renders_as_opm_does() {
     let out = render_bundle_dir("ops/foo/0.2.0", &dir(&[]), &BundleOptions::default());
     assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
     let b = out.bundle.unwrap();
-    assert_eq!((b.blob.name.value.as_str(), b.blob.package.value.as_str(), b.blob.image.value.as_str()), ("foo.v0.2.0", "foo", ""));
-    assert_eq!(types(&b), ["olm.gvk", "olm.maxOpenShiftVersion", "olm.package", "olm.bundle.object", "olm.bundle.object"]);
+    assert_eq!(
+        (b.blob.name.value.as_str(), b.blob.package.value.as_str(), b.blob.image.value.as_str()),
+        ("foo.v0.2.0", "foo", "")
+    );
+    assert_eq!(
+        types(&b),
+        ["olm.gvk", "olm.maxOpenShiftVersion", "olm.package", "olm.bundle.object", "olm.bundle.object"]
+    );
     assert_eq!(b.blob.object_count, 2);
     assert_eq!(&*b.blob.source.file, "ops/foo/0.2.0/manifests/foo.csv.yaml");
     assert_eq!(b.annotations.channels, ["beta", "stable"]);

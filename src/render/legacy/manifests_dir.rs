@@ -5,8 +5,9 @@
 
 use std::sync::Arc;
 
-use super::{discover, DirOutcome};
+use super::discover;
 use crate::declcfg::FileInput;
+use crate::render::bundle::BundleOutcome;
 use crate::render::Annotations;
 
 /// The annotations file a bundle built from `annotations` would carry.
@@ -30,8 +31,8 @@ pub fn render(
     dir: &str,
     files: &[FileInput],
     annotations: &Annotations,
-    render_dir: &dyn Fn(&str, &[FileInput]) -> DirOutcome,
-) -> DirOutcome {
+    render_dir: &dyn Fn(&str, &[FileInput]) -> BundleOutcome,
+) -> BundleOutcome {
     let manifests = discover::join(dir, "manifests");
     let mut laid_out: Vec<FileInput> = files
         .iter()

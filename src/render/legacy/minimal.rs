@@ -1,10 +1,11 @@
-//! A stand-in bundle renderer used until the full one lands: the CSV and annotations of a bundle
-//! directory, and a blob with only its `olm.package` property.
+//! A stand-in bundle renderer for the unit tests of the graph rules: the CSV and annotations of a
+//! bundle directory, and a blob with only its `olm.package` property (so a test needs no CRDs).
 
 use std::sync::Arc;
 
-use super::{csv, discover, DirOutcome};
+use super::{csv, discover};
 use crate::declcfg::{self, read_documents, FileInput, Node, Source, Spanned};
+use crate::render::bundle::BundleOutcome;
 use crate::render::{Annotations, RenderedBundle};
 
 fn first_doc(f: &FileInput) -> Option<Node> {
@@ -28,12 +29,12 @@ pub fn annotations(root: &str, files: &[FileInput]) -> Option<Annotations> {
 }
 
 /// Render the CSV in `dir` with `annotations`.
-pub fn render(dir: &str, files: &[FileInput], annotations: Annotations) -> DirOutcome {
+pub fn render(dir: &str, files: &[FileInput], annotations: Annotations) -> BundleOutcome {
     let csv_file = files
         .iter()
         .filter(|f| discover::parent(&f.path) == dir)
         .find_map(|f| first_doc(f).filter(csv::is_csv).map(|n| (f, n)));
-    let Some((file, node)) = csv_file else { return DirOutcome::default() };
+    let Some((file, node)) = csv_file else { return BundleOutcome { bundle: None, diagnostics: Vec::new() } };
     let version = csv::version(&node).unwrap_or("").to_string();
     let value = serde_json::json!({"packageName": annotations.package, "version": version});
     let property = declcfg::Property {
@@ -51,13 +52,13 @@ pub fn render(dir: &str, files: &[FileInput], annotations: Annotations) -> DirOu
         related_images: Vec::new(),
         object_count: 0,
     };
-    DirOutcome { bundle: Some(RenderedBundle { blob, csv: Some(node), annotations }), diagnostics: Vec::new() }
+    BundleOutcome { bundle: Some(RenderedBundle { blob, csv: Some(node), annotations }), diagnostics: Vec::new() }
 }
 
 /// Render a bundle directory (`manifests/` + `metadata/`).
-pub fn render_bundle_dir(root: &str, files: &[FileInput]) -> DirOutcome {
+pub fn render_bundle_dir(root: &str, files: &[FileInput]) -> BundleOutcome {
     match annotations(root, files) {
         Some(a) => render(&discover::join(root, "manifests"), files, a),
-        None => DirOutcome::default(),
+        None => BundleOutcome { bundle: None, diagnostics: Vec::new() },
     }
 }

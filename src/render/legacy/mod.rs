@@ -17,44 +17,35 @@ mod csv;
 mod discover;
 mod graph;
 mod manifests_dir;
+#[cfg(test)]
 mod minimal;
 mod package_manifest;
 mod tree;
 
 use crate::declcfg::FileInput;
-use crate::diagnostic::Diagnostic;
-use crate::render::{Rendered, RenderedBundle};
+use crate::render::bundle::{render_bundle_dir, BundleOptions};
+use crate::render::Rendered;
 
 pub use ci::UpdateGraph;
 
-/// What rendering one bundle directory gave: the bundle, or `None` when it is broken, and the
-/// findings.
-#[derive(Debug, Clone, Default)]
-pub struct DirOutcome {
-    /// The bundle.
-    pub bundle: Option<RenderedBundle>,
-    /// The findings, located in the bundle's files.
-    pub diagnostics: Vec<Diagnostic>,
-}
-
 /// Every file of a tree (bundle directories in the community layout, package manifests, or both),
-/// paths as the user names them → FBC packages.
-pub fn render_tree(files: &[FileInput]) -> Rendered {
-    let mut out = tree::render_bundles(files, &minimal::render_bundle_dir);
+/// paths as the user names them → FBC packages. Each bundle is rendered with `options`.
+pub fn render_tree(files: &[FileInput], options: &BundleOptions) -> Rendered {
+    let mut out = tree::render_bundles(files, &|root, files| render_bundle_dir(root, files, options));
     let roots = discover::bundle_roots(files);
     for manifest in discover::package_manifest_files(files, &roots) {
         let root = discover::parent(&manifest.path);
-        let part = render_package_manifest(root, &discover::files_under(files, root));
+        let part = render_package_manifest(root, &discover::files_under(files, root), options);
         out.config.extend(part.config);
         out.diagnostics.extend(part.diagnostics);
     }
     out
 }
 
-/// The package-manifest directory `root` (its `<pkg>.package.yaml` and version folders) → one FBC
-/// package.
-pub fn render_package_manifest(root: &str, files: &[FileInput]) -> Rendered {
+/// The package-manifest directory `root` (its `<pkg>.package.yaml` and version folders, given in
+/// `files`) → one FBC package. Each version folder is rendered as a bundle with `options`.
+pub fn render_package_manifest(root: &str, files: &[FileInput], options: &BundleOptions) -> Rendered {
     package_manifest::render(root, files, &|dir, files, annotations| {
-        manifests_dir::render(dir, files, annotations, &minimal::render_bundle_dir)
+        manifests_dir::render(dir, files, annotations, &|root, files| render_bundle_dir(root, files, options))
     })
 }

@@ -15,9 +15,10 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::csv::{self, CsvEdges};
 use super::graph::{PlannedChannel, PlannedEntry};
-use super::{blobs, discover, DirOutcome};
+use super::{blobs, discover};
 use crate::declcfg::{read_documents, FileInput, Node, Pos, Spanned};
 use crate::diagnostic::{Code, Diagnostic, Location};
+use crate::render::bundle::BundleOutcome;
 use crate::render::{Annotations, Rendered};
 
 /// `<pkg>.package.yaml`, decoded as `pkg/registry/types.go` `PackageManifest`.
@@ -226,7 +227,7 @@ fn default_channel(manifest: &PackageManifest, diags: &mut Vec<Diagnostic>) -> S
 pub fn render(
     root: &str,
     files: &[FileInput],
-    render_dir: &dyn Fn(&str, &[FileInput], &Annotations) -> DirOutcome,
+    render_dir: &dyn Fn(&str, &[FileInput], &Annotations) -> BundleOutcome,
 ) -> Rendered {
     let mut out = Rendered::default();
     let Some(file) = manifest_file(root, files) else {

@@ -7,10 +7,11 @@ use std::collections::BTreeMap;
 
 use super::ci::{self, UpdateGraph};
 use super::graph::{self, GraphBundle};
-use super::{blobs, csv, discover, DirOutcome};
+use super::{blobs, csv, discover};
 use crate::declcfg::{self, FileInput, Pos, Spanned};
 use crate::diagnostic::{Code, Diagnostic, Location};
 use crate::property::{self, Property};
+use crate::render::bundle::BundleOutcome;
 use crate::render::{Rendered, RenderedBundle};
 use crate::version::Version;
 
@@ -22,7 +23,7 @@ struct TreeBundle {
 }
 
 /// Render every bundle directory of `files` with `render_dir`, then assemble each package.
-pub fn render_bundles(files: &[FileInput], render_dir: &dyn Fn(&str, &[FileInput]) -> DirOutcome) -> Rendered {
+pub fn render_bundles(files: &[FileInput], render_dir: &dyn Fn(&str, &[FileInput]) -> BundleOutcome) -> Rendered {
     let mut out = Rendered::default();
     let mut by_package: BTreeMap<String, Vec<TreeBundle>> = BTreeMap::new();
     for root in discover::bundle_roots(files) {
