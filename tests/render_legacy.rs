@@ -115,6 +115,10 @@ fn hawtio_operator_by_hand() {
     let c = &run().rendered.config;
     assert_eq!(channel_names(c, "hawtio-operator"), ["alpha", "latest", "stable-v1"]);
     assert_eq!(default_channel(c, "hawtio-operator"), "stable-v1");
+    // The icon is the default channel head's (1.2.0): an SVG starting `<?xml`.
+    let icon =
+        c.packages.iter().find(|p| p.name.value == "hawtio-operator").and_then(|p| p.icon.as_ref()).expect("icon");
+    assert_eq!((icon.media_type.as_str(), &icon.data[..5]), ("image/svg+xml", &b"<?xml"[..]));
     assert_eq!(
         entries(c, "hawtio-operator", "alpha"),
         [
