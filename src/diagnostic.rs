@@ -160,6 +160,21 @@ codes! {
     BundleUndecodableFile = "bundle-undecodable-file",
     BundleBadDependencies = "bundle-bad-dependencies",
     BundleBadProperties = "bundle-bad-properties",
+    // Rendering legacy trees of bundle directories and package manifests.
+    LegacyCiYaml = "legacy-ci-yaml",
+    LegacyBundleLeftOut = "legacy-bundle-left-out",
+    LegacySemverInvalidVersion = "legacy-semver-invalid-version",
+    LegacyNoDefaultChannel = "legacy-no-default-channel",
+    LegacyInvalidIcon = "legacy-invalid-icon",
+    PackageManifestNotFound = "package-manifest-not-found",
+    PackageManifestInvalid = "package-manifest-invalid",
+    PackageManifestNoPackageName = "package-manifest-no-package-name",
+    PackageManifestHeadMissing = "package-manifest-head-missing",
+    PackageManifestReplacesMissing = "package-manifest-replaces-missing",
+    PackageManifestReplacesCycle = "package-manifest-replaces-cycle",
+    PackageManifestNoDefaultChannel = "package-manifest-no-default-channel",
+    PackageManifestUnlistedBundle = "package-manifest-unlisted-bundle",
+    PackageManifestDuplicateBundle = "package-manifest-duplicate-bundle",
 }
 
 impl fmt::Display for Code {

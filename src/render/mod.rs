@@ -15,6 +15,7 @@
 mod source;
 pub mod template;
 pub mod bundle;
+pub mod legacy;
 
 use std::collections::HashMap;
 
