@@ -1,0 +1,170 @@
+//! Writing a [`DeclarativeConfig`] back out in opm's own forms: `declcfg.WriteJSON`,
+//! `declcfg.WriteYAML` and `declcfg.WriteFS` (one `<package>/catalog.json|yaml` per package).
+//!
+//! This module owns the *order* of the blobs (opm's `writeToEncoder`); the rest is split by
+//! concern:
+//! - [`tree`]: each blob as the value Go's `encoding/json` makes of its struct (field order,
+//!   `omitempty`, the icon in base64, raw values re-encoded with sorted keys);
+//! - [`json`]: that value as `json.Encoder` with `SetIndent("", "    ")` and HTML escaping off
+//!   prints it;
+//! - [`yaml`] and [`yaml_scalar`]: the same value as sigs.k8s.io/yaml's `JSONToYAML` prints it
+//!   (go-yaml v2: keys in go-yaml's order, its scalar styles, 80-column folding).
+//!
+//! Order (`alpha/declcfg/write.go`, `writeToEncoder` / `organizeByPackage`): blobs are grouped by
+//! package — a package blob by its name, channels, bundles, deprecations and other blobs by their
+//! `package` — and groups are written in package-name order, the group of blobs with no package
+//! (`""`) first. Within a group: package blobs by name, channels by name, bundles by name,
+//! deprecations, then other blobs by schema and then name. opm sorts with `slices.SortFunc`, which
+//! is not stable; here equal keys keep their load order.
+
+mod json;
+mod tree;
+mod yaml;
+mod yaml_scalar;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+use super::value::Node;
+use super::{Bundle, Channel, DeclarativeConfig, Deprecation, Meta, Package};
+
+/// The two output formats of `opm render -o` and `WriteFS`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// A stream of indented JSON objects (`WriteJSON`).
+    Json,
+    /// A stream of YAML documents, each starting with `---` (`WriteYAML`).
+    Yaml,
+}
+
+impl Format {
+    /// The file extension opm's `WriteFS` uses (`.json` or `.yaml`).
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Json => ".json",
+            Format::Yaml => ".yaml",
+        }
+    }
+}
+
+/// A format name that is neither `json` nor `yaml`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownFormat(pub String);
+
+impl fmt::Display for UnknownFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid output format {}, expected (json|yaml)", crate::gotext::quote(&self.0))
+    }
+}
+
+impl std::error::Error for UnknownFormat {}
+
+impl FromStr for Format {
+    type Err = UnknownFormat;
+
+    fn from_str(s: &str) -> Result<Format, UnknownFormat> {
+        match s {
+            "json" => Ok(Format::Json),
+            "yaml" => Ok(Format::Yaml),
+            other => Err(UnknownFormat(other.to_string())),
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Format::Json => "json",
+            Format::Yaml => "yaml",
+        })
+    }
+}
+
+/// The whole catalog as one stream, as `opm render -o json|yaml` prints it.
+pub fn write(cfg: &DeclarativeConfig, format: Format) -> String {
+    let mut out = String::new();
+    for group in by_package(cfg).values() {
+        write_group(group, format, &mut out);
+    }
+    out
+}
+
+/// One text per package, as `WriteFS` lays a catalog out: `(package, text)` in package-name
+/// order, for `<package>/catalog.json` or `<package>/catalog.yaml`. Blobs with no package come
+/// under `""` (opm writes them to `catalog.<ext>` at the root).
+pub fn write_by_package(cfg: &DeclarativeConfig, format: Format) -> Vec<(String, String)> {
+    by_package(cfg)
+        .into_iter()
+        .map(|(name, group)| {
+            let mut out = String::new();
+            write_group(&group, format, &mut out);
+            (name.to_string(), out)
+        })
+        .collect()
+}
+
+/// The blobs of one package, each kind in write order.
+#[derive(Default)]
+struct Group<'a> {
+    packages: Vec<&'a Package>,
+    channels: Vec<&'a Channel>,
+    bundles: Vec<&'a Bundle>,
+    deprecations: Vec<&'a Deprecation>,
+    others: Vec<&'a Meta>,
+}
+
+/// opm's `organizeByPackage`, with each group sorted as `writeToEncoder` sorts it.
+fn by_package(cfg: &DeclarativeConfig) -> BTreeMap<&str, Group<'_>> {
+    let mut groups: BTreeMap<&str, Group<'_>> = BTreeMap::new();
+    for p in &cfg.packages {
+        groups.entry(p.name.as_str()).or_default().packages.push(p);
+    }
+    for c in &cfg.channels {
+        groups.entry(c.package.as_str()).or_default().channels.push(c);
+    }
+    for b in &cfg.bundles {
+        groups.entry(b.package.as_str()).or_default().bundles.push(b);
+    }
+    for d in &cfg.deprecations {
+        groups.entry(d.package.as_str()).or_default().deprecations.push(d);
+    }
+    for o in &cfg.others {
+        groups.entry(o.package.as_str()).or_default().others.push(o);
+    }
+    for g in groups.values_mut() {
+        g.packages.sort_by(|a, b| a.name.value.cmp(&b.name.value));
+        g.channels.sort_by(|a, b| a.name.value.cmp(&b.name.value));
+        g.bundles.sort_by(|a, b| a.name.value.cmp(&b.name.value));
+        g.others.sort_by(|a, b| (&a.schema, &a.name).cmp(&(&b.schema, &b.name)));
+    }
+    groups
+}
+
+fn write_group(g: &Group<'_>, format: Format, out: &mut String) {
+    let blobs = g
+        .packages
+        .iter()
+        .map(|p| tree::package(p))
+        .chain(g.channels.iter().map(|c| tree::channel(c)))
+        .chain(g.bundles.iter().map(|b| tree::bundle(b)))
+        .chain(g.deprecations.iter().map(|d| tree::deprecation(d)))
+        .chain(g.others.iter().map(|m| tree::meta(m)));
+    for blob in blobs {
+        write_blob(&blob, format, out);
+    }
+}
+
+/// One blob as `Encoder.Encode` writes it.
+fn write_blob(blob: &Node, format: Format, out: &mut String) {
+    match format {
+        Format::Json => json::write_value(blob, out),
+        Format::Yaml => {
+            out.push_str("---\n");
+            yaml::write_document(blob, out);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
