@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use olm_catalog::declcfg::write::{write, Format};
+use olm_catalog::declcfg::write::{write, write_loaded, Format};
 use olm_catalog::declcfg::{load_files, DeclarativeConfig, FileInput};
 
 const CATALOGS: &str = "../shared/catalogs/fbc";
@@ -26,14 +26,10 @@ fn load(path: &str, bytes: &[u8]) -> DeclarativeConfig {
     loaded.config
 }
 
-/// The blobs as comparable data: positions and source files dropped (a reload has other ones).
-fn data(cfg: &DeclarativeConfig, format: Format) -> String {
-    // Writing in the other format renders every field and value; positions never appear.
-    let other = match format {
-        Format::Json => Format::Yaml,
-        Format::Yaml => Format::Json,
-    };
-    write(cfg, other)
+/// The blobs as comparable data: every field and value, no positions or files, object keys of
+/// raw values sorted (JSON objects are unordered).
+fn data(cfg: &DeclarativeConfig) -> String {
+    write_loaded(cfg, Format::Json)
 }
 
 /// Compare one file with its rewrite; `Ok(true)` when byte-identical.
@@ -43,7 +39,7 @@ fn round_trip(path: &Path, format: Format) -> bool {
     let cfg = load(&name, &bytes);
     let written = write(&cfg, format);
     let again = load(&name, written.as_bytes());
-    assert_eq!(data(&cfg, format), data(&again, format), "{name}: the rewrite is not the same data");
+    assert_eq!(data(&cfg), data(&again), "{name}: the rewrite is not the same data");
     written.as_bytes() == bytes.as_slice()
 }
 
@@ -60,18 +56,25 @@ fn check(files: &[PathBuf], format: Format) -> (usize, Vec<String>) {
     (same, differ)
 }
 
+/// Every YAML catalog: community v4.20 (`olm.csv.metadata`), v4.16 (`olm.bundle.object`) and the
+/// OpenShift optional operators. Measured: 69 of 69 package files byte-identical.
 #[test]
-fn community_catalog_yaml_is_written_back_byte_for_byte() {
-    let files = package_files(&Path::new(CATALOGS).join("community-v4.20"), "catalog.yaml");
-    if files.is_empty() {
-        eprintln!("skipped: no shared catalogs");
-        return;
+fn yaml_catalogs_are_written_back_byte_for_byte() {
+    for catalog in ["community-v4.20", "community-v4.16", "openshift-optional-v4.17"] {
+        let files = package_files(&Path::new(CATALOGS).join(catalog), "catalog.yaml");
+        if files.is_empty() {
+            eprintln!("skipped {catalog}: no shared catalogs");
+            continue;
+        }
+        let (same, differ) = check(&files, Format::Yaml);
+        eprintln!("{catalog}: {same} of {} package files byte-identical", files.len());
+        assert!(differ.is_empty(), "files that differ: {differ:#?}");
     }
-    let (same, differ) = check(&files, Format::Yaml);
-    eprintln!("community-v4.20: {same} of {} package files byte-identical", files.len());
-    assert!(differ.is_empty(), "files that differ: {differ:#?}");
 }
 
+/// The JSON catalogs were written from freshly rendered bundles, so their property values keep Go
+/// struct order (not sorted): [`write`] keeps raw values as given and matches them byte for byte
+/// (4 of 4). `write_loaded` (opm's order after loading) differs from them only in that order.
 #[test]
 fn kube_descheduler_json_is_written_back_byte_for_byte() {
     let mut files = Vec::new();
@@ -85,4 +88,11 @@ fn kube_descheduler_json_is_written_back_byte_for_byte() {
     let (same, differ) = check(&files, Format::Json);
     eprintln!("kube-descheduler: {same} of {} package files byte-identical", files.len());
     assert!(differ.is_empty(), "files that differ: {differ:#?}");
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap();
+        let cfg = load("catalog.json", &bytes);
+        let loaded = write_loaded(&cfg, Format::Json);
+        assert_ne!(loaded.as_bytes(), bytes.as_slice(), "olm.csv.metadata values are in struct order in the file");
+        assert_eq!(data(&load("again.json", loaded.as_bytes())), data(&cfg));
+    }
 }

@@ -4,7 +4,7 @@
 //! This module owns the *order* of the blobs (opm's `writeToEncoder`); the rest is split by
 //! concern:
 //! - [`tree`]: each blob as the value Go's `encoding/json` makes of its struct (field order,
-//!   `omitempty`, the icon in base64, raw values re-encoded with sorted keys);
+//!   `omitempty`, the icon in base64, raw values as given or with sorted keys);
 //! - [`json`]: that value as `json.Encoder` with `SetIndent("", "    ")` and HTML escaping off
 //!   prints it;
 //! - [`yaml`] and [`yaml_scalar`]: the same value as sigs.k8s.io/yaml's `JSONToYAML` prints it
@@ -16,11 +16,18 @@
 //! (`""`) first. Within a group: package blobs by name, channels by name, bundles by name,
 //! deprecations, then other blobs by schema and then name. opm sorts with `slices.SortFunc`, which
 //! is not stable; here equal keys keep their load order.
+//!
+//! Raw JSON (property values, other-schema blobs) is written as given by [`write`]: that is what
+//! opm prints for blobs it rendered itself (Go struct order), and what a catalog file holds.
+//! opm's loader re-encodes every blob it reads with sorted keys, so `opm render <catalog>` prints
+//! loaded raw values sorted: [`write_loaded`] reproduces that. In YAML, keys are sorted anyway.
 
 mod json;
 mod tree;
 mod yaml;
 mod yaml_scalar;
+
+use tree::RawKeys;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -81,24 +88,35 @@ impl fmt::Display for Format {
     }
 }
 
-/// The whole catalog as one stream, as `opm render -o json|yaml` prints it.
+/// The whole catalog as one stream, as opm's `WriteJSON` / `WriteYAML` print it, raw values as
+/// given.
 pub fn write(cfg: &DeclarativeConfig, format: Format) -> String {
+    write_stream(cfg, format, RawKeys::AsGiven)
+}
+
+/// The whole catalog as `opm render <catalog> -o json|yaml` prints a catalog it loaded: like
+/// [`write`], with the keys of raw values sorted as opm's loader leaves them.
+pub fn write_loaded(cfg: &DeclarativeConfig, format: Format) -> String {
+    write_stream(cfg, format, RawKeys::Sorted)
+}
+
+fn write_stream(cfg: &DeclarativeConfig, format: Format, raw: RawKeys) -> String {
     let mut out = String::new();
     for group in by_package(cfg).values() {
-        write_group(group, format, &mut out);
+        write_group(group, format, raw, &mut out);
     }
     out
 }
 
 /// One text per package, as `WriteFS` lays a catalog out: `(package, text)` in package-name
 /// order, for `<package>/catalog.json` or `<package>/catalog.yaml`. Blobs with no package come
-/// under `""` (opm writes them to `catalog.<ext>` at the root).
+/// under `""` (opm writes them to `catalog.<ext>` at the root). Raw values as given.
 pub fn write_by_package(cfg: &DeclarativeConfig, format: Format) -> Vec<(String, String)> {
     by_package(cfg)
         .into_iter()
         .map(|(name, group)| {
             let mut out = String::new();
-            write_group(&group, format, &mut out);
+            write_group(&group, format, RawKeys::AsGiven, &mut out);
             (name.to_string(), out)
         })
         .collect()
@@ -141,15 +159,15 @@ fn by_package(cfg: &DeclarativeConfig) -> BTreeMap<&str, Group<'_>> {
     groups
 }
 
-fn write_group(g: &Group<'_>, format: Format, out: &mut String) {
+fn write_group(g: &Group<'_>, format: Format, raw: RawKeys, out: &mut String) {
     let blobs = g
         .packages
         .iter()
-        .map(|p| tree::package(p))
-        .chain(g.channels.iter().map(|c| tree::channel(c)))
-        .chain(g.bundles.iter().map(|b| tree::bundle(b)))
+        .map(|p| tree::package(p, raw))
+        .chain(g.channels.iter().map(|c| tree::channel(c, raw)))
+        .chain(g.bundles.iter().map(|b| tree::bundle(b, raw)))
         .chain(g.deprecations.iter().map(|d| tree::deprecation(d)))
-        .chain(g.others.iter().map(|m| tree::meta(m)));
+        .chain(g.others.iter().map(|m| tree::meta(m, raw)));
     for blob in blobs {
         write_blob(&blob, format, out);
     }

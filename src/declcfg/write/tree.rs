@@ -1,8 +1,8 @@
 //! Each blob as the JSON value Go's `encoding/json` makes of opm's `declcfg` structs: fields in
 //! struct order under their JSON names, `omitempty` fields left out when empty, the icon's bytes
-//! in standard base64, and raw JSON (property values, whole other-schema blobs) as opm holds it —
-//! re-encoded from a generic map when the blob was read, so with object keys sorted at every
-//! level.
+//! in standard base64, and raw JSON (property values, whole other-schema blobs) written as it is
+//! held: members in their order ([`RawKeys::AsGiven`]), or sorted at every level as opm's loader
+//! leaves them after re-encoding each blob it reads ([`RawKeys::Sorted`]).
 //!
 //! Struct facts (`alpha/declcfg/declcfg.go`, `alpha/property/property.go`):
 //! - `Package`: `schema`, `name`, `defaultChannel`, `icon` (omitempty), `description`
@@ -25,8 +25,27 @@ use super::super::value::{Member, Node, Pos, Value};
 use super::super::{Bundle, Channel, Deprecation, Meta, Package, Property};
 use super::super::{SCHEMA_BUNDLE, SCHEMA_CHANNEL, SCHEMA_DEPRECATIONS, SCHEMA_PACKAGE};
 
+/// The order raw JSON values are written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum RawKeys {
+    /// Object members in the order the value holds them (a value rendered from Go structs keeps
+    /// its struct order; one read from a file, the file's order).
+    AsGiven,
+    /// Object keys sorted at every level, as opm holds every raw value of a blob it loaded.
+    Sorted,
+}
+
+impl RawKeys {
+    fn apply(self, node: &Node) -> Node {
+        match self {
+            RawKeys::AsGiven => node.clone(),
+            RawKeys::Sorted => sorted(node),
+        }
+    }
+}
+
 /// An `olm.package` blob.
-pub(super) fn package(p: &Package) -> Node {
+pub(super) fn package(p: &Package, raw: RawKeys) -> Node {
     let mut o = Obj::new(SCHEMA_PACKAGE);
     o.put("name", string(&p.name.value));
     o.put("defaultChannel", string(&p.default_channel.value));
@@ -37,12 +56,12 @@ pub(super) fn package(p: &Package) -> Node {
         o.put("icon", i.node());
     }
     o.put_nonempty("description", &p.description);
-    o.put_properties(&p.properties);
+    o.put_properties(&p.properties, raw);
     o.node()
 }
 
 /// An `olm.channel` blob.
-pub(super) fn channel(c: &Channel) -> Node {
+pub(super) fn channel(c: &Channel, raw: RawKeys) -> Node {
     let mut o = Obj::new(SCHEMA_CHANNEL);
     o.put("name", string(&c.name.value));
     o.put("package", string(&c.package.value));
@@ -57,17 +76,17 @@ pub(super) fn channel(c: &Channel) -> Node {
         eo.node()
     });
     o.put("entries", array(entries));
-    o.put_properties(&c.properties);
+    o.put_properties(&c.properties, raw);
     o.node()
 }
 
 /// An `olm.bundle` blob.
-pub(super) fn bundle(b: &Bundle) -> Node {
+pub(super) fn bundle(b: &Bundle, raw: RawKeys) -> Node {
     let mut o = Obj::new(SCHEMA_BUNDLE);
     o.put_nonempty("name", &b.name.value);
     o.put_nonempty("package", &b.package.value);
     o.put("image", string(&b.image.value));
-    o.put_properties(&b.properties);
+    o.put_properties(&b.properties, raw);
     if !b.related_images.is_empty() {
         let items = b.related_images.iter().map(|r| {
             let mut ro = Obj::default();
@@ -97,9 +116,9 @@ pub(super) fn deprecation(d: &Deprecation) -> Node {
     o.node()
 }
 
-/// A blob of another schema: the whole blob as opm re-encoded it.
-pub(super) fn meta(m: &Meta) -> Node {
-    sorted(&m.blob)
+/// A blob of another schema: the whole blob, raw.
+pub(super) fn meta(m: &Meta, raw: RawKeys) -> Node {
+    raw.apply(&m.blob)
 }
 
 /// A copy of `node` with object keys in Go's map order (sorted by bytes) at every level.
@@ -127,10 +146,10 @@ fn array(items: impl Iterator<Item = Node>) -> Node {
     Node::new(Pos::default(), Value::Array(items.collect()))
 }
 
-fn property(p: &Property) -> Node {
+fn property(p: &Property, raw: RawKeys) -> Node {
     let mut o = Obj::default();
     o.put("type", string(&p.type_.value));
-    o.put("value", p.value.as_ref().map_or_else(|| Node::new(Pos::default(), Value::Null), sorted));
+    o.put("value", p.value.as_ref().map_or_else(|| Node::new(Pos::default(), Value::Null), |v| raw.apply(v)));
     o.node()
 }
 
@@ -158,9 +177,9 @@ impl Obj {
     }
 
     /// The `omitempty` `properties` field.
-    fn put_properties(&mut self, properties: &[Property]) {
+    fn put_properties(&mut self, properties: &[Property], raw: RawKeys) {
         if !properties.is_empty() {
-            self.put("properties", array(properties.iter().map(property)));
+            self.put("properties", array(properties.iter().map(|p| property(p, raw))));
         }
     }
 
