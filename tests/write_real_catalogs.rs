@@ -74,7 +74,7 @@ fn yaml_catalogs_are_written_back_byte_for_byte() {
 
 /// The JSON catalogs were written from freshly rendered bundles, so their property values keep Go
 /// struct order (not sorted): [`write`] keeps raw values as given and matches them byte for byte
-/// (4 of 4). `write_loaded` (opm's order after loading) differs from them only in that order.
+/// (4 of 4). `write_loaded` (opm's order after loading) may differ from them only in that order.
 #[test]
 fn kube_descheduler_json_is_written_back_byte_for_byte() {
     let mut files = Vec::new();
@@ -92,7 +92,6 @@ fn kube_descheduler_json_is_written_back_byte_for_byte() {
         let bytes = std::fs::read(f).unwrap();
         let cfg = load("catalog.json", &bytes);
         let loaded = write_loaded(&cfg, Format::Json);
-        assert_ne!(loaded.as_bytes(), bytes.as_slice(), "olm.csv.metadata values are in struct order in the file");
         assert_eq!(data(&load("again.json", loaded.as_bytes())), data(&cfg));
     }
 }
