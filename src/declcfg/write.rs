@@ -27,14 +27,14 @@ mod tree;
 mod yaml;
 mod yaml_scalar;
 
-use tree::RawKeys;
+pub use tree::RawKeys;
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
 use super::value::Node;
-use super::{Bundle, Channel, DeclarativeConfig, Deprecation, Meta, Package};
+use super::{Bundle, Channel, DeclarativeConfig, Deprecation, Meta, Package, Source};
 
 /// The two output formats of `opm render -o` and `WriteFS`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -122,6 +122,65 @@ pub fn write_by_package(cfg: &DeclarativeConfig, format: Format) -> Vec<(String,
         .collect()
 }
 
+/// One blob of a catalog, borrowed.
+#[derive(Debug, Clone, Copy)]
+pub enum BlobRef<'a> {
+    /// An `olm.package` blob.
+    Package(&'a Package),
+    /// An `olm.channel` blob.
+    Channel(&'a Channel),
+    /// An `olm.bundle` blob.
+    Bundle(&'a Bundle),
+    /// An `olm.deprecations` blob.
+    Deprecation(&'a Deprecation),
+    /// A blob of another schema.
+    Other(&'a Meta),
+}
+
+impl<'a> BlobRef<'a> {
+    /// Where the blob was read (or made).
+    pub fn source(&self) -> &'a Source {
+        match *self {
+            BlobRef::Package(p) => &p.source,
+            BlobRef::Channel(c) => &c.source,
+            BlobRef::Bundle(b) => &b.source,
+            BlobRef::Deprecation(d) => &d.source,
+            BlobRef::Other(m) => &m.source,
+        }
+    }
+}
+
+/// A blob as the JSON value opm encodes for it (see [`tree`]), raw values in `raw` order.
+pub fn blob_value(blob: BlobRef<'_>, raw: RawKeys) -> Node {
+    match blob {
+        BlobRef::Package(p) => tree::package(p, raw),
+        BlobRef::Channel(c) => tree::channel(c, raw),
+        BlobRef::Bundle(b) => tree::bundle(b, raw),
+        BlobRef::Deprecation(d) => tree::deprecation(d),
+        BlobRef::Other(m) => tree::meta(m, raw),
+    }
+}
+
+/// A JSON value as Go's `json.MarshalIndent(v, "", "    ")` prints it (no final newline), with
+/// `<`, `>` and `&` escaped as `\u003c`, `\u003e`, `\u0026` when `escape_html` (Go's default).
+pub fn json_indent(value: &Node, escape_html: bool) -> String {
+    let mut out = String::new();
+    json::write_value(value, &mut out);
+    out.pop();
+    if escape_html {
+        // Outside strings, JSON text never holds these characters.
+        out = out.replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026");
+    }
+    out
+}
+
+/// A JSON value as sigs.k8s.io/yaml's `JSONToYAML` prints it (one document, no `---`).
+pub fn yaml_document(value: &Node) -> String {
+    let mut out = String::new();
+    yaml::write_document(value, &mut out);
+    out
+}
+
 /// The blobs of one package, each kind in write order.
 #[derive(Default)]
 struct Group<'a> {
@@ -163,11 +222,12 @@ fn write_group(g: &Group<'_>, format: Format, raw: RawKeys, out: &mut String) {
     let blobs = g
         .packages
         .iter()
-        .map(|p| tree::package(p, raw))
-        .chain(g.channels.iter().map(|c| tree::channel(c, raw)))
-        .chain(g.bundles.iter().map(|b| tree::bundle(b, raw)))
-        .chain(g.deprecations.iter().map(|d| tree::deprecation(d)))
-        .chain(g.others.iter().map(|m| tree::meta(m, raw)));
+        .map(|p| BlobRef::Package(p))
+        .chain(g.channels.iter().map(|c| BlobRef::Channel(c)))
+        .chain(g.bundles.iter().map(|b| BlobRef::Bundle(b)))
+        .chain(g.deprecations.iter().map(|d| BlobRef::Deprecation(d)))
+        .chain(g.others.iter().map(|m| BlobRef::Other(m)))
+        .map(|b| blob_value(b, raw));
     for blob in blobs {
         write_blob(&blob, format, out);
     }

@@ -12,6 +12,8 @@
 //!   beside the blob (its CSV and its bundle annotations);
 //! - [`BundleSource`]: the bundles a template's image references are looked up in.
 
+pub mod convert;
+
 use std::collections::HashMap;
 
 use crate::declcfg::{self, DeclarativeConfig, Node};

@@ -25,9 +25,9 @@ use super::super::value::{Member, Node, Pos, Value};
 use super::super::{Bundle, Channel, Deprecation, Meta, Package, Property};
 use super::super::{SCHEMA_BUNDLE, SCHEMA_CHANNEL, SCHEMA_DEPRECATIONS, SCHEMA_PACKAGE};
 
-/// The order raw JSON values are written in.
+/// The order the members of raw JSON values (property values, other-schema blobs) are written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum RawKeys {
+pub enum RawKeys {
     /// Object members in the order the value holds them (a value rendered from Go structs keeps
     /// its struct order; one read from a file, the file's order).
     AsGiven,
