@@ -15,7 +15,8 @@ const CATALOGS: &str = "../shared/catalogs/fbc";
 /// The paths `dir/*/<name>` that exist, sorted.
 fn package_files(dir: &Path, name: &str) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
-    let mut files: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path().join(name)).filter(|p| p.exists()).collect();
+    let mut files: Vec<PathBuf> =
+        entries.filter_map(Result::ok).map(|e| e.path().join(name)).filter(|p| p.exists()).collect();
     files.sort();
     files
 }

@@ -7,8 +7,8 @@
 //!   `omitempty`, the icon in base64, raw values as given or with sorted keys);
 //! - [`json`]: that value as `json.Encoder` with `SetIndent("", "    ")` and HTML escaping off
 //!   prints it;
-//! - [`yaml`] and [`yaml_scalar`]: the same value as sigs.k8s.io/yaml's `JSONToYAML` prints it
-//!   (go-yaml v2: keys in go-yaml's order, its scalar styles, 80-column folding).
+//! - [`yaml`], [`yaml_scalar`] and [`emitter`]: the same value as sigs.k8s.io/yaml's `JSONToYAML`
+//!   prints it (go-yaml v2: keys in go-yaml's order, its scalar styles, 80-column folding).
 //!
 //! Order (`alpha/declcfg/write.go`, `writeToEncoder` / `organizeByPackage`): blobs are grouped by
 //! package — a package blob by its name, channels, bundles, deprecations and other blobs by their
@@ -22,6 +22,7 @@
 //! opm's loader re-encodes every blob it reads with sorted keys, so `opm render <catalog>` prints
 //! loaded raw values sorted: [`write_loaded`] reproduces that. In YAML, keys are sorted anyway.
 
+mod emitter;
 mod json;
 mod tree;
 mod yaml;

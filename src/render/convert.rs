@@ -46,7 +46,8 @@ pub fn to_basic_template(cfg: &DeclarativeConfig) -> BasicTemplate {
 /// The template as `opm alpha convert-template basic -o json|yaml` prints it.
 pub fn write_basic_template(t: &BasicTemplate, format: Format) -> String {
     let entries = if t.entries.is_empty() { Value::Null } else { Value::Array(t.entries.clone()) };
-    let value = object(vec![("schema", string(SCHEMA_BASIC_TEMPLATE)), ("entries", Node::new(Pos::default(), entries))]);
+    let value =
+        object(vec![("schema", string(SCHEMA_BASIC_TEMPLATE)), ("entries", Node::new(Pos::default(), entries))]);
     match format {
         Format::Json => json_indent(&value, true) + "\n",
         Format::Yaml => format!("---\n{}\n", yaml_document(&value)),
@@ -81,8 +82,7 @@ fn sort_keys(node: Node) -> Node {
     let value = match node.value {
         Value::Array(items) => Value::Array(items.into_iter().map(sort_keys).collect()),
         Value::Object(members) => {
-            let mut ms: Vec<Member> =
-                members.into_iter().map(|m| Member { value: sort_keys(m.value), ..m }).collect();
+            let mut ms: Vec<Member> = members.into_iter().map(|m| Member { value: sort_keys(m.value), ..m }).collect();
             ms.sort_by(|a, b| a.key.cmp(&b.key));
             Value::Object(ms)
         }
@@ -133,7 +133,9 @@ mod tests {
         let out = write_basic_template(&template(), Format::Json);
         assert!(out.starts_with("{\n    \"schema\": \"olm.template.basic\",\n    \"entries\": [\n        {\n            \"defaultChannel\": \"stable\",\n"));
         assert!(out.contains("\"text\": \"a \\u003cb\\u003e \\u0026 c\""));
-        assert!(out.contains("{\n            \"schema\": \"olm.bundle\",\n            \"image\": \"quay.io/foo:v0.1.0\"\n        }"));
+        assert!(out.contains(
+            "{\n            \"schema\": \"olm.bundle\",\n            \"image\": \"quay.io/foo:v0.1.0\"\n        }"
+        ));
         assert!(out.ends_with("}\n"));
     }
 

@@ -70,7 +70,10 @@ mod tests {
 
     #[test]
     fn nests_with_four_spaces_and_a_space_after_colons() {
-        assert_eq!(render(r#"{"a":[1,{"b":null}]}"#), "{\n    \"a\": [\n        1,\n        {\n            \"b\": null\n        }\n    ]\n}\n");
+        assert_eq!(
+            render(r#"{"a":[1,{"b":null}]}"#),
+            "{\n    \"a\": [\n        1,\n        {\n            \"b\": null\n        }\n    ]\n}\n"
+        );
     }
 
     #[test]
@@ -80,7 +83,10 @@ mod tests {
 
     #[test]
     fn no_html_escaping_and_go_numbers() {
-        assert_eq!(render(r#"["<a&b>", 1.0, 1e21, 0.0000001]"#), "[\n    \"<a&b>\",\n    1,\n    1e+21,\n    1e-7\n]\n");
+        assert_eq!(
+            render(r#"["<a&b>", 1.0, 1e21, 0.0000001]"#),
+            "[\n    \"<a&b>\",\n    1,\n    1e+21,\n    1e-7\n]\n"
+        );
     }
 
     #[test]

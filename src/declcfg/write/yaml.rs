@@ -6,8 +6,9 @@
 //! styled and written is [`yaml_scalar`](super::yaml_scalar)'s.
 //!
 //! Layout facts (go-yaml v2 `emitterc.go`, `encode.go`, `sorter.go`; indent 2, width 80):
-//! - Mappings are block mappings, keys in go-yaml's `keyList` order: rune by rune, letters
-//!   before non-letters, runs of digits compared as numbers.
+//! - Mappings are block mappings, keys in go-yaml's `keyList` order: rune by rune, where two
+//!   letters compare as code points, a non-letter sorts before a letter, and runs of digits
+//!   compare as numbers.
 //! - A sequence that is a mapping value is not indented (`key:` then `- item` at the key's
 //!   column); a sequence item that is a collection starts on the `- ` line.
 //! - Empty mappings and sequences are written in flow style: `{}` and `[]`.
@@ -18,12 +19,9 @@
 use std::cmp::Ordering;
 
 use super::super::value::{go_float, Member, Node, Value};
+use super::emitter::{Context, Emitter};
 use super::yaml_scalar::{self, Style};
 
-/// go-yaml's `best_indent`.
-pub(super) const INDENT: isize = 2;
-/// go-yaml's `best_width`.
-pub(super) const WIDTH: usize = 80;
 /// The longest key go-yaml writes as a simple key.
 const MAX_SIMPLE_KEY: usize = 128;
 
@@ -34,101 +32,7 @@ pub(super) fn write_document(value: &Node, out: &mut String) {
     e.write_indent();
 }
 
-/// Where a node is emitted (go-yaml's `mapping_context` and `simple_key_context`).
-#[derive(Debug, Clone, Copy, Default)]
-pub(super) struct Context {
-    /// The node is a mapping key or value.
-    pub(super) mapping: bool,
-    /// The node is a simple (implicit) mapping key.
-    pub(super) simple_key: bool,
-}
-
-/// The part of go-yaml's emitter state that shapes block output.
-pub(super) struct Emitter<'a> {
-    pub(super) out: &'a mut String,
-    /// Characters on the current line.
-    pub(super) column: usize,
-    /// The current indentation (-1 before the root node).
-    pub(super) indent: isize,
-    indents: Vec<isize>,
-    /// The last thing written was whitespace (or nothing).
-    pub(super) whitespace: bool,
-    /// Only indentation has been written on this line so far.
-    pub(super) indention: bool,
-}
-
-impl<'a> Emitter<'a> {
-    fn new(out: &'a mut String) -> Emitter<'a> {
-        Emitter { out, column: 0, indent: -1, indents: Vec::new(), whitespace: true, indention: true }
-    }
-
-    /// `put`: one ASCII character.
-    pub(super) fn put(&mut self, c: char) {
-        self.out.push(c);
-        self.column += 1;
-    }
-
-    /// `write`: one character of a scalar (any width counts as one column).
-    pub(super) fn write(&mut self, c: char) {
-        self.out.push(c);
-        self.column += 1;
-    }
-
-    /// `put_break`.
-    pub(super) fn put_break(&mut self) {
-        self.out.push('\n');
-        self.column = 0;
-    }
-
-    /// `write_break`: a line break of the scalar itself.
-    pub(super) fn write_break(&mut self, c: char) {
-        if c == '\n' {
-            self.put_break();
-        } else {
-            self.write(c);
-            self.column = 0;
-        }
-    }
-
-    /// `yaml_emitter_write_indent`.
-    pub(super) fn write_indent(&mut self) {
-        let indent = self.indent.max(0) as usize;
-        if !self.indention || self.column > indent || (self.column == indent && !self.whitespace) {
-            self.put_break();
-        }
-        while self.column < indent {
-            self.put(' ');
-        }
-        self.whitespace = true;
-        self.indention = true;
-    }
-
-    /// `yaml_emitter_write_indicator`.
-    pub(super) fn write_indicator(&mut self, indicator: &str, need_whitespace: bool, is_whitespace: bool, is_indention: bool) {
-        if need_whitespace && !self.whitespace {
-            self.put(' ');
-        }
-        for c in indicator.chars() {
-            self.write(c);
-        }
-        self.whitespace = is_whitespace;
-        self.indention = self.indention && is_indention;
-    }
-
-    /// `yaml_emitter_increase_indent`.
-    pub(super) fn increase_indent(&mut self, flow: bool, indentless: bool) {
-        self.indents.push(self.indent);
-        if self.indent < 0 {
-            self.indent = if flow { INDENT } else { 0 };
-        } else if !indentless {
-            self.indent += INDENT;
-        }
-    }
-
-    pub(super) fn pop_indent(&mut self) {
-        self.indent = self.indents.pop().unwrap_or(-1);
-    }
-
+impl Emitter<'_> {
     fn node(&mut self, node: &Node, ctx: Context) {
         match &node.value {
             Value::Object(members) if members.is_empty() => self.flow_empty("{", "}"),
@@ -258,4 +162,45 @@ fn digits_less(ar: &[char], br: &[char], i: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::declcfg::json::JsonReader;
+
+    fn yaml(json: &str) -> String {
+        let mut out = String::new();
+        write_document(&JsonReader::new(json, 1).next_value().unwrap(), &mut out);
+        out
+    }
+
+    #[test]
+    fn sequences_in_mappings_are_not_indented_and_items_start_on_the_dash_line() {
+        let got = yaml(r#"{"entries":[{"name":"a","skips":["x","w"]}],"m":{"k":[[1]]}}"#);
+        assert_eq!(got, "entries:\n- name: a\n  skips:\n  - x\n  - w\nm:\n  k:\n  - - 1\n");
+    }
+
+    #[test]
+    fn empty_collections_are_flow_and_null_is_plain() {
+        assert_eq!(yaml(r#"{"a":{},"b":[],"c":null,"d":[{}]}"#), "a: {}\nb: []\nc: null\nd:\n- {}\n");
+    }
+
+    #[test]
+    fn keys_sort_non_letters_first_and_digit_runs_as_numbers() {
+        assert_eq!(yaml(r#"{"b":1,"a10":1,"a9":1,"_x":1,"B":1}"#), "_x: 1\nB: 1\na9: 1\na10: 1\nb: 1\n");
+        assert_eq!(key_order("a", "ab"), Ordering::Less);
+        assert_eq!(key_order("a1", "a01"), Ordering::Less);
+    }
+
+    #[test]
+    fn numbers_are_ints_when_they_fit_else_go_g_floats() {
+        assert_eq!(number(1.0), "1");
+        assert_eq!(number(-0.0), "0");
+        assert_eq!(number(1.5), "1.5");
+        assert_eq!(number(1e20), "1e+20");
+        assert_eq!(number(1e-7), "1e-07");
+        assert_eq!(number(12345678901234567000.0), "12345678901234567000");
+    }
+
+    #[test]
+    fn long_keys_are_complex_keys() {
+        let key = "k".repeat(129);
+        assert_eq!(yaml(&format!(r#"{{"{key}":1}}"#)), format!("? {key}\n: 1\n"));
+    }
 }

@@ -20,7 +20,7 @@
 
 use super::super::value::Value;
 use super::super::yaml::{self as reader, Document};
-use super::yaml::{Context, Emitter, WIDTH};
+use super::emitter::{Context, Emitter, INDENT, WIDTH};
 
 /// A scalar style of go-yaml's emitter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,7 +148,8 @@ impl Analysis {
         let chars: Vec<char> = value.chars().collect();
         let mut block_indicators = value.starts_with("---") || value.starts_with("...");
         let (mut line_breaks, mut special) = (false, false);
-        let (mut leading_space, mut leading_break, mut trailing_space, mut trailing_break) = (false, false, false, false);
+        let (mut leading_space, mut leading_break, mut trailing_space, mut trailing_break) =
+            (false, false, false, false);
         let (mut break_space, mut space_break) = (false, false);
         let (mut previous_space, mut previous_break) = (false, false);
         let mut preceded_by_whitespace = true;
@@ -358,7 +359,7 @@ fn escape(c: char) -> String {
 fn write_literal(e: &mut Emitter<'_>, value: &str) {
     e.write_indicator("|", true, false, false);
     if value.starts_with(|c: char| c == ' ' || is_break(c)) {
-        e.write_indicator(&super::yaml::INDENT.to_string(), false, false, false);
+        e.write_indicator(&INDENT.to_string(), false, false, false);
     }
     if let Some(chomp) = chomping(value) {
         e.write_indicator(chomp, false, false, false);
@@ -398,5 +399,80 @@ fn chomping(value: &str) -> Option<&'static str> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::yaml::write_document;
     use super::*;
+    use crate::declcfg::value::{Member, Node, Pos};
+
+    /// `k: <value>`, as go-yaml writes a one-member mapping.
+    fn entry(value: &str) -> String {
+        let value = Node::new(Pos::default(), Value::String(value.into()));
+        let member = Member { key: "k".into(), key_pos: Pos::default(), value };
+        let mut out = String::new();
+        write_document(&Node::new(Pos::default(), Value::Object(vec![member])), &mut out);
+        out
+    }
+
+    #[test]
+    fn strings_that_read_back_as_other_types_are_double_quoted() {
+        let typed = ["true", "no", "On", "~", "null", "", "1", "-1.5", "0x1F", ".inf", "1e3", "2023-01-02", "1:20"];
+        for s in typed {
+            assert_eq!(entry(s), format!("k: \"{s}\"\n"), "{s:?}");
+        }
+        for s in ["1.2.3", "v1", "nope", "truex", "0.1.0-alpha", "1:60"] {
+            assert_eq!(entry(s), format!("k: {s}\n"), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn indicators_and_edge_spaces_take_single_quotes() {
+        assert_eq!(entry(">=4.1.0 <4.2.0"), "k: '>=4.1.0 <4.2.0'\n");
+        assert_eq!(entry("a: b"), "k: 'a: b'\n");
+        assert_eq!(entry(" lead"), "k: ' lead'\n");
+        assert_eq!(entry("it's"), "k: it's\n");
+        assert_eq!(entry("it's #1"), "k: 'it''s #1'\n");
+        assert_eq!(entry("- x"), "k: '- x'\n");
+        assert_eq!(entry("-"), "k: '-'\n");
+        assert_eq!(entry("a #b"), "k: 'a #b'\n");
+        assert_eq!(entry("'q'"), "k: '''q'''\n");
+    }
+
+    #[test]
+    fn unprintable_characters_take_double_quotes_with_libyaml_escapes() {
+        assert_eq!(entry("a\tb"), "k: \"a\\tb\"\n");
+        assert_eq!(entry("cat \u{1F431}"), "k: \"cat \\U0001F431\"\n");
+        assert_eq!(entry("\u{1}"), "k: \"\\x01\"\n");
+        assert_eq!(entry("\u{feff}"), "k: \"\\uFEFF\"\n");
+        assert_eq!(entry("é ü"), "k: é ü\n");
+    }
+
+    #[test]
+    fn multi_line_strings_are_literal_blocks_with_chomping() {
+        assert_eq!(entry("a\nb"), "k: |-\n  a\n  b\n");
+        assert_eq!(entry("a\n\nb\n"), "k: |\n  a\n\n  b\n");
+        assert_eq!(entry("a\n\n"), "k: |+\n  a\n\n");
+        assert_eq!(entry(" a\nb"), "k: |2-\n   a\n  b\n");
+        // A space before a break rules the block out.
+        assert_eq!(entry("a \nb"), "k: \"a \\nb\"\n");
+    }
+
+    #[test]
+    fn long_plain_and_quoted_strings_fold_at_a_space_past_80_columns() {
+        let text = ["word"; 30].join(" ");
+        let got = entry(&text);
+        let lines: Vec<&str> = got.lines().collect();
+        // The first space once the line is past column 80 ("k: " + 16 words = 82) breaks it.
+        assert_eq!(lines[0].len(), 82, "{got}");
+        assert!(lines[1].starts_with("  word"), "{got}");
+        let quoted = entry(&format!("{text}:"));
+        assert!(quoted.starts_with("k: 'word") && quoted.lines().count() == 2, "{quoted}");
+    }
+
+    #[test]
+    fn base60_floats() {
+        assert!(is_base60_float("1:20"));
+        assert!(is_base60_float("-190:20:30.15"));
+        assert!(!is_base60_float("1:60"));
+        assert!(!is_base60_float("a:1"));
+        assert!(!is_base60_float("1"));
+    }
 }
