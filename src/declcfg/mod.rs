@@ -11,6 +11,7 @@ pub(crate) mod load;
 pub(crate) mod value;
 #[cfg(not(target_arch = "wasm32"))]
 mod walk;
+pub mod write;
 mod yaml;
 
 use std::sync::Arc;

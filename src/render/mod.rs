@@ -16,6 +16,7 @@ mod source;
 pub mod template;
 pub mod bundle;
 pub mod legacy;
+pub mod convert;
 
 use std::collections::HashMap;
 
