@@ -12,11 +12,11 @@
 //!   beside the blob (its CSV and its bundle annotations);
 //! - [`BundleSource`]: the bundles a template's image references are looked up in.
 
+pub mod bundle;
+pub mod convert;
+pub mod legacy;
 mod source;
 pub mod template;
-pub mod bundle;
-pub mod legacy;
-pub mod convert;
 
 use std::collections::HashMap;
 
