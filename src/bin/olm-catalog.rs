@@ -19,11 +19,16 @@ mod native {
 
     use clap::{Parser, Subcommand, ValueEnum};
 
-    use olm_catalog::declcfg::{load_files, DeclarativeConfig};
+    use olm_catalog::declcfg::write::{self, Format};
+    use olm_catalog::declcfg::{load_files, DeclarativeConfig, FileInput};
     use olm_catalog::graph::{
         to_dot, to_mermaid, upgrade_path, ChannelGraph, MermaidOptions, PackageGraph, Semantics, Start,
     };
     use olm_catalog::read_catalog;
+    use olm_catalog::render::bundle::BundleOptions;
+    use olm_catalog::render::convert::{to_basic_template, write_basic_template};
+    use olm_catalog::render::template::{expand_template, expand_template_as, TemplateKind};
+    use olm_catalog::render::{render_input, BundleSource, InputKind, Rendered};
     use olm_catalog::validate::{validate_files_with, Options};
     use olm_catalog::version::Version;
     use olm_catalog::{model, Diagnostic, Severity};
@@ -95,6 +100,104 @@ mod native {
             #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
             format: TextOrJson,
         },
+        /// Render bundle directories, trees of them (community layout), package manifests or
+        /// catalogs into one File-Based Catalog, offline (`opm render`).
+        Render {
+            /// Inputs: a bundle directory, a tree of bundle directories or package manifests, or
+            /// an FBC directory or file.
+            #[arg(required = true)]
+            paths: Vec<PathBuf>,
+            #[arg(long, value_enum, default_value_t = FbcFormat::Json)]
+            format: FbcFormat,
+            /// `bundle-object-to-csv-metadata`: embedded manifests become one `olm.csv.metadata`
+            /// (bundles with an image only, as opm does).
+            #[arg(long, value_enum)]
+            migrate_level: Option<MigrateLevel>,
+            /// The bundle image of a directory, from `{{.Package}}`, `{{.Name}}` and
+            /// `{{.Version}}` (opm's `--alpha-image-ref-template`).
+            #[arg(long)]
+            image_ref_template: Option<String>,
+            /// Write one `<package>/catalog.<format>` per package under this directory instead of
+            /// one stream on stdout.
+            #[arg(short = 'o', long = "output-dir")]
+            output_dir: Option<PathBuf>,
+            /// Also check the result as `validate` would, findings pointing into the inputs.
+            #[arg(long)]
+            validate: bool,
+        },
+        /// Expand a catalog template (`olm.template.basic`, `olm.semver`,
+        /// `olm.template.substitutes`) offline, its bundle images looked up in `--bundles`.
+        Template {
+            /// The template file (YAML or JSON).
+            file: PathBuf,
+            /// Where the bundles are: catalogs, bundle directories or trees (directories need
+            /// `--image-ref-template` to have an image).
+            #[arg(long, required = true, num_args = 1..)]
+            bundles: Vec<PathBuf>,
+            /// The template kind, whatever its `schema` says (default: detected from it).
+            #[arg(long, value_enum)]
+            kind: Option<KindArg>,
+            /// Image references for bundle directories given in `--bundles`.
+            #[arg(long)]
+            image_ref_template: Option<String>,
+            #[arg(long, value_enum, default_value_t = TemplateFormat::Json)]
+            format: TemplateFormat,
+            /// Write one `<package>/catalog.<format>` per package under this directory.
+            #[arg(short = 'o', long = "output-dir")]
+            output_dir: Option<PathBuf>,
+            /// Also check the expansion as `validate` would, findings pointing into the template.
+            #[arg(long)]
+            validate: bool,
+        },
+        /// Turn a File-Based Catalog into a template (`opm alpha convert-template basic`).
+        ConvertTemplate {
+            /// The template kind to make (only `basic`).
+            kind: ConvertKind,
+            /// An FBC directory or file.
+            path: PathBuf,
+            #[arg(long, value_enum, default_value_t = FbcFormat::Json)]
+            format: FbcFormat,
+        },
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+    enum FbcFormat {
+        Json,
+        Yaml,
+    }
+
+    impl From<FbcFormat> for Format {
+        fn from(f: FbcFormat) -> Format {
+            match f {
+                FbcFormat::Json => Format::Json,
+                FbcFormat::Yaml => Format::Yaml,
+            }
+        }
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+    enum TemplateFormat {
+        Json,
+        Yaml,
+        /// The expansion's upgrade graphs (as `opm alpha render-template -o mermaid`).
+        Mermaid,
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+    enum MigrateLevel {
+        BundleObjectToCsvMetadata,
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+    enum KindArg {
+        Basic,
+        Semver,
+        Substitutes,
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+    enum ConvertKind {
+        Basic,
     }
 
     #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -147,6 +250,23 @@ mod native {
                 path_cmd(&path, &package, &channel, &from, semantics, format, &mut out)
             }
             Command::Resolve { problem, format } => resolve_cmd(&problem, format, &mut out),
+            Command::Render { paths, format, migrate_level, image_ref_template, output_dir, validate } => {
+                let options =
+                    BundleOptions { image: None, image_ref_template, migrate_csv_metadata: migrate_level.is_some() };
+                render_cmd(&paths, &options, format.into(), output_dir.as_deref(), validate, &mut out)
+            }
+            Command::Template { file, bundles, kind, image_ref_template, format, output_dir, validate } => {
+                let options = BundleOptions { image: None, image_ref_template, migrate_csv_metadata: false };
+                let kind = kind.map(|k| match k {
+                    KindArg::Basic => TemplateKind::Basic,
+                    KindArg::Semver => TemplateKind::Semver,
+                    KindArg::Substitutes => TemplateKind::Substitutes,
+                });
+                template_cmd(&file, &bundles, kind, &options, format, output_dir.as_deref(), validate, &mut out)
+            }
+            Command::ConvertTemplate { kind: ConvertKind::Basic, path, format } => {
+                convert_cmd(&path, format.into(), &mut out)
+            }
         };
         // A closed pipe (`| head`) is not an error worth a panic.
         let _ = std::io::stdout().lock().write_all(out.as_bytes());
@@ -252,6 +372,134 @@ mod native {
             }
         }
         Ok(if valid { 0 } else { 1 })
+    }
+
+    /// Print findings on stderr, compiler style, file names as the user gave them.
+    fn report(diagnostics: &[Diagnostic]) {
+        let mut err = std::io::stderr().lock();
+        for d in diagnostics {
+            let _ = writeln!(err, "{d}");
+        }
+    }
+
+    /// `path`'s findings with their files named from the working directory.
+    fn prefixed(path: &Path, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+        let is_dir = path.is_dir();
+        let name = |f: &mut String| {
+            *f = if is_dir { path.join(&*f).display().to_string() } else { path.display().to_string() };
+        };
+        diagnostics
+            .into_iter()
+            .map(|mut d| {
+                if !d.location.file.is_empty() {
+                    name(&mut d.location.file);
+                }
+                d.related.iter_mut().for_each(|r| name(&mut r.location.file));
+                d
+            })
+            .collect()
+    }
+
+    /// The output of `render` and `template`: one stream, or one file per package under `dir`.
+    fn emit(
+        cfg: &DeclarativeConfig,
+        format: Format,
+        loaded_only: bool,
+        dir: Option<&Path>,
+        out: &mut String,
+    ) -> Result<(), Fail> {
+        let Some(dir) = dir else {
+            out.push_str(&if loaded_only { write::write_loaded(cfg, format) } else { write::write(cfg, format) });
+            return Ok(());
+        };
+        for (package, text) in write::write_by_package(cfg, format) {
+            let folder = dir.join(&package);
+            std::fs::create_dir_all(&folder).map_err(|e| Fail(format!("{}: {e}", folder.display())))?;
+            let file = folder.join(format!("catalog{}", format.extension()));
+            std::fs::write(&file, text).map_err(|e| Fail(format!("{}: {e}", file.display())))?;
+        }
+        Ok(())
+    }
+
+    /// Report a rendering's findings (and, with `check`, its validation's); the exit code.
+    fn finish(rendered: Rendered, check: bool) -> (DeclarativeConfig, Vec<Diagnostic>, u8) {
+        if !check {
+            let code = u8::from(rendered.diagnostics.iter().any(Diagnostic::is_error));
+            return (rendered.config, rendered.diagnostics, code);
+        }
+        let validated = rendered.validate(Options::default());
+        let code = u8::from(!validated.report.valid);
+        (validated.loaded.config, validated.report.diagnostics, code)
+    }
+
+    fn render_cmd(
+        paths: &[PathBuf],
+        options: &BundleOptions,
+        format: Format,
+        dir: Option<&Path>,
+        check: bool,
+        out: &mut String,
+    ) -> Result<u8, Fail> {
+        let mut all = Rendered::default();
+        let mut only_catalogs = true;
+        for path in paths {
+            let (kind, rendered) = render_input(&read(path)?, options);
+            only_catalogs &= kind == InputKind::Catalog;
+            all.config.extend(rendered.config);
+            all.diagnostics.extend(prefixed(path, rendered.diagnostics));
+        }
+        let (config, diagnostics, code) = finish(all, check);
+        report(&diagnostics);
+        emit(&config, format, only_catalogs, dir, out)?;
+        Ok(code)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn template_cmd(
+        file: &Path,
+        bundles: &[PathBuf],
+        kind: Option<TemplateKind>,
+        options: &BundleOptions,
+        format: TemplateFormat,
+        dir: Option<&Path>,
+        check: bool,
+        out: &mut String,
+    ) -> Result<u8, Fail> {
+        let mut source = BundleSource::new();
+        // Problems in the bundle sources are reported but do not fail the expansion.
+        let mut source_diags = Vec::new();
+        for path in bundles {
+            source_diags.extend(prefixed(path, source.add_input(&read(path)?, options)));
+        }
+        let bytes = std::fs::read(file).map_err(|e| Fail(format!("{}: {e}", file.display())))?;
+        let input = FileInput::new(file.display().to_string(), bytes);
+        let rendered = match kind {
+            Some(k) => expand_template_as(k, &input, &source),
+            None => expand_template(&input, &source),
+        };
+        let (config, diagnostics, code) = finish(rendered, check);
+        report(&source_diags);
+        report(&diagnostics);
+        match format {
+            TemplateFormat::Json => emit(&config, Format::Json, false, dir, out)?,
+            TemplateFormat::Yaml => emit(&config, Format::Yaml, false, dir, out)?,
+            TemplateFormat::Mermaid => {
+                let (m, _) = model::build(&config);
+                out.push_str(&to_mermaid(&m, &MermaidOptions::default()).map_err(|e| Fail(e.to_string()))?);
+            }
+        }
+        Ok(code)
+    }
+
+    fn convert_cmd(path: &Path, format: Format, out: &mut String) -> Result<u8, Fail> {
+        let loaded = load_files(&read(path)?);
+        let errors: Vec<Diagnostic> = loaded.diagnostics.into_iter().filter(Diagnostic::is_error).collect();
+        if !errors.is_empty() {
+            report(&prefixed(path, errors));
+            return Ok(1);
+        }
+        out.push_str(&write_basic_template(&to_basic_template(&loaded.config), format));
+        Ok(0)
     }
 
     fn graph(

@@ -14,14 +14,19 @@
 
 pub mod bundle;
 pub mod convert;
+mod input;
 pub mod legacy;
 mod source;
 pub mod template;
 
+pub use input::{input_kind, render_input, InputKind};
+
 use std::collections::HashMap;
 
-use crate::declcfg::{self, DeclarativeConfig, Node};
+use crate::declcfg::{self, DeclarativeConfig, FileInput, Loaded, Node};
 use crate::diagnostic::Diagnostic;
+use crate::render::bundle::BundleOptions;
+use crate::validate::{self, Validated};
 
 /// What a rendering produced: the blobs, and every problem found on the way (a broken input is
 /// reported and left out; the rest still renders).
@@ -31,6 +36,16 @@ pub struct Rendered {
     pub config: DeclarativeConfig,
     /// Errors and warnings, each located in the file it comes from.
     pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Rendered {
+    /// The rendered blobs checked as a catalog read from files is checked (`opm validate`'s
+    /// checks, plus lints unless `options` turn them off), the rendering's own findings first.
+    /// Findings point at the files the blobs came from: a template's lines, a CSV.
+    pub fn validate(self, options: validate::Options) -> Validated {
+        let loaded = Loaded { config: self.config, diagnostics: self.diagnostics, files: Vec::new() };
+        validate::validate_loaded_with(loaded, options)
+    }
 }
 
 /// The bundle annotations of `metadata/annotations.yaml` that the legacy formats use.
@@ -71,6 +86,15 @@ impl BundleSource {
     /// Add one bundle under its image reference (a later bundle with the same image wins).
     pub fn add(&mut self, bundle: RenderedBundle) {
         self.by_image.insert(bundle.blob.image.value.clone(), bundle);
+    }
+
+    /// Add the bundles of an input of any kind `render` reads (a catalog, a bundle directory, a
+    /// tree), given as its files; returns the problems met while rendering it. Bundles are found
+    /// by their `image`, so bundle directories need `options.image_ref_template` to have one.
+    pub fn add_input(&mut self, files: &[FileInput], options: &BundleOptions) -> Vec<Diagnostic> {
+        let (_, rendered) = render_input(files, options);
+        self.add_catalog(&rendered.config);
+        rendered.diagnostics
     }
 
     /// The bundle published under `image`.

@@ -28,6 +28,12 @@ use crate::render::Rendered;
 
 pub use ci::UpdateGraph;
 
+/// Whether `files` hold bundle directories or package manifests (the layouts this module reads).
+pub fn has_legacy_layout(files: &[FileInput]) -> bool {
+    let roots = discover::bundle_roots(files);
+    !roots.is_empty() || !discover::package_manifest_files(files, &roots).is_empty()
+}
+
 /// Every file of a tree (bundle directories in the community layout, package manifests, or both),
 /// paths as the user names them → FBC packages. Each bundle is rendered with `options`.
 pub fn render_tree(files: &[FileInput], options: &BundleOptions) -> Rendered {
