@@ -133,6 +133,7 @@ export interface OlmCatalogError extends Error {
     | 'unknown-channel'
     | 'no-path'
     | 'render-failed'
+    | 'invalid-catalog'
     | 'no-bundle'
     | 'freed'
     | 'stale-handle'
@@ -175,6 +176,65 @@ export interface ValidateOptions {
 /** Validate a catalog like `opm validate`, reporting every problem with its location. */
 export declare function validate(files: CatalogFile[], options?: ValidateOptions): Report;
 export declare function loadCatalog(files: CatalogFile[]): Catalog;
+
+/** Output format of rendered catalogs and templates (opm's `-o json|yaml`). */
+export type CatalogFormat = 'json' | 'yaml';
+
+export interface RenderOptions {
+  /** `'json'` (default, opm's `-o json` form) or `'yaml'`. */
+  format?: CatalogFormat;
+  /** Embedded manifests become one `olm.csv.metadata` (bundles with an image only, as opm does). */
+  migrateLevel?: 'bundle-object-to-csv-metadata';
+  /** A bundle directory's image from `{{.Package}}`, `{{.Name}}`, `{{.Version}}` (opm's `--alpha-image-ref-template`). */
+  imageRefTemplate?: string;
+  /** Also check the result as `validate` does, findings located in the inputs. Default `false`. */
+  validate?: boolean;
+}
+
+export interface TemplateOptions extends Omit<RenderOptions, 'migrateLevel' | 'validate'> {
+  /** Expand as this kind whatever the template's `schema` says (default: detected from it). */
+  kind?: 'basic' | 'semver' | 'substitutes';
+  /** Check the expansion as `validate` does, findings located in the template. Default `true`. */
+  validate?: boolean;
+}
+
+export interface PackageText {
+  package: string;
+  /** The package's blobs, as opm writes `<package>/catalog.<format>`. */
+  content: string;
+}
+
+export interface RenderResult {
+  /** What the input was. */
+  kind: 'catalog' | 'bundle-directory' | 'tree' | 'template';
+  /** The whole File-Based Catalog as one stream. */
+  catalog: string;
+  /** The same, one text per package (blobs with no package under `''`). */
+  packages: PackageText[];
+  /** No error among `diagnostics` (rendering problems, and validation findings when asked). */
+  valid: boolean;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * `opm render`, offline: one input given as its files — a bundle directory (`manifests/`,
+ * `metadata/`), a tree of bundle directories (community layout) or package manifests, or a
+ * File-Based Catalog. A broken bundle is reported and left out; the rest renders.
+ */
+export declare function render(files: CatalogFile[], options?: RenderOptions): RenderResult;
+/**
+ * Expand an `olm.template.basic`, `olm.semver` or `olm.template.substitutes` template offline.
+ * Each bundle image is looked up in `bundleSources` (each a file list `render` reads: catalogs,
+ * or bundle directories with `imageRefTemplate`); an image not found is an error located at its
+ * line in the template.
+ */
+export declare function expandTemplate(template: CatalogFile, bundleSources: CatalogFile[][], options?: TemplateOptions): RenderResult;
+/**
+ * `opm alpha convert-template basic`: a catalog as a basic template (bundles reduced to
+ * `{schema, image}`). Throws an `OlmCatalogError` with code `invalid-catalog` and `diagnostics`
+ * when the catalog does not load.
+ */
+export declare function convertToBasicTemplate(files: CatalogFile[], options?: { format?: CatalogFormat }): string;
 export declare function packages(catalog: Catalog): PackageSummary[];
 export declare function channelGraph(catalog: Catalog, pkg: string): PackageGraph;
 export declare function channelGraph(catalog: Catalog, pkg: string, channel: string): ChannelGraph;

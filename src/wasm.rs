@@ -354,3 +354,168 @@ pub fn parse_only(files: JsValue) -> Result<usize, JsValue> {
 pub fn panic_for_testing() {
     panic!("deliberate panic for testing");
 }
+
+// ---- render and templates
+
+/// Options of `render` and `expandTemplate`.
+#[derive(serde::Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RenderOpts {
+    /// `"json"` (default) or `"yaml"`.
+    format: Option<String>,
+    /// `"bundle-object-to-csv-metadata"`.
+    migrate_level: Option<String>,
+    image_ref_template: Option<String>,
+    /// Check the result as `validate` does (default: false for render, true for templates).
+    validate: Option<bool>,
+    /// `render` of a template kind whatever its schema says (`expandTemplate` only).
+    kind: Option<String>,
+}
+
+fn render_opts(options: &JsValue, what: &str) -> Result<RenderOpts, JsValue> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(RenderOpts::default());
+    }
+    serde_wasm_bindgen::from_value(options.clone())
+        .map_err(|e| js_error("invalid-input", &format!("{what} options: {e}"), None))
+}
+
+fn output_format(o: &RenderOpts) -> Result<crate::declcfg::write::Format, JsValue> {
+    o.format
+        .as_deref()
+        .unwrap_or("json")
+        .parse()
+        .map_err(|e: crate::declcfg::write::UnknownFormat| js_error("invalid-input", &e.to_string(), None))
+}
+
+fn bundle_options(o: &RenderOpts) -> Result<crate::render::bundle::BundleOptions, JsValue> {
+    let migrate = match o.migrate_level.as_deref() {
+        None => false,
+        Some("bundle-object-to-csv-metadata") => true,
+        Some(other) => {
+            let m = format!("unknown migrate level {other:?} (known: \"bundle-object-to-csv-metadata\")");
+            return Err(js_error("invalid-input", &m, None));
+        }
+    };
+    Ok(crate::render::bundle::BundleOptions {
+        image: None,
+        image_ref_template: o.image_ref_template.clone(),
+        migrate_csv_metadata: migrate,
+    })
+}
+
+#[derive(Serialize)]
+struct PackageText {
+    package: String,
+    content: String,
+}
+
+#[derive(Serialize)]
+struct RenderResult {
+    /// `"catalog"`, `"bundle-directory"`, `"tree"` or `"template"`.
+    kind: &'static str,
+    /// The whole result as one stream.
+    catalog: String,
+    /// One text per package (opm's `<package>/catalog.<format>` layout).
+    packages: Vec<PackageText>,
+    /// Whether nothing is an error (rendering problems, and validation when asked).
+    valid: bool,
+    diagnostics: Vec<crate::Diagnostic>,
+}
+
+fn render_result(
+    kind: &'static str,
+    rendered: crate::render::Rendered,
+    check: bool,
+    format: crate::declcfg::write::Format,
+    loaded_only: bool,
+) -> Result<JsValue, JsValue> {
+    use crate::declcfg::write;
+    let (config, diagnostics) = if check {
+        let v = rendered.validate(Options::default());
+        (v.loaded.config, v.report.diagnostics)
+    } else {
+        (rendered.config, rendered.diagnostics)
+    };
+    let catalog = if loaded_only { write::write_loaded(&config, format) } else { write::write(&config, format) };
+    let packages = write::write_by_package(&config, format)
+        .into_iter()
+        .map(|(package, content)| PackageText { package, content })
+        .collect();
+    let valid = !diagnostics.iter().any(crate::Diagnostic::is_error);
+    to_js(&RenderResult { kind, catalog, packages, valid, diagnostics })
+}
+
+/// `opm render`, offline: `files` (`[{path, content}]`) are one input — a bundle directory, a
+/// tree of bundle directories or package manifests, or a File-Based Catalog. Options:
+/// `{format, migrateLevel, imageRefTemplate, validate}`. Returns `{kind, catalog, packages,
+/// valid, diagnostics}`; problems come back as diagnostics, only unusable options throw.
+#[wasm_bindgen]
+pub fn render(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    use crate::render::InputKind;
+    let o = render_opts(&options, "render")?;
+    let (format, bundle) = (output_format(&o)?, bundle_options(&o)?);
+    let files = files_from_js(&files)?;
+    let (kind, rendered) = crate::render::render_input(&files, &bundle);
+    let name = match kind {
+        InputKind::Catalog => "catalog",
+        InputKind::BundleDirectory => "bundle-directory",
+        InputKind::Tree => "tree",
+    };
+    render_result(name, rendered, o.validate.unwrap_or(false), format, kind == InputKind::Catalog)
+}
+
+/// Expand a catalog template (`{path, content}`) offline; its bundle images are looked up in
+/// `bundleSources`, each a file list `render` reads (a catalog, bundle directories, a tree).
+/// Options: `{format, kind, imageRefTemplate, validate}` (validation on by default, findings
+/// located in the template's lines). Returns `{kind: "template", catalog, packages, valid,
+/// diagnostics}`.
+#[wasm_bindgen(js_name = expandTemplate)]
+pub fn expand_template(template: JsValue, bundle_sources: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    use crate::render::template::{self, TemplateKind};
+    let o = render_opts(&options, "expandTemplate")?;
+    let (format, bundle) = (output_format(&o)?, bundle_options(&o)?);
+    let file = files_from_js(&js_sys::Array::of1(&template).into())
+        .map_err(|_| js_error("invalid-input", "the template must be a {path, content} object", None))?
+        .remove(0);
+    if !js_sys::Array::is_array(&bundle_sources) {
+        return Err(js_error("invalid-input", "bundleSources must be an array of file lists", None));
+    }
+    let mut source = crate::render::BundleSource::new();
+    let mut source_diags = Vec::new();
+    for files in js_sys::Array::from(&bundle_sources).iter() {
+        source_diags.extend(source.add_input(&files_from_js(&files)?, &bundle));
+    }
+    let mut rendered = match o.kind.as_deref() {
+        None => template::expand_template(&file, &source),
+        Some(k) => {
+            let kind = TemplateKind::from_name(k).ok_or_else(|| {
+                js_error("invalid-input", &format!("unknown template kind {k:?} (basic, semver, substitutes)"), None)
+            })?;
+            template::expand_template_as(kind, &file, &source)
+        }
+    };
+    // Problems of the bundle sources are reported as warnings: they do not fail the expansion.
+    rendered.diagnostics.extend(source_diags.into_iter().map(|mut d| {
+        d.severity = crate::Severity::Warning;
+        d
+    }));
+    render_result("template", rendered, o.validate.unwrap_or(true), format, false)
+}
+
+/// `opm alpha convert-template basic`: a catalog (`[{path, content}]`) as a basic template in
+/// `format` (`"json"` default, `"yaml"`). Throws `invalid-catalog` (with `diagnostics`) when the
+/// catalog does not load.
+#[wasm_bindgen(js_name = convertToBasicTemplate)]
+pub fn convert_to_basic_template(files: JsValue, options: JsValue) -> Result<String, JsValue> {
+    use crate::render::convert;
+    let o = render_opts(&options, "convertToBasicTemplate")?;
+    let format = output_format(&o)?;
+    let loaded = crate::declcfg::load_files(&files_from_js(&files)?);
+    let errors: Vec<&crate::Diagnostic> = loaded.diagnostics.iter().filter(|d| d.is_error()).collect();
+    if let Some(first) = errors.first() {
+        let message = format!("the catalog does not load: {first}");
+        return Err(js_error("invalid-catalog", &message, Some(("diagnostics", to_js(&errors)?))));
+    }
+    Ok(convert::write_basic_template(&convert::to_basic_template(&loaded.config), format))
+}
