@@ -147,3 +147,101 @@ fn resolve_bad_input_exits_2() {
     let out = bin().arg("resolve").arg(d.join("q.json")).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+const CSV: &str = "apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\nmetadata:\n  name: foo.v0.2.0\n  annotations:\n    olm.skipRange: <0.2.0\nspec:\n  version: 0.2.0\n  replaces: foo.v0.1.0\n";
+
+fn bundle_dir(dir: &Path, root: &str, name: &str, version: &str, replaces: Option<&str>) {
+    let csv = CSV.replace("foo.v0.2.0", name).replace("0.2.0", version);
+    let csv = match replaces {
+        Some(r) => csv.replace("foo.v0.1.0", r),
+        None => csv.replace("  replaces: foo.v0.1.0\n", ""),
+    };
+    write(dir, &format!("{root}/manifests/csv.yaml"), &csv);
+    write(
+        dir,
+        &format!("{root}/metadata/annotations.yaml"),
+        "annotations:\n  operators.operatorframework.io.bundle.package.v1: foo\n  operators.operatorframework.io.bundle.channels.v1: stable\n  operators.operatorframework.io.bundle.channel.default.v1: stable\n",
+    );
+}
+
+#[test]
+fn render_a_bundle_directory_gives_one_bundle_blob() {
+    let d = temp_dir("render-bundle");
+    bundle_dir(&d, "b", "foo.v0.2.0", "0.2.0", Some("foo.v0.1.0"));
+    let out = bin().args(["render"]).arg(d.join("b")).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["schema"], "olm.bundle");
+    assert_eq!(v["name"], "foo.v0.2.0");
+    assert_eq!(v["image"], "");
+    // opm render keeps no edges: those are the catalog author's.
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("replaces"));
+
+    let out = bin()
+        .args(["render", "--format", "yaml", "--image-ref-template", "quay.io/x/{{.Package}}:v{{.Version}}"])
+        .arg(d.join("b"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("---\nimage: quay.io/x/foo:v0.2.0\n"), "{text}");
+}
+
+#[test]
+fn render_a_tree_keeps_edges_and_writes_one_directory_per_package() {
+    let d = temp_dir("render-tree");
+    bundle_dir(&d, "operators/foo/0.1.0", "foo.v0.1.0", "0.1.0", None);
+    bundle_dir(&d, "operators/foo/0.2.0", "foo.v0.2.0", "0.2.0", Some("foo.v0.1.0"));
+    let out_dir = d.join("out");
+    let out = bin().args(["render", "--validate", "-o"]).arg(&out_dir).arg(d.join("operators")).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(out_dir.join("foo/catalog.json")).unwrap();
+    assert!(text.contains("\"replaces\": \"foo.v0.1.0\""), "{text}");
+    assert!(text.contains("\"skipRange\": \"<0.2.0\""), "{text}");
+    let out = bin().args(["validate"]).arg(&out_dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+}
+
+#[test]
+fn a_broken_bundle_is_reported_with_its_path_and_exit_1() {
+    let d = temp_dir("render-broken");
+    bundle_dir(&d, "operators/foo/0.1.0", "foo.v0.1.0", "0.1.0", None);
+    write(&d, "operators/foo/0.2.0/manifests/readme.yaml", "kind: ConfigMap\napiVersion: v1\n");
+    write(&d, "operators/foo/0.2.0/metadata/annotations.yaml", "annotations: {}\n");
+    let out = bin().args(["render"]).arg(d.join("operators")).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("operators/foo/0.2.0"), "{err}");
+    // The rest still renders.
+    assert!(String::from_utf8_lossy(&out.stdout).contains("foo.v0.1.0"));
+}
+
+#[test]
+fn template_expands_offline_and_locates_a_missing_image_in_the_template() {
+    let d = temp_dir("template");
+    write(&d, "catalog/foo/catalog.yaml", VALID);
+    let template = "schema: olm.semver\nstable:\n  bundles:\n  - image: quay.io/foo/bundle:v1.0.0\n";
+    write(&d, "semver.yaml", template);
+    let out = bin().args(["template"]).arg(d.join("semver.yaml")).arg("--bundles").arg(d.join("catalog")).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("\"defaultChannel\": \"stable-v1.0\""), "{text}");
+
+    write(&d, "semver.yaml", &format!("{template}  - image: quay.io/foo/bundle:v9.9.9\n"));
+    let out = bin().args(["template"]).arg(d.join("semver.yaml")).arg("--bundles").arg(d.join("catalog")).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let want = format!("{}:5:12: error[template-image-not-found]", d.join("semver.yaml").display());
+    assert!(err.contains(&want), "{err}");
+}
+
+#[test]
+fn convert_template_basic_reduces_bundles_to_their_image() {
+    let d = temp_dir("convert");
+    write(&d, "foo/catalog.yaml", VALID);
+    let out = bin().args(["convert-template", "basic", "--format", "yaml"]).arg(&d).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("schema: olm.template.basic"), "{text}");
+    assert!(text.contains("- image: quay.io/foo/bundle:v1.0.0\n  schema: olm.bundle\n"), "{text}");
+    assert!(!text.contains("packageName"), "{text}");
+}
