@@ -6,7 +6,8 @@
 //! Data flows one way (see `ARCHITECTURE.md`): files → [`declcfg`] (the raw catalog, every value
 //! located) → [`model`] (the checked catalog: versions, skipRanges and properties parsed once)
 //! → the analyses, which only read the model: [`validate`], [`graph`], [`mod@resolve`] (whose input,
-//! [`Cluster`], holds catalog models and what is installed).
+//! [`Cluster`], holds catalog models and what is installed). The authoring formats (bundle
+//! directories, package manifests, templates) enter through [`render`], which makes `declcfg`.
 //!
 //! # The API in one screen
 //!
@@ -20,6 +21,9 @@
 //! | upgrade from a version | [`upgrade_path`] | OLM v0's or v1's [`UpgradePath`] |
 //! | resolve a namespace | [`resolve()`] on a [`Cluster`] | a [`Resolution`] or a [`ResolveError`] with its explanation |
 //! | pick like OLM v1 | [`resolve_v1`] | a [`V1Pick`] |
+//! | render bundle directories, trees, package manifests | [`render::render_input`] | a [`render::Rendered`]: `declcfg` blobs and located findings |
+//! | expand a template offline | [`render::template::expand_template`] against a [`render::BundleSource`] | a [`render::Rendered`], findings in the template's lines |
+//! | write a catalog as opm does | [`declcfg::write::write`], [`declcfg::write::write_by_package`] | JSON or YAML text |
 //!
 //! Versions, ranges and properties are typed values ([`Version`], [`VersionRange`],
 //! [`Property`]); every finding is a [`Diagnostic`] with a stable [`Code`] and a [`Location`].

@@ -3,11 +3,11 @@
 //!
 //! This module owns the *order* of the blobs (opm's `writeToEncoder`); the rest is split by
 //! concern:
-//! - [`tree`]: each blob as the value Go's `encoding/json` makes of its struct (field order,
+//! - `tree`: each blob as the value Go's `encoding/json` makes of its struct (field order,
 //!   `omitempty`, the icon in base64, raw values as given or with sorted keys);
-//! - [`json`]: that value as `json.Encoder` with `SetIndent("", "    ")` and HTML escaping off
+//! - `json`: that value as `json.Encoder` with `SetIndent("", "    ")` and HTML escaping off
 //!   prints it;
-//! - [`yaml`], [`yaml_scalar`] and [`emitter`]: the same value as sigs.k8s.io/yaml's `JSONToYAML`
+//! - `yaml`, `yaml_scalar` and `emitter`: the same value as sigs.k8s.io/yaml's `JSONToYAML`
 //!   prints it (go-yaml v2: keys in go-yaml's order, its scalar styles, 80-column folding).
 //!
 //! Order (`alpha/declcfg/write.go`, `writeToEncoder` / `organizeByPackage`): blobs are grouped by
@@ -17,7 +17,7 @@
 //! deprecations, then other blobs by schema and then name. opm sorts with `slices.SortFunc`, which
 //! is not stable; here equal keys keep their load order.
 //!
-//! Raw JSON (property values, other-schema blobs) is written as given by [`write`]: that is what
+//! Raw JSON (property values, other-schema blobs) is written as given by [`write()`]: that is what
 //! opm prints for blobs it rendered itself (Go struct order), and what a catalog file holds.
 //! opm's loader re-encodes every blob it reads with sorted keys, so `opm render <catalog>` prints
 //! loaded raw values sorted: [`write_loaded`] reproduces that. In YAML, keys are sorted anyway.
@@ -96,7 +96,7 @@ pub fn write(cfg: &DeclarativeConfig, format: Format) -> String {
 }
 
 /// The whole catalog as `opm render <catalog> -o json|yaml` prints a catalog it loaded: like
-/// [`write`], with the keys of raw values sorted as opm's loader leaves them.
+/// [`write()`], with the keys of raw values sorted as opm's loader leaves them.
 pub fn write_loaded(cfg: &DeclarativeConfig, format: Format) -> String {
     write_stream(cfg, format, RawKeys::Sorted)
 }
@@ -151,7 +151,7 @@ impl<'a> BlobRef<'a> {
     }
 }
 
-/// A blob as the JSON value opm encodes for it (see [`tree`]), raw values in `raw` order.
+/// A blob as the JSON value opm encodes for it (see `tree`), raw values in `raw` order.
 pub fn blob_value(blob: BlobRef<'_>, raw: RawKeys) -> Node {
     match blob {
         BlobRef::Package(p) => tree::package(p, raw),

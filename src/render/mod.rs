@@ -2,7 +2,7 @@
 //! as `opm render` and `opm alpha render-template` make them — and with every problem located in
 //! the file the author wrote.
 //!
-//! The output of every path here is raw [`declcfg`](crate::declcfg) (a [`DeclarativeConfig`]
+//! The output of every path here is raw [`declcfg`] (a [`DeclarativeConfig`]
 //! plus [`Diagnostic`]s), which then goes through the same model and checks as a catalog read
 //! from files. Nothing here reaches a registry: templates look their bundle images up in a
 //! [`BundleSource`] the caller fills from catalogs and bundle directories it already has.

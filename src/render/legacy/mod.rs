@@ -2,10 +2,10 @@
 //! - a **tree of bundle directories** in the community-operators layout
 //!   (`operators/<pkg>/<version>/{manifests,metadata}`, also `<version>/bundle/` and
 //!   `<version>/certification/`, each operator's `ci.yaml` choosing `replaces-mode` or
-//!   `semver-mode`) → `olm.package`, `olm.channel`s and `olm.bundle`s per package ([`tree`],
-//!   [`graph`]);
+//!   `semver-mode`) → `olm.package`, `olm.channel`s and `olm.bundle`s per package (`tree`,
+//!   `graph`);
 //! - **package manifests** (`<pkg>.package.yaml` + one folder per version) → the same, by the
-//!   sqlite loader's conventional mapping ([`package_manifest`]).
+//!   sqlite loader's conventional mapping (`package_manifest`).
 //!
 //! Each bundle is rendered as `opm render` renders it; the channels, edges and default channel are
 //! what the legacy loaders built, with the CSV's `olm.skipRange` kept. A broken bundle is reported

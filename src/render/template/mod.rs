@@ -1,9 +1,9 @@
 //! Catalog templates expanded offline, as `opm alpha render-template` expands them: the
-//! template's kind is detected from the `schema` of its first document ([`detect`]), then the
+//! template's kind is detected from the `schema` of its first document (`detect`), then the
 //! `basic`, `semver` or `substitutes` rules turn it into FBC blobs, looking every bundle image up
 //! in a [`BundleSource`] instead of pulling it from a registry.
 //!
-//! Every problem is a [`Diagnostic`] located in the template's own lines (file, line, column,
+//! Every problem is a [`Diagnostic`](crate::Diagnostic) located in the template's own lines (file, line, column,
 //! JSON pointer), with opm's wording for opm's errors. Blobs the template writes keep their
 //! template positions; a bundle brought in for an image is located at the template element
 //! that names the image, so later findings about it point at the line the author wrote.
