@@ -221,13 +221,15 @@ fn template_expands_offline_and_locates_a_missing_image_in_the_template() {
     write(&d, "catalog/foo/catalog.yaml", VALID);
     let template = "schema: olm.semver\nstable:\n  bundles:\n  - image: quay.io/foo/bundle:v1.0.0\n";
     write(&d, "semver.yaml", template);
-    let out = bin().args(["template"]).arg(d.join("semver.yaml")).arg("--bundles").arg(d.join("catalog")).output().unwrap();
+    let out =
+        bin().args(["template"]).arg(d.join("semver.yaml")).arg("--bundles").arg(d.join("catalog")).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("\"defaultChannel\": \"stable-v1.0\""), "{text}");
 
     write(&d, "semver.yaml", &format!("{template}  - image: quay.io/foo/bundle:v9.9.9\n"));
-    let out = bin().args(["template"]).arg(d.join("semver.yaml")).arg("--bundles").arg(d.join("catalog")).output().unwrap();
+    let out =
+        bin().args(["template"]).arg(d.join("semver.yaml")).arg("--bundles").arg(d.join("catalog")).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     let want = format!("{}:5:12: error[template-image-not-found]", d.join("semver.yaml").display());

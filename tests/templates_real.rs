@@ -9,10 +9,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use olm_catalog::declcfg::{self, load_files, read_catalog, read_documents, DeclarativeConfig, FileInput, Loaded};
+use olm_catalog::declcfg::write::{blob_value, BlobRef, RawKeys};
+use olm_catalog::declcfg::{load_files, read_catalog, read_documents, DeclarativeConfig, FileInput, Loaded};
 use olm_catalog::render::template::expand_template;
 use olm_catalog::render::{BundleSource, Rendered};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 fn catalogs_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs")
@@ -40,69 +41,22 @@ fn expand(template: &Path, catalog: &Loaded) -> Rendered {
     out
 }
 
-fn package_json(p: &declcfg::Package) -> Value {
-    use base64::Engine as _;
-    let mut o = Map::new();
-    o.insert("schema".into(), json!("olm.package"));
-    o.insert("name".into(), json!(p.name.value));
-    if !p.default_channel.value.is_empty() {
-        o.insert("defaultChannel".into(), json!(p.default_channel.value));
-    }
-    if !p.description.is_empty() {
-        o.insert("description".into(), json!(p.description));
-    }
-    if let Some(icon) = &p.icon {
-        let data = base64::engine::general_purpose::STANDARD.encode(&icon.data);
-        o.insert("icon".into(), json!({"base64data": data, "mediatype": icon.media_type}));
-    }
-    Value::Object(o)
-}
-
-fn channel_json(c: &declcfg::Channel) -> Value {
-    let entries: Vec<Value> = c
-        .entries
-        .iter()
-        .map(|e| {
-            let mut o = Map::new();
-            o.insert("name".into(), json!(e.name.value));
-            if !e.replaces.value.is_empty() {
-                o.insert("replaces".into(), json!(e.replaces.value));
-            }
-            if !e.skips.is_empty() {
-                o.insert("skips".into(), json!(e.skips.iter().map(|s| s.value.clone()).collect::<Vec<_>>()));
-            }
-            if !e.skip_range.value.is_empty() {
-                o.insert("skipRange".into(), json!(e.skip_range.value));
-            }
-            Value::Object(o)
-        })
-        .collect();
-    json!({"schema": "olm.channel", "package": c.package.value, "name": c.name.value, "entries": entries})
-}
-
-fn bundle_json(b: &declcfg::Bundle) -> Value {
-    let properties: Vec<Value> = b
-        .properties
-        .iter()
-        .map(|p| json!({"type": p.type_.value, "value": p.value.as_ref().map(|v| v.to_json())}))
-        .collect();
-    let related: Vec<Value> =
-        b.related_images.iter().map(|r| json!({"name": r.name.value, "image": r.image.value})).collect();
-    json!({"schema": "olm.bundle", "package": b.package.value, "name": b.name.value, "image": b.image.value,
-        "properties": properties, "relatedImages": related})
+/// A blob as opm's `-o json` prints it, as a JSON value (the writer's own encoding).
+fn blob_json(blob: BlobRef<'_>) -> Value {
+    blob_value(blob, RawKeys::AsGiven).to_json()
 }
 
 /// The package's blobs as data, keyed `schema name`.
 fn blobs_of(cfg: &DeclarativeConfig, package: &str) -> BTreeMap<String, Value> {
     let mut out = BTreeMap::new();
     for p in cfg.packages.iter().filter(|p| p.name.value == package) {
-        out.insert(format!("olm.package {}", p.name.value), package_json(p));
+        out.insert(format!("olm.package {}", p.name.value), blob_json(BlobRef::Package(p)));
     }
     for c in cfg.channels.iter().filter(|c| c.package.value == package) {
-        out.insert(format!("olm.channel {}", c.name.value), channel_json(c));
+        out.insert(format!("olm.channel {}", c.name.value), blob_json(BlobRef::Channel(c)));
     }
     for b in cfg.bundles.iter().filter(|b| b.package.value == package) {
-        out.insert(format!("olm.bundle {}", b.name.value), bundle_json(b));
+        out.insert(format!("olm.bundle {}", b.name.value), blob_json(BlobRef::Bundle(b)));
     }
     out
 }

@@ -1,9 +1,10 @@
 //! `render-bundle.json`: one bundle directory rendered as `opm render` would, compared with the
 //! expected `olm.bundle` as `opm render -o json` prints it (as JSON data).
 
-use olm_catalog::declcfg::{Bundle, FileInput};
+use olm_catalog::declcfg::write::{blob_value, BlobRef, RawKeys};
+use olm_catalog::declcfg::FileInput;
 use olm_catalog::render::bundle::{render_bundle_dir, BundleOptions};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// Run one case.
 pub fn run(case: &Value) -> Result<(), String> {
@@ -37,7 +38,7 @@ fn check(case: &Value, files: &[FileInput], options: &BundleOptions) -> Result<(
     if !errors.is_empty() {
         return Err(format!("unexpected errors: {errors:#?}"));
     }
-    let got = bundle_json(&rendered.blob);
+    let got = blob_json(BlobRef::Bundle(&rendered.blob));
     let want = &case["expect"]["bundle"];
     if &got != want {
         return Err(format!(
@@ -49,22 +50,7 @@ fn check(case: &Value, files: &[FileInput], options: &BundleOptions) -> Result<(
     Ok(())
 }
 
-/// The blob as `opm render -o json` prints it: schema, name, package, image, properties (raw
-/// values), relatedImages.
-fn bundle_json(b: &Bundle) -> Value {
-    let properties: Vec<Value> = b
-        .properties
-        .iter()
-        .map(|p| json!({"type": p.type_.value, "value": p.value.as_ref().map_or(Value::Null, |v| v.to_json())}))
-        .collect();
-    let related: Vec<Value> =
-        b.related_images.iter().map(|r| json!({"name": r.name.value, "image": r.image.value})).collect();
-    json!({
-        "schema": "olm.bundle",
-        "name": b.name.value,
-        "package": b.package.value,
-        "image": b.image.value,
-        "properties": properties,
-        "relatedImages": related,
-    })
+/// A blob as opm's `-o json` prints it, as a JSON value (the writer's own encoding).
+fn blob_json(blob: BlobRef<'_>) -> Value {
+    blob_value(blob, RawKeys::AsGiven).to_json()
 }

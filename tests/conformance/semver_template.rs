@@ -2,10 +2,11 @@
 //! against the bundles the case lists (each loaded as an FBC blob); the package and channels
 //! compared as data, or the expected error substrings found among the diagnostics.
 
-use olm_catalog::declcfg::{self, load_files, FileInput};
+use olm_catalog::declcfg::write::{blob_value, BlobRef, RawKeys};
+use olm_catalog::declcfg::{load_files, FileInput};
 use olm_catalog::render::template::{expand_template_as, TemplateKind};
 use olm_catalog::render::BundleSource;
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
 /// Run one case.
 pub fn run(case: &Value) -> Result<(), String> {
@@ -30,11 +31,11 @@ pub fn run(case: &Value) -> Result<(), String> {
     if !errors.is_empty() {
         return Err(format!("unexpected errors {errors:#?}"));
     }
-    let package = out.config.packages.first().map(package_json).unwrap_or(Value::Null);
+    let package = out.config.packages.first().map(|p| blob_json(BlobRef::Package(p))).unwrap_or(Value::Null);
     if package != expect["package"] {
         return Err(format!("package differs:\n  want: {}\n  got:  {package}", expect["package"]));
     }
-    let channels: Vec<Value> = out.config.channels.iter().map(channel_json).collect();
+    let channels: Vec<Value> = out.config.channels.iter().map(|c| blob_json(BlobRef::Channel(c))).collect();
     let want = expect["channels"].as_array().cloned().unwrap_or_default();
     if channels != want {
         return Err(format!("channels differ:\n  want: {}\n  got:  {}", Value::from(want), Value::from(channels)));
@@ -55,37 +56,7 @@ fn bundle_source(bundles: &Value) -> Result<BundleSource, String> {
     Ok(source)
 }
 
-fn package_json(p: &declcfg::Package) -> Value {
-    let mut o = Map::new();
-    o.insert("schema".into(), json!("olm.package"));
-    o.insert("name".into(), json!(p.name.value));
-    if !p.default_channel.value.is_empty() {
-        o.insert("defaultChannel".into(), json!(p.default_channel.value));
-    }
-    if !p.description.is_empty() {
-        o.insert("description".into(), json!(p.description));
-    }
-    Value::Object(o)
-}
-
-fn channel_json(c: &declcfg::Channel) -> Value {
-    let entries: Vec<Value> = c
-        .entries
-        .iter()
-        .map(|e| {
-            let mut o = Map::new();
-            o.insert("name".into(), json!(e.name.value));
-            if !e.replaces.value.is_empty() {
-                o.insert("replaces".into(), json!(e.replaces.value));
-            }
-            if !e.skips.is_empty() {
-                o.insert("skips".into(), json!(e.skips.iter().map(|s| s.value.clone()).collect::<Vec<_>>()));
-            }
-            if !e.skip_range.value.is_empty() {
-                o.insert("skipRange".into(), json!(e.skip_range.value));
-            }
-            Value::Object(o)
-        })
-        .collect();
-    json!({"schema": "olm.channel", "name": c.name.value, "package": c.package.value, "entries": entries})
+/// A blob as opm's `-o json` prints it, as a JSON value (the writer's own encoding).
+fn blob_json(blob: BlobRef<'_>) -> Value {
+    blob_value(blob, RawKeys::AsGiven).to_json()
 }
