@@ -273,7 +273,7 @@ test('templates: expand the bundled example, edit it, see the graph change and a
   const channels = await page.locator('#tpl-channels tbody tr').evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
   assert.deepEqual(channels, [
     ['aws-neuron-operator', 'stable-v1 (default)', 'aws-neuron-operator.v1.2.0', '2'],
-    ['aws-neuron-operator', 'candidate-v0', 'aws-neuron-operator.v0.1.2', '4'],
+    ['aws-neuron-operator', 'candidate-v0', 'aws-neuron-operator.v0.0.5', '4'],
     ['aws-neuron-operator', 'candidate-v1', 'aws-neuron-operator.v1.2.0', '7'],
     ['aws-neuron-operator', 'fast-v1', 'aws-neuron-operator.v1.2.0', '4'],
   ]);
@@ -323,6 +323,20 @@ test('templates: expand the bundled example, edit it, see the graph change and a
   const caretLine = await page.$eval('#tpl-text', (t) => t.value.slice(0, t.selectionStart).split('\n').length);
   assert.equal(caretLine, 23);
   await page.screenshot({ path: join(shots, 'templates-error.png'), fullPage: true });
+
+  // The basic example, against the catalog loaded on the left.
+  await page.selectOption('#example', 'community');
+  await page.waitForSelector('#summary.valid', { state: 'attached' }); // the Report tab is hidden
+  assert.equal(await page.textContent('#tpl-src-main-desc'), '(5 files)');
+  await page.selectOption('#tpl-example', 'nfs-provisioner-basic.yaml');
+  await page.waitForFunction(() => document.querySelector('#tpl-text').value.includes('schema: olm.template.basic'));
+  await page.check('#tpl-src-main');
+  await page.click('#tpl-go');
+  await page.waitForSelector('#tpl-status.valid');
+  assert.match(await page.textContent('#tpl-status'), /bundles from the catalog loaded on the left$/);
+  const basic = await page.locator('#tpl-channels tbody tr').evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+  assert.deepEqual(basic, [['nfs-provisioner-operator', 'alpha (default)', 'nfs-provisioner-operator.v0.0.9', '2']]);
+  await page.waitForFunction(() => document.querySelectorAll('#tpl-graph svg .node').length === 2);
 
   // Catalog text is never markup: a template naming a package with markup shows it as text.
   await page.fill('#tpl-text', 'schema: olm.template.basic\nentries:\n- schema: olm.package\n  name: "<img src=x onerror=alert(1)>"\n');

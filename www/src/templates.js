@@ -130,7 +130,14 @@ export function createTemplatesPanel({ mainFiles, exampleFiles, readFiles, downl
     for (const g of gutter.querySelectorAll('.error, .warning')) g.classList.remove('error', 'warning');
     const list = $('tpl-diags');
     list.textContent = '';
-    for (const d of diagnostics) {
+    // Errors first, then in the template's order.
+    const rank = (d) => [d.severity === 'error' ? 0 : 1, d.file === path ? 0 : 1, d.line, d.column];
+    const order = (a, b) => {
+      const [x, y] = [rank(a), rank(b)];
+      const i = x.findIndex((v, k) => v !== y[k]);
+      return i < 0 ? 0 : x[i] - y[i];
+    };
+    for (const d of [...diagnostics].sort(order)) {
       const inTemplate = d.file === path && d.line > 0;
       const where = inTemplate ? `${d.line}:${d.column}` : `${d.file}${d.line > 0 ? `:${d.line}:${d.column}` : ''}`;
       const body = [h('span', { class: 'where' }, where), ' ', h('span', { class: 'code' }, `${d.severity}[${d.code}]`), ' ', d.message];
