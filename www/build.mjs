@@ -1,5 +1,5 @@
-// Builds www/dist: the bundled app (esbuild, no CDN), the wasm module, the page and the bundled
-// example catalogs with an index.
+// Builds www/dist: the bundled app (esbuild, no CDN), the wasm module, the page, the bundled
+// example catalogs with an index, and the example templates (examples/templates/) with theirs.
 import { build } from 'esbuild';
 import { cpSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -30,6 +30,7 @@ const titles = {
 };
 const examples = [];
 for (const name of readdirSync(join(here, 'examples')).sort()) {
+  if (name === 'templates') continue;
   const root = join(here, 'examples', name);
   const files = [];
   const walk = (dir, rel) => {
@@ -45,4 +46,14 @@ for (const name of readdirSync(join(here, 'examples')).sort()) {
   examples.push({ name, title: titles[name] ?? name, files });
 }
 writeFileSync(join(dist, 'examples/index.json'), JSON.stringify(examples, null, 2));
+
+// Example templates, each with the bundled example catalog that holds its bundles.
+const templates = {
+  'aws-neuron-semver.yaml': { title: 'Semver template: aws-neuron-operator', catalog: 'community' },
+  'nfs-provisioner-basic.yaml': { title: 'Basic template: nfs-provisioner-operator', catalog: 'community' },
+};
+cpSync(join(here, 'examples/templates'), join(dist, 'examples/templates'), { recursive: true });
+const templateIndex = readdirSync(join(here, 'examples/templates')).sort()
+  .map((file) => ({ file, title: templates[file]?.title ?? file, catalog: templates[file]?.catalog ?? 'community' }));
+writeFileSync(join(dist, 'examples/templates/index.json'), JSON.stringify(templateIndex, null, 2));
 console.log(`build-site: wrote ${dist}`);

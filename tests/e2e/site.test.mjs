@@ -2,7 +2,8 @@
 // download): serves www/dist on a loopback port, loads the bundled example, checks the report,
 // the package table, the channel graph SVG, an upgrade path, live validation in the editor, and
 // the time to load community-v4.20 and draw its first channel graph, and the Resolve panel
-// (subscriptions over two catalog sources, and a conflict with its explanation). Screenshots go to
+// (subscriptions over two catalog sources, and a conflict with its explanation), and the Templates
+// panel (expand the bundled semver template, edit it, see located findings). Screenshots go to
 // www/e2e-screenshots/ (git-ignored). Run by `make test-e2e` (after `make site`).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -248,6 +249,100 @@ test('resolve: conflicting subscriptions show the explanation tree', async () =>
   assert.ok(await reason.isVisible());
   assert.match(await reason.textContent(), /aws-neuron-operator/);
   await page.screenshot({ path: join(shots, 'resolve-failure.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('templates: expand the bundled example, edit it, see the graph change and a located error', async () => {
+  const { page, errors } = await openPage();
+  await page.click('#tab-templates');
+  await page.keyboard.press('ArrowRight'); // tabs wrap around: back to the first one
+  assert.equal(await page.getAttribute('#tab-report', 'aria-selected'), 'true');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await page.getAttribute('#tab-templates', 'aria-selected'), 'true');
+  assert.ok(await page.isVisible('#panel-templates'));
+
+  // The bundled semver template, against the bundled community example (chosen with it).
+  await page.selectOption('#tpl-example', 'aws-neuron-semver.yaml');
+  await page.waitForFunction(() => document.querySelector('#tpl-text').value.includes('schema: olm.semver'));
+  assert.equal(await page.inputValue('#tpl-src-example-name'), 'community');
+  assert.ok(await page.isChecked('#tpl-src-example'));
+  await page.click('#tpl-go');
+  await page.waitForSelector('#tpl-status.valid');
+  assert.equal(await page.getAttribute('#tpl-status', 'data-errors'), '0');
+  const channels = await page.locator('#tpl-channels tbody tr').evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+  assert.deepEqual(channels, [
+    ['aws-neuron-operator', 'stable-v1 (default)', 'aws-neuron-operator.v1.2.0', '2'],
+    ['aws-neuron-operator', 'candidate-v0', 'aws-neuron-operator.v0.0.5', '4'],
+    ['aws-neuron-operator', 'candidate-v1', 'aws-neuron-operator.v1.2.0', '7'],
+    ['aws-neuron-operator', 'fast-v1', 'aws-neuron-operator.v1.2.0', '4'],
+  ]);
+  await page.waitForSelector('#tpl-graph svg .node.head');
+  assert.equal(await page.locator('#tpl-graph svg .node').count(), 2);
+  assert.equal(await page.locator('#tpl-graph svg .node.head').getAttribute('data-name'), 'aws-neuron-operator.v1.2.0');
+  await page.selectOption('#tpl-channel', { label: 'candidate-v1' });
+  await page.waitForFunction(() => document.querySelectorAll('#tpl-graph svg .node').length === 7);
+  assert.ok(await page.locator('#tpl-graph svg .edge').count() >= 6);
+  await page.screenshot({ path: join(shots, 'templates.png'), fullPage: true });
+
+  // Download the expansion as YAML.
+  await page.selectOption('#tpl-format', 'yaml');
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#tpl-download')]);
+  assert.equal(dl.suggestedFilename(), 'aws-neuron-semver-expanded.yaml');
+  const saved = readFileSync(await dl.path(), 'utf8');
+  assert.match(saved, /^---\ndefaultChannel: stable-v1\n/);
+
+  // Edit: drop 1.2.0 from stable; re-expanding updates the channels and the graph.
+  const text = await page.inputValue('#tpl-text');
+  const lines = text.split('\n');
+  assert.match(lines[27], /aws-neuron-operator:1\.2\.0$/);
+  await page.fill('#tpl-text', lines.filter((_, i) => i !== 27).join('\n'));
+  await page.click('#tpl-go');
+  await page.waitForFunction(() => document.querySelector('#tpl-channels tbody tr[data-channel="stable-v1"] td:nth-child(3)')?.textContent === 'aws-neuron-operator.v1.1.5');
+  await page.selectOption('#tpl-channel', { label: 'stable-v1 (default)' });
+  await page.waitForFunction(() => document.querySelectorAll('#tpl-graph svg .node').length === 1);
+
+  // A broken image reference on line 23: an error located there; a click shows the line.
+  const edited = (await page.inputValue('#tpl-text')).split('\n');
+  assert.match(edited[22], /aws-neuron-operator:1\.1\.5$/);
+  edited[22] = edited[22].replace(':1.1.5', ':9.9.9');
+  await page.fill('#tpl-text', edited.join('\n'));
+  await page.focus('#tpl-text');
+  await page.keyboard.press('Control+Enter');
+  await page.waitForSelector('#tpl-status.invalid');
+  const diag = page.locator('#tpl-diags button.diag.error').first();
+  assert.equal(await diag.getAttribute('data-line'), '23');
+  assert.match(await diag.locator('.where').textContent(), /^23:\d+$/);
+  assert.match(await diag.textContent(), /aws-neuron-operator:9\.9\.9/);
+  assert.ok(await page.locator('#tpl-gutter [data-line="23"].error').count() === 1);
+  await diag.click();
+  await page.waitForSelector('#tpl-mark:not([hidden])');
+  assert.equal(await page.getAttribute('#tpl-mark', 'data-line'), '23');
+  assert.ok(await page.locator('#tpl-gutter [data-line="23"].current').count() === 1);
+  // The caret is on line 23.
+  const caretLine = await page.$eval('#tpl-text', (t) => t.value.slice(0, t.selectionStart).split('\n').length);
+  assert.equal(caretLine, 23);
+  await page.screenshot({ path: join(shots, 'templates-error.png'), fullPage: true });
+
+  // The basic example, against the catalog loaded on the left.
+  await page.selectOption('#example', 'community');
+  await page.waitForSelector('#summary.valid', { state: 'attached' }); // the Report tab is hidden
+  assert.equal(await page.textContent('#tpl-src-main-desc'), '(5 files)');
+  await page.selectOption('#tpl-example', 'nfs-provisioner-basic.yaml');
+  await page.waitForFunction(() => document.querySelector('#tpl-text').value.includes('schema: olm.template.basic'));
+  await page.check('#tpl-src-main');
+  await page.click('#tpl-go');
+  await page.waitForSelector('#tpl-status.valid');
+  assert.match(await page.textContent('#tpl-status'), /bundles from the catalog loaded on the left$/);
+  const basic = await page.locator('#tpl-channels tbody tr').evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+  assert.deepEqual(basic, [['nfs-provisioner-operator', 'alpha (default)', 'nfs-provisioner-operator.v0.0.9', '2']]);
+  await page.waitForFunction(() => document.querySelectorAll('#tpl-graph svg .node').length === 2);
+
+  // Catalog text is never markup: a template naming a package with markup shows it as text.
+  await page.fill('#tpl-text', 'schema: olm.template.basic\nentries:\n- schema: olm.package\n  name: "<img src=x onerror=alert(1)>"\n');
+  await page.click('#tpl-go');
+  await page.waitForFunction(() => document.querySelector('#tpl-diags li'));
+  assert.equal(await page.locator('#panel-templates img').count(), 0);
   assert.deepEqual(errors, []);
   await page.close();
 });

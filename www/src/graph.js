@@ -146,7 +146,7 @@ function attachZoom(container, svg, width, height, focus) {
   const clamp = (v, lo, hi) => Math.max(lo, Math.min(v, hi));
   const initial = width > cw || height > ch
     ? { x: clamp(focus.x - cw * 0.8, 0, Math.max(0, width - cw)), y: clamp(focus.y - ch / 2, Math.min(0, height - ch), Math.max(0, height - ch)), w: cw, h: ch }
-    : { x: 0, y: 0, w: width, h: height };
+    : { x: (width - cw) / 2, y: (height - ch) / 2, w: cw, h: ch };
   let vb = { ...initial };
   svg.setAttribute('viewBox', `${vb.x} ${vb.y} ${vb.w} ${vb.h}`);
   const apply = () => svg.setAttribute('viewBox', `${vb.x} ${vb.y} ${vb.w} ${vb.h}`);

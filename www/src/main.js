@@ -1,19 +1,20 @@
 // The page: open a catalog (examples, files, folder, drop, paste), show the validation report,
 // edit files with live validation, browse packages and channel graphs, show upgrade paths, and
-// resolve subscriptions (resolve.js).
+// resolve subscriptions (resolve.js), expand templates (templates.js).
 // All the logic is the wasm module's; this file only moves data between it and the DOM.
 import init, { loadCatalog, validate } from '../../pkg/index.js';
 import { h } from './escape.js';
 import { renderGraph } from './graph.js';
 import { createEditor } from './editor.js';
 import { createResolvePanel } from './resolve.js';
+import { createTemplatesPanel } from './templates.js';
 
 const $ = (id) => document.getElementById(id);
 const state = { files: [], catalog: null, report: null, current: null, graph: null, drawn: null, pkg: null };
 const decoder = new TextDecoder();
 
 // ---- tabs
-const tabs = ['report', 'editor', 'explore', 'resolve'];
+const tabs = ['report', 'editor', 'explore', 'resolve', 'templates'];
 function showTab(name) {
   for (const t of tabs) {
     $(`tab-${t}`).setAttribute('aria-selected', String(t === name));
@@ -41,6 +42,7 @@ function load(files) {
   renderReport();
   renderPackages();
   resolvePanel.refresh();
+  templatesPanel.refresh();
   $('channel-view').hidden = true;
   document.body.dataset.loadedMs = String(Math.round(performance.now() - t0));
   document.body.dataset.loaded = String(Date.now());
@@ -272,6 +274,9 @@ for (const b of document.querySelectorAll('[data-export]')) {
 // ---- resolve
 const resolvePanel = createResolvePanel({ main: () => state.catalog, exampleFiles, readFiles: readFileList, loadCatalog });
 
+// ---- templates
+const templatesPanel = createTemplatesPanel({ mainFiles: () => state.files, exampleFiles, readFiles: readFileList, download });
+
 // ---- start
 await init('./olm_catalog_bg.wasm');
 const examples = await (await fetch('examples/index.json')).json();
@@ -279,4 +284,5 @@ for (const ex of examples) {
   $('example').append(h('option', { value: ex.name }, ex.title));
   $('resolve-src2-example').append(h('option', { value: ex.name }, ex.title));
 }
+await templatesPanel.start(examples);
 document.body.dataset.ready = 'true';
