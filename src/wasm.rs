@@ -376,6 +376,15 @@ fn render_opts(options: &JsValue, what: &str) -> Result<RenderOpts, JsValue> {
     if options.is_undefined() || options.is_null() {
         return Ok(RenderOpts::default());
     }
+    // serde-wasm-bindgen reads only the fields a struct names, so `deny_unknown_fields` alone
+    // lets a misspelt option pass silently: check the keys here.
+    const KNOWN: [&str; 5] = ["format", "migrateLevel", "imageRefTemplate", "validate", "kind"];
+    if let Some(obj) = options.dyn_ref::<js_sys::Object>() {
+        let keys = js_sys::Object::keys(obj);
+        if let Some(k) = keys.iter().filter_map(|k| k.as_string()).find(|k| !KNOWN.contains(&k.as_str())) {
+            return Err(js_error("invalid-input", &format!("{what} options: unknown field `{k}`"), None));
+        }
+    }
     serde_wasm_bindgen::from_value(options.clone())
         .map_err(|e| js_error("invalid-input", &format!("{what} options: {e}"), None))
 }
@@ -461,9 +470,9 @@ fn input_from_js(value: &JsValue) -> Result<Input, JsValue> {
         return Ok(Input { files: files_from_js(value)?, name: None });
     }
     let get = |k: &str| js_sys::Reflect::get(value, &k.into()).unwrap_or(JsValue::UNDEFINED);
-    let name = get("name").as_string().ok_or_else(|| {
-        js_error("invalid-input", "an input is a file list or a {name, files} object", None)
-    })?;
+    let name = get("name")
+        .as_string()
+        .ok_or_else(|| js_error("invalid-input", "an input is a file list or a {name, files} object", None))?;
     Ok(Input { files: files_from_js(&get("files"))?, name: Some((name, get("file").is_truthy())) })
 }
 
@@ -501,7 +510,10 @@ pub fn render(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let o = render_opts(&options, "render")?;
     let (format, bundle) = (output_format(&o)?, bundle_options(&o)?);
     let named_inputs = js_sys::Array::is_array(&files)
-        && js_sys::Array::from(&files).iter().next().is_some_and(|f| !f.is_undefined() && !js_sys::Reflect::has(&f, &"path".into()).unwrap_or(false));
+        && js_sys::Array::from(&files)
+            .iter()
+            .next()
+            .is_some_and(|f| !f.is_undefined() && !js_sys::Reflect::has(&f, &"path".into()).unwrap_or(false));
     let inputs = if named_inputs {
         js_sys::Array::from(&files).iter().map(|i| input_from_js(&i)).collect::<Result<Vec<_>, _>>()?
     } else {

@@ -344,4 +344,8 @@ function main(argv) {
   return code;
 }
 
+// A closed pipe (`| head`) is not an error worth a stack trace.
+process.stdout.on('error', (e) => {
+  if (e.code !== 'EPIPE') throw e;
+});
 process.exitCode = main(process.argv.slice(2));
