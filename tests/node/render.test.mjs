@@ -160,9 +160,17 @@ test('convert-template basic: both CLIs agree; the API gives the same text', () 
   same(['convert-template', 'basic', dir], 0);
   const yaml = same(['convert-template', 'basic', dir, '--format', 'yaml'], 0);
   assert.equal(olm.convertToBasicTemplate(olm.readCatalog(dir), { format: 'yaml' }), yaml.out);
-  // A catalog that does not load: its errors on stderr, exit code 1.
-  const broken = join(repo, 'www/examples/broken');
-  same(['convert-template', 'basic', broken]);
+  // A catalog that does not load: its errors on stderr (named as given), exit code 1.
+  const broken = mkdtempSync(join(tmpdir(), 'broken-'));
+  try {
+    writeFileSync(join(broken, 'catalog.yaml'), 'schema: olm.package\nname: x\n---\nschema: olm.channel\n  bad: [\n');
+    for (const path of [broken, join(broken, 'catalog.yaml')]) {
+      const r = same(['convert-template', 'basic', path], 1);
+      assert.match(r.err, new RegExp(`^${join(broken, 'catalog.yaml')}:5:\\d+: error\\[yaml-syntax\\]`));
+    }
+  } finally {
+    rmSync(broken, { recursive: true, force: true });
+  }
 });
 
 test('usage errors exit with code 2 from both CLIs', () => {
