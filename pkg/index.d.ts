@@ -217,18 +217,30 @@ export interface RenderResult {
 }
 
 /**
+ * A named input of `render` (or bundle source of `expandTemplate`): its findings' files are named
+ * as the CLI prints them — `name/<file>`, or `name` itself when `file` is true (a one-file input).
+ */
+export interface RenderInput {
+  name: string;
+  file?: boolean;
+  files: CatalogFile[];
+}
+
+/**
  * `opm render`, offline: one input given as its files — a bundle directory (`manifests/`,
  * `metadata/`), a tree of bundle directories (community layout) or package manifests, or a
- * File-Based Catalog. A broken bundle is reported and left out; the rest renders.
+ * File-Based Catalog — or several named inputs rendered into one catalog (`opm render A B`).
+ * A broken bundle is reported and left out; the rest renders.
  */
-export declare function render(files: CatalogFile[], options?: RenderOptions): RenderResult;
+export declare function render(files: CatalogFile[] | RenderInput[], options?: RenderOptions): RenderResult;
 /**
  * Expand an `olm.template.basic`, `olm.semver` or `olm.template.substitutes` template offline.
  * Each bundle image is looked up in `bundleSources` (each a file list `render` reads: catalogs,
  * or bundle directories with `imageRefTemplate`); an image not found is an error located at its
- * line in the template.
+ * line in the template. `diagnostics` holds the expansion's findings, then the bundle sources'
+ * (as warnings: they do not make the result invalid).
  */
-export declare function expandTemplate(template: CatalogFile, bundleSources: CatalogFile[][], options?: TemplateOptions): RenderResult;
+export declare function expandTemplate(template: CatalogFile, bundleSources: (CatalogFile[] | RenderInput)[], options?: TemplateOptions): RenderResult;
 /**
  * `opm alpha convert-template basic`: a catalog as a basic template (bundles reduced to
  * `{schema, image}`). Throws an `OlmCatalogError` with code `invalid-catalog` and `diagnostics`

@@ -10,11 +10,11 @@ cd "$(dirname "$0")/.."
 # profile keeps thin LTO for build speed). The two builds use separate target directories so that
 # neither invalidates the other.
 export CARGO_PROFILE_RELEASE_LTO=fat CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1
-cargo build --lib --release --target wasm32-unknown-unknown --no-default-features --target-dir target/wasm-core
+cargo build --lib --release --target wasm32-unknown-unknown --no-default-features --target-dir "${CARGO_TARGET_DIR:-target}/wasm-core"
 # OLM_TEST_HOOKS=1 (the Node tests) adds the test-only hooks to the full module.
 cargo build --lib --release --target wasm32-unknown-unknown ${OLM_TEST_HOOKS:+--features test-hooks}
-core=target/wasm-core/wasm32-unknown-unknown/release/olm_catalog.wasm
-full=target/wasm32-unknown-unknown/release/olm_catalog.wasm
+core=${CARGO_TARGET_DIR:-target}/wasm-core/wasm32-unknown-unknown/release/olm_catalog.wasm
+full=${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/olm_catalog.wasm
 rm -rf pkg/dist
 wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web "$core"
 wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web-full "$full"

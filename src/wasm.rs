@@ -376,6 +376,15 @@ fn render_opts(options: &JsValue, what: &str) -> Result<RenderOpts, JsValue> {
     if options.is_undefined() || options.is_null() {
         return Ok(RenderOpts::default());
     }
+    // serde-wasm-bindgen reads only the fields a struct names, so `deny_unknown_fields` alone
+    // lets a misspelt option pass silently: check the keys here.
+    const KNOWN: [&str; 5] = ["format", "migrateLevel", "imageRefTemplate", "validate", "kind"];
+    if let Some(obj) = options.dyn_ref::<js_sys::Object>() {
+        let keys = js_sys::Object::keys(obj);
+        if let Some(k) = keys.iter().filter_map(|k| k.as_string()).find(|k| !KNOWN.contains(&k.as_str())) {
+            return Err(js_error("invalid-input", &format!("{what} options: unknown field `{k}`"), None));
+        }
+    }
     serde_wasm_bindgen::from_value(options.clone())
         .map_err(|e| js_error("invalid-input", &format!("{what} options: {e}"), None))
 }
@@ -429,9 +438,10 @@ fn render_result(
     check: bool,
     format: crate::declcfg::write::Format,
     loaded_only: bool,
+    after: Vec<crate::Diagnostic>,
 ) -> Result<JsValue, JsValue> {
     use crate::declcfg::write;
-    let (config, diagnostics) = if check {
+    let (config, mut diagnostics) = if check {
         let v = rendered.validate(Options::default());
         (v.loaded.config, v.report.diagnostics)
     } else {
@@ -442,34 +452,97 @@ fn render_result(
         .into_iter()
         .map(|(package, content)| PackageText { package, content })
         .collect();
+    diagnostics.extend(after);
     let valid = !diagnostics.iter().any(crate::Diagnostic::is_error);
     to_js(&RenderResult { kind, catalog, packages, valid, diagnostics })
 }
 
-/// `opm render`, offline: `files` (`[{path, content}]`) are one input — a bundle directory, a
-/// tree of bundle directories or package manifests, or a File-Based Catalog. Options:
-/// `{format, migrateLevel, imageRefTemplate, validate}`. Returns `{kind, catalog, packages,
-/// valid, diagnostics}`; problems come back as diagnostics, only unusable options throw.
+/// One input of `render` (or bundle source of `expandTemplate`): a bare file list, or
+/// `{name, file?, files}` whose findings are named as the CLIs print them — `name/<file>` (Rust's
+/// `Path::join`), or `name` itself for a one-file input (`file: true`).
+struct Input {
+    files: Vec<FileInput>,
+    name: Option<(String, bool)>,
+}
+
+fn input_from_js(value: &JsValue) -> Result<Input, JsValue> {
+    if js_sys::Array::is_array(value) {
+        return Ok(Input { files: files_from_js(value)?, name: None });
+    }
+    let get = |k: &str| js_sys::Reflect::get(value, &k.into()).unwrap_or(JsValue::UNDEFINED);
+    let name = get("name")
+        .as_string()
+        .ok_or_else(|| js_error("invalid-input", "an input is a file list or a {name, files} object", None))?;
+    Ok(Input { files: files_from_js(&get("files"))?, name: Some((name, get("file").is_truthy())) })
+}
+
+/// An input's findings with their files named as the native CLI names them.
+fn named(input: &Input, diagnostics: Vec<crate::Diagnostic>) -> Vec<crate::Diagnostic> {
+    let Some((name, is_file)) = &input.name else { return diagnostics };
+    let rename = |f: &mut String| {
+        if *is_file {
+            *f = name.clone();
+        } else if !name.is_empty() && !f.starts_with('/') {
+            *f = if name.ends_with('/') { format!("{name}{f}") } else { format!("{name}/{f}") };
+        }
+    };
+    diagnostics
+        .into_iter()
+        .map(|mut d| {
+            if !d.location.file.is_empty() {
+                rename(&mut d.location.file);
+            }
+            d.related.iter_mut().for_each(|r| rename(&mut r.location.file));
+            d
+        })
+        .collect()
+}
+
+/// `opm render`, offline. `files` is one input (`[{path, content}]`: a bundle directory, a tree of
+/// bundle directories or package manifests, or a File-Based Catalog), or several inputs rendered
+/// into one catalog (`opm render A B`), each `{name, file?, files}` (findings named
+/// `name/<file>`). Options: `{format, migrateLevel, imageRefTemplate, validate}`. Returns
+/// `{kind, catalog, packages, valid, diagnostics}`; problems come back as diagnostics, only
+/// unusable options throw.
 #[wasm_bindgen]
 pub fn render(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     use crate::render::InputKind;
     let o = render_opts(&options, "render")?;
     let (format, bundle) = (output_format(&o)?, bundle_options(&o)?);
-    let files = files_from_js(&files)?;
-    let (kind, rendered) = crate::render::render_input(&files, &bundle);
-    let name = match kind {
-        InputKind::Catalog => "catalog",
-        InputKind::BundleDirectory => "bundle-directory",
-        InputKind::Tree => "tree",
+    let named_inputs = js_sys::Array::is_array(&files)
+        && js_sys::Array::from(&files)
+            .iter()
+            .next()
+            .is_some_and(|f| !f.is_undefined() && !js_sys::Reflect::has(&f, &"path".into()).unwrap_or(false));
+    let inputs = if named_inputs {
+        js_sys::Array::from(&files).iter().map(|i| input_from_js(&i)).collect::<Result<Vec<_>, _>>()?
+    } else {
+        vec![Input { files: files_from_js(&files)?, name: None }]
     };
-    render_result(name, rendered, o.validate.unwrap_or(false), format, kind == InputKind::Catalog)
+    let mut all = crate::render::Rendered::default();
+    let mut kinds = Vec::new();
+    for input in &inputs {
+        let (kind, rendered) = crate::render::render_input(&input.files, &bundle);
+        kinds.push(kind);
+        all.config.extend(rendered.config);
+        all.diagnostics.extend(named(input, rendered.diagnostics));
+    }
+    let only_catalogs = kinds.iter().all(|k| *k == InputKind::Catalog);
+    // Several inputs: the kind of them all when they agree, else "tree" (whole packages).
+    let name = match kinds.first() {
+        Some(first) if kinds.iter().any(|k| k != first) => "tree",
+        Some(InputKind::BundleDirectory) => "bundle-directory",
+        Some(InputKind::Tree) => "tree",
+        _ => "catalog",
+    };
+    render_result(name, all, o.validate.unwrap_or(false), format, only_catalogs, Vec::new())
 }
 
 /// Expand a catalog template (`{path, content}`) offline; its bundle images are looked up in
-/// `bundleSources`, each a file list `render` reads (a catalog, bundle directories, a tree).
+/// `bundleSources`, each an input as `render` takes it (a file list, or `{name, file?, files}`).
 /// Options: `{format, kind, imageRefTemplate, validate}` (validation on by default, findings
 /// located in the template's lines). Returns `{kind: "template", catalog, packages, valid,
-/// diagnostics}`.
+/// diagnostics}`: the expansion's findings, then the bundle sources' (as warnings).
 #[wasm_bindgen(js_name = expandTemplate)]
 pub fn expand_template(template: JsValue, bundle_sources: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     use crate::render::template::{self, TemplateKind};
@@ -484,9 +557,11 @@ pub fn expand_template(template: JsValue, bundle_sources: JsValue, options: JsVa
     let mut source = crate::render::BundleSource::new();
     let mut source_diags = Vec::new();
     for files in js_sys::Array::from(&bundle_sources).iter() {
-        source_diags.extend(source.add_input(&files_from_js(&files)?, &bundle));
+        let input = input_from_js(&files)?;
+        let diags = source.add_input(&input.files, &bundle);
+        source_diags.extend(named(&input, diags));
     }
-    let mut rendered = match o.kind.as_deref() {
+    let rendered = match o.kind.as_deref() {
         None => template::expand_template(&file, &source),
         Some(k) => {
             let kind = TemplateKind::from_name(k).ok_or_else(|| {
@@ -496,11 +571,14 @@ pub fn expand_template(template: JsValue, bundle_sources: JsValue, options: JsVa
         }
     };
     // Problems of the bundle sources are reported as warnings: they do not fail the expansion.
-    rendered.diagnostics.extend(source_diags.into_iter().map(|mut d| {
-        d.severity = crate::Severity::Warning;
-        d
-    }));
-    render_result("template", rendered, o.validate.unwrap_or(true), format, false)
+    let source_diags = source_diags
+        .into_iter()
+        .map(|mut d| {
+            d.severity = crate::Severity::Warning;
+            d
+        })
+        .collect();
+    render_result("template", rendered, o.validate.unwrap_or(true), format, false, source_diags)
 }
 
 /// `opm alpha convert-template basic`: a catalog (`[{path, content}]`) as a basic template in

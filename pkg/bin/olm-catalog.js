@@ -2,27 +2,43 @@
 // The Node command line: the same subcommands and output formats as the native `olm-catalog`,
 // plus `validate --format sarif` for GitHub code scanning. Exit codes: 0 ok, 1 invalid catalog or
 // stranded version, 2 usage or I/O error.
-import { readFileSync, statSync } from 'node:fs';
-import { dirname, resolve as resolvePath } from 'node:path';
-import { validate, loadCatalog, readCatalog, resolve, resolveText } from '../node.js';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve as resolvePath } from 'node:path';
+import {
+  validate, loadCatalog, readCatalog, resolve, resolveText, render, expandTemplate, convertToBasicTemplate,
+} from '../node.js';
 
 const USAGE = `usage:
   olm-catalog validate PATH... [--format text|json|sarif] [--no-lints]
   olm-catalog graph PATH --package P [--channel C] [--format json|mermaid|dot] [--minimum-edge B] [--v0-semantics]
   olm-catalog path PATH --package P --channel C --from BUNDLE_OR_VERSION [--semantics v0|v1] [--format text|json]
-  olm-catalog resolve PROBLEM.json [--format text|json]`;
+  olm-catalog resolve PROBLEM.json [--format text|json]
+  olm-catalog render PATH... [--format json|yaml] [--migrate-level bundle-object-to-csv-metadata] [--image-ref-template T] [-o DIR|--output-dir DIR] [--validate]
+  olm-catalog template FILE --bundles PATH... [--kind basic|semver|substitutes] [--image-ref-template T] [--format json|yaml|mermaid] [-o DIR] [--validate]
+  olm-catalog convert-template basic PATH [--format json|yaml]`;
 
 class UsageError extends Error {}
 
-function parseArgs(argv, flags, switches = []) {
+// `multi`: options taking every following value up to the next option (clap's `num_args = 1..`),
+// repeatable; `short`: one-letter aliases (`-o DIR`).
+function parseArgs(argv, flags, switches = [], { multi = [], short = {} } = {}) {
   const opts = {};
   const positional = [];
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
+    let a = argv[i];
+    if (/^-[^-]/.test(a) && short[a[1]]) a = `--${short[a[1]]}${a.length > 2 ? `=${a.slice(2).replace(/^=/, '')}` : ''}`;
     if (a.startsWith('--')) {
       const [name, inline] = a.slice(2).split(/=(.*)/s, 2);
       if (switches.includes(name)) { opts[name] = true; continue; }
       if (!flags.includes(name)) throw new UsageError(`unknown option --${name}`);
+      if (multi.includes(name)) {
+        const values = [];
+        if (inline !== undefined) values.push(inline);
+        else while (i + 1 < argv.length && !argv[i + 1].startsWith('-')) values.push(argv[++i]);
+        if (values.length === 0) throw new UsageError(`--${name} needs a value`);
+        opts[name] = [...(opts[name] ?? []), ...values];
+        continue;
+      }
       const value = inline ?? argv[++i];
       if (value === undefined) throw new UsageError(`--${name} needs a value`);
       opts[name] = value;
@@ -34,6 +50,18 @@ function parseArgs(argv, flags, switches = []) {
 }
 
 const loc = (d) => (d.line === 0 ? d.file : `${d.file}:${d.line}:${d.column}`);
+
+/** A finding as the native CLI prints it: `file:line:col: severity[code]: message`, then notes. */
+function diagnosticText(d) {
+  let line = `${loc(d)}: ${d.severity}[${d.code}]: ${d.message}`;
+  for (const r of d.related ?? []) line += `\n  ${loc(r)}: note: ${r.message}`;
+  return line;
+}
+
+/** Print findings on stderr, compiler style. */
+function report(diagnostics) {
+  for (const d of diagnostics) process.stderr.write(`${diagnosticText(d)}\n`);
+}
 
 function sarif(diagnostics) {
   const rules = [...new Set(diagnostics.map((d) => d.code))].sort().map((id) => ({
@@ -91,11 +119,7 @@ function cmdValidate(argv, out) {
   else if (format === 'sarif') out.push(JSON.stringify(sarif(diagnostics), null, 2));
   else if (format === 'opm') throw new UsageError('--format opm is only available in the native CLI');
   else {
-    for (const d of diagnostics) {
-      let line = `${loc(d)}: ${d.severity}[${d.code}]: ${d.message}`;
-      for (const r of d.related ?? []) line += `\n  ${loc(r)}: note: ${r.message}`;
-      out.push(line);
-    }
+    for (const d of diagnostics) out.push(diagnosticText(d));
     const errors = diagnostics.filter((d) => d.severity === 'error').length;
     const warnings = diagnostics.length - errors;
     out.push(`${valid ? 'valid' : 'invalid'}: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
@@ -181,6 +205,121 @@ function cmdResolve(argv, out) {
   }
 }
 
+/** A path as an input of `render`/`expandTemplate`, findings named as the native CLI names them. */
+function namedInput(path) {
+  try {
+    return { name: path, file: statSync(path).isFile(), files: readCatalog(path) };
+  } catch (e) {
+    throw new Error(`${path}: ${e.message}`);
+  }
+}
+
+/** An input's findings named as `render` names them (`path/<file>`, or `path` for a file). */
+function named(input, diagnostics) {
+  const rename = (f) => {
+    if (input.file) return input.name;
+    if (!input.name || f.startsWith('/')) return f;
+    return input.name.endsWith('/') ? `${input.name}${f}` : `${input.name}/${f}`;
+  };
+  return diagnostics.map((d) => ({
+    ...d,
+    file: d.file ? rename(d.file) : d.file,
+    related: (d.related ?? []).map((r) => ({ ...r, file: rename(r.file) })),
+  }));
+}
+
+const FBC_FORMATS = ['json', 'yaml'];
+
+function choice(opts, name, allowed, fallback) {
+  const v = opts[name] ?? fallback;
+  if (v !== undefined && !allowed.includes(v)) throw new UsageError(`invalid --${name} ${v}`);
+  return v;
+}
+
+/** The output of `render` and `template`: one stream on stdout, or one file per package under `dir`. */
+function emit(result, format, dir, out) {
+  if (dir === undefined) {
+    out.raw = result.catalog;
+    return;
+  }
+  for (const { package: pkg, content } of result.packages) {
+    const folder = join(dir, pkg);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, `catalog.${format}`), content);
+  }
+}
+
+function cmdRender(argv, out) {
+  const { opts, positional } = parseArgs(
+    argv, ['format', 'migrate-level', 'image-ref-template', 'output-dir'], ['validate'], { short: { o: 'output-dir' } },
+  );
+  const format = choice(opts, 'format', FBC_FORMATS, 'json');
+  const migrateLevel = choice(opts, 'migrate-level', ['bundle-object-to-csv-metadata']);
+  if (positional.length === 0) throw new UsageError('render needs at least one PATH');
+  const result = render(positional.map(namedInput), {
+    format, migrateLevel, imageRefTemplate: opts['image-ref-template'], validate: !!opts.validate,
+  });
+  report(result.diagnostics);
+  emit(result, format, opts['output-dir'], out);
+  return result.valid ? 0 : 1;
+}
+
+function cmdTemplate(argv, out) {
+  const { opts, positional } = parseArgs(
+    argv, ['bundles', 'kind', 'image-ref-template', 'format', 'output-dir'], ['validate'],
+    { multi: ['bundles'], short: { o: 'output-dir' } },
+  );
+  const format = choice(opts, 'format', [...FBC_FORMATS, 'mermaid'], 'json');
+  const kind = choice(opts, 'kind', ['basic', 'semver', 'substitutes']);
+  if (positional.length !== 1 || !opts.bundles) throw new UsageError('template needs FILE and --bundles PATH...');
+  const file = positional[0];
+  const imageRefTemplate = opts['image-ref-template'];
+  const sources = opts.bundles.map(namedInput);
+  let content;
+  try {
+    content = new Uint8Array(readFileSync(file));
+  } catch (e) {
+    throw new Error(`${file}: ${e.message}`);
+  }
+  // The bundle sources' own findings, with their severity, as the native CLI prints them first.
+  const sourceDiagnostics = sources.flatMap((s) => render([s], { imageRefTemplate }).diagnostics);
+  const result = expandTemplate({ path: file, content }, sources, {
+    format: format === 'mermaid' ? 'json' : format, kind, imageRefTemplate, validate: !!opts.validate,
+  });
+  // expandTemplate lists the sources' findings last, as warnings.
+  const own = result.diagnostics.slice(0, result.diagnostics.length - sourceDiagnostics.length);
+  report(sourceDiagnostics);
+  report(own);
+  if (format === 'mermaid') {
+    const catalog = loadCatalog([{ path: 'catalog.json', content: result.catalog }]);
+    try {
+      out.raw = catalog.toMermaid({});
+    } finally {
+      catalog.free();
+    }
+  } else {
+    emit(result, format, opts['output-dir'], out);
+  }
+  return own.some((d) => d.severity === 'error') ? 1 : 0;
+}
+
+function cmdConvertTemplate(argv, out) {
+  const { opts, positional } = parseArgs(argv, ['format']);
+  const format = choice(opts, 'format', FBC_FORMATS, 'json');
+  if (positional.length !== 2) throw new UsageError('convert-template needs basic and PATH');
+  if (positional[0] !== 'basic') throw new UsageError(`invalid template kind ${positional[0]} (only basic)`);
+  const path = positional[1];
+  const input = namedInput(path);
+  try {
+    out.raw = convertToBasicTemplate(input.files, { format });
+  } catch (e) {
+    if (e?.code !== 'invalid-catalog') throw e;
+    report(named(input, e.diagnostics ?? []));
+    return 1;
+  }
+  return 0;
+}
+
 function main(argv) {
   const [cmd, ...rest] = argv;
   const out = [];
@@ -190,6 +329,9 @@ function main(argv) {
     else if (cmd === 'graph') code = cmdGraph(rest, out);
     else if (cmd === 'path') code = cmdPath(rest, out);
     else if (cmd === 'resolve') code = cmdResolve(rest, out);
+    else if (cmd === 'render') code = cmdRender(rest, out);
+    else if (cmd === 'template') code = cmdTemplate(rest, out);
+    else if (cmd === 'convert-template') code = cmdConvertTemplate(rest, out);
     else if (cmd === '--help' || cmd === '-h' || cmd === 'help') { process.stdout.write(`${USAGE}\n`); return 0; }
     else throw new UsageError(cmd ? `unknown command ${cmd}` : 'a command is required');
   } catch (e) {
@@ -197,8 +339,13 @@ function main(argv) {
     else process.stderr.write(`olm-catalog: ${e.message}\n`);
     return 2;
   }
-  if (out.length) process.stdout.write(`${out.join('\n')}\n`);
+  if (out.raw !== undefined) process.stdout.write(out.raw);
+  else if (out.length) process.stdout.write(`${out.join('\n')}\n`);
   return code;
 }
 
+// A closed pipe (`| head`) is not an error worth a stack trace.
+process.stdout.on('error', (e) => {
+  if (e.code !== 'EPIPE') throw e;
+});
 process.exitCode = main(process.argv.slice(2));

@@ -1,6 +1,6 @@
 // Compiled with `tsc --strict` against the published types: fails if index.d.ts is inconsistent
 // with how the API is meant to be used.
-import { validate, loadCatalog, init, initResolver, resolve, resolveText, resolveV1, type Report, type ChannelGraph, type PackageGraph, type UpgradePath, type OlmCatalogError, type ResolveOutcome, type ResolveProblem, type V1Pick } from 'olm-catalog';
+import { validate, loadCatalog, init, initResolver, resolve, resolveText, resolveV1, render, expandTemplate, convertToBasicTemplate, type RenderResult, type RenderOptions, type TemplateOptions, type RenderInput, type PackageText, type CatalogFormat, type Report, type ChannelGraph, type PackageGraph, type UpgradePath, type OlmCatalogError, type ResolveOutcome, type ResolveProblem, type V1Pick } from 'olm-catalog';
 
 await init();
 await initResolver();
@@ -32,3 +32,15 @@ try {
   console.log(code);
 }
 console.log(where, g.nodes.length, all.channels.length, p.steps.length, mermaid.length);
+
+const renderOptions: RenderOptions = { format: 'yaml', migrateLevel: 'bundle-object-to-csv-metadata', imageRefTemplate: 'q/{{.Name}}', validate: true };
+const rendered: RenderResult = render([{ path: 'manifests/csv.yaml', content: '' }], renderOptions);
+const inputs: RenderInput[] = [{ name: 'bundles/a', files: [] }, { name: 'catalog.yaml', file: true, files: [] }];
+const combined: RenderResult = render(inputs);
+const kind: 'catalog' | 'bundle-directory' | 'tree' | 'template' = rendered.kind;
+const firstPackage: PackageText | undefined = combined.packages[0];
+const templateOptions: TemplateOptions = { format: 'json', kind: 'semver', imageRefTemplate: 'q/{{.Version}}', validate: false };
+const expanded: RenderResult = expandTemplate({ path: 't.yaml', content: 'schema: olm.semver\n' }, [[], { name: 'dir', files: [] }], templateOptions);
+const format: CatalogFormat = 'yaml';
+const basic: string = convertToBasicTemplate([], { format });
+console.log(kind, rendered.valid, rendered.catalog.length, firstPackage?.content, expanded.diagnostics[0]?.line, basic.length);
