@@ -478,24 +478,11 @@ fn input_from_js(value: &JsValue) -> Result<Input, JsValue> {
 
 /// An input's findings with their files named as the native CLI names them.
 fn named(input: &Input, diagnostics: Vec<crate::Diagnostic>) -> Vec<crate::Diagnostic> {
-    let Some((name, is_file)) = &input.name else { return diagnostics };
-    let rename = |f: &mut String| {
-        if *is_file {
-            *f = name.clone();
-        } else if !name.is_empty() && !f.starts_with('/') {
-            *f = if name.ends_with('/') { format!("{name}{f}") } else { format!("{name}/{f}") };
-        }
-    };
-    diagnostics
-        .into_iter()
-        .map(|mut d| {
-            if !d.location.file.is_empty() {
-                rename(&mut d.location.file);
-            }
-            d.related.iter_mut().for_each(|r| rename(&mut r.location.file));
-            d
-        })
-        .collect()
+    let mut rendered = crate::render::Rendered { diagnostics, ..Default::default() };
+    if let Some((name, is_file)) = &input.name {
+        rendered.name_files(name, *is_file);
+    }
+    rendered.diagnostics
 }
 
 /// `opm render`, offline. `files` is one input (`[{path, content}]`: a bundle directory, a tree of
@@ -522,10 +509,13 @@ pub fn render(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let mut all = crate::render::Rendered::default();
     let mut kinds = Vec::new();
     for input in &inputs {
-        let (kind, rendered) = crate::render::render_input(&input.files, &bundle);
+        let (kind, mut rendered) = crate::render::render_input(&input.files, &bundle);
         kinds.push(kind);
+        if let Some((name, is_file)) = &input.name {
+            rendered.name_files(name, *is_file);
+        }
         all.config.extend(rendered.config);
-        all.diagnostics.extend(named(input, rendered.diagnostics));
+        all.diagnostics.extend(rendered.diagnostics);
     }
     let only_catalogs = kinds.iter().all(|k| *k == InputKind::Catalog);
     // Several inputs: the kind of them all when they agree, else "tree" (whole packages).

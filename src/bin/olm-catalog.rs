@@ -384,20 +384,9 @@ mod native {
 
     /// `path`'s findings with their files named from the working directory.
     fn prefixed(path: &Path, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
-        let is_dir = path.is_dir();
-        let name = |f: &mut String| {
-            *f = if is_dir { path.join(&*f).display().to_string() } else { path.display().to_string() };
-        };
-        diagnostics
-            .into_iter()
-            .map(|mut d| {
-                if !d.location.file.is_empty() {
-                    name(&mut d.location.file);
-                }
-                d.related.iter_mut().for_each(|r| name(&mut r.location.file));
-                d
-            })
-            .collect()
+        let mut rendered = Rendered { diagnostics, ..Rendered::default() };
+        rendered.name_files(&path.display().to_string(), !path.is_dir());
+        rendered.diagnostics
     }
 
     /// The output of `render` and `template`: one stream, or one file per package under `dir`.
@@ -443,10 +432,11 @@ mod native {
         let mut all = Rendered::default();
         let mut only_catalogs = true;
         for path in paths {
-            let (kind, rendered) = render_input(&read(path)?, options);
+            let (kind, mut rendered) = render_input(&read(path)?, options);
             only_catalogs &= kind == InputKind::Catalog;
+            rendered.name_files(&path.display().to_string(), !path.is_dir());
             all.config.extend(rendered.config);
-            all.diagnostics.extend(prefixed(path, rendered.diagnostics));
+            all.diagnostics.extend(rendered.diagnostics);
         }
         let (config, diagnostics, code) = finish(all, check);
         report(&diagnostics);

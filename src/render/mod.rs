@@ -39,6 +39,37 @@ pub struct Rendered {
 }
 
 impl Rendered {
+    /// Name every file the blobs and findings point at as the user named the input: each file
+    /// `f` of a directory input `name` becomes `name/f`; with `single_file`, the input is one file
+    /// and every `f` becomes `name`. So findings (also those of a later validation) say where
+    /// the problem is from where the user stands.
+    pub fn name_files(&mut self, name: &str, single_file: bool) {
+        let rename = |f: &str| -> String {
+            if single_file {
+                name.to_string()
+            } else if name.is_empty() || f.starts_with('/') {
+                f.to_string()
+            } else if f.is_empty() || f == "." {
+                name.to_string()
+            } else {
+                format!("{}/{f}", name.trim_end_matches('/'))
+            }
+        };
+        let relocate = |s: &mut declcfg::Source| s.file = rename(&s.file).into();
+        let c = &mut self.config;
+        c.packages.iter_mut().for_each(|b| relocate(&mut b.source));
+        c.channels.iter_mut().for_each(|b| relocate(&mut b.source));
+        c.bundles.iter_mut().for_each(|b| relocate(&mut b.source));
+        c.deprecations.iter_mut().for_each(|b| relocate(&mut b.source));
+        c.others.iter_mut().for_each(|b| relocate(&mut b.source));
+        for d in &mut self.diagnostics {
+            if !d.location.file.is_empty() {
+                d.location.file = rename(&d.location.file);
+            }
+            d.related.iter_mut().for_each(|r| r.location.file = rename(&r.location.file));
+        }
+    }
+
     /// The rendered blobs checked as a catalog read from files is checked (`opm validate`'s
     /// checks, plus lints unless `options` turn them off), the rendering's own findings first.
     /// Findings point at the files the blobs came from: a template's lines, a CSV.
@@ -110,5 +141,50 @@ impl BundleSource {
     /// Whether the source holds no bundle.
     pub fn is_empty(&self) -> bool {
         self.by_image.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::{Code, Location};
+
+    fn rendered(file: &str) -> Rendered {
+        let mut out = Rendered::default();
+        out.config.bundles.push(crate::declcfg::Bundle {
+            source: declcfg::Source { file: file.into(), pos: declcfg::Pos::default() },
+            package: Default::default(),
+            name: Default::default(),
+            image: Default::default(),
+            properties: Vec::new().into(),
+            related_images: Vec::new(),
+            object_count: 0,
+        });
+        let at = Location { file: file.to_string(), line: 1, column: 1, pointer: String::new() };
+        out.diagnostics.push(Diagnostic::error(Code::BundleNoCsv, "no csv in bundle", at));
+        out
+    }
+
+    #[test]
+    fn files_of_a_directory_input_are_named_under_it() {
+        let mut r = rendered("0.1.0/manifests/csv.yaml");
+        r.name_files("operators/foo", false);
+        assert_eq!(&*r.config.bundles[0].source.file, "operators/foo/0.1.0/manifests/csv.yaml");
+        assert_eq!(r.diagnostics[0].location.file, "operators/foo/0.1.0/manifests/csv.yaml");
+    }
+
+    #[test]
+    fn a_one_file_input_names_everything_after_itself() {
+        let mut r = rendered("catalog.yaml");
+        r.name_files("catalogs/foo.yaml", true);
+        assert_eq!(&*r.config.bundles[0].source.file, "catalogs/foo.yaml");
+        assert_eq!(r.diagnostics[0].location.file, "catalogs/foo.yaml");
+    }
+
+    #[test]
+    fn a_blob_made_for_the_whole_input_is_named_after_it() {
+        let mut r = rendered("");
+        r.name_files("operators/foo/", false);
+        assert_eq!(&*r.config.bundles[0].source.file, "operators/foo/");
     }
 }
