@@ -96,7 +96,30 @@ pub fn write_string(s: &str, html: bool, out: &mut String) {
 
 /// Whether byte `b` may start a character Go escapes.
 fn may_escape(b: u8, html: bool) -> bool {
-    b < 0x20 || b == b'"' || b == b'\\' || b == 0xE2 || (html && matches!(b, b'<' | b'>' | b'&'))
+    let table = if html { &MAY_ESCAPE_HTML } else { &MAY_ESCAPE };
+    table[b as usize]
+}
+
+const MAY_ESCAPE: [bool; 256] = escape_table(false);
+const MAY_ESCAPE_HTML: [bool; 256] = escape_table(true);
+
+/// Control characters, `"`, `\`, the lead byte of U+2028/U+2029, and with `html` `<`, `>`, `&`.
+const fn escape_table(html: bool) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = true;
+        b += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[0xE2] = true;
+    if html {
+        t[b'<' as usize] = true;
+        t[b'>' as usize] = true;
+        t[b'&' as usize] = true;
+    }
+    t
 }
 
 /// The escape of one character `may_escape` stopped at.
