@@ -4,6 +4,7 @@
 //!
 //! Analyses (validation, graphs, resolution) read only this model.
 
+pub mod csv;
 mod build;
 mod replaces_chain;
 
