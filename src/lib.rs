@@ -52,6 +52,7 @@ mod gotext;
 pub mod graph;
 mod image_ref;
 pub mod model;
+pub mod operatorgroup;
 pub mod property;
 pub mod render;
 #[cfg(feature = "resolver")]

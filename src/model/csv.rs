@@ -380,7 +380,10 @@ spec:
         assert_eq!(perms[0].rules[0].verbs, ["get", "list"]);
         assert_eq!(v.cluster_permissions.as_ref().unwrap()[0].rules[0].non_resource_urls, ["/metrics"]);
         let hooks = v.webhooks.as_ref().unwrap();
-        assert_eq!((hooks[0].type_.as_str(), hooks[0].conversion_crds.as_slice()), ("ConversionWebhook", &["geese.birds.com".to_string()][..]));
+        assert_eq!(
+            (hooks[0].type_.as_str(), hooks[0].conversion_crds.as_slice()),
+            ("ConversionWebhook", &["geese.birds.com".to_string()][..])
+        );
     }
 
     #[test]
@@ -405,7 +408,10 @@ spec:
 
     #[test]
     fn no_csv_and_mistyped_fields() {
-        assert_eq!(CsvView::from_bundle(&bundle_with(r#"{"type":"olm.gvk","value":{"group":"g","version":"v","kind":"K"}}"#)), None);
+        assert_eq!(
+            CsvView::from_bundle(&bundle_with(r#"{"type":"olm.gvk","value":{"group":"g","version":"v","kind":"K"}}"#)),
+            None
+        );
         let csv = "kind: ClusterServiceVersion\nspec:\n  installModes: {type: OwnNamespace}\n  install: {spec: {permissions: 3}}\n";
         let v = CsvView::from_bundle(&bundle_with(&object(csv))).unwrap();
         assert!(v.install_modes.is_empty());

@@ -4,8 +4,8 @@
 //!
 //! Analyses (validation, graphs, resolution) read only this model.
 
-pub mod csv;
 mod build;
+pub mod csv;
 mod replaces_chain;
 
 pub use build::build;
