@@ -5,7 +5,8 @@
 //! requirements.
 //!
 //! The CSV is taken as new (no status reason yet). OperatorGroups whose `status.namespaces` is not
-//! given get the status OLM would compute from their spec.
+//! given get the status OLM would compute from their spec; a given status is taken as that
+//! computation's result (an empty one is `NoTargetNamespaces`).
 
 use std::collections::BTreeMap;
 
@@ -124,7 +125,8 @@ fn join(
         og.identifier(),
         crate::gotext::quote(&targets)
     ));
-    if computed.as_ref().is_ok_and(|t| t.is_empty()) {
+    // A given status is what OLM computed from the spec; otherwise OLM computes it now.
+    if status.is_empty() {
         return m
             .fail(Reason::NoTargetNamespaces, "no targetNamespaces are matched operatorgroups namespace selection");
     }

@@ -8,10 +8,12 @@
 //! - [`membership`]: a CSV's outcome in a cluster's OperatorGroups, and the annotations OLM writes.
 //! - [`install_plan`]: a bundle's install modes, what it would watch under each kind of group, and
 //!   lints about its install modes.
+//! - [`check`]: one check (membership and install summary) with a text rendering, for the surfaces.
 //!
 //! Reads the model's CSV view ([`crate::model::csv::CsvView`]) and the cluster description
 //! ([`crate::cluster::operator_groups`]); decides, and never writes to either.
 
+pub mod check;
 pub mod install_modes;
 pub mod install_plan;
 pub mod membership;
@@ -19,6 +21,7 @@ pub mod provided_apis;
 pub mod reconcile;
 pub mod targets;
 
+pub use check::{check, CheckReport};
 pub use install_modes::{InstallModeSet, InstallModeType, Unsupported};
 pub use install_plan::{install_plan, install_plan_of, InstallPlan};
 pub use membership::{membership, Membership};

@@ -18,18 +18,25 @@ pub fn run(case: &Value) -> Result<(), String> {
     match case["kind"].as_str().unwrap_or("") {
         "installmode-supports" => installmode_supports(input, expect),
         "og-api-reconcile" => {
-            let got = reconcile_api_intersection(&apis(&input["add"]), &group(&input["group"]), &groups(&input["otherGroups"]));
+            let got = reconcile_api_intersection(
+                &apis(&input["add"]),
+                &group(&input["group"]),
+                &groups(&input["otherGroups"]),
+            );
             same(got.as_str(), expect["result"].as_str().unwrap_or(""))
         }
         "gvk-string-parse" => {
             let got = parse_provided_apis(input["annotation"].as_str().unwrap_or(""));
             same(got, apis(&expect["apis"]))
         }
-        "apiset-string" => same(render_provided_apis(&apis(&input["apis"])), expect["annotation"].as_str().unwrap_or("").into()),
+        "apiset-string" => {
+            same(render_provided_apis(&apis(&input["apis"])), expect["annotation"].as_str().unwrap_or("").into())
+        }
         "og-targets" => same(group(&input["group"]).targets, strings(&expect["targets"]).into_iter().collect()),
         "og-group-intersection" => {
             let others = groups(&input["otherGroups"]);
-            let got: Vec<String> = group(&input["group"]).intersecting(&others).iter().map(|g| g.identifier()).collect();
+            let got: Vec<String> =
+                group(&input["group"]).intersecting(&others).iter().map(|g| g.identifier()).collect();
             same(got, strings(&expect["intersecting"]))
         }
         other => Err(format!("kind {other} is unknown")),
@@ -51,7 +58,10 @@ fn installmode_supports(input: &Value, expect: &Value) -> Result<(), String> {
         Some(list) => {
             let modes: Vec<InstallMode> = list
                 .iter()
-                .map(|m| InstallMode { type_: m["type"].as_str().unwrap_or("").into(), supported: m["supported"] == true })
+                .map(|m| InstallMode {
+                    type_: m["type"].as_str().unwrap_or("").into(),
+                    supported: m["supported"] == true,
+                })
                 .collect();
             InstallModeSet::new(&modes).map_err(|e| e.to_string())
         }
