@@ -168,8 +168,8 @@ fn reconcile_apis(
                 return m.end(Outcome::Supported);
             }
             ApiStep::Fail(f) => {
-                m.syncs.push(format!("{}:", result.as_str()));
-                return m.fail(f.reason, f.message);
+                m.syncs.push(format!("{}: the CSV fails: {}: {}", result.as_str(), f.reason.as_str(), f.message));
+                return m.end(Outcome::Failed(f));
             }
             ApiStep::SetAnnotation(text) => {
                 m.syncs.push(format!(
