@@ -175,6 +175,12 @@ codes! {
     PackageManifestNoDefaultChannel = "package-manifest-no-default-channel",
     PackageManifestUnlistedBundle = "package-manifest-unlisted-bundle",
     PackageManifestDuplicateBundle = "package-manifest-duplicate-bundle",
+    // OperatorGroups and install modes (operatorgroup): lints on a bundle's CSV.
+    OperatorgroupNoInstallMode = "operatorgroup-no-install-mode",
+    OperatorgroupOnlyMultiNamespace = "operatorgroup-only-multinamespace",
+    OperatorgroupDuplicateInstallModes = "operatorgroup-duplicate-install-modes",
+    OperatorgroupUnknownInstallMode = "operatorgroup-unknown-install-mode",
+    OperatorgroupBadCrdName = "operatorgroup-bad-crd-name",
 }
 
 impl fmt::Display for Code {

@@ -247,3 +247,76 @@ fn convert_template_basic_reduces_bundles_to_their_image() {
     assert!(text.contains("- image: quay.io/foo/bundle:v1.0.0\n  schema: olm.bundle\n"), "{text}");
     assert!(!text.contains("packageName"), "{text}");
 }
+
+/// An `operatorgroup` check file in `d`, checking a bundle of the community-v4.16 catalog.
+fn og_check(d: &Path, bundle: &str, groups: &str) -> std::path::PathBuf {
+    let package = bundle.split(".v").next().unwrap();
+    let catalog = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/fbc/community-v4.16").join(package);
+    assert!(catalog.is_dir(), "shared catalog missing: {}", catalog.display());
+    let check = serde_json::json!({
+        "path": catalog, "package": package, "bundle": bundle, "operatorNamespace": "operators",
+        "namespaces": [{"name": "operators"}, {"name": "team-a", "labels": {"tenant": "a"}}],
+        "operatorGroups": serde_json::from_str::<serde_json::Value>(groups).unwrap(),
+    });
+    let file = d.join(format!("{bundle}.json"));
+    std::fs::write(&file, check.to_string()).unwrap();
+    file
+}
+
+#[test]
+fn operatorgroup_checks_a_real_bundle_csv() {
+    let d = temp_dir("operatorgroup");
+    // kube-green supports only AllNamespaces: a global group accepts it and records its API.
+    let file = og_check(&d, "kube-green.v0.7.1", r#"[{"name": "global", "namespace": "operators"}]"#);
+    let out = bin().args(["operatorgroup", "--format", "json"]).arg(&file).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let m = &v["membership"];
+    assert_eq!(m["outcome"]["outcome"], "supported");
+    assert_eq!(m["csvAnnotations"]["olm.targetNamespaces"], "");
+    assert_eq!(m["csvAnnotations"]["olm.operatorGroup"], "global");
+    assert_eq!(m["providedApisAfter"], "SleepInfo.v1alpha1.kube-green.com");
+    assert_eq!(v["installPlan"]["source"], "olm.bundle.object");
+
+    // A group selecting one tenant namespace: OLM fails the CSV, with its message.
+    let groups = r#"[{"name": "tenant", "namespace": "operators", "selector": {"matchLabels": {"tenant": "a"}}}]"#;
+    let file = og_check(&d, "kube-green.v0.7.1", groups);
+    let out = bin().args(["operatorgroup"]).arg(&file).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("kube-green.v0.7.1 in namespace \"operators\" (OperatorGroup tenant/operators): Failed, UnsupportedOperatorGroup: SingleNamespace InstallModeType not supported, cannot configure to watch one namespace\n"), "{text}");
+    assert!(text.contains("  olm.targetNamespaces: \"team-a\"\n"), "{text}");
+
+    // An intersecting global group already providing the operator's API: OLM fails the CSV.
+    let api = "VisionOneContainerSecurity.v1alpha1.container-security.trendmicro.com";
+    let groups = format!(
+        r#"[{{"name": "own", "namespace": "operators", "targetNamespaces": ["operators"]}},
+            {{"name": "other", "namespace": "team-a", "providedAPIsAnnotation": "{api}"}}]"#
+    );
+    let file = og_check(&d, "visionone-containersecurity.v0.0.5", &groups);
+    let out = bin().args(["operatorgroup", "--format", "json"]).arg(&file).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let m = &v["membership"];
+    assert_eq!(m["outcome"]["reason"], "InterOperatorGroupOwnerConflict");
+    assert_eq!(m["outcome"]["message"], "intersecting operatorgroups provide the same apis");
+    assert_eq!(m["intersectingGroups"], serde_json::json!(["other/team-a"]));
+}
+
+#[test]
+fn operatorgroup_takes_a_conformance_case_input() {
+    let d = temp_dir("operatorgroup-case");
+    let file = d.join("check.json");
+    let case = r#"{"installModes": {"MultiNamespace": true}, "operatorNamespace": "operators", "targetNamespaces": ["ns-0", "operators"]}"#;
+    std::fs::write(&file, case).unwrap();
+    let out = bin().args(["operatorgroup"]).arg(&file).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("UnsupportedOperatorGroup: OwnNamespace InstallModeType not supported, cannot configure to watch own namespace"), "{text}");
+    assert!(text.contains("warning[operatorgroup-only-multinamespace]"), "{text}");
+
+    std::fs::write(&file, r#"{"path": "nowhere", "operatorNamespace": "operators"}"#).unwrap();
+    let out = bin().args(["operatorgroup"]).arg(&file).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs `package` and `bundle`"));
+}

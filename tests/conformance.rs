@@ -21,6 +21,8 @@ use olm_catalog::validate::validate_files;
 use olm_catalog::version::Version;
 use serde_json::Value;
 
+#[path = "conformance/operatorgroup.rs"]
+mod operatorgroup;
 #[path = "conformance/render_bundle.rs"]
 mod render_bundle;
 #[path = "conformance/resolver.rs"]
@@ -360,6 +362,7 @@ fn runner(file: &str) -> Option<Runner> {
         "olm-resolver.json" => Some(resolver::run),
         "semver-template.json" => Some(semver_template::run),
         "render-bundle.json" => Some(render_bundle::run),
+        "operatorgroup.json" => Some(operatorgroup::run),
         _ => None,
     }
 }

@@ -1,7 +1,7 @@
 //! The `olm-catalog` command line: a thin surface over the library (no logic of its own).
 //!
 //! Exit codes: 0 success (valid catalog, path reaches the head), 1 a negative answer (invalid
-//! catalog, stranded version), 2 usage or I/O error.
+//! catalog, stranded version, a CSV its OperatorGroup does not support), 2 usage or I/O error.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -97,6 +97,16 @@ mod native {
             /// The problem as JSON: namespace, catalogs (inline packages, or `path` naming an FBC
             /// directory relative to this file), installed operators, subscriptions.
             problem: PathBuf,
+            #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+            format: TextOrJson,
+        },
+        /// Check a CSV against a cluster's OperatorGroups as OLM does: supported, or the reason and
+        /// message OLM gives, the annotations it writes, and the bundle's install modes.
+        Operatorgroup {
+            /// The check as JSON: `operatorNamespace`, `namespaces`, `operatorGroups` (or
+            /// `targetNamespaces`), and a catalog bundle (`path` relative to this file, `package`,
+            /// `bundle`) or inline `installModes` / `installModesList` and `providedAPIs`.
+            check: PathBuf,
             #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
             format: TextOrJson,
         },
@@ -250,6 +260,7 @@ mod native {
                 path_cmd(&path, &package, &channel, &from, semantics, format, &mut out)
             }
             Command::Resolve { problem, format } => resolve_cmd(&problem, format, &mut out),
+            Command::Operatorgroup { check, format } => operatorgroup_cmd(&check, format, &mut out),
             Command::Render { paths, format, migrate_level, image_ref_template, output_dir, validate } => {
                 let options =
                     BundleOptions { image: None, image_ref_template, migrate_csv_metadata: migrate_level.is_some() };
@@ -313,6 +324,27 @@ mod native {
             TextOrJson::Text => out.push_str(&outcome.to_text()),
         }
         Ok(if outcome.error_type.is_none() { 0 } else { 1 })
+    }
+
+    /// Read a check file (a catalog `path` is relative to it), run it; exit 1 unless supported.
+    fn operatorgroup_cmd(file: &Path, format: TextOrJson, out: &mut String) -> Result<u8, Fail> {
+        use olm_catalog::cluster::operator_group_json::CheckJson;
+        let text = std::fs::read_to_string(file).map_err(|e| Fail(format!("{}: {e}", file.display())))?;
+        let json: CheckJson = serde_json::from_str(&text)
+            .map_err(|e| Fail(format!("{}: not an operatorgroup check: {e}", file.display())))?;
+        let base = file.parent().unwrap_or(Path::new("."));
+        let check = json
+            .into_check(&mut |p| load(&base.join(p)).map(|cfg| model::build(&cfg).0).map_err(|Fail(m)| m))
+            .map_err(|e| Fail(format!("{}: {e}", file.display())))?;
+        let report = olm_catalog::operatorgroup::check(&check);
+        match format {
+            TextOrJson::Json => {
+                out.push_str(&serde_json::to_string_pretty(&report).map_err(|e| Fail(e.to_string()))?);
+                out.push('\n');
+            }
+            TextOrJson::Text => out.push_str(&report.to_text()),
+        }
+        Ok(if report.membership.outcome.is_supported() { 0 } else { 1 })
     }
 
     fn read(path: &Path) -> Result<Vec<olm_catalog::declcfg::FileInput>, Fail> {

@@ -8,6 +8,8 @@
 //! OLM v1's single-package selection.
 
 mod blobs;
+pub mod operator_group_json;
+pub mod operator_groups;
 pub mod problem_json;
 pub mod v1_problem;
 

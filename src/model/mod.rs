@@ -5,6 +5,7 @@
 //! Analyses (validation, graphs, resolution) read only this model.
 
 mod build;
+pub mod csv;
 mod replaces_chain;
 
 pub use build::build;
