@@ -323,9 +323,11 @@ fn operatorgroup_takes_a_conformance_case_input() {
 
 #[test]
 fn rbac_previews_a_real_bundle_under_each_supported_mode() {
-    let catalog = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/fbc/community-v4.16/ecr-secret-operator");
+    let catalog =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/fbc/community-v4.16/ecr-secret-operator");
     // Default bundle (the default channel's head) and every mode its CSV supports.
-    let out = bin().args(["rbac", "--package", "ecr-secret-operator", "--format", "json"]).arg(&catalog).output().unwrap();
+    let out =
+        bin().args(["rbac", "--package", "ecr-secret-operator", "--format", "json"]).arg(&catalog).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let modes: Vec<&str> = v.as_array().unwrap().iter().map(|p| p["target"]["installMode"].as_str().unwrap()).collect();
@@ -347,12 +349,28 @@ fn rbac_previews_a_real_bundle_under_each_supported_mode() {
     assert!(text.contains("what the operator may touch:"), "{text}");
 
     // YAML.
-    let out = bin().args(["rbac", "--package", "ecr-secret-operator", "--format", "yaml", "--install-mode", "AllNamespaces"]).arg(&catalog).output().unwrap();
+    let out = bin()
+        .args(["rbac", "--package", "ecr-secret-operator", "--format", "yaml", "--install-mode", "AllNamespaces"])
+        .arg(&catalog)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stdout).contains("installMode: AllNamespaces"));
 
     // Targets that do not make the mode's group: usage error.
-    let out = bin().args(["rbac", "--package", "ecr-secret-operator", "--install-mode", "OwnNamespace", "--target-namespaces", "x"]).arg(&catalog).output().unwrap();
+    let out = bin()
+        .args([
+            "rbac",
+            "--package",
+            "ecr-secret-operator",
+            "--install-mode",
+            "OwnNamespace",
+            "--target-namespaces",
+            "x",
+        ])
+        .arg(&catalog)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -367,15 +385,22 @@ fn rbac_without_permissions_exits_1_and_says_why() {
 
     // kube-green supports only AllNamespaces: asking for OwnNamespace shows OLM's refusal.
     let catalog = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/fbc/community-v4.16/kube-green");
-    let out = bin().args(["rbac", "--package", "kube-green", "--install-mode", "OwnNamespace"]).arg(&catalog).output().unwrap();
+    let out = bin()
+        .args(["rbac", "--package", "kube-green", "--install-mode", "OwnNamespace"])
+        .arg(&catalog)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("  not supported: OwnNamespace InstallModeType not supported"));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("  not supported: OwnNamespace InstallModeType not supported")
+    );
 }
 
 #[test]
 fn operatorgroup_reports_multitenancy_findings_for_instances() {
     let d = temp_dir("operatorgroup-tenants");
-    let catalog = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/fbc/community-v4.16/ecr-secret-operator");
+    let catalog =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/fbc/community-v4.16/ecr-secret-operator");
     let check = serde_json::json!({
         "path": catalog, "package": "ecr-secret-operator", "bundle": "ecr-secret-operator.v0.5.0",
         "operatorNamespace": "op-a",
@@ -397,5 +422,6 @@ fn operatorgroup_reports_multitenancy_findings_for_instances() {
     assert!(codes.contains(&"multitenancy-shared-crds"), "{codes:?}");
     assert!(codes.contains(&"multitenancy-overlapping-targets"), "{codes:?}");
     let out = bin().args(["operatorgroup"]).arg(&file).output().unwrap();
-    assert!(String::from_utf8_lossy(&out.stdout).contains("warning[multitenancy-version-skew]: ecr-secret-operator.v0.4.1 in \"op-b\" runs version 0.4.1"));
+    assert!(String::from_utf8_lossy(&out.stdout)
+        .contains("warning[multitenancy-version-skew]: ecr-secret-operator.v0.4.1 in \"op-b\" runs version 0.4.1"));
 }
