@@ -181,6 +181,14 @@ codes! {
     OperatorgroupDuplicateInstallModes = "operatorgroup-duplicate-install-modes",
     OperatorgroupUnknownInstallMode = "operatorgroup-unknown-install-mode",
     OperatorgroupBadCrdName = "operatorgroup-bad-crd-name",
+    // Multitenancy (operatorgroup::multitenancy): one operator instance per tenant, and its limits.
+    MultitenancyVersionSkew = "multitenancy-version-skew",
+    MultitenancyOlderCrd = "multitenancy-older-crd",
+    MultitenancySharedCrds = "multitenancy-shared-crds",
+    MultitenancyDependency = "multitenancy-dependency",
+    MultitenancyConversionWebhook = "multitenancy-conversion-webhook",
+    MultitenancyOperatorInTenantNamespace = "multitenancy-operator-in-tenant-namespace",
+    MultitenancyOverlappingTargets = "multitenancy-overlapping-targets",
 }
 
 impl fmt::Display for Code {

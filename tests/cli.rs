@@ -320,3 +320,108 @@ fn operatorgroup_takes_a_conformance_case_input() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("needs `package` and `bundle`"));
 }
+
+#[test]
+fn rbac_previews_a_real_bundle_under_each_supported_mode() {
+    let catalog =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/fbc/community-v4.16/ecr-secret-operator");
+    // Default bundle (the default channel's head) and every mode its CSV supports.
+    let out =
+        bin().args(["rbac", "--package", "ecr-secret-operator", "--format", "json"]).arg(&catalog).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let modes: Vec<&str> = v.as_array().unwrap().iter().map(|p| p["target"]["installMode"].as_str().unwrap()).collect();
+    assert_eq!(modes, ["OwnNamespace", "SingleNamespace", "MultiNamespace", "AllNamespaces"]);
+    assert_eq!(v[0]["csvName"], "ecr-secret-operator.v0.5.0");
+    assert!(v[0]["groupClusterRoles"][0]["name"].as_str().unwrap().starts_with("olm.og.operator-group.admin-"));
+
+    // One mode, chosen namespaces, text; the Role name is cut to fit 63 characters as OLM cuts it.
+    let out = bin()
+        .args(["rbac", "--package", "ecr-secret-operator", "--bundle", "ecr-secret-operator.v0.4.1"])
+        .args(["--install-mode", "SingleNamespace", "--namespace", "op-a", "--target-namespaces", "team-a"])
+        .arg(&catalog)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("ecr-secret-operator.v0.4.1 as SingleNamespace: OperatorGroup operator-group/op-a in \"op-a\" targeting \"team-a\"\n"), "{text}");
+    assert!(text.contains("  team-a/ecr-secret-operator.v0.4.1-ecr-secret-operator-contr-<hash>\n"), "{text}");
+    assert!(text.contains("what the operator may touch:"), "{text}");
+
+    // YAML.
+    let out = bin()
+        .args(["rbac", "--package", "ecr-secret-operator", "--format", "yaml", "--install-mode", "AllNamespaces"])
+        .arg(&catalog)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("installMode: AllNamespaces"));
+
+    // Targets that do not make the mode's group: usage error.
+    let out = bin()
+        .args([
+            "rbac",
+            "--package",
+            "ecr-secret-operator",
+            "--install-mode",
+            "OwnNamespace",
+            "--target-namespaces",
+            "x",
+        ])
+        .arg(&catalog)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn rbac_without_permissions_exits_1_and_says_why() {
+    // community-v4.20 carries olm.csv.metadata: no install strategy, so no permissions.
+    let catalog = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/fbc/community-v4.20/kube-green");
+    let out = bin().args(["rbac", "--package", "kube-green"]).arg(&catalog).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("olm.csv.metadata, which carries no install strategy"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("provided-API ClusterRoles:"));
+
+    // kube-green supports only AllNamespaces: asking for OwnNamespace shows OLM's refusal.
+    let catalog = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/fbc/community-v4.16/kube-green");
+    let out = bin()
+        .args(["rbac", "--package", "kube-green", "--install-mode", "OwnNamespace"])
+        .arg(&catalog)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("  not supported: OwnNamespace InstallModeType not supported")
+    );
+}
+
+#[test]
+fn operatorgroup_reports_multitenancy_findings_for_instances() {
+    let d = temp_dir("operatorgroup-tenants");
+    let catalog =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/fbc/community-v4.16/ecr-secret-operator");
+    let check = serde_json::json!({
+        "path": catalog, "package": "ecr-secret-operator", "bundle": "ecr-secret-operator.v0.5.0",
+        "operatorNamespace": "op-a",
+        "operatorGroups": [
+            {"name": "a", "namespace": "op-a", "targetNamespaces": ["team-a"]},
+            {"name": "b", "namespace": "op-b", "targetNamespaces": ["team-b", "team-a"]}
+        ],
+        "instances": [
+            {"namespace": "op-a", "bundle": "ecr-secret-operator.v0.5.0"},
+            {"namespace": "op-b", "bundle": "ecr-secret-operator.v0.4.1"}
+        ]
+    });
+    let file = d.join("tenants.json");
+    std::fs::write(&file, check.to_string()).unwrap();
+    let out = bin().args(["operatorgroup", "--format", "json"]).arg(&file).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let codes: Vec<&str> = v["multitenancy"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
+    assert!(codes.contains(&"multitenancy-version-skew"), "{codes:?}");
+    assert!(codes.contains(&"multitenancy-shared-crds"), "{codes:?}");
+    assert!(codes.contains(&"multitenancy-overlapping-targets"), "{codes:?}");
+    let out = bin().args(["operatorgroup"]).arg(&file).output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout)
+        .contains("warning[multitenancy-version-skew]: ecr-secret-operator.v0.4.1 in \"op-b\" runs version 0.4.1"));
+}

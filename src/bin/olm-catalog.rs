@@ -110,6 +110,32 @@ mod native {
             #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
             format: TextOrJson,
         },
+        /// Preview the RBAC OLM generates for a bundle's CSV: the OperatorGroup's and the provided
+        /// APIs' ClusterRoles, the Roles and bindings of its permissions in each target namespace,
+        /// and what the operator may touch.
+        Rbac {
+            /// An FBC directory or file.
+            path: PathBuf,
+            #[arg(long)]
+            package: String,
+            /// The bundle (default: the head of the package's default channel).
+            #[arg(long)]
+            bundle: Option<String>,
+            /// The install mode (default: each mode the CSV supports).
+            #[arg(long, value_enum)]
+            install_mode: Option<InstallModeArg>,
+            /// The operator's namespace (and its OperatorGroup's).
+            #[arg(long, default_value = "operators")]
+            namespace: String,
+            /// The OperatorGroup's name.
+            #[arg(long, default_value = "operator-group")]
+            operator_group: String,
+            /// The group's target namespaces, comma-separated (default: an example for the mode).
+            #[arg(long, value_delimiter = ',')]
+            target_namespaces: Option<Vec<String>>,
+            #[arg(long, value_enum, default_value_t = RbacFormat::Text)]
+            format: RbacFormat,
+        },
         /// Render bundle directories, trees of them (community layout), package manifests or
         /// catalogs into one File-Based Catalog, offline (`opm render`).
         Render {
@@ -194,6 +220,22 @@ mod native {
     }
 
     #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+    enum RbacFormat {
+        Text,
+        Json,
+        Yaml,
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+    #[value(rename_all = "PascalCase")]
+    enum InstallModeArg {
+        OwnNamespace,
+        SingleNamespace,
+        MultiNamespace,
+        AllNamespaces,
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
     enum MigrateLevel {
         BundleObjectToCsvMetadata,
     }
@@ -261,6 +303,19 @@ mod native {
             }
             Command::Resolve { problem, format } => resolve_cmd(&problem, format, &mut out),
             Command::Operatorgroup { check, format } => operatorgroup_cmd(&check, format, &mut out),
+            Command::Rbac {
+                path,
+                package,
+                bundle,
+                install_mode,
+                namespace,
+                operator_group,
+                target_namespaces,
+                format,
+            } => {
+                let group = RbacGroup { install_mode, namespace, operator_group, target_namespaces };
+                rbac_cmd(&path, &package, bundle.as_deref(), &group, format, &mut out)
+            }
             Command::Render { paths, format, migrate_level, image_ref_template, output_dir, validate } => {
                 let options =
                     BundleOptions { image: None, image_ref_template, migrate_csv_metadata: migrate_level.is_some() };
@@ -345,6 +400,87 @@ mod native {
             TextOrJson::Text => out.push_str(&report.to_text()),
         }
         Ok(if report.membership.outcome.is_supported() { 0 } else { 1 })
+    }
+
+    /// The OperatorGroup options of `rbac`.
+    struct RbacGroup {
+        install_mode: Option<InstallModeArg>,
+        namespace: String,
+        operator_group: String,
+        target_namespaces: Option<Vec<String>>,
+    }
+
+    /// Preview a bundle's RBAC under each install mode asked for (or that the CSV supports); exit
+    /// 1 when the CSV's permissions are unknown or a mode asked for is not supported.
+    fn rbac_cmd(
+        path: &Path,
+        package: &str,
+        bundle: Option<&str>,
+        group: &RbacGroup,
+        format: RbacFormat,
+        out: &mut String,
+    ) -> Result<u8, Fail> {
+        use olm_catalog::model::csv::CsvView;
+        use olm_catalog::operatorgroup::rbac::{preview_rbac, RbacTarget};
+        use olm_catalog::operatorgroup::{InstallModeSet, InstallModeType};
+        let (m, _) = model::build(&load(path)?);
+        let p = m.package(package).ok_or_else(|| Fail(format!("no package {package:?} in {}", path.display())))?;
+        let name = match bundle {
+            Some(b) => b.to_string(),
+            None => {
+                let c =
+                    p.default_channel().ok_or_else(|| Fail(format!("package {package:?} has no default channel")))?;
+                let head = c.head().map_err(|e| Fail(format!("channel {:?}: {e}", c.name)))?;
+                head.name.value.clone()
+            }
+        };
+        let b = p.bundle(&name).ok_or_else(|| Fail(format!("package {package:?} has no bundle {name:?}")))?;
+        let Some(csv) = CsvView::from_bundle(b) else {
+            eprintln!("olm-catalog: bundle {name:?} has no ClusterServiceVersion (no olm.bundle.object CSV, no olm.csv.metadata): no permissions to preview");
+            return Ok(1);
+        };
+        let modes: Vec<InstallModeType> = match group.install_mode {
+            Some(m) => vec![InstallModeType::ALL[m as usize]],
+            None => {
+                let set = InstallModeSet::new(&csv.install_modes).unwrap_or_default();
+                InstallModeType::ALL.into_iter().filter(|m| set.supported(*m)).collect()
+            }
+        };
+        if modes.is_empty() {
+            eprintln!(
+                "olm-catalog: the CSV of {name:?} supports no install mode: OLM installs it under no OperatorGroup"
+            );
+            return Ok(1);
+        }
+        let mut previews = Vec::new();
+        for mode in modes {
+            let target =
+                RbacTarget::for_mode(mode, &group.namespace, &group.operator_group, group.target_namespaces.clone())
+                    .map_err(Fail)?;
+            previews.push(preview_rbac(&csv, &name, &target));
+        }
+        match format {
+            RbacFormat::Text => {
+                let texts: Vec<String> = previews.iter().map(|p| p.to_text()).collect();
+                out.push_str(&texts.join("\n"));
+            }
+            RbacFormat::Json => {
+                out.push_str(&serde_json::to_string_pretty(&previews).map_err(|e| Fail(e.to_string()))?);
+                out.push('\n');
+            }
+            RbacFormat::Yaml => {
+                let json = serde_json::to_string(&previews).map_err(|e| Fail(e.to_string()))?;
+                let doc = olm_catalog::declcfg::read_documents("rbac.json", json.as_bytes()).into_iter().next();
+                let node =
+                    doc.and_then(|d| d.ok()).and_then(|d| d.value).ok_or_else(|| Fail("cannot write YAML".into()))?;
+                out.push_str(&write::yaml_document(&node));
+            }
+        }
+        if csv.permissions.is_none() {
+            eprintln!("olm-catalog: the CSV of {name:?} comes from olm.csv.metadata, which carries no install strategy: its permissions are unknown");
+            return Ok(1);
+        }
+        Ok(if previews.iter().any(|p| p.unsupported.is_some()) { 1 } else { 0 })
     }
 
     fn read(path: &Path) -> Result<Vec<olm_catalog::declcfg::FileInput>, Fail> {

@@ -50,6 +50,34 @@ pub struct CheckJson {
     /// The cluster's OperatorGroups.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub operator_groups: Option<Vec<OperatorGroup>>,
+    /// Instances of the package across tenants (bundles of the same `path` and `package`), for
+    /// the multitenancy check.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub instances: Vec<InstanceJson>,
+}
+
+/// One instance of the operator for one tenant.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InstanceJson {
+    /// The operator namespace of the instance.
+    pub namespace: String,
+    /// The bundle installed there (of the check's `package`).
+    pub bundle: String,
+    /// Its group's target namespaces; without it, the group of `operatorGroups` in `namespace`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_namespaces: Option<Vec<String>>,
+}
+
+/// An instance ready for the analysis.
+#[derive(Debug, Clone)]
+pub struct TenantInstance {
+    /// The operator namespace.
+    pub namespace: String,
+    /// The target namespaces given, if any.
+    pub target_namespaces: Option<Vec<String>>,
+    /// The bundle.
+    pub bundle: crate::model::Bundle,
 }
 
 /// One install mode.
@@ -90,6 +118,8 @@ pub struct Check {
     pub namespace: String,
     /// The cluster's namespaces and groups.
     pub cluster: GroupCluster,
+    /// Instances of the package across tenants (empty: no multitenancy check).
+    pub instances: Vec<TenantInstance>,
 }
 
 /// Why a check cannot be made.
@@ -105,6 +135,8 @@ pub enum CheckError {
     UnknownBundle(String, String),
     /// The bundle has no CSV.
     NoCsv(String),
+    /// `instances` without a catalog `path`.
+    InstancesWithoutPath,
 }
 
 impl std::fmt::Display for CheckError {
@@ -114,6 +146,9 @@ impl std::fmt::Display for CheckError {
             CheckError::Load(m) => f.write_str(m),
             CheckError::UnknownPackage(p) => write!(f, "no package {p:?} in the catalog"),
             CheckError::UnknownBundle(p, b) => write!(f, "package {p:?} has no bundle {b:?}"),
+            CheckError::InstancesWithoutPath => {
+                f.write_str("`instances` name bundles of the catalog: they need `path` and `package`")
+            }
             CheckError::NoCsv(b) => {
                 write!(f, "bundle {b:?} has no ClusterServiceVersion (no olm.bundle.object CSV, no olm.csv.metadata)")
             }
@@ -126,18 +161,32 @@ impl std::error::Error for CheckError {}
 impl CheckJson {
     /// The check this JSON describes; `load` reads the catalog at `path` (it may refuse).
     pub fn into_check(self, load: &mut dyn FnMut(&str) -> Result<Model, String>) -> Result<Check, CheckError> {
-        let (csv, at, bundle) = match &self.path {
+        let (csv, at, bundle, instances) = match &self.path {
             Some(path) => {
                 let (package, name) =
                     self.package.as_deref().zip(self.bundle.as_deref()).ok_or(CheckError::MissingBundle)?;
                 let model = load(path).map_err(CheckError::Load)?;
                 let p = model.package(package).ok_or_else(|| CheckError::UnknownPackage(package.into()))?;
-                let b = p.bundle(name).ok_or_else(|| CheckError::UnknownBundle(package.into(), name.into()))?;
+                let find =
+                    |name: &str| p.bundle(name).ok_or_else(|| CheckError::UnknownBundle(package.into(), name.into()));
+                let b = find(name)?;
                 let csv = CsvView::from_bundle(b).ok_or_else(|| CheckError::NoCsv(name.into()))?;
                 let at = b.source.at(csv.origin.pos, format!("/properties/{}", csv.origin.property));
-                (csv, at, Some(name.to_string()))
+                let instances = self
+                    .instances
+                    .iter()
+                    .map(|i| {
+                        Ok(TenantInstance {
+                            namespace: i.namespace.clone(),
+                            target_namespaces: i.target_namespaces.clone(),
+                            bundle: find(&i.bundle)?.clone(),
+                        })
+                    })
+                    .collect::<Result<Vec<_>, CheckError>>()?;
+                (csv, at, Some(name.to_string()), instances)
             }
-            None => (self.inline_csv(), Location::default(), None),
+            None if !self.instances.is_empty() => return Err(CheckError::InstancesWithoutPath),
+            None => (self.inline_csv(), Location::default(), None, Vec::new()),
         };
         let groups = match self.operator_groups {
             Some(groups) => groups,
@@ -149,7 +198,7 @@ impl CheckJson {
             }],
         };
         let cluster = GroupCluster { namespaces: self.namespaces, groups };
-        Ok(Check { csv, at, bundle, namespace: self.operator_namespace, cluster })
+        Ok(Check { csv, at, bundle, namespace: self.operator_namespace, cluster, instances })
     }
 
     /// The CSV written inline: its install modes and provided APIs (as API services, which carry

@@ -3,8 +3,11 @@
 
 use super::install_plan::{install_plan_of, InstallPlan};
 use super::membership::{membership, Membership};
+use super::multitenancy::{multitenancy, Instance};
+use super::targets::status_namespaces;
 use super::Outcome;
 use crate::cluster::operator_group_json::Check;
+use crate::diagnostic::Diagnostic;
 
 /// What a check finds.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -18,6 +21,9 @@ pub struct CheckReport {
     pub membership: Membership,
     /// The CSV's install modes and what it would watch under each kind of group.
     pub install_plan: InstallPlan,
+    /// The multitenancy findings about the check's `instances` (none without instances).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub multitenancy: Vec<Diagnostic>,
 }
 
 /// Run a check.
@@ -27,7 +33,23 @@ pub fn check(c: &Check) -> CheckReport {
         namespace: c.namespace.clone(),
         membership: membership(&c.csv, &c.namespace, &c.cluster),
         install_plan: install_plan_of(&c.csv, &c.namespace, &c.at),
+        multitenancy: multitenancy(&instances(c)),
     }
+}
+
+/// The check's instances, each watching its given targets or its namespace's group's.
+fn instances(c: &Check) -> Vec<Instance> {
+    c.instances
+        .iter()
+        .map(|i| {
+            let targets = i.target_namespaces.clone().or_else(|| {
+                let mut groups = c.cluster.groups_in(&i.namespace);
+                let group = groups.next().filter(|_| groups.next().is_none())?;
+                status_namespaces(group, &c.cluster.namespaces).ok()
+            });
+            Instance::from_bundle(&i.bundle, &i.namespace, targets)
+        })
+        .collect()
 }
 
 impl CheckReport {
@@ -91,7 +113,7 @@ impl CheckReport {
             };
             out.push_str(&format!("  {} group, watching {}: {verdict}\n", w.mode, w.watches));
         }
-        for d in &p.diagnostics {
+        for d in p.diagnostics.iter().chain(&self.multitenancy) {
             out.push_str(&format!("warning[{}]: {}\n", d.code.as_str(), d.message));
         }
     }

@@ -17,7 +17,11 @@ pub mod check;
 pub mod install_modes;
 pub mod install_plan;
 pub mod membership;
+pub mod multitenancy;
 pub mod provided_apis;
+pub mod rbac;
+pub mod rbac_names;
+pub mod rbac_text;
 pub mod reconcile;
 pub mod targets;
 
