@@ -21,7 +21,8 @@
 //! | upgrade from a version | [`upgrade_path`] | OLM v0's or v1's [`UpgradePath`] |
 //! | resolve a namespace | [`resolve()`] on a [`Cluster`] | a [`Resolution`] or a [`ResolveError`] with its explanation |
 //! | pick like OLM v1 | [`resolve_v1`] | a [`V1Pick`] |
-//! | check a CSV against OperatorGroups | [`operatorgroup::membership`] with a [`model::csv::CsvView`] and a [`cluster::operator_groups::GroupCluster`] | an [`operatorgroup::Membership`]: OLM's outcome, reason, annotations |
+//! | check a CSV against OperatorGroups | [`operatorgroup::membership()`] with a [`model::csv::CsvView`] and a [`cluster::operator_groups::GroupCluster`] | an [`operatorgroup::Membership`]: OLM's outcome, reason, annotations |
+//! | preview the RBAC OLM generates | [`operatorgroup::rbac::preview_rbac`] for an install mode | an [`operatorgroup::rbac::RbacPreview`]: roles, bindings, what the operator may touch |
 //! | render bundle directories, trees, package manifests | [`render::render_input`] | a [`render::Rendered`]: `declcfg` blobs and located findings |
 //! | expand a template offline | [`render::template::expand_template`] against a [`render::BundleSource`] | a [`render::Rendered`], findings in the template's lines |
 //! | write a catalog as opm does | [`declcfg::write::write`], [`declcfg::write::write_by_package`] | JSON or YAML text |

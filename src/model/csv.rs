@@ -12,7 +12,7 @@
 //! "none declared" (`Some(vec![])`) from "not known".
 //!
 //! Nothing here decides anything: the analyses (`operatorgroup`, the RBAC preview) read this view.
-//! To extend it, add a field, read it in [`read_spec`] (and in [`read_metadata`] if
+//! To extend it, add a field, read it in `read_spec` (and in `read_metadata` if
 //! `olm.csv.metadata` carries it), and test both flavours below.
 
 use std::collections::BTreeMap;
