@@ -5,10 +5,10 @@
 //! - [`provided_apis`]: the `olm.providedAPIs` annotation (parse, render) and a CSV's APIs.
 //! - [`targets`]: a group's target namespaces and the sets OLM intersects.
 //! - [`reconcile`]: provided-API reconciliation and what one CSV sync does with it.
-//! - [`membership`]: a CSV's outcome in a cluster's OperatorGroups, and the annotations OLM writes.
-//! - [`install_plan`]: a bundle's install modes, what it would watch under each kind of group, and
+//! - [`mod@membership`]: a CSV's outcome in a cluster's OperatorGroups, and the annotations OLM writes.
+//! - [`mod@install_plan`]: a bundle's install modes, what it would watch under each kind of group, and
 //!   lints about its install modes.
-//! - [`check`]: one check (membership and install summary) with a text rendering, for the surfaces.
+//! - [`mod@check`]: one check (membership and install summary) with a text rendering, for the surfaces.
 //!
 //! Reads the model's CSV view ([`crate::model::csv::CsvView`]) and the cluster description
 //! ([`crate::cluster::operator_groups`]); decides, and never writes to either.
