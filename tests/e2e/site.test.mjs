@@ -373,7 +373,8 @@ test('install: OperatorGroup outcome, generated roles, an unsupported mode, tena
   assert.equal(await page.getAttribute('#inst-verdict', 'data-reason'), 'supported');
   assert.match(await page.textContent('#inst-status'), /^Supported/);
   const annotations = await page.locator('#inst-annotations-table tbody tr').evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
-  assert.deepEqual(annotations, [['CSV', 'olm.operatorGroup', '"operator-group"'], ['CSV', 'olm.operatorNamespace', '"operators"'], ['CSV', 'olm.targetNamespaces', '""']]);
+  assert.deepEqual(annotations, [['CSV', 'olm.operatorGroup', '"operator-group"'], ['CSV', 'olm.operatorNamespace', '"operators"'], ['CSV', 'olm.targetNamespaces', '""'],
+    ['OperatorGroup', 'olm.providedAPIs', '"" → "SleepInfo.v1alpha1.kube-green.com"']]);
   // Roles as verbs × resources: sleepinfos cluster-wide, with create and watch.
   const cluster = page.locator('#inst-rbac table.grants[data-scope="cluster"]');
   const sleepinfos = cluster.locator('tbody tr[data-resource="sleepinfos"]');
