@@ -257,8 +257,11 @@ test('resolve: conflicting subscriptions show the explanation tree', async () =>
 test('templates: expand the bundled example, edit it, see the graph change and a located error', async () => {
   const { page, errors } = await openPage();
   await page.click('#tab-templates');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.getAttribute('#tab-install', 'aria-selected'), 'true');
   await page.keyboard.press('ArrowRight'); // tabs wrap around: back to the first one
   assert.equal(await page.getAttribute('#tab-report', 'aria-selected'), 'true');
+  await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowLeft');
   assert.equal(await page.getAttribute('#tab-templates', 'aria-selected'), 'true');
   assert.ok(await page.isVisible('#panel-templates'));
@@ -358,6 +361,7 @@ test('install: OperatorGroup outcome, generated roles, an unsupported mode, tena
   await page.click('#inst-go');
   await page.waitForSelector('#inst-nopermissions');
   assert.match(await page.textContent('#inst-nopermissions'), /CSV metadata carries no permissions/);
+  await page.screenshot({ path: join(shots, 'install-metadata.png'), fullPage: true });
 
   // The olm.bundle.object example: kube-green's default channel head, AllNamespaces.
   await page.selectOption('#example', 'bundle-objects');
