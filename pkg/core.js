@@ -69,6 +69,10 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     upgradePath(options) { return this.#use((h) => h.upgradePath(options)); }
     toMermaid(options) { return this.#use((h) => h.toMermaid(options)); }
     toDot(pkg, channel) { return this.#use((h) => h.toDot(pkg, channel)); }
+    checkOperatorGroups(check) { return this.#use((h) => h.checkOperatorGroups(check)); }
+    checkOperatorGroupsText(check) { return this.#use((h) => h.checkOperatorGroupsText(check)); }
+    previewRbac(options) { return this.#use((h) => h.previewRbac(options)); }
+    previewRbacText(options, format) { return this.#use((h) => h.previewRbacText(options, format)); }
     /** @internal the raw handle in the resolver's module, for attaching to a resolver */
     static _raw(c, resolverRaw) {
       return c.#use((h) => {
@@ -115,6 +119,30 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     });
   }
 
+  function invalid(message) {
+    const err = new Error(message);
+    err.name = 'OlmCatalogError';
+    err.code = 'invalid-input';
+    return err;
+  }
+
+  // A check whose bundle is in a loaded catalog (`check.catalog`) runs on that catalog; an inline
+  // one in the module.
+  function withCheck(check, onCatalog, inline) {
+    if (check === null || typeof check !== 'object' || Array.isArray(check)) {
+      throw invalid('checkOperatorGroups expects a check object');
+    }
+    if (!('catalog' in check)) return call((raw) => inline(raw, check));
+    const { catalog, ...rest } = check;
+    if (!(catalog instanceof Catalog)) throw invalid('check.catalog must be a Catalog from loadCatalog');
+    return onCatalog(catalog, rest);
+  }
+
+  function catalogArg(catalog, fn) {
+    if (!(catalog instanceof Catalog)) throw invalid(`${fn} expects a Catalog from loadCatalog as its first argument`);
+    return catalog;
+  }
+
   return {
     validate: (files, options) => call((raw) => raw.validate(files, options)),
     resolve: (problem) => withResolver(problem, (r, p) => r.resolve(p)),
@@ -129,6 +157,10 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     upgradePath: (catalog, options) => catalog.upgradePath(options),
     toMermaid: (catalog, options) => catalog.toMermaid(options),
     toDot: (catalog, pkg, channel) => catalog.toDot(pkg, channel),
+    checkOperatorGroups: (check) => withCheck(check, (c, rest) => c.checkOperatorGroups(rest), (raw, p) => raw.checkOperatorGroups(p)),
+    checkOperatorGroupsText: (check) => withCheck(check, (c, rest) => c.checkOperatorGroupsText(rest), (raw, p) => raw.checkOperatorGroupsText(p)),
+    previewRbac: (catalog, options) => catalogArg(catalog, 'previewRbac').previewRbac(options),
+    previewRbacText: (catalog, options, format) => catalogArg(catalog, 'previewRbacText').previewRbacText(options, format),
     Catalog,
     // Only in the Node tests' build (the `test-hooks` feature); `undefined` in published builds.
     __panicForTesting: hasPanicHook(getRaw) ? () => call((raw) => raw.__panicForTesting()) : undefined,

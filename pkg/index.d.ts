@@ -135,6 +135,8 @@ export interface OlmCatalogError extends Error {
     | 'render-failed'
     | 'invalid-catalog'
     | 'no-bundle'
+    | 'unknown-bundle'
+    | 'no-csv'
     | 'freed'
     | 'stale-handle'
     | 'not-initialized'
@@ -153,6 +155,14 @@ export declare class Catalog {
   upgradePath(options: UpgradePathOptions): UpgradePath;
   toMermaid(options?: MermaidOptions): string;
   toDot(pkg: string, channel?: string): string;
+  /** `checkOperatorGroups` of one of this catalog's bundles (`check.package`, `check.bundle`). */
+  checkOperatorGroups(check: OperatorGroupCheck): OperatorGroupReport;
+  /** The same, as the CLI's text report. */
+  checkOperatorGroupsText(check: OperatorGroupCheck): string;
+  /** `previewRbac(this, options)`. */
+  previewRbac(options: RbacOptions): RbacPreview[];
+  /** `previewRbacText(this, options, format)`. */
+  previewRbacText(options: RbacOptions, format?: 'text' | 'yaml'): string;
   free(): void;
 }
 
@@ -401,3 +411,240 @@ export declare function resolveText(problem: ResolveProblem): string;
 export declare function resolveV1(problem: V1Problem): V1Pick;
 /** @internal Benchmark baseline: parse only, returns the number of documents. */
 export declare function __parseOnly(files: CatalogFile[]): number;
+
+// ---- operator groups and RBAC
+
+export type InstallModeType = 'OwnNamespace' | 'SingleNamespace' | 'MultiNamespace' | 'AllNamespaces';
+
+/** A namespace of the cluster and its labels (what label selectors choose from). */
+export interface ClusterNamespace {
+  name: string;
+  labels?: Record<string, string>;
+}
+
+/** A Kubernetes `LabelSelector`. */
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: Array<{ key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values?: string[] }>;
+}
+
+/** An OperatorGroup of the cluster. */
+export interface OperatorGroupSpec {
+  name: string;
+  namespace: string;
+  /** `spec.targetNamespaces` (when non-empty, `selector` is ignored). */
+  targetNamespaces?: string[];
+  /** `spec.selector`; absent or empty selects all namespaces. */
+  selector?: LabelSelector | null;
+  staticProvidedAPIs?: boolean;
+  /** The group's `olm.providedAPIs` annotation. */
+  providedAPIsAnnotation?: string | null;
+  upgradeStrategy?: 'Default' | 'TechPreviewUnsafeFailForward';
+  /** `status.namespaces` when known (`""` is all namespaces); else computed from the spec. */
+  statusNamespaces?: string[] | null;
+}
+
+/** One instance of the operator for one tenant (a bundle of the check's package). */
+export interface TenantInstanceSpec {
+  namespace: string;
+  bundle: string;
+  /** Its group's target namespaces; absent: those of its namespace's group in `operatorGroups`. */
+  targetNamespaces?: string[];
+}
+
+/**
+ * An OperatorGroup check, in the shape of the CLI's CHECK file (and of the `operatorgroup`
+ * conformance cases' inputs): the CSV is a bundle of a loaded `catalog` (`package`, `bundle`), or
+ * given inline by its install modes and provided APIs.
+ */
+export interface OperatorGroupCheck {
+  /** The catalog holding the bundle (the CLI's `path`, loaded). */
+  catalog?: Catalog;
+  package?: string;
+  bundle?: string;
+  /** Inline install modes, type → supported. */
+  installModes?: Record<string, boolean>;
+  /** Inline install modes as a CSV lists them (duplicates kept). */
+  installModesList?: Array<{ type: string; supported?: boolean }>;
+  /** Inline provided APIs. */
+  providedAPIs?: Array<{ group?: string; version?: string; kind?: string }>;
+  /** The namespace the CSV is created in. */
+  operatorNamespace: string;
+  /** Without `operatorGroups`: the one group's status namespaces (`""` is all namespaces). */
+  targetNamespaces?: string[];
+  namespaces?: ClusterNamespace[];
+  operatorGroups?: OperatorGroupSpec[];
+  /** Instances of the package across tenants (with `catalog`), for the multitenancy check. */
+  instances?: TenantInstanceSpec[];
+}
+
+export type OperatorGroupFailureReason =
+  | 'NoOperatorGroup'
+  | 'TooManyOperatorGroups'
+  | 'NoTargetNamespaces'
+  | 'InvalidInstallModes'
+  | 'UnsupportedOperatorGroup'
+  | 'InterOperatorGroupOwnerConflict'
+  | 'CannotModifyStaticOperatorGroupProvidedAPIs';
+
+/** Where OLM's syncs leave the CSV. */
+export type MembershipOutcome =
+  | { outcome: 'supported' }
+  | { outcome: 'failed'; reason: OperatorGroupFailureReason; message: string }
+  | { outcome: 'stalled'; message: string }
+  | { outcome: 'invalidGroup'; message: string };
+
+export type ApiReconciliation = 'RemoveAPIs' | 'AddAPIs' | 'APIConflict' | 'NoAPIConflict';
+
+export interface Membership {
+  outcome: MembershipOutcome;
+  /** `name/namespace` of the CSV's group, when there is exactly one. */
+  operatorGroup: string | null;
+  /** The annotations OLM writes on the CSV (`olm.operatorGroup`, `olm.operatorNamespace`, `olm.targetNamespaces`). */
+  csvAnnotations: Record<string, string>;
+  providedApisBefore: string | null;
+  providedApisAfter: string | null;
+  apiReconciliation: ApiReconciliation[];
+  intersectingGroups: string[];
+  /** What each sync does, in order. */
+  syncs: string[];
+}
+
+export interface ModeSupport {
+  mode: InstallModeType;
+  supported: boolean;
+}
+
+export interface ModeWatch {
+  mode: InstallModeType;
+  targetNamespaces: string[];
+  /** What a group of this kind makes the operator watch, in words. */
+  watches: string;
+  supported: boolean;
+  /** OLM's message when not supported. */
+  message: string | null;
+}
+
+export interface InstallPlan {
+  csvName: string | null;
+  source: 'olm.bundle.object' | 'olm.csv.metadata';
+  operatorNamespace: string;
+  installModes: ModeSupport[];
+  /** The `olm.providedAPIs` form of the CSV's APIs. */
+  providedApis: string;
+  watches: ModeWatch[];
+  diagnostics: Diagnostic[];
+}
+
+/** The result of `checkOperatorGroups` (the CLI's `operatorgroup --format json`). */
+export interface OperatorGroupReport {
+  bundle: string | null;
+  namespace: string;
+  membership: Membership;
+  installPlan: InstallPlan;
+  /** Findings about `instances` (absent without any). */
+  multitenancy?: Diagnostic[];
+}
+
+export interface RbacOptions {
+  package: string;
+  /** Default: the head of the package's default channel. */
+  bundle?: string;
+  /** Default: each mode the CSV supports. */
+  installMode?: InstallModeType;
+  /** The operator's namespace; default `"operators"`. */
+  namespace?: string;
+  /** The group's target namespaces (default: an example for the mode; `[""]` is all namespaces). */
+  targetNamespaces?: string[];
+  /** Default `"operator-group"`. */
+  operatorGroup?: string;
+}
+
+export interface RbacTarget {
+  installMode: InstallModeType;
+  operatorNamespace: string;
+  operatorGroup: string;
+  /** Sorted; `[""]` for all namespaces. */
+  targetNamespaces: string[];
+}
+
+export interface RbacRule {
+  verbs: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+  nonResourceURLs?: string[];
+}
+
+/** A Role (with `namespace`) or ClusterRole. */
+export interface GeneratedRole {
+  /** May hold `<hash>` where OLM's name derives from a hash of objects. */
+  name: string;
+  namespace?: string;
+  labels: Record<string, string>;
+  rules: RbacRule[];
+  /** The aggregation rule's `matchLabels` selectors. */
+  aggregationSelectors?: Array<Record<string, string>>;
+}
+
+/** A RoleBinding (with `namespace`) or ClusterRoleBinding. */
+export interface GeneratedBinding {
+  name: string;
+  namespace?: string;
+  labels: Record<string, string>;
+  roleKind: 'Role' | 'ClusterRole';
+  roleName: string;
+  serviceAccount: string;
+  serviceAccountNamespace: string;
+}
+
+/** One row of what a service account may touch. */
+export interface RbacAccess {
+  serviceAccount: string;
+  /** `null`: cluster-wide. */
+  namespace: string | null;
+  apiGroup: string;
+  /** A resource, or a non-resource URL. */
+  resource: string;
+  resourceNames: string[];
+  verbs: string[];
+  nonResourceUrl: boolean;
+}
+
+/** The RBAC OLM generates for a CSV under one OperatorGroup. */
+export interface RbacPreview {
+  csvName: string;
+  target: RbacTarget;
+  /** OLM's message when the CSV does not support the install mode (it then fails). */
+  unsupported: string | null;
+  /** False for `olm.csv.metadata`, which carries no install strategy. */
+  permissionsKnown: boolean;
+  groupClusterRoles: GeneratedRole[];
+  apiClusterRoles: GeneratedRole[];
+  serviceAccounts: string[];
+  roles: GeneratedRole[];
+  roleBindings: GeneratedBinding[];
+  clusterRoles: GeneratedRole[];
+  clusterRoleBindings: GeneratedBinding[];
+  access: RbacAccess[];
+  notes: string[];
+}
+
+/**
+ * Check a CSV against a cluster's OperatorGroups as OLM does: supported or OLM's failure reason
+ * and message, the annotations it writes, the bundle's install modes and, with `instances`,
+ * multitenancy findings. Throws `invalid-input` on a malformed check, `unknown-package`,
+ * `unknown-bundle` or `no-csv` when the catalog bundle cannot be read.
+ */
+export declare function checkOperatorGroups(check: OperatorGroupCheck): OperatorGroupReport;
+/** `checkOperatorGroups`, rendered as the CLI's text report. */
+export declare function checkOperatorGroupsText(check: OperatorGroupCheck): string;
+/**
+ * The RBAC OLM generates for a bundle of `catalog`: one preview per install mode asked for, or
+ * per mode the CSV supports (`[]` when it supports none). Throws `unknown-package`,
+ * `unknown-channel` (no default channel head), `unknown-bundle`, `no-csv`, or `invalid-input`
+ * (bad options, target namespaces that do not fit the mode).
+ */
+export declare function previewRbac(catalog: Catalog, options: RbacOptions): RbacPreview[];
+/** `previewRbac` as the CLI prints it: `'text'` (default) or `'yaml'`. */
+export declare function previewRbacText(catalog: Catalog, options: RbacOptions, format?: 'text' | 'yaml'): string;

@@ -27,6 +27,7 @@ for (const f of ['index.html', 'style.css']) cpSync(join(here, f), join(dist, f)
 const titles = {
   community: 'Community operators (5 packages, OpenShift 4.20)',
   broken: 'A small catalog with mistakes',
+  'bundle-objects': 'Bundle objects (2 packages, 4.16)',
 };
 const examples = [];
 for (const name of readdirSync(join(here, 'examples')).sort()) {

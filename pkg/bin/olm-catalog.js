@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // The Node command line: the same subcommands and output formats as the native `olm-catalog`,
-// plus `validate --format sarif` for GitHub code scanning. Exit codes: 0 ok, 1 invalid catalog or
-// stranded version, 2 usage or I/O error.
+// plus `validate --format sarif` for GitHub code scanning. Exit codes: 0 ok, 1 invalid catalog,
+// stranded version or a CSV its OperatorGroup does not support, 2 usage or I/O error.
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve as resolvePath } from 'node:path';
+import { dirname, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import {
   validate, loadCatalog, readCatalog, resolve, resolveText, render, expandTemplate, convertToBasicTemplate,
+  checkOperatorGroups, checkOperatorGroupsText,
 } from '../node.js';
 
 const USAGE = `usage:
@@ -13,6 +14,8 @@ const USAGE = `usage:
   olm-catalog graph PATH --package P [--channel C] [--format json|mermaid|dot] [--minimum-edge B] [--v0-semantics]
   olm-catalog path PATH --package P --channel C --from BUNDLE_OR_VERSION [--semantics v0|v1] [--format text|json]
   olm-catalog resolve PROBLEM.json [--format text|json]
+  olm-catalog operatorgroup CHECK.json [--format text|json]
+  olm-catalog rbac PATH --package P [--bundle B] [--install-mode OwnNamespace|SingleNamespace|MultiNamespace|AllNamespaces] [--namespace NS] [--operator-group G] [--target-namespaces A,B] [--format text|json|yaml]
   olm-catalog render PATH... [--format json|yaml] [--migrate-level bundle-object-to-csv-metadata] [--image-ref-template T] [-o DIR|--output-dir DIR] [--validate]
   olm-catalog template FILE --bundles PATH... [--kind basic|semver|substitutes] [--image-ref-template T] [--format json|yaml|mermaid] [-o DIR] [--validate]
   olm-catalog convert-template basic PATH [--format json|yaml]`;
@@ -205,6 +208,102 @@ function cmdResolve(argv, out) {
   }
 }
 
+// The fields of a CHECK file the check reads (the native CLI ignores any other, as here).
+const CHECK_FIELDS = [
+  'package', 'bundle', 'installModes', 'installModesList', 'providedAPIs', 'operatorNamespace', 'targetNamespaces',
+  'namespaces', 'operatorGroups', 'instances',
+];
+
+function cmdOperatorgroup(argv, out) {
+  const { opts, positional } = parseArgs(argv, ['format']);
+  const format = choice(opts, 'format', ['text', 'json'], 'text');
+  if (positional.length !== 1) throw new UsageError('operatorgroup needs one CHECK.json');
+  const file = positional[0];
+  let json;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new Error(e instanceof SyntaxError ? `${file}: not an operatorgroup check: ${e.message}` : `${file}: ${e.message}`);
+  }
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new Error(`${file}: not an operatorgroup check`);
+  const check = Object.fromEntries(CHECK_FIELDS.filter((k) => k in json).map((k) => [k, json[k]]));
+  // A catalog `path` is relative to the check file.
+  let catalog;
+  if (json.path !== undefined && json.path !== null) {
+    const path = isAbsolute(json.path) ? json.path : join(dirname(file), json.path);
+    try {
+      catalog = loadCatalog(readCatalog(path));
+    } catch (e) {
+      throw new Error(`${file}: ${path}: ${e.message}`);
+    }
+    check.catalog = catalog;
+  }
+  try {
+    const report = checkOperatorGroups(check);
+    if (format === 'json') out.push(JSON.stringify(report, null, 2));
+    else out.raw = checkOperatorGroupsText(check);
+    return report.membership.outcome.outcome === 'supported' ? 0 : 1;
+  } catch (e) {
+    if (e?.name === 'OlmCatalogError') throw new Error(`${file}: ${e.message}`);
+    throw e;
+  } finally {
+    catalog?.free();
+  }
+}
+
+const INSTALL_MODES = ['OwnNamespace', 'SingleNamespace', 'MultiNamespace', 'AllNamespaces'];
+
+/** The bundle `rbac` previews: the one named, or the head of the package's default channel. */
+function rbacBundle(catalog, options) {
+  if (options.bundle !== undefined) return options.bundle;
+  const pkg = catalog.packages().find((p) => p.name === options.package);
+  return pkg?.channels.find((c) => c.name === pkg.defaultChannel)?.head;
+}
+
+function cmdRbac(argv, out) {
+  const { opts, positional } = parseArgs(
+    argv, ['package', 'bundle', 'install-mode', 'namespace', 'operator-group', 'target-namespaces', 'format'],
+  );
+  const format = choice(opts, 'format', ['text', 'json', 'yaml'], 'text');
+  const installMode = choice(opts, 'install-mode', INSTALL_MODES);
+  if (positional.length !== 1 || !opts.package) throw new UsageError('rbac needs PATH and --package');
+  const path = positional[0];
+  const options = {
+    package: opts.package,
+    bundle: opts.bundle,
+    installMode,
+    namespace: opts.namespace,
+    operatorGroup: opts['operator-group'],
+    targetNamespaces: opts['target-namespaces']?.split(','),
+  };
+  const catalog = loadCatalog(readCatalog(path));
+  try {
+    let previews;
+    try {
+      previews = catalog.previewRbac(options);
+    } catch (e) {
+      if (e?.code === 'unknown-package') throw new Error(`no package ${JSON.stringify(opts.package)} in ${path}`);
+      if (e?.code !== 'no-csv') throw e;
+      process.stderr.write(`olm-catalog: ${e.message}\n`);
+      return 1;
+    }
+    const name = JSON.stringify(rbacBundle(catalog, options));
+    if (previews.length === 0) {
+      process.stderr.write(`olm-catalog: the CSV of ${name} supports no install mode: OLM installs it under no OperatorGroup\n`);
+      return 1;
+    }
+    if (format === 'json') out.push(JSON.stringify(previews, null, 2));
+    else out.raw = catalog.previewRbacText(options, format);
+    if (!previews[0].permissionsKnown) {
+      process.stderr.write(`olm-catalog: the CSV of ${name} comes from olm.csv.metadata, which carries no install strategy: its permissions are unknown\n`);
+      return 1;
+    }
+    return previews.some((p) => p.unsupported !== null) ? 1 : 0;
+  } finally {
+    catalog.free();
+  }
+}
+
 /** A path as an input of `render`/`expandTemplate`, findings named as the native CLI names them. */
 function namedInput(path) {
   try {
@@ -329,6 +428,8 @@ function main(argv) {
     else if (cmd === 'graph') code = cmdGraph(rest, out);
     else if (cmd === 'path') code = cmdPath(rest, out);
     else if (cmd === 'resolve') code = cmdResolve(rest, out);
+    else if (cmd === 'operatorgroup') code = cmdOperatorgroup(rest, out);
+    else if (cmd === 'rbac') code = cmdRbac(rest, out);
     else if (cmd === 'render') code = cmdRender(rest, out);
     else if (cmd === 'template') code = cmdTemplate(rest, out);
     else if (cmd === 'convert-template') code = cmdConvertTemplate(rest, out);

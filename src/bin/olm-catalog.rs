@@ -420,67 +420,45 @@ mod native {
         format: RbacFormat,
         out: &mut String,
     ) -> Result<u8, Fail> {
-        use olm_catalog::model::csv::CsvView;
-        use olm_catalog::operatorgroup::rbac::{preview_rbac, RbacTarget};
-        use olm_catalog::operatorgroup::{InstallModeSet, InstallModeType};
+        use olm_catalog::operatorgroup::rbac_bundle::{preview_bundle_rbac, RbacRequest, RbacRequestError};
+        use olm_catalog::operatorgroup::InstallModeType;
         let (m, _) = model::build(&load(path)?);
-        let p = m.package(package).ok_or_else(|| Fail(format!("no package {package:?} in {}", path.display())))?;
-        let name = match bundle {
-            Some(b) => b.to_string(),
-            None => {
-                let c =
-                    p.default_channel().ok_or_else(|| Fail(format!("package {package:?} has no default channel")))?;
-                let head = c.head().map_err(|e| Fail(format!("channel {:?}: {e}", c.name)))?;
-                head.name.value.clone()
+        let request = RbacRequest {
+            package: package.to_string(),
+            bundle: bundle.map(str::to_string),
+            install_mode: group.install_mode.map(|m| InstallModeType::ALL[m as usize]),
+            namespace: group.namespace.clone(),
+            operator_group: group.operator_group.clone(),
+            target_namespaces: group.target_namespaces.clone(),
+        };
+        let rbac = match preview_bundle_rbac(&m, &request) {
+            Ok(r) => r,
+            Err(RbacRequestError::UnknownPackage(p)) => {
+                return Err(Fail(format!("no package {p:?} in {}", path.display())))
             }
-        };
-        let b = p.bundle(&name).ok_or_else(|| Fail(format!("package {package:?} has no bundle {name:?}")))?;
-        let Some(csv) = CsvView::from_bundle(b) else {
-            eprintln!("olm-catalog: bundle {name:?} has no ClusterServiceVersion (no olm.bundle.object CSV, no olm.csv.metadata): no permissions to preview");
-            return Ok(1);
-        };
-        let modes: Vec<InstallModeType> = match group.install_mode {
-            Some(m) => vec![InstallModeType::ALL[m as usize]],
-            None => {
-                let set = InstallModeSet::new(&csv.install_modes).unwrap_or_default();
-                InstallModeType::ALL.into_iter().filter(|m| set.supported(*m)).collect()
+            Err(e @ RbacRequestError::NoCsv(_)) => {
+                eprintln!("olm-catalog: {e}");
+                return Ok(1);
             }
+            Err(e) => return Err(Fail(e.to_string())),
         };
-        if modes.is_empty() {
-            eprintln!(
-                "olm-catalog: the CSV of {name:?} supports no install mode: OLM installs it under no OperatorGroup"
-            );
+        if rbac.previews.is_empty() {
+            eprintln!("olm-catalog: {}", rbac.problem().unwrap_or_default());
             return Ok(1);
-        }
-        let mut previews = Vec::new();
-        for mode in modes {
-            let target =
-                RbacTarget::for_mode(mode, &group.namespace, &group.operator_group, group.target_namespaces.clone())
-                    .map_err(Fail)?;
-            previews.push(preview_rbac(&csv, &name, &target));
         }
         match format {
-            RbacFormat::Text => {
-                let texts: Vec<String> = previews.iter().map(|p| p.to_text()).collect();
-                out.push_str(&texts.join("\n"));
-            }
+            RbacFormat::Text => out.push_str(&rbac.to_text()),
             RbacFormat::Json => {
-                out.push_str(&serde_json::to_string_pretty(&previews).map_err(|e| Fail(e.to_string()))?);
+                out.push_str(&serde_json::to_string_pretty(&rbac.previews).map_err(|e| Fail(e.to_string()))?);
                 out.push('\n');
             }
-            RbacFormat::Yaml => {
-                let json = serde_json::to_string(&previews).map_err(|e| Fail(e.to_string()))?;
-                let doc = olm_catalog::declcfg::read_documents("rbac.json", json.as_bytes()).into_iter().next();
-                let node =
-                    doc.and_then(|d| d.ok()).and_then(|d| d.value).ok_or_else(|| Fail("cannot write YAML".into()))?;
-                out.push_str(&write::yaml_document(&node));
-            }
+            RbacFormat::Yaml => out.push_str(&rbac.to_yaml()),
         }
-        if csv.permissions.is_none() {
-            eprintln!("olm-catalog: the CSV of {name:?} comes from olm.csv.metadata, which carries no install strategy: its permissions are unknown");
+        if !rbac.permissions_known {
+            eprintln!("olm-catalog: {}", rbac.problem().unwrap_or_default());
             return Ok(1);
         }
-        Ok(if previews.iter().any(|p| p.unsupported.is_some()) { 1 } else { 0 })
+        Ok(if rbac.previews.iter().any(|p| p.unsupported.is_some()) { 1 } else { 0 })
     }
 
     fn read(path: &Path) -> Result<Vec<olm_catalog::declcfg::FileInput>, Fail> {

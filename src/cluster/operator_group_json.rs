@@ -161,11 +161,25 @@ impl std::error::Error for CheckError {}
 impl CheckJson {
     /// The check this JSON describes; `load` reads the catalog at `path` (it may refuse).
     pub fn into_check(self, load: &mut dyn FnMut(&str) -> Result<Model, String>) -> Result<Check, CheckError> {
-        let (csv, at, bundle, instances) = match &self.path {
+        match &self.path {
             Some(path) => {
+                if self.package.is_none() || self.bundle.is_none() {
+                    return Err(CheckError::MissingBundle);
+                }
+                let model = load(path).map_err(CheckError::Load)?;
+                self.into_check_in(Some(&model))
+            }
+            None => self.into_check_in(None),
+        }
+    }
+
+    /// The check this JSON describes, its bundle (`package`, `bundle`) read from `catalog`, a
+    /// catalog already loaded (`path` is then ignored); without a catalog, the inline CSV.
+    pub fn into_check_in(self, catalog: Option<&Model>) -> Result<Check, CheckError> {
+        let (csv, at, bundle, instances) = match catalog {
+            Some(model) => {
                 let (package, name) =
                     self.package.as_deref().zip(self.bundle.as_deref()).ok_or(CheckError::MissingBundle)?;
-                let model = load(path).map_err(CheckError::Load)?;
                 let p = model.package(package).ok_or_else(|| CheckError::UnknownPackage(package.into()))?;
                 let find =
                     |name: &str| p.bundle(name).ok_or_else(|| CheckError::UnknownBundle(package.into(), name.into()));

@@ -3,7 +3,8 @@
 // the package table, the channel graph SVG, an upgrade path, live validation in the editor, and
 // the time to load community-v4.20 and draw its first channel graph, and the Resolve panel
 // (subscriptions over two catalog sources, and a conflict with its explanation), and the Templates
-// panel (expand the bundled semver template, edit it, see located findings). Screenshots go to
+// panel (expand the bundled semver template, edit it, see located findings), and the Install panel
+// (OperatorGroup outcome, generated roles, an unsupported mode, tenants). Screenshots go to
 // www/e2e-screenshots/ (git-ignored). Run by `make test-e2e` (after `make site`).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -256,8 +257,11 @@ test('resolve: conflicting subscriptions show the explanation tree', async () =>
 test('templates: expand the bundled example, edit it, see the graph change and a located error', async () => {
   const { page, errors } = await openPage();
   await page.click('#tab-templates');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.getAttribute('#tab-install', 'aria-selected'), 'true');
   await page.keyboard.press('ArrowRight'); // tabs wrap around: back to the first one
   assert.equal(await page.getAttribute('#tab-report', 'aria-selected'), 'true');
+  await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowLeft');
   assert.equal(await page.getAttribute('#tab-templates', 'aria-selected'), 'true');
   assert.ok(await page.isVisible('#panel-templates'));
@@ -343,6 +347,74 @@ test('templates: expand the bundled example, edit it, see the graph change and a
   await page.click('#tpl-go');
   await page.waitForFunction(() => document.querySelector('#tpl-diags li'));
   assert.equal(await page.locator('#panel-templates img').count(), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('install: OperatorGroup outcome, generated roles, an unsupported mode, tenants', async () => {
+  const { page, errors } = await openPage();
+  // The olm.csv.metadata example says plainly that it carries no permissions.
+  await page.selectOption('#example', 'community');
+  await page.waitForSelector('#summary.valid');
+  await page.click('#tab-install');
+  assert.match(await page.textContent('#inst-bundle-desc'), /this catalog's CSV metadata carries no permissions/i);
+  await page.click('#inst-go');
+  await page.waitForSelector('#inst-nopermissions');
+  assert.match(await page.textContent('#inst-nopermissions'), /CSV metadata carries no permissions/);
+  await page.screenshot({ path: join(shots, 'install-metadata.png'), fullPage: true });
+
+  // The olm.bundle.object example: kube-green's default channel head, AllNamespaces.
+  await page.selectOption('#example', 'bundle-objects');
+  await page.waitForSelector('#summary.valid', { state: 'attached' });
+  await page.selectOption('#inst-package', 'kube-green');
+  assert.equal(await page.inputValue('#inst-bundle'), 'kube-green.v0.7.1');
+  assert.equal(await page.textContent('#inst-mode-AllNamespaces-mark'), '');
+  assert.equal(await page.textContent('#inst-mode-OwnNamespace-mark'), 'not supported by the CSV');
+  await page.check('#inst-mode-AllNamespaces');
+  assert.equal(await page.inputValue('#inst-targets'), '');
+  await page.click('#inst-go');
+  await page.waitForSelector('#inst-verdict');
+  assert.equal(await page.getAttribute('#inst-verdict', 'data-reason'), 'supported');
+  assert.match(await page.textContent('#inst-status'), /^Supported/);
+  const annotations = await page.locator('#inst-annotations-table tbody tr').evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+  assert.deepEqual(annotations, [['CSV', 'olm.operatorGroup', '"operator-group"'], ['CSV', 'olm.operatorNamespace', '"operators"'], ['CSV', 'olm.targetNamespaces', '""'],
+    ['OperatorGroup', 'olm.providedAPIs', '"" → "SleepInfo.v1alpha1.kube-green.com"']]);
+  // Roles as verbs × resources: sleepinfos cluster-wide, with create and watch.
+  const cluster = page.locator('#inst-rbac table.grants[data-scope="cluster"]');
+  const sleepinfos = cluster.locator('tbody tr[data-resource="sleepinfos"]');
+  assert.equal(await sleepinfos.count(), 1);
+  assert.match(await sleepinfos.locator('th').textContent(), /^sleepinfos\.kube-green\.com/);
+  const verbs = await cluster.locator('thead th.verb').allTextContents();
+  assert.ok(verbs.includes('create') && verbs.includes('watch'), verbs.join(','));
+  assert.equal(await sleepinfos.locator('td.verb.yes').count(), 7);
+  assert.equal(await page.locator('#inst-plan-table tr.chosen th').textContent(), 'AllNamespaceschosen');
+  await page.screenshot({ path: join(shots, 'install.png'), fullPage: true });
+
+  // An install mode the CSV does not support: OLM's reason and message.
+  await page.check('#inst-mode-SingleNamespace');
+  assert.equal(await page.inputValue('#inst-targets'), 'tenant-a');
+  await page.focus('#inst-targets');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#inst-verdict[data-reason="UnsupportedOperatorGroup"]');
+  assert.equal(await page.textContent('#inst-verdict .inst-message'), 'SingleNamespace InstallModeType not supported, cannot configure to watch one namespace');
+  assert.match(await page.textContent('#inst-status'), /^Failed: UnsupportedOperatorGroup/);
+  await page.screenshot({ path: join(shots, 'install-unsupported.png'), fullPage: true });
+
+  // Two tenants of the same package and version: the shared CRDs finding.
+  await page.check('#inst-mode-AllNamespaces');
+  await page.click('#inst-add-tenant');
+  await page.click('#inst-add-tenant');
+  assert.deepEqual(await page.locator('#inst-tenants .tenant-namespace').evaluateAll((els) => els.map((e) => e.value)), ['tenant-a-operator', 'tenant-b-operator']);
+  await page.click('#inst-go');
+  await page.waitForSelector('#inst-findings');
+  const codes = await page.locator('#inst-findings button.diag').evaluateAll((els) => els.map((e) => e.dataset.code));
+  assert.ok(codes.includes('multitenancy-shared-crds'), codes.join(','));
+  assert.ok(!codes.includes('multitenancy-version-skew'), codes.join(','));
+  await page.screenshot({ path: join(shots, 'install-tenants.png'), fullPage: true });
+  // A finding opens its place in the catalog.
+  await page.locator('#inst-findings button.diag').first().click();
+  await page.waitForSelector('#panel-editor:not([hidden])');
+  assert.equal(await page.textContent('#editor-file'), 'kube-green/catalog.yaml');
   assert.deepEqual(errors, []);
   await page.close();
 });

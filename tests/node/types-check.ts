@@ -44,3 +44,37 @@ const expanded: RenderResult = expandTemplate({ path: 't.yaml', content: 'schema
 const format: CatalogFormat = 'yaml';
 const basic: string = convertToBasicTemplate([], { format });
 console.log(kind, rendered.valid, rendered.catalog.length, firstPackage?.content, expanded.diagnostics[0]?.line, basic.length);
+
+// OperatorGroup checks and RBAC previews.
+import { checkOperatorGroups, checkOperatorGroupsText, previewRbac, previewRbacText, type OperatorGroupCheck, type OperatorGroupReport, type RbacOptions, type RbacPreview, type InstallModeType, type MembershipOutcome } from 'olm-catalog';
+const ogCatalog = loadCatalog([]);
+const inlineCheck: OperatorGroupCheck = {
+  installModes: { OwnNamespace: true, AllNamespaces: false },
+  providedAPIs: [{ group: 'x.io', version: 'v1', kind: 'X' }],
+  operatorNamespace: 'operators',
+  targetNamespaces: ['operators'],
+};
+const catalogCheck: OperatorGroupCheck = {
+  catalog: ogCatalog,
+  package: 'x',
+  bundle: 'x.v1',
+  operatorNamespace: 'operators',
+  namespaces: [{ name: 'team-a', labels: { tenant: 'a' } }],
+  operatorGroups: [{ name: 'og', namespace: 'operators', selector: { matchLabels: { tenant: 'a' } }, upgradeStrategy: 'Default' }],
+  instances: [{ namespace: 'operators', bundle: 'x.v1' }],
+};
+const ogReport: OperatorGroupReport = checkOperatorGroups(inlineCheck);
+const outcome2: MembershipOutcome = ogReport.membership.outcome;
+const reason: string = outcome2.outcome === 'failed' ? outcome2.reason : outcome2.outcome;
+const watched: string[] | undefined = ogReport.installPlan.watches[0]?.targetNamespaces;
+const tenantCodes: string[] = (ogReport.multitenancy ?? []).map((d) => d.code);
+const ogText: string = checkOperatorGroupsText(catalogCheck) + ogCatalog.checkOperatorGroupsText(catalogCheck);
+const sameReport: OperatorGroupReport = ogCatalog.checkOperatorGroups({ ...catalogCheck, catalog: undefined });
+const mode: InstallModeType = 'OwnNamespace';
+const rbacOptions: RbacOptions = { package: 'x', bundle: 'x.v1', installMode: mode, namespace: 'ops', targetNamespaces: ['ops'], operatorGroup: 'og' };
+const previews: RbacPreview[] = previewRbac(ogCatalog, rbacOptions);
+const firstPreview: RbacPreview | undefined = ogCatalog.previewRbac({ package: 'x' })[0];
+const unsupported: string | null | undefined = firstPreview?.unsupported;
+const touches: string[] = previews.flatMap((p) => p.access.map((a) => `${a.namespace ?? '*'} ${a.apiGroup}/${a.resource}: ${a.verbs.join(',')}`));
+const rbacYaml: string = previewRbacText(ogCatalog, rbacOptions, 'yaml') + ogCatalog.previewRbacText(rbacOptions);
+console.log(reason, watched, tenantCodes, ogText.length, sameReport.bundle, unsupported, touches, rbacYaml.length, firstPreview?.roles[0]?.rules[0]?.verbs);

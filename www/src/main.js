@@ -1,6 +1,7 @@
 // The page: open a catalog (examples, files, folder, drop, paste), show the validation report,
 // edit files with live validation, browse packages and channel graphs, show upgrade paths, and
-// resolve subscriptions (resolve.js), expand templates (templates.js).
+// resolve subscriptions (resolve.js), expand templates (templates.js), check where a bundle may be
+// installed and what it may touch (install.js).
 // All the logic is the wasm module's; this file only moves data between it and the DOM.
 import init, { loadCatalog, validate } from '../../pkg/index.js';
 import { h } from './escape.js';
@@ -8,13 +9,14 @@ import { renderGraph } from './graph.js';
 import { createEditor } from './editor.js';
 import { createResolvePanel } from './resolve.js';
 import { createTemplatesPanel } from './templates.js';
+import { createInstallPanel } from './install.js';
 
 const $ = (id) => document.getElementById(id);
 const state = { files: [], catalog: null, report: null, current: null, graph: null, drawn: null, pkg: null };
 const decoder = new TextDecoder();
 
 // ---- tabs
-const tabs = ['report', 'editor', 'explore', 'resolve', 'templates'];
+const tabs = ['report', 'editor', 'explore', 'resolve', 'templates', 'install'];
 function showTab(name) {
   for (const t of tabs) {
     $(`tab-${t}`).setAttribute('aria-selected', String(t === name));
@@ -43,6 +45,7 @@ function load(files) {
   renderPackages();
   resolvePanel.refresh();
   templatesPanel.refresh();
+  installPanel.refresh();
   $('channel-view').hidden = true;
   document.body.dataset.loadedMs = String(Math.round(performance.now() - t0));
   document.body.dataset.loaded = String(Date.now());
@@ -276,6 +279,9 @@ const resolvePanel = createResolvePanel({ main: () => state.catalog, exampleFile
 
 // ---- templates
 const templatesPanel = createTemplatesPanel({ mainFiles: () => state.files, exampleFiles, readFiles: readFileList, download });
+
+// ---- install: OperatorGroups, install modes, RBAC, tenants
+const installPanel = createInstallPanel({ main: () => state.catalog, openFile });
 
 // ---- start
 await init('./olm_catalog_bg.wasm');
