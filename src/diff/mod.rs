@@ -277,3 +277,342 @@ pub fn diff_with(old: &Model, new: &Model, options: &DiffOptions) -> CatalogDiff
 }
 
 pub use text::to_text;
+
+/// The update promises on the seeds' figures (OpenShift docs §2.4.3.1.2–4) and small variations:
+/// an old and a new catalog of package `foo` (entry `foo.vX.Y.Z` is a bundle of version X.Y.Z),
+/// and the findings the update yields.
+#[cfg(test)]
+mod tests {
+    use super::testing::Catalog;
+    use super::*;
+    use crate::diagnostic::Code;
+
+    fn one(entries: &str) -> Model {
+        Catalog::new().channel("foo", "stable", entries).build()
+    }
+
+    /// (code, the first quoted name in the message) of every finding.
+    fn found(old: &Model, new: &Model) -> Vec<(Code, String)> {
+        diff(old, new)
+            .findings
+            .iter()
+            .map(|d| (d.code, d.message.split('"').nth(1).unwrap_or_default().to_string()))
+            .collect()
+    }
+
+    fn row<'d>(d: &'d CatalogDiff, installed: &str) -> &'d SafetyRow {
+        d.safety.iter().flat_map(|s| &s.rows).find(|r| r.installed == installed).expect("a row")
+    }
+
+    const CHAIN: &str = "
+        - name: foo.v1.0.0
+        - name: foo.v1.1.0
+          replaces: foo.v1.0.0
+        - name: foo.v1.2.0
+          replaces: foo.v1.1.0
+    ";
+
+    #[test]
+    fn a_catalog_compared_with_itself_is_empty() {
+        let m = one(CHAIN);
+        let d = diff(&m, &m);
+        assert!(d.is_empty(), "{d:#?}");
+        assert!(d.safety[0].rows.iter().all(|r| !r.changed));
+        assert_eq!(d.safety[0].rows.len(), 3);
+    }
+
+    mod skipping_updates {
+        //! Figure 2.6: 0.9.1 is bad; the new catalog adds 0.9.2, which replaces 0.9.0 and skips
+        //! 0.9.1, so users on either get one update and nobody installs 0.9.1 any more.
+        use super::*;
+
+        fn old() -> Model {
+            one("
+                - name: etcd.v0.9.0
+                - name: etcd.v0.9.1
+                  replaces: etcd.v0.9.0
+            ")
+        }
+
+        #[test]
+        fn skipping_the_bad_release_keeps_every_promise() {
+            let new = one("
+                - name: etcd.v0.9.0
+                - name: etcd.v0.9.1
+                  replaces: etcd.v0.9.0
+                - name: etcd.v0.9.2
+                  replaces: etcd.v0.9.0
+                  skips: [etcd.v0.9.1]
+            ");
+            let d = diff(&old(), &new);
+            assert_eq!(d.findings, []);
+            let r = row(&d, "etcd.v0.9.0");
+            assert_eq!(r.old.v0.next.as_deref(), Some("etcd.v0.9.1"));
+            let n = r.new.as_ref().unwrap();
+            assert_eq!((n.v0.next.as_deref(), n.v1.next.as_deref()), (Some("etcd.v0.9.2"), Some("etcd.v0.9.2")));
+            assert_eq!(row(&d, "etcd.v0.9.1").new.as_ref().unwrap().v0.path, ["etcd.v0.9.2"]);
+            let c = &d.packages[0].channels[0];
+            assert_eq!(c.head.as_ref().unwrap().new.as_deref(), Some("etcd.v0.9.2"));
+            assert_eq!(c.edges_added.len(), 2);
+        }
+
+        #[test]
+        fn the_skipped_release_may_be_a_virtual_node() {
+            // §2.4.3.1.4: unavailable releases are virtual nodes; skipping by name is enough.
+            let new = one("
+                - name: etcd.v0.9.0
+                - name: etcd.v0.9.2
+                  replaces: etcd.v0.9.0
+                  skips: [etcd.v0.9.1]
+            ");
+            let d = diff(&old(), &new);
+            assert_eq!(d.findings, []);
+            assert_eq!(row(&d, "etcd.v0.9.1").new.as_ref().unwrap().v0.next.as_deref(), Some("etcd.v0.9.2"));
+        }
+
+        #[test]
+        fn upgrading_through_the_release_once_it_is_deprecated_is_a_warning() {
+            let new = Catalog::new()
+                .channel(
+                    "foo",
+                    "stable",
+                    "
+                    - name: etcd.v0.9.0
+                    - name: etcd.v0.9.1
+                      replaces: etcd.v0.9.0
+                    - name: etcd.v0.9.2
+                      replaces: etcd.v0.9.1
+                    ",
+                )
+                .deprecate("foo", "etcd.v0.9.1")
+                .build();
+            let d = diff(&old(), &new);
+            // 0.9.0 also no longer goes straight to the newest patch.
+            assert_eq!(
+                found(&old(), &new),
+                [(Code::UpdateZStreamNotConverging, "etcd.v0.9.0".into()), (Code::UpdatePathThroughDeprecated, "stable".into())]
+            );
+            assert!(d.findings[1].message.contains("OLM v0 and v1 now upgrades \"etcd.v0.9.0\" through \"etcd.v0.9.1\", which is deprecated (do not use etcd.v0.9.1)"), "{}", d.findings[0].message);
+            assert_eq!((d.findings[1].location.line, d.findings[1].location.pointer.as_str()), (10, "/entries/1/name"));
+        }
+    }
+
+    mod z_stream {
+        //! Figure 2.7: z-stream releases of the old catalog update to the newest z-stream release.
+        use super::*;
+
+        const OLD: &str = "
+            - name: foo.v1.0.0
+            - name: foo.v1.0.1
+              replaces: foo.v1.0.0
+            - name: foo.v1.0.2
+              replaces: foo.v1.0.1
+              skipRange: '>=1.0.0 <1.0.2'
+        ";
+
+        #[test]
+        fn a_patch_covering_every_earlier_patch_converges() {
+            let new = one(&format!("{OLD}\n            - name: foo.v1.0.3\n              replaces: foo.v1.0.2\n              skipRange: '>=1.0.0 <1.0.3'"));
+            assert_eq!(found(&one(OLD), &new), []);
+        }
+
+        #[test]
+        fn a_patch_that_only_replaces_leaves_earlier_patches_behind() {
+            let new = one(&format!("{OLD}\n            - name: foo.v1.0.3\n              replaces: foo.v1.0.2"));
+            let want = [
+                (Code::UpdateZStreamNotConverging, "foo.v1.0.0".to_string()),
+                (Code::UpdateZStreamNotConverging, "foo.v1.0.1".to_string()),
+            ];
+            assert_eq!(found(&one(OLD), &new), want);
+            let d = diff(&one(OLD), &new);
+            assert_eq!(
+                d.findings[0].message,
+                "users on \"foo.v1.0.0\" (version 1.0.0) in channel \"stable\" of package \"foo\" upgrade first to \"foo.v1.0.2\" with OLM v0 and v1, not to the newest 1.0 patch \"foo.v1.0.3\" (version 1.0.3): give \"foo.v1.0.3\" a skipRange like \">=1.0.0 <1.0.3\""
+            );
+        }
+
+        #[test]
+        fn what_the_old_catalog_already_did_is_not_reported() {
+            // 1.0.0 already went to 1.0.1 first in the old catalog.
+            let old = one(CHAIN.replace("1.1.0", "1.0.1").replace("1.2.0", "1.0.2").as_str());
+            let new = one(&format!(
+                "{}\n        - name: foo.v1.0.3\n          replaces: foo.v1.0.2",
+                CHAIN.replace("1.1.0", "1.0.1").replace("1.2.0", "1.0.2")
+            ));
+            assert_eq!(found(&old, &new), [(Code::UpdateZStreamNotConverging, "foo.v1.0.1".into())]);
+        }
+    }
+
+    mod replaces_chains {
+        use super::*;
+
+        #[test]
+        fn removing_the_tail_with_nothing_upgrading_from_it_strands_its_users() {
+            let new = one("
+                - name: foo.v1.1.0
+                - name: foo.v1.2.0
+                  replaces: foo.v1.1.0
+            ");
+            let d = diff(&one(CHAIN), &new);
+            assert_eq!(found(&one(CHAIN), &new), [(Code::UpdateReleaseRemoved, "foo.v1.0.0".into())]);
+            let f = &d.findings[0];
+            assert_eq!((f.location.line, f.location.pointer.as_str()), (5, ""));
+            assert_eq!(f.related[0].message, "the removed entry (in the old catalog)");
+            assert_eq!(row(&d, "foo.v1.0.0").findings, [Code::UpdateReleaseRemoved]);
+        }
+
+        #[test]
+        fn pruning_with_a_skip_range_is_fine() {
+            let new = one("
+                - name: foo.v1.2.0
+                  skipRange: '<1.2.0'
+            ");
+            assert_eq!(found(&one(CHAIN), &new), []);
+        }
+
+        #[test]
+        fn removing_the_head_moves_it_backwards() {
+            let new = one("
+                - name: foo.v1.0.0
+                - name: foo.v1.1.0
+                  replaces: foo.v1.0.0
+            ");
+            let d = diff(&one(CHAIN), &new);
+            assert_eq!(found(&one(CHAIN), &new), [(Code::UpdateHeadBackwards, "stable".into())]);
+            assert!(d.findings[0].message.ends_with("from \"foo.v1.2.0\" (version 1.2.0) to \"foo.v1.1.0\" (version 1.1.0): users on the old head and new subscriptions no longer agree, and OLM never downgrades"));
+            assert!(d.has_errors());
+        }
+
+        #[test]
+        fn skipping_the_only_successor_strands_for_olm_v0() {
+            let new = one("
+                - name: foo.v1.0.0
+                - name: foo.v1.1.0
+                  replaces: foo.v1.0.0
+                - name: foo.v1.2.0
+                  replaces: foo.v1.1.0
+                  skips: [foo.v1.1.0]
+            ");
+            let got = found(&one(CHAIN), &new);
+            assert_eq!(
+                got,
+                [
+                    (Code::UpdateNewlyStranded, "foo.v1.0.0".into()),
+                    (Code::UpdatePathThroughDeprecated, "stable".into()),
+                ]
+            );
+            let d = diff(&one(CHAIN), &new);
+            assert!(d.findings[0].message.contains("with OLM v0 in the old catalog"), "{}", d.findings[0].message);
+        }
+
+        #[test]
+        fn a_second_replacement_is_reported() {
+            let new = one("
+                - name: foo.v1.0.0
+                - name: foo.v1.1.0
+                  replaces: foo.v1.0.0
+                - name: foo.v1.2.0
+                  replaces: foo.v1.1.0
+                - name: foo.v1.1.5
+                  replaces: foo.v1.0.0
+                - name: foo.v1.3.0
+                  replaces: foo.v1.1.5
+                - name: foo.v1.4.0
+                  replaces: foo.v1.3.0
+                  skips: [foo.v1.2.0]
+            ");
+            let d = diff(&one(CHAIN), &new);
+            let m = d.findings.iter().find(|f| f.code == Code::UpdateMultipleReplacements).expect("found");
+            assert!(m.message.starts_with("\"foo.v1.0.0\" has 2 replacements in channel \"stable\" of package \"foo\": \"foo.v1.1.0\", \"foo.v1.1.5\""), "{}", m.message);
+            assert_eq!(m.location.pointer, "/entries/3/replaces");
+        }
+    }
+
+    mod channels_and_packages {
+        use super::*;
+
+        #[test]
+        fn removing_the_default_channel_is_an_error_at_the_new_default() {
+            let old = Catalog::new().channel("foo", "stable", CHAIN).channel("foo", "fast", CHAIN).build();
+            let new = Catalog::new().channel("foo", "fast", CHAIN).build();
+            let d = diff(&old, &new);
+            assert_eq!(d.findings.len(), 1);
+            assert_eq!(d.findings[0].code, Code::UpdateChannelRemoved);
+            assert!(d.findings[0].message.contains("It was the default channel; the new default is \"fast\"."));
+            assert_eq!(d.findings[0].location.pointer, "/defaultChannel");
+            let p = &d.packages[0];
+            assert_eq!(p.default_channel.as_ref().unwrap().new.as_deref(), Some("fast"));
+            assert_eq!(p.channels[0].kind, ChangeKind::Removed);
+        }
+
+        #[test]
+        fn removing_a_package_is_an_error_located_in_the_old_catalog() {
+            let old = Catalog::new().channel("foo", "stable", CHAIN).channel("bar", "stable", "- name: bar.v1.0.0").build();
+            let new = Catalog::new().channel("bar", "stable", "- name: bar.v1.0.0").build();
+            let d = diff(&old, &new);
+            assert_eq!(d.findings.iter().map(|f| f.code).collect::<Vec<_>>(), [Code::UpdatePackageRemoved]);
+            assert_eq!(d.packages.iter().map(|p| (p.name.as_str(), p.kind)).collect::<Vec<_>>(), [("foo", ChangeKind::Removed)]);
+            let only_bar = diff_with(&old, &new, &DiffOptions { package: Some("bar".into()) });
+            assert!(only_bar.is_empty());
+        }
+    }
+
+    mod bundles {
+        use super::*;
+
+        #[test]
+        fn changed_fields_are_named_with_properties_by_type() {
+            let old = one(CHAIN);
+            let new = Catalog::new()
+                .channel("foo", "stable", CHAIN)
+                .property("foo.v1.2.0", "olm.gvk", "{group: example.com, version: v1, kind: Foo}")
+                .build();
+            let d = diff(&old, &new);
+            let b = &d.packages[0].bundles[0];
+            assert_eq!((b.name.as_str(), b.kind, b.fields.clone()), ("foo.v1.2.0", ChangeKind::Changed, vec!["properties"]));
+            assert_eq!(b.properties[0].type_, "olm.gvk");
+            assert_eq!(b.properties[0].values_added, [r#"{"group":"example.com","kind":"Foo","version":"v1"}"#]);
+            assert_eq!(d.findings, []);
+        }
+
+        #[test]
+        fn an_api_dropped_while_another_package_requires_it_is_an_error() {
+            let gvk = "{group: example.com, version: v1, kind: Foo}";
+            let base = || {
+                Catalog::new()
+                    .channel("foo", "stable", CHAIN)
+                    .channel("bar", "stable", "- name: bar.v1.0.0")
+                    .property("bar.v1.0.0", "olm.gvk.required", gvk)
+            };
+            let old = base().property("foo.v1.2.0", "olm.gvk", gvk).build();
+            let new = base().build();
+            let d = diff(&old, &new);
+            assert_eq!(d.findings.len(), 1, "{:#?}", d.findings);
+            let f = &d.findings[0];
+            assert_eq!(f.code, Code::UpdateRequiredApiDropped);
+            assert!(f.message.starts_with("the head \"foo.v1.2.0\" of channel \"stable\" of package \"foo\" no longer provides the API \"example.com/v1, Kind=Foo\""), "{}", f.message);
+            assert_eq!(f.related[0].message, "required by \"bar.v1.0.0\" of package \"bar\"");
+            // Nobody requires it: no finding.
+            let old = Catalog::new().channel("foo", "stable", CHAIN).property("foo.v1.2.0", "olm.gvk", gvk).build();
+            assert_eq!(diff(&old, &one(CHAIN)).findings, []);
+        }
+
+        #[test]
+        fn a_package_range_no_longer_satisfied_is_an_error() {
+            let req = "{packageName: foo, versionRange: '>=1.2.0'}";
+            let old = Catalog::new()
+                .channel("foo", "stable", CHAIN)
+                .channel("bar", "stable", "- name: bar.v1.0.0")
+                .property("bar.v1.0.0", "olm.package.required", req)
+                .build();
+            let new = Catalog::new()
+                .channel("foo", "stable", CHAIN.replace("1.2.0", "1.1.5").as_str())
+                .channel("bar", "stable", "- name: bar.v1.0.0")
+                .property("bar.v1.0.0", "olm.package.required", req)
+                .build();
+            let codes: Vec<Code> = diff(&old, &new).findings.iter().map(|f| f.code).collect();
+            assert!(codes.contains(&Code::UpdateRequiredApiDropped), "{codes:?}");
+            assert!(codes.contains(&Code::UpdateHeadBackwards), "{codes:?}");
+        }
+    }
+}
