@@ -429,9 +429,7 @@ fn operatorgroup_reports_multitenancy_findings_for_instances() {
 #[test]
 fn diff_exits_1_on_a_broken_update_promise_and_0_otherwise() {
     let d = temp_dir("diff");
-    let two = format!(
-        "{VALID}---\nschema: olm.channel\npackage: foo\nname: fast\nentries:\n- name: foo.v1.0.0\n"
-    );
+    let two = format!("{VALID}---\nschema: olm.channel\npackage: foo\nname: fast\nentries:\n- name: foo.v1.0.0\n");
     write(&d, "old/foo/catalog.yaml", &two);
     write(&d, "new/foo/catalog.yaml", VALID);
     let out = bin().args(["diff"]).arg(d.join("old")).arg(d.join("old")).output().unwrap();
@@ -441,13 +439,24 @@ fn diff_exits_1_on_a_broken_update_promise_and_0_otherwise() {
     let out = bin().args(["diff"]).arg(d.join("old")).arg(d.join("new")).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.starts_with("package foo (changed)\n  channel fast (removed): head \"foo.v1.0.0\" -> (none); entries +0 -1\n"), "{text}");
+    assert!(
+        text.starts_with(
+            "package foo (changed)\n  channel fast (removed): head \"foo.v1.0.0\" -> (none); entries +0 -1\n"
+        ),
+        "{text}"
+    );
     let want = format!(
         "{}:1:1: error[update-channel-removed]: channel \"fast\" of package \"foo\" is gone from the new catalog",
         d.join("new/foo/catalog.yaml").display()
     );
     assert!(text.contains(&want), "{text}");
-    assert!(text.contains(&format!("  {}:21:1: note: the channel in the old catalog", d.join("old/foo/catalog.yaml").display())), "{text}");
+    assert!(
+        text.contains(&format!(
+            "  {}:21:1: note: the channel in the old catalog",
+            d.join("old/foo/catalog.yaml").display()
+        )),
+        "{text}"
+    );
     assert!(text.contains("update safety: foo\n  CHANNEL  INSTALLED   OLM v0 (old -> new)  OLM v1 (old -> new)  FINDINGS\n  fast     foo.v1.0.0  at head -> gone      at head -> gone      update-channel-removed\n"), "{text}");
     assert!(text.ends_with("1 packages changed (0 added, 0 removed); 1 errors, 0 warnings\n"), "{text}");
 

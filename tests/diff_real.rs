@@ -91,12 +91,19 @@ fn kube_descheduler_releases() {
     assert!(f.location.file.ends_with("catalog.json") && f.related[0].message.contains("old catalog"));
     let d = step("v4.16", "v4.20");
     assert_eq!((count(&d, Code::UpdateReleaseRemoved), count(&d, Code::UpdatePathThroughDeprecated)), (26, 1));
-    assert_eq!(d.packages[0].channels[0].head.as_ref().and_then(|h| h.new.as_deref()), Some("clusterkubedescheduleroperator.v5.3.2"));
+    assert_eq!(
+        d.packages[0].channels[0].head.as_ref().and_then(|h| h.new.as_deref()),
+        Some("clusterkubedescheduleroperator.v5.3.2")
+    );
     // v4.22: 5.1.x are stranded for OLM v0 (only the skipped 5.2.x cover them) and go through the
     // skipped 5.2.1 with OLM v1 (the highest successor).
     let d = step("v4.20", "v4.22");
     let through = d.findings.iter().find(|f| f.code == Code::UpdatePathThroughDeprecated).expect("found");
-    assert!(through.message.contains("OLM v1 now upgrades \"clusterkubedescheduleroperator.v5.1.0\""), "{}", through.message);
+    assert!(
+        through.message.contains("OLM v1 now upgrades \"clusterkubedescheduleroperator.v5.1.0\""),
+        "{}",
+        through.message
+    );
     assert!(through.message.contains("through \"clusterkubedescheduleroperator.v5.2.1\", which is skipped by \"clusterkubedescheduleroperator.v5.4.0\""), "{}", through.message);
     assert_eq!(names(&d, Code::UpdateChannelRemoved), ["cluster-kube-descheduler-operator"]);
     assert_eq!(count(&d, Code::UpdateReleaseRemoved), 8);
@@ -117,7 +124,11 @@ fn moving_a_head_back_is_exactly_one_error() {
     let f: Vec<_> = d.findings.iter().map(|f| (f.code, f.message.as_str())).collect();
     assert_eq!(f.len(), 1, "{f:#?}");
     assert_eq!(f[0].0, Code::UpdateHeadBackwards);
-    assert!(f[0].1.contains("from \"kube-green.v0.7.1\" (version 0.7.1) to \"kube-green.v0.7.0\" (version 0.7.0)"), "{}", f[0].1);
+    assert!(
+        f[0].1.contains("from \"kube-green.v0.7.1\" (version 0.7.1) to \"kube-green.v0.7.0\" (version 0.7.0)"),
+        "{}",
+        f[0].1
+    );
     assert!(d.findings[0].location.file.ends_with("kube-green/catalog.yaml"));
 }
 
@@ -133,7 +144,11 @@ fn deleting_a_bundle_nothing_upgrades_from_is_exactly_one_error() {
         }
     });
     assert_eq!(codes(&d), [(Code::UpdateReleaseRemoved, "kube-green".to_string())]);
-    assert!(d.findings[0].message.starts_with("\"kube-green.v0.3.0\" (version 0.3.0) was removed from channel \"alpha\""), "{}", d.findings[0].message);
+    assert!(
+        d.findings[0].message.starts_with("\"kube-green.v0.3.0\" (version 0.3.0) was removed from channel \"alpha\""),
+        "{}",
+        d.findings[0].message
+    );
     let bundle = &d.packages[0].bundles;
     assert_eq!((bundle[0].name.as_str(), bundle[0].kind), ("kube-green.v0.3.0", ChangeKind::Removed));
 }

@@ -513,7 +513,13 @@ mod native {
     }
 
     /// Compare two catalogs; exit 1 when an update-safety error is found.
-    fn diff_cmd(old: &Path, new: &Path, format: TextOrJson, package: Option<String>, out: &mut String) -> Result<u8, Fail> {
+    fn diff_cmd(
+        old: &Path,
+        new: &Path,
+        format: TextOrJson,
+        package: Option<String>,
+        out: &mut String,
+    ) -> Result<u8, Fail> {
         use olm_catalog::diff::{diff_with, to_text, DiffOptions};
         let result = diff_with(&load_model(old)?, &load_model(new)?, &DiffOptions { package });
         match format {

@@ -48,10 +48,7 @@ fn requirers(m: &Model) -> BTreeMap<&Gvk, Vec<(&Package, &Bundle, usize)>> {
 
 /// The head bundle of each channel of `p`, by channel name.
 fn heads(p: &Package) -> BTreeMap<&str, &Bundle> {
-    p.channels
-        .iter()
-        .filter_map(|c| Some((c.name.as_str(), bundle_of(p, c.head().ok()?)?)))
-        .collect()
+    p.channels.iter().filter_map(|c| Some((c.name.as_str(), bundle_of(p, c.head().ok()?)?))).collect()
 }
 
 fn gvks(old: &Model, new: &Model) -> Vec<(String, Diagnostic)> {
@@ -106,7 +103,9 @@ fn packages(old: &Model, new: &Model) -> Vec<(String, Diagnostic)> {
             for (i, prop) in &b.properties {
                 let Property::PackageRequired(r) = prop else { continue };
                 let Ok(range) = &r.range else { continue };
-                if r.package_name == q_pkg.name || !seen.insert((q_pkg.name.as_str(), r.package_name.as_str(), r.version_range.as_str())) {
+                if r.package_name == q_pkg.name
+                    || !seen.insert((q_pkg.name.as_str(), r.package_name.as_str(), r.version_range.as_str()))
+                {
                     continue;
                 }
                 let satisfied = |m: &Model| -> Option<Location> {

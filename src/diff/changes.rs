@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use super::{BundleChange, ChangeKind, ChannelChange, EntryChange, PackageChange, PropertyChange, ValueChange};
+use crate::declcfg::{self, Value};
 use crate::graph::{ChannelGraph, GraphEdge};
 use crate::model::{Bundle, Channel, Deprecation, Entry, Model, Package};
 
@@ -38,8 +39,7 @@ fn package(old: Option<&Package>, new: Option<&Package>) -> Option<PackageChange
         .collect();
     let bundle_names: BTreeSet<&str> =
         old.into_iter().chain(new).flat_map(|p| p.bundles.iter().map(|b| b.name.value.as_str())).collect();
-    let bundles: Vec<BundleChange> =
-        bundle_names.into_iter().filter_map(|b| bundle(old, new, b)).collect();
+    let bundles: Vec<BundleChange> = bundle_names.into_iter().filter_map(|b| bundle(old, new, b)).collect();
     let change = PackageChange {
         name,
         kind: kind(old, new),
@@ -80,7 +80,11 @@ fn minus(a: &[GraphEdge], b: &[GraphEdge]) -> Vec<GraphEdge> {
 
 fn names_minus(a: Option<&Channel>, b: Option<&Channel>) -> Vec<String> {
     let Some(a) = a else { return Vec::new() };
-    a.entries.iter().filter(|e| b.is_none_or(|b| b.entry(&e.name.value).is_none())).map(|e| e.name.value.clone()).collect()
+    a.entries
+        .iter()
+        .filter(|e| b.is_none_or(|b| b.entry(&e.name.value).is_none()))
+        .map(|e| e.name.value.clone())
+        .collect()
 }
 
 fn channel(
@@ -118,61 +122,94 @@ fn channel(
 /// Property types whose manifests are too big to list.
 const MANIFEST_TYPES: [&str; 2] = ["olm.bundle.object", "olm.csv.metadata"];
 
-/// Property values by type, as compact JSON.
-fn properties_by_type(b: Option<&Bundle>) -> BTreeMap<String, Vec<String>> {
-    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for p in b.iter().flat_map(|b| b.raw_properties.iter()) {
-        let value = p.value.as_ref().map(|v| v.to_go_json()).unwrap_or_default();
-        out.entry(p.type_.value.clone()).or_default().push(value);
+/// Whether two values are the same JSON, wherever they were written and in whatever key order.
+fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(m, n)| same_value(&m.value, &n.value))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter().all(|m| y.iter().any(|n| n.key == m.key && same_value(&m.value.value, &n.value.value)))
+        }
+        _ => a == b,
+    }
+}
+
+fn same_property(a: &declcfg::Property, b: &declcfg::Property) -> bool {
+    a.type_.value == b.type_.value
+        && match (&a.value, &b.value) {
+            (Some(x), Some(y)) => same_value(&x.value, &y.value),
+            (x, y) => x.is_none() && y.is_none(),
+        }
+}
+
+/// Items of `a` not matched by one of `b` (as multisets).
+fn unmatched<'a, T>(a: &'a [T], b: &[T], same: impl Fn(&T, &T) -> bool) -> Vec<&'a T> {
+    let mut left: Vec<&T> = b.iter().collect();
+    let mut out = Vec::new();
+    for v in a {
+        match left.iter().position(|x| same(x, v)) {
+            Some(i) => {
+                left.swap_remove(i);
+            }
+            None => out.push(v),
+        }
     }
     out
 }
 
 /// Values of `a` not matched by one of `b` (as multisets).
 fn multiset_minus(a: &[String], b: &[String]) -> Vec<String> {
-    let mut left: Vec<&String> = b.iter().collect();
-    let mut out = Vec::new();
-    for v in a {
-        match left.iter().position(|x| *x == v) {
-            Some(i) => {
-                left.swap_remove(i);
-            }
-            None => out.push(v.clone()),
-        }
-    }
-    out
+    unmatched(a, b, |x, y| x == y).into_iter().cloned().collect()
 }
 
-fn property_changes(old: Option<&Bundle>, new: Option<&Bundle>) -> Vec<PropertyChange> {
-    let (po, pn) = (properties_by_type(old), properties_by_type(new));
-    let types: BTreeSet<&String> = po.keys().chain(pn.keys()).collect();
-    let empty = Vec::new();
-    types
-        .into_iter()
-        .filter_map(|t| {
-            let (o, n) = (po.get(t).unwrap_or(&empty), pn.get(t).unwrap_or(&empty));
-            let (added, removed) = (multiset_minus(n, o), multiset_minus(o, n));
-            if added.is_empty() && removed.is_empty() {
-                return None;
-            }
-            let manifest = MANIFEST_TYPES.contains(&t.as_str());
-            Some(PropertyChange {
-                type_: t.clone(),
-                added: added.len(),
-                removed: removed.len(),
-                values_added: if manifest { Vec::new() } else { added },
-                values_removed: if manifest { Vec::new() } else { removed },
-            })
-        })
-        .collect()
+/// Properties added and removed, by type (values as compact JSON, except manifests').
+fn property_changes(old: &Bundle, new: &Bundle) -> Vec<PropertyChange> {
+    let (po, pn) = (&old.raw_properties[..], &new.raw_properties[..]);
+    if po.len() == pn.len() && po.iter().zip(pn).all(|(a, b)| same_property(a, b)) {
+        return Vec::new();
+    }
+    let added = unmatched(pn, po, same_property);
+    let removed = unmatched(po, pn, same_property);
+    let mut by_type: BTreeMap<&str, PropertyChange> = BTreeMap::new();
+    for (p, is_added) in added.iter().map(|p| (p, true)).chain(removed.iter().map(|p| (p, false))) {
+        let t = p.type_.value.as_str();
+        let c = by_type.entry(t).or_insert_with(|| PropertyChange {
+            type_: t.to_string(),
+            added: 0,
+            removed: 0,
+            values_added: Vec::new(),
+            values_removed: Vec::new(),
+        });
+        let value =
+            (!MANIFEST_TYPES.contains(&t)).then(|| p.value.as_ref().map(|v| v.to_go_json()).unwrap_or_default());
+        if is_added {
+            c.added += 1;
+            c.values_added.extend(value);
+        } else {
+            c.removed += 1;
+            c.values_removed.extend(value);
+        }
+    }
+    by_type.into_values().collect()
 }
 
 fn related_images(b: Option<&Bundle>) -> Vec<String> {
     b.iter()
         .flat_map(|b| &b.related_images)
-        .map(|r| if r.name.value.is_empty() { r.image.value.clone() } else { format!("{}={}", r.name.value, r.image.value) })
+        .map(|r| {
+            if r.name.value.is_empty() {
+                r.image.value.clone()
+            } else {
+                format!("{}={}", r.name.value, r.image.value)
+            }
+        })
         .collect()
 }
+
+/// Reads one field of an entry as text.
+type EntryField = fn(&Entry) -> String;
 
 /// `replaces`, `skips` and `skipRange` of the entries naming `name`, in channels of both sides.
 fn entry_changes(po: &Package, pn: &Package, name: &str) -> Vec<EntryChange> {
@@ -180,7 +217,7 @@ fn entry_changes(po: &Package, pn: &Package, name: &str) -> Vec<EntryChange> {
     for co in &po.channels {
         let (Some(cn), Some(eo)) = (pn.channel(&co.name), co.entry(name)) else { continue };
         let Some(en) = cn.entry(name) else { continue };
-        let fields: [(&'static str, fn(&Entry) -> String); 3] = [
+        let fields: [(&'static str, EntryField); 3] = [
             ("replaces", |e| e.replaces.value.clone()),
             ("skips", |e| e.skips.iter().map(|s| s.value.as_str()).collect::<Vec<_>>().join(", ")),
             ("skipRange", |e| e.skip_range_text().to_string()),
@@ -213,7 +250,7 @@ fn bundle(po: Option<&Package>, pn: Option<&Package>, name: &str) -> Option<Bund
     let (Some(o), Some(n), Some(po), Some(pn)) = (old, new, po, pn) else { return Some(change) };
     let image = |b: &Bundle| Some(b.image.value.clone()).filter(|i| !i.is_empty());
     change.image = ValueChange::of(image(o), image(n));
-    change.properties = property_changes(Some(o), Some(n));
+    change.properties = property_changes(o, n);
     let (ro, rn) = (related_images(Some(o)), related_images(Some(n)));
     change.related_images_added = multiset_minus(&rn, &ro);
     change.related_images_removed = multiset_minus(&ro, &rn);

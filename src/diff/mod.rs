@@ -261,8 +261,7 @@ pub fn diff(old: &Model, new: &Model) -> CatalogDiff {
 /// [`diff`], with options.
 pub fn diff_with(old: &Model, new: &Model, options: &DiffOptions) -> CatalogDiff {
     let wanted = |name: &str| options.package.as_deref().is_none_or(|p| p == name);
-    let packages: Vec<PackageChange> =
-        changes::packages(old, new).into_iter().filter(|p| wanted(&p.name)).collect();
+    let packages: Vec<PackageChange> = changes::packages(old, new).into_iter().filter(|p| wanted(&p.name)).collect();
     let mut findings = Vec::new();
     let mut safety: Vec<PackageSafety> = Vec::new();
     for p in old.packages.iter().filter(|p| wanted(&p.name)) {
@@ -390,7 +389,10 @@ mod tests {
             // 0.9.0 also no longer goes straight to the newest patch.
             assert_eq!(
                 found(&old(), &new),
-                [(Code::UpdateZStreamNotConverging, "etcd.v0.9.0".into()), (Code::UpdatePathThroughDeprecated, "stable".into())]
+                [
+                    (Code::UpdateZStreamNotConverging, "etcd.v0.9.0".into()),
+                    (Code::UpdatePathThroughDeprecated, "stable".into())
+                ]
             );
             assert!(d.findings[1].message.contains("OLM v0 and v1 now upgrades \"etcd.v0.9.0\" through \"etcd.v0.9.1\", which is deprecated (do not use etcd.v0.9.1)"), "{}", d.findings[0].message);
             assert_eq!((d.findings[1].location.line, d.findings[1].location.pointer.as_str()), (10, "/entries/1/name"));
@@ -547,11 +549,15 @@ mod tests {
 
         #[test]
         fn removing_a_package_is_an_error_located_in_the_old_catalog() {
-            let old = Catalog::new().channel("foo", "stable", CHAIN).channel("bar", "stable", "- name: bar.v1.0.0").build();
+            let old =
+                Catalog::new().channel("foo", "stable", CHAIN).channel("bar", "stable", "- name: bar.v1.0.0").build();
             let new = Catalog::new().channel("bar", "stable", "- name: bar.v1.0.0").build();
             let d = diff(&old, &new);
             assert_eq!(d.findings.iter().map(|f| f.code).collect::<Vec<_>>(), [Code::UpdatePackageRemoved]);
-            assert_eq!(d.packages.iter().map(|p| (p.name.as_str(), p.kind)).collect::<Vec<_>>(), [("foo", ChangeKind::Removed)]);
+            assert_eq!(
+                d.packages.iter().map(|p| (p.name.as_str(), p.kind)).collect::<Vec<_>>(),
+                [("foo", ChangeKind::Removed)]
+            );
             let only_bar = diff_with(&old, &new, &DiffOptions { package: Some("bar".into()) });
             assert!(only_bar.is_empty());
         }
@@ -569,7 +575,10 @@ mod tests {
                 .build();
             let d = diff(&old, &new);
             let b = &d.packages[0].bundles[0];
-            assert_eq!((b.name.as_str(), b.kind, b.fields.clone()), ("foo.v1.2.0", ChangeKind::Changed, vec!["properties"]));
+            assert_eq!(
+                (b.name.as_str(), b.kind, b.fields.clone()),
+                ("foo.v1.2.0", ChangeKind::Changed, vec!["properties"])
+            );
             assert_eq!(b.properties[0].type_, "olm.gvk");
             assert_eq!(b.properties[0].values_added, [r#"{"group":"example.com","kind":"Foo","version":"v1"}"#]);
             assert_eq!(d.findings, []);
@@ -579,10 +588,11 @@ mod tests {
         fn an_api_dropped_while_another_package_requires_it_is_an_error() {
             let gvk = "{group: example.com, version: v1, kind: Foo}";
             let base = || {
-                Catalog::new()
-                    .channel("foo", "stable", CHAIN)
-                    .channel("bar", "stable", "- name: bar.v1.0.0")
-                    .property("bar.v1.0.0", "olm.gvk.required", gvk)
+                Catalog::new().channel("foo", "stable", CHAIN).channel("bar", "stable", "- name: bar.v1.0.0").property(
+                    "bar.v1.0.0",
+                    "olm.gvk.required",
+                    gvk,
+                )
             };
             let old = base().property("foo.v1.2.0", "olm.gvk", gvk).build();
             let new = base().build();

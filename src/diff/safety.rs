@@ -180,10 +180,7 @@ impl<'a> ChannelCheck<'a> {
     fn channel_removed(&self) -> Diagnostic {
         let was_default = self.old_p.default_channel.value == self.old_c.name;
         let default = if was_default {
-            format!(
-                " It was the default channel; the new default is {}.",
-                q(&self.new_p.default_channel.value)
-            )
+            format!(" It was the default channel; the new default is {}.", q(&self.new_p.default_channel.value))
         } else {
             String::new()
         };
@@ -232,14 +229,11 @@ impl<'a> ChannelCheck<'a> {
     fn stranded(&self, new_c: &Channel, i: usize, old_head_backwards: Option<&str>) -> Option<Diagnostic> {
         let row = &self.rows[i];
         let new = row.new.as_ref()?;
-        let which: Vec<Semantics> = [
-            (Semantics::V0, &row.old.v0, &new.v0),
-            (Semantics::V1, &row.old.v1, &new.v1),
-        ]
-        .into_iter()
-        .filter(|(_, o, n)| !o.stranded && n.stranded)
-        .map(|(s, _, _)| s)
-        .collect();
+        let which: Vec<Semantics> = [(Semantics::V0, &row.old.v0, &new.v0), (Semantics::V1, &row.old.v1, &new.v1)]
+            .into_iter()
+            .filter(|(_, o, n)| !o.stranded && n.stranded)
+            .map(|(s, _, _)| s)
+            .collect();
         if which.is_empty() || old_head_backwards == Some(row.installed.as_str()) {
             return None;
         }
@@ -314,18 +308,18 @@ impl<'a> ChannelCheck<'a> {
             return None;
         }
         let (newest, newest_v) = newest_patch(self.new_p, new_c, v)?;
-        let which: Vec<Semantics> = [(Semantics::V0, &routes.v0, &row.old.v0), (Semantics::V1, &routes.v1, &row.old.v1)]
-            .into_iter()
-            .filter(|(_, n, o)| {
-                lags(self.new_p, new_c, n, v) && !lags(self.old_p, self.old_c, o, v)
-            })
-            .map(|(s, _, _)| s)
-            .collect();
+        let which: Vec<Semantics> =
+            [(Semantics::V0, &routes.v0, &row.old.v0), (Semantics::V1, &routes.v1, &row.old.v1)]
+                .into_iter()
+                .filter(|(_, n, o)| lags(self.new_p, new_c, n, v) && !lags(self.old_p, self.old_c, o, v))
+                .map(|(s, _, _)| s)
+                .collect();
         let first = which.first()?;
         let next = if *first == Semantics::V0 { &routes.v0.next } else { &routes.v1.next };
         let next = next.as_deref().unwrap_or_default();
         let s = v.semver();
-        let at = new_c.entry(&row.installed).map_or_else(|| locate::channel(self.new_p, new_c), |e| locate::entry(new_c, e));
+        let at =
+            new_c.entry(&row.installed).map_or_else(|| locate::channel(self.new_p, new_c), |e| locate::entry(new_c, e));
         Some(
             Diagnostic::warning(
                 Code::UpdateZStreamNotConverging,

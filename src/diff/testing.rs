@@ -40,14 +40,6 @@ impl Catalog {
         self
     }
 
-    /// Make `channel` the default channel of `package`.
-    pub(crate) fn default_channel(mut self, package: &str, channel: &str) -> Catalog {
-        if let Some(p) = self.packages.get_mut(package) {
-            p.0 = channel.to_string();
-        }
-        self
-    }
-
     /// Give `bundle` an extra property (`type`, value as YAML flow).
     pub(crate) fn property(mut self, bundle: &str, type_: &str, value: &str) -> Catalog {
         self.properties.entry(bundle.to_string()).or_default().push(format!("- type: {type_}\n  value: {value}"));
@@ -69,7 +61,8 @@ impl Catalog {
             docs.push(format!("schema: olm.package\nname: {pkg}\ndefaultChannel: {default}\n"));
             let mut names = BTreeSet::new();
             for (name, entries) in channels {
-                let doc = format!("schema: olm.channel\npackage: {pkg}\nname: {name}\nentries:\n{}", reindent(entries, 2));
+                let doc =
+                    format!("schema: olm.channel\npackage: {pkg}\nname: {name}\nentries:\n{}", reindent(entries, 2));
                 let loaded = load_files(&[FileInput::new("x.yaml", doc.clone())]);
                 names.extend(loaded.config.channels.iter().flat_map(|c| &c.entries).map(|e| e.name.value.clone()));
                 docs.push(doc);
@@ -84,7 +77,10 @@ impl Catalog {
                 ));
             }
             if let Some(d) = self.deprecations.get(pkg) {
-                docs.push(format!("schema: olm.deprecations\npackage: {pkg}\nentries:\n{}", reindent(&d.join("\n"), 2)));
+                docs.push(format!(
+                    "schema: olm.deprecations\npackage: {pkg}\nentries:\n{}",
+                    reindent(&d.join("\n"), 2)
+                ));
             }
         }
         docs.join("---\n")
