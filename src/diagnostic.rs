@@ -189,6 +189,16 @@ codes! {
     MultitenancyConversionWebhook = "multitenancy-conversion-webhook",
     MultitenancyOperatorInTenantNamespace = "multitenancy-operator-in-tenant-namespace",
     MultitenancyOverlappingTargets = "multitenancy-overlapping-targets",
+    // Catalog updates (diff): promises an update of the old catalog to the new one breaks.
+    UpdatePackageRemoved = "update-package-removed",
+    UpdateChannelRemoved = "update-channel-removed",
+    UpdateHeadBackwards = "update-head-backwards",
+    UpdateNewlyStranded = "update-newly-stranded",
+    UpdateReleaseRemoved = "update-release-removed",
+    UpdateRequiredApiDropped = "update-required-api-dropped",
+    UpdateMultipleReplacements = "update-multiple-replacements",
+    UpdatePathThroughDeprecated = "update-path-through-deprecated",
+    UpdateZStreamNotConverging = "update-z-stream-not-converging",
 }
 
 impl fmt::Display for Code {

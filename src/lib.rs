@@ -49,6 +49,7 @@
 pub mod cluster;
 pub mod declcfg;
 mod diagnostic;
+pub mod diff;
 mod dns_label;
 mod gotext;
 pub mod graph;

@@ -425,3 +425,49 @@ fn operatorgroup_reports_multitenancy_findings_for_instances() {
     assert!(String::from_utf8_lossy(&out.stdout)
         .contains("warning[multitenancy-version-skew]: ecr-secret-operator.v0.4.1 in \"op-b\" runs version 0.4.1"));
 }
+
+#[test]
+fn diff_exits_1_on_a_broken_update_promise_and_0_otherwise() {
+    let d = temp_dir("diff");
+    let two = format!("{VALID}---\nschema: olm.channel\npackage: foo\nname: fast\nentries:\n- name: foo.v1.0.0\n");
+    write(&d, "old/foo/catalog.yaml", &two);
+    write(&d, "new/foo/catalog.yaml", VALID);
+    let out = bin().args(["diff"]).arg(d.join("old")).arg(d.join("old")).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "0 packages changed (0 added, 0 removed); 0 errors, 0 warnings\n");
+
+    let out = bin().args(["diff"]).arg(d.join("old")).arg(d.join("new")).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with(
+            "package foo (changed)\n  channel fast (removed): head \"foo.v1.0.0\" -> (none); entries +0 -1\n"
+        ),
+        "{text}"
+    );
+    let want = format!(
+        "{}:1:1: error[update-channel-removed]: channel \"fast\" of package \"foo\" is gone from the new catalog",
+        d.join("new/foo/catalog.yaml").display()
+    );
+    assert!(text.contains(&want), "{text}");
+    assert!(
+        text.contains(&format!(
+            "  {}:21:1: note: the channel in the old catalog",
+            d.join("old/foo/catalog.yaml").display()
+        )),
+        "{text}"
+    );
+    assert!(text.contains("update safety: foo\n  CHANNEL  INSTALLED   OLM v0 (old -> new)  OLM v1 (old -> new)  FINDINGS\n  fast     foo.v1.0.0  at head -> gone      at head -> gone      update-channel-removed\n"), "{text}");
+    assert!(text.ends_with("1 packages changed (0 added, 0 removed); 1 errors, 0 warnings\n"), "{text}");
+
+    let out = bin().args(["diff", "--format", "json"]).arg(d.join("old")).arg(d.join("new")).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["findings"][0]["code"], "update-channel-removed");
+    assert_eq!(v["packages"][0]["channels"][0]["kind"], "removed");
+    assert_eq!(v["safety"][0]["rows"][0]["new"], serde_json::Value::Null);
+
+    let out = bin().args(["diff", "--package", "bar"]).arg(d.join("old")).arg(d.join("new")).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let out = bin().args(["diff"]).arg(d.join("old")).arg(d.join("missing")).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -185,6 +185,19 @@ mod native {
             #[arg(long)]
             validate: bool,
         },
+        /// Compare two catalogs: what changed, and where OLM v0 and v1 take every version
+        /// installed from the old one (exit 1 when an update promise is broken).
+        Diff {
+            /// The old catalog (directory or file).
+            old: PathBuf,
+            /// The new catalog (directory or file).
+            new: PathBuf,
+            #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+            format: TextOrJson,
+            /// Only this package.
+            #[arg(long)]
+            package: Option<String>,
+        },
         /// Turn a File-Based Catalog into a template (`opm alpha convert-template basic`).
         ConvertTemplate {
             /// The template kind to make (only `basic`).
@@ -330,6 +343,7 @@ mod native {
                 });
                 template_cmd(&file, &bundles, kind, &options, format, output_dir.as_deref(), validate, &mut out)
             }
+            Command::Diff { old, new, format, package } => diff_cmd(&old, &new, format, package, &mut out),
             Command::ConvertTemplate { kind: ConvertKind::Basic, path, format } => {
                 convert_cmd(&path, format.into(), &mut out)
             }
@@ -463,6 +477,37 @@ mod native {
 
     fn read(path: &Path) -> Result<Vec<olm_catalog::declcfg::FileInput>, Fail> {
         read_catalog(path).map_err(|e| Fail(format!("{}: {e}", path.display())))
+    }
+
+    /// The model of the catalog at `path`, its file names prefixed with `path` so that the
+    /// findings of two catalogs tell them apart.
+    fn load_model(path: &Path) -> Result<model::Model, Fail> {
+        let is_dir = path.is_dir();
+        let mut files = read(path)?;
+        for f in &mut files {
+            f.path = if is_dir { path.join(&f.path).display().to_string() } else { path.display().to_string() };
+        }
+        Ok(model::build(&load_files(&files).config).0)
+    }
+
+    /// Compare two catalogs; exit 1 when an update-safety error is found.
+    fn diff_cmd(
+        old: &Path,
+        new: &Path,
+        format: TextOrJson,
+        package: Option<String>,
+        out: &mut String,
+    ) -> Result<u8, Fail> {
+        use olm_catalog::diff::{diff_with, to_text, DiffOptions};
+        let result = diff_with(&load_model(old)?, &load_model(new)?, &DiffOptions { package });
+        match format {
+            TextOrJson::Json => {
+                out.push_str(&serde_json::to_string_pretty(&result).map_err(|e| Fail(e.to_string()))?);
+                out.push('\n');
+            }
+            TextOrJson::Text => out.push_str(&to_text(&result)),
+        }
+        Ok(if result.has_errors() { 1 } else { 0 })
     }
 
     fn load(path: &Path) -> Result<DeclarativeConfig, Fail> {
