@@ -132,8 +132,8 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     if (check === null || typeof check !== 'object' || Array.isArray(check)) {
       throw invalid('checkOperatorGroups expects a check object');
     }
-    if (!('catalog' in check)) return call((raw) => inline(raw, check));
     const { catalog, ...rest } = check;
+    if (catalog === undefined) return call((raw) => inline(raw, rest));
     if (!(catalog instanceof Catalog)) throw invalid('check.catalog must be a Catalog from loadCatalog');
     return onCatalog(catalog, rest);
   }

@@ -156,9 +156,9 @@ export declare class Catalog {
   toMermaid(options?: MermaidOptions): string;
   toDot(pkg: string, channel?: string): string;
   /** `checkOperatorGroups` of one of this catalog's bundles (`check.package`, `check.bundle`). */
-  checkOperatorGroups(check: OperatorGroupCheck): OperatorGroupReport;
+  checkOperatorGroups(check: Omit<OperatorGroupCheck, 'catalog'>): OperatorGroupReport;
   /** The same, as the CLI's text report. */
-  checkOperatorGroupsText(check: OperatorGroupCheck): string;
+  checkOperatorGroupsText(check: Omit<OperatorGroupCheck, 'catalog'>): string;
   /** `previewRbac(this, options)`. */
   previewRbac(options: RbacOptions): RbacPreview[];
   /** `previewRbacText(this, options, format)`. */

@@ -182,8 +182,9 @@ mod tests {
         assert_eq!(modes, [InstallModeType::OwnNamespace, InstallModeType::AllNamespaces]);
         assert!(r.permissions_known);
         assert_eq!(r.problem(), None);
-        assert!(r.to_yaml().starts_with("- csvName: op.v1.0.0\n"), "{}", r.to_yaml());
-        assert_eq!(r.to_text().matches("op.v1.0.0").count() >= 2, true);
+        let yaml = r.to_yaml();
+        assert!(yaml.starts_with("- access:\n") && yaml.contains("\n  csvName: op.v1.0.0\n"), "{yaml}");
+        assert!(r.to_text().starts_with("op.v1.0.0 as OwnNamespace"), "{}", r.to_text());
     }
 
     #[test]
