@@ -151,8 +151,12 @@ impl LintConfig {
         Ok(())
     }
 
-    /// `other` over `self`: its levels replace these, its switches add to them.
+    /// `other` over `self`: its levels replace these (a global level of `other` also replaces
+    /// the per-package levels of `self` for that code), its switches add to them.
     pub fn merge(&mut self, other: LintConfig) {
+        for levels in self.packages.values_mut() {
+            levels.retain(|code, _| !other.lints.contains_key(code));
+        }
         self.lints.extend(other.lints);
         for (p, levels) in other.packages {
             self.packages.entry(p).or_default().extend(levels);
@@ -317,13 +321,14 @@ mod tests {
 
     #[test]
     fn command_line_settings_override_the_file() {
-        let mut c = read("lints:\n  z-stream-gap: error\n").unwrap();
+        let mut c = read("lints:\n  z-stream-gap: error\npackages:\n  foo:\n    head-not-highest: off\n").unwrap();
         let mut cli = LintConfig::default();
         cli.set("z-stream-gap=off").unwrap();
         cli.set(" head-not-highest = error ").unwrap();
         c.merge(cli);
         assert_eq!(c.level(Code::ZStreamGap, None), Level::Off);
         assert_eq!(c.level(Code::HeadNotHighest, None), Level::Error);
+        assert_eq!(c.level(Code::HeadNotHighest, Some("foo")), Level::Error);
         assert_eq!(cli_error("z-stream-gap"), "\"z-stream-gap\" is not code=level");
         assert_eq!(cli_error("invalid-image=off").split(':').next(), Some("invalid-image is one of opm validate's errors, not a lint"));
     }
