@@ -554,12 +554,12 @@ mod native {
         out: &mut String,
     ) -> Result<u8, Fail> {
         let mut valid = true;
-        let mut deny_warnings = false;
+        let mut passes = true;
         let mut diagnostics: Vec<Diagnostic> = Vec::new();
         let mut opm_messages = Vec::new();
         for path in paths {
             let config = lint_config(path, settings)?;
-            deny_warnings |= config.deny_warnings;
+            let deny_warnings = config.deny_warnings;
             let options = Options { lints, config };
             let result = validate_files_with(&read(path)?, options.clone());
             let report = match baseline {
@@ -567,6 +567,7 @@ mod native {
                 None => result.report,
             };
             valid &= report.valid;
+            passes &= report.passes(deny_warnings);
             if let Some(m) = report.opm_message {
                 opm_messages.push(m);
             }
@@ -614,7 +615,7 @@ mod native {
                 }
             }
         }
-        Ok(if valid && !(deny_warnings && warnings > 0) { 0 } else { 1 })
+        Ok(if passes { 0 } else { 1 })
     }
 
     /// Print findings on stderr, compiler style, file names as the user gave them.

@@ -33,6 +33,14 @@ pub struct Report {
     pub opm_message: Option<String>,
 }
 
+impl Report {
+    /// Whether a run passes: valid, and with `deny_warnings` no warning either (notes never
+    /// fail a run).
+    pub fn passes(&self, deny_warnings: bool) -> bool {
+        self.valid && !(deny_warnings && self.diagnostics.iter().any(|d| d.severity == crate::Severity::Warning))
+    }
+}
+
 /// The model and the findings of a full validation.
 #[derive(Debug, Clone)]
 pub struct Validated {
