@@ -113,7 +113,8 @@ pub fn validate(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let deny_warnings = config.deny_warnings;
     let options_ = Options { lints, config };
     let validated = validate_files_with(&files, options_.clone());
-    let baseline = js_sys::Reflect::get(&options, &"baseline".into()).ok().filter(|v| !v.is_undefined() && !v.is_null());
+    let baseline =
+        js_sys::Reflect::get(&options, &"baseline".into()).ok().filter(|v| !v.is_undefined() && !v.is_null());
     let report = match baseline {
         Some(b) => only_new(&validated, &validate_files_with(&files_from_js(&b)?, options_)),
         None => validated.report,

@@ -502,7 +502,10 @@ fn baseline_reports_only_new_findings_on_a_real_pair() {
     let fresh_keys: Vec<_> = fresh.iter().map(key).collect();
     // Packages only in v4.20 keep all their findings; e.g. kube-green's new release.
     assert!(fresh.iter().any(|d| d["file"].as_str().unwrap().contains("/infinispan/")));
-    assert!(all.iter().filter(|d| d["file"].as_str().unwrap().contains("/infinispan/")).all(|d| fresh_keys.contains(&key(d))));
+    assert!(all
+        .iter()
+        .filter(|d| d["file"].as_str().unwrap().contains("/infinispan/"))
+        .all(|d| fresh_keys.contains(&key(d))));
     // A catalog against itself reports nothing.
     let (code, text) = validate_text(&["--baseline", old.to_str().unwrap()], &old);
     assert_eq!((code, text.as_str()), (Some(0), "valid: 0 errors, 0 warnings\n"));

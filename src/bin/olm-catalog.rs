@@ -522,9 +522,9 @@ mod native {
     fn find_config(catalog: &Path) -> Option<PathBuf> {
         let abs = std::path::absolute(catalog).ok()?;
         let start = if abs.is_dir() { abs.as_path() } else { abs.parent()? };
-        start.ancestors().find_map(|dir| {
-            [".olm-catalog.yaml", ".olm-catalog.yml"].iter().map(|n| dir.join(n)).find(|f| f.is_file())
-        })
+        start
+            .ancestors()
+            .find_map(|dir| [".olm-catalog.yaml", ".olm-catalog.yml"].iter().map(|n| dir.join(n)).find(|f| f.is_file()))
     }
 
     /// The configuration for `catalog`: its file (given or found), then the command line.
@@ -532,12 +532,12 @@ mod native {
         let mut config = LintConfig::default();
         if let Some(file) = settings.file.clone().or_else(|| find_config(catalog)) {
             let bytes = std::fs::read(&file).map_err(|e| Fail(format!("{}: {e}", file.display())))?;
-            let found = LintConfig::from_file(&file.display().to_string(), &bytes).map_err(|ds| {
-                Fail(ds.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n"))
-            })?;
+            let found = LintConfig::from_file(&file.display().to_string(), &bytes)
+                .map_err(|ds| Fail(ds.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n")))?;
             config.merge(found);
         }
-        let mut cli = LintConfig { deny_warnings: settings.deny_warnings, olm_v1: settings.olm_v1, ..LintConfig::default() };
+        let mut cli =
+            LintConfig { deny_warnings: settings.deny_warnings, olm_v1: settings.olm_v1, ..LintConfig::default() };
         for s in &settings.lint {
             cli.set(s).map_err(|e| Fail(format!("--lint {s}: {e}")))?;
         }

@@ -239,7 +239,11 @@ impl Reader<'_> {
         match node.value {
             Value::Bool(b) => b,
             _ => {
-                self.problem(node.pos, pointer.to_string(), format!("expected true or false, found {}", node.kind_name()));
+                self.problem(
+                    node.pos,
+                    pointer.to_string(),
+                    format!("expected true or false, found {}", node.kind_name()),
+                );
                 false
             }
         }
@@ -305,8 +309,9 @@ mod tests {
 
     #[test]
     fn problems_are_located() {
-        let errors = read("lints:\n  duplicate-bundle: off\n  no-such-lint: warning\n  z-stream-gap: loud\nolmv1: true\n")
-            .unwrap_err();
+        let errors =
+            read("lints:\n  duplicate-bundle: off\n  no-such-lint: warning\n  z-stream-gap: loud\nolmv1: true\n")
+                .unwrap_err();
         assert_eq!(
             errors,
             [
@@ -330,7 +335,10 @@ mod tests {
         assert_eq!(c.level(Code::HeadNotHighest, None), Level::Error);
         assert_eq!(c.level(Code::HeadNotHighest, Some("foo")), Level::Error);
         assert_eq!(cli_error("z-stream-gap"), "\"z-stream-gap\" is not code=level");
-        assert_eq!(cli_error("invalid-image=off").split(':').next(), Some("invalid-image is one of opm validate's errors, not a lint"));
+        assert_eq!(
+            cli_error("invalid-image=off").split(':').next(),
+            Some("invalid-image is one of opm validate's errors, not a lint")
+        );
     }
 
     fn cli_error(s: &str) -> String {

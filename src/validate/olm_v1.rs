@@ -37,9 +37,7 @@ fn dependencies(b: &Bundle, out: &mut Vec<Diagnostic>) {
     for (i, prop) in &b.properties {
         let (code, what) = match prop {
             Property::PackageRequired(r) => (Code::Olmv1PackageRequired, format!("package {}", q(&r.package_name))),
-            Property::GvkRequired(g) => {
-                (Code::Olmv1GvkRequired, format!("API {}/{} {}", g.group, g.version, g.kind))
-            }
+            Property::GvkRequired(g) => (Code::Olmv1GvkRequired, format!("API {}/{} {}", g.group, g.version, g.kind)),
             Property::Constraint(_) => (Code::Olmv1Constraint, "an olm.constraint".to_string()),
             _ => continue,
         };
@@ -57,8 +55,7 @@ fn dependencies(b: &Bundle, out: &mut Vec<Diagnostic>) {
 fn csv(b: &Bundle, out: &mut Vec<Diagnostic>) {
     let Some(csv) = CsvView::from_bundle(b) else { return };
     let at = || property_location(b, csv.origin.property);
-    let supported: Vec<&str> =
-        csv.install_modes.iter().filter(|m| m.supported).map(|m| m.type_.as_str()).collect();
+    let supported: Vec<&str> = csv.install_modes.iter().filter(|m| m.supported).map(|m| m.type_.as_str()).collect();
     let name = q(&b.name.value);
     if !supported.contains(&"AllNamespaces") {
         out.push(Diagnostic::warning(
@@ -77,7 +74,9 @@ fn csv(b: &Bundle, out: &mut Vec<Diagnostic>) {
     if !csv.owned_api_services.is_empty() {
         out.push(Diagnostic::warning(
             Code::Olmv1ApiService,
-            format!("bundle {name} owns APIService definitions: OLM v1 refuses it (apiServiceDefintions are not supported)"),
+            format!(
+                "bundle {name} owns APIService definitions: OLM v1 refuses it (apiServiceDefintions are not supported)"
+            ),
             at(),
         ));
     }
@@ -175,7 +174,8 @@ mod tests {
     const OWN: &str = r#"[{"type":"AllNamespaces","supported":false},{"type":"OwnNamespace","supported":true}]"#;
     const BOTH: &str = r#"[{"type":"AllNamespaces","supported":true},{"type":"OwnNamespace","supported":true}]"#;
     const WEBHOOK: &str = r#","webhookdefinitions":[{"type":"ValidatingAdmissionWebhook","generateName":"v.foo.io","deploymentName":"foo"}]"#;
-    const APISERVICE: &str = r#","apiservicedefinitions":{"owned":[{"name":"v1.foo.io","group":"foo.io","version":"v1","kind":"Foo"}]}"#;
+    const APISERVICE: &str =
+        r#","apiservicedefinitions":{"owned":[{"name":"v1.foo.io","group":"foo.io","version":"v1","kind":"Foo"}]}"#;
 
     #[test]
     fn dependencies_are_refused() {
