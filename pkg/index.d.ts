@@ -7,7 +7,8 @@ export interface CatalogFile {
   content: string | Uint8Array;
 }
 
-export type Severity = 'error' | 'warning';
+/** `note`: a lint lowered to a note (by its default level or configuration); never fails a run. */
+export type Severity = 'error' | 'warning' | 'note';
 
 export interface Location {
   file: string;
@@ -178,13 +179,43 @@ export declare function initResolver(input?: string | URL | Response | BufferSou
 
 /** Node only: read a catalog directory (or one file) from disk into `CatalogFile`s. */
 export declare function readCatalog(root: string): CatalogFile[];
+/** A lint's level (docs/diagnostics.md, "Configuring lints"). */
+export type LintLevel = 'off' | 'note' | 'warning' | 'error';
+
+/** The lint configuration, as in `.olm-catalog.yaml`. */
+export interface LintConfig {
+  /** Levels for every package, by lint code. */
+  lints?: Record<string, LintLevel>;
+  /** Levels for one package, over `lints`. */
+  packages?: Record<string, Record<string, LintLevel>>;
+  /** Run the OLM v1 readiness lints (`olmv1-*`). */
+  olmV1?: boolean;
+  /** Warnings fail the run (`passed` is false). */
+  denyWarnings?: boolean;
+}
+
 export interface ValidateOptions {
   /** Run the lints (warnings) opm does not have; default true. */
   lints?: boolean;
+  /** Lint configuration: `.olm-catalog.yaml` text (YAML or JSON), or the object. A bad one throws (`code: 'invalid-config'`). */
+  config?: string | LintConfig;
+  /** `code=level` settings over `config` (as the CLI's `--lint`). */
+  lint?: string[];
+  /** Run the OLM v1 readiness lints (`olmv1-*`); same as `config.olmV1`. */
+  olmV1?: boolean;
+  /** Warnings fail the run (`passed` is false); same as `config.denyWarnings`. */
+  denyWarnings?: boolean;
+  /** An older catalog: report only the findings it did not have (matched by code, package and message). */
+  baseline?: CatalogFile[];
+}
+
+/** `validate`'s result: the report, and whether the run passes (`valid`, and no warning with `denyWarnings`). */
+export interface ValidateReport extends Report {
+  passed: boolean;
 }
 
 /** Validate a catalog like `opm validate`, reporting every problem with its location. */
-export declare function validate(files: CatalogFile[], options?: ValidateOptions): Report;
+export declare function validate(files: CatalogFile[], options?: ValidateOptions): ValidateReport;
 export declare function loadCatalog(files: CatalogFile[]): Catalog;
 
 /** Output format of rendered catalogs and templates (opm's `-o json|yaml`). */

@@ -16,6 +16,9 @@ pub enum Severity {
     Error,
     /// Valid for opm, but probably not what the author meant.
     Warning,
+    /// For information: a lint lowered to a note by its default level or by configuration
+    /// (never fails a run, even with `--deny-warnings`).
+    Note,
 }
 
 impl fmt::Display for Severity {
@@ -23,6 +26,7 @@ impl fmt::Display for Severity {
         f.write_str(match self {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Note => "note",
         })
     }
 }
@@ -73,6 +77,10 @@ macro_rules! codes {
             }
             /// Every code, in declaration order.
             pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+            /// The code printed as `name` (`duplicate-bundle`), if there is one.
+            pub fn from_name(name: &str) -> Option<Code> {
+                match name { $($text => Some(Code::$variant),)* _ => None }
+            }
         }
     };
 }
@@ -199,6 +207,51 @@ codes! {
     UpdateMultipleReplacements = "update-multiple-replacements",
     UpdatePathThroughDeprecated = "update-path-through-deprecated",
     UpdateZStreamNotConverging = "update-z-stream-not-converging",
+    // Lint configuration (model::lint_config) and OLM v1 readiness lints (validate::olm_v1).
+    LintConfigInvalid = "lint-config-invalid",
+    Olmv1PackageRequired = "olmv1-package-required",
+    Olmv1GvkRequired = "olmv1-gvk-required",
+    Olmv1Constraint = "olmv1-constraint",
+    Olmv1NoAllNamespaces = "olmv1-no-all-namespaces",
+    Olmv1Webhooks = "olmv1-webhooks",
+    Olmv1ApiService = "olmv1-api-service",
+    Olmv1ZeroMajor = "olmv1-zero-major",
+    Olmv1BuildMetadata = "olmv1-build-metadata",
+}
+
+impl Code {
+    /// Whether findings of this code are lints: our own checks, warnings by default, whose level
+    /// configuration may change (`docs/diagnostics.md`, "Configuring lints"). The other codes
+    /// mirror `opm validate`'s errors (or authoring tools' problems) and stay as they are.
+    pub fn is_lint(self) -> bool {
+        use Code::*;
+        matches!(
+            self,
+            InvalidRequiredRange
+                | InvalidConstraint
+                | StrandedEntry
+                | ReplacesSkipped
+                | VersionGoesBackwards
+                | SkipRangeCoversNothing
+                | HeadNotHighest
+                | DeprecatedHead
+                | UnreachableEntry
+                | ZStreamGap
+                | OperatorgroupNoInstallMode
+                | OperatorgroupOnlyMultiNamespace
+                | OperatorgroupDuplicateInstallModes
+                | OperatorgroupUnknownInstallMode
+                | OperatorgroupBadCrdName
+                | Olmv1PackageRequired
+                | Olmv1GvkRequired
+                | Olmv1Constraint
+                | Olmv1NoAllNamespaces
+                | Olmv1Webhooks
+                | Olmv1ApiService
+                | Olmv1ZeroMajor
+                | Olmv1BuildMetadata
+        )
+    }
 }
 
 impl fmt::Display for Code {
@@ -247,6 +300,11 @@ impl Diagnostic {
         self
     }
 
+    /// A note at `location`.
+    pub fn note(code: Code, message: impl Into<String>, location: Location) -> Diagnostic {
+        Diagnostic { code, severity: Severity::Note, message: message.into(), location, related: Vec::new() }
+    }
+
     /// Whether this finding makes the catalog invalid.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
@@ -288,6 +346,32 @@ mod tests {
         for code in Code::ALL {
             assert!(doc.contains(&format!("| `{}` |", code.as_str())), "docs/diagnostics.md lacks {code}");
         }
+    }
+
+    #[test]
+    fn lints_are_the_codes_documented_as_configurable() {
+        // A row's severity column says `warning` (or `note`, `off`: a lint's default level) exactly
+        // for lints; render-time warnings are not lints (no catalog validation reports them).
+        let doc = include_str!("../docs/diagnostics.md");
+        for code in Code::ALL {
+            let row = doc.lines().find(|l| l.starts_with(&format!("| `{}` |", code.as_str()))).unwrap_or_default();
+            let severity = row.split('|').nth(2).unwrap_or_default().trim();
+            let lint_like = ["warning", "note", "off"].contains(&severity);
+            if code.is_lint() {
+                assert!(lint_like, "{code} is a lint but documented as {severity:?}");
+            } else if lint_like {
+                let render = ["bundle-", "legacy-", "package-manifest-", "multitenancy-"];
+                assert!(render.iter().any(|p| code.as_str().starts_with(p)), "{code} is documented as {severity:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn codes_round_trip_through_their_names() {
+        for code in Code::ALL {
+            assert_eq!(Code::from_name(code.as_str()), Some(*code));
+        }
+        assert_eq!(Code::from_name("no-such-code"), None);
     }
 
     #[test]

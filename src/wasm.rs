@@ -11,7 +11,7 @@ use crate::graph::{self, ChannelGraph, MermaidOptions, PackageGraph, Semantics, 
 use crate::model::Package;
 #[cfg(feature = "resolver")]
 use crate::resolve;
-use crate::validate::{validate_files, validate_files_with, Options, Validated};
+use crate::validate::{only_new, validate_files, validate_files_with, LintConfig, Options, Validated};
 use crate::version::Version;
 
 #[wasm_bindgen(start)]
@@ -64,13 +64,62 @@ fn files_from_js(files: &JsValue) -> Result<Vec<FileInput>, JsValue> {
     Ok(out)
 }
 
-/// Validate a catalog: `files` is `[{path, content}]`, `options` optionally `{lints: false}` for
-/// exactly opm's checks; returns `{valid, diagnostics}` like the CLI's JSON output.
+/// The lint configuration of `validate`'s options: `config` (YAML or JSON text, or an object of
+/// the same shape), then `lint` (`code=level` settings), `olmV1` and `denyWarnings` over it.
+fn lint_config_from_js(options: &JsValue) -> Result<LintConfig, JsValue> {
+    let get = |k: &str| js_sys::Reflect::get(options, &k.into()).ok().filter(|v| !v.is_undefined() && !v.is_null());
+    let mut config = LintConfig::default();
+    if let Some(c) = get("config") {
+        let text = match c.as_string() {
+            Some(t) => t,
+            None => js_sys::JSON::stringify(&c).ok().and_then(|s| s.as_string()).unwrap_or_default(),
+        };
+        let parsed = LintConfig::from_file("config", text.as_bytes()).map_err(|ds| {
+            let message = ds.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n");
+            js_error("invalid-config", &message, to_js(&ds).ok().map(|v| ("diagnostics", v)))
+        })?;
+        config.merge(parsed);
+    }
+    let mut cli = LintConfig::default();
+    if let Some(list) = get("lint") {
+        for s in js_sys::Array::from(&list).iter() {
+            let s = s.as_string().unwrap_or_default();
+            cli.set(&s).map_err(|e| js_error("invalid-config", &format!("lint {s}: {e}"), None))?;
+        }
+    }
+    cli.olm_v1 = get("olmV1").and_then(|v| v.as_bool()).unwrap_or(false);
+    cli.deny_warnings = get("denyWarnings").and_then(|v| v.as_bool()).unwrap_or(false);
+    config.merge(cli);
+    Ok(config)
+}
+
+/// `validate`'s result: the report, and whether the run passes (`denyWarnings` counted).
+#[derive(Serialize)]
+struct ValidateResult<'a> {
+    #[serde(flatten)]
+    report: &'a crate::validate::Report,
+    passed: bool,
+}
+
+/// Validate a catalog: `files` is `[{path, content}]`; `options` optionally `{lints: false}` for
+/// exactly opm's checks, `config` (lint configuration as YAML/JSON text or an object), `lint`
+/// (`code=level` settings over it), `olmV1`, `denyWarnings`, and `baseline` (the files of an
+/// older catalog: only new findings are reported). Returns `{valid, passed, diagnostics}`.
 #[wasm_bindgen]
 pub fn validate(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let files = files_from_js(&files)?;
     let lints = js_sys::Reflect::get(&options, &"lints".into()).ok().and_then(|v| v.as_bool()).unwrap_or(true);
-    to_js(&validate_files_with(&files, Options { lints }).report)
+    let config = lint_config_from_js(&options)?;
+    let deny_warnings = config.deny_warnings;
+    let options_ = Options { lints, config };
+    let validated = validate_files_with(&files, options_.clone());
+    let baseline =
+        js_sys::Reflect::get(&options, &"baseline".into()).ok().filter(|v| !v.is_undefined() && !v.is_null());
+    let report = match baseline {
+        Some(b) => only_new(&validated, &validate_files_with(&files_from_js(&b)?, options_)),
+        None => validated.report,
+    };
+    to_js(&ValidateResult { passed: report.passes(deny_warnings), report: &report })
 }
 
 /// A loaded, validated catalog kept inside WebAssembly so it is parsed once. Free it with

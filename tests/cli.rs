@@ -470,4 +470,99 @@ fn diff_exits_1_on_a_broken_update_promise_and_0_otherwise() {
     assert_eq!(out.status.code(), Some(0));
     let out = bin().args(["diff"]).arg(d.join("old")).arg(d.join("missing")).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
+/// A catalog whose channel head 1.0.0 replaces the higher 2.0.0: `head-not-highest` and
+/// `version-goes-backwards` (warnings), `unreachable-entry` (a note by default).
+const BACKWARDS: &str = "schema: olm.package\nname: foo\ndefaultChannel: stable\n---\nschema: olm.channel\npackage: foo\nname: stable\nentries:\n- name: foo.v2.0.0\n- name: foo.v1.0.0\n  replaces: foo.v2.0.0\n---\nschema: olm.bundle\npackage: foo\nname: foo.v2.0.0\nimage: quay.io/foo/bundle:v2.0.0\nproperties:\n- type: olm.package\n  value:\n    packageName: foo\n    version: 2.0.0\n---\nschema: olm.bundle\npackage: foo\nname: foo.v1.0.0\nimage: quay.io/foo/bundle:v1.0.0\nproperties:\n- type: olm.package\n  value:\n    packageName: foo\n    version: 1.0.0\n";
+
+fn validate_text(args: &[&str], catalog: &Path) -> (Option<i32>, String) {
+    let out = bin().arg("validate").args(args).arg(catalog).output().unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    (out.status.code(), text)
+}
+
+#[test]
+fn lint_config_is_found_by_walking_up_from_the_catalog() {
+    let d = temp_dir("lintcfg-walk");
+    write(&d, "repo/catalog/foo/catalog.yaml", BACKWARDS);
+    let catalog = d.join("repo/catalog");
+    let (code, text) = validate_text(&[], &catalog);
+    assert_eq!(code, Some(0));
+    assert!(text.ends_with("valid: 0 errors, 2 warnings, 1 note\n"), "{text}");
+    write(&d, "repo/.olm-catalog.yaml", "lints:\n  version-goes-backwards: off\n  unreachable-entry: warning\npackages:\n  foo:\n    head-not-highest: error\n");
+    let (code, text) = validate_text(&[], &catalog);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("error[head-not-highest]"), "{text}");
+    assert!(text.ends_with("invalid: 1 error, 1 warning\n"), "{text}");
+    // The command line wins over the file; --config names another file.
+    let (code, text) = validate_text(&["--lint", "head-not-highest=note"], &catalog);
+    assert_eq!((code, text.ends_with("valid: 0 errors, 1 warning, 1 note\n")), (Some(0), true), "{text}");
+    write(&d, "other.yaml", "{\"lints\": {\"unreachable-entry\": \"off\"}}");
+    let other = d.join("other.yaml");
+    let (_, text) = validate_text(&["--config", other.to_str().unwrap()], &catalog);
+    assert!(text.ends_with("valid: 0 errors, 2 warnings\n"), "{text}");
+    // opm's errors cannot be configured; a bad file is a usage error, located.
+    let (code, text) = validate_text(&["--lint", "invalid-image=off"], &catalog);
+    assert_eq!(code, Some(2));
+    assert!(text.contains("invalid-image is one of opm validate's errors, not a lint"), "{text}");
+    write(&d, "repo/.olm-catalog.yaml", "lints:\n  invalid-image: off\n");
+    let (code, text) = validate_text(&[], &catalog);
+    assert_eq!(code, Some(2));
+    assert!(text.contains(".olm-catalog.yaml:2:3: error[lint-config-invalid]: invalid-image is one of"), "{text}");
+}
+
+#[test]
+fn deny_warnings_fails_a_run_with_warnings_but_not_notes() {
+    let d = temp_dir("lintcfg-deny");
+    write(&d, "foo/catalog.yaml", BACKWARDS);
+    assert_eq!(validate_text(&[], &d).0, Some(0));
+    assert_eq!(validate_text(&["--deny-warnings"], &d).0, Some(1));
+    let only_notes = ["--deny-warnings", "--lint", "head-not-highest=note", "--lint", "version-goes-backwards=off"];
+    assert_eq!(validate_text(&only_notes, &d).0, Some(0));
+    write(&d, ".olm-catalog.yaml", "denyWarnings: true\n");
+    let sub = d.join("foo/catalog.yaml");
+    assert_eq!(validate_text(&[], &sub).0, Some(1));
+}
+
+#[test]
+fn baseline_reports_only_new_findings_on_a_real_pair() {
+    let fbc = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/fbc");
+    let (old, new) = (fbc.join("community-v4.16"), fbc.join("community-v4.20"));
+    let json = |args: &[&str]| {
+        let out = bin().args(["validate", "--format", "json"]).args(args).arg(&new).output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["diagnostics"].as_array().unwrap().clone()
+    };
+    let all = json(&[]);
+    let fresh = json(&["--baseline", old.to_str().unwrap()]);
+    let old_count = {
+        let out = bin().args(["validate", "--format", "json"]).arg(&old).output().unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["diagnostics"].as_array().unwrap().len()
+    };
+    // Every finding of v4.16 is still in v4.20 (same subjects, other lines): exactly the rest is new.
+    assert_eq!(fresh.len(), all.len() - old_count);
+    let key = |d: &serde_json::Value| (d["code"].clone(), d["message"].clone());
+    let fresh_keys: Vec<_> = fresh.iter().map(key).collect();
+    // Packages only in v4.20 keep all their findings; e.g. kube-green's new release.
+    assert!(fresh.iter().any(|d| d["file"].as_str().unwrap().contains("/infinispan/")));
+    assert!(all
+        .iter()
+        .filter(|d| d["file"].as_str().unwrap().contains("/infinispan/"))
+        .all(|d| fresh_keys.contains(&key(d))));
+    // A catalog against itself reports nothing.
+    let (code, text) = validate_text(&["--baseline", old.to_str().unwrap()], &old);
+    assert_eq!((code, text.as_str()), (Some(0), "valid: 0 errors, 0 warnings\n"));
+}
+
+#[test]
+fn olm_v1_lints_run_only_when_switched_on() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/fbc/community-v4.20");
+    let (_, without) = validate_text(&[], &root);
+    let (code, with) = validate_text(&["--olm-v1"], &root);
+    assert_eq!(code, Some(0));
+    assert!(!without.contains("[olmv1-"));
+    for c in ["olmv1-no-all-namespaces", "olmv1-gvk-required", "olmv1-package-required", "olmv1-zero-major"] {
+        assert!(with.contains(&format!("[{c}]")), "no {c}");
+    }
 }

@@ -2,7 +2,7 @@
 // The Node command line: the same subcommands and output formats as the native `olm-catalog`,
 // plus `validate --format sarif` for GitHub code scanning. Exit codes: 0 ok, 1 invalid catalog,
 // stranded version or a CSV its OperatorGroup does not support, 2 usage or I/O error.
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import {
   validate, loadCatalog, readCatalog, resolve, resolveText, render, expandTemplate, convertToBasicTemplate,
@@ -10,7 +10,7 @@ import {
 } from '../node.js';
 
 const USAGE = `usage:
-  olm-catalog validate PATH... [--format text|json|sarif] [--no-lints]
+  olm-catalog validate PATH... [--format text|json|sarif] [--no-lints] [--config FILE] [--lint CODE=LEVEL]... [--deny-warnings] [--olm-v1] [--baseline OLD]
   olm-catalog graph PATH --package P [--channel C] [--format json|mermaid|dot] [--minimum-edge B] [--v0-semantics]
   olm-catalog path PATH --package P --channel C --from BUNDLE_OR_VERSION [--semantics v0|v1] [--format text|json]
   olm-catalog resolve PROBLEM.json [--format text|json]
@@ -23,8 +23,9 @@ const USAGE = `usage:
 class UsageError extends Error {}
 
 // `multi`: options taking every following value up to the next option (clap's `num_args = 1..`),
-// repeatable; `short`: one-letter aliases (`-o DIR`).
-function parseArgs(argv, flags, switches = [], { multi = [], short = {} } = {}) {
+// repeatable; `repeat`: options taking one value, repeatable (collected in a list); `short`:
+// one-letter aliases (`-o DIR`).
+function parseArgs(argv, flags, switches = [], { multi = [], repeat = [], short = {} } = {}) {
   const opts = {};
   const positional = [];
   for (let i = 0; i < argv.length; i++) {
@@ -44,7 +45,7 @@ function parseArgs(argv, flags, switches = [], { multi = [], short = {} } = {}) 
       }
       const value = inline ?? argv[++i];
       if (value === undefined) throw new UsageError(`--${name} needs a value`);
-      opts[name] = value;
+      opts[name] = repeat.includes(name) ? [...(opts[name] ?? []), value] : value;
     } else {
       positional.push(a);
     }
@@ -79,7 +80,7 @@ function sarif(diagnostics) {
       tool: { driver: { name: 'olm-catalog', informationUri: 'https://www.npmjs.com/package/olm-catalog', rules } },
       results: diagnostics.map((d) => ({
         ruleId: d.code,
-        level: d.severity === 'error' ? 'error' : 'warning',
+        level: d.severity,
         message: { text: d.message },
         locations: [{
           physicalLocation: {
@@ -100,17 +101,49 @@ function sarif(diagnostics) {
   };
 }
 
+/** The first `.olm-catalog.yaml` (or `.yml`) from the catalog's directory upwards. */
+function findConfig(catalog) {
+  let dir = resolvePath(catalog);
+  if (!statSync(dir).isDirectory()) dir = dirname(dir);
+  for (;;) {
+    for (const name of ['.olm-catalog.yaml', '.olm-catalog.yml']) {
+      const f = join(dir, name);
+      if (existsSync(f) && statSync(f).isFile()) return f;
+    }
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
 function cmdValidate(argv, out) {
-  const { opts, positional } = parseArgs(argv, ['format'], ['no-lints']);
+  const { opts, positional } = parseArgs(
+    argv, ['format', 'config', 'lint', 'baseline'], ['no-lints', 'deny-warnings', 'olm-v1'], { repeat: ['lint'] },
+  );
   const format = opts.format ?? 'text';
   if (!['text', 'json', 'opm', 'sarif'].includes(format)) throw new UsageError(`invalid --format ${format}`);
   if (positional.length === 0) throw new UsageError('validate needs at least one PATH');
   let valid = true;
+  let passed = true;
   const diagnostics = [];
+  const baseline = opts.baseline === undefined ? undefined : readCatalog(opts.baseline);
   for (const p of positional) {
     const isDir = statSync(p).isDirectory();
-    const report = validate(readCatalog(p), { lints: !opts['no-lints'] });
+    const configFile = opts.config ?? findConfig(p);
+    const options = {
+      lints: !opts['no-lints'], lint: opts.lint ?? [], olmV1: !!opts['olm-v1'], denyWarnings: !!opts['deny-warnings'], baseline,
+    };
+    if (configFile !== undefined) options.config = readFileSync(configFile, 'utf8');
+    let report;
+    try {
+      report = validate(readCatalog(p), options);
+    } catch (e) {
+      if (e?.code !== 'invalid-config') throw e;
+      const message = configFile === undefined ? e.message : e.message.replaceAll(/^config:/gm, `${configFile}:`);
+      throw new UsageError(message.startsWith('lint ') ? `--${message}` : message);
+    }
     valid &&= report.valid;
+    passed &&= report.passed;
     const prefix = (f) => (isDir ? `${p.replace(/\/+$/, '')}/${f}` : p);
     for (const d of report.diagnostics) {
       d.file = prefix(d.file);
@@ -123,11 +156,12 @@ function cmdValidate(argv, out) {
   else if (format === 'opm') throw new UsageError('--format opm is only available in the native CLI');
   else {
     for (const d of diagnostics) out.push(diagnosticText(d));
-    const errors = diagnostics.filter((d) => d.severity === 'error').length;
-    const warnings = diagnostics.length - errors;
-    out.push(`${valid ? 'valid' : 'invalid'}: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
+    const count = (s) => diagnostics.filter((d) => d.severity === s).length;
+    const plural = (n, what) => `${n} ${what}${n === 1 ? '' : 's'}`;
+    const notes = count('note');
+    out.push(`${valid ? 'valid' : 'invalid'}: ${plural(count('error'), 'error')}, ${plural(count('warning'), 'warning')}${notes ? `, ${plural(notes, 'note')}` : ''}`);
   }
-  return valid ? 0 : 1;
+  return passed ? 0 : 1;
 }
 
 function cmdGraph(argv, out) {

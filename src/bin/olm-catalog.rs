@@ -29,7 +29,7 @@ mod native {
     use olm_catalog::render::convert::{to_basic_template, write_basic_template};
     use olm_catalog::render::template::{expand_template, expand_template_as, TemplateKind};
     use olm_catalog::render::{render_input, BundleSource, InputKind, Rendered};
-    use olm_catalog::validate::{validate_files_with, Options};
+    use olm_catalog::validate::{only_new, validate_files_with, LintConfig, Options};
     use olm_catalog::version::Version;
     use olm_catalog::{model, Diagnostic, Severity};
 
@@ -53,6 +53,22 @@ mod native {
             /// Report only what `opm validate` checks (no lint warnings).
             #[arg(long)]
             no_lints: bool,
+            /// Lint configuration file (default: the first `.olm-catalog.yaml` or
+            /// `.olm-catalog.yml` found from each catalog's directory upwards).
+            #[arg(long)]
+            config: Option<PathBuf>,
+            /// Set a lint's level: `code=off|note|warning|error` (repeatable; over the file).
+            #[arg(long = "lint", value_name = "CODE=LEVEL")]
+            lint: Vec<String>,
+            /// Warnings fail the run (exit 1).
+            #[arg(long)]
+            deny_warnings: bool,
+            /// Run the OLM v1 readiness lints (`olmv1-*`).
+            #[arg(long = "olm-v1")]
+            olm_v1: bool,
+            /// Report only the findings this catalog (directory or file) did not have.
+            #[arg(long)]
+            baseline: Option<PathBuf>,
         },
         /// Draw a package's upgrade graph (all channels, or one).
         Graph {
@@ -307,7 +323,10 @@ mod native {
         };
         let mut out = String::new();
         let result = match cli.command {
-            Command::Validate { paths, format, no_lints } => validate(&paths, format, !no_lints, &mut out),
+            Command::Validate { paths, format, no_lints, config, lint, deny_warnings, olm_v1, baseline } => {
+                let settings = LintSettings { file: config, lint, deny_warnings, olm_v1 };
+                validate(&paths, format, !no_lints, &settings, baseline.as_deref(), &mut out)
+            }
             Command::Graph { path, package, channel, format, minimum_edge, v0_semantics } => {
                 graph(&path, &package, channel.as_deref(), format, minimum_edge, v0_semantics, &mut out)
             }
@@ -514,18 +533,69 @@ mod native {
         Ok(load_files(&read(path)?).config)
     }
 
-    fn validate(paths: &[PathBuf], format: ValidateFormat, lints: bool, out: &mut String) -> Result<u8, Fail> {
+    /// The lint options of `validate`.
+    struct LintSettings {
+        file: Option<PathBuf>,
+        lint: Vec<String>,
+        deny_warnings: bool,
+        olm_v1: bool,
+    }
+
+    /// The first `.olm-catalog.yaml` (or `.yml`) from the catalog's directory upwards.
+    fn find_config(catalog: &Path) -> Option<PathBuf> {
+        let abs = std::path::absolute(catalog).ok()?;
+        let start = if abs.is_dir() { abs.as_path() } else { abs.parent()? };
+        start
+            .ancestors()
+            .find_map(|dir| [".olm-catalog.yaml", ".olm-catalog.yml"].iter().map(|n| dir.join(n)).find(|f| f.is_file()))
+    }
+
+    /// The configuration for `catalog`: its file (given or found), then the command line.
+    fn lint_config(catalog: &Path, settings: &LintSettings) -> Result<LintConfig, Fail> {
+        let mut config = LintConfig::default();
+        if let Some(file) = settings.file.clone().or_else(|| find_config(catalog)) {
+            let bytes = std::fs::read(&file).map_err(|e| Fail(format!("{}: {e}", file.display())))?;
+            let found = LintConfig::from_file(&file.display().to_string(), &bytes)
+                .map_err(|ds| Fail(ds.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n")))?;
+            config.merge(found);
+        }
+        let mut cli =
+            LintConfig { deny_warnings: settings.deny_warnings, olm_v1: settings.olm_v1, ..LintConfig::default() };
+        for s in &settings.lint {
+            cli.set(s).map_err(|e| Fail(format!("--lint {s}: {e}")))?;
+        }
+        config.merge(cli);
+        Ok(config)
+    }
+
+    fn validate(
+        paths: &[PathBuf],
+        format: ValidateFormat,
+        lints: bool,
+        settings: &LintSettings,
+        baseline: Option<&Path>,
+        out: &mut String,
+    ) -> Result<u8, Fail> {
         let mut valid = true;
+        let mut passes = true;
         let mut diagnostics: Vec<Diagnostic> = Vec::new();
         let mut opm_messages = Vec::new();
         for path in paths {
-            let result = validate_files_with(&read(path)?, Options { lints });
-            valid &= result.report.valid;
-            if let Some(m) = result.report.opm_message {
+            let config = lint_config(path, settings)?;
+            let deny_warnings = config.deny_warnings;
+            let options = Options { lints, config };
+            let result = validate_files_with(&read(path)?, options.clone());
+            let report = match baseline {
+                Some(old) => only_new(&result, &validate_files_with(&read(old)?, options)),
+                None => result.report,
+            };
+            valid &= report.valid;
+            passes &= report.passes(deny_warnings);
+            if let Some(m) = report.opm_message {
                 opm_messages.push(m);
             }
             let is_dir = path.is_dir();
-            for mut d in result.report.diagnostics {
+            for mut d in report.diagnostics {
                 let prefix = |f: &mut String| {
                     *f = if is_dir { path.join(&*f).display().to_string() } else { path.display().to_string() };
                 };
@@ -536,19 +606,25 @@ mod native {
                 diagnostics.push(d);
             }
         }
+        let count = |s: Severity| diagnostics.iter().filter(|d| d.severity == s).count();
+        let (errors, warnings, notes) = (count(Severity::Error), count(Severity::Warning), count(Severity::Note));
         match format {
             ValidateFormat::Text => {
                 for d in &diagnostics {
                     out.push_str(&format!("{d}\n"));
                 }
-                let errors = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
-                let warnings = diagnostics.len() - errors;
-                out.push_str(&format!(
-                    "{}: {errors} error{}, {warnings} warning{}\n",
+                let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+                let mut summary = format!(
+                    "{}: {}, {}",
                     if valid { "valid" } else { "invalid" },
-                    if errors == 1 { "" } else { "s" },
-                    if warnings == 1 { "" } else { "s" }
-                ));
+                    plural(errors, "error"),
+                    plural(warnings, "warning")
+                );
+                if notes > 0 {
+                    summary.push_str(&format!(", {}", plural(notes, "note")));
+                }
+                out.push_str(&summary);
+                out.push('\n');
             }
             ValidateFormat::Json => {
                 let json = serde_json::json!({ "valid": valid, "diagnostics": diagnostics });
@@ -562,7 +638,7 @@ mod native {
                 }
             }
         }
-        Ok(if valid { 0 } else { 1 })
+        Ok(if passes { 0 } else { 1 })
     }
 
     /// Print findings on stderr, compiler style, file names as the user gave them.

@@ -6,6 +6,7 @@
 
 mod build;
 pub mod csv;
+pub mod lint_config;
 mod replaces_chain;
 
 pub use build::build;

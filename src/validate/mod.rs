@@ -2,9 +2,14 @@
 //! does not have. Loading and model building report their own problems; this module adds opm's
 //! aggregated model checks and puts everything into one [`Report`].
 
+mod config;
 mod error_tree;
 mod lint;
 mod model_checks;
+mod olm_v1;
+
+pub use crate::model::lint_config::{default_level, Level, LintConfig, SettingError};
+pub use config::{apply_levels, only_new, PackageIndex, Subject};
 
 use serde::Serialize;
 
@@ -28,6 +33,14 @@ pub struct Report {
     pub opm_message: Option<String>,
 }
 
+impl Report {
+    /// Whether a run passes: valid, and with `deny_warnings` no warning either (notes never
+    /// fail a run).
+    pub fn passes(&self, deny_warnings: bool) -> bool {
+        self.valid && !(deny_warnings && self.diagnostics.iter().any(|d| d.severity == crate::Severity::Warning))
+    }
+}
+
 /// The model and the findings of a full validation.
 #[derive(Debug, Clone)]
 pub struct Validated {
@@ -40,15 +53,17 @@ pub struct Validated {
 }
 
 /// What to check beyond `opm validate`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
     /// Run our lints (warnings); `false` reports exactly what `opm validate` checks.
     pub lints: bool,
+    /// Each lint's level and the OLM v1 switch (default: every lint at its default level).
+    pub config: LintConfig,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { lints: true }
+        Options { lints: true, config: LintConfig::default() }
     }
 }
 
@@ -78,6 +93,9 @@ pub fn validate_loaded_with(loaded: Loaded, options: Options) -> Validated {
         if options.lints {
             lints.extend(lint::package(p));
             lints.extend(crate::graph::lint::package(p));
+            if options.config.olm_v1 {
+                lints.extend(olm_v1::package(p));
+            }
         }
         (tree, diags, lints)
     };
@@ -101,6 +119,7 @@ pub fn validate_loaded_with(loaded: Loaded, options: Options) -> Validated {
     diagnostics.extend(build_diags);
     diagnostics.append(&mut model_diags);
     diagnostics.extend(lints);
+    apply_levels(&mut diagnostics, &options.config, &PackageIndex::new(&loaded.config));
     sort_diagnostics(&mut diagnostics);
     let valid = !diagnostics.iter().any(Diagnostic::is_error);
     Validated { loaded, model: std::sync::Arc::new(model), report: Report { valid, diagnostics, opm_message } }

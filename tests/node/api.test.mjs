@@ -47,10 +47,10 @@ test('validate: an invalid catalog reports located diagnostics shaped like the t
   const content = readFileSync(join(repo, 'www/examples/broken/demo/catalog.yaml'));
   const report = olm.validate([{ path: 'demo/catalog.yaml', content }]);
   assert.equal(report.valid, false);
-  assert.deepEqual(Object.keys(report).sort(), ['diagnostics', 'valid']);
+  assert.deepEqual(Object.keys(report).sort(), ['diagnostics', 'passed', 'valid']);
   for (const d of report.diagnostics) {
     for (const k of ['code', 'severity', 'message', 'file', 'line', 'column', 'pointer']) assert.ok(k in d, k);
-    assert.ok(['error', 'warning'].includes(d.severity));
+    assert.ok(['error', 'warning', 'note'].includes(d.severity));
     assert.equal(typeof d.line, 'number');
   }
   const nativeOut = JSON.parse(run(native, ['validate', '--format', 'json', join(repo, 'www/examples/broken')]).out);

@@ -1,6 +1,6 @@
 // Compiled with `tsc --strict` against the published types: fails if index.d.ts is inconsistent
 // with how the API is meant to be used.
-import { validate, loadCatalog, init, initResolver, resolve, resolveText, resolveV1, render, expandTemplate, convertToBasicTemplate, type RenderResult, type RenderOptions, type TemplateOptions, type RenderInput, type PackageText, type CatalogFormat, type Report, type ChannelGraph, type PackageGraph, type UpgradePath, type OlmCatalogError, type ResolveOutcome, type ResolveProblem, type V1Pick } from 'olm-catalog';
+import { validate, loadCatalog, init, initResolver, resolve, resolveText, resolveV1, render, expandTemplate, convertToBasicTemplate, type RenderResult, type RenderOptions, type TemplateOptions, type RenderInput, type PackageText, type CatalogFormat, type Report, type ValidateReport, type LintConfig, type ChannelGraph, type PackageGraph, type UpgradePath, type OlmCatalogError, type ResolveOutcome, type ResolveProblem, type V1Pick } from 'olm-catalog';
 
 await init();
 await initResolver();
@@ -79,3 +79,10 @@ const unsupported: string | null | undefined = firstPreview?.unsupported;
 const touches: string[] = previews.flatMap((p) => p.access.map((a) => `${a.namespace ?? '*'} ${a.apiGroup}/${a.resource}: ${a.verbs.join(',')}`));
 const rbacYaml: string = previewRbacText(ogCatalog, rbacOptions, 'yaml') + ogCatalog.previewRbacText(rbacOptions);
 console.log(reason, watched, tenantCodes, ogText.length, sameReport.bundle, unsupported, touches, rbacYaml.length, firstPreview?.roles[0]?.rules[0]?.verbs);
+// Lint configuration, baselines and the OLM v1 switch.
+const lintConfig: LintConfig = { lints: { 'z-stream-gap': 'off' }, packages: { foo: { 'stranded-entry': 'note' } }, olmV1: true };
+const configured: ValidateReport = validate([], { config: lintConfig, lint: ['head-not-highest=error'], denyWarnings: true, baseline: [] });
+const passed: boolean = configured.passed;
+const fromText: ValidateReport = validate([], { config: 'lints: {z-stream-gap: warning}\n', olmV1: true });
+const noteSeverity: 'error' | 'warning' | 'note' = fromText.diagnostics[0]?.severity ?? 'note';
+void passed; void noteSeverity;

@@ -19,7 +19,7 @@ export function createEditor(parent, check, onChange) {
       const line = doc.line(Math.min(Math.max(d.line, 1), doc.lines));
       const from = Math.min(line.from + Math.max(d.column - 1, 0), line.to);
       const to = Math.max(from + 1, Math.min(line.to, doc.length));
-      return { from, to: Math.min(to, doc.length), severity: d.severity, message: `${d.message} [${d.code}]`, source: 'olm-catalog' };
+      return { from, to: Math.min(to, doc.length), severity: d.severity === 'note' ? 'info' : d.severity, message: `${d.message} [${d.code}]`, source: 'olm-catalog' };
     });
   }, { delay: 250 });
   const listener = EditorView.updateListener.of((u) => { if (u.docChanged) onChange(u.state.doc.toString()); });

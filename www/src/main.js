@@ -131,13 +131,15 @@ function packageOf(d) {
 
 function renderReport() {
   const { valid, diagnostics } = state.report;
-  const errors = diagnostics.filter((d) => d.severity === 'error').length;
-  const warnings = diagnostics.length - errors;
+  const count = (s) => diagnostics.filter((d) => d.severity === s).length;
+  const [errors, warnings, notes] = [count('error'), count('warning'), count('note')];
+  const plural = (n, what) => `${n} ${what}${n === 1 ? '' : 's'}`;
   const summary = $('summary');
-  summary.textContent = `${valid ? 'Valid' : 'Invalid'}: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'} in ${state.files.length} file${state.files.length === 1 ? '' : 's'}`;
+  summary.textContent = `${valid ? 'Valid' : 'Invalid'}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}${notes ? `, ${plural(notes, 'note')}` : ''} in ${plural(state.files.length, 'file')}`;
   summary.className = `summary ${valid ? 'valid' : 'invalid'}`;
   summary.dataset.errors = String(errors);
   summary.dataset.warnings = String(warnings);
+  summary.dataset.notes = String(notes);
   const groups = new Map();
   for (const d of diagnostics) {
     const k = packageOf(d);

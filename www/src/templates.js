@@ -122,7 +122,7 @@ export function createTemplatesPanel({ mainFiles, exampleFiles, readFiles, downl
 
   function report({ valid, diagnostics }, source) {
     const errors = diagnostics.filter((d) => d.severity === 'error').length;
-    const warnings = diagnostics.length - errors;
+    const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
     status(`${valid ? 'Expanded' : 'Invalid'}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}${source ? `; bundles from ${source}` : '; no catalog given for the bundles'}`, valid ? 'valid' : 'invalid');
     const el = $('tpl-status');
     el.dataset.errors = String(errors);

@@ -215,7 +215,7 @@ fn apply(config: &mut DeclarativeConfig, s: &Substitution, substitute: &declcfg:
 /// The errors opm's `ConvertToModel` would give for `config` (model build and checks).
 fn model_errors(config: &DeclarativeConfig) -> Vec<Diagnostic> {
     let loaded = Loaded { config: config.clone(), diagnostics: Vec::new(), files: Vec::new() };
-    let validated = validate_loaded_with(loaded, Options { lints: false });
+    let validated = validate_loaded_with(loaded, Options { lints: false, ..Options::default() });
     validated.report.diagnostics.into_iter().filter(Diagnostic::is_error).collect()
 }
 
