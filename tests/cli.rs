@@ -470,6 +470,8 @@ fn diff_exits_1_on_a_broken_update_promise_and_0_otherwise() {
     assert_eq!(out.status.code(), Some(0));
     let out = bin().args(["diff"]).arg(d.join("old")).arg(d.join("missing")).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
 /// A catalog whose channel head 1.0.0 replaces the higher 2.0.0: `head-not-highest` and
 /// `version-goes-backwards` (warnings), `unreachable-entry` (a note by default).
 const BACKWARDS: &str = "schema: olm.package\nname: foo\ndefaultChannel: stable\n---\nschema: olm.channel\npackage: foo\nname: stable\nentries:\n- name: foo.v2.0.0\n- name: foo.v1.0.0\n  replaces: foo.v2.0.0\n---\nschema: olm.bundle\npackage: foo\nname: foo.v2.0.0\nimage: quay.io/foo/bundle:v2.0.0\nproperties:\n- type: olm.package\n  value:\n    packageName: foo\n    version: 2.0.0\n---\nschema: olm.bundle\npackage: foo\nname: foo.v1.0.0\nimage: quay.io/foo/bundle:v1.0.0\nproperties:\n- type: olm.package\n  value:\n    packageName: foo\n    version: 1.0.0\n";
