@@ -8,55 +8,32 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use std::path::Path;
-use std::time::{Duration, Instant};
+#[path = "common/mod.rs"]
+mod common;
+
+use std::time::Duration;
 
 use olm_catalog::declcfg::{load_files, FileInput};
 use olm_catalog::diff::diff;
-use olm_catalog::{build_model, read_catalog, Model};
-
-fn catalogs_dir() -> std::path::PathBuf {
-    std::env::var_os("CATALOGS_DIR")
-        .map(Into::into)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/fbc"))
-}
-
-/// Median wall time of `runs` runs.
-fn time<F: FnMut()>(runs: usize, mut f: F) -> Duration {
-    f(); // warm up
-    let mut times: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed()
-        })
-        .collect();
-    times.sort();
-    times[times.len() / 2]
-}
-
-fn read(name: &str) -> Vec<FileInput> {
-    let dir = catalogs_dir().join(name);
-    read_catalog(&dir).unwrap_or_else(|e| {
-        eprintln!("{}: {e}", dir.display());
-        std::process::exit(1);
-    })
-}
+use olm_catalog::{build_model, Model};
 
 fn model(files: &[FileInput]) -> Model {
     build_model(&load_files(files).config).0
 }
 
 fn main() {
-    let runs: usize = std::env::var("BENCH_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(7);
-    let (old_files, new_files) = (read("community-v4.16"), read("community-v4.20"));
-    let load = time(runs, || {
+    let runs = common::runs();
+    let (old_files, new_files) = (
+        common::read(&common::fbc_dir().join("community-v4.16")),
+        common::read(&common::fbc_dir().join("community-v4.20")),
+    );
+    let load = common::time(runs, || {
         std::hint::black_box((model(&old_files), model(&new_files)));
     });
     let (old, new) = (model(&old_files), model(&new_files));
     let d = diff(&old, &new);
     let rows: usize = d.safety.iter().map(|s| s.rows.len()).sum();
-    let run = time(runs, || {
+    let run = common::time(runs, || {
         std::hint::black_box(diff(&old, &new));
     });
     let ms = |d: Duration| d.as_secs_f64() * 1e3;

@@ -1,4 +1,4 @@
-//! Render benchmark on the real data in `../shared/catalogs` (or `$CATALOGS_DIR`).
+//! Render benchmark on the real data in `../shared/catalogs` (`$CATALOGS_DIR` names its `fbc`).
 //!
 //! Prints (a) a bare parse of every file of `bundles/` (26 operators of legacy bundle
 //! directories) into our value tree, the baseline measured in the same run, and (b) the whole
@@ -11,42 +11,17 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+#[path = "common/mod.rs"]
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use olm_catalog::declcfg::{load_files, read_documents, FileInput};
-use olm_catalog::read_catalog;
 use olm_catalog::render::bundle::BundleOptions;
 use olm_catalog::render::legacy::render_tree;
 use olm_catalog::render::template::expand_template;
 use olm_catalog::render::BundleSource;
-
-fn catalogs_dir() -> PathBuf {
-    std::env::var_os("CATALOGS_DIR")
-        .map(Into::into)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs"))
-}
-
-/// Median wall time of `runs` runs.
-fn time<F: FnMut()>(runs: usize, mut f: F) -> Duration {
-    f(); // warm up
-    let mut times: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed()
-        })
-        .collect();
-    times.sort();
-    times[times.len() / 2]
-}
-
-fn read(path: &Path) -> Vec<FileInput> {
-    read_catalog(path).unwrap_or_else(|e| {
-        eprintln!("{}: {e}", path.display());
-        std::process::exit(1);
-    })
-}
 
 fn mb(files: &[FileInput]) -> f64 {
     files.iter().map(|f| f.content.len()).sum::<usize>() as f64 / 1e6
@@ -60,17 +35,17 @@ struct Case {
 
 fn source_of(catalog: &Path) -> BundleSource {
     let mut source = BundleSource::new();
-    source.add_catalog(&load_files(&read(catalog)).config);
+    source.add_catalog(&load_files(&common::read(catalog)).config);
     source
 }
 
 /// The kube-descheduler templates, each against its release's catalog.
 fn kube_descheduler_cases() -> Vec<Case> {
-    let dir = catalogs_dir().join("fbc/kube-descheduler");
+    let dir = common::fbc_dir().join("kube-descheduler");
     ["v4.12", "v4.16", "v4.20", "v4.22"]
         .into_iter()
         .map(|r| Case {
-            template: read(&dir.join(r).join("catalog-template.yaml")).remove(0),
+            template: common::read(&dir.join(r).join("catalog-template.yaml")).remove(0),
             source: source_of(&dir.join(r).join("catalog")),
         })
         .collect()
@@ -79,8 +54,8 @@ fn kube_descheduler_cases() -> Vec<Case> {
 /// The community templates (every `templates/<operator>/*.yaml` but `ci.yaml`), against
 /// community-v4.20, which holds the bundles of all of them.
 fn community_cases() -> Vec<Case> {
-    let dir = catalogs_dir().join("templates");
-    let source = source_of(&catalogs_dir().join("fbc/community-v4.20"));
+    let dir = common::fbc_dir().join("../templates");
+    let source = source_of(&common::fbc_dir().join("community-v4.20"));
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
         .into_iter()
         .flatten()
@@ -91,7 +66,7 @@ fn community_cases() -> Vec<Case> {
         .filter(|p| p.extension().is_some_and(|e| e == "yaml") && !p.ends_with("ci.yaml"))
         .collect();
     paths.sort();
-    paths.iter().map(|p| Case { template: read(p).remove(0), source: source.clone() }).collect()
+    paths.iter().map(|p| Case { template: common::read(p).remove(0), source: source.clone() }).collect()
 }
 
 fn row(name: &str, d: Duration, mb: f64, baseline: Option<Duration>) {
@@ -101,16 +76,16 @@ fn row(name: &str, d: Duration, mb: f64, baseline: Option<Duration>) {
 }
 
 fn main() {
-    let runs: usize = std::env::var("BENCH_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(7);
-    let files = read(&catalogs_dir().join("bundles"));
+    let runs = common::runs();
+    let files = common::read(&common::fbc_dir().join("../bundles"));
     let size = mb(&files);
     let options = BundleOptions::default();
-    let parse = time(runs, || {
+    let parse = common::time(runs, || {
         for f in &files {
             std::hint::black_box(read_documents(&f.path, &f.content));
         }
     });
-    let render = time(runs, || {
+    let render = common::time(runs, || {
         std::hint::black_box(render_tree(&files, &options));
     });
     let rendered = render_tree(&files, &options);
@@ -127,12 +102,12 @@ fn main() {
     for (name, cases) in [("kube-descheduler", kube_descheduler_cases()), ("community", community_cases())] {
         let templates: Vec<FileInput> = cases.iter().map(|c| c.template.clone()).collect();
         let size = mb(&templates);
-        let parse = time(runs, || {
+        let parse = common::time(runs, || {
             for t in &templates {
                 std::hint::black_box(read_documents(&t.path, &t.content));
             }
         });
-        let expand = time(runs, || {
+        let expand = common::time(runs, || {
             for c in &cases {
                 std::hint::black_box(expand_template(&c.template, &c.source));
             }

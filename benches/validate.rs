@@ -8,38 +8,20 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use std::path::Path;
-use std::time::{Duration, Instant};
+#[path = "common/mod.rs"]
+mod common;
+
+use std::time::Duration;
 
 use olm_catalog::declcfg::load_files;
 use olm_catalog::internals::parse_only;
 use olm_catalog::read_catalog;
 use olm_catalog::validate::validate_files;
 
-fn catalogs_dir() -> std::path::PathBuf {
-    std::env::var_os("CATALOGS_DIR")
-        .map(Into::into)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/fbc"))
-}
-
-/// Median wall time of `runs` runs.
-fn time<F: FnMut()>(runs: usize, mut f: F) -> Duration {
-    f(); // warm up
-    let mut times: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed()
-        })
-        .collect();
-    times.sort();
-    times[times.len() / 2]
-}
-
 fn main() {
-    let runs: usize = std::env::var("BENCH_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(7);
+    let runs = common::runs();
     for name in ["community-v4.20", "community-v4.16"] {
-        let dir = catalogs_dir().join(name);
+        let dir = common::fbc_dir().join(name);
         let files = match read_catalog(&dir) {
             Ok(f) => f,
             Err(e) => {
@@ -49,13 +31,13 @@ fn main() {
         };
         let bytes: usize = files.iter().map(|f| f.content.len()).sum();
         let mb = bytes as f64 / 1e6;
-        let parse = time(runs, || {
+        let parse = common::time(runs, || {
             std::hint::black_box(parse_only(&files));
         });
-        let load = time(runs, || {
+        let load = common::time(runs, || {
             std::hint::black_box(load_files(&files));
         });
-        let validate = time(runs, || {
+        let validate = common::time(runs, || {
             std::hint::black_box(validate_files(&files));
         });
         let report = validate_files(&files).report;
