@@ -161,6 +161,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     checkOperatorGroupsText: (check) => withCheck(check, (c, rest) => c.checkOperatorGroupsText(rest), (raw, p) => raw.checkOperatorGroupsText(p)),
     previewRbac: (catalog, options) => catalogArg(catalog, 'previewRbac').previewRbac(options),
     previewRbacText: (catalog, options, format) => catalogArg(catalog, 'previewRbacText').previewRbacText(options, format),
+    diffCatalogs: (oldFiles, newFiles, options) => call((raw) => raw.diffCatalogs(oldFiles, newFiles, options ?? {})),
     Catalog,
     // Only in the Node tests' build (the `test-hooks` feature); `undefined` in published builds.
     __panicForTesting: hasPanicHook(getRaw) ? () => call((raw) => raw.__panicForTesting()) : undefined,

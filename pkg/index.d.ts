@@ -679,3 +679,25 @@ export declare function checkOperatorGroupsText(check: OperatorGroupCheck): stri
 export declare function previewRbac(catalog: Catalog, options: RbacOptions): RbacPreview[];
 /** `previewRbac` as the CLI prints it: `'text'` (default) or `'yaml'`. */
 export declare function previewRbacText(catalog: Catalog, options: RbacOptions, format?: 'text' | 'yaml'): string;
+
+/** `diffCatalogs`' options. */
+export interface DiffOptions {
+  /** Only this package. */
+  package?: string;
+}
+/** Where one OLM takes an installed version. */
+export interface DiffRoute { next: string | null; path: string[]; head: string | null; stranded: boolean; reason?: string }
+/** One update-safety row: an installed version of the old catalog, its routes before and after. */
+export interface SafetyRow {
+  channel: string; installed: string; version: string | null;
+  old: { v0: DiffRoute; v1: DiffRoute }; new: { v0: DiffRoute; v1: DiffRoute } | null;
+  changed: boolean; findings: string[];
+}
+/** `diff --format json`: the changes per package, the `update-*` findings and the update-safety rows. */
+export interface CatalogDiff {
+  packages: Array<{ name: string; kind: 'added' | 'removed' | 'changed'; channels: any[]; bundles: any[]; [k: string]: unknown }>;
+  findings: Diagnostic[];
+  safety: Array<{ package: string; changed: boolean; rows: SafetyRow[] }>;
+}
+/** Compare two catalogs (file lists) like `olm-catalog diff OLD NEW --format json`. */
+export declare function diffCatalogs(oldFiles: CatalogFile[], newFiles: CatalogFile[], options?: DiffOptions): CatalogDiff;

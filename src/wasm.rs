@@ -798,3 +798,15 @@ impl Catalog {
         }
     }
 }
+
+/// Compare two catalogs (`old`, `new`: `[{path, content}]`), as `diff --format json`:
+/// `{packages, findings, safety}`; `options` optionally `{package}`.
+#[wasm_bindgen(js_name = diffCatalogs)]
+pub fn diff_catalogs(old: JsValue, new: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let model_of = |files: &JsValue| -> Result<crate::model::Model, JsValue> {
+        Ok(crate::model::build(&crate::load_files(&files_from_js(files)?).config).0)
+    };
+    let package = js_sys::Reflect::get(&options, &"package".into()).ok().and_then(|v| v.as_string());
+    let options = crate::diff::DiffOptions { package };
+    to_js(&crate::diff::diff_with(&model_of(&old)?, &model_of(&new)?, &options))
+}
