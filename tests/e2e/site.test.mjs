@@ -463,10 +463,13 @@ test('compare: a bundled pair, then the saved catalog against the editor\'s edit
   await page.click('#files button');
   await page.waitForSelector('#panel-editor:not([hidden]) .cm-content');
   await page.click('.cm-content');
+  const loaded = await page.evaluate(() => document.body.dataset.loaded);
   await page.keyboard.press('Control+Home');
   for (let i = 1; i < 11; i++) await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Shift+ArrowDown');
   await page.keyboard.press('Delete');
+  // The edit settles and the page reloads the edited catalog (after 800 ms without typing).
+  await page.waitForFunction((before) => document.body.dataset.loaded !== before, loaded);
   await page.click('#tab-compare');
   await page.click('#cmp-go');
   await page.waitForFunction(() => /changed/.test(document.querySelector('#cmp-status').textContent));

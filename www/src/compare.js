@@ -165,14 +165,15 @@ export function createComparePanel(deps) {
     if (!r) return 'channel gone';
     if (r.stranded) return 'stranded';
     if (!r.path.length) return 'at head';
-    return `${r.path.length === 1 ? '' : `${r.path.length} steps: `}${r.next}${r.path.length > 1 ? ` … ${r.head}` : ''}`;
+    return `${plural(r.path.length, 'step')} via ${r.next}`;
   }
   function routeCell(o, n) {
     const before = route(o);
     const after = route(n);
-    const cls = after === before ? '' : n === null || n.stranded ? 'cmp-bad' : 'cmp-changed-cell';
-    return h('td', { class: cls, title: `old: ${[...(o?.path ?? [])].join(' → ') || before}\nnew: ${[...(n?.path ?? [])].join(' → ') || after}` },
-      before === after ? before : `${before} → ${after}`);
+    const title = `old: ${o.path.join(' → ') || before}\nnew: ${n?.path.join(' → ') || after}`;
+    if (before === after) return h('td', { title }, before);
+    const bad = n === null || n.stranded;
+    return h('td', { title, class: 'cmp-moved' }, before, ' → ', h('strong', { class: bad ? 'cmp-bad' : 'cmp-changed-cell' }, after));
   }
   function safety(diff) {
     const wrap = h('div', { class: 'cmp-safety-wrap' }, h('h2', {}, 'Update safety'));
@@ -224,7 +225,8 @@ export function createComparePanel(deps) {
       h('div', { class: 'legend', 'aria-label': 'Legend' },
         h('span', { class: 'lg cmp-added' }, 'added'), h('span', { class: 'lg cmp-removed' }, 'removed'),
         h('span', { class: 'lg cmp-rewired' }, 're-wired edge'), h('span', { class: 'lg cmp-stranded' }, 'newly stranded'),
-        h('span', { class: 'lg head' }, 'head (new)')),
+        h('span', { class: 'lg head' }, 'head'), h('span', { class: 'lg skipped' }, 'skipped'),
+        h('span', { class: 'lg replaces' }, 'replaces'), h('span', { class: 'lg skips' }, 'skips'), h('span', { class: 'lg skiprange' }, 'skipRange')),
       h('div', { id: 'cmp-graph', class: 'graph tpl-graph', tabindex: '0', 'aria-label': 'Channel graph coloured by change (drag to pan, wheel or +/- to zoom)' }));
     return wrap;
   }
