@@ -571,7 +571,9 @@ fn olm_v1_lints_run_only_when_switched_on() {
 
 /// A `github` workflow command parsed back: (command, properties, message), unescaped.
 fn parse_github(line: &str) -> (String, std::collections::BTreeMap<String, String>, String) {
-    let unescape = |s: &str| s.replace("%0D", "\r").replace("%0A", "\n").replace("%3A", ":").replace("%2C", ",").replace("%25", "%");
+    let unescape = |s: &str| {
+        s.replace("%0D", "\r").replace("%0A", "\n").replace("%3A", ":").replace("%2C", ",").replace("%25", "%")
+    };
     let rest = line.strip_prefix("::").expect("a workflow command");
     let (head, message) = rest.split_once("::").expect("`::` before the message");
     let (command, props) = head.split_once(' ').unwrap_or((head, ""));
@@ -664,7 +666,10 @@ fn diff_formats_for_ci() {
         String::from_utf8(out.stdout).unwrap()
     };
     let md = run("markdown");
-    assert!(md.starts_with("### olm-catalog diff\n\n**1 package changed (0 added, 0 removed); 1 error, 0 warnings**\n"), "{md}");
+    assert!(
+        md.starts_with("### olm-catalog diff\n\n**1 package changed (0 added, 0 removed); 1 error, 0 warnings**\n"),
+        "{md}"
+    );
     assert!(md.contains("| ❌ error | `update-channel-removed` | `"), "{md}");
     assert!(md.contains("\n#### Changes\n\n| Package | Change | Details |\n| --- | --- | --- |\n| `foo` | changed | channels: `fast` (removed) |\n"), "{md}");
     assert!(md.contains("\n#### Update safety: `foo`\n\n| Channel | Installed | OLM v0 (old → new) | OLM v1 (old → new) | Findings |\n| --- | --- | --- | --- | --- |\n| `fast` | `foo.v1.0.0` | at head → gone | at head → gone | `update-channel-removed` |\n"), "{md}");

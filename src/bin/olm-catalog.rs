@@ -29,8 +29,8 @@ mod native {
     use olm_catalog::render::convert::{to_basic_template, write_basic_template};
     use olm_catalog::render::template::{expand_template, expand_template_as, TemplateKind};
     use olm_catalog::render::{render_input, BundleSource, InputKind, Rendered};
-    use olm_catalog::validate::{only_new, validate_files_with, LintConfig, Options};
     use olm_catalog::report_formats::{render_diagnostics, render_diff, ReportFormat};
+    use olm_catalog::validate::{only_new, validate_files_with, LintConfig, Options};
     use olm_catalog::version::Version;
     use olm_catalog::{model, Diagnostic, Severity};
 

@@ -89,7 +89,8 @@ fn details(p: &PackageChange) -> String {
         parts.push("description or icon changed".into());
     }
     if !p.channels.is_empty() {
-        let channels: Vec<String> = p.channels.iter().map(|c| format!("{} ({})", code(&c.name), kind(c.kind))).collect();
+        let channels: Vec<String> =
+            p.channels.iter().map(|c| format!("{} ({})", code(&c.name), kind(c.kind))).collect();
         parts.push(format!("channels: {}", channels.join(", ")));
     }
     if !p.bundles.is_empty() {

@@ -75,7 +75,8 @@ fn render(format: ReportFormat, title: &str, diagnostics: &[Diagnostic], summary
 /// `2 errors, 1 warning` (and `, 3 notes` when there are notes), as the text summary says it.
 fn counts(diagnostics: &[Diagnostic]) -> String {
     let count = |s: Severity| diagnostics.iter().filter(|d| d.severity == s).count();
-    let mut out = format!("{}, {}", plural(count(Severity::Error), "error"), plural(count(Severity::Warning), "warning"));
+    let mut out =
+        format!("{}, {}", plural(count(Severity::Error), "error"), plural(count(Severity::Warning), "warning"));
     let notes = count(Severity::Note);
     if notes > 0 {
         out.push_str(&format!(", {}", plural(notes, "note")));
@@ -133,6 +134,9 @@ mod tests {
     fn summaries_count_like_the_text_output() {
         assert_eq!(counts(&testing::sample()), "1 error, 1 warning, 1 note");
         assert_eq!(counts(&[]), "0 errors, 0 warnings");
-        assert_eq!(diff_summary(&CatalogDiff::default()), "0 packages changed (0 added, 0 removed); 0 errors, 0 warnings");
+        assert_eq!(
+            diff_summary(&CatalogDiff::default()),
+            "0 packages changed (0 added, 0 removed); 0 errors, 0 warnings"
+        );
     }
 }
