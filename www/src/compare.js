@@ -79,10 +79,13 @@ export function createComparePanel(deps) {
       return;
     }
     const t0 = performance.now();
-    const diff = deps.diffCatalogs(oldSide.files, newSide.files, {});
     last?.oldCat.free();
     last?.newCat.free();
-    last = { diff, oldSide, newSide, oldCat: deps.loadCatalog(oldSide.files), newCat: deps.loadCatalog(newSide.files) };
+    // Each side is parsed once: the diff and the graphs use the same loaded catalogs.
+    const oldCat = deps.loadCatalog(oldSide.files);
+    const newCat = deps.loadCatalog(newSide.files);
+    const diff = deps.diffCatalogs(oldCat, newCat, {});
+    last = { diff, oldSide, newSide, oldCat, newCat };
     const errors = diff.findings.filter((d) => d.severity === 'error').length;
     const warnings = diff.findings.length - errors;
     status.textContent = !diff.packages.length && !diff.findings.length
