@@ -207,8 +207,9 @@ export function createComparePanel(deps) {
     const select = h('select', { id: 'cmp-channel' });
     const changedRoutes = new Set(diff.safety.flatMap((p) => p.rows.filter((r) => r.changed).map((r) => `${p.package}\u0000${r.channel}`)));
     const seen = new Set();
+    const order = { changed: 0, added: 1, removed: 2 };
     for (const p of diff.packages) {
-      for (const c of p.channels) {
+      for (const c of [...p.channels].sort((a, b) => order[a.kind] - order[b.kind])) {
         seen.add(`${p.name}\u0000${c.name}`);
         select.append(h('option', { value: JSON.stringify([p.name, c.name]) }, `${p.name} — ${c.name} (${c.kind})`));
       }
