@@ -73,6 +73,8 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     checkOperatorGroupsText(check) { return this.#use((h) => h.checkOperatorGroupsText(check)); }
     previewRbac(options) { return this.#use((h) => h.previewRbac(options)); }
     previewRbacText(options, format) { return this.#use((h) => h.previewRbacText(options, format)); }
+    /** @internal this catalog's raw handle, for a call on another catalog */
+    static _handle(c) { return c.#use((h) => h); }
     /** @internal the raw handle in the resolver's module, for attaching to a resolver */
     static _raw(c, resolverRaw) {
       return c.#use((h) => {
@@ -143,8 +145,35 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     return catalog;
   }
 
+  // `diffCatalogs`: both file lists go to the module as they are; a loaded catalog on either side
+  // makes the other one a (temporary) Catalog too.
+  function diffWith(old, neu, options, text) {
+    if (Array.isArray(old) && Array.isArray(neu)) {
+      return call((raw) => (text ? raw.diffFilesText(old, neu, options) : raw.diffFiles(old, neu, options)));
+    }
+    const temporary = [];
+    const asCatalog = (c, which) => {
+      if (c instanceof Catalog) return c;
+      if (!Array.isArray(c)) throw invalid(`diffCatalogs: ${which} must be a file list or a Catalog from loadCatalog`);
+      const loaded = new Catalog(c);
+      temporary.push(loaded);
+      return loaded;
+    };
+    try {
+      const o = asCatalog(old, 'old');
+      const n = asCatalog(neu, 'new');
+      const [oh, nh] = [Catalog._handle(o), Catalog._handle(n)];
+      return call(() => (text ? oh.diffText(nh, options) : oh.diff(nh, options)));
+    } finally {
+      for (const c of temporary) c.free();
+    }
+  }
+
   return {
     validate: (files, options) => call((raw) => raw.validate(files, options)),
+    diffCatalogs: (old, neu, options) => diffWith(old, neu, options, false),
+    diffCatalogsText: (old, neu, options) => diffWith(old, neu, options, true),
+    formatDiagnostics: (diagnostics, options) => call((raw) => raw.formatDiagnostics(diagnostics, options)),
     resolve: (problem) => withResolver(problem, (r, p) => r.resolve(p)),
     resolveText: (problem) => withResolver(problem, (r, p) => r.resolveText(p)),
     resolveV1: (problem) => call((raw) => (getResolverRaw ? getResolverRaw() : raw).resolveV1(problem)),

@@ -218,6 +218,140 @@ export interface ValidateReport extends Report {
 export declare function validate(files: CatalogFile[], options?: ValidateOptions): ValidateReport;
 export declare function loadCatalog(files: CatalogFile[]): Catalog;
 
+/** A CI output format of `formatDiagnostics` (and of `diffCatalogsText`). */
+export type ReportFormat = 'sarif' | 'github' | 'markdown' | 'junit';
+
+export interface FormatDiagnosticsOptions {
+  format: ReportFormat;
+  /** The verdict in the Markdown summary; default: no error among the findings. */
+  valid?: boolean;
+}
+
+/**
+ * Findings (from `validate`, possibly merged from several catalogs) as the CLIs print them:
+ * SARIF 2.1.0, GitHub workflow commands, a Markdown pull-request comment, or JUnit XML.
+ */
+export declare function formatDiagnostics(diagnostics: Diagnostic[], options: FormatDiagnosticsOptions): string;
+
+export type ChangeKind = 'added' | 'removed' | 'changed';
+
+/** A value before and after (`null` when unset or absent on that side). */
+export interface ValueChange {
+  old: string | null;
+  new: string | null;
+}
+
+export interface ChannelChange {
+  name: string;
+  kind: ChangeKind;
+  head?: ValueChange;
+  entriesAdded: string[];
+  entriesRemoved: string[];
+  edgesAdded: GraphEdge[];
+  edgesRemoved: GraphEdge[];
+  deprecation?: ValueChange;
+}
+
+export interface PropertyChange {
+  type: string;
+  added: number;
+  removed: number;
+  valuesAdded: string[];
+  valuesRemoved: string[];
+}
+
+/** One field (`replaces`, `skips`, `skipRange`) of a bundle's entry in one channel. */
+export interface EntryChange extends ValueChange {
+  channel: string;
+  field: 'replaces' | 'skips' | 'skipRange';
+}
+
+export interface BundleChange {
+  name: string;
+  kind: ChangeKind;
+  version?: string;
+  /** `version`, `image`, `properties`, `relatedImages`, `edges`, `deprecation`. */
+  fields: string[];
+  image?: ValueChange;
+  properties: PropertyChange[];
+  relatedImagesAdded: string[];
+  relatedImagesRemoved: string[];
+  edges: EntryChange[];
+  deprecation?: ValueChange;
+}
+
+export interface PackageChange {
+  name: string;
+  kind: ChangeKind;
+  defaultChannel?: ValueChange;
+  deprecation?: ValueChange;
+  metadataChanged: boolean;
+  channels: ChannelChange[];
+  bundles: BundleChange[];
+}
+
+/** Where one OLM takes an installed version. */
+export interface Route {
+  next: string | null;
+  path: string[];
+  head: string | null;
+  stranded: boolean;
+  reason?: string;
+}
+
+export interface Routes {
+  v0: Route;
+  v1: Route;
+}
+
+export interface SafetyRow {
+  channel: string;
+  installed: string;
+  version: string | null;
+  old: Routes;
+  /** `null` when the channel (or the package) is gone. */
+  new: Routes | null;
+  changed: boolean;
+  findings: string[];
+}
+
+export interface PackageSafety {
+  package: string;
+  changed: boolean;
+  rows: SafetyRow[];
+}
+
+/** The comparison of two catalogs (the CLI's `diff --format json`). */
+export interface CatalogDiff {
+  packages: PackageChange[];
+  /** Broken update promises (`update-*` codes), located in the new catalog (or the old one when the thing is gone). */
+  findings: Diagnostic[];
+  safety: PackageSafety[];
+}
+
+export interface DiffOptions {
+  /** Only this package. */
+  package?: string;
+}
+
+export interface DiffTextOptions extends DiffOptions {
+  /** Default `text`; `json` is the CLI's pretty JSON. */
+  format?: 'text' | 'json' | ReportFormat;
+}
+
+/** Compare an old catalog with a new one (file lists or loaded catalogs): changes, update safety, findings. */
+export declare function diffCatalogs(old: CatalogFile[] | Catalog, updated: CatalogFile[] | Catalog, options?: DiffOptions): CatalogDiff;
+/** A diff as the CLI prints it. */
+export interface DiffText {
+  /** The CLI's output for `diff --format …`. */
+  text: string;
+  /** An update-safety error was found (the CLI exits 1). */
+  failed: boolean;
+}
+
+/** `diffCatalogs` printed as the CLI's `diff --format …` prints it. */
+export declare function diffCatalogsText(old: CatalogFile[] | Catalog, updated: CatalogFile[] | Catalog, options?: DiffTextOptions): DiffText;
+
 /** Output format of rendered catalogs and templates (opm's `-o json|yaml`). */
 export type CatalogFormat = 'json' | 'yaml';
 

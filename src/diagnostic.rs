@@ -6,10 +6,10 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How bad a finding is. Only errors make a catalog invalid.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// `opm validate` would reject the catalog.
@@ -33,7 +33,8 @@ impl fmt::Display for Severity {
 
 /// A place in a catalog: file, 1-based line and column, and the JSON pointer of the field inside
 /// its blob (`""` for the blob itself). `line` is 0 when the finding is about a whole file.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default)]
+#[serde(default)]
 pub struct Location {
     /// The file, as given to the loader (`/`-separated, relative to the catalog root).
     pub file: String,
@@ -56,7 +57,7 @@ impl fmt::Display for Location {
 }
 
 /// A secondary place a finding refers to ("first defined here").
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Related {
     /// What is at the related location (`first defined here`).
     pub message: String,
@@ -266,8 +267,16 @@ impl Serialize for Code {
     }
 }
 
+/// A code read back from its stable string (diagnostics handed back by the JS bindings).
+impl<'de> Deserialize<'de> for Code {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Code, D::Error> {
+        let name = String::deserialize(d)?;
+        Code::from_name(&name).ok_or_else(|| serde::de::Error::custom(format!("unknown diagnostic code {name:?}")))
+    }
+}
+
 /// One finding.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
     /// The stable code (`duplicate-bundle`), documented in `docs/diagnostics.md`.
     pub code: Code,
@@ -279,7 +288,7 @@ pub struct Diagnostic {
     #[serde(flatten)]
     pub location: Location,
     /// Other places the finding refers to (the first definition of a duplicate...).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub related: Vec<Related>,
 }
 

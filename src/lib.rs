@@ -25,6 +25,8 @@
 //! | preview the RBAC OLM generates | [`operatorgroup::rbac::preview_rbac`] for an install mode | an [`operatorgroup::rbac::RbacPreview`]: roles, bindings, what the operator may touch |
 //! | render bundle directories, trees, package manifests | [`render::render_input`] | a [`render::Rendered`]: `declcfg` blobs and located findings |
 //! | expand a template offline | [`render::template::expand_template`] against a [`render::BundleSource`] | a [`render::Rendered`], findings in the template's lines |
+//! | compare two catalogs | [`diff::diff`], [`diff::diff_with`] | a [`diff::CatalogDiff`]: changes, update-safety rows, findings |
+//! | print findings for CI (SARIF, GitHub, Markdown, JUnit) | [`report_formats::render_diagnostics`], [`report_formats::render_diff`] | text |
 //! | write a catalog as opm does | [`declcfg::write::write`], [`declcfg::write::write_by_package`] | JSON or YAML text |
 //!
 //! Versions, ranges and properties are typed values ([`Version`], [`VersionRange`],
@@ -58,6 +60,7 @@ pub mod model;
 pub mod operatorgroup;
 pub mod property;
 pub mod render;
+pub mod report_formats;
 #[cfg(feature = "resolver")]
 pub mod resolve;
 pub mod validate;

@@ -568,3 +568,122 @@ fn olm_v1_lints_run_only_when_switched_on() {
         assert!(with.contains(&format!("[{c}]")), "no {c}");
     }
 }
+
+/// A `github` workflow command parsed back: (command, properties, message), unescaped.
+fn parse_github(line: &str) -> (String, std::collections::BTreeMap<String, String>, String) {
+    let unescape = |s: &str| {
+        s.replace("%0D", "\r").replace("%0A", "\n").replace("%3A", ":").replace("%2C", ",").replace("%25", "%")
+    };
+    let rest = line.strip_prefix("::").expect("a workflow command");
+    let (head, message) = rest.split_once("::").expect("`::` before the message");
+    let (command, props) = head.split_once(' ').unwrap_or((head, ""));
+    let props = props
+        .split(',')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').expect("key=value");
+            (k.to_string(), unescape(v))
+        })
+        .collect();
+    (command.to_string(), props, unescape(message))
+}
+
+#[test]
+fn validate_formats_for_ci_carry_every_finding() {
+    let d = temp_dir("formats");
+    write(&d, "foo/catalog.yaml", &BACKWARDS.replace("quay.io/foo/bundle:v1", "quay.io/Foo/bundle:v1"));
+    let json = bin().args(["validate", "--format", "json"]).arg(&d).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let findings = v["diagnostics"].as_array().unwrap();
+    let errors = findings.iter().filter(|f| f["severity"] == "error").count();
+    assert!(errors >= 1 && findings.len() > errors, "{v}");
+    let file = d.join("foo/catalog.yaml").display().to_string();
+
+    // SARIF 2.1.0: the required structure.
+    let out = bin().args(["validate", "--format", "sarif"]).arg(&d).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(s["version"], "2.1.0");
+    assert!(s["$schema"].as_str().unwrap().contains("sarif-2.1.0"));
+    assert_eq!(s["runs"][0]["tool"]["driver"]["name"], "olm-catalog");
+    let results = s["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), findings.len());
+    for (r, f) in results.iter().zip(findings) {
+        assert_eq!(r["ruleId"], f["code"]);
+        assert_eq!(r["level"], f["severity"]);
+        assert_eq!(r["message"]["text"], f["message"]);
+        assert_eq!(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], file.as_str());
+        assert_eq!(r["locations"][0]["physicalLocation"]["region"]["startLine"], f["line"]);
+    }
+
+    // GitHub workflow commands, parsed back.
+    let out = bin().args(["validate", "--format", "github"]).arg(&d).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), findings.len());
+    for (line, f) in lines.iter().zip(findings) {
+        let (command, props, message) = parse_github(line);
+        let want = match f["severity"].as_str().unwrap() {
+            "note" => "notice",
+            s => s,
+        };
+        assert_eq!(command, want);
+        assert_eq!(props["file"], file);
+        assert_eq!(props["line"], f["line"].to_string());
+        assert_eq!(props["col"], f["column"].to_string());
+        assert_eq!(props["title"], f["code"].as_str().unwrap());
+        assert!(message.starts_with(f["message"].as_str().unwrap()), "{message}");
+    }
+
+    // Markdown: summary, header, one row per finding.
+    let out = bin().args(["validate", "--format", "markdown"]).arg(&d).output().unwrap();
+    let md = String::from_utf8(out.stdout).unwrap();
+    assert!(md.starts_with("### olm-catalog validate\n\n**invalid: "), "{md}");
+    assert!(md.contains("| Status | Code | Location | Message |\n| --- | --- | --- | --- |\n"));
+    let rows = md.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| Status") && !l.starts_with("| ---"));
+    assert_eq!(rows.count(), findings.len());
+
+    // JUnit: a testcase per finding, a failure per error, balanced tags.
+    let out = bin().args(["validate", "--format", "junit"]).arg(&d).output().unwrap();
+    let xml = String::from_utf8(out.stdout).unwrap();
+    assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites "));
+    assert_eq!(xml.matches("<testcase ").count(), findings.len());
+    assert_eq!(xml.matches("</testcase>").count(), findings.len());
+    assert_eq!(xml.matches("<failure ").count(), errors);
+    assert!(xml.contains(&format!("tests=\"{}\" failures=\"{errors}\"", findings.len())));
+}
+
+#[test]
+fn diff_formats_for_ci() {
+    let d = temp_dir("diff-formats");
+    let two = format!("{VALID}---\nschema: olm.channel\npackage: foo\nname: fast\nentries:\n- name: foo.v1.0.0\n");
+    write(&d, "old/foo/catalog.yaml", &two);
+    write(&d, "new/foo/catalog.yaml", VALID);
+    let run = |format: &str| {
+        let out = bin().args(["diff", "--format", format]).arg(d.join("old")).arg(d.join("new")).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{format}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let md = run("markdown");
+    assert!(
+        md.starts_with("### olm-catalog diff\n\n**1 package changed (0 added, 0 removed); 1 error, 0 warnings**\n"),
+        "{md}"
+    );
+    assert!(md.contains("| ❌ error | `update-channel-removed` | `"), "{md}");
+    assert!(md.contains("\n#### Changes\n\n| Package | Change | Details |\n| --- | --- | --- |\n| `foo` | changed | channels: `fast` (removed) |\n"), "{md}");
+    assert!(md.contains("\n#### Update safety: `foo`\n\n| Channel | Installed | OLM v0 (old → new) | OLM v1 (old → new) | Findings |\n| --- | --- | --- | --- | --- |\n| `fast` | `foo.v1.0.0` | at head → gone | at head → gone | `update-channel-removed` |\n"), "{md}");
+
+    let gh = run("github");
+    let (command, props, message) = parse_github(gh.trim_end());
+    assert_eq!((command.as_str(), props["title"].as_str()), ("error", "update-channel-removed"));
+    assert_eq!(props["file"], d.join("new/foo/catalog.yaml").display().to_string());
+    assert!(message.contains("\n  ") && message.contains("note: the channel in the old catalog"), "{message}");
+
+    let sarif: serde_json::Value = serde_json::from_str(&run("sarif")).unwrap();
+    assert_eq!(sarif["runs"][0]["results"][0]["ruleId"], "update-channel-removed");
+    let related = sarif["runs"][0]["results"][0]["relatedLocations"][0]["message"]["text"].as_str().unwrap();
+    assert!(related.starts_with("the channel in the old catalog"), "{related}");
+    let junit = run("junit");
+    assert_eq!((junit.matches("<testcase ").count(), junit.matches("<failure ").count()), (1, 1));
+}

@@ -28,6 +28,8 @@ const titles = {
   community: 'Community operators (5 packages, OpenShift 4.20)',
   broken: 'A small catalog with mistakes',
   'bundle-objects': 'Bundle objects (2 packages, 4.16)',
+  'update-before': 'Update demo, before: ecr-secret-operator',
+  'update-after': 'Update demo, after: a removed release, re-wired edges, a new channel',
 };
 const examples = [];
 for (const name of readdirSync(join(here, 'examples')).sort()) {

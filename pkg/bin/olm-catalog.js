@@ -1,16 +1,16 @@
 #!/usr/bin/env node
-// The Node command line: the same subcommands and output formats as the native `olm-catalog`,
-// plus `validate --format sarif` for GitHub code scanning. Exit codes: 0 ok, 1 invalid catalog,
+// The Node command line: the same subcommands and output formats as the native `olm-catalog`
+// (the CI formats, sarif, github, markdown and junit, come from the same Rust renderers). Exit codes: 0 ok, 1 invalid catalog,
 // stranded version or a CSV its OperatorGroup does not support, 2 usage or I/O error.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import {
-  validate, loadCatalog, readCatalog, resolve, resolveText, render, expandTemplate, convertToBasicTemplate,
+  validate, diffCatalogsText, formatDiagnostics, loadCatalog, readCatalog, resolve, resolveText, render, expandTemplate, convertToBasicTemplate,
   checkOperatorGroups, checkOperatorGroupsText,
 } from '../node.js';
 
 const USAGE = `usage:
-  olm-catalog validate PATH... [--format text|json|sarif] [--no-lints] [--config FILE] [--lint CODE=LEVEL]... [--deny-warnings] [--olm-v1] [--baseline OLD]
+  olm-catalog validate PATH... [--format text|json|opm|sarif|github|markdown|junit] [--no-lints] [--config FILE] [--lint CODE=LEVEL]... [--deny-warnings] [--olm-v1] [--baseline OLD]
   olm-catalog graph PATH --package P [--channel C] [--format json|mermaid|dot] [--minimum-edge B] [--v0-semantics]
   olm-catalog path PATH --package P --channel C --from BUNDLE_OR_VERSION [--semantics v0|v1] [--format text|json]
   olm-catalog resolve PROBLEM.json [--format text|json]
@@ -18,7 +18,10 @@ const USAGE = `usage:
   olm-catalog rbac PATH --package P [--bundle B] [--install-mode OwnNamespace|SingleNamespace|MultiNamespace|AllNamespaces] [--namespace NS] [--operator-group G] [--target-namespaces A,B] [--format text|json|yaml]
   olm-catalog render PATH... [--format json|yaml] [--migrate-level bundle-object-to-csv-metadata] [--image-ref-template T] [-o DIR|--output-dir DIR] [--validate]
   olm-catalog template FILE --bundles PATH... [--kind basic|semver|substitutes] [--image-ref-template T] [--format json|yaml|mermaid] [-o DIR] [--validate]
+  olm-catalog diff OLD NEW [--format text|json|markdown|sarif|github|junit] [--package P]
   olm-catalog convert-template basic PATH [--format json|yaml]`;
+
+const REPORT_FORMATS = ['sarif', 'github', 'markdown', 'junit'];
 
 class UsageError extends Error {}
 
@@ -67,40 +70,6 @@ function report(diagnostics) {
   for (const d of diagnostics) process.stderr.write(`${diagnosticText(d)}\n`);
 }
 
-function sarif(diagnostics) {
-  const rules = [...new Set(diagnostics.map((d) => d.code))].sort().map((id) => ({
-    id,
-    shortDescription: { text: id.replaceAll('-', ' ') },
-    helpUri: 'https://github.com/olm-catalog/olm-catalog/blob/main/docs/diagnostics.md',
-  }));
-  return {
-    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
-    version: '2.1.0',
-    runs: [{
-      tool: { driver: { name: 'olm-catalog', informationUri: 'https://www.npmjs.com/package/olm-catalog', rules } },
-      results: diagnostics.map((d) => ({
-        ruleId: d.code,
-        level: d.severity,
-        message: { text: d.message },
-        locations: [{
-          physicalLocation: {
-            artifactLocation: { uri: d.file },
-            ...(d.line > 0 ? { region: { startLine: d.line, startColumn: d.column } } : {}),
-          },
-          ...(d.pointer ? { logicalLocations: [{ fullyQualifiedName: d.pointer }] } : {}),
-        }],
-        ...(d.related?.length ? {
-          relatedLocations: d.related.map((r, i) => ({
-            id: i,
-            message: { text: r.message },
-            physicalLocation: { artifactLocation: { uri: r.file }, ...(r.line > 0 ? { region: { startLine: r.line, startColumn: r.column } } : {}) },
-          })),
-        } : {}),
-      })),
-    }],
-  };
-}
-
 /** The first `.olm-catalog.yaml` (or `.yml`) from the catalog's directory upwards. */
 function findConfig(catalog) {
   let dir = resolvePath(catalog);
@@ -121,7 +90,7 @@ function cmdValidate(argv, out) {
     argv, ['format', 'config', 'lint', 'baseline'], ['no-lints', 'deny-warnings', 'olm-v1'], { repeat: ['lint'] },
   );
   const format = opts.format ?? 'text';
-  if (!['text', 'json', 'opm', 'sarif'].includes(format)) throw new UsageError(`invalid --format ${format}`);
+  if (!['text', 'json', 'opm', ...REPORT_FORMATS].includes(format)) throw new UsageError(`invalid --format ${format}`);
   if (positional.length === 0) throw new UsageError('validate needs at least one PATH');
   let valid = true;
   let passed = true;
@@ -152,7 +121,7 @@ function cmdValidate(argv, out) {
     }
   }
   if (format === 'json') out.push(JSON.stringify({ diagnostics, valid }, null, 2));
-  else if (format === 'sarif') out.push(JSON.stringify(sarif(diagnostics), null, 2));
+  else if (REPORT_FORMATS.includes(format)) out.raw = formatDiagnostics(diagnostics, { format, valid });
   else if (format === 'opm') throw new UsageError('--format opm is only available in the native CLI');
   else {
     for (const d of diagnostics) out.push(diagnosticText(d));
@@ -162,6 +131,22 @@ function cmdValidate(argv, out) {
     out.push(`${valid ? 'valid' : 'invalid'}: ${plural(count('error'), 'error')}, ${plural(count('warning'), 'warning')}${notes ? `, ${plural(notes, 'note')}` : ''}`);
   }
   return passed ? 0 : 1;
+}
+
+/** A catalog's files named from the working directory, as the native CLI names them. */
+function namedFiles(p) {
+  const isDir = statSync(p).isDirectory();
+  return readCatalog(p).map((f) => ({ ...f, path: isDir ? `${p.replace(/\/+$/, '')}/${f.path}` : p }));
+}
+
+function cmdDiff(argv, out) {
+  const { opts, positional } = parseArgs(argv, ['format', 'package']);
+  const format = choice(opts, 'format', ['text', 'json', 'markdown', 'sarif', 'github', 'junit'], 'text');
+  if (positional.length !== 2) throw new UsageError('diff needs OLD and NEW');
+  const [old, neu] = positional.map(namedFiles);
+  const { text, failed } = diffCatalogsText(old, neu, { package: opts.package, format });
+  out.raw = text;
+  return failed ? 1 : 0;
 }
 
 function cmdGraph(argv, out) {
@@ -460,6 +445,7 @@ function main(argv) {
   try {
     if (cmd === 'validate') code = cmdValidate(rest, out);
     else if (cmd === 'graph') code = cmdGraph(rest, out);
+    else if (cmd === 'diff') code = cmdDiff(rest, out);
     else if (cmd === 'path') code = cmdPath(rest, out);
     else if (cmd === 'resolve') code = cmdResolve(rest, out);
     else if (cmd === 'operatorgroup') code = cmdOperatorgroup(rest, out);

@@ -29,6 +29,7 @@ mod native {
     use olm_catalog::render::convert::{to_basic_template, write_basic_template};
     use olm_catalog::render::template::{expand_template, expand_template_as, TemplateKind};
     use olm_catalog::render::{render_input, BundleSource, InputKind, Rendered};
+    use olm_catalog::report_formats::{render_diagnostics, render_diff, ReportFormat};
     use olm_catalog::validate::{only_new, validate_files_with, LintConfig, Options};
     use olm_catalog::version::Version;
     use olm_catalog::{model, Diagnostic, Severity};
@@ -208,8 +209,9 @@ mod native {
             old: PathBuf,
             /// The new catalog (directory or file).
             new: PathBuf,
-            #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
-            format: TextOrJson,
+            /// Output format.
+            #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+            format: DiffFormat,
             /// Only this package.
             #[arg(long)]
             package: Option<String>,
@@ -289,6 +291,35 @@ mod native {
         Json,
         /// The single message `opm validate` would print (empty when valid).
         Opm,
+        /// SARIF 2.1.0 (GitHub code scanning).
+        Sarif,
+        /// GitHub Actions workflow commands (`::error file=…,line=…,col=…,title=code::message`).
+        Github,
+        /// A pull-request comment: summary and a table of the findings.
+        Markdown,
+        /// JUnit XML: a testcase per finding, a failure per error.
+        Junit,
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+    enum DiffFormat {
+        /// The change summary, findings and update-safety tables.
+        Text,
+        /// The whole `CatalogDiff`.
+        Json,
+        /// A pull-request comment: summary, findings, changes and update-safety tables.
+        Markdown,
+        /// SARIF 2.1.0 of the findings.
+        Sarif,
+        /// GitHub Actions workflow commands for the findings.
+        Github,
+        /// JUnit XML of the findings.
+        Junit,
+    }
+
+    /// The shared renderer behind a CLI format, if the format is one of `report_formats`.
+    fn report_format(format: impl ValueEnum) -> Option<ReportFormat> {
+        ReportFormat::from_name(format.to_possible_value()?.get_name())
     }
 
     #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -513,18 +544,19 @@ mod native {
     fn diff_cmd(
         old: &Path,
         new: &Path,
-        format: TextOrJson,
+        format: DiffFormat,
         package: Option<String>,
         out: &mut String,
     ) -> Result<u8, Fail> {
         use olm_catalog::diff::{diff_with, to_text, DiffOptions};
         let result = diff_with(&load_model(old)?, &load_model(new)?, &DiffOptions { package });
         match format {
-            TextOrJson::Json => {
+            DiffFormat::Json => {
                 out.push_str(&serde_json::to_string_pretty(&result).map_err(|e| Fail(e.to_string()))?);
                 out.push('\n');
             }
-            TextOrJson::Text => out.push_str(&to_text(&result)),
+            DiffFormat::Text => out.push_str(&to_text(&result)),
+            _ => out.push_str(&report_format(format).map(|f| render_diff(f, &result)).unwrap_or_default()),
         }
         Ok(if result.has_errors() { 1 } else { 0 })
     }
@@ -635,6 +667,11 @@ mod native {
                 for m in &opm_messages {
                     out.push_str(m);
                     out.push('\n');
+                }
+            }
+            _ => {
+                if let Some(f) = report_format(format) {
+                    out.push_str(&render_diagnostics(f, &diagnostics, valid));
                 }
             }
         }

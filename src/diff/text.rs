@@ -101,7 +101,13 @@ fn bundle(b: &BundleChange, out: &mut String) {
     let _ = writeln!(out, "  bundle {}{version} ({}){detail}", b.name, kind(b.kind));
 }
 
-/// A route in a few words: `at head`, `stranded`, or `2 steps, next foo.v2`.
+impl Route {
+    /// The route in a few words: `at head`, `stranded`, or `2 steps via foo.v2`.
+    pub fn summary(&self) -> String {
+        route(self)
+    }
+}
+
 fn route(r: &Route) -> String {
     if r.stranded {
         "stranded".into()

@@ -4,7 +4,8 @@
 // the time to load community-v4.20 and draw its first channel graph, and the Resolve panel
 // (subscriptions over two catalog sources, and a conflict with its explanation), and the Templates
 // panel (expand the bundled semver template, edit it, see located findings), and the Install panel
-// (OperatorGroup outcome, generated roles, an unsupported mode, tenants). Screenshots go to
+// (OperatorGroup outcome, generated roles, an unsupported mode, tenants), and the Compare panel
+// (a bundled pair and the editor's edits: summary, findings, update safety, coloured graph). Screenshots go to
 // www/e2e-screenshots/ (git-ignored). Run by `make test-e2e` (after `make site`).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -259,8 +260,11 @@ test('templates: expand the bundled example, edit it, see the graph change and a
   await page.click('#tab-templates');
   await page.keyboard.press('ArrowRight');
   assert.equal(await page.getAttribute('#tab-install', 'aria-selected'), 'true');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.getAttribute('#tab-compare', 'aria-selected'), 'true');
   await page.keyboard.press('ArrowRight'); // tabs wrap around: back to the first one
   assert.equal(await page.getAttribute('#tab-report', 'aria-selected'), 'true');
+  await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowLeft');
   assert.equal(await page.getAttribute('#tab-templates', 'aria-selected'), 'true');
@@ -415,6 +419,67 @@ test('install: OperatorGroup outcome, generated roles, an unsupported mode, tena
   await page.locator('#inst-findings button.diag').first().click();
   await page.waitForSelector('#panel-editor:not([hidden])');
   assert.equal(await page.textContent('#editor-file'), 'kube-green/catalog.yaml');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('compare: a bundled pair, then the saved catalog against the editor\'s edits', async () => {
+  const { page, errors } = await openPage();
+  // NEW is the catalog loaded on the left; OLD the bundled "before".
+  await page.selectOption('#example', 'update-after');
+  await page.waitForSelector('#summary.valid');
+  await page.click('#tab-compare');
+  await page.selectOption('#cmp-old-example-name', 'update-before');
+  assert.ok(await page.isChecked('#cmp-old-example'));
+  assert.ok(await page.isChecked('#cmp-new-edited'));
+  await page.click('#cmp-go');
+  await page.waitForSelector('#cmp-graph svg');
+  assert.match(await page.textContent('#cmp-status'), /^1 package changed; 1 error, 0 warnings/);
+  const summary = await page.locator('#cmp-summary tbody tr').evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+  assert.deepEqual(summary, [['Packages', '0', '0', '1'], ['Channels', '1', '0', '1'], ['Bundles', '0', '1', '3']]);
+  // The finding, located in the loaded catalog: it opens the editor there.
+  const finding = page.locator('#cmp-findings button.diag[data-code="update-release-removed"]');
+  assert.equal(await finding.count(), 1);
+  // The safety table: the removed release's routes, old → new.
+  const row = page.locator('#cmp-safety tr[data-installed="ecr-secret-operator.v0.3.2"]');
+  assert.ok(await row.isVisible());
+  assert.match(await row.textContent(), /stranded/);
+  assert.match(await row.textContent(), /update-release-removed/);
+  // The graph: the removed release and its edges faded, the re-wired edge coloured.
+  assert.equal(await page.locator('#cmp-graph .node.cmp-removed[data-name="ecr-secret-operator.v0.3.2"]').count(), 1);
+  assert.ok(await page.locator('#cmp-graph .edge.cmp-removed').count() >= 1);
+  assert.equal(await page.locator('#cmp-graph .edge.cmp-rewired[data-from="ecr-secret-operator.v0.4.0"][data-to="ecr-secret-operator.v0.5.0"]').count(), 1);
+  await page.screenshot({ path: join(shots, 'compare-pair.png'), fullPage: true });
+  await page.locator('#cmp-graph').screenshot({ path: join(shots, 'compare-graph.png') });
+  await finding.click();
+  await page.waitForSelector('#panel-editor:not([hidden])');
+  assert.equal(await page.textContent('#editor-file'), 'ecr-secret-operator/catalog.yaml');
+
+  // The saved catalog against the editor's edits: v0.5.0 no longer replaces v0.4.0 (line 11).
+  await page.click('#tab-compare');
+  await page.check('#cmp-old-saved');
+  await page.click('#cmp-go');
+  await page.waitForFunction(() => /^No changes/.test(document.querySelector('#cmp-status').textContent));
+  await page.click('#files button');
+  await page.waitForSelector('#panel-editor:not([hidden]) .cm-content');
+  await page.click('.cm-content');
+  const loaded = await page.evaluate(() => document.body.dataset.loaded);
+  await page.keyboard.press('Control+Home');
+  for (let i = 1; i < 11; i++) await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Shift+ArrowDown');
+  await page.keyboard.press('Delete');
+  // The edit settles and the page reloads the edited catalog (after 800 ms without typing).
+  await page.waitForFunction((before) => document.body.dataset.loaded !== before, loaded);
+  await page.click('#tab-compare');
+  await page.click('#cmp-go');
+  await page.waitForFunction(() => /changed/.test(document.querySelector('#cmp-status').textContent));
+  const codes = await page.locator('#cmp-findings .diag[data-code]').evaluateAll((els) => els.map((e) => e.dataset.code));
+  assert.ok(codes.includes('update-newly-stranded'), codes.join(','));
+  assert.equal(await page.locator('#cmp-graph .node.cmp-stranded[data-name="ecr-secret-operator.v0.4.0"]').count(), 1);
+  assert.equal(await page.locator('#cmp-graph .edge.cmp-removed[data-from="ecr-secret-operator.v0.4.0"][data-to="ecr-secret-operator.v0.5.0"]').count(), 1);
+  await page.screenshot({ path: join(shots, 'compare-edits.png'), fullPage: true });
+  // Catalog text stays text.
+  assert.equal(await page.locator('#cmp-output script, #cmp-output img').count(), 0);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -86,3 +86,14 @@ const passed: boolean = configured.passed;
 const fromText: ValidateReport = validate([], { config: 'lints: {z-stream-gap: warning}\n', olmV1: true });
 const noteSeverity: 'error' | 'warning' | 'note' = fromText.diagnostics[0]?.severity ?? 'note';
 void passed; void noteSeverity;
+
+// Catalog diffs and CI formats.
+{
+  const { diffCatalogs, diffCatalogsText, formatDiagnostics } = await import('olm-catalog');
+  const files = [{ path: 'c.yaml', content: 'schema: olm.package\nname: x\n' }];
+  const d: import('olm-catalog').CatalogDiff = diffCatalogs(files, loadCatalog(files), { package: 'x' });
+  const stranded: boolean | undefined = d.safety[0]?.rows[0]?.new?.v0.stranded;
+  const md: string = diffCatalogsText(files, files, { format: 'markdown' }).text;
+  const sarif: string = formatDiagnostics(d.findings, { format: 'sarif', valid: true });
+  console.log(stranded, md.length, sarif.length, d.packages[0]?.channels[0]?.edgesAdded[0]?.kind);
+}

@@ -52,10 +52,12 @@ function nodeTitle(n) {
 }
 
 /**
- * Draw `graph` (a ChannelGraph) into `container`.
+ * Draw `graph` (a ChannelGraph) into `container`. `classOf(item, what)` (what: `'node'` or
+ * `'edge'`; a collapsed fan edge carries its `members`) may return extra classes, e.g. to colour a
+ * comparison.
  * @returns {{ svg: SVGSVGElement, highlight(steps: {from:string,to:string,edge:string}[], from?: string): void }}
  */
-export async function renderGraph(container, graph, { expandFans = false } = {}) {
+export async function renderGraph(container, graph, { expandFans = false, classOf = () => '' } = {}) {
   const nodeData = new Map();
   const specNodes = [];
   for (const n of graph.nodes) {
@@ -78,7 +80,7 @@ export async function renderGraph(container, graph, { expandFans = false } = {})
     const id = `fan:${to}`;
     specNodes.push({ id, width: 44, height: 22 });
     fanNodes.set(id, { to, count: list.length, from: list.map((e) => e.from) });
-    edges.push({ from: id, to, kind: 'skipRange', fan: true, count: list.length });
+    edges.push({ from: id, to, kind: 'skipRange', fan: true, count: list.length, members: list });
   }
   const laid = await layoutAsync({ nodes: specNodes, edges: edges.map((e, i) => ({ v: e.from, w: e.to, name: `e${i}` })) });
   const sizes = new Map(specNodes.map((n) => [n.id, n]));
@@ -92,7 +94,7 @@ export async function renderGraph(container, graph, { expandFans = false } = {})
   edges.forEach((e, i) => {
     const points = laid.edges[`e${i}`] ?? [];
     const d = points.map((p, i) => `${i ? 'L' : 'M'}${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ');
-    const el = s('g', { class: `edge ${e.kind}${e.fan ? ' fan' : ''}`, 'data-from': e.from, 'data-to': e.to, 'data-kind': e.kind });
+    const el = s('g', { class: `edge ${e.kind}${e.fan ? ' fan' : ''} ${classOf(e, 'edge')}`.trim(), 'data-from': e.from, 'data-to': e.to, 'data-kind': e.kind });
     const path = s('path', { d });
     if (e.kind === 'replaces') path.setAttribute('marker-end', 'url(#m-arrow)');
     if (e.kind === 'skips') path.setAttribute('marker-end', 'url(#m-cross)');
@@ -112,7 +114,7 @@ export async function renderGraph(container, graph, { expandFans = false } = {})
     }
     const data = n.data;
     const cls = ['node', data.head && 'head', data.virtual && 'virtual', data.deprecated != null && 'deprecated',
-      data.skipped && 'skipped', data.stranded && !data.virtual && !data.head && 'stranded'].filter(Boolean).join(' ');
+      data.skipped && 'skipped', data.stranded && !data.virtual && !data.head && 'stranded', classOf(data, 'node')].filter(Boolean).join(' ');
     const el = s('g', { class: cls, transform: `translate(${n.x - n.width / 2},${n.y - n.height / 2})`, 'data-name': data.name });
     el.append(s('rect', { width: n.width, height: n.height }), s('text', { x: 9, y: 19 }, data.name), s('title', {}, nodeTitle(data)));
     root.append(el);

@@ -1,22 +1,23 @@
 // The page: open a catalog (examples, files, folder, drop, paste), show the validation report,
 // edit files with live validation, browse packages and channel graphs, show upgrade paths, and
 // resolve subscriptions (resolve.js), expand templates (templates.js), check where a bundle may be
-// installed and what it may touch (install.js).
+// installed and what it may touch (install.js), and compare two catalogs (compare.js).
 // All the logic is the wasm module's; this file only moves data between it and the DOM.
-import init, { loadCatalog, validate } from '../../pkg/index.js';
+import init, { loadCatalog, validate, diffCatalogs } from '../../pkg/index.js';
 import { h } from './escape.js';
 import { renderGraph } from './graph.js';
 import { createEditor } from './editor.js';
 import { createResolvePanel } from './resolve.js';
 import { createTemplatesPanel } from './templates.js';
 import { createInstallPanel } from './install.js';
+import { createComparePanel } from './compare.js';
 
 const $ = (id) => document.getElementById(id);
-const state = { files: [], catalog: null, report: null, current: null, graph: null, drawn: null, pkg: null };
+const state = { files: [], saved: [], catalog: null, report: null, current: null, graph: null, drawn: null, pkg: null };
 const decoder = new TextDecoder();
 
 // ---- tabs
-const tabs = ['report', 'editor', 'explore', 'resolve', 'templates', 'install'];
+const tabs = ['report', 'editor', 'explore', 'resolve', 'templates', 'install', 'compare'];
 function showTab(name) {
   for (const t of tabs) {
     $(`tab-${t}`).setAttribute('aria-selected', String(t === name));
@@ -36,6 +37,8 @@ document.querySelector('.tabs').addEventListener('keydown', (ev) => {
 // ---- loading
 function load(files) {
   const t0 = performance.now();
+  // A new catalog (not the editor's reload): keep it as opened, for comparing with the edits.
+  if (files !== state.files) state.saved = files.map((f) => ({ ...f }));
   state.files = files;
   state.catalog?.free();
   state.catalog = loadCatalog(files);
@@ -46,6 +49,7 @@ function load(files) {
   resolvePanel.refresh();
   templatesPanel.refresh();
   installPanel.refresh();
+  comparePanel.refresh();
   $('channel-view').hidden = true;
   document.body.dataset.loadedMs = String(Math.round(performance.now() - t0));
   document.body.dataset.loaded = String(Date.now());
@@ -285,6 +289,11 @@ const templatesPanel = createTemplatesPanel({ mainFiles: () => state.files, exam
 // ---- install: OperatorGroups, install modes, RBAC, tenants
 const installPanel = createInstallPanel({ main: () => state.catalog, openFile });
 
+// ---- compare two catalogs: changes, update safety, graphs coloured by change
+const comparePanel = createComparePanel({
+  savedFiles: () => state.saved, editedFiles: () => state.files, exampleFiles, readFiles: readFileList, openFile, loadCatalog, diffCatalogs,
+});
+
 // ---- start
 await init('./olm_catalog_bg.wasm');
 const examples = await (await fetch('examples/index.json')).json();
@@ -292,5 +301,6 @@ for (const ex of examples) {
   $('example').append(h('option', { value: ex.name }, ex.title));
   $('resolve-src2-example').append(h('option', { value: ex.name }, ex.title));
 }
+comparePanel.start(examples);
 await templatesPanel.start(examples);
 document.body.dataset.ready = 'true';

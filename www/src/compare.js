@@ -1,0 +1,307 @@
+// The Compare tab: two catalogs (the one loaded on the left as opened or with the editor's edits, a
+// bundled example, files or a folder) through `diffCatalogs`: the change summary, the `update-*`
+// findings, the update-safety table per package, and each changed channel's graph coloured by
+// change (added, removed, re-wired edges; added, removed, newly stranded nodes).
+// All the logic is the wasm module's; catalog text only ever becomes text nodes (escape.js).
+import { h } from './escape.js';
+import { renderGraph } from './graph.js';
+
+const SOURCES = [
+  ['saved', 'The catalog loaded on the left, as opened'],
+  ['edited', 'The catalog loaded on the left, with the editor\'s edits'],
+  ['example', 'Bundled example'],
+  ['files', 'Files'],
+  ['folder', 'Folder'],
+];
+const plural = (n, what) => `${n} ${what}${n === 1 ? '' : 's'}`;
+const short = (name) => name ?? '—';
+
+/**
+ * @param {{ savedFiles: () => {path:string,content:string}[], editedFiles: () => {path:string,content:string}[],
+ *   exampleFiles: (name: string) => Promise<{path:string,content:string}[]>, readFiles: (list: FileList, stripRoot: boolean) => Promise<any[]>,
+ *   openFile: (path: string, line?: number, column?: number) => void, loadCatalog: Function, diffCatalogs: Function }} deps
+ */
+export function createComparePanel(deps) {
+  const $ = (id) => document.getElementById(id);
+  const picked = { old: null, new: null };
+  let last = null;
+
+  function side(which, legend, initial) {
+    const fs = $(`cmp-${which}`);
+    fs.append(h('legend', {}, legend));
+    for (const [value, label] of SOURCES) {
+      const id = `cmp-${which}-${value}`;
+      const row = h('div', { class: 'tpl-choice' },
+        h('input', { type: 'radio', name: `cmp-${which}`, id, value, checked: value === initial }),
+        h('label', { for: id }, label));
+      if (value === 'example') row.append(h('select', { id: `cmp-${which}-example-name`, 'aria-label': `Bundled example for the ${which} catalog` }, h('option', { value: '' }, 'Choose…')));
+      if (value === 'files' || value === 'folder') {
+        const input = h('input', { type: 'file', multiple: true, webkitdirectory: value === 'folder', id: `cmp-${which}-${value}-input`, 'aria-label': `${label} of the ${which} catalog` });
+        input.addEventListener('change', async () => {
+          picked[which] = await deps.readFiles(input.files, value === 'folder');
+          $(id).checked = true;
+        });
+        row.append(input);
+      }
+      fs.append(row);
+    }
+    $(`cmp-${which}-example-name`).addEventListener('change', () => { $(`cmp-${which}-example`).checked = true; });
+  }
+
+  async function filesOf(which) {
+    const source = document.querySelector(`input[name="cmp-${which}"]:checked`)?.value;
+    if (source === 'saved' || source === 'edited') {
+      const files = source === 'saved' ? deps.savedFiles() : deps.editedFiles();
+      if (!files.length) throw new Error('No catalog is loaded on the left.');
+      return { files, source, loaded: true };
+    }
+    if (source === 'example') {
+      const name = $(`cmp-${which}-example-name`).value;
+      if (!name) throw new Error(`Choose a bundled example for the ${which} catalog.`);
+      return { files: await deps.exampleFiles(name), source, loaded: false };
+    }
+    if (!picked[which]) throw new Error(`Pick the ${which} catalog's ${source}.`);
+    return { files: picked[which], source, loaded: false };
+  }
+
+  async function run() {
+    const status = $('cmp-status');
+    const out = $('cmp-output');
+    out.textContent = '';
+    status.className = 'summary';
+    let oldSide;
+    let newSide;
+    try {
+      [oldSide, newSide] = [await filesOf('old'), await filesOf('new')];
+    } catch (e) {
+      status.textContent = e.message;
+      status.classList.add('invalid');
+      return;
+    }
+    const t0 = performance.now();
+    last?.oldCat.free();
+    last?.newCat.free();
+    // Each side is parsed once: the diff and the graphs use the same loaded catalogs.
+    const oldCat = deps.loadCatalog(oldSide.files);
+    const newCat = deps.loadCatalog(newSide.files);
+    const diff = deps.diffCatalogs(oldCat, newCat, {});
+    last = { diff, oldSide, newSide, oldCat, newCat };
+    const errors = diff.findings.filter((d) => d.severity === 'error').length;
+    const warnings = diff.findings.length - errors;
+    status.textContent = !diff.packages.length && !diff.findings.length
+      ? 'No changes: the two catalogs are the same.'
+      : `${plural(diff.packages.length, 'package')} changed; ${plural(errors, 'error')}, ${plural(warnings, 'warning')} in the update`;
+    status.classList.add(errors ? 'invalid' : 'valid');
+    status.dataset.errors = String(errors);
+    status.dataset.warnings = String(warnings);
+    out.append(summaryTable(diff), changes(diff), findings(diff), safety(diff), graphs(diff));
+    document.body.dataset.compareMs = String(Math.round(performance.now() - t0));
+    await drawSelected();
+  }
+
+  // ---- the change summary
+  function summaryTable(diff) {
+    const count = (items, kind) => items.filter((x) => x.kind === kind).length;
+    const channels = diff.packages.flatMap((p) => p.channels);
+    const bundles = diff.packages.flatMap((p) => p.bundles);
+    const row = (what, items) => h('tr', { 'data-what': what.toLowerCase() }, h('th', { scope: 'row' }, what),
+      ...['added', 'removed', 'changed'].map((k) => h('td', { class: count(items, k) ? `cmp-${k}` : '' }, String(count(items, k)))));
+    return h('div', {}, h('h2', {}, 'Changes'),
+      h('table', { class: 'rtable cmp-summary', id: 'cmp-summary', 'aria-label': 'Change summary' },
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), ...['Added', 'Removed', 'Changed'].map((c) => h('th', { scope: 'col' }, c)))),
+        h('tbody', {}, row('Packages', diff.packages), row('Channels', channels), row('Bundles', bundles))));
+  }
+
+  function changes(diff) {
+    const vc = (label, c) => c && h('li', {}, `${label}: ${short(c.old)} → ${short(c.new)}`);
+    const list = h('div', { class: 'cmp-changes' });
+    for (const p of diff.packages) {
+      const items = [vc('default channel', p.defaultChannel), vc('deprecation', p.deprecation), p.metadataChanged && h('li', {}, 'description or icon changed')];
+      for (const c of p.channels) {
+        const parts = [];
+        if (c.head) parts.push(`head ${short(c.head.old)} → ${short(c.head.new)}`);
+        if (c.entriesAdded.length || c.entriesRemoved.length) parts.push(`entries +${c.entriesAdded.length} −${c.entriesRemoved.length}`);
+        if (c.edgesAdded.length || c.edgesRemoved.length) parts.push(`edges +${c.edgesAdded.length} −${c.edgesRemoved.length}`);
+        if (c.deprecation) parts.push('deprecation changed');
+        items.push(h('li', {}, h('span', { class: `tag cmp-${c.kind}` }, c.kind), ` channel ${c.name}`, parts.length ? `: ${parts.join('; ')}` : ''));
+      }
+      for (const b of p.bundles) {
+        items.push(h('li', {}, h('span', { class: `tag cmp-${b.kind}` }, b.kind), ` bundle ${b.name}${b.version ? ` (${b.version})` : ''}`,
+          b.fields.length ? `: ${b.fields.join(', ')}` : ''));
+      }
+      list.append(h('details', { open: diff.packages.length <= 5, 'data-package': p.name },
+        h('summary', {}, h('span', { class: `tag cmp-${p.kind}` }, p.kind), ` ${p.name}`), h('ul', {}, items)));
+    }
+    return list;
+  }
+
+  // ---- findings, located in the new catalog (related locations in the old one)
+  function findings(diff) {
+    const wrap = h('div', {}, h('h2', {}, `Update findings (${diff.findings.length})`));
+    if (!diff.findings.length) {
+      wrap.append(h('p', { class: 'muted' }, 'Every installed version of the old catalog keeps its way to the head.'));
+      return wrap;
+    }
+    const canOpen = (sideInfo, file) => sideInfo.loaded && deps.editedFiles().some((f) => f.path === file);
+    const where = (loc) => `${loc.file}:${loc.line}:${loc.column}`;
+    const ul = h('ul', { class: 'cmp-findings', id: 'cmp-findings' });
+    for (const d of diff.findings) {
+      const open = canOpen(last.newSide, d.file);
+      const body = [h('span', { class: 'where' }, where(d)), ' ', h('span', { class: 'code' }, `${d.severity}[${d.code}]`), ' ', d.message];
+      const related = (d.related ?? []).map((r) => {
+        const text = [h('span', { class: 'where' }, where(r)), ' ', r.message];
+        return h('li', {}, canOpen(last.oldSide, r.file)
+          ? h('button', { type: 'button', class: 'diag note', onclick: () => deps.openFile(r.file, r.line, r.column) }, text)
+          : h('div', { class: 'diag note static' }, text));
+      });
+      ul.append(h('li', {}, open
+        ? h('button', { type: 'button', class: `diag ${d.severity}`, 'data-code': d.code, title: 'Open in the editor', onclick: () => deps.openFile(d.file, d.line, d.column) }, body)
+        : h('div', { class: `diag ${d.severity} static`, 'data-code': d.code }, body),
+      related.length ? h('ul', { class: 'cmp-related' }, related) : null));
+    }
+    wrap.append(ul);
+    return wrap;
+  }
+
+  // ---- update safety: where OLM v0 and v1 take each installed version, before and after
+  function route(r) {
+    if (!r) return 'channel gone';
+    if (r.stranded) return 'stranded';
+    if (!r.path.length) return 'at head';
+    return `${plural(r.path.length, 'step')} via ${r.next}`;
+  }
+  function routeCell(o, n) {
+    const before = route(o);
+    const after = route(n);
+    const title = `old: ${o.path.join(' → ') || before}\nnew: ${n?.path.join(' → ') || after}`;
+    if (before === after) return h('td', { title }, before);
+    const bad = n === null || n.stranded;
+    return h('td', { title, class: 'cmp-moved' }, before, ' → ', h('strong', { class: bad ? 'cmp-bad' : 'cmp-changed-cell' }, after));
+  }
+  function safety(diff) {
+    const wrap = h('div', { class: 'cmp-safety-wrap' }, h('h2', {}, 'Update safety'));
+    const toggle = h('input', { type: 'checkbox', id: 'cmp-all-rows' });
+    wrap.append(h('p', { class: 'controls' }, h('label', {}, toggle, ' show unchanged packages and rows')));
+    const tables = h('div', { class: 'cmp-safety only-changed', id: 'cmp-safety' });
+    toggle.addEventListener('change', () => tables.classList.toggle('only-changed', !toggle.checked));
+    for (const p of diff.safety) {
+      const rows = p.rows.map((r) => h('tr', { class: r.changed ? 'changed' : 'same', 'data-installed': r.installed },
+        h('td', {}, r.channel), h('th', { scope: 'row', title: r.installed }, r.version ?? r.installed),
+        routeCell(r.old.v0, r.new?.v0 ?? null), routeCell(r.old.v1, r.new?.v1 ?? null),
+        h('td', {}, r.findings.map((c) => h('span', { class: 'tag cmp-code' }, c)))));
+      const changedRows = p.rows.filter((r) => r.changed).length;
+      tables.append(h('section', { class: changedRows ? 'changed' : 'same', 'data-package': p.package },
+        h('h3', {}, `${p.package} `, h('span', { class: 'muted' }, `(${plural(changedRows, 'changed route')} of ${p.rows.length})`)),
+        h('table', { class: 'rtable', 'aria-label': `Update safety of ${p.package}` },
+          h('thead', {}, h('tr', {}, ...['Channel', 'Installed', 'OLM v0: old → new', 'OLM v1: old → new', 'Findings'].map((c) => h('th', { scope: 'col' }, c)))),
+          h('tbody', {}, rows))));
+    }
+    if (!diff.safety.some((p) => p.rows.some((r) => r.changed))) tables.append(h('p', { class: 'muted' }, 'No installed version of the old catalog changes its route.'));
+    wrap.append(tables);
+    return wrap;
+  }
+
+  // ---- channel graphs coloured by change
+  function graphs(diff) {
+    const wrap = h('div', {}, h('h2', {}, 'Channel graphs'));
+    const select = h('select', { id: 'cmp-channel' });
+    const changedRoutes = new Set(diff.safety.flatMap((p) => p.rows.filter((r) => r.changed).map((r) => `${p.package}\u0000${r.channel}`)));
+    const seen = new Set();
+    const order = { changed: 0, added: 1, removed: 2 };
+    for (const p of diff.packages) {
+      for (const c of [...p.channels].sort((a, b) => order[a.kind] - order[b.kind])) {
+        seen.add(`${p.name}\u0000${c.name}`);
+        select.append(h('option', { value: JSON.stringify([p.name, c.name]) }, `${p.name} — ${c.name} (${c.kind})`));
+      }
+    }
+    for (const k of changedRoutes) {
+      if (seen.has(k)) continue;
+      const [pkg, ch] = k.split('\u0000');
+      select.append(h('option', { value: JSON.stringify([pkg, ch]) }, `${pkg} — ${ch} (routes changed)`));
+    }
+    if (!select.options.length) {
+      wrap.append(h('p', { class: 'muted' }, 'No channel changed.'));
+      return wrap;
+    }
+    select.addEventListener('change', drawSelected);
+    wrap.append(
+      h('div', { class: 'controls' }, h('label', { for: 'cmp-channel' }, 'Channel'), select),
+      h('div', { class: 'legend', 'aria-label': 'Legend' },
+        h('span', { class: 'lg cmp-added' }, 'added'), h('span', { class: 'lg cmp-removed' }, 'removed'),
+        h('span', { class: 'lg cmp-rewired' }, 're-wired edge'), h('span', { class: 'lg cmp-stranded' }, 'newly stranded'),
+        h('span', { class: 'lg head' }, 'head'), h('span', { class: 'lg skipped' }, 'skipped'),
+        h('span', { class: 'lg replaces' }, 'replaces'), h('span', { class: 'lg skips' }, 'skips'), h('span', { class: 'lg skiprange' }, 'skipRange')),
+      h('div', { id: 'cmp-graph', class: 'graph tpl-graph', tabindex: '0', 'aria-label': 'Channel graph coloured by change (drag to pan, wheel or +/- to zoom)' }));
+    return wrap;
+  }
+
+  function graphOf(cat, pkg, channel) {
+    try { return cat.channelGraph(pkg, channel); } catch { return null; }
+  }
+
+  /** One graph with both catalogs' nodes and edges, each marked with how it changed. */
+  function merge(oldG, newG, pkg, channel) {
+    const key = (e) => `${e.from}\u0000${e.to}\u0000${e.kind}`;
+    const oldN = new Map((oldG?.nodes ?? []).map((n) => [n.name, n]));
+    const newN = new Map((newG?.nodes ?? []).map((n) => [n.name, n]));
+    const oldE = new Set((oldG?.edges ?? []).map(key));
+    const newE = new Set((newG?.edges ?? []).map(key));
+    const nodes = [];
+    for (const n of newN.values()) {
+      const before = oldN.get(n.name);
+      const stranded = n.stranded && !n.virtual && !n.head && before && !before.stranded;
+      nodes.push({ ...n, change: !before ? 'added' : stranded ? 'stranded' : '' });
+    }
+    for (const n of oldN.values()) if (!newN.has(n.name)) nodes.push({ ...n, head: false, change: 'removed' });
+    const both = (e) => oldN.has(e.from) && oldN.has(e.to) && newN.has(e.from) && newN.has(e.to);
+    const edges = [];
+    for (const e of newG?.edges ?? []) edges.push({ ...e, change: oldE.has(key(e)) ? '' : both(e) ? 'rewired' : 'added' });
+    for (const e of oldG?.edges ?? []) if (!newE.has(key(e))) edges.push({ ...e, change: 'removed' });
+    return { package: pkg, channel, nodes, edges };
+  }
+
+  function classOf(item, what) {
+    if (what === 'edge' && item.fan) {
+      const kinds = new Set(item.members.map((m) => m.change).filter(Boolean));
+      return [...kinds].map((k) => `cmp-${k}`).join(' ');
+    }
+    return item.change ? `cmp-${item.change}` : '';
+  }
+
+  async function drawSelected() {
+    const select = $('cmp-channel');
+    if (!select || !last) return;
+    const [pkg, channel] = JSON.parse(select.value);
+    const graph = merge(graphOf(last.oldCat, pkg, channel), graphOf(last.newCat, pkg, channel), pkg, channel);
+    await renderGraph($('cmp-graph'), graph, { classOf });
+    document.body.dataset.compareGraph = `${pkg}/${channel}`;
+  }
+
+  side('old', 'Old catalog', 'saved');
+  side('new', 'New catalog', 'edited');
+  $('cmp-go').addEventListener('click', run);
+  $('cmp-swap').addEventListener('click', () => {
+    const o = document.querySelector('input[name="cmp-old"]:checked')?.value;
+    const n = document.querySelector('input[name="cmp-new"]:checked')?.value;
+    const oe = $('cmp-old-example-name').value;
+    $(`cmp-old-${n}`).checked = true;
+    $(`cmp-new-${o}`).checked = true;
+    $('cmp-old-example-name').value = $('cmp-new-example-name').value;
+    $('cmp-new-example-name').value = oe;
+    [picked.old, picked.new] = [picked.new, picked.old];
+  });
+
+  return {
+    /** Fill the example lists once the index is known. */
+    start(examples) {
+      for (const which of ['old', 'new']) {
+        for (const ex of examples) $(`cmp-${which}-example-name`).append(h('option', { value: ex.name }, ex.title));
+      }
+    },
+    /** The catalog on the left changed: describe it. */
+    refresh() {
+      const n = deps.savedFiles().length;
+      $('cmp-loaded').textContent = n ? `Catalog on the left: ${plural(n, 'file')}.` : 'No catalog loaded on the left.';
+    },
+  };
+}
