@@ -811,6 +811,7 @@ fn diff_opts(options: JsValue) -> Result<DiffOpts, JsValue> {
     if options.is_undefined() || options.is_null() {
         return Ok(DiffOpts::default());
     }
+    known_fields(&options, &["package", "format"], "diffCatalogs options")?;
     serde_wasm_bindgen::from_value(options)
         .map_err(|e| js_error("invalid-input", &format!("diffCatalogs options: {e}"), None))
 }
