@@ -801,7 +801,7 @@ impl Catalog {
 
 /// `diffCatalogs` options: `{package?, format?}` (`format` only for the text variant).
 #[derive(serde::Deserialize, Default)]
-#[serde(default, deny_unknown_fields)]
+#[serde(default)]
 struct DiffOpts {
     package: Option<String>,
     format: Option<String>,
@@ -811,6 +811,7 @@ fn diff_opts(options: JsValue) -> Result<DiffOpts, JsValue> {
     if options.is_undefined() || options.is_null() {
         return Ok(DiffOpts::default());
     }
+    known_fields(&options, &["package", "format"], "diffCatalogs options")?;
     serde_wasm_bindgen::from_value(options)
         .map_err(|e| js_error("invalid-input", &format!("diffCatalogs options: {e}"), None))
 }
@@ -883,11 +884,11 @@ impl Catalog {
 #[wasm_bindgen(js_name = formatDiagnostics)]
 pub fn format_diagnostics(diagnostics: JsValue, options: JsValue) -> Result<String, JsValue> {
     #[derive(serde::Deserialize)]
-    #[serde(deny_unknown_fields)]
     struct FormatOpts {
         format: String,
         valid: Option<bool>,
     }
+    known_fields(&options, &["format", "valid"], "formatDiagnostics options")?;
     let o: FormatOpts = serde_wasm_bindgen::from_value(options)
         .map_err(|e| js_error("invalid-input", &format!("formatDiagnostics options: {e}"), None))?;
     let format = crate::report_formats::ReportFormat::from_name(&o.format)

@@ -659,8 +659,15 @@ mod native {
                 out.push('\n');
             }
             ValidateFormat::Json => {
-                let json = serde_json::json!({ "valid": valid, "diagnostics": diagnostics });
-                out.push_str(&serde_json::to_string_pretty(&json).unwrap_or_default());
+                // A struct, not `json!`: the findings keep their field order, as in the Node CLI.
+                #[derive(serde::Serialize)]
+                struct Output<'a> {
+                    diagnostics: &'a [Diagnostic],
+                    valid: bool,
+                }
+                out.push_str(
+                    &serde_json::to_string_pretty(&Output { diagnostics: &diagnostics, valid }).unwrap_or_default(),
+                );
                 out.push('\n');
             }
             ValidateFormat::Opm => {
