@@ -51,8 +51,8 @@ test-node:
 	tests/node/run.sh
 
 ## test-e2e: the site in headless Chromium (playwright-core, Debian's chromium).
-test-e2e: site
-	node --test --test-reporter=spec tests/e2e/site.test.mjs
+test-e2e: site build
+	node --test --test-reporter=spec tests/e2e/site.test.mjs tests/e2e/markdown.test.mjs
 
 ## site: the static site in www/dist (the npm package's wasm, bundled with esbuild, offline).
 site: setup

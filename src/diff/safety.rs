@@ -188,9 +188,13 @@ impl<'a> ChannelCheck<'a> {
         Diagnostic::error(
             Code::UpdateChannelRemoved,
             format!(
-                "channel {} is gone from the new catalog, but {} installed versions subscribe to it: their users get no more updates.{default}",
+                "channel {} is gone from the new catalog, but {} subscribe{} to it: their users get no more updates.{default}",
                 self.quoted(),
-                self.old_c.entries.len()
+                match self.old_c.entries.len() {
+                    1 => "1 installed version".to_string(),
+                    n => format!("{n} installed versions"),
+                },
+                if self.old_c.entries.len() == 1 { "s" } else { "" }
             ),
             at,
         )
