@@ -197,6 +197,29 @@ pub struct Property {
     pub value: Option<Node>,
 }
 
+impl Property {
+    /// The manifest an `olm.bundle.object` property embeds (`data`: base64 of YAML or JSON);
+    /// `None` for another type, or when it does not decode.
+    pub fn bundle_object(&self) -> Option<Node> {
+        if self.type_.value != property_types::TYPE_BUNDLE_OBJECT {
+            return None;
+        }
+        let bytes = crate::gotext::decode_base64(self.value.as_ref()?.field("data")?.value.as_str()?).ok()?;
+        read_documents("olm.bundle.object", &bytes).into_iter().next()?.ok()?.value
+    }
+}
+
+/// The first `olm.bundle.object` of `properties` whose manifest is a ClusterServiceVersion, with
+/// the property's index.
+pub fn embedded_csv(properties: &[Property]) -> Option<(usize, Node)> {
+    properties.iter().enumerate().find_map(|(i, p)| Some((i, p.bundle_object().filter(is_csv)?)))
+}
+
+/// Whether a manifest's `kind` is `ClusterServiceVersion`.
+pub fn is_csv(manifest: &Node) -> bool {
+    manifest.get("kind").and_then(Node::as_str) == Some("ClusterServiceVersion")
+}
+
 /// One of a bundle's `relatedImages`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RelatedImage {

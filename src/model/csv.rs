@@ -18,8 +18,8 @@
 use std::collections::BTreeMap;
 
 use super::Bundle;
-use crate::declcfg::{read_documents, Node, Pos, Value};
-use crate::property::{TYPE_BUNDLE_OBJECT, TYPE_CSV_METADATA};
+use crate::declcfg::{embedded_csv, Node, Pos, Value};
+use crate::property::TYPE_CSV_METADATA;
 
 /// The ClusterServiceVersion of a bundle, as the install analyses read it.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -154,15 +154,12 @@ impl CsvView {
     /// The bundle's CSV: its first `olm.bundle.object` manifest of kind `ClusterServiceVersion`,
     /// or else its first `olm.csv.metadata`; `None` when it has neither (or neither decodes).
     pub fn from_bundle(bundle: &Bundle) -> Option<CsvView> {
-        let props = bundle.raw_properties.iter().enumerate();
-        let objects = props.clone().filter(|(_, p)| p.type_.value == TYPE_BUNDLE_OBJECT);
-        for (i, p) in objects {
-            if let Some(csv) = p.value.as_ref().and_then(decode_object).filter(is_csv) {
-                let origin = CsvOrigin { flavour: CsvFlavour::BundleObject, property: i, pos: p.pos };
-                return Some(read_manifest(&csv, origin));
-            }
+        if let Some((i, csv)) = embedded_csv(&bundle.raw_properties) {
+            let origin =
+                CsvOrigin { flavour: CsvFlavour::BundleObject, property: i, pos: bundle.raw_properties[i].pos };
+            return Some(read_manifest(&csv, origin));
         }
-        let (i, p) = props.clone().find(|(_, p)| p.type_.value == TYPE_CSV_METADATA)?;
+        let (i, p) = bundle.raw_properties.iter().enumerate().find(|(_, p)| p.type_.value == TYPE_CSV_METADATA)?;
         let value = p.value.as_ref().filter(|v| v.as_object().is_some())?;
         Some(read_metadata(value, CsvOrigin { flavour: CsvFlavour::CsvMetadata, property: i, pos: p.pos }))
     }
@@ -171,16 +168,6 @@ impl CsvView {
     pub fn from_manifest(csv: &Node) -> CsvView {
         read_manifest(csv, CsvOrigin::default())
     }
-}
-
-/// The manifest an `olm.bundle.object` value embeds: `data`, base64, holding YAML or JSON.
-fn decode_object(value: &Node) -> Option<Node> {
-    let bytes = crate::gotext::decode_base64(value.field("data")?.value.as_str()?).ok()?;
-    read_documents("olm.bundle.object", &bytes).into_iter().next()?.ok()?.value
-}
-
-fn is_csv(manifest: &Node) -> bool {
-    text(manifest, "kind") == "ClusterServiceVersion"
 }
 
 fn read_manifest(csv: &Node, origin: CsvOrigin) -> CsvView {

@@ -2,7 +2,7 @@
 //! [`RenderedBundle`] under its image, with its ClusterServiceVersion when the catalog embeds
 //! it as an `olm.bundle.object` (the `olm.csv.metadata` flavour carries no CSV).
 
-use crate::declcfg::{self, read_documents, DeclarativeConfig, Node, Value};
+use crate::declcfg::{self, DeclarativeConfig};
 use crate::render::{Annotations, BundleSource, RenderedBundle};
 
 impl BundleSource {
@@ -10,25 +10,13 @@ impl BundleSource {
     /// skipped: nothing can name them).
     pub fn add_catalog(&mut self, cfg: &DeclarativeConfig) {
         for b in cfg.bundles.iter().filter(|b| !b.image.value.is_empty()) {
-            self.add(RenderedBundle { blob: b.clone(), csv: embedded_csv(b), annotations: Annotations::default() });
+            self.add(RenderedBundle {
+                blob: b.clone(),
+                csv: declcfg::embedded_csv(&b.properties).map(|(_, csv)| csv),
+                annotations: Annotations::default(),
+            });
         }
     }
-}
-
-/// The first `olm.bundle.object` of `bundle` that decodes to a ClusterServiceVersion.
-fn embedded_csv(bundle: &declcfg::Bundle) -> Option<Node> {
-    bundle
-        .properties
-        .iter()
-        .filter(|p| p.type_.value == declcfg::property_types::TYPE_BUNDLE_OBJECT)
-        .filter_map(|p| p.value.as_ref()?.field("data")?.value.as_str().map(str::to_string))
-        .filter_map(|data| crate::gotext::decode_base64(&data).ok())
-        .filter_map(|bytes| read_documents(&bundle.source.file, &bytes).into_iter().next()?.ok()?.value)
-        .find(is_csv)
-}
-
-fn is_csv(node: &Node) -> bool {
-    matches!(node.get("kind").map(|k| &k.value), Some(Value::String(k)) if k == "ClusterServiceVersion")
 }
 
 #[cfg(test)]

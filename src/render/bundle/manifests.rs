@@ -6,7 +6,7 @@
 use super::fields;
 use super::files::{files_in, folder_path, BundleFile};
 use super::go_json::{to_json, Keys};
-use crate::declcfg::{read_documents, FileInput, Node, Value};
+use crate::declcfg::{read_documents, FileInput, Node};
 use crate::diagnostic::{Code, Diagnostic};
 
 /// `kind` of a ClusterServiceVersion.
@@ -128,11 +128,6 @@ fn shorten(json: &str) -> String {
         Some((i, _)) => format!("{}...", &json[..i]),
         None => json.to_string(),
     }
-}
-
-/// Whether `node` is a JSON object whose `kind` is `kind` (used by callers on any object).
-pub fn is_kind(node: &Node, kind: &str) -> bool {
-    matches!(node.value, Value::Object(_)) && fields::loose_string(node, "kind") == kind
 }
 
 #[cfg(test)]

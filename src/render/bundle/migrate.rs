@@ -7,10 +7,8 @@
 use std::sync::Arc;
 
 use super::csv_metadata;
-use super::fields;
-use super::manifests::{is_kind, CSV_KIND};
 use crate::declcfg::property_types::{TYPE_BUNDLE_OBJECT, TYPE_CSV_METADATA};
-use crate::declcfg::{self, read_documents, DeclarativeConfig, Node, Pos, Spanned};
+use crate::declcfg::{self, DeclarativeConfig, Node, Pos, Spanned};
 use crate::diagnostic::{Code, Diagnostic};
 
 /// Migrate every bundle of `cfg`; a bundle whose CSV or metadata does not decode is left as it
@@ -39,7 +37,9 @@ fn migrate_bundle(bundle: &mut declcfg::Bundle) -> Result<(), String> {
     if bundle.image.value.is_empty() {
         return Ok(());
     }
-    let Some(csv) = props.iter().rev().filter_map(object_of).find(|o| is_kind(o, CSV_KIND)) else { return Ok(()) };
+    let Some(csv) = props.iter().rev().filter_map(declcfg::Property::bundle_object).find(declcfg::is_csv) else {
+        return Ok(());
+    };
     let metadata = csv_metadata::from_csv(&csv)?;
     props.retain(|p| p.type_.value != TYPE_BUNDLE_OBJECT);
     let none = Pos::default();
@@ -47,16 +47,6 @@ fn migrate_bundle(bundle: &mut declcfg::Bundle) -> Result<(), String> {
     bundle.properties = Arc::from(props);
     bundle.object_count = 0;
     Ok(())
-}
-
-/// The manifest an `olm.bundle.object` property embeds, when it decodes.
-fn object_of(p: &declcfg::Property) -> Option<Node> {
-    if p.type_.value != TYPE_BUNDLE_OBJECT {
-        return None;
-    }
-    let data = fields::get(p.value.as_ref()?, "data")?.as_str()?;
-    let bytes = crate::gotext::decode_base64(data).ok()?;
-    read_documents("", &bytes).into_iter().next()?.ok()?.value
 }
 
 #[cfg(test)]
