@@ -22,7 +22,7 @@ pub(crate) use load::parse_file;
 pub use load::{load_files, FileInput, Loaded};
 pub use value::{Member, Node, Pos, Value};
 #[cfg(not(target_arch = "wasm32"))]
-pub use walk::read_catalog;
+pub use walk::{load_dir, read_catalog};
 
 use crate::diagnostic::Location;
 
