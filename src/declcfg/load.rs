@@ -328,7 +328,7 @@ impl FileBlobs {
         for (i, key) in ["schema", "package", "name"].iter().enumerate() {
             if let Some(m) = node.field(key) {
                 match &m.value.value {
-                    Value::String(s) => meta[i] = s.clone(),
+                    Value::String(s) => meta[i] = s.to_string(),
                     _ => {
                         let msg = format!(
                             "expected value for key {} to be a string, got {}: {}",
@@ -476,7 +476,7 @@ fn go_fmt_v(n: &Node) -> String {
         Value::Null => "<nil>".into(),
         Value::Bool(b) => b.to_string(),
         Value::Number(f) => crate::gotext::format_g(*f, 64),
-        Value::String(s) => s.clone(),
+        Value::String(s) => s.to_string(),
         Value::Array(a) => format!("[{}]", a.iter().map(go_fmt_v).collect::<Vec<_>>().join(" ")),
         Value::Object(m) => {
             let mut items: Vec<(&str, String)> = m.iter().map(|m| (m.key.as_str(), go_fmt_v(&m.value))).collect();
