@@ -95,7 +95,7 @@ pub(crate) fn load_in_order<E: Send>(
 /// parsed. The baseline the benchmarks compare loading and validation with.
 pub fn parse_only(files: &[FileInput]) -> usize {
     let one = |f: &FileInput| -> usize {
-        let text = String::from_utf8_lossy(&f.content);
+        let text = text_of(&f.content);
         if text.trim_start().starts_with('{') {
             let mut r = JsonReader::new(&text, 1);
             let mut n = 0;
@@ -133,7 +133,7 @@ pub fn parse_only(files: &[FileInput]) -> usize {
 /// object is read again as YAML from the end of that object, as Kubernetes' decoder does.
 pub fn parse_file(path: &str, bytes: &[u8]) -> (Vec<Blob>, Vec<Diagnostic>) {
     let file: Arc<str> = Arc::from(path);
-    let text = String::from_utf8_lossy(bytes);
+    let text = text_of(bytes);
     let mut out = FileBlobs { file, blobs: Vec::new(), diags: Vec::new() };
     let head = &bytes[..bytes.len().min(4096)];
     let is_json = head.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
@@ -460,9 +460,18 @@ fn check_manifest(bytes: &[u8]) -> Result<(), String> {
     if serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok() {
         return Ok(());
     }
-    let text = String::from_utf8_lossy(bytes);
+    let text = text_of(bytes);
     let doc = yaml::Document::new(&text, 1);
     yaml::parse_with_events(&doc).map(|_| ()).map_err(|e| e.message)
+}
+
+/// The text of a file: its bytes when they are UTF-8 (checked with the standard library's fast
+/// validator), else with each invalid sequence replaced by U+FFFD.
+pub(crate) fn text_of(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => std::borrow::Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
 }
 
 /// Escape a key for use in a JSON pointer.
