@@ -154,17 +154,18 @@ pub fn many_channels(channels: usize, bundles: usize) -> Hostile {
     }
 }
 
-/// Case 4: package `cycle`, one channel whose `n` entries replace each other in a cycle; and
-/// package `fan`, whose head skips `skipped` other entries (in channel `stable`, each of them a
-/// bundle of its own).
+/// Case 4: package `cycle`, one channel whose `n` entries replace each other in a cycle, under a
+/// head that replaces the last of them; and package `fan`, whose head skips `skipped` other
+/// entries (in channel `stable`, each of them a bundle of its own).
 pub fn cycle_and_fan(n: usize, skipped: usize) -> Hostile {
     let mut out = String::new();
     let c = "cycle";
     package_blob(&mut out, c, "stable");
-    let entries: Vec<String> =
+    let mut entries: Vec<String> =
         (0..n).map(|i| format!(r#"{{"name":"{}","replaces":"{}"}}"#, name(c, i), name(c, (i + n - 1) % n))).collect();
+    entries.push(format!(r#"{{"name":"{}","replaces":"{}"}}"#, name(c, n), name(c, n - 1)));
     channel_blob(&mut out, c, "stable", &entries);
-    for i in 0..n {
+    for i in 0..=n {
         bundle_blob(&mut out, c, i);
     }
     let f = "fan";
@@ -184,6 +185,39 @@ pub fn cycle_and_fan(n: usize, skipped: usize) -> Hostile {
         oldest: name(c, 0),
         file: FileInput::new("hostile/catalog.json", out.into_bytes()),
     }
+}
+
+/// Extra case: one channel of `n` entries that nothing connects, so opm's message lists every
+/// one of them as a head (capped).
+pub fn many_heads(n: usize) -> Hostile {
+    let p = "heads";
+    let mut out = String::new();
+    package_blob(&mut out, p, "stable");
+    let entries: Vec<String> = (0..n).map(|i| format!(r#"{{"name":"{}"}}"#, name(p, i))).collect();
+    channel_blob(&mut out, p, "stable", &entries);
+    for i in 0..n {
+        bundle_blob(&mut out, p, i);
+    }
+    Hostile {
+        name: "many-heads",
+        what: format!("one channel of {n} unconnected entries (as many heads)"),
+        package: p.into(),
+        channel: "stable".into(),
+        oldest: name(p, 0),
+        file: FileInput::new("hostile/catalog.json", out.into_bytes()),
+    }
+}
+
+/// Extra case: a replaces chain of `n` whose second entry from the head carries the legacy
+/// `olm.deprecated` property, so OLM v0 strands every entry below it (`n - 2` stranded-entry
+/// warnings, each with the walk's reason).
+pub fn blocked_chain(n: usize) -> Hostile {
+    let mut h = chain("blocked-chain", format!("a replaces chain of {n} blocked next to its head"), n, false, 0x5151);
+    let text = String::from_utf8(h.file.content.to_vec()).expect("utf-8");
+    let blocked = format!(r#""version":"1.0.{}"}}}}"#, n - 2);
+    let text = text.replace(&blocked, &format!(r#"{blocked},{{"type":"olm.deprecated","value":{{}}}}"#));
+    h.file = FileInput::new("hostile/catalog.json", text.into_bytes());
+    h
 }
 
 /// The four cases at the sizes of issue 15.
