@@ -356,6 +356,23 @@ mod parser_budgets {
         assert_no_error("ok.json", deep(1_000));
     }
 
+    #[test]
+    fn yaml_simple_keys_stop_at_1024_characters() {
+        let keyed = |n: usize| format!("schema: olm.package\nname: foo\n{}: v\n", "k".repeat(n));
+        let err = load_error("key.yaml", keyed(1_025));
+        assert!(err.ends_with("yaml: line 3: simple key expect ':'"), "{err}");
+        assert_no_error("ok.yaml", keyed(1_024));
+    }
+
+    #[test]
+    fn strings_have_no_budget_of_their_own() {
+        // A 5 MB description is read whole: strings are bounded by the input only.
+        let text = format!("schema: olm.package\nname: foo\ndescription: {}\n", "x".repeat(5_000_000));
+        let loaded = load_files(&[FileInput::new("big.yaml", text.into_bytes())]);
+        assert!(!loaded.diagnostics.iter().any(|d| d.is_error()));
+        assert_eq!(loaded.config.packages[0].description.len(), 5_000_000);
+    }
+
     fn assert_no_error(path: &str, text: String) {
         let loaded = load_files(&[FileInput::new(path, text.into_bytes())]);
         assert!(!loaded.diagnostics.iter().any(|d| d.is_error()), "{:?}", loaded.diagnostics);

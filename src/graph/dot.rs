@@ -126,3 +126,42 @@ fn fan_span<'g>(g: &'g ChannelGraph, f: &GraphFan) -> Option<(&'g str, &'g str)>
     let highest = f.runs.iter().rev().flat_map(|&[s, e]| (s..e).rev()).find_map(name)?;
     Some((lowest, highest))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::testing::{channel, foo, TestCatalog};
+
+    /// 1.0.0 <- 1.0.1 <- 1.0.2, the head also covering `<1.0.2`: 2 replaces and 2 skipRange edges.
+    fn graph() -> ChannelGraph {
+        let m = TestCatalog::new()
+            .channel(
+                "stable",
+                "
+                - name: foo.v1.0.0
+                - {name: foo.v1.0.1, replaces: foo.v1.0.0}
+                - {name: foo.v1.0.2, replaces: foo.v1.0.1, skipRange: '<1.0.2'}
+                ",
+            )
+            .build();
+        ChannelGraph::new(foo(&m), channel(&m, "stable"))
+    }
+
+    #[test]
+    fn skip_range_edges_are_drawn_within_the_budget() {
+        let dot = to_dot_within(&[graph()], 4);
+        assert_eq!(dot.matches("tooltip=\"skipRange\"").count(), 2);
+        assert!(!dot.contains("shape=note"));
+    }
+
+    #[test]
+    fn beyond_the_budget_each_fan_is_one_range_node() {
+        let dot = to_dot_within(&[graph()], 3);
+        assert!(dot.contains("// 4 edges are more than the budget of 3: skipRange edges are drawn as ranges"), "{dot}");
+        assert!(dot.contains(
+            "\"foo/stable/skipRange:foo.v1.0.2\" [label=\"skipRange <1.0.2\\n2 entries\\nfoo.v1.0.0 … foo.v1.0.1\", shape=note, style=dashed];"
+        ), "{dot}");
+        assert_eq!(dot.matches("tooltip=\"skipRange\"").count(), 1);
+        assert_eq!(dot.matches("tooltip=\"replaces\"").count(), 2);
+    }
+}

@@ -408,6 +408,36 @@ mod tests {
         use super::*;
 
         #[test]
+        fn the_entries_off_the_order_that_would_upgrade_are_named_ten_at_most() {
+            // foo.v1.0.0 is upgraded by twelve entries that the head skips, and by nothing else.
+            let skipped: Vec<String> = (1..=12).map(|i| format!("foo.v1.1.{i}")).collect();
+            let mut entries = String::from("- name: foo.v1.0.0\n");
+            for s in &skipped {
+                entries.push_str(&format!("- {{name: {s}, replaces: foo.v1.0.0}}\n"));
+            }
+            entries.push_str(&format!("- {{name: foo.v2.0.0, skips: [{}]}}\n", skipped.join(", ")));
+            let got = warnings(Code::StrandedEntry, &entries);
+            let named: Vec<String> = skipped[..10].iter().map(|s| format!("\"{s}\"")).collect();
+            assert_eq!(
+                got,
+                [format!(
+                    "users on \"foo.v1.0.0\" in channel \"stable\" cannot upgrade to the head \"foo.v2.0.0\" with OLM v0: only {} (and 2 more) upgrade \"foo.v1.0.0\", and OLM v0 never installs them: they are skipped by another entry or not on the replaces chain from the head of channel \"stable\"; add it to the skips or skipRange of an entry on the replaces chain",
+                    named.join(", ")
+                )]
+            );
+            // The path explains itself in the same words.
+            let m = TestCatalog::new().channel("stable", &entries).build();
+            let path = crate::graph::upgrade_path(
+                foo(&m),
+                crate::graph::testing::channel(&m, "stable"),
+                &crate::graph::Start::Bundle("foo.v1.0.0".into()),
+                crate::graph::Semantics::V0,
+            )
+            .expect("a path");
+            assert!(got[0].contains(path.reason.as_deref().expect("stranded")));
+        }
+
+        #[test]
         fn an_entry_without_an_olm_v0_path_to_the_head_is_stranded() {
             assert_eq!(
                 warnings(Code::StrandedEntry, REPLACES_WHAT_IT_SKIPS),

@@ -530,6 +530,26 @@ mod tests {
     }
 
     #[test]
+    fn a_graph_beyond_the_edge_budget_is_refused() {
+        // 1.2.0 covers both earlier versions and 1.1.0 covers 1.0.0: 3 skipRange lines, 1 replace.
+        let m = TestCatalog::new()
+            .channel(
+                "stable",
+                "[{name: foo.v1.0.0}, {name: foo.v1.1.0, skipRange: '<1.1.0'}, {name: foo.v1.2.0, replaces: foo.v1.1.0, skipRange: '<1.2.0'}]",
+            )
+            .build();
+        let opts = MermaidOptions::default();
+        let out = to_mermaid_within(&m, &opts, 4).expect("within budget");
+        assert_eq!(out.matches("-- \"skipRange(").count(), 3);
+        assert_eq!(out, to_mermaid(&m, &opts).expect("renders"));
+        assert_eq!(to_mermaid_within(&m, &opts, 3).unwrap_err(), MermaidError::TooLarge { edges: 4, budget: 3 });
+        assert_eq!(
+            MermaidError::TooLarge { edges: 200_009_999, budget: 1_000_000 }.to_string(),
+            "the Mermaid graph would have 200,009,999 edges, more than the budget of 1,000,000: draw one package or channel, or a --minimum-edge"
+        );
+    }
+
+    #[test]
     fn an_unknown_minimum_edge_is_opms_error() {
         let m = two_channels().build();
         let opts = MermaidOptions { minimum_edge: Some("foo.v9".into()), ..Default::default() };
