@@ -31,7 +31,10 @@ const PHASES: [&str; 6] = ["validate", "graph-json", "graph-mermaid", "graph-dot
 
 /// Every case by name: the four of issue 15, then two that stress the message caps and the
 /// stranded-entry lint. Each is generated only when asked for.
-const CASES: [(&str, fn() -> Hostile); 6] = [
+/// A case's name and how to build it.
+type Case = (&'static str, fn() -> Hostile);
+
+const CASES: [Case; 6] = [
     ("replaces-chain", || catalogs::long_chain(50_000)),
     ("skiprange-chain", || catalogs::skip_range_chain(20_000)),
     ("many-channels", || catalogs::many_channels(5_000, 50)),

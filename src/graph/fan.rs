@@ -83,7 +83,7 @@ impl Fans {
                 events.push((r.end, false, k, i));
             }
         }
-        events.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+        events.sort_unstable_by_key(|e| (e.0, e.1));
         let mut active: BTreeSet<(K, usize)> = BTreeSet::new();
         let mut next = 0;
         for (p, &entry) in self.sorted.iter().enumerate() {
@@ -128,7 +128,7 @@ mod tests {
     fn entries_are_sorted_by_version_and_ranges_become_runs() {
         let f = fans();
         assert_eq!(f.sorted, [4, 3, 2, 1, 0]);
-        assert_eq!(f.runs[0], [0..4]);
+        assert_eq!((f.runs[0].len(), &f.runs[0][0]), (1, &(0..4)));
         assert!(f.runs[1].is_empty());
         assert_eq!(f.runs[2], [0..1, 2..3]);
     }
@@ -146,7 +146,7 @@ mod tests {
     fn the_sweep_lists_the_ranges_covering_each_entry() {
         let f = fans();
         let mut got = Vec::new();
-        f.sweep(|i| Some(i), |e, covering| got.push((e, covering.iter().map(|&(_, i)| i).collect::<Vec<_>>())));
+        f.sweep(Some, |e, covering| got.push((e, covering.iter().map(|&(_, i)| i).collect::<Vec<_>>())));
         assert_eq!(got, [(4, vec![0, 2]), (3, vec![0]), (2, vec![0, 2]), (1, vec![0]), (0, vec![])]);
     }
 }

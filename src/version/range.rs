@@ -128,19 +128,19 @@ struct Comparator {
 }
 
 impl Comparator {
-    /// The run of `sorted` (ascending) this comparator matches, as one or two `[start, end)`
-    /// ranges (two for `!=`).
-    fn runs<T>(&self, sorted: &[T], version: &impl Fn(&T) -> &Version) -> Vec<std::ops::Range<usize>> {
+    /// The run of `sorted` (ascending) this comparator matches, as two `[start, end)` ranges (the
+    /// second empty except for `!=`).
+    fn runs<T>(&self, sorted: &[T], version: &impl Fn(&T) -> &Version) -> [std::ops::Range<usize>; 2] {
         let n = sorted.len();
         let lo = sorted.partition_point(|x| version(x).compare(&self.version).is_lt());
         let hi = sorted.partition_point(|x| version(x).compare(&self.version).is_le());
         match self.op {
-            Op::Eq => vec![lo..hi],
-            Op::Ne => vec![0..lo, hi..n],
-            Op::Gt => vec![hi..n],
-            Op::Ge => vec![lo..n],
-            Op::Lt => vec![0..lo],
-            Op::Le => vec![0..hi],
+            Op::Eq => [lo..hi, 0..0],
+            Op::Ne => [0..lo, hi..n],
+            Op::Gt => [hi..n, 0..0],
+            Op::Ge => [lo..n, 0..0],
+            Op::Lt => [0..lo, 0..0],
+            Op::Le => [0..hi, 0..0],
         }
     }
 
@@ -226,7 +226,8 @@ impl VersionRange {
     pub fn runs_in<T>(&self, sorted: &[T], version: impl Fn(&T) -> &Version) -> Vec<std::ops::Range<usize>> {
         let mut all: Vec<std::ops::Range<usize>> = Vec::new();
         for group in self.groups.iter().filter(|g| !g.is_empty()) {
-            let mut runs = vec![0..sorted.len()];
+            let mut runs = Vec::with_capacity(2);
+            runs.push(0..sorted.len());
             for c in group {
                 let allowed = c.runs(sorted, &version);
                 runs = runs
