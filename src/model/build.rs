@@ -10,7 +10,7 @@ use super::{Bundle, Channel, Deprecation, Entry, Model, Package};
 use crate::declcfg::{self, DeclarativeConfig};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::dns_label::dns1123_label_errors;
-use crate::gotext::{quote as q, string_slice};
+use crate::gotext::{quote as q, string_slice, string_slice_capped, OPM_LIST_CAP};
 use crate::image_ref::validate_image_ref;
 use crate::property::{self, PackageProperty, Property};
 use crate::version::{Release, Version};
@@ -311,7 +311,7 @@ impl Builder {
                 format!(
                     "no olm.bundle blobs found in package {} for olm.channel entries {}",
                     q(&p.name),
-                    string_slice(&list)
+                    string_slice_capped(&list, OPM_LIST_CAP)
                 ),
                 first.unwrap_or_default(),
             );

@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use crate::declcfg::{load_files, DeclarativeConfig, FileInput, Loaded};
 use crate::diagnostic::{sort_diagnostics, Code, Diagnostic};
-use crate::gotext::{quote as q, string_slice};
+use crate::gotext::{quote as q, string_slice_capped, OPM_LIST_CAP};
 use crate::model::{self, Model};
 
 use error_tree::ErrorTree;
@@ -154,7 +154,8 @@ fn opm_message(loaded: &Loaded, model: &Model, build_diags: &[Diagnostic], tree:
 }
 
 /// opm's dangling-entry error: the first package (by name; opm takes them in Go map order) whose
-/// last channel blob has entries naming no bundle, with those entries' names.
+/// last channel blob has entries naming no bundle, with those entries' names (at most
+/// [`OPM_LIST_CAP`]).
 fn last_channel_dangling_entries(cfg: &DeclarativeConfig, model: &Model) -> Option<String> {
     let mut last_channel: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
     for c in &cfg.channels {
@@ -172,7 +173,7 @@ fn last_channel_dangling_entries(cfg: &DeclarativeConfig, model: &Model) -> Opti
         Some(format!(
             "no olm.bundle blobs found in package {} for olm.channel entries {}",
             q(&p.name),
-            string_slice(&names)
+            string_slice_capped(&names, OPM_LIST_CAP)
         ))
     })
 }
