@@ -62,8 +62,13 @@ serve: site
 	@echo "serving http://localhost:$(PORT)"
 	cd www/dist && python3 -m http.server $(PORT) --bind 127.0.0.1
 
-bench: setup
+## bench: every benchmark, native and in Node, then one table of the issue's targets (each
+## benchmark records its own in target/bench-targets.tsv; scripts/bench-table.mjs prints them).
+bench: setup pkg build
+	@mkdir -p target && rm -f target/bench-targets.tsv
 	$(CARGO) bench
+	BENCH_TARGETS=$(CURDIR)/target/bench-targets.tsv node tests/node/bench.mjs
+	@node scripts/bench-table.mjs
 
 bench-node: pkg build
 	node tests/node/bench.mjs
