@@ -51,6 +51,15 @@ enum Op {
     Remove(String),
 }
 
+impl Op {
+    fn summary(&self) -> String {
+        match self {
+            Op::Update(p, c) => format!("update {p} ({} bytes)", c.len()),
+            Op::Remove(p) => format!("remove {p}"),
+        }
+    }
+}
+
 /// The catalog's files as text (these catalogs are UTF-8), and the originals to go back to.
 struct Catalog {
     files: BTreeMap<String, String>,
@@ -328,7 +337,8 @@ fn edit_and_compare(name: &str, options: Options, seed: u64) -> Seen {
             let want = validate_files_with(&cat.inputs(), options.clone()).report;
             assert!(
                 got == want,
-                "{name}, seed {seed}, edit {n} ({what}), {op:?}: the session differs from a full validation: {}",
+                "{name}, seed {seed}, edit {n} ({what}), {}: the session differs from a full validation: {}",
+                op.summary(),
                 first_difference(&got, &want)
             );
             seen.note(&got);
