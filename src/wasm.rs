@@ -139,7 +139,8 @@ pub struct CatalogSession {
 #[wasm_bindgen(js_name = openCatalog)]
 pub fn open_catalog(files: JsValue, options: JsValue) -> Result<CatalogSession, JsValue> {
     let files = files_from_js(&files)?;
-    let baseline = js_sys::Reflect::get(&options, &"baseline".into()).ok().filter(|v| !v.is_undefined() && !v.is_null());
+    let baseline =
+        js_sys::Reflect::get(&options, &"baseline".into()).ok().filter(|v| !v.is_undefined() && !v.is_null());
     if baseline.is_some() {
         return Err(js_error("invalid-input", "openCatalog takes no baseline (validate does)", None));
     }

@@ -457,3 +457,195 @@ impl Session {
         (!tree.is_empty()).then(|| tree.render())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The rules that keep a session's report equal to a full validation, one small catalog each.
+
+    use super::*;
+    use crate::validate::{validate_files_with, LintConfig};
+
+    /// The full validation of the session's files.
+    fn full(s: &Session) -> Report {
+        let files: Vec<FileInput> = s.files().map(|(p, c)| FileInput::new(p, c)).collect();
+        validate_files_with(&files, s.options().clone()).report
+    }
+
+    /// Open on `files` and check the report against the full validation.
+    fn open(files: &[(&str, &str)], options: Options) -> Session {
+        let s = Session::open(files.iter().map(|(p, c)| FileInput::new(*p, *c)).collect(), options);
+        assert_eq!(s.report(), &full(&s));
+        s
+    }
+
+    fn update(s: &mut Session, path: &str, content: &str) -> Report {
+        let got = s.update(path, content).clone();
+        assert_eq!(got, full(s), "after updating {path}");
+        got
+    }
+
+    fn remove(s: &mut Session, path: &str) -> Report {
+        let got = s.remove(path).clone();
+        assert_eq!(got, full(s), "after removing {path}");
+        got
+    }
+
+    fn package(name: &str) -> String {
+        format!("schema: olm.package\nname: {name}\ndefaultChannel: stable\n")
+    }
+
+    fn channel(pkg: &str, entries: &[&str]) -> String {
+        let entries: String = entries.iter().map(|e| format!("- name: {e}\n")).collect();
+        format!("schema: olm.channel\npackage: {pkg}\nname: stable\nentries:\n{entries}")
+    }
+
+    fn bundle(pkg: &str, name: &str, version: &str) -> String {
+        format!(
+            "schema: olm.bundle\npackage: {pkg}\nname: {name}\nimage: example.com/{pkg}:{version}\nproperties:\n\
+             - type: olm.package\n  value: {{packageName: {pkg}, version: {version:?}}}\n"
+        )
+    }
+
+    /// A valid package in one file.
+    fn whole(pkg: &str) -> String {
+        format!(
+            "{}---\n{}---\n{}",
+            package(pkg),
+            channel(pkg, &[&format!("{pkg}.v1")]),
+            bundle(pkg, &format!("{pkg}.v1"), "1.0.0")
+        )
+    }
+
+    fn messages(r: &Report) -> Vec<&str> {
+        r.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.as_str()).collect()
+    }
+
+    #[test]
+    fn an_edit_rechecks_the_packages_of_the_files_old_and_new_blobs() {
+        let (foo, bar) = (whole("foo"), whole("bar"));
+        let mut s = open(&[("foo.yaml", &foo), ("bar.yaml", &bar)], Options::default());
+        assert!(s.report().valid);
+        // foo's file now holds a bundle of bar: foo loses its bundle, bar gains a duplicate.
+        let r = update(
+            &mut s,
+            "foo.yaml",
+            &format!("{}---\n{}---\n{}", package("foo"), channel("foo", &["foo.v1"]), bundle("bar", "bar.v1", "1.0.0")),
+        );
+        assert!(messages(&r).contains(&"package \"bar\" has duplicate bundle \"bar.v1\""), "{:?}", messages(&r));
+        update(&mut s, "foo.yaml", &foo);
+        assert!(s.report().valid);
+    }
+
+    #[test]
+    fn a_package_spread_over_files_is_built_from_all_of_them_in_walk_order() {
+        // Walk order puts `a/z.yaml` before `b.yaml`: the bundle read first is the one kept.
+        let mut s = open(
+            &[
+                ("b.yaml", &bundle("foo", "foo.v1", "1.0.0")),
+                ("a/z.yaml", &format!("{}---\n{}", package("foo"), channel("foo", &["foo.v1"]))),
+            ],
+            Options::default(),
+        );
+        let r = update(&mut s, "a/y.yaml", &bundle("foo", "foo.v1", "2.0.0"));
+        let dup = r.diagnostics.iter().find(|d| d.code == Code::DuplicateBundle).expect("a duplicate bundle");
+        assert_eq!((dup.location.file.as_str(), dup.related[0].location.file.as_str()), ("b.yaml", "a/y.yaml"));
+        remove(&mut s, "a/y.yaml");
+    }
+
+    #[test]
+    fn an_indexignore_edit_reads_and_unreads_files() {
+        let mut s =
+            open(&[("foo/catalog.yaml", &whole("foo")), ("bar/catalog.yaml", &whole("Bar"))], Options::default());
+        assert!(!s.report().valid);
+        assert!(update(&mut s, ".indexignore", "bar/\n").valid);
+        // An ignored file's edits change nothing.
+        assert!(update(&mut s, "bar/catalog.yaml", "not: [yaml").valid);
+        assert!(!update(&mut s, ".indexignore", "# nothing\n").valid);
+        assert!(!remove(&mut s, ".indexignore").valid);
+        assert!(remove(&mut s, "bar/catalog.yaml").valid);
+        // Removing a file that is not there is no edit.
+        assert!(remove(&mut s, "bar/catalog.yaml").valid);
+    }
+
+    #[test]
+    fn a_deprecation_naming_no_package_is_counted_among_every_deprecation_blob() {
+        let dep = |pkg: &str| {
+            format!("schema: olm.deprecations\npackage: {pkg:?}\nentries:\n- reference: {{schema: olm.package}}\n  message: gone\n")
+        };
+        let mut s = open(&[("a.yaml", &whole("foo")), ("z.yaml", &dep(""))], Options::default());
+        assert_eq!(messages(s.report()), ["package name must be set for deprecation item 0"]);
+        let r = update(&mut s, "b.yaml", &dep("foo"));
+        assert_eq!(messages(&r), ["package name must be set for deprecation item 1"]);
+        assert_eq!(r.opm_message.as_deref(), Some("package name must be set for deprecation item 1"));
+    }
+
+    #[test]
+    fn opms_message_is_the_first_error_in_phase_order_then_load_order() {
+        // Package `a` (read second) has a bad version (bundle phase); `b` (read first) an unknown
+        // package for a channel (channel phase): opm meets `b`'s first.
+        let a = format!("{}---\n{}---\n{}", package("a"), channel("a", &["a.v1"]), bundle("a", "a.v1", "1.0"));
+        let mut s = open(&[("2.yaml", &a), ("1.yaml", &whole("b"))], Options::default());
+        assert_eq!(
+            s.report().opm_message.as_deref(),
+            Some("error parsing bundle \"a.v1\" version \"1.0\": No Major.Minor.Patch elements found")
+        );
+        let r = update(&mut s, "1.yaml", &format!("{}---\n{}", whole("b"), channel("nope", &["x"])));
+        assert_eq!(r.opm_message.as_deref(), Some("unknown package \"nope\" for channel \"stable\""));
+        // Within a phase, the blob read first: a bad version in `1.yaml` comes before `2.yaml`'s.
+        let b = format!("{}---\n{}---\n{}", package("b"), channel("b", &["b.v1"]), bundle("b", "b.v1", "x"));
+        let r = update(&mut s, "1.yaml", &b);
+        assert_eq!(
+            r.opm_message.as_deref(),
+            Some("error parsing bundle \"b.v1\" version \"x\": No Major.Minor.Patch elements found")
+        );
+        // A load error comes before all of them.
+        let r = update(&mut s, "3.yaml", "a: [\n");
+        assert!(r.opm_message.is_some_and(|m| m.contains("yaml:")));
+    }
+
+    #[test]
+    fn opms_dangling_entry_message_names_the_first_package_by_name() {
+        let dangling = |pkg: &str| format!("{}---\n{}", package(pkg), channel(pkg, &[&format!("{pkg}.v9")]));
+        let mut s = open(&[("1.yaml", &dangling("zed")), ("2.yaml", &whole("abe"))], Options::default());
+        assert_eq!(
+            s.report().opm_message.as_deref(),
+            Some("no olm.bundle blobs found in package \"zed\" for olm.channel entries [zed.v9]")
+        );
+        let r = update(&mut s, "2.yaml", &dangling("abe"));
+        assert_eq!(
+            r.opm_message.as_deref(),
+            Some("no olm.bundle blobs found in package \"abe\" for olm.channel entries [abe.v9]")
+        );
+    }
+
+    #[test]
+    fn a_lints_level_follows_the_package_of_the_blob_it_points_into() {
+        // Two versions, the head the lower: head-not-highest, an error for `foo` only.
+        let pkg = |name: &str| {
+            format!(
+                "{}---\nschema: olm.channel\npackage: {name}\nname: stable\nentries:\n- name: {name}.v2\n- name: {name}.v1\n  replaces: {name}.v2\n---\n{}---\n{}",
+                package(name),
+                bundle(name, &format!("{name}.v2"), "2.0.0"),
+                bundle(name, &format!("{name}.v1"), "1.0.0")
+            )
+        };
+        let config = LintConfig::from_file("c.yaml", b"packages:\n  foo:\n    head-not-highest: error\n").unwrap();
+        let mut s = open(&[("a.yaml", &pkg("foo")), ("b.yaml", &pkg("bar"))], Options { lints: true, config });
+        assert!(!s.report().valid);
+        // The same blobs in a file of their own: the level moves with them.
+        update(&mut s, "a.yaml", &pkg("baz"));
+        assert!(s.report().valid);
+        update(&mut s, "b.yaml", &pkg("foo"));
+        assert!(!s.report().valid);
+    }
+
+    #[test]
+    fn a_path_given_twice_counts_once_the_last_content() {
+        let s = Session::open(
+            vec![FileInput::new("a.yaml", "x: [\n"), FileInput::new("a.yaml", whole("foo"))],
+            Options::default(),
+        );
+        assert!(s.report().valid);
+        assert_eq!(s.files().count(), 1);
+    }
+}
