@@ -4,8 +4,8 @@
 //! files written), each followed by a comparison with `validate_files_with` on the same files —
 //! findings, their order, the verdict and opm's message.
 //!
-//! `SESSION_EDITS` sets the number of edits per catalog (default 150 in release builds, 30 in
-//! debug builds); `SESSION_SEED` the seed.
+//! `SESSION_EDITS` sets the number of edits per catalog (default 150 in release builds, 24 in
+//! debug builds), every kind of edit first; `SESSION_SEED` the seed.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -135,18 +135,23 @@ fn with_value(line: &str, value: &str) -> String {
     }
 }
 
-/// A random edit (one or two operations); its description names it in failures.
-fn random_edit(rng: &mut Rng, cat: &Catalog) -> (String, Vec<Op>) {
+/// How many kinds of edit [`random_edit`] makes (the last: undoing earlier ones).
+const KINDS: usize = 16;
+
+/// An edit of `kind` (`None`: a random one, undoing earlier ones 30 % of the time), one or two
+/// operations; its description names it in failures.
+fn random_edit(rng: &mut Rng, cat: &Catalog, kind: Option<usize>) -> (String, Vec<Op>) {
     let paths = cat.catalog_paths();
     let path = rng.pick(&paths).clone();
     let text = cat.files[&path].clone();
     let dir = path.rsplit_once('/').map(|(d, _)| d.to_string()).unwrap_or_default();
     let names = cat.package_names();
     let update = |t: String| vec![Op::Update(path.clone(), t)];
-    if rng.chance(30) {
+    let kind = kind.unwrap_or_else(|| if rng.chance(30) { KINDS - 1 } else { rng.below(KINDS - 1) });
+    if kind == KINDS - 1 {
         return restore(rng, cat);
     }
-    match rng.below(15) {
+    match kind {
         0 => {
             let v = *rng.pick(&["1.0", "9.9.9", "0.0.1-rc.1", "x", "2.0.0+build", "''"]);
             // A bundle's version (the line after `packageName`), else any `version:` line.
@@ -310,7 +315,7 @@ fn first_difference(got: &Report, want: &Report) -> String {
 }
 
 fn edits() -> usize {
-    let default = if cfg!(debug_assertions) { 30 } else { 150 };
+    let default = if cfg!(debug_assertions) { 24 } else { 150 };
     std::env::var("SESSION_EDITS").ok().and_then(|s| s.parse().ok()).unwrap_or(default)
 }
 
@@ -326,7 +331,8 @@ fn edit_and_compare(name: &str, options: Options, seed: u64) -> Seen {
     let mut rng = Rng(seed);
     let mut seen = Seen::default();
     for n in 0..edits() {
-        let (what, ops) = random_edit(&mut rng, &cat);
+        // Every kind of edit first, in turn, then random ones.
+        let (what, ops) = random_edit(&mut rng, &cat, (n < KINDS).then_some(n));
         for op in &ops {
             cat.apply(op);
             let got = match op {
@@ -366,7 +372,19 @@ impl Seen {
         let has = |code: Code| r.diagnostics.iter().any(|d| d.code == code && d.is_error());
         self.valid += usize::from(r.valid);
         self.load_errors += usize::from(has(Code::YamlSyntax));
-        self.conversion_errors += usize::from(has(Code::InvalidVersion) || has(Code::UnknownPackage));
+        let conversion = [
+            Code::InvalidVersion,
+            Code::UnknownPackage,
+            Code::InvalidPackageName,
+            Code::DuplicateBundle,
+            Code::DuplicatePackage,
+            Code::EntryWithoutBundle,
+            Code::BundleNotInChannel,
+            Code::InvalidImage,
+            Code::DeprecatedNotFound,
+            Code::DeprecationNoPackage,
+        ];
+        self.conversion_errors += usize::from(conversion.into_iter().any(has));
         self.tree_messages += usize::from(r.opm_message.as_deref().is_some_and(|m| m.starts_with("invalid index:")));
     }
 
@@ -401,6 +419,7 @@ fn edits_with_per_package_lint_levels_and_olm_v1_match() {
 
 #[test]
 fn edits_with_opm_checks_only_match() {
-    let seen = edit_and_compare("openshift-optional-v4.17", Options { lints: false, config: LintConfig::default() }, 99);
+    let seen =
+        edit_and_compare("openshift-optional-v4.17", Options { lints: false, config: LintConfig::default() }, 99);
     assert!(seen.tree_messages + seen.conversion_errors > 0, "{seen:?}");
 }
