@@ -57,7 +57,11 @@ fn main() {
 
     println!("community-v4.20: {mb:.1} MB in {} files", files.len());
     println!("  full validate          {:8.2} ms  (baseline, same run)", ms(full));
-    println!("  session open           {:8.2} ms  {:.2}x full validate", ms(open), open.as_secs_f64() / full.as_secs_f64());
+    println!(
+        "  session open           {:8.2} ms  {:.2}x full validate",
+        ms(open),
+        open.as_secs_f64() / full.as_secs_f64()
+    );
     let mut all = Vec::new();
     for i in picks {
         let f = &files[i];
@@ -75,12 +79,7 @@ fn main() {
         }
         let m = median(times.clone());
         all.extend(times);
-        println!(
-            "  update {:<48} {:8.2} ms  ({:.0} KB)",
-            f.path,
-            ms(m),
-            f.content.len() as f64 / 1024.0
-        );
+        println!("  update {:<48} {:8.2} ms  ({:.0} KB)", f.path, ms(m), f.content.len() as f64 / 1024.0);
     }
     assert_eq!(session.report(), &validate_files(&files).report, "every edit was undone");
     let m = median(all);
