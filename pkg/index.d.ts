@@ -241,6 +241,25 @@ export interface ValidateReport extends Report {
 export declare function validate(files: CatalogFile[], options?: ValidateOptions): ValidateReport;
 export declare function loadCatalog(files: CatalogFile[]): Catalog;
 
+/**
+ * A catalog being edited, kept inside WebAssembly: each change re-reads only the changed file and
+ * re-checks only the packages it touches. Every report equals `validate` of the files as they are
+ * now (same findings, same order, same verdict). Call `free()` when done.
+ */
+export declare class CatalogSession {
+  private constructor();
+  /** The report of the catalog as it is now. */
+  report(): ValidateReport;
+  /** Add the file `path` or replace its content; the new report. */
+  update(path: string, content: string | Uint8Array): ValidateReport;
+  /** Remove the file `path` (nothing happens when there is none); the new report. */
+  remove(path: string): ValidateReport;
+  free(): void;
+}
+
+/** Open an editing session on a catalog; `options` as for `validate` (without `baseline`). */
+export declare function openCatalog(files: CatalogFile[], options?: Omit<ValidateOptions, 'baseline'>): CatalogSession;
+
 /** A CI output format of `formatDiagnostics` (and of `diffCatalogsText`). */
 export type ReportFormat = 'sarif' | 'github' | 'markdown' | 'junit';
 
