@@ -163,7 +163,7 @@ pub fn parse_file(path: &str, bytes: &[u8]) -> (Vec<Blob>, Vec<Diagnostic>) {
                     for n in good.drain(..) {
                         out.blob(n, false);
                     }
-                    let first_line = 1 + text.as_bytes()[..start].iter().filter(|&&b| b == b'\n').count() as u32;
+                    let first_line = 1 + yaml::line_breaks(&text[..start]);
                     out.yaml(text.get(start..).unwrap_or(""), first_line);
                     return out.finish();
                 }
