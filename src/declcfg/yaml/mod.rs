@@ -9,6 +9,7 @@
 //! is done by:
 //! - [`fast`]: a reader for the block YAML real catalogs are made of, straight from the bytes;
 //! - [`events`]: the full parser (saphyr's event stream), for everything else;
+//! - [`utf8`]: invalid UTF-8, which go-yaml refuses;
 //! - [`scalar`]: YAML 1.1 scalar resolution as go-yaml v2 does it, with [`go_strconv`] (Go's
 //!   number parsing) and [`go_time`] (Go's `time.Parse` for timestamps) underneath; Go's float
 //!   text comes from `gotext`.
@@ -21,6 +22,7 @@ mod fast;
 mod go_strconv;
 mod go_time;
 mod scalar;
+pub(crate) mod utf8;
 
 #[cfg(test)]
 mod differential;
