@@ -98,3 +98,75 @@ fn of_two_thousand_versions_of_a_subscribed_package_the_only_installable_one_is_
     let pick = resolution.picks.iter().find(|p| p.name == "a.v0").unwrap();
     assert_eq!(pick.rejected.len(), N - 1);
 }
+
+/// An `olm.constraint` with a CEL rule.
+fn cel_constraint(rule: &str) -> Value {
+    json!({"type": "olm.constraint", "value": {"failureMessage": "needs a thing", "cel": {"rule": rule}}})
+}
+
+/// `depth` nested `map`s over a list of ten: 10^depth steps.
+fn nested_maps(depth: usize) -> String {
+    let ten = "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]";
+    let mut rule = String::from("1");
+    for i in 0..depth {
+        rule = format!("{ten}.map(x{i}, {rule})");
+    }
+    format!("size({rule}) > 0")
+}
+
+/// Package `a` with `n` versions, each with `properties`.
+fn one_package(n: usize, properties: Value) -> Cluster {
+    let names: Vec<String> = (0..n).map(|i| format!("a.v{i}")).collect();
+    let entries: Vec<Value> = (0..n)
+        .map(|i| match i {
+            0 => json!({"name": names[0]}),
+            _ => json!({"name": names[i], "replaces": names[i - 1]}),
+        })
+        .collect();
+    let bundles: Vec<Value> = (0..n).map(|i| bundle(&names[i], &format!("1.0.{i}"), properties.clone())).collect();
+    cluster(vec![package("a", json!(entries), json!(bundles))], "a")
+}
+
+#[test]
+fn a_cel_rule_that_blows_up_ends_the_resolution_with_an_error_naming_it() {
+    for rule in [
+        nested_maps(12),
+        // Doubling a string 40 times.
+        {
+            let mut s = String::from("'0123456789abcdef'");
+            for i in 0..30 {
+                s = format!("[{s}].map(y{i}, y{i} + y{i})[0]");
+            }
+            format!("size({s}) > 0")
+        },
+        // exists over every pair, triple, ... of the candidate's properties.
+        "properties.exists(a, properties.exists(b, properties.exists(c, properties.exists(d, \
+         properties.exists(e, properties.exists(f, properties.exists(g, properties.exists(h, \
+         a == h && false))))))))"
+            .to_string(),
+    ] {
+        let extra: Vec<Value> =
+            (0..20).map(|i| json!({"type": "olm.label", "value": {"label": format!("l{i}")}})).collect();
+        let mut properties = vec![cel_constraint(&rule)];
+        properties.extend(extra);
+        let err = resolve(&one_package(1, json!(properties))).unwrap_err();
+        let ResolveError::Invalid(messages) = &err else { panic!("{err}") };
+        let text = err.to_string();
+        assert!(text.contains("bundle a.v0: the CEL rule"), "{text}");
+        assert!(text.contains("exceeded the cost limit of 1000000 units (CEL_COST_LIMIT)"), "{text}");
+        assert!(text.len() < 1_000, "{text}");
+        assert_eq!(messages.len(), 1);
+    }
+}
+
+#[test]
+fn costly_cel_rules_on_many_bundles_exhaust_the_resolution_budget() {
+    // Each evaluation costs about 100,000 units, under the limit of one evaluation; 40
+    // dependents tested against 40 candidates each would cost 160 million.
+    let err = resolve(&one_package(40, json!([cel_constraint(&nested_maps(4))]))).unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("evaluation budget of 50000000 units (CEL_RESOLUTION_COST_LIMIT)"), "{text}");
+    // The same rule on a few bundles resolves.
+    let resolution = resolve(&one_package(3, json!([cel_constraint(&nested_maps(4))]))).unwrap();
+    assert_eq!(resolution.install.len(), 1);
+}

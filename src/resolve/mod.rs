@@ -18,6 +18,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::cluster::Cluster;
+pub use cel::{CostExceeded, Evaluated, CEL_COST_LIMIT};
 pub use explain::{Explanation, PickReason};
 
 use snapshot::Snapshot;
@@ -87,6 +88,15 @@ impl ResolveError {
         }
     }
 }
+
+/// The most all the CEL evaluations of one resolution may cost together: 50,000,000 units (of
+/// [`CEL_COST_LIMIT`]: comprehension steps, elements and bytes handled, and the size of each
+/// candidate's properties handed to a rule). OLM tests a CEL constraint against every bundle of
+/// every visible catalog, so a resolution that explores many bundles with costly rules
+/// multiplies them; past this budget it fails with an error naming the rule. A typical rule
+/// against a typical bundle costs a few hundred units, so this allows about 150,000 such
+/// evaluations (40 constraints against a cache of 4,000 bundles), a few seconds of work.
+pub const CEL_RESOLUTION_COST_LIMIT: u64 = 50_000_000;
 
 /// The most items a message lists (identifiers, constraints, errors); the rest are counted:
 /// `a, b, c, and 1,950 more`. OLM lists them all; a problem with thousands of candidates would

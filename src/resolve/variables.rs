@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::rc::Rc;
 
-use super::predicate::{self, Predicate};
+use super::predicate::{self, CelMeter, Predicate};
 use super::snapshot::{EntryId, Snapshot};
 use super::solver::{Constraint, ConstraintKind, Variable};
 use crate::cluster::{Cluster, Subscription};
@@ -47,6 +47,8 @@ struct Builder<'a> {
     explored: std::collections::HashSet<EntryId>,
     /// Each explored bundle's dependency predicates.
     predicates: HashMap<usize, Rc<[Predicate]>>,
+    /// What CEL rules have cost so far.
+    cel: CelMeter,
     built: Built,
 }
 
@@ -62,6 +64,7 @@ pub fn build(problem: &Cluster, snap: &Snapshot) -> Result<Built, Vec<String>> {
         order_cache: HashMap::new(),
         explored: std::collections::HashSet::new(),
         predicates: HashMap::new(),
+        cel: CelMeter::default(),
         built: Built::default(),
     };
     // Installed operators first; their errors are returned at once.
@@ -175,7 +178,8 @@ impl<'a> Builder<'a> {
     /// OLM's candidates for one dependency of entry `e`, most preferred first (spec §2.4).
     fn dependency_candidates(&mut self, e: EntryId, pred: &Predicate) -> Result<Vec<EntryId>, String> {
         let snap = self.snap;
-        let sources = Sources::matching(snap, pred);
+        let sources = Sources::matching(snap, pred, &mut self.cel)
+            .map_err(|err| format!("bundle {}: {err}", snap.entries[e].name))?;
         if sources.groups.is_empty() && sources.virtual_names.is_empty() {
             return Ok(Vec::new());
         }
@@ -489,13 +493,20 @@ struct Sources<'s> {
 impl<'s> Sources<'s> {
     /// The source sets of `pred` over every visible catalog, the virtual one included. Each
     /// bundle is tested once, however many channels list it.
-    fn matching(snap: &'s Snapshot, pred: &Predicate) -> Sources<'s> {
+    fn matching(snap: &'s Snapshot, pred: &Predicate, meter: &mut CelMeter) -> Result<Sources<'s>, String> {
         let mut groups = HashSet::new();
         let mut virtual_names = HashSet::new();
         let mut tested: HashMap<usize, bool> = HashMap::new();
         for c in snap.candidates(pred.gvk_hint(), pred.package_hint()) {
             let ce = &snap.entries[c];
-            let matches = *tested.entry(ce.bundle).or_insert_with(|| pred.test(snap.bundle(c), &ce.package));
+            let matches = match tested.get(&ce.bundle) {
+                Some(&m) => m,
+                None => {
+                    let m = pred.test(snap.bundle(c), &ce.package, meter)?;
+                    tested.insert(ce.bundle, m);
+                    m
+                }
+            };
             if !matches {
                 continue;
             }
@@ -506,7 +517,7 @@ impl<'s> Sources<'s> {
             }
         }
         let matched = tested.into_iter().filter(|&(_, m)| m).map(|(b, _)| b).collect();
-        Sources { groups, virtual_names, matched }
+        Ok(Sources { groups, virtual_names, matched })
     }
 }
 
