@@ -64,6 +64,27 @@ async function openPage() {
   return { page, errors };
 }
 
+/**
+ * The renderer main thread's longest task in a Chromium trace ('toplevel' category), by CPU time:
+ * `{ cpu, wall }` in ms. A task is an outermost slice (a scheduled task or a microtask checkpoint
+ * run on its own); its wall time also counts the time the thread waited for a core, its CPU time not.
+ */
+function longestMainTask(trace) {
+  const { traceEvents } = JSON.parse(trace.toString());
+  const main = new Set(traceEvents.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args.name === 'CrRendererMain').map((e) => `${e.pid}/${e.tid}`));
+  const slices = traceEvents.filter((e) => e.ph === 'X' && main.has(`${e.pid}/${e.tid}`)).sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  let longest = { cpu: 0, wall: 0 };
+  const end = new Map(); // thread → end of its current outermost slice
+  for (const e of slices) {
+    const thread = `${e.pid}/${e.tid}`;
+    if (e.ts < (end.get(thread) ?? -Infinity)) continue; // inside an outer slice
+    end.set(thread, e.ts + e.dur);
+    const cpu = (e.tdur ?? e.dur) / 1000;
+    if (cpu > longest.cpu) longest = { cpu: Math.round(cpu), wall: Math.round(e.dur / 1000) };
+  }
+  return longest;
+}
+
 /** Wait until the page has no call to its worker in flight (panels fill in from the replies). */
 async function idle(page) {
   await page.waitForFunction(() => (document.body.dataset.busy ?? '0') === '0');
@@ -164,22 +185,29 @@ test('community-v4.20 loads from a folder without blocking the page (Long Tasks 
       for (const e of list.getEntries()) window.longTasks.push({ start: e.startTime, duration: e.duration });
     }).observe({ type: 'longtask', buffered: true });
   });
+  // The same tasks' CPU time, from a trace: on a busy machine a task's wall time also counts the
+  // time its thread waited for a core.
+  await browser.startTracing(page, { categories: ['toplevel'] });
   await page.setInputFiles('#pick-folder', root); // what a user picking the folder does
   await page.waitForSelector('#summary.valid', { timeout: 30000 });
   // The result's layout and paint run in a task of their own: let them happen, then read.
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 200))));
+  const cpu = longestMainTask(await browser.stopTracing());
   const { tasks, loadMs } = await page.evaluate(() => ({
     tasks: window.longTasks.filter((t) => t.start + t.duration >= window.loadStart),
     loadMs: Number(document.body.dataset.loadedMs),
   }));
   const longest = Math.round(Math.max(0, ...tasks.map((t) => t.duration)));
   console.log(`e2e: community-v4.20 from a folder (${packages.length} packages, 14.6 MB): loaded and validated in ${loadMs} ms; `
-    + `main-thread long tasks during the load: ${tasks.length}, longest ${longest} ms (target ≤ 50 ms: ${longest <= 50 ? 'met' : 'NOT met'})`);
+    + `main-thread long tasks (Long Tasks API) during the load: ${tasks.length}, longest ${longest} ms (target ≤ 50 ms: ${longest <= 50 ? 'met' : 'NOT met'}); `
+    + `longest main-thread task by CPU time ${cpu.cpu} ms (${cpu.wall} ms wall)`);
   // The folder's files, under their package directories, all loaded.
   assert.match(await page.textContent('#summary'), new RegExp(` in ${packages.length} files$`));
   assert.equal(await page.locator(`#files button:text-is("${packages[0]}/catalog.yaml")`).count(), 1);
-  // Validating 14.6 MB takes several hundred ms: on the main thread it would be one task that long.
-  assert.ok(longest < 200, `a ${longest} ms task blocked the main thread while the catalog loaded`);
+  // Validating 14.6 MB takes several hundred ms of CPU: on the main thread it would be one task
+  // that long. (Bounded by CPU time, not wall time, so a machine busy with other work does not
+  // fail it; the Long Tasks figure above is the issue's measure.)
+  assert.ok(cpu.cpu < 100, `a main-thread task took ${cpu.cpu} ms of CPU while the catalog loaded`);
   assert.deepEqual(errors, []);
   await page.close();
 });
