@@ -63,22 +63,27 @@ async function sliced(items, fn, wanted) {
  */
 async function load(files) {
   const t0 = performance.now();
+  const shown = ++loads;
+  const wanted = () => shown === loads; // false once a later load started
+  const summary = $('summary');
+  if (files) {
+    summary.textContent = 'Loading…';
+    summary.className = 'summary';
+  }
   let catalog;
   try {
     catalog = files ? await open('main', files) : await reload(state.catalog);
   } catch (e) {
-    const summary = $('summary');
+    if (!wanted()) return;
     summary.textContent = `Could not load the catalog: ${e.code ? `${e.code}: ` : ''}${e.message}`;
     summary.className = 'summary invalid';
     return;
   }
+  if (!wanted()) return;
   state.catalog = catalog;
-  const shown = ++loads;
-  $('summary').textContent = 'Loading…';
-  $('summary').className = 'summary';
   renderFiles();
-  if (!await renderReport(() => shown === loads)) return; // a later load took over
-  renderPackages();
+  if (!await renderReport(wanted) || !await renderPackages(wanted)) return;
+  renderSummary(); // last: it says the report is complete
   resolvePanel.refresh();
   templatesPanel.refresh();
   installPanel.refresh();
@@ -167,12 +172,22 @@ function packageOf(d) {
   return m ? m[1] : d.file || '(catalog)';
 }
 
-// The findings are added a slice at a time (the summary last: it says the report is complete).
-async function renderReport(wanted) {
+function renderSummary() {
   const { valid, diagnostics } = state.catalog.report;
   const count = (s) => diagnostics.filter((d) => d.severity === s).length;
   const [errors, warnings, notes] = [count('error'), count('warning'), count('note')];
   const plural = (n, what) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const summary = $('summary');
+  summary.textContent = `${valid ? 'Valid' : 'Invalid'}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}${notes ? `, ${plural(notes, 'note')}` : ''} in ${plural(paths().length, 'file')}`;
+  summary.className = `summary ${valid ? 'valid' : 'invalid'}`;
+  summary.dataset.errors = String(errors);
+  summary.dataset.warnings = String(warnings);
+  summary.dataset.notes = String(notes);
+}
+
+// The findings are added a slice at a time; false when a later load took over.
+async function renderReport(wanted) {
+  const { diagnostics } = state.catalog.report;
   const groups = new Map();
   for (const d of diagnostics) {
     const k = packageOf(d);
@@ -195,14 +210,7 @@ async function renderReport(wanted) {
       onclick: () => openFile(d.file, d.line, d.column),
     }, h('span', { class: 'where' }, `${d.file}:${d.line}:${d.column}`), ' ', h('span', { class: 'code' }, `${d.severity}[${d.code}]`), ' ', d.message)));
   }, wanted);
-  if (!done) return false;
-  const summary = $('summary');
-  summary.textContent = `${valid ? 'Valid' : 'Invalid'}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}${notes ? `, ${plural(notes, 'note')}` : ''} in ${plural(paths().length, 'file')}`;
-  summary.className = `summary ${valid ? 'valid' : 'invalid'}`;
-  summary.dataset.errors = String(errors);
-  summary.dataset.warnings = String(warnings);
-  summary.dataset.notes = String(notes);
-  return true;
+  return done;
 }
 
 // ---- editor
@@ -232,10 +240,11 @@ async function openFile(path, line, column) {
 }
 
 // ---- packages and graphs
-function renderPackages() {
+// A row per package, a slice at a time; false when a later load took over.
+function renderPackages(wanted) {
   const body = $('packages').querySelector('tbody');
   body.textContent = '';
-  for (const p of state.catalog.packages) {
+  return sliced(state.catalog.packages, (p) => {
     const channels = p.channels.map((c) => h('div', {}, `${c.name}${c.name === p.defaultChannel ? ' (default)' : ''}: `, c.head ?? '—',
       c.deprecated !== null ? h('span', { class: 'tag dep', title: c.deprecated }, 'deprecated') : null));
     const versions = p.channels.map((c) => {
@@ -251,7 +260,7 @@ function renderPackages() {
       h('td', {}, channels),
       h('td', {}, versions),
       h('td', {}, String(p.bundles))));
-  }
+  }, wanted);
 }
 
 async function openPackage(name) {
