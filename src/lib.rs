@@ -71,7 +71,7 @@ pub mod wasm;
 
 pub use cluster::{CatalogSource, Cluster, InstalledCsv, Subscription, SystemConstraint};
 #[cfg(not(target_arch = "wasm32"))]
-pub use declcfg::read_catalog;
+pub use declcfg::{load_dir, read_catalog};
 pub use declcfg::{load_files, DeclarativeConfig, FileInput, Loaded};
 pub use diagnostic::{Code, Diagnostic, Location, Related, Severity};
 pub use graph::{to_dot, to_mermaid, upgrade_path, ChannelGraph, MermaidOptions, Semantics, Start, UpgradePath};

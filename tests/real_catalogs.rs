@@ -115,3 +115,31 @@ fn graphs_paths_and_exports_of_every_real_package() {
         }
     }
 }
+
+/// Loading from disk file by file gives exactly what loading the files read into memory gives.
+#[test]
+fn load_dir_equals_loading_the_files_read() {
+    for root in catalog_roots().into_iter().chain([fbc_dir().join("kube-descheduler")]) {
+        let streamed = olm_catalog::load_dir(&root).expect("readable catalog");
+        let files = read_catalog(&root).expect("readable catalog");
+        let in_memory = olm_catalog::load_files(&files);
+        assert_eq!(streamed.files, in_memory.files, "{}", root.display());
+        assert_eq!(streamed.config, in_memory.config, "{}", root.display());
+        assert_eq!(streamed.diagnostics, in_memory.diagnostics, "{}", root.display());
+    }
+}
+
+/// A directory with an `.indexignore`: ignored files are neither read nor loaded.
+#[test]
+fn load_dir_honours_indexignore() {
+    let dir = std::env::temp_dir().join(format!("olm-catalog-load-dir-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join(".indexignore"), "sub/skip.yaml\n").unwrap();
+    std::fs::write(dir.join("a.yaml"), "schema: olm.package\nname: a\n").unwrap();
+    std::fs::write(dir.join("sub/skip.yaml"), "{ not yaml").unwrap();
+    let loaded = olm_catalog::load_dir(&dir).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(loaded.files, ["a.yaml"]);
+    assert_eq!(loaded.config.packages.len(), 1);
+    assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
+}

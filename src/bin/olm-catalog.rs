@@ -30,7 +30,7 @@ mod native {
     use olm_catalog::render::template::{expand_template, expand_template_as, TemplateKind};
     use olm_catalog::render::{render_input, BundleSource, InputKind, Rendered};
     use olm_catalog::report_formats::{render_diagnostics, render_diff, ReportFormat};
-    use olm_catalog::validate::{only_new, validate_files_with, LintConfig, Options};
+    use olm_catalog::validate::{only_new, validate_loaded_with, LintConfig, Options};
     use olm_catalog::version::Version;
     use olm_catalog::{model, Diagnostic, Severity};
 
@@ -562,7 +562,12 @@ mod native {
     }
 
     fn load(path: &Path) -> Result<DeclarativeConfig, Fail> {
-        Ok(load_files(&read(path)?).config)
+        Ok(load_loaded(path)?.config)
+    }
+
+    /// The catalog at `path`, loaded file by file (the whole input is never in memory at once).
+    fn load_loaded(path: &Path) -> Result<olm_catalog::Loaded, Fail> {
+        olm_catalog::load_dir(path).map_err(|e| Fail(format!("{}: {e}", path.display())))
     }
 
     /// The lint options of `validate`.
@@ -616,9 +621,9 @@ mod native {
             let config = lint_config(path, settings)?;
             let deny_warnings = config.deny_warnings;
             let options = Options { lints, config };
-            let result = validate_files_with(&read(path)?, options.clone());
+            let result = validate_loaded_with(load_loaded(path)?, options.clone());
             let report = match baseline {
-                Some(old) => only_new(&result, &validate_files_with(&read(old)?, options)),
+                Some(old) => only_new(&result, &validate_loaded_with(load_loaded(old)?, options)),
                 None => result.report,
             };
             valid &= report.valid;

@@ -112,7 +112,7 @@ fn string(obj: &Node, name: &str, ctx: &Ctx<'_>) -> R<Spanned<String>> {
     match member(obj, name) {
         None => Ok(Spanned::new(String::new(), obj.pos)),
         Some(n) => match &n.value {
-            Value::String(s) => Ok(Spanned::new(s.clone(), n.pos)),
+            Value::String(s) => Ok(Spanned::new(s.to_string(), n.pos)),
             _ => Err(ctx.field(name).mismatch(n, "string")),
         },
     }
@@ -237,7 +237,7 @@ pub fn channel(mut node: Node, file: &Arc<str>) -> R<Channel> {
         let mut skips = Vec::with_capacity(skips_nodes.len());
         for (j, s) in skips_nodes.iter().enumerate() {
             match &s.value {
-                Value::String(t) => skips.push(Spanned::new(t.clone(), s.pos)),
+                Value::String(t) => skips.push(Spanned::new(t.to_string(), s.pos)),
                 Value::Null => skips.push(Spanned::new(String::new(), s.pos)),
                 _ => return Err(sctx.index(j, "ChannelEntry").mismatch(s, "string")),
             }

@@ -4,7 +4,7 @@
 //! Error texts follow Go's `encoding/json` wording (`invalid character 'x' after object key`),
 //! because users compare our reports with opm's.
 
-use super::value::{Member, Node, Pos, Value};
+use super::value::{Member, Node, Pos, Str, Value};
 
 /// Deepest nesting accepted before the reader gives up (Go's decoder allows 10000).
 pub const MAX_DEPTH: usize = 1000;
@@ -233,7 +233,7 @@ impl<'a> JsonReader<'a> {
     }
 
     /// A string literal, the reader at its opening quote: a fast scan while there is no escape.
-    fn string(&mut self) -> Result<String, JsonError> {
+    fn string(&mut self) -> Result<Str, JsonError> {
         // Opening quote.
         self.at += 1;
         let start = self.at;
@@ -241,7 +241,7 @@ impl<'a> JsonReader<'a> {
         while let Some(&b) = self.bytes.get(self.at) {
             match b {
                 b'"' => {
-                    let s = self.src.get(start..self.at).unwrap_or("").to_string();
+                    let s = Str::from(self.src.get(start..self.at).unwrap_or(""));
                     self.at += 1;
                     return Ok(s);
                 }
@@ -251,7 +251,7 @@ impl<'a> JsonReader<'a> {
             }
         }
         let out = self.src.get(start..self.at).unwrap_or("").to_string();
-        self.string_rest(out)
+        self.string_rest(out).map(Str::from)
     }
 
     /// The rest of a string literal from its first escape (or the end of input), appended to `out`.

@@ -57,18 +57,37 @@ pub fn load_files(files: &[FileInput]) -> Loaded {
             .map(|f| (f.path.as_str(), std::str::from_utf8(&f.content).unwrap_or(""))),
     );
     let by_path: BTreeMap<&str, &FileInput> = files.iter().map(|f| (f.path.as_str(), f)).collect();
-    let mut order: Vec<String> = by_path.keys().filter(|p| !ignore.is_ignored(p)).map(|p| p.to_string()).collect();
+    let order: Vec<String> = by_path.keys().filter(|p| !ignore.is_ignored(p)).map(|p| p.to_string()).collect();
+    load_in_order(order, |p| Ok(parse_file(p, by_path.get(p).map(|f| f.content.as_slice()).unwrap_or(&[]))))
+        .unwrap_or_else(|e: std::convert::Infallible| match e {})
+}
+
+/// Load the files at `paths` (already filtered by `.indexignore`) in opm's walk order: each one
+/// parsed by `parse` (in parallel natively), the blobs merged in order and the diagnostics
+/// sorted. `parse` may fail (a file that cannot be read); the first failure in walk order is
+/// returned.
+pub(crate) fn load_in_order<E: Send>(
+    mut order: Vec<String>,
+    parse: impl Fn(&str) -> Result<(Vec<Blob>, Vec<Diagnostic>), E> + Sync,
+) -> Result<Loaded, E> {
     sort_walk_order(&mut order);
-    let parsed = parse_all(&order, &by_path);
+    #[cfg(not(target_arch = "wasm32"))]
+    let parsed: Vec<_> = {
+        use rayon::prelude::*;
+        order.par_iter().map(|p| parse(p)).collect()
+    };
+    #[cfg(target_arch = "wasm32")]
+    let parsed: Vec<_> = order.iter().map(|p| parse(p)).collect();
     let mut loaded = Loaded { files: order, ..Loaded::default() };
-    for (blobs, diags) in parsed {
+    for result in parsed {
+        let (blobs, diags) = result?;
         for b in blobs {
             loaded.config.push(b);
         }
         loaded.diagnostics.extend(diags);
     }
     sort_diagnostics(&mut loaded.diagnostics);
-    loaded
+    Ok(loaded)
 }
 
 /// Parse every file into value trees with the same readers as [`load_files`] (JSON stream or YAML
@@ -107,20 +126,6 @@ pub fn parse_only(files: &[FileInput]) -> usize {
     {
         files.iter().map(one).sum()
     }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn parse_all(order: &[String], by_path: &BTreeMap<&str, &FileInput>) -> Vec<(Vec<Blob>, Vec<Diagnostic>)> {
-    use rayon::prelude::*;
-    order
-        .par_iter()
-        .map(|p| parse_file(p, by_path.get(p.as_str()).map(|f| f.content.as_slice()).unwrap_or(&[])))
-        .collect()
-}
-
-#[cfg(target_arch = "wasm32")]
-fn parse_all(order: &[String], by_path: &BTreeMap<&str, &FileInput>) -> Vec<(Vec<Blob>, Vec<Diagnostic>)> {
-    order.iter().map(|p| parse_file(p, by_path.get(p.as_str()).map(|f| f.content.as_slice()).unwrap_or(&[]))).collect()
 }
 
 /// Read one file into blobs. A file whose first non-space byte (within the first 4096) is `{` is
@@ -323,7 +328,7 @@ impl FileBlobs {
         for (i, key) in ["schema", "package", "name"].iter().enumerate() {
             if let Some(m) = node.field(key) {
                 match &m.value.value {
-                    Value::String(s) => meta[i] = s.clone(),
+                    Value::String(s) => meta[i] = s.to_string(),
                     _ => {
                         let msg = format!(
                             "expected value for key {} to be a string, got {}: {}",
@@ -471,7 +476,7 @@ fn go_fmt_v(n: &Node) -> String {
         Value::Null => "<nil>".into(),
         Value::Bool(b) => b.to_string(),
         Value::Number(f) => crate::gotext::format_g(*f, 64),
-        Value::String(s) => s.clone(),
+        Value::String(s) => s.to_string(),
         Value::Array(a) => format!("[{}]", a.iter().map(go_fmt_v).collect::<Vec<_>>().join(" ")),
         Value::Object(m) => {
             let mut items: Vec<(&str, String)> = m.iter().map(|m| (m.key.as_str(), go_fmt_v(&m.value))).collect();

@@ -20,9 +20,9 @@ pub use documents::{read_documents, Document};
 #[cfg(test)]
 pub(crate) use load::parse_file;
 pub use load::{load_files, FileInput, Loaded};
-pub use value::{Member, Node, Pos, Value};
+pub use value::{Member, Node, Pos, Str, Value};
 #[cfg(not(target_arch = "wasm32"))]
-pub use walk::read_catalog;
+pub use walk::{load_dir, read_catalog};
 
 use crate::diagnostic::Location;
 

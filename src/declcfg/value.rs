@@ -6,6 +6,9 @@
 
 use std::fmt::Write as _;
 
+/// The string type of the tree: keys and string values up to 24 bytes are stored inline.
+pub type Str = compact_str::CompactString;
+
 /// A 1-based line and column (in characters) inside one file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, serde::Serialize)]
 pub struct Pos {
@@ -40,8 +43,8 @@ pub enum Value {
     Bool(bool),
     /// A number (Go decodes every JSON number as a float64).
     Number(f64),
-    /// A string.
-    String(String),
+    /// A string (short ones stored inline, without a heap allocation).
+    String(Str),
     /// An array.
     Array(Vec<Node>),
     /// An object, members in source order.
@@ -51,8 +54,8 @@ pub enum Value {
 /// One key/value pair of an object.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Member {
-    /// The key text.
-    pub key: String,
+    /// The key text (stored inline when short).
+    pub key: Str,
     /// Where the key starts.
     pub key_pos: Pos,
     /// The value.
@@ -127,11 +130,11 @@ impl Node {
             serde_json::Value::Null => Value::Null,
             serde_json::Value::Bool(b) => Value::Bool(*b),
             serde_json::Value::Number(n) => Value::Number(n.as_f64().unwrap_or(0.0)),
-            serde_json::Value::String(s) => Value::String(s.clone()),
+            serde_json::Value::String(s) => Value::String(s.into()),
             serde_json::Value::Array(a) => Value::Array(a.iter().map(Node::from_json).collect()),
             serde_json::Value::Object(m) => Value::Object(
                 m.iter()
-                    .map(|(k, v)| Member { key: k.clone(), key_pos: Pos::default(), value: Node::from_json(v) })
+                    .map(|(k, v)| Member { key: k.into(), key_pos: Pos::default(), value: Node::from_json(v) })
                     .collect(),
             ),
         };
@@ -144,10 +147,10 @@ impl Node {
             Value::Null => serde_json::Value::Null,
             Value::Bool(b) => serde_json::Value::Bool(*b),
             Value::Number(n) => number_to_json(*n),
-            Value::String(s) => serde_json::Value::String(s.clone()),
+            Value::String(s) => serde_json::Value::String(s.to_string()),
             Value::Array(a) => serde_json::Value::Array(a.iter().map(Node::to_json).collect()),
             Value::Object(m) => {
-                serde_json::Value::Object(m.iter().map(|m| (m.key.clone(), m.value.to_json())).collect())
+                serde_json::Value::Object(m.iter().map(|m| (m.key.to_string(), m.value.to_json())).collect())
             }
         }
     }

@@ -1,11 +1,42 @@
-//! Native only: reading a catalog directory (or a single file) from disk into [`FileInput`]s,
-//! leaving out what `.indexignore` files ignore so ignored files are never read.
+//! Native only: reading a catalog directory (or a single file) from disk, leaving out what
+//! `.indexignore` files ignore so ignored files are never read: into [`FileInput`]s
+//! ([`read_catalog`]), or straight into a [`Loaded`] catalog ([`load_dir`]), each file read,
+//! parsed and dropped in turn so the whole input is never in memory at once.
 
 use std::io;
 use std::path::Path;
 
 use super::indexignore::IndexIgnore;
-use super::load::FileInput;
+use super::load::{load_files, load_in_order, parse_file, FileInput, Loaded};
+
+/// Load the catalog at `root` (a directory or one file) as [`load_files`] would load
+/// [`read_catalog`]'s files, with the same blobs and diagnostics, but reading each file only
+/// when it is parsed (in parallel) and dropping its bytes once its blobs are made: peak memory
+/// is the blobs plus the files being parsed, not the whole input on top.
+pub fn load_dir(root: &Path) -> io::Result<Loaded> {
+    if std::fs::metadata(root)?.is_file() {
+        return Ok(load_files(&read_catalog(root)?));
+    }
+    let (paths, ignore) = listing(root)?;
+    let order: Vec<String> = paths.into_iter().filter(|p| !ignore.is_ignored(p)).collect();
+    load_in_order(order, |p| {
+        let bytes = std::fs::read(root.join(p)).map_err(|e| io::Error::new(e.kind(), format!("{p}: {e}")))?;
+        Ok(parse_file(p, &bytes))
+    })
+}
+
+/// Every file path under `root` (relative, `/`-separated) and the `.indexignore` rules found.
+fn listing(root: &Path) -> io::Result<(Vec<String>, IndexIgnore)> {
+    let mut paths = Vec::new();
+    collect(root, "", &mut paths)?;
+    let ignore_files: Vec<(String, String)> = paths
+        .iter()
+        .filter(|p| p.rsplit('/').next() == Some(".indexignore"))
+        .map(|p| Ok((p.clone(), std::fs::read_to_string(root.join(p))?)))
+        .collect::<io::Result<_>>()?;
+    let ignore = IndexIgnore::new(ignore_files.iter().map(|(p, c)| (p.as_str(), c.as_str())));
+    Ok((paths, ignore))
+}
 
 /// Read every file under `root` (or `root` itself when it is a file). Paths are relative to
 /// `root` with `/` separators; for a single file, its file name.
@@ -15,17 +46,10 @@ pub fn read_catalog(root: &Path) -> io::Result<Vec<FileInput>> {
         let name = root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "catalog".into());
         return Ok(vec![FileInput::new(name, std::fs::read(root)?)]);
     }
-    let mut paths = Vec::new();
-    collect(root, "", &mut paths)?;
-    let ignore_files: Vec<(String, String)> = paths
-        .iter()
-        .filter(|p| p.rsplit('/').next() == Some(".indexignore"))
-        .map(|p| Ok((p.clone(), std::fs::read_to_string(root.join(p))?)))
-        .collect::<io::Result<_>>()?;
-    let ignore = IndexIgnore::new(ignore_files.iter().map(|(p, c)| (p.as_str(), c.as_str())));
-    let mut out: Vec<FileInput> = ignore_files.iter().map(|(p, c)| FileInput::new(p.clone(), c.as_bytes())).collect();
+    let (paths, ignore) = listing(root)?;
+    let mut out = Vec::new();
     for p in paths {
-        if ignore.is_ignored(&p) {
+        if ignore.is_ignored(&p) && !p.ends_with(".indexignore") {
             continue;
         }
         let content = std::fs::read(root.join(&p))?;

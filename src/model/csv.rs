@@ -292,7 +292,7 @@ fn string_map_of(field: &str) -> impl Fn(&Node) -> BTreeMap<String, String> + '_
     move |owner| {
         child(owner, field)
             .and_then(Node::as_object)
-            .map(|ms| ms.iter().filter_map(|m| Some((m.key.clone(), m.value.as_str()?.to_string()))).collect())
+            .map(|ms| ms.iter().filter_map(|m| Some((m.key.to_string(), m.value.as_str()?.to_string()))).collect())
             .unwrap_or_default()
     }
 }

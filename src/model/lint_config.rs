@@ -221,7 +221,7 @@ impl Reader<'_> {
                 "packages" => {
                     for p in self.object(&m.value, &pointer) {
                         let levels = self.levels(&p.value, &format!("{pointer}/{}", p.key));
-                        config.packages.entry(p.key.clone()).or_default().extend(levels);
+                        config.packages.entry(p.key.to_string()).or_default().extend(levels);
                     }
                 }
                 "olmV1" => config.olm_v1 = self.boolean(&m.value, &pointer),

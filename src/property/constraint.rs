@@ -199,7 +199,7 @@ fn constraint(node: &Node) -> Result<Constraint, ConstraintError> {
 fn reject_unknown(members: &[crate::declcfg::Member], known: &[&str]) -> Result<(), ConstraintError> {
     for m in members {
         if !known.iter().any(|k| crate::declcfg::value::fold_eq(k, &m.key)) {
-            return Err(ConstraintError::UnknownField(m.key.clone()));
+            return Err(ConstraintError::UnknownField(m.key.to_string()));
         }
     }
     Ok(())
@@ -216,7 +216,7 @@ fn string_of(n: &Node, key: &str, go_struct: &str) -> Result<String, ConstraintE
     match n.field(key).map(|m| &m.value) {
         None => Ok(String::new()),
         Some(Node { value: Value::Null, .. }) => Ok(String::new()),
-        Some(Node { value: Value::String(s), .. }) => Ok(s.clone()),
+        Some(Node { value: Value::String(s), .. }) => Ok(s.to_string()),
         Some(other) => Err(mismatch(other, &format!("{go_struct}.{key}"), "string")),
     }
 }

@@ -92,12 +92,12 @@ fn sort_keys(node: Node) -> Node {
 }
 
 fn string(s: &str) -> Node {
-    Node::new(Pos::default(), Value::String(s.to_string()))
+    Node::new(Pos::default(), Value::String(s.into()))
 }
 
 fn object(members: Vec<(&str, Node)>) -> Node {
     let members =
-        members.into_iter().map(|(k, v)| Member { key: k.to_string(), key_pos: Pos::default(), value: v }).collect();
+        members.into_iter().map(|(k, v)| Member { key: k.into(), key_pos: Pos::default(), value: v }).collect();
     Node::new(Pos::default(), Value::Object(members))
 }
 

@@ -139,7 +139,7 @@ pub(super) fn sorted(node: &Node) -> Node {
 }
 
 fn string(s: &str) -> Node {
-    Node::new(Pos::default(), Value::String(s.to_string()))
+    Node::new(Pos::default(), Value::String(s.into()))
 }
 
 fn array(items: impl Iterator<Item = Node>) -> Node {
@@ -166,7 +166,7 @@ impl Obj {
     }
 
     fn put(&mut self, key: &str, value: Node) {
-        self.0.push(Member { key: key.to_string(), key_pos: Pos::default(), value });
+        self.0.push(Member { key: key.into(), key_pos: Pos::default(), value });
     }
 
     /// An `omitempty` string field.

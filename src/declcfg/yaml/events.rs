@@ -144,7 +144,7 @@ impl Builder {
             }
             let key = scalar::key_text(&scalar);
             if anchor > 0 {
-                self.anchors.insert(anchor, Node::new(pos, Value::String(key.clone())));
+                self.anchors.insert(anchor, Node::new(pos, Value::String(key.as_str().into())));
             }
             self.set_key(Key::Text(key, pos));
             return Ok(None);
@@ -167,7 +167,7 @@ impl Builder {
         self.count(node_count(&node), pos)?;
         if self.expecting_key() {
             let key = match &node.value {
-                Value::String(s) => s.clone(),
+                Value::String(s) => s.to_string(),
                 Value::Bool(b) => b.to_string(),
                 Value::Null => "null".to_string(),
                 Value::Number(n) => go_float(*n),
@@ -210,7 +210,7 @@ impl Builder {
             }
             Some(Frame::Map { members, key, .. }) => match key.take() {
                 Some(Key::Text(k, key_pos)) => {
-                    insert_member(members, Member { key: k, key_pos, value: node });
+                    insert_member(members, Member { key: k.into(), key_pos, value: node });
                     Ok(None)
                 }
                 Some(Key::Merge) => {

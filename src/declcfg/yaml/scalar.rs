@@ -30,7 +30,7 @@
 //! - JSON output: integers print as integers; floats with Go's `json.Marshal` rules, so `1.0`
 //!   becomes `1`; NaN and infinities make the whole conversion fail.
 
-use super::super::value::Value;
+use super::super::value::{Str, Value};
 use super::go_strconv::{go_parse_float_dot, go_parse_int, go_parse_uint};
 use super::go_time::parse_timestamp;
 use crate::gotext::decode_base64;
@@ -50,7 +50,7 @@ pub(super) enum Scalar {
     /// Go `float64` (may be NaN or infinite for `.nan` / `.inf`).
     Float(f64),
     /// A string (also timestamps, `!!binary` data and every non-core tag).
-    Str(String),
+    Str(Str),
 }
 
 impl Scalar {
@@ -81,7 +81,7 @@ impl Scalar {
 pub(super) fn resolve(text: &str, plain: bool, tag: Option<&str>) -> Result<Scalar, String> {
     let want = match tag {
         None if plain => Want::Any,
-        None => return Ok(Scalar::Str(text.to_string())),
+        None => return Ok(Scalar::Str(Str::from(text))),
         Some(t) => match classify_tag(t) {
             TagClass::Core(name) => match name {
                 "str" => Want::Str,
@@ -93,14 +93,14 @@ pub(super) fn resolve(text: &str, plain: bool, tag: Option<&str>) -> Result<Scal
                 // go-yaml decodes with Go's `base64.StdEncoding.DecodeString`.
                 "binary" => {
                     return match decode_base64(text) {
-                        Ok(bytes) => Ok(Scalar::Str(go_lossy_utf8(&bytes))),
+                        Ok(bytes) => Ok(Scalar::Str(go_lossy_utf8(&bytes).into())),
                         Err(_) => Err("!!binary value contains invalid base64 data".to_string()),
                     };
                 }
                 // Not resolvable (`!!merge`, `!!seq`, `!!map`, `!!omap`, unknown): a string.
-                _ => return Ok(Scalar::Str(text.to_string())),
+                _ => return Ok(Scalar::Str(Str::from(text))),
             },
-            TagClass::Other => return Ok(Scalar::Str(text.to_string())),
+            TagClass::Other => return Ok(Scalar::Str(Str::from(text))),
         },
     };
     let got = resolve_implicit(text, want);
@@ -117,7 +117,7 @@ pub(super) fn resolve(text: &str, plain: bool, tag: Option<&str>) -> Result<Scal
         Resolved::Uint(u) => Scalar::Uint(u),
         Resolved::Float(f) => Scalar::Float(f),
         // Timestamps are kept as their text when the target is interface{}.
-        Resolved::Str | Resolved::Timestamp => Scalar::Str(text.to_string()),
+        Resolved::Str | Resolved::Timestamp => Scalar::Str(Str::from(text)),
     })
 }
 
@@ -144,7 +144,7 @@ pub(super) fn is_merge_key(text: &str, plain: bool, tag: Option<&str>) -> bool {
 /// `"null"` and the decimal value so callers that only need a name still get one.
 pub(super) fn key_text(s: &Scalar) -> String {
     match s {
-        Scalar::Str(t) => t.clone(),
+        Scalar::Str(t) => t.to_string(),
         Scalar::Bool(b) => b.to_string(),
         Scalar::Int(i) => i.to_string(),
         Scalar::Uint(u) => u.to_string(),
@@ -390,7 +390,7 @@ mod tests {
         resolve(s, false, Some(tag))
     }
     fn str_(s: &str) -> Scalar {
-        Scalar::Str(s.to_string())
+        Scalar::Str(Str::from(s))
     }
 
     #[test]

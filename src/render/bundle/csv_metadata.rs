@@ -118,7 +118,7 @@ fn check_object(n: Option<&Node>, go_type: &str) -> Result<(), String> {
 
 /// A string field that is always written.
 fn req_str(n: Option<&Node>) -> Result<Node, String> {
-    Ok(node(Value::String(n.map(fields::as_string).transpose()?.unwrap_or_default())))
+    Ok(node(Value::String(n.map(fields::as_string).transpose()?.unwrap_or_default().into())))
 }
 
 /// A string field with `omitempty`.

@@ -26,7 +26,7 @@ pub fn string(node: &Node, field: &str) -> Result<String, String> {
 /// A string value, or Go's error for another JSON type.
 pub fn as_string(v: &Node) -> Result<String, String> {
     match &v.value {
-        Value::String(s) => Ok(s.clone()),
+        Value::String(s) => Ok(s.to_string()),
         Value::Null => Ok(String::new()),
         _ => Err(mismatch(v, "string")),
     }

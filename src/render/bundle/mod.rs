@@ -162,7 +162,7 @@ fn csv_facts(csv: &Node) -> Result<(String, String, BTreeSet<ApiKey>), String> {
         Some(v) => fields::as_string(v).map_err(|e| format!("get version: {e}"))?,
     };
     let release = match spec.and_then(|s| s.get("release")).map(|r| &r.value) {
-        Some(Value::String(s)) => s.clone(),
+        Some(Value::String(s)) => s.to_string(),
         Some(Value::Number(n)) => crate::gotext::json_number(*n).unwrap_or_default(),
         _ => String::new(),
     };

@@ -80,13 +80,13 @@ pub fn node(value: Value) -> Node {
 
 /// A string node.
 pub fn string(s: &str) -> Node {
-    node(Value::String(s.to_string()))
+    node(Value::String(s.into()))
 }
 
 /// An object node with members in the given (Go struct field) order.
 pub fn object(members: Vec<(&str, Node)>) -> Node {
     node(Value::Object(
-        members.into_iter().map(|(k, v)| Member { key: k.to_string(), key_pos: Pos::default(), value: v }).collect(),
+        members.into_iter().map(|(k, v)| Member { key: k.into(), key_pos: Pos::default(), value: v }).collect(),
     ))
 }
 
@@ -106,7 +106,7 @@ fn gvk(type_: &str, k: &Gvk) -> Prop {
 /// `olm.bundle.object` for one manifest.
 pub fn bundle_object(manifest: &Node) -> Prop {
     let data = base64::engine::general_purpose::STANDARD.encode(to_json(manifest, Keys::Sorted, true));
-    Prop::built(TYPE_BUNDLE_OBJECT, object(vec![("data", node(Value::String(data)))]))
+    Prop::built(TYPE_BUNDLE_OBJECT, object(vec![("data", node(Value::String(data.into())))]))
 }
 
 /// (group, kind, version).

@@ -66,7 +66,7 @@ fn string_field(node: &Node, key: &str, go_field: &str) -> Result<Spanned<String
     let Some(m) = node.field(key) else { return Ok(Spanned::default()) };
     match &m.value.value {
         crate::declcfg::Value::Null => Ok(Spanned::default()),
-        crate::declcfg::Value::String(s) => Ok(Spanned::new(s.clone(), m.value.pos)),
+        crate::declcfg::Value::String(s) => Ok(Spanned::new(s.to_string(), m.value.pos)),
         _ => Err(format!(
             "json: cannot unmarshal {} into Go struct field {go_field} of type string",
             m.value.kind_name()

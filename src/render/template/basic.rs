@@ -64,7 +64,7 @@ pub(super) fn spec<'d>(
     let doc_schema = match members.iter().rev().find(|m| m.key.eq_ignore_ascii_case("schema")) {
         None => String::new(),
         Some(m) => match &m.value.value {
-            Value::String(s) => s.clone(),
+            Value::String(s) => s.to_string(),
             Value::Null => String::new(),
             _ => {
                 return Err(invalid(

@@ -119,7 +119,7 @@ fn substitutions(file: &str, doc: Option<&Node>) -> Result<Vec<Substitution>, Di
                 for (field, slot) in [("name", &mut s.name), ("base", &mut s.base)] {
                     match item.field(field).map(|m| (m, &m.value.value)) {
                         None | Some((_, Value::Null)) => {}
-                        Some((_, Value::String(v))) => *slot = v.clone(),
+                        Some((_, Value::String(v))) => *slot = v.to_string(),
                         Some((m, _)) => {
                             let path = format!("SubstitutesTemplateData.substitutions.{field}");
                             return Err(fail(&m.value, &path, "string", &child(&ptr, &m.key)));

@@ -35,7 +35,7 @@ pub(super) mod tests;
 use std::borrow::Cow;
 
 use super::super::json::insert_member;
-use super::super::value::{Member, Node, Pos, Value};
+use super::super::value::{Member, Node, Pos, Str, Value};
 use super::scalar::{self, Scalar};
 use super::{Document, YamlError};
 
@@ -119,7 +119,7 @@ fn scalar(text: &str, plain: bool) -> R<Value> {
 
 /// The JSON key for a mapping key, as the slow path names it; merge keys and keys
 /// sigs.k8s.io/yaml rejects go to the slow path.
-fn key_string(key: &Key<'_>) -> R<String> {
+fn key_string(key: &Key<'_>) -> R<Str> {
     if key.plain && scalar::is_merge_key(&key.text, true, None) {
         return Err(Bail);
     }
@@ -129,7 +129,7 @@ fn key_string(key: &Key<'_>) -> R<String> {
     }
     Ok(match s {
         Scalar::Str(t) => t,
-        other => scalar::key_text(&other),
+        other => scalar::key_text(&other).into(),
     })
 }
 

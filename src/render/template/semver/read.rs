@@ -145,7 +145,7 @@ impl Decoded {
             } else if fold_eq(&m.key, "defaultChannelTypePreference") {
                 self.preference_at = (v.pos, pointer.clone());
                 match &v.value {
-                    Value::String(s) => self.preference = s.clone(),
+                    Value::String(s) => self.preference = s.to_string(),
                     _ => self.fail(
                         type_error(v, &format!("{TOP}.defaultChannelTypePreference"), "semver.StreamType"),
                         v.pos,
@@ -162,7 +162,7 @@ impl Decoded {
 
     fn string(&mut self, v: &Node, field: &str, pointer: &str) -> Option<String> {
         match &v.value {
-            Value::String(s) => Some(s.clone()),
+            Value::String(s) => Some(s.to_string()),
             _ => {
                 self.fail(type_error(v, &format!("{TOP}.{field}"), "string"), v.pos, pointer);
                 None
@@ -226,7 +226,7 @@ impl Decoded {
                     }
                     match &m.value.value {
                         Value::Null => {}
-                        Value::String(s) => found = BundleRef { image: s.clone(), pos: m.value.pos, pointer: ptr },
+                        Value::String(s) => found = BundleRef { image: s.to_string(), pos: m.value.pos, pointer: ptr },
                         _ => self.fail(type_error(&m.value, &format!("{field}.image"), "string"), m.value.pos, &ptr),
                     }
                 }
