@@ -2,6 +2,10 @@
 //! library, no logic. Inputs are plain data (file lists of `{path, content}`, option objects) and
 //! outputs plain JS objects. Validation findings come back as data; unusable input throws a JS
 //! `Error` with `name`, `code` and, where relevant, `diagnostics`.
+//!
+//! Without the `tools` feature (the browsers' core module) the exports of render, templates,
+//! OperatorGroup checks, RBAC previews and diffs are left out, and so is their code.
+#![cfg_attr(not(feature = "tools"), allow(dead_code))]
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -540,6 +544,7 @@ fn named(input: &Input, diagnostics: Vec<crate::Diagnostic>) -> Vec<crate::Diagn
 /// `name/<file>`). Options: `{format, migrateLevel, imageRefTemplate, validate}`. Returns
 /// `{kind, catalog, packages, valid, diagnostics}`; problems come back as diagnostics, only
 /// unusable options throw.
+#[cfg(feature = "tools")]
 #[wasm_bindgen]
 pub fn render(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     use crate::render::InputKind;
@@ -582,6 +587,7 @@ pub fn render(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
 /// Options: `{format, kind, imageRefTemplate, validate}` (validation on by default, findings
 /// located in the template's lines). Returns `{kind: "template", catalog, packages, valid,
 /// diagnostics}`: the expansion's findings, then the bundle sources' (as warnings).
+#[cfg(feature = "tools")]
 #[wasm_bindgen(js_name = expandTemplate)]
 pub fn expand_template(template: JsValue, bundle_sources: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     use crate::render::template::{self, TemplateKind};
@@ -623,6 +629,7 @@ pub fn expand_template(template: JsValue, bundle_sources: JsValue, options: JsVa
 /// `opm alpha convert-template basic`: a catalog (`[{path, content}]`) as a basic template in
 /// `format` (`"json"` default, `"yaml"`). Throws `invalid-catalog` (with `diagnostics`) when the
 /// catalog does not load.
+#[cfg(feature = "tools")]
 #[wasm_bindgen(js_name = convertToBasicTemplate)]
 pub fn convert_to_basic_template(files: JsValue, options: JsValue) -> Result<String, JsValue> {
     use crate::render::convert;
@@ -698,12 +705,14 @@ fn operator_group_check(
 
 /// Check a CSV given inline (`installModes` or `installModesList`, `providedAPIs`) against a
 /// cluster's OperatorGroups: the CLI's `operatorgroup --format json` object.
+#[cfg(feature = "tools")]
 #[wasm_bindgen(js_name = checkOperatorGroups)]
 pub fn check_operator_groups(check: JsValue) -> Result<JsValue, JsValue> {
     to_js(&operator_group_check(check, None)?)
 }
 
 /// `checkOperatorGroups`, rendered as the CLI's text report.
+#[cfg(feature = "tools")]
 #[wasm_bindgen(js_name = checkOperatorGroupsText)]
 pub fn check_operator_groups_text(check: JsValue) -> Result<String, JsValue> {
     Ok(operator_group_check(check, None)?.to_text())
@@ -763,6 +772,7 @@ impl Catalog {
     }
 }
 
+#[cfg(feature = "tools")]
 #[wasm_bindgen]
 impl Catalog {
     /// `checkOperatorGroups` of one of this catalog's bundles (`package`, `bundle`).
@@ -838,6 +848,7 @@ fn model_of(files: JsValue) -> Result<crate::model::Model, JsValue> {
 }
 
 /// Compare two catalogs given as file lists: the `CatalogDiff` (the CLI's `diff --format json`).
+#[cfg(feature = "tools")]
 #[wasm_bindgen(js_name = diffFiles)]
 pub fn diff_files(old: JsValue, new: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let o = diff_opts(options)?;
@@ -856,12 +867,14 @@ fn diff_output(d: &crate::diff::CatalogDiff, format: Option<&str>) -> Result<JsV
 }
 
 /// [`diff_files`] printed in `options.format` as the CLI prints it: `{text, failed}`.
+#[cfg(feature = "tools")]
 #[wasm_bindgen(js_name = diffFilesText)]
 pub fn diff_files_text(old: JsValue, new: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let o = diff_opts(options)?;
     diff_output(&diff_models(&model_of(old)?, &model_of(new)?, &o), o.format.as_deref())
 }
 
+#[cfg(feature = "tools")]
 #[wasm_bindgen]
 impl Catalog {
     /// Compare this (old) catalog with `new`: the `CatalogDiff`.

@@ -3,6 +3,8 @@
 // validate, graphs and paths, the editor's checks, template expansion, diffs, OperatorGroup checks,
 // RBAC previews, resolution). The page sends files (text, or `File`s that are read here) and gets
 // back reports, package lists, graphs and results, never a catalog's text unless it asks for a file.
+// Loading, validation, graphs and paths use the core module; the rest (the resolver, templates,
+// diffs, OperatorGroup checks, RBAC previews) the full one, fetched the first time it is needed.
 //
 // A loaded catalog has a handle (a number); each named slot ('main', the Resolve panel's second
 // source, the Compare panel's sides, the Templates panel's expansion) holds at most one, so
@@ -21,6 +23,8 @@ import { serve } from './rpc.js';
  */
 
 let modules = null; // { core, full }: the .wasm URLs
+/** Load the full module (once). */
+const full = () => initResolver(modules.full);
 let nextHandle = 1;
 /** handle → { slot, saved: CatalogFile[], files: CatalogFile[], catalog } */
 const loaded = new Map();
@@ -75,7 +79,7 @@ function put(slot, files, saved) {
 }
 
 /** The methods of a loaded catalog the page may call. */
-const CATALOG_METHODS = new Set(['report', 'packages', 'channelGraph', 'upgradePath', 'toMermaid', 'toDot', 'previewRbac', 'previewRbacText']);
+const CATALOG_METHODS = new Set(['report', 'packages', 'channelGraph', 'upgradePath', 'toMermaid', 'toDot']);
 
 const ops = {
   /** Instantiate the core module; `urls.full` is the module with the resolver, fetched on first use. */
@@ -149,6 +153,7 @@ const ops = {
   async expandTemplate(template, sources, options, slot) {
     const lists = [];
     for (const s of sources) lists.push(await filesOf(s));
+    await full();
     const result = expandTemplate(template, lists, options);
     if (!slot) return { result };
     free(slot);
@@ -164,24 +169,27 @@ const ops = {
   /** Load two catalogs (into `slots[0]` and `slots[1]`) and diff them. */
   async diff(oldSource, newSource, options, [oldSlot, newSlot]) {
     const [o, n] = [await filesOf(oldSource), await filesOf(newSource)];
+    await full();
     const oldHandle = put(oldSlot, o, o);
     const newHandle = put(newSlot, n, n);
     return { oldHandle, newHandle, diff: diffCatalogs(loaded.get(oldHandle).catalog, loaded.get(newHandle).catalog, options) };
   },
 
   /** `checkOperatorGroups`; `check.handle` names the loaded catalog holding the bundle. */
-  checkOperatorGroups({ handle, ...check }) {
+  async checkOperatorGroups({ handle, ...check }) {
+    await full();
     return checkOperatorGroups(handle === undefined ? check : { ...check, catalog: entry(handle).catalog });
   },
 
   /** `previewRbac` on a loaded catalog. */
-  previewRbac(handle, options) {
+  async previewRbac(handle, options) {
+    await full();
     return previewRbac(entry(handle).catalog, options);
   },
 
   /** Resolve; each catalog source with a `handle` is that loaded catalog. Loads the resolver's module once. */
   async resolve(problem) {
-    await initResolver(modules.full);
+    await full();
     const catalogs = (problem.catalogs ?? []).map(({ handle, ...c }) => (handle === undefined ? c : { ...c, catalog: entry(handle).catalog }));
     return resolve({ ...problem, catalogs });
   },
