@@ -6,8 +6,9 @@
  * @param {() => any} getRaw the current raw module
  * @param {() => void} reset
  * @param {(() => any) | null} getResolverRaw the full module (resolver, render, templates, diffs,
- *   OperatorGroup checks, RBAC previews), when it is a separate one (browsers: the core module
- *   leaves them out); `null` when `getRaw`'s module has everything (Node)
+ *   OperatorGroup checks, RBAC previews, Mermaid and DOT, formatDiagnostics), when it is a separate
+ *   one (browsers: the core module leaves them out); `null` when `getRaw`'s module has everything
+ *   (Node)
  */
 /** Whether the module already loaded has the test-only panic hook (never before `init()`). */
 function hasPanicHook(getRaw) {
@@ -71,8 +72,8 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     packages() { return this.#use((h) => h.packages()); }
     channelGraph(pkg, channel) { return this.#use((h) => h.channelGraph(pkg, channel)); }
     upgradePath(options) { return this.#use((h) => h.upgradePath(options)); }
-    toMermaid(options) { return this.#use((h) => h.toMermaid(options)); }
-    toDot(pkg, channel) { return this.#use((h) => h.toDot(pkg, channel)); }
+    toMermaid(options) { return this.#full((h) => h.toMermaid(options)); }
+    toDot(pkg, channel) { return this.#full((h) => h.toDot(pkg, channel)); }
     checkOperatorGroups(check) { return this.#full((h) => h.checkOperatorGroups(check)); }
     checkOperatorGroupsText(check) { return this.#full((h) => h.checkOperatorGroupsText(check)); }
     previewRbac(options) { return this.#full((h) => h.previewRbac(options)); }
@@ -178,7 +179,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     validate: (files, options) => call((raw) => raw.validate(files, options)),
     diffCatalogs: (old, neu, options) => diffWith(old, neu, options, false),
     diffCatalogsText: (old, neu, options) => diffWith(old, neu, options, true),
-    formatDiagnostics: (diagnostics, options) => call((raw) => raw.formatDiagnostics(diagnostics, options)),
+    formatDiagnostics: (diagnostics, options) => callFull((raw) => raw.formatDiagnostics(diagnostics, options)),
     resolve: (problem) => withResolver(problem, (r, p) => r.resolve(p)),
     resolveText: (problem) => withResolver(problem, (r, p) => r.resolveText(p)),
     resolveV1: (problem) => callFull((raw) => raw.resolveV1(problem)),

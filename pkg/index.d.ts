@@ -174,8 +174,8 @@ export default init;
 /**
  * Browsers: load the full module before calling `resolve`, `resolveText`, `resolveV1`, `render`,
  * `expandTemplate`, `convertToBasicTemplate`, `diffCatalogs`, `diffCatalogsText`,
- * `checkOperatorGroups*` or `previewRbac*` (also as `Catalog` methods); the core module that
- * `init` loads has validation, graphs and paths only, so pages that need no more load less
+ * `checkOperatorGroups*`, `previewRbac*`, `toMermaid`, `toDot` (also as `Catalog` methods) or
+ * `formatDiagnostics`; the core module that `init` loads has validation, graphs and paths only, so pages that need no more load less
  * (Node: a no-op). `input` as for `init`.
  */
 export declare function initResolver(input?: string | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;

@@ -4,8 +4,9 @@
 //! `Error` with `name`, `code` and, where relevant, `diagnostics`.
 //!
 //! Without the `tools` feature (the browsers' core module) the exports of render, templates,
-//! OperatorGroup checks, RBAC previews and diffs are left out, and so is their code.
-#![cfg_attr(not(feature = "tools"), allow(dead_code))]
+//! OperatorGroup checks, RBAC previews, diffs, Mermaid and DOT output and `formatDiagnostics` are
+//! left out, and so is their code.
+#![cfg_attr(not(feature = "tools"), allow(dead_code, unused_imports))]
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -286,6 +287,7 @@ impl Catalog {
     }
 
     /// Mermaid as `opm alpha render-graph`: `{package?, channel?, minimumEdge?, v0Semantics?}`.
+    #[cfg(feature = "tools")]
     #[wasm_bindgen(js_name = toMermaid)]
     pub fn to_mermaid(&self, options: JsValue) -> Result<String, JsValue> {
         let o: MermaidOpts = if options.is_undefined() || options.is_null() {
@@ -304,6 +306,7 @@ impl Catalog {
     }
 
     /// Graphviz DOT of a package (or one channel).
+    #[cfg(feature = "tools")]
     #[wasm_bindgen(js_name = toDot)]
     pub fn to_dot(&self, package: &str, channel: Option<String>) -> Result<String, JsValue> {
         let p = self.package(package)?;
@@ -894,6 +897,7 @@ impl Catalog {
 /// Findings (as `validate` returns them, possibly merged from several catalogs) in a CI format:
 /// `options.format` is `sarif`, `github`, `markdown` or `junit`; `options.valid` the verdict
 /// shown in the Markdown summary (default: no errors).
+#[cfg(feature = "tools")]
 #[wasm_bindgen(js_name = formatDiagnostics)]
 pub fn format_diagnostics(diagnostics: JsValue, options: JsValue) -> Result<String, JsValue> {
     #[derive(serde::Deserialize)]

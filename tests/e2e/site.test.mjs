@@ -130,6 +130,12 @@ test('bundled example: report, packages, graph, path, editor', async () => {
   assert.equal(await page.locator('#graph svg .edge.on-path').count(), 5);
   assert.ok((await page.locator('#path-v1 li').count()) >= 1);
   await page.screenshot({ path: join(shots, 'path.png') });
+  // Mermaid export (from the full module, which the worker fetches for it).
+  const [mmd] = await Promise.all([page.waitForEvent('download'), page.click('[data-export="mermaid"]')]);
+  assert.equal(mmd.suggestedFilename(), 'aws-neuron-operator-Fast.mmd');
+  const mermaid = readFileSync(await mmd.path(), 'utf8');
+  assert.match(mermaid, /^graph LR/);
+  assert.match(mermaid, /aws-neuron-operator\.v1\.2\.0/);
 
   // Type a mistake in the editor and see it underlined.
   await page.click('#tab-report');

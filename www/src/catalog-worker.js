@@ -4,7 +4,8 @@
 // RBAC previews, resolution). The page sends files (text, or `File`s that are read here) and gets
 // back reports, package lists, graphs and results, never a catalog's text unless it asks for a file.
 // Loading, validation, graphs and paths use the core module; the rest (the resolver, templates,
-// diffs, OperatorGroup checks, RBAC previews) the full one, fetched the first time it is needed.
+// diffs, OperatorGroup checks, RBAC previews, Mermaid and DOT) the full one, fetched the first
+// time it is needed.
 //
 // A loaded catalog has a handle (a number); each named slot ('main', the Resolve panel's second
 // source, the Compare panel's sides, the Templates panel's expansion) holds at most one, so
@@ -80,6 +81,8 @@ function put(slot, files, saved) {
 
 /** The methods of a loaded catalog the page may call. */
 const CATALOG_METHODS = new Set(['report', 'packages', 'channelGraph', 'upgradePath', 'toMermaid', 'toDot']);
+/** Those of them in the full module. */
+const FULL_METHODS = new Set(['toMermaid', 'toDot']);
 
 const ops = {
   /** Instantiate the core module; `urls.full` is the module with the resolver, fetched on first use. */
@@ -128,8 +131,9 @@ const ops = {
   },
 
   /** Call `method` of a loaded catalog. */
-  catalog(handle, method, ...args) {
+  async catalog(handle, method, ...args) {
     if (!CATALOG_METHODS.has(method)) throw error('invalid-input', `no catalog method ${method}`);
+    if (FULL_METHODS.has(method)) await full();
     return entry(handle).catalog[method](...args);
   },
 
