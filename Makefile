@@ -11,7 +11,7 @@ export CONFORMANCE_DIR
 WASM_BINDGEN_VERSION := $(shell grep -A1 '^name = "wasm-bindgen"$$' Cargo.lock | sed -n 's/^version = "\(.*\)"/\1/p')
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 
-.PHONY: all setup build pkg test bench-build test-rust test-wasm test-node test-e2e serve site bench bench-node clean
+.PHONY: all setup build pkg test bench-build test-rust test-wasm test-node test-e2e test-fuzz serve site bench bench-node clean
 
 all: build
 
@@ -54,6 +54,13 @@ test-node:
 test-e2e: site build
 	node --test --test-reporter=spec tests/e2e/site.test.mjs tests/e2e/markdown.test.mjs
 
+## test-fuzz: every cargo-fuzz target of fuzz/ for 5 s on a copy of its seed corpus (nightly
+## toolchain and cargo-fuzz, installed when missing); fails on any crash, hang or out-of-memory.
+test-fuzz:
+	@rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
+	@command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz
+	scripts/fuzz.sh 5
+
 ## site: the static site in www/dist (the npm package's wasm, bundled with esbuild, offline).
 site: setup
 	scripts/build-site.sh
@@ -62,8 +69,13 @@ serve: site
 	@echo "serving http://localhost:$(PORT)"
 	cd www/dist && python3 -m http.server $(PORT) --bind 127.0.0.1
 
-bench: setup
+## bench: every benchmark, native and in Node, then one table of the issue's targets (each
+## benchmark records its own in target/bench-targets.tsv; scripts/bench-table.mjs prints them).
+bench: setup pkg build
+	@mkdir -p target && rm -f target/bench-targets.tsv
 	$(CARGO) bench
+	BENCH_TARGETS=$(CURDIR)/target/bench-targets.tsv node tests/node/bench.mjs
+	@node scripts/bench-table.mjs
 
 bench-node: pkg build
 	node tests/node/bench.mjs

@@ -98,6 +98,40 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     }
   }
 
+  // An editing session (`openCatalog`): the catalog stays inside WebAssembly and each change
+  // re-validates only what it touches; every report is what `validate` would return.
+  class CatalogSession {
+    #handle;
+    #generation;
+    constructor(files, options) {
+      this.#handle = call((raw) => raw.openCatalog(files, options));
+      this.#generation = generation;
+    }
+    #use(fn) {
+      if (this.#handle === undefined) {
+        const err = new Error('this catalog session was freed');
+        err.name = 'OlmCatalogError';
+        err.code = 'freed';
+        throw err;
+      }
+      if (this.#generation !== generation) {
+        const err = new Error('this catalog session was opened before an internal error reset the module; open it again');
+        err.name = 'OlmCatalogError';
+        err.code = 'stale-handle';
+        throw err;
+      }
+      return call(() => fn(this.#handle));
+    }
+    report() { return this.#use((h) => h.report()); }
+    update(path, content) { return this.#use((h) => h.update(path, content)); }
+    remove(path) { return this.#use((h) => h.remove(path)); }
+    /** Release the WebAssembly memory now (otherwise a FinalizationRegistry does it later). */
+    free() {
+      if (this.#handle !== undefined && this.#generation === generation) this.#handle.free();
+      this.#handle = undefined;
+    }
+  }
+
   // Split a problem into inline catalogs and loaded ones, run `fn` on a raw Resolver.
   function withResolver(problem, fn) {
     if (problem === null || typeof problem !== 'object' || Array.isArray(problem)) {
@@ -187,6 +221,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     expandTemplate: (template, bundleSources, options) => callFull((raw) => raw.expandTemplate(template, bundleSources, options)),
     convertToBasicTemplate: (files, options) => callFull((raw) => raw.convertToBasicTemplate(files, options)),
     loadCatalog: (files) => new Catalog(files),
+    openCatalog: (files, options) => new CatalogSession(files, options),
     packages: (catalog) => catalog.packages(),
     channelGraph: (catalog, pkg, channel) => catalog.channelGraph(pkg, channel),
     upgradePath: (catalog, options) => catalog.upgradePath(options),
@@ -197,6 +232,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     previewRbac: (catalog, options) => catalogArg(catalog, 'previewRbac').previewRbac(options),
     previewRbacText: (catalog, options, format) => catalogArg(catalog, 'previewRbacText').previewRbacText(options, format),
     Catalog,
+    CatalogSession,
     // Only in the Node tests' build (the `test-hooks` feature); `undefined` in published builds.
     __panicForTesting: hasPanicHook(getRaw) ? () => call((raw) => raw.__panicForTesting()) : undefined,
     __parseOnly: (files) => call((raw) => raw.__parseOnly(files)),

@@ -68,7 +68,8 @@ export interface GraphNode {
   skipped: boolean;
   onV0Chain: boolean;
   stranded: boolean;
-  channels: string[];
+  /** Every channel listing this bundle; absent in a `PackageGraph` (see its `bundleChannels`). */
+  channels?: string[];
 }
 
 export interface GraphEdge {
@@ -79,6 +80,21 @@ export interface GraphEdge {
   kind: EdgeKind;
 }
 
+/**
+ * One entry's skipRange kept as a range: it stands for a `skipRange` edge from each node
+ * `nodes[byVersion[i]]` for `i` in each `[start, end)` run, except the node named `to` itself.
+ */
+export interface GraphFan {
+  /** The entry whose skipRange it is (the newer bundle). */
+  to: string;
+  /** The skipRange as written. */
+  range: string;
+  /** How many edges it stands for. */
+  count: number;
+  /** `[start, end)` positions in `byVersion`. */
+  runs: [number, number][];
+}
+
 export interface ChannelGraph {
   package: string;
   channel: string;
@@ -87,13 +103,20 @@ export interface ChannelGraph {
   head: string | null;
   orderError: string | null;
   nodes: GraphNode[];
+  /** The `replaces` and `skips` edges; skipRange edges are in `fans`. */
   edges: GraphEdge[];
+  /** Indexes into `nodes` of the entries with a version, ascending by version. */
+  byVersion: number[];
+  /** skipRange edges kept as ranges, one per entry whose skipRange covers another entry. */
+  fans: GraphFan[];
 }
 
 export interface PackageGraph {
   package: string;
   defaultChannel: string | null;
   channels: ChannelGraph[];
+  /** Every channel listing each bundle name. */
+  bundleChannels: Record<string, string[]>;
 }
 
 export interface UpgradePathOptions {
@@ -220,6 +243,25 @@ export interface ValidateReport extends Report {
 /** Validate a catalog like `opm validate`, reporting every problem with its location. */
 export declare function validate(files: CatalogFile[], options?: ValidateOptions): ValidateReport;
 export declare function loadCatalog(files: CatalogFile[]): Catalog;
+
+/**
+ * A catalog being edited, kept inside WebAssembly: each change re-reads only the changed file and
+ * re-checks only the packages it touches. Every report equals `validate` of the files as they are
+ * now (same findings, same order, same verdict). Call `free()` when done.
+ */
+export declare class CatalogSession {
+  private constructor();
+  /** The report of the catalog as it is now. */
+  report(): ValidateReport;
+  /** Add the file `path` or replace its content; the new report. */
+  update(path: string, content: string | Uint8Array): ValidateReport;
+  /** Remove the file `path` (nothing happens when there is none); the new report. */
+  remove(path: string): ValidateReport;
+  free(): void;
+}
+
+/** Open an editing session on a catalog; `options` as for `validate` (without `baseline`). */
+export declare function openCatalog(files: CatalogFile[], options?: Omit<ValidateOptions, 'baseline'>): CatalogSession;
 
 /** A CI output format of `formatDiagnostics` (and of `diffCatalogsText`). */
 export type ReportFormat = 'sarif' | 'github' | 'markdown' | 'junit';

@@ -16,7 +16,7 @@ use crate::graph::{self, ChannelGraph, MermaidOptions, PackageGraph, Semantics, 
 use crate::model::Package;
 #[cfg(feature = "resolver")]
 use crate::resolve;
-use crate::validate::{only_new, validate_files, validate_files_with, LintConfig, Options, Validated};
+use crate::validate::{only_new, validate_files, validate_files_with, LintConfig, Options, Session, Validated};
 use crate::version::Version;
 
 #[wasm_bindgen(start)]
@@ -53,20 +53,21 @@ fn files_from_js(files: &JsValue) -> Result<Vec<FileInput>, JsValue> {
             return Err(js_error("invalid-input", &format!("files[{i}].path must be a string"), None));
         };
         let content = js_sys::Reflect::get(&item, &"content".into()).unwrap_or(JsValue::UNDEFINED);
-        let bytes = if let Some(s) = content.as_string() {
-            s.into_bytes()
-        } else if content.is_instance_of::<js_sys::Uint8Array>() {
-            js_sys::Uint8Array::new(&content).to_vec()
-        } else {
-            return Err(js_error(
-                "invalid-input",
-                &format!("files[{i}].content must be a string or a Uint8Array"),
-                None,
-            ));
-        };
+        let bytes = content_from_js(&content, &format!("files[{i}].content"))?;
         out.push(FileInput::new(path.trim_start_matches("./").to_string(), bytes));
     }
     Ok(out)
+}
+
+/// A file's content: a string or a `Uint8Array` (`what` names it in the error).
+fn content_from_js(content: &JsValue, what: &str) -> Result<Vec<u8>, JsValue> {
+    if let Some(s) = content.as_string() {
+        Ok(s.into_bytes())
+    } else if content.is_instance_of::<js_sys::Uint8Array>() {
+        Ok(js_sys::Uint8Array::new(content).to_vec())
+    } else {
+        Err(js_error("invalid-input", &format!("{what} must be a string or a Uint8Array"), None))
+    }
 }
 
 /// The lint configuration of `validate`'s options: `config` (YAML or JSON text, or an object of
@@ -113,10 +114,8 @@ struct ValidateResult<'a> {
 #[wasm_bindgen]
 pub fn validate(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let files = files_from_js(&files)?;
-    let lints = js_sys::Reflect::get(&options, &"lints".into()).ok().and_then(|v| v.as_bool()).unwrap_or(true);
-    let config = lint_config_from_js(&options)?;
-    let deny_warnings = config.deny_warnings;
-    let options_ = Options { lints, config };
+    let options_ = validate_options(&options)?;
+    let deny_warnings = options_.config.deny_warnings;
     let validated = validate_files_with(&files, options_.clone());
     let baseline =
         js_sys::Reflect::get(&options, &"baseline".into()).ok().filter(|v| !v.is_undefined() && !v.is_null());
@@ -125,6 +124,65 @@ pub fn validate(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
         None => validated.report,
     };
     to_js(&ValidateResult { passed: report.passes(deny_warnings), report: &report })
+}
+
+/// `validate`'s options (all but `baseline`).
+fn validate_options(options: &JsValue) -> Result<Options, JsValue> {
+    let lints = js_sys::Reflect::get(options, &"lints".into()).ok().and_then(|v| v.as_bool()).unwrap_or(true);
+    Ok(Options { lints, config: lint_config_from_js(options)? })
+}
+
+/// A catalog being edited: validated once, then re-validated file by file (only the changed
+/// file is read again, only the packages it touches are checked again). Each report equals
+/// `validate` of the catalog as edited.
+#[wasm_bindgen]
+pub struct CatalogSession {
+    inner: Session,
+}
+
+/// Open an editing session on a catalog: `files` and `options` as for `validate` (no `baseline`).
+#[wasm_bindgen(js_name = openCatalog)]
+pub fn open_catalog(files: JsValue, options: JsValue) -> Result<CatalogSession, JsValue> {
+    let files = files_from_js(&files)?;
+    let baseline =
+        js_sys::Reflect::get(&options, &"baseline".into()).ok().filter(|v| !v.is_undefined() && !v.is_null());
+    if baseline.is_some() {
+        return Err(js_error("invalid-input", "openCatalog takes no baseline (validate does)", None));
+    }
+    Ok(CatalogSession { inner: Session::open(files, validate_options(&options)?) })
+}
+
+impl CatalogSession {
+    /// The report as `validate` returns it. Built as JSON text and parsed by the engine: for the
+    /// hundreds of findings of a real catalog, faster than building the objects one by one.
+    fn result(&self) -> Result<JsValue, JsValue> {
+        let report = self.inner.report();
+        let result = ValidateResult { passed: report.passes(self.inner.options().config.deny_warnings), report };
+        let json = serde_json::to_string(&result)
+            .map_err(|e| js_error("internal", &format!("cannot convert the result: {e}"), None))?;
+        js_sys::JSON::parse(&json)
+    }
+}
+
+#[wasm_bindgen]
+impl CatalogSession {
+    /// The report of the catalog as it is now, as `validate` returns it.
+    pub fn report(&self) -> Result<JsValue, JsValue> {
+        self.result()
+    }
+
+    /// Add the file `path` or replace its content (a string or a `Uint8Array`); the new report.
+    pub fn update(&mut self, path: &str, content: JsValue) -> Result<JsValue, JsValue> {
+        let bytes = content_from_js(&content, "content")?;
+        self.inner.update(path.trim_start_matches("./"), bytes);
+        self.result()
+    }
+
+    /// Remove the file `path` (nothing happens when there is none); the new report.
+    pub fn remove(&mut self, path: &str) -> Result<JsValue, JsValue> {
+        self.inner.remove(path.trim_start_matches("./"));
+        self.result()
+    }
 }
 
 /// A loaded, validated catalog kept inside WebAssembly so it is parsed once. Free it with

@@ -123,3 +123,24 @@ fn mutated_catalogs_never_panic() {
         }
     }
 }
+
+/// Found by fuzzing: a lone `\r` ends a line for the YAML parser (and for editors), so the lines
+/// of a YAML document — also one that follows a JSON object in the same file — are counted the
+/// same way, and a finding never points past the line it is on.
+#[test]
+fn lone_carriage_returns_count_as_line_breaks() {
+    use olm_catalog::load_files;
+    let cases: [(&[u8], u32); 3] = [
+        // JSON object, then YAML from line 3 (line 2 is empty between the two CRs).
+        (b"{\"schema\":\"olm.package\",\"name\":\"a\"}\r\r\nfoo: [\n", 4),
+        // A second document whose first line follows a lone CR.
+        (b"schema: olm.package\rname: a\n---\nb: [\n", 5),
+        // A separator line after a lone CR, itself broken.
+        (b"schema: olm.package\rname: a\n---\rb: c\n---\nd: {\n", 3),
+    ];
+    for (bytes, line) in cases {
+        let loaded = load_files(&[FileInput::new("c.yaml", bytes)]);
+        let d = loaded.diagnostics.last().unwrap_or_else(|| panic!("no finding for {bytes:?}"));
+        assert_eq!(d.location.line, line, "{d:?}");
+    }
+}

@@ -43,3 +43,57 @@ pub fn read(path: &Path) -> Vec<FileInput> {
         std::process::exit(1);
     })
 }
+
+/// A catalog of about 57 MB in the `olm.bundle.object` flavour (the size of the certified v4.14
+/// catalog the issue measured opm on), made from `community-v4.16`: its package files copied
+/// under new package names (`<name>-copyN`, every `: <name>` line value renamed) until the total
+/// reaches 57 MB. Written once under the system's temp directory and reused.
+pub fn bundle_object_catalog() -> PathBuf {
+    const TARGET: usize = 57_000_000;
+    let dir = std::env::temp_dir().join("olm-catalog-bench-bundle-object-57mb");
+    if dir.join(".complete").exists() {
+        return dir;
+    }
+    let source = read(&fbc_dir().join("community-v4.16"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut total = 0;
+    'copies: for copy in 0.. {
+        for f in &source {
+            let Some((package, _)) = f.path.split_once('/') else { continue };
+            let name = format!("{package}-copy{copy}");
+            let text = String::from_utf8_lossy(&f.content);
+            let renamed = text.replace(&format!(": {package}\n"), &format!(": {name}\n"));
+            let path = dir.join(&name).join("catalog.yaml");
+            std::fs::create_dir_all(path.parent().expect("has a parent")).expect("writable temp dir");
+            std::fs::write(&path, &renamed).expect("writable temp dir");
+            total += renamed.len();
+            if total >= TARGET {
+                break 'copies;
+            }
+        }
+    }
+    std::fs::write(dir.join(".complete"), "").expect("writable temp dir");
+    dir
+}
+
+/// Where the benchmarks record their targets, one tab-separated line each (`target`, `value`,
+/// `met`): `$BENCH_TARGETS`, else `target/bench-targets.tsv`. `make bench` empties it first and
+/// prints it as one table at the end (`scripts/bench-table.mjs`).
+pub fn targets_file() -> PathBuf {
+    std::env::var_os("BENCH_TARGETS")
+        .map(Into::into)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-targets.tsv"))
+}
+
+/// Print one target with its measured value and whether it is met, and record it for the
+/// summary table.
+pub fn target(name: &str, value: &str, met: bool) {
+    use std::io::Write as _;
+    let verdict = if met { "met" } else { "NOT met" };
+    println!("  target: {name}: {value} ({verdict})");
+    let line = format!("{}\t{}\t{verdict}\n", name.replace('\t', " "), value.replace('\t', " "));
+    let file = std::fs::OpenOptions::new().create(true).append(true).open(targets_file());
+    if let Err(e) = file.and_then(|mut f| f.write_all(line.as_bytes())) {
+        eprintln!("cannot record the target in {}: {e}", targets_file().display());
+    }
+}

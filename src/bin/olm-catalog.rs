@@ -22,7 +22,8 @@ mod native {
     use olm_catalog::declcfg::write::{self, Format};
     use olm_catalog::declcfg::{load_files, DeclarativeConfig, FileInput};
     use olm_catalog::graph::{
-        to_dot, to_mermaid, upgrade_path, ChannelGraph, MermaidOptions, PackageGraph, Semantics, Start,
+        to_dot_within, to_mermaid, to_mermaid_within, upgrade_path, ChannelGraph, MermaidOptions, PackageGraph,
+        Semantics, Start,
     };
     use olm_catalog::read_catalog;
     use olm_catalog::render::bundle::BundleOptions;
@@ -91,6 +92,14 @@ mod native {
             /// Mermaid: mark what OLM v0 skips (`--draw-v0-semantics` of opm).
             #[arg(long)]
             v0_semantics: bool,
+            /// JSON: list every skipRange edge in `edges` instead of keeping each skipRange as a
+            /// range (`fans`); refused beyond `--max-edges`.
+            #[arg(long)]
+            expand_ranges: bool,
+            /// The most edges a graph may have once skipRanges are expanded (`--expand-ranges`,
+            /// Mermaid; DOT draws skipRanges as ranges beyond it).
+            #[arg(long, value_name = "N", default_value_t = olm_catalog::graph::EXPANSION_BUDGET)]
+            max_edges: usize,
         },
         /// The upgrades OLM takes from an installed bundle (or a bare version) to the channel head.
         Path {
@@ -358,8 +367,10 @@ mod native {
                 let settings = LintSettings { file: config, lint, deny_warnings, olm_v1 };
                 validate(&paths, format, !no_lints, &settings, baseline.as_deref(), &mut out)
             }
-            Command::Graph { path, package, channel, format, minimum_edge, v0_semantics } => {
-                graph(&path, &package, channel.as_deref(), format, minimum_edge, v0_semantics, &mut out)
+            Command::Graph { path, package, channel, format, minimum_edge, v0_semantics, expand_ranges, max_edges } => {
+                let mermaid = MermaidFlags { minimum_edge, v0_semantics };
+                let budget = GraphBudget { expand_ranges, max_edges };
+                graph(&path, &package, channel.as_deref(), format, mermaid, budget, &mut out)
             }
             Command::Path { path, package, channel, from, semantics, format } => {
                 path_cmd(&path, &package, &channel, &from, semantics, format, &mut out)
@@ -808,13 +819,25 @@ mod native {
         Ok(0)
     }
 
+    /// `graph`'s Mermaid options.
+    struct MermaidFlags {
+        minimum_edge: Option<String>,
+        v0_semantics: bool,
+    }
+
+    /// `graph`'s skipRange expansion: whether JSON expands them, and the most edges allowed.
+    struct GraphBudget {
+        expand_ranges: bool,
+        max_edges: usize,
+    }
+
     fn graph(
         path: &Path,
         package: &str,
         channel: Option<&str>,
         format: GraphFormat,
-        minimum_edge: Option<String>,
-        v0_semantics: bool,
+        mermaid: MermaidFlags,
+        budget: GraphBudget,
         out: &mut String,
     ) -> Result<u8, Fail> {
         let (m, _) = model::build(&load(path)?);
@@ -826,23 +849,77 @@ mod native {
         match format {
             GraphFormat::Mermaid => {
                 let channel = channel.map(str::to_string);
+                let MermaidFlags { minimum_edge, v0_semantics } = mermaid;
                 let opts = MermaidOptions { minimum_edge, package: Some(package.to_string()), channel, v0_semantics };
-                out.push_str(&to_mermaid(&m, &opts).map_err(|e| Fail(e.to_string()))?);
+                out.push_str(&to_mermaid_within(&m, &opts, budget.max_edges).map_err(|e| Fail(e.to_string()))?);
             }
             GraphFormat::Dot => {
-                let graphs: Vec<ChannelGraph> = channels.iter().map(|c| ChannelGraph::new(p, c)).collect();
-                out.push_str(&to_dot(&graphs));
+                let graphs: Vec<ChannelGraph> = match channel {
+                    Some(_) => vec![ChannelGraph::new(p, channels[0])],
+                    None => PackageGraph::new(p).channels,
+                };
+                out.push_str(&to_dot_within(&graphs, budget.max_edges));
             }
             GraphFormat::Json => {
+                let fail = |e: olm_catalog::graph::ExpansionError| Fail(e.to_string());
                 let json = match channel {
-                    Some(_) => serde_json::to_value(ChannelGraph::new(p, channels[0])),
-                    None => serde_json::to_value(PackageGraph::new(p)),
+                    Some(_) => {
+                        let mut g = ChannelGraph::new(p, channels[0]);
+                        if budget.expand_ranges {
+                            g.expand_ranges(budget.max_edges).map_err(fail)?;
+                        }
+                        serde_json::to_string_pretty(&SortedKeys(&g))
+                    }
+                    None => {
+                        let mut g = PackageGraph::new(p);
+                        if budget.expand_ranges {
+                            g.expand_ranges(budget.max_edges).map_err(fail)?;
+                        }
+                        serde_json::to_string_pretty(&SortedPackageGraph(&g))
+                    }
                 };
-                out.push_str(&serde_json::to_string_pretty(&json.unwrap_or_default()).unwrap_or_default());
+                out.push_str(&json.map_err(|e| Fail(e.to_string()))?);
                 out.push('\n');
             }
         }
         Ok(0)
+    }
+
+    /// A value written with its object keys sorted (through a `serde_json::Value`, whose maps
+    /// are sorted), as the graph JSON has always been printed.
+    struct SortedKeys<'a, T>(&'a T);
+
+    impl<T: serde::Serialize> serde::Serialize for SortedKeys<'_, T> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            serde_json::to_value(self.0).map_err(serde::ser::Error::custom)?.serialize(s)
+        }
+    }
+
+    /// A package graph with sorted keys, one channel's `Value` at a time (a package of 5,000
+    /// channels never exists as one `Value` tree).
+    struct SortedPackageGraph<'a>(&'a PackageGraph);
+
+    impl serde::Serialize for SortedPackageGraph<'_> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::{SerializeMap, SerializeSeq};
+            struct Channels<'a>(&'a [ChannelGraph]);
+            impl serde::Serialize for Channels<'_> {
+                fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                    let mut seq = s.serialize_seq(Some(self.0.len()))?;
+                    for c in self.0 {
+                        seq.serialize_element(&SortedKeys(c))?;
+                    }
+                    seq.end()
+                }
+            }
+            let g = self.0;
+            let mut map = s.serialize_map(Some(4))?;
+            map.serialize_entry("bundleChannels", &g.bundle_channels)?;
+            map.serialize_entry("channels", &Channels(&g.channels))?;
+            map.serialize_entry("defaultChannel", &g.default_channel)?;
+            map.serialize_entry("package", &g.package)?;
+            map.end()
+        }
     }
 
     fn path_cmd(
@@ -895,6 +972,29 @@ mod native {
             }
         }
         Ok(if up.stranded { 1 } else { 0 })
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn a_package_graph_is_printed_as_its_sorted_value() {
+            let yaml = "schema: olm.package\nname: foo\ndefaultChannel: stable\n---\n\
+                schema: olm.channel\npackage: foo\nname: stable\nentries:\n- name: foo.v1\n- {name: foo.v2, replaces: foo.v1, skipRange: '<2.0.0'}\n---\n\
+                schema: olm.channel\npackage: foo\nname: fast\nentries:\n- name: foo.v2\n---\n\
+                schema: olm.bundle\npackage: foo\nname: foo.v1\nimage: example.com/foo:1\nproperties:\n\
+                - {type: olm.package, value: {packageName: foo, version: 1.0.0}}\n---\n\
+                schema: olm.bundle\npackage: foo\nname: foo.v2\nimage: example.com/foo:2\nproperties:\n\
+                - {type: olm.package, value: {packageName: foo, version: 2.0.0}}\n";
+            let (m, _) = model::build(&load_files(&[FileInput::new("c.yaml", yaml)]).config);
+            let g = PackageGraph::new(m.package("foo").expect("foo"));
+            let want = serde_json::to_string_pretty(&serde_json::to_value(&g).expect("value")).expect("json");
+            assert_eq!(serde_json::to_string_pretty(&SortedPackageGraph(&g)).expect("json"), want);
+            let c = &g.channels[0];
+            let want = serde_json::to_string_pretty(&serde_json::to_value(c).expect("value")).expect("json");
+            assert_eq!(serde_json::to_string_pretty(&SortedKeys(c)).expect("json"), want);
+        }
     }
 }
 

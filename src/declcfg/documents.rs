@@ -21,7 +21,7 @@ pub struct Document {
 /// Every document of `bytes` (the file `path`), in order. Reading stops at the first document
 /// that does not parse, which is reported (located in `path`) as the last item.
 pub fn read_documents(path: &str, bytes: &[u8]) -> Vec<Result<Document, Diagnostic>> {
-    let text = String::from_utf8_lossy(bytes);
+    let text = super::load::text_of(bytes);
     let error = |code: Code, message: String, pos: Pos| {
         let location = Location { file: path.to_string(), line: pos.line, column: pos.column, pointer: String::new() };
         Diagnostic::error(code, message, location)

@@ -6,6 +6,7 @@
 //! [`Diagnostic`] and the rest of the catalog is still read. The entry point works on in-memory
 //! `(path, bytes)` pairs so that the same code serves the native CLI and WebAssembly.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -13,6 +14,7 @@ use super::decode::{self, DecodeError};
 use super::indexignore::{sort_walk_order, IndexIgnore};
 use super::json::JsonReader;
 use super::value::{fold, Node, Pos, Value};
+use super::yaml::utf8::InvalidUtf8;
 use super::yaml::{self, YamlError};
 use super::{Blob, DeclarativeConfig, Meta, Source};
 use super::{SCHEMA_BUNDLE, SCHEMA_CHANNEL, SCHEMA_DEPRECATIONS, SCHEMA_PACKAGE};
@@ -95,7 +97,7 @@ pub(crate) fn load_in_order<E: Send>(
 /// parsed. The baseline the benchmarks compare loading and validation with.
 pub fn parse_only(files: &[FileInput]) -> usize {
     let one = |f: &FileInput| -> usize {
-        let text = String::from_utf8_lossy(&f.content);
+        let text = text_of(&f.content);
         if text.trim_start().starts_with('{') {
             let mut r = JsonReader::new(&text, 1);
             let mut n = 0;
@@ -133,7 +135,9 @@ pub fn parse_only(files: &[FileInput]) -> usize {
 /// object is read again as YAML from the end of that object, as Kubernetes' decoder does.
 pub fn parse_file(path: &str, bytes: &[u8]) -> (Vec<Blob>, Vec<Diagnostic>) {
     let file: Arc<str> = Arc::from(path);
-    let text = String::from_utf8_lossy(bytes);
+    let text = text_of(bytes);
+    // go-yaml refuses invalid UTF-8 (encoding/json replaces it): YAML documents holding some fail.
+    let invalid = if matches!(text, Cow::Owned(_)) { yaml::utf8::invalid_utf8(bytes) } else { Vec::new() };
     let mut out = FileBlobs { file, blobs: Vec::new(), diags: Vec::new() };
     let head = &bytes[..bytes.len().min(4096)];
     let is_json = head.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
@@ -168,8 +172,13 @@ pub fn parse_file(path: &str, bytes: &[u8]) -> (Vec<Blob>, Vec<Diagnostic>) {
                     for n in good.drain(..) {
                         out.blob(n, false);
                     }
-                    let first_line = 1 + text.as_bytes()[..start].iter().filter(|&&b| b == b'\n').count() as u32;
-                    out.yaml(text.get(start..).unwrap_or(""), first_line);
+                    let first_line = 1 + yaml::line_breaks(&text[..start]);
+                    let invalid: Vec<_> = invalid
+                        .iter()
+                        .filter(|i| i.at >= start)
+                        .map(|i| InvalidUtf8 { at: i.at - start, ..*i })
+                        .collect();
+                    out.yaml(text.get(start..).unwrap_or(""), first_line, &invalid);
                     return out.finish();
                 }
                 Err(e) => {
@@ -186,7 +195,7 @@ pub fn parse_file(path: &str, bytes: &[u8]) -> (Vec<Blob>, Vec<Diagnostic>) {
             out.blob(n, false);
         }
     } else {
-        out.yaml(&text, 1);
+        out.yaml(&text, 1, &invalid);
     }
     out.finish()
 }
@@ -220,14 +229,17 @@ impl FileBlobs {
         self.diags.push(Diagnostic::error(Code::YamlSyntax, e.message, loc));
     }
 
-    fn yaml(&mut self, text: &str, first_line: u32) {
+    fn yaml(&mut self, text: &str, first_line: u32, invalid_utf8: &[InvalidUtf8]) {
         let docs = match yaml::split_documents(text, first_line) {
             Ok(d) => d,
             Err(e) => return self.yaml_error(e),
         };
         let one = |doc: &yaml::Document<'_>| {
             let mut part = FileBlobs { file: self.file.clone(), blobs: Vec::new(), diags: Vec::new() };
-            part.yaml_document(doc);
+            match yaml::utf8::check(text, doc, invalid_utf8) {
+                Ok(()) => part.yaml_document(doc),
+                Err(e) => part.yaml_error(e),
+            }
             part
         };
         #[cfg(not(target_arch = "wasm32"))]
@@ -460,9 +472,18 @@ fn check_manifest(bytes: &[u8]) -> Result<(), String> {
     if serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok() {
         return Ok(());
     }
-    let text = String::from_utf8_lossy(bytes);
+    let text = text_of(bytes);
     let doc = yaml::Document::new(&text, 1);
     yaml::parse_with_events(&doc).map(|_| ()).map_err(|e| e.message)
+}
+
+/// The text of a file: its bytes when they are UTF-8 (checked with the standard library's fast
+/// validator), else with each invalid sequence replaced by U+FFFD.
+pub(crate) fn text_of(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => std::borrow::Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
 }
 
 /// Escape a key for use in a JSON pointer.

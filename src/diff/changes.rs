@@ -64,7 +64,7 @@ fn package(old: Option<&Package>, new: Option<&Package>) -> Option<PackageChange
 /// A channel's upgrade edges as a set.
 fn edge_set(p: Option<&Package>, c: Option<&Channel>) -> Vec<GraphEdge> {
     match (p, c) {
-        (Some(p), Some(c)) => ChannelGraph::new(p, c).edges,
+        (Some(p), Some(c)) => ChannelGraph::new(p, c).expanded_edges(usize::MAX).unwrap_or_default(),
         _ => Vec::new(),
     }
 }

@@ -29,8 +29,12 @@ pub fn decode_base64(s: &str) -> Result<Vec<u8>, Base64Error> {
             .with_decode_allow_trailing_bits(true)
             .with_decode_padding_mode(DecodePaddingMode::RequireCanonical),
     );
+    // Line breaks are rare: decode as is first, and only on failure look for them to strip.
+    if let Ok(bytes) = ENGINE.decode(s) {
+        return Ok(bytes);
+    }
     let owned;
-    let input = if s.contains(['\n', '\r']) {
+    let input = if s.bytes().any(|b| b == b'\n' || b == b'\r') {
         owned = s.replace(['\n', '\r'], "");
         owned.as_str()
     } else {

@@ -1,19 +1,29 @@
 //! The graph of one channel ([`ChannelGraph`], and [`PackageGraph`] for all of a package's): its
 //! entries (and "virtual" nodes for `replaces`/`skips` targets that are not in the channel), typed
 //! edges from the older bundle to the newer one, the head, and what OLM v0 makes of each entry (on
-//! its channel order, skipped, stranded). This is the JSON the CLI and the bindings print, and what
-//! the DOT export and the lints read.
+//! its channel order, skipped, stranded). skipRange edges are kept as ranges ([`GraphFan`]: one
+//! entry and the runs of the version order its range covers), so a channel whose every entry
+//! skips all earlier versions stays linear in size; [`ChannelGraph::expand_ranges`] turns them
+//! into edges within a budget. This is the JSON the CLI and the bindings print, and what the DOT
+//! export and the lints read.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use petgraph::graph::{DiGraph, NodeIndex};
 use serde::Serialize;
 
-use super::edge::{entry_version, EdgeKind};
-use super::order::channel_order;
+use super::edge::EdgeKind;
+use super::fan::Fans;
+use super::order::{channel_order, OrderError};
+use super::successors::outcomes;
 use super::upgrade::V0Channel;
+use crate::gotext::{quote as q, thousands};
 use crate::model::{Bundle, Channel, Package};
 use crate::property::Property;
+
+/// How many upgrade edges expanding a graph's skipRange fans may produce, unless the caller
+/// gives its own budget (the DOT export draws fans as ranges beyond it, Mermaid refuses).
+pub const EXPANSION_BUDGET: usize = 1_000_000;
 
 /// A node of a channel graph.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -37,8 +47,10 @@ pub struct GraphNode {
     pub on_v0_chain: bool,
     /// OLM v0 has no path from this entry to the head.
     pub stranded: bool,
-    /// Every channel of the package that lists this bundle.
-    pub channels: Vec<String>,
+    /// Every channel of the package that lists this bundle; `None` in a [`PackageGraph`], which
+    /// lists them once per bundle (`bundle_channels`) instead of once per channel.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub channels: Option<Vec<String>>,
 }
 
 /// A typed edge, from the older bundle to the newer one.
@@ -50,6 +62,20 @@ pub struct GraphEdge {
     pub to: String,
     /// Which field makes the edge.
     pub kind: EdgeKind,
+}
+
+/// One entry's skipRange kept as a range: it stands for a `skipRange` edge from each entry it
+/// covers, the entries `by_version[start..end]` of each run except `to` itself.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GraphFan {
+    /// The entry whose skipRange it is (the newer bundle).
+    pub to: String,
+    /// The skipRange as written.
+    pub range: String,
+    /// How many entries it covers: the `skipRange` edges it stands for.
+    pub count: usize,
+    /// `[start, end)` positions in the graph's `by_version`, ascending and disjoint.
+    pub runs: Vec<[usize; 2]>,
 }
 
 /// One channel's upgrade graph.
@@ -70,8 +96,15 @@ pub struct ChannelGraph {
     pub order_error: Option<String>,
     /// Entries in channel order, then virtual nodes.
     pub nodes: Vec<GraphNode>,
-    /// Every upgrade edge.
+    /// The `replaces` and `skips` edges, entry by entry; the `skipRange` edges too once
+    /// [expanded](ChannelGraph::expand_ranges).
     pub edges: Vec<GraphEdge>,
+    /// Indexes into `nodes` of the entries that have a version, ascending by version (ties in
+    /// channel order): what the `runs` of `fans` index.
+    pub by_version: Vec<usize>,
+    /// The `skipRange` edges as ranges, one fan per entry whose skipRange covers another entry,
+    /// in channel order; empty once expanded.
+    pub fans: Vec<GraphFan>,
 }
 
 /// Every channel graph of a package.
@@ -82,51 +115,134 @@ pub struct PackageGraph {
     pub package: String,
     /// The default channel, when set.
     pub default_channel: Option<String>,
-    /// One graph per channel, by name.
+    /// One graph per channel, by name (their nodes leave `channels` out).
     pub channels: Vec<ChannelGraph>,
+    /// Every channel of the package listing each bundle name.
+    pub bundle_channels: BTreeMap<String, Vec<String>>,
 }
+
+/// Expanding a graph's skipRange fans into edges would go over the budget.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExpansionError {
+    /// The package.
+    pub package: String,
+    /// The channel (`None` for a whole package's graph).
+    pub channel: Option<String>,
+    /// How many edges the expanded graph would have.
+    pub edges: usize,
+    /// The budget.
+    pub budget: usize,
+}
+
+impl std::fmt::Display for ExpansionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(c) = &self.channel {
+            write!(f, "channel {} of ", q(c))?;
+        }
+        write!(
+            f,
+            "package {} has {} upgrade edges once its skipRanges are expanded, more than the budget of {}; keep the skipRanges as ranges (fans) or raise the budget",
+            q(&self.package),
+            thousands(self.edges),
+            thousands(self.budget)
+        )
+    }
+}
+
+impl std::error::Error for ExpansionError {}
 
 impl PackageGraph {
     /// Graphs of every channel of `package`.
     pub fn new(package: &Package) -> PackageGraph {
+        let facts = PackageFacts::new(package);
+        let bundle_channels = facts
+            .channels_of
+            .iter()
+            .map(|(name, chans)| (name.to_string(), chans.iter().map(|c| c.to_string()).collect()))
+            .collect();
         PackageGraph {
             package: package.name.clone(),
             default_channel: (!package.default_channel.value.is_empty()).then(|| package.default_channel.value.clone()),
-            channels: package.channels.iter().map(|c| ChannelGraph::new(package, c)).collect(),
+            channels: package
+                .channels
+                .iter()
+                .map(|c| ChannelGraph::build(&facts, c, &Prepared::new(package, c), false))
+                .collect(),
+            bundle_channels,
         }
+    }
+
+    /// How many upgrade edges all channels have, skipRange fans counted as the edges they stand
+    /// for.
+    pub fn edge_count(&self) -> usize {
+        self.channels.iter().map(ChannelGraph::edge_count).sum()
+    }
+
+    /// Expand every channel's skipRange fans into edges, if all of them together stay within
+    /// `budget` edges; otherwise nothing changes.
+    pub fn expand_ranges(&mut self, budget: usize) -> Result<(), ExpansionError> {
+        let total = self.edge_count();
+        if total > budget {
+            return Err(ExpansionError { package: self.package.clone(), channel: None, edges: total, budget });
+        }
+        for c in &mut self.channels {
+            c.expand_ranges(budget)?;
+        }
+        Ok(())
     }
 }
 
-/// Which entries have no OLM v0 path to the head (following each entry's next step, memoized).
+/// What every channel graph of a package reads from the whole package: which channels list each
+/// name, and the bundles by name.
+pub(crate) struct PackageFacts<'a> {
+    package: &'a Package,
+    channels_of: HashMap<&'a str, Vec<&'a str>>,
+    bundles: HashMap<&'a str, &'a Bundle>,
+}
+
+impl<'a> PackageFacts<'a> {
+    pub(crate) fn new(package: &'a Package) -> PackageFacts<'a> {
+        let mut channels_of: HashMap<&str, Vec<&str>> = HashMap::new();
+        for ch in &package.channels {
+            for e in &ch.entries {
+                channels_of.entry(e.name.value.as_str()).or_default().push(ch.name.as_str());
+            }
+        }
+        let mut bundles: HashMap<&str, &Bundle> = HashMap::new();
+        for b in &package.bundles {
+            bundles.entry(b.name.value.as_str()).or_insert(b);
+        }
+        PackageFacts { package, channels_of, bundles }
+    }
+
+    fn channels(&self, name: &str) -> Vec<String> {
+        self.channels_of.get(name).map(|cs| cs.iter().map(|c| c.to_string()).collect()).unwrap_or_default()
+    }
+}
+
+/// What a channel's graph and its lints are computed from, once: the skipRange fans, OLM v0's
+/// order and its view of the channel.
+pub(crate) struct Prepared<'a> {
+    pub(crate) fans: Fans,
+    pub(crate) order: Result<Vec<usize>, OrderError>,
+    pub(crate) v0: Option<V0Channel<'a>>,
+}
+
+impl<'a> Prepared<'a> {
+    pub(crate) fn new(package: &'a Package, c: &'a Channel) -> Prepared<'a> {
+        let fans = Fans::new(package, c);
+        let order = channel_order(&package.name, c);
+        let v0 = order.as_ref().ok().map(|o| V0Channel::with_order(package, c, o.clone(), &fans));
+        Prepared { fans, order, v0 }
+    }
+}
+
+/// Which entries have no OLM v0 path to the head (following each entry's next step).
 fn stranded_entries(c: &Channel, v0: Option<&V0Channel<'_>>, head: Option<&str>) -> Vec<bool> {
     let n = c.entries.len();
     let Some(v0) = v0 else { return vec![true; n] };
     let Some(head) = c.entries.iter().position(|e| Some(e.name.value.as_str()) == head) else { return vec![true; n] };
-    let next = v0.next_of_entries();
-    // 0 = unknown, 1 = reaches head, 2 = stranded, 3 = on the current walk.
-    let mut state = vec![0u8; n];
-    state[head] = 1;
-    for start in 0..n {
-        let mut walk = Vec::new();
-        let mut cur = start;
-        let result = loop {
-            match state[cur] {
-                1 => break 1,
-                2 | 3 => break 2,
-                _ => {}
-            }
-            state[cur] = 3;
-            walk.push(cur);
-            match next[cur] {
-                Some(j) => cur = j,
-                None => break 2,
-            }
-        };
-        for i in walk {
-            state[i] = result;
-        }
-    }
-    state.iter().map(|&s| s != 1).collect()
+    outcomes(&v0.next_of_entries(), &vec![None; n], Some(head)).iter().map(|o| !o.reached).collect()
 }
 
 /// A bundle's deprecation message, from `olm.deprecations` or a legacy `olm.deprecated` property.
@@ -142,34 +258,23 @@ fn deprecation_of(b: &Bundle) -> Option<String> {
     })
 }
 
-/// What every node of one channel's graph is built from: the package, the names some entry of
-/// the channel skips, and every channel of the package that lists each name.
-struct NodeFacts<'a> {
-    package: &'a Package,
+/// What every node of one channel's graph is built from: the package's facts, the names some
+/// entry of the channel skips, and whether nodes list their channels.
+struct NodeFacts<'a, 'p> {
+    package: &'p PackageFacts<'a>,
     skipped: HashSet<&'a str>,
-    channels_of: HashMap<&'a str, Vec<String>>,
+    with_channels: bool,
 }
 
-impl<'a> NodeFacts<'a> {
-    fn new(package: &'a Package, c: &'a Channel) -> NodeFacts<'a> {
-        let skipped = c.entries.iter().flat_map(|e| e.skips.iter().map(|s| s.value.as_str())).collect();
-        let mut channels_of: HashMap<&str, Vec<String>> = HashMap::new();
-        for ch in &package.channels {
-            for e in &ch.entries {
-                channels_of.entry(e.name.value.as_str()).or_default().push(ch.name.clone());
-            }
-        }
-        NodeFacts { package, skipped, channels_of }
-    }
-
-    fn channels(&self, name: &str) -> Vec<String> {
-        self.channels_of.get(name).cloned().unwrap_or_default()
+impl<'a> NodeFacts<'a, '_> {
+    fn channels(&self, name: &str) -> Option<Vec<String>> {
+        self.with_channels.then(|| self.package.channels(name))
     }
 
     /// The node of entry `e` (the `i`th of channel `c`).
     fn entry_node(&self, c: &Channel, i: usize, head: Option<&str>, on_chain: &[bool], stranded: &[bool]) -> GraphNode {
         let e = &c.entries[i];
-        let bundle = e.bundle.and_then(|b| self.package.bundles.get(b));
+        let bundle = e.bundle.and_then(|b| self.package.package.bundles.get(b));
         let name = e.name.value.clone();
         GraphNode {
             version: bundle.and_then(Bundle::version_string),
@@ -188,7 +293,7 @@ impl<'a> NodeFacts<'a> {
     fn virtual_node(&self, name: &str) -> GraphNode {
         GraphNode {
             name: name.to_string(),
-            version: self.package.bundle(name).and_then(Bundle::version_string),
+            version: self.package.bundles.get(name).and_then(|b| b.version_string()),
             is_virtual: true,
             head: false,
             deprecated: None,
@@ -200,10 +305,9 @@ impl<'a> NodeFacts<'a> {
     }
 }
 
-/// Every declared edge of channel `c`, entry by entry (`replaces`, then `skips`, then the entries
-/// its `skipRange` covers), and a virtual node for each source that is not an entry (by name).
-fn edges(facts: &NodeFacts<'_>, c: &Channel) -> (Vec<GraphEdge>, BTreeMap<String, GraphNode>) {
-    let package = facts.package;
+/// Every `replaces` and `skips` edge of channel `c`, entry by entry, and a virtual node for each
+/// source that is not an entry (by name).
+fn edges(facts: &NodeFacts<'_, '_>, c: &Channel) -> (Vec<GraphEdge>, BTreeMap<String, GraphNode>) {
     let in_channel: HashSet<&str> = c.entries.iter().map(|e| e.name.value.as_str()).collect();
     let mut edges = Vec::new();
     let mut virtual_nodes: BTreeMap<String, GraphNode> = BTreeMap::new();
@@ -221,34 +325,55 @@ fn edges(facts: &NodeFacts<'_>, c: &Channel) -> (Vec<GraphEdge>, BTreeMap<String
         for s in e.skips.iter().filter(|s| !s.value.is_empty()) {
             add_edge(&s.value, to, EdgeKind::Skips);
         }
-        if let Some(range) = e.range() {
-            for x in &c.entries {
-                if x.name.value != to && entry_version(package, x.bundle).is_some_and(|v| range.contains(v)) {
-                    add_edge(&x.name.value, to, EdgeKind::SkipRange);
-                }
-            }
-        }
     }
     (edges, virtual_nodes)
+}
+
+/// The fan of every entry whose valid skipRange covers another entry of the channel.
+fn graph_fans(c: &Channel, fans: &Fans) -> Vec<GraphFan> {
+    c.entries
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| {
+            let count = fans.count(i);
+            (count > 0).then(|| GraphFan {
+                to: e.name.value.clone(),
+                range: e.skip_range_text().to_string(),
+                count,
+                runs: fans.runs[i].iter().map(|r| [r.start, r.end]).collect(),
+            })
+        })
+        .collect()
 }
 
 impl ChannelGraph {
     /// Build the graph of channel `c` of `package`.
     pub fn new(package: &Package, c: &Channel) -> ChannelGraph {
+        ChannelGraph::build(&PackageFacts::new(package), c, &Prepared::new(package, c), true)
+    }
+
+    /// The graph of `c` from its package's facts and its prepared view; nodes list their
+    /// channels when `with_channels`.
+    pub(crate) fn build(
+        facts: &PackageFacts<'_>,
+        c: &Channel,
+        prepared: &Prepared<'_>,
+        with_channels: bool,
+    ) -> ChannelGraph {
+        let package = facts.package;
         let head = c.head().ok().map(|e| e.name.value.clone());
-        let order = channel_order(&package.name, c);
-        let v0 = V0Channel::new(package, c).ok();
         let mut on_chain = vec![false; c.entries.len()];
-        if let Ok(o) = &order {
+        if let Ok(o) = &prepared.order {
             for &i in o {
                 on_chain[i] = true;
             }
         }
-        let stranded = stranded_entries(c, v0.as_ref(), head.as_deref());
-        let facts = NodeFacts::new(package, c);
+        let stranded = stranded_entries(c, prepared.v0.as_ref(), head.as_deref());
+        let skipped = c.entries.iter().flat_map(|e| e.skips.iter().map(|s| s.value.as_str())).collect();
+        let node_facts = NodeFacts { package: facts, skipped, with_channels };
         let mut nodes: Vec<GraphNode> =
-            (0..c.entries.len()).map(|i| facts.entry_node(c, i, head.as_deref(), &on_chain, &stranded)).collect();
-        let (edges, virtual_nodes) = edges(&facts, c);
+            (0..c.entries.len()).map(|i| node_facts.entry_node(c, i, head.as_deref(), &on_chain, &stranded)).collect();
+        let (edges, virtual_nodes) = edges(&node_facts, c);
         nodes.extend(virtual_nodes.into_values());
         ChannelGraph {
             package: package.name.clone(),
@@ -256,10 +381,69 @@ impl ChannelGraph {
             is_default: package.default_channel.value == c.name,
             deprecated: c.deprecation.as_ref().map(|d| d.message.value.clone()),
             head,
-            order_error: order.err().map(|e| e.to_string()),
+            order_error: prepared.order.as_ref().err().map(|e| e.to_string()),
             nodes,
             edges,
+            by_version: prepared.fans.sorted.clone(),
+            fans: graph_fans(c, &prepared.fans),
         }
+    }
+
+    /// How many upgrade edges the graph has, each fan counted as the edges it stands for.
+    pub fn edge_count(&self) -> usize {
+        self.edges.len() + self.fans.iter().map(|f| f.count).sum::<usize>()
+    }
+
+    /// The nodes a fan stands for an edge from, in channel order.
+    pub fn fan_sources(&self, fan: &GraphFan) -> Vec<&GraphNode> {
+        let mut idx: Vec<usize> = fan
+            .runs
+            .iter()
+            .flat_map(|&[start, end]| self.by_version.get(start..end).unwrap_or_default().iter().copied())
+            .filter(|&i| self.nodes.get(i).is_some_and(|n| n.name != fan.to))
+            .collect();
+        idx.sort_unstable();
+        idx.into_iter().filter_map(|i| self.nodes.get(i)).collect()
+    }
+
+    /// Every edge, the fans expanded in place (after each entry's `replaces` and `skips` edges, a
+    /// `skipRange` edge from each entry its range covers, in channel order), if there are at most
+    /// `budget` of them.
+    pub fn expanded_edges(&self, budget: usize) -> Result<Vec<GraphEdge>, ExpansionError> {
+        let total = self.edge_count();
+        if total > budget {
+            return Err(ExpansionError {
+                package: self.package.clone(),
+                channel: Some(self.channel.clone()),
+                edges: total,
+                budget,
+            });
+        }
+        let mut out = Vec::with_capacity(total);
+        let mut explicit = self.edges.iter().peekable();
+        let mut fans = self.fans.iter().peekable();
+        for n in self.nodes.iter().filter(|n| !n.is_virtual) {
+            while let Some(e) = explicit.next_if(|e| e.to == n.name) {
+                out.push(e.clone());
+            }
+            if let Some(f) = fans.next_if(|f| f.to == n.name) {
+                out.extend(self.fan_sources(f).into_iter().map(|from| GraphEdge {
+                    from: from.name.clone(),
+                    to: f.to.clone(),
+                    kind: EdgeKind::SkipRange,
+                }));
+            }
+        }
+        out.extend(explicit.cloned());
+        Ok(out)
+    }
+
+    /// Turn the fans into `skipRange` edges ([`expanded_edges`](ChannelGraph::expanded_edges)),
+    /// if there are at most `budget` edges; otherwise nothing changes.
+    pub fn expand_ranges(&mut self, budget: usize) -> Result<(), ExpansionError> {
+        self.edges = self.expanded_edges(budget)?;
+        self.fans.clear();
+        Ok(())
     }
 
     /// The node named `name`.
@@ -267,7 +451,12 @@ impl ChannelGraph {
         self.nodes.iter().find(|n| n.name == name)
     }
 
-    /// The graph as a petgraph `DiGraph` whose node weights are indexes into `nodes`.
+    /// The graph as a petgraph `DiGraph`: the first `nodes.len()` nodes have as weight their
+    /// index into `nodes`; fans add helper nodes (weight `usize::MAX`) so that reachability is
+    /// that of the expanded graph with O(n log n) edges: a segment tree over `by_version` whose
+    /// nodes each reach their parent, and an edge from the tree nodes covering each run of a fan
+    /// to the fan's entry. (An entry whose own range covers it so gains a self loop through the
+    /// tree, which does not change reachability between distinct nodes.)
     pub fn petgraph(&self) -> DiGraph<usize, EdgeKind> {
         let mut g = DiGraph::new();
         let idx: Vec<NodeIndex> = (0..self.nodes.len()).map(|i| g.add_node(i)).collect();
@@ -276,6 +465,18 @@ impl ChannelGraph {
         for e in &self.edges {
             if let (Some(&a), Some(&b)) = (by_name.get(e.from.as_str()), by_name.get(e.to.as_str())) {
                 g.add_edge(a, b, e.kind);
+            }
+        }
+        if self.fans.is_empty() || self.by_version.is_empty() {
+            return g;
+        }
+        let tree = SegmentTree::new(&mut g, &self.by_version, &idx);
+        for f in &self.fans {
+            let Some(&to) = by_name.get(f.to.as_str()) else { continue };
+            for &[start, end] in &f.runs {
+                for t in tree.cover(start, end) {
+                    g.add_edge(t, to, EdgeKind::SkipRange);
+                }
             }
         }
         g
@@ -290,5 +491,165 @@ impl ChannelGraph {
             (Some(a), Some(b)) => petgraph::algo::has_path_connecting(&g, a, b, None),
             _ => false,
         }
+    }
+}
+
+/// Helper nodes over positions `0..n` of `by_version`: leaf `p` is reached from node
+/// `by_version[p]`, each tree node reaches its parent, so a tree node is reached from every
+/// entry in its span.
+struct SegmentTree {
+    n: usize,
+    /// Tree node `t` (1-based heap layout over `size` leaves).
+    nodes: Vec<NodeIndex>,
+    size: usize,
+}
+
+impl SegmentTree {
+    fn new(g: &mut DiGraph<usize, EdgeKind>, by_version: &[usize], idx: &[NodeIndex]) -> SegmentTree {
+        let n = by_version.len();
+        let size = n.next_power_of_two();
+        let nodes: Vec<NodeIndex> = (0..2 * size).map(|_| g.add_node(usize::MAX)).collect();
+        for (p, &i) in by_version.iter().enumerate() {
+            if let Some(&from) = idx.get(i) {
+                g.add_edge(from, nodes[size + p], EdgeKind::SkipRange);
+            }
+        }
+        for t in 2..2 * size {
+            g.add_edge(nodes[t], nodes[t / 2], EdgeKind::SkipRange);
+        }
+        SegmentTree { n, nodes, size }
+    }
+
+    /// The O(log n) tree nodes whose spans exactly cover positions `start..end`.
+    fn cover(&self, start: usize, end: usize) -> Vec<NodeIndex> {
+        let (mut lo, mut hi) = (start.min(self.n) + self.size, end.min(self.n) + self.size);
+        let mut out = Vec::new();
+        while lo < hi {
+            if lo & 1 == 1 {
+                out.push(self.nodes[lo]);
+                lo += 1;
+            }
+            if hi & 1 == 1 {
+                hi -= 1;
+                out.push(self.nodes[hi]);
+            }
+            lo /= 2;
+            hi /= 2;
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::testing::{channel, foo, TestCatalog};
+
+    /// 1.0.0 <- 1.0.1 <- 1.0.2 along `replaces`, the head 1.0.2 also covering `<1.0.2`, and
+    /// 1.0.1 skipping 0.9.0, which is not in the channel.
+    fn ranged() -> crate::model::Model {
+        TestCatalog::new()
+            .channel(
+                "stable",
+                "
+                - name: foo.v1.0.0
+                - name: foo.v1.0.1
+                  replaces: foo.v1.0.0
+                  skips: [foo.v0.9.0]
+                - name: foo.v1.0.2
+                  replaces: foo.v1.0.1
+                  skipRange: '<1.0.2'
+                ",
+            )
+            .build()
+    }
+
+    fn edge(from: &str, to: &str, kind: EdgeKind) -> GraphEdge {
+        GraphEdge { from: from.into(), to: to.into(), kind }
+    }
+
+    #[test]
+    fn skip_range_edges_are_kept_as_a_fan() {
+        let m = ranged();
+        let g = ChannelGraph::new(foo(&m), channel(&m, "stable"));
+        assert_eq!(
+            g.edges,
+            [
+                edge("foo.v1.0.0", "foo.v1.0.1", EdgeKind::Replaces),
+                edge("foo.v0.9.0", "foo.v1.0.1", EdgeKind::Skips),
+                edge("foo.v1.0.1", "foo.v1.0.2", EdgeKind::Replaces),
+            ]
+        );
+        assert_eq!(g.by_version, [0, 1, 2]);
+        assert_eq!(
+            g.fans,
+            [GraphFan { to: "foo.v1.0.2".into(), range: "<1.0.2".into(), count: 2, runs: vec![[0, 2]] }]
+        );
+        assert_eq!(g.edge_count(), 5);
+    }
+
+    #[test]
+    fn expanding_puts_the_skip_range_edges_after_each_entrys_own() {
+        let m = ranged();
+        let mut g = ChannelGraph::new(foo(&m), channel(&m, "stable"));
+        g.expand_ranges(EXPANSION_BUDGET).expect("small");
+        assert_eq!(
+            g.edges,
+            [
+                edge("foo.v1.0.0", "foo.v1.0.1", EdgeKind::Replaces),
+                edge("foo.v0.9.0", "foo.v1.0.1", EdgeKind::Skips),
+                edge("foo.v1.0.1", "foo.v1.0.2", EdgeKind::Replaces),
+                edge("foo.v1.0.0", "foo.v1.0.2", EdgeKind::SkipRange),
+                edge("foo.v1.0.1", "foo.v1.0.2", EdgeKind::SkipRange),
+            ]
+        );
+        assert!(g.fans.is_empty());
+    }
+
+    #[test]
+    fn expanding_beyond_the_budget_is_refused() {
+        let m = ranged();
+        let mut g = ChannelGraph::new(foo(&m), channel(&m, "stable"));
+        let err = g.expand_ranges(4).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "channel \"stable\" of package \"foo\" has 5 upgrade edges once its skipRanges are expanded, more than the budget of 4; keep the skipRanges as ranges (fans) or raise the budget"
+        );
+        assert_eq!(g.fans.len(), 1, "unchanged");
+    }
+
+    #[test]
+    fn reachability_follows_fans() {
+        let m = TestCatalog::new()
+            .channel(
+                "stable",
+                "
+                - name: foo.v1.0.0
+                - name: foo.v1.0.1
+                  skipRange: '<1.0.1'
+                - name: foo.v1.0.3
+                  skipRange: '>=1.0.1 <1.0.3'
+                ",
+            )
+            .build();
+        let g = ChannelGraph::new(foo(&m), channel(&m, "stable"));
+        assert!(g.edges.is_empty());
+        assert!(g.reachable("foo.v1.0.0", "foo.v1.0.3"));
+        assert!(g.reachable("foo.v1.0.1", "foo.v1.0.3"));
+        assert!(!g.reachable("foo.v1.0.3", "foo.v1.0.0"));
+        assert!(!g.reachable("foo.v1.0.1", "foo.v1.0.0"));
+    }
+
+    #[test]
+    fn a_package_graph_lists_each_bundles_channels_once() {
+        let m = TestCatalog::new()
+            .channel("stable", "[{name: foo.v1.0.0}, {name: foo.v1.1.0, replaces: foo.v1.0.0}]")
+            .channel("fast", "[{name: foo.v1.1.0}]")
+            .build();
+        let p = PackageGraph::new(foo(&m));
+        assert!(p.channels.iter().flat_map(|c| &c.nodes).all(|n| n.channels.is_none()));
+        assert_eq!(p.bundle_channels["foo.v1.1.0"], ["fast", "stable"]);
+        let g = ChannelGraph::new(foo(&m), channel(&m, "stable"));
+        assert_eq!(g.node("foo.v1.1.0").and_then(|n| n.channels.clone()), Some(vec!["fast".into(), "stable".into()]));
     }
 }

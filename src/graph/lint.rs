@@ -3,21 +3,24 @@
 //! the rule it checks; [`package`] runs them channel by channel, in a fixed order. Channels opm
 //! already rejects (empty, or without a single head) are not linted.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 
-use super::channel_graph::ChannelGraph;
+use super::channel_graph::{ChannelGraph, PackageFacts, Prepared};
 use super::edge::entry_version;
-use super::upgrade::{Start, V0Channel};
+use super::smallest::Smallest;
+use super::upgrade::V0Channel;
 use crate::diagnostic::{Code, Diagnostic, Location};
-use crate::gotext::quote as q;
+use crate::gotext::{join_counted, quote as q, LIST_CAP};
 use crate::model::{Channel, Entry, Package};
 use crate::version::Version;
 
 /// The graph lints of one package.
 pub fn package(p: &Package) -> Vec<Diagnostic> {
+    let facts = PackageFacts::new(p);
     let mut out = Vec::new();
     for c in &p.channels {
-        channel(p, c, &mut out);
+        channel(&facts, p, c, &mut out);
     }
     out
 }
@@ -25,18 +28,19 @@ pub fn package(p: &Package) -> Vec<Diagnostic> {
 /// The lints of one channel, in this order: stranded entries; then entry by entry, a replaces
 /// target that is skipped, a version going backwards, a skipRange covering nothing; then the head
 /// (not the highest, deprecated); then unreachable entries; then z-stream gaps.
-fn channel(p: &Package, c: &Channel, out: &mut Vec<Diagnostic>) {
-    let Some(cx) = ChannelLint::new(p, c) else { return };
-    out.extend((0..c.entries.len()).filter_map(|i| stranded_entry(&cx, i)));
-    for e in &c.entries {
+fn channel(facts: &PackageFacts<'_>, p: &Package, c: &Channel, out: &mut Vec<Diagnostic>) {
+    let Some(cx) = ChannelLint::new(facts, p, c) else { return };
+    out.extend(stranded_entries(&cx));
+    for (i, e) in c.entries.iter().enumerate() {
         out.extend(replaces_skipped(&cx, e));
         out.extend(version_goes_backwards(&cx, e));
-        out.extend(skip_range_covers_nothing(&cx, e));
+        out.extend(skip_range_covers_nothing(&cx, i, e));
     }
     out.extend(head_not_highest(&cx));
     out.extend(deprecated_head(&cx));
     out.extend(c.entries.iter().filter_map(|e| unreachable_entry(&cx, e)));
-    out.extend(c.entries.iter().filter_map(|e| z_stream_gap(&cx, e)));
+    let z = ZStreams::new(&cx);
+    out.extend((0..c.entries.len()).filter_map(|i| z_stream_gap(&cx, &z, i)));
 }
 
 /// One channel as the lints read it.
@@ -45,10 +49,12 @@ struct ChannelLint<'a> {
     channel: &'a Channel,
     graph: ChannelGraph,
     head: &'a Entry,
-    /// OLM v0's view of the channel, when it can order it.
-    v0: Option<V0Channel<'a>>,
-    /// (skipped name, the entry that skips it), in entry order.
-    skipped_by: Vec<(&'a str, &'a str)>,
+    /// The skipRange fans, OLM v0's order and (when it can order the channel) its view of it.
+    prepared: Prepared<'a>,
+    /// Entry index by name.
+    by_name: HashMap<&'a str, usize>,
+    /// Skipped name → the first entry (in channel order) that skips it.
+    skipped_by: HashMap<&'a str, &'a str>,
     /// Entries that some entry of the channel upgrades to.
     targets: HashSet<String>,
     /// The lowest version in the channel.
@@ -59,22 +65,33 @@ struct ChannelLint<'a> {
 
 impl<'a> ChannelLint<'a> {
     /// `None` for a channel opm already rejects (no entries, or not exactly one head).
-    fn new(package: &'a Package, channel: &'a Channel) -> Option<ChannelLint<'a>> {
+    fn new(facts: &PackageFacts<'_>, package: &'a Package, channel: &'a Channel) -> Option<ChannelLint<'a>> {
         if channel.entries.is_empty() {
             return None;
         }
         let head = channel.head().ok()?;
-        let graph = ChannelGraph::new(package, channel);
-        let v0 = if graph.order_error.is_none() { V0Channel::new(package, channel).ok() } else { None };
-        let skipped_by = channel
-            .entries
-            .iter()
-            .flat_map(|e| e.skips.iter().map(move |s| (s.value.as_str(), e.name.value.as_str())))
-            .collect();
-        let targets = graph.edges.iter().filter(|e| channel.entry(&e.from).is_some()).map(|e| e.to.clone()).collect();
+        let prepared = Prepared::new(package, channel);
+        let graph = ChannelGraph::build(facts, channel, &prepared, false);
+        let by_name: HashMap<&str, usize> =
+            channel.entries.iter().enumerate().map(|(i, e)| (e.name.value.as_str(), i)).collect();
+        let mut skipped_by: HashMap<&str, &str> = HashMap::new();
+        for e in &channel.entries {
+            for s in &e.skips {
+                skipped_by.entry(s.value.as_str()).or_insert(e.name.value.as_str());
+            }
+        }
+        let mut targets: HashSet<String> =
+            graph.edges.iter().filter(|e| by_name.contains_key(e.from.as_str())).map(|e| e.to.clone()).collect();
+        // A fan only stands for edges from entries of the channel.
+        targets.extend(graph.fans.iter().map(|f| f.to.clone()));
         let lowest = channel.entries.iter().filter_map(|e| entry_version(package, e.bundle)).min();
         let quoted = q(&channel.name);
-        Some(ChannelLint { package, channel, graph, head, v0, skipped_by, targets, lowest, quoted })
+        Some(ChannelLint { package, channel, graph, head, prepared, by_name, skipped_by, targets, lowest, quoted })
+    }
+
+    /// OLM v0's view of the channel, when it can order it.
+    fn v0(&self) -> Option<&V0Channel<'a>> {
+        self.prepared.v0.as_ref().filter(|_| self.graph.order_error.is_none())
     }
 
     fn version(&self, e: &Entry) -> Option<&'a Version> {
@@ -82,7 +99,7 @@ impl<'a> ChannelLint<'a> {
     }
 
     fn entry(&self, name: &str) -> Option<&'a Entry> {
-        self.channel.entries.iter().find(|e| e.name.value == name)
+        self.by_name.get(name).map(|&i| &self.channel.entries[i])
     }
 
     /// Where in the channel blob: the entry's `field` (`name`, `replaces` or `skipRange`).
@@ -100,23 +117,30 @@ impl<'a> ChannelLint<'a> {
 /// along its channel order (the head's replaces chain minus skipped entries). An entry from which
 /// no such path exists strands its users; the message says where the walk stops and why. Not
 /// checked when OLM v0 cannot order the channel at all.
-fn stranded_entry(cx: &ChannelLint<'_>, i: usize) -> Option<Diagnostic> {
-    let v0 = cx.v0.as_ref()?;
-    let e = &cx.channel.entries[i];
-    if !cx.graph.nodes[i].stranded {
-        return None;
+fn stranded_entries(cx: &ChannelLint<'_>) -> Vec<Diagnostic> {
+    let Some(v0) = cx.v0() else { return Vec::new() };
+    let n = cx.channel.entries.len();
+    if !cx.graph.nodes[..n].iter().any(|node| node.stranded) {
+        return Vec::new();
     }
-    let reason = v0.path(&Start::Bundle(e.name.value.clone())).ok().and_then(|path| path.reason).unwrap_or_default();
-    Some(Diagnostic::warning(
-        Code::StrandedEntry,
-        format!(
-            "users on {} in channel {} cannot upgrade to the head {} with OLM v0: {reason}; add it to the skips or skipRange of an entry on the replaces chain",
-            q(&e.name.value),
-            cx.quoted,
-            q(cx.graph.head.as_deref().unwrap_or(""))
-        ),
-        cx.at(e, "name"),
-    ))
+    let reasons = v0.stranded_reasons(&cx.prepared.fans);
+    (0..n)
+        .filter(|&i| cx.graph.nodes[i].stranded)
+        .map(|i| {
+            let e = &cx.channel.entries[i];
+            let reason = reasons[i].as_deref().unwrap_or_default();
+            Diagnostic::warning(
+                Code::StrandedEntry,
+                format!(
+                    "users on {} in channel {} cannot upgrade to the head {} with OLM v0: {reason}; add it to the skips or skipRange of an entry on the replaces chain",
+                    q(&e.name.value),
+                    cx.quoted,
+                    q(cx.graph.head.as_deref().unwrap_or(""))
+                ),
+                cx.at(e, "name"),
+            )
+        })
+        .collect()
 }
 
 /// `replaces-skipped`: an entry should not replace an entry of the channel that another entry
@@ -127,7 +151,7 @@ fn replaces_skipped(cx: &ChannelLint<'_>, e: &Entry) -> Option<Diagnostic> {
     if target.is_empty() || cx.entry(target).is_none() {
         return None;
     }
-    let (_, skipper) = cx.skipped_by.iter().find(|(s, _)| *s == target)?;
+    let skipper = cx.skipped_by.get(target)?;
     Some(Diagnostic::warning(
         Code::ReplacesSkipped,
         format!(
@@ -162,13 +186,9 @@ fn version_goes_backwards(cx: &ChannelLint<'_>, e: &Entry) -> Option<Diagnostic>
 /// `skip-range-covers-nothing`: a valid skipRange should cover the version of some other entry
 /// of the channel. A channel with a single entry is exempt: a head covering pruned versions is
 /// normal.
-fn skip_range_covers_nothing(cx: &ChannelLint<'_>, e: &Entry) -> Option<Diagnostic> {
-    let range = e.range().filter(|_| cx.channel.entries.len() > 1)?;
-    let covers = cx
-        .channel
-        .entries
-        .iter()
-        .any(|x| x.name.value != e.name.value && cx.version(x).is_some_and(|v| range.contains(v)));
+fn skip_range_covers_nothing(cx: &ChannelLint<'_>, i: usize, e: &Entry) -> Option<Diagnostic> {
+    e.range().filter(|_| cx.channel.entries.len() > 1)?;
+    let covers = cx.prepared.fans.count(i) > 0;
     (!covers).then(|| {
         Diagnostic::warning(
             Code::SkipRangeCoversNothing,
@@ -238,36 +258,82 @@ fn unreachable_entry(cx: &ChannelLint<'_>, e: &Entry) -> Option<Diagnostic> {
     ))
 }
 
+/// The channel's entries with a version grouped by `major.minor`, for `z-stream-gap`: each
+/// group is a run of the version order, and the first entries of a union of runs (in channel
+/// order) come from [`Smallest`], built only when some patch misses an earlier one.
+struct ZStreams<'c> {
+    /// For each position of the version order, where its `major.minor` group starts.
+    group_start: Vec<usize>,
+    /// The version order (entry indexes), for minimum queries, prepared on first use.
+    smallest: std::cell::OnceCell<Smallest<'c>>,
+    sorted: &'c [usize],
+}
+
+impl<'c> ZStreams<'c> {
+    fn new(cx: &'c ChannelLint<'_>) -> ZStreams<'c> {
+        let sorted = &cx.prepared.fans.sorted;
+        let minor = |p: usize| {
+            let s = cx.version(&cx.channel.entries[sorted[p]]).map(|v| v.semver());
+            s.map(|s| (s.major, s.minor))
+        };
+        let mut group_start = Vec::with_capacity(sorted.len());
+        for p in 0..sorted.len() {
+            let start = if p > 0 && minor(p) == minor(p - 1) { group_start[p - 1] } else { p };
+            group_start.push(start);
+        }
+        ZStreams { group_start, smallest: std::cell::OnceCell::new(), sorted }
+    }
+
+    fn smallest(&self) -> &Smallest<'c> {
+        self.smallest.get_or_init(|| Smallest::new(self.sorted))
+    }
+}
+
 /// `z-stream-gap`: a patch release (`x.y.z`, z > 0, not a pre-release) should replace, skip or
 /// cover with its skipRange every earlier patch of its `x.y` in the channel, so users on any of
 /// them reach it in one upgrade.
-fn z_stream_gap(cx: &ChannelLint<'_>, e: &Entry) -> Option<Diagnostic> {
+fn z_stream_gap(cx: &ChannelLint<'_>, z: &ZStreams<'_>, i: usize) -> Option<Diagnostic> {
+    let e = &cx.channel.entries[i];
     let v = cx.version(e)?;
     let s = v.semver();
     if s.patch == 0 || v.is_prerelease() {
         return None;
     }
-    let range = e.range();
-    let covered = |x: &Entry, xv: &Version| {
-        e.replaces.value == x.name.value
-            || e.skips.iter().any(|k| k.value == x.name.value)
-            || range.is_some_and(|r| r.contains(xv))
-    };
-    let missed: Vec<String> = cx
-        .channel
-        .entries
-        .iter()
-        .filter(|x| {
-            cx.version(x).is_some_and(|xv| {
-                let xs = xv.semver();
-                xs.major == s.major && xs.minor == s.minor && xv < v && !covered(x, xv)
-            })
-        })
-        .map(|x| q(&x.name.value))
+    let fans = &cx.prepared.fans;
+    let p = fans.position[i]?;
+    // The earlier patches: the positions of the version order from the group's start to the
+    // first one at version v.
+    let start = z.group_start[p];
+    let end =
+        start + fans.sorted[start..p].partition_point(|&x| cx.version(&cx.channel.entries[x]).is_some_and(|xv| xv < v));
+    let earlier = start..end;
+    let clip = |r: &Range<usize>| r.start.max(earlier.start)..r.end.min(earlier.end);
+    let by_range: Vec<Range<usize>> = fans.runs[i].iter().map(clip).filter(|r| r.start < r.end).collect();
+    let in_range = |pos: usize| by_range.iter().any(|r| r.contains(&pos));
+    // Entries named by replaces or skips that are earlier patches and not already in the range.
+    let mut named: Vec<usize> = std::iter::once(&e.replaces)
+        .chain(&e.skips)
+        .filter_map(|n| cx.by_name.get(n.value.as_str()).copied())
+        .filter(|&x| fans.position[x].is_some_and(|px| earlier.contains(&px) && !in_range(px)))
         .collect();
-    if missed.is_empty() {
+    named.sort_unstable();
+    named.dedup();
+    let covered: usize = by_range.iter().map(|r| r.len()).sum::<usize>() + named.len();
+    let missed = earlier.len() - covered;
+    if missed == 0 {
         return None;
     }
+    // The first missed entries in channel order: the smallest entry indexes over the earlier
+    // positions outside the range, the named ones left out.
+    let mut gaps = Vec::new();
+    let mut at = earlier.start;
+    for r in &by_range {
+        gaps.push(at..r.start);
+        at = r.end;
+    }
+    gaps.push(at..earlier.end);
+    let first = z.smallest().take(gaps, LIST_CAP, |x| named.binary_search(&x).is_ok());
+    let names = first.iter().map(|&x| q(&cx.channel.entries[x].name.value));
     Some(Diagnostic::warning(
         Code::ZStreamGap,
         format!(
@@ -275,7 +341,7 @@ fn z_stream_gap(cx: &ChannelLint<'_>, e: &Entry) -> Option<Diagnostic> {
             q(&e.name.value),
             s.major,
             s.minor,
-            missed.join(", "),
+            join_counted(names, missed, ", "),
             s.major,
             s.minor
         ),
@@ -340,6 +406,36 @@ mod tests {
 
     mod stranded_entry {
         use super::*;
+
+        #[test]
+        fn the_entries_off_the_order_that_would_upgrade_are_named_ten_at_most() {
+            // foo.v1.0.0 is upgraded by twelve entries that the head skips, and by nothing else.
+            let skipped: Vec<String> = (1..=12).map(|i| format!("foo.v1.1.{i}")).collect();
+            let mut entries = String::from("- name: foo.v1.0.0\n");
+            for s in &skipped {
+                entries.push_str(&format!("- {{name: {s}, replaces: foo.v1.0.0}}\n"));
+            }
+            entries.push_str(&format!("- {{name: foo.v2.0.0, skips: [{}]}}\n", skipped.join(", ")));
+            let got = warnings(Code::StrandedEntry, &entries);
+            let named: Vec<String> = skipped[..10].iter().map(|s| format!("\"{s}\"")).collect();
+            assert_eq!(
+                got,
+                [format!(
+                    "users on \"foo.v1.0.0\" in channel \"stable\" cannot upgrade to the head \"foo.v2.0.0\" with OLM v0: only {} (and 2 more) upgrade \"foo.v1.0.0\", and OLM v0 never installs them: they are skipped by another entry or not on the replaces chain from the head of channel \"stable\"; add it to the skips or skipRange of an entry on the replaces chain",
+                    named.join(", ")
+                )]
+            );
+            // The path explains itself in the same words.
+            let m = TestCatalog::new().channel("stable", &entries).build();
+            let path = crate::graph::upgrade_path(
+                foo(&m),
+                crate::graph::testing::channel(&m, "stable"),
+                &crate::graph::Start::Bundle("foo.v1.0.0".into()),
+                crate::graph::Semantics::V0,
+            )
+            .expect("a path");
+            assert!(got[0].contains(path.reason.as_deref().expect("stranded")));
+        }
 
         #[test]
         fn an_entry_without_an_olm_v0_path_to_the_head_is_stranded() {

@@ -3,12 +3,16 @@
 //! bundle to the newer one, deprecation styling, and — with v0 semantics — the `skipped` class and
 //! red links for edges OLM v0 never takes. Reads the model; like opm's writer it matches versions
 //! and deprecations by name across the whole catalog, and refuses, with opm's words, a catalog
-//! whose bundle versions it cannot read ([`MermaidError`]).
+//! whose bundle versions it cannot read ([`MermaidError`]). opm draws one line per skipRange edge,
+//! so a channel whose every entry covers all earlier versions has n²/2 lines: the edges are
+//! counted first (each skipRange resolved against the channel's version order, without testing
+//! every pair) and a graph of more than a budget of edges is refused ([`MermaidError::TooLarge`]).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 
-use crate::gotext::quote as q;
+use super::channel_graph::EXPANSION_BUDGET;
+use crate::gotext::{quote as q, thousands};
 use crate::model::{Bundle, Channel, Entry, Model, Package, SkipRange};
 use crate::property::{PackageProperty, Property, TYPE_PACKAGE};
 use crate::version::Version;
@@ -57,6 +61,13 @@ pub enum MermaidError {
     },
     /// `--minimum-edge` names no bundle.
     UnknownMinimumEdge(String),
+    /// The graph has more edge lines than the budget (not an opm error: opm draws them all).
+    TooLarge {
+        /// How many edge lines the graph has.
+        edges: usize,
+        /// The budget.
+        budget: usize,
+    },
 }
 
 impl std::fmt::Display for MermaidError {
@@ -77,6 +88,12 @@ impl std::fmt::Display for MermaidError {
                 write!(f, "bundle {} has invalid version {}: {error}", q(bundle), q(version))
             }
             MermaidError::UnknownMinimumEdge(name) => write!(f, "unknown minimum edge name: {}", q(name)),
+            MermaidError::TooLarge { edges, budget } => write!(
+                f,
+                "the Mermaid graph would have {} edges, more than the budget of {}: draw one package or channel, or a --minimum-edge",
+                thousands(*edges),
+                thousands(*budget)
+            ),
         }
     }
 }
@@ -128,6 +145,11 @@ fn check_versions(bundles: &[&Bundle]) -> Result<(), MermaidError> {
 /// assert!(refusal.to_string().starts_with("bundle \"foo.v1\" has invalid version \"1.0.0.1\""));
 /// ```
 pub fn to_mermaid(model: &Model, opts: &MermaidOptions) -> Result<String, MermaidError> {
+    to_mermaid_within(model, opts, EXPANSION_BUDGET)
+}
+
+/// [`to_mermaid`] with the budget of edge lines (refused beyond it) given.
+pub fn to_mermaid_within(model: &Model, opts: &MermaidOptions, budget: usize) -> Result<String, MermaidError> {
     let bundles = model.bundles_in_read_order();
     check_versions(&bundles)?;
     let names = Names::new(model, &bundles);
@@ -138,7 +160,7 @@ pub fn to_mermaid(model: &Model, opts: &MermaidOptions) -> Result<String, Mermai
     };
     // Stable, so channels of the same name keep catalog order.
     channels.sort_by(|a, b| a.1.name.cmp(&b.1.name));
-    let mut w = Writer { v0: opts.v0_semantics, ..Writer::default() };
+    let mut drawn = Vec::new();
     for (p, c) in channels {
         if opts.package.as_deref().is_some_and(|f| !f.is_empty() && f != p.name) {
             continue;
@@ -152,8 +174,17 @@ pub fn to_mermaid(model: &Model, opts: &MermaidOptions) -> Result<String, Mermai
             Some(m) => m.filter(&all, &names),
         };
         if !entries.is_empty() {
-            w.channel(&p.name, c, &entries, &names);
+            let ranges = Covered::new(&entries, &names);
+            drawn.push((p, c, entries, ranges));
         }
+    }
+    let edges: usize = drawn.iter().map(|(_, _, entries, ranges)| ranges.edges(entries)).sum();
+    if edges > budget {
+        return Err(MermaidError::TooLarge { edges, budget });
+    }
+    let mut w = Writer { v0: opts.v0_semantics, ..Writer::default() };
+    for (p, c, entries, ranges) in &drawn {
+        w.channel(&p.name, c, entries, ranges, &names);
     }
     Ok(w.finish())
 }
@@ -290,6 +321,45 @@ impl<'a> MinimumEdge<'a> {
     }
 }
 
+/// Which drawn entries of a channel each drawn entry's skipRange covers (by the version opm's
+/// writer gives each name), as runs of the drawn entries sorted by that version.
+struct Covered {
+    /// Indexes into the drawn entries, ascending by version.
+    sorted: Vec<usize>,
+    /// Per drawn entry, the runs of `sorted` its valid skipRange covers.
+    runs: Vec<Vec<std::ops::Range<usize>>>,
+}
+
+impl Covered {
+    fn new(entries: &[Drawn<'_>], names: &Names<'_>) -> Covered {
+        let mut sorted: Vec<usize> = (0..entries.len()).collect();
+        sorted.sort_by(|&a, &b| names.version(entries[a].name).cmp(names.version(entries[b].name)).then(a.cmp(&b)));
+        let versions: Vec<&Version> = sorted.iter().map(|&i| names.version(entries[i].name)).collect();
+        let runs = entries
+            .iter()
+            .map(|e| match e.skip_range {
+                Some(SkipRange { range: Ok(range), .. }) => range.runs_in(&versions, |v: &&Version| *v),
+                _ => Vec::new(),
+            })
+            .collect();
+        Covered { sorted, runs }
+    }
+
+    /// The drawn entries entry `i`'s skipRange covers (itself included, as opm draws it), in
+    /// drawn order.
+    fn of(&self, i: usize) -> Vec<usize> {
+        let mut out: Vec<usize> = self.runs[i].iter().flat_map(|r| self.sorted[r.clone()].iter().copied()).collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// How many edge lines the channel draws.
+    fn edges(&self, entries: &[Drawn<'_>]) -> usize {
+        let ranged: usize = self.runs.iter().flatten().map(|r| r.len()).sum();
+        ranged + entries.iter().map(|e| e.skips.len() + usize::from(!e.replaces.is_empty())).sum::<usize>()
+    }
+}
+
 /// The output being written: one buffer per package, link ids counted across all channels in
 /// drawing order, and the styling collected on the way.
 #[derive(Default)]
@@ -305,7 +375,7 @@ struct Writer {
 
 impl Writer {
     /// One channel's subgraph, entries by decreasing version.
-    fn channel(&mut self, pkg: &str, c: &Channel, entries: &[Drawn<'_>], names: &Names<'_>) {
+    fn channel(&mut self, pkg: &str, c: &Channel, entries: &[Drawn<'_>], ranges: &Covered, names: &Names<'_>) {
         if names.deprecated_packages.contains(pkg) {
             self.deprecated_package = Some(pkg.to_string());
         }
@@ -316,25 +386,27 @@ impl Writer {
         let mut buf = self.buffers.remove(pkg).unwrap_or_default();
         let _ = writeln!(buf, "    %% channel {}", q(&c.name));
         let _ = writeln!(buf, "    subgraph {channel_id}[{}]", q(&c.name));
-        let mut sorted: Vec<&Drawn<'_>> = entries.iter().collect();
-        sorted.sort_by_key(|e| std::cmp::Reverse(names.version(e.name)));
+        let mut sorted: Vec<usize> = (0..entries.len()).collect();
+        sorted.sort_by_key(|&i| std::cmp::Reverse(names.version(entries[i].name)));
         let mut skipped: BTreeSet<&str> = BTreeSet::new();
-        for e in sorted {
-            self.entry(&mut buf, &channel_id, e, entries, names, &mut skipped);
+        for i in sorted {
+            let covered: Vec<&str> = ranges.of(i).into_iter().map(|x| entries[x].name).collect();
+            self.entry(&mut buf, &channel_id, &entries[i], &covered, names, &mut skipped);
         }
         let _ = writeln!(buf, "    end");
         self.buffers.insert(pkg.to_string(), buf);
     }
 
     /// An entry's node line and the edges into it: skips, then the entries of the (filtered)
-    /// channel its skipRange covers, then replaces. An invalid skipRange draws nothing (opm warns
-    /// on stderr). `skipped` is what the channel's skips named so far.
+    /// channel its skipRange covers (`covered`, in channel order), then replaces. An invalid
+    /// skipRange draws nothing (opm warns on stderr). `skipped` is what the channel's skips named
+    /// so far.
     fn entry<'e>(
         &mut self,
         buf: &mut String,
         channel_id: &str,
         e: &Drawn<'e>,
-        entries: &[Drawn<'_>],
+        covered: &[&str],
         names: &Names<'_>,
         skipped: &mut BTreeSet<&'e str>,
     ) {
@@ -357,10 +429,10 @@ impl Writer {
             let again = !skipped.insert(s);
             self.link(again);
         }
-        if let Some(SkipRange { text, range: Ok(range) }) = e.skip_range {
+        if let Some(SkipRange { text, range: Ok(_) }) = e.skip_range {
             let label = q(&format!("skipRange({})", text.value));
-            for x in entries.iter().filter(|x| range.contains(names.version(x.name))) {
-                let _ = writeln!(buf, "      {}-- {label} --> {target}", node(x.name));
+            for x in covered {
+                let _ = writeln!(buf, "      {}-- {label} --> {target}", node(x));
                 self.link(skipped.contains(e.name));
             }
         }
@@ -455,6 +527,26 @@ mod tests {
         // Without a package it is ignored.
         let opts = MermaidOptions { channel: Some("stable".into()), ..Default::default() };
         assert!(to_mermaid(&m, &opts).expect("renders").contains("subgraph foo-fast"));
+    }
+
+    #[test]
+    fn a_graph_beyond_the_edge_budget_is_refused() {
+        // 1.2.0 covers both earlier versions and 1.1.0 covers 1.0.0: 3 skipRange lines, 1 replace.
+        let m = TestCatalog::new()
+            .channel(
+                "stable",
+                "[{name: foo.v1.0.0}, {name: foo.v1.1.0, skipRange: '<1.1.0'}, {name: foo.v1.2.0, replaces: foo.v1.1.0, skipRange: '<1.2.0'}]",
+            )
+            .build();
+        let opts = MermaidOptions::default();
+        let out = to_mermaid_within(&m, &opts, 4).expect("within budget");
+        assert_eq!(out.matches("-- \"skipRange(").count(), 3);
+        assert_eq!(out, to_mermaid(&m, &opts).expect("renders"));
+        assert_eq!(to_mermaid_within(&m, &opts, 3).unwrap_err(), MermaidError::TooLarge { edges: 4, budget: 3 });
+        assert_eq!(
+            MermaidError::TooLarge { edges: 200_009_999, budget: 1_000_000 }.to_string(),
+            "the Mermaid graph would have 200,009,999 edges, more than the budget of 1,000,000: draw one package or channel, or a --minimum-edge"
+        );
     }
 
     #[test]

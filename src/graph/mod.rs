@@ -2,25 +2,33 @@
 //! channel order and one-step-at-a-time upgrade paths, OLM v1 successors, stranded versions, lints,
 //! and Mermaid (opm-identical), DOT and JSON exports. Reads only the model.
 //!
-//! Imports inside this module run one way: `edge` and `order` read the model only; `upgrade` reads
-//! them; `channel_graph` reads `upgrade` (for stranded entries); `lint` and `dot` read the channel
-//! graph; `mermaid` reads the model alone.
+//! skipRange edges are kept as ranges ("fans", `fan`): an entry and the runs of the channel's
+//! version order its range covers, so no step is quadratic in the channel's size; expanding them
+//! into edges has a budget ([`EXPANSION_BUDGET`]).
+//!
+//! Imports inside this module run one way: `edge` and `order` read the model only; `fan` reads
+//! `edge`; `successors` reads `fan` (one step from every entry at once); `upgrade` reads them;
+//! `channel_graph` reads `upgrade` (for stranded entries); `lint` and `dot` read the channel
+//! graph; `mermaid` reads the model and `fan`.
 
 mod channel_graph;
 mod dot;
 mod edge;
+mod fan;
 pub(crate) mod lint;
 mod mermaid;
 pub(crate) mod order;
+mod smallest;
+mod successors;
 mod upgrade;
 
 #[cfg(test)]
 mod testing;
 
-pub use channel_graph::{ChannelGraph, GraphEdge, GraphNode, PackageGraph};
-pub use dot::to_dot;
+pub use channel_graph::{ChannelGraph, ExpansionError, GraphEdge, GraphFan, GraphNode, PackageGraph, EXPANSION_BUDGET};
+pub use dot::{to_dot, to_dot_within};
 pub use edge::EdgeKind;
-pub use mermaid::{to_mermaid, MermaidError, MermaidOptions};
+pub use mermaid::{to_mermaid, to_mermaid_within, MermaidError, MermaidOptions};
 pub use order::{v0_order, OrderError};
 pub use upgrade::{
     channel_paths, legacy_successor, successors_v1, successors_v1_semver, upgrade_path, PathError, Semantics, Start,

@@ -4,10 +4,11 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::gotext::quote as q;
+use crate::gotext::{join_capped, quote as q, OPM_LIST_CAP};
 use crate::model::{Channel, Entry};
 
-/// Why OLM v0 cannot order a channel; `Display` gives the resolver's message.
+/// Why OLM v0 cannot order a channel; `Display` gives the resolver's message (naming at most
+/// [`OPM_LIST_CAP`] chains).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OrderError {
     /// No entry is the head.
@@ -59,7 +60,7 @@ impl std::fmt::Display for OrderError {
                 chains.len(),
                 q(channel),
                 q(package),
-                chains.join(", ")
+                join_capped(chains, ", ", OPM_LIST_CAP)
             ),
         }
     }

@@ -6,13 +6,15 @@
 //! staying put) and picks the highest version ([`successors_v1`]). A version with no path to the
 //! head is stranded, and we say why.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
 use super::edge::{entry_version, EdgeKind};
+use super::fan::Fans;
 use super::order::channel_order;
-use crate::gotext::quote as q;
+use super::successors::{best_successors, outcomes, Declared};
+use crate::gotext::{join_counted, quote as q, LIST_CAP};
 use crate::model::{Channel, Entry, Package};
 use crate::property::Property;
 use crate::version::{Version, VersionRange, VersionRelease};
@@ -244,12 +246,14 @@ fn walk(
     Ok(Walk { steps, cur, reached, blocked: blocked_first })
 }
 
-/// A channel prepared for OLM v0 walks: its order, parsed skipRanges, and which entries are
-/// prohibited (legacy `olm.deprecated`).
+/// A channel prepared for OLM v0 walks: its order, parsed skipRanges, which entries are
+/// prohibited (legacy `olm.deprecated`), and where OLM v0 goes from each entry.
 pub(crate) struct V0Channel<'a> {
     package: &'a Package,
     channel: &'a Channel,
     pub(crate) order: Vec<usize>,
+    /// Each entry's position in `order`, when on it.
+    rank: Vec<Option<usize>>,
     ranges: Vec<Option<VersionRange>>,
     prohibited: Vec<bool>,
     /// For each entry: where OLM v0 goes from it, and the first prohibited entry passed over.
@@ -259,8 +263,22 @@ pub(crate) struct V0Channel<'a> {
 impl<'a> V0Channel<'a> {
     pub(crate) fn new(package: &'a Package, channel: &'a Channel) -> Result<V0Channel<'a>, PathError> {
         let order = channel_order(&package.name, channel).map_err(|e| PathError::Order(e.to_string()))?;
+        Ok(V0Channel::with_order(package, channel, order, &Fans::new(package, channel)))
+    }
+
+    /// The channel with its (valid) OLM v0 order and its fans already computed.
+    pub(crate) fn with_order(
+        package: &'a Package,
+        channel: &'a Channel,
+        order: Vec<usize>,
+        fans: &Fans,
+    ) -> V0Channel<'a> {
+        let mut rank = vec![None; channel.entries.len()];
+        for (r, &i) in order.iter().enumerate() {
+            rank[i] = Some(r);
+        }
         let ranges = channel.entries.iter().map(|e| e.range().cloned()).collect();
-        let prohibited = channel
+        let prohibited: Vec<bool> = channel
             .entries
             .iter()
             .map(|e| {
@@ -269,14 +287,22 @@ impl<'a> V0Channel<'a> {
                     .is_some_and(|b| b.properties.iter().any(|(_, p)| matches!(p, Property::Deprecated)))
             })
             .collect();
-        let mut v = V0Channel { package, channel, order, ranges, prohibited, memo: Vec::new() };
-        v.memo = (0..channel.entries.len()).map(|i| v.next(&v.current(i))).collect();
-        Ok(v)
-    }
-
-    fn current(&self, i: usize) -> Current {
-        let e = &self.channel.entries[i];
-        Current { name: e.name.value.clone(), version: entry_version(self.package, e.bundle).cloned() }
+        // The closest entry to the head that upgrades each entry, among the installable entries
+        // and among the prohibited ones: a prohibited one closer to the head is passed over.
+        let declared = Declared::new(channel);
+        let (r, p) = (&rank, &prohibited);
+        let key = |want: bool| move |i: usize| r[i].filter(|_| p[i] == want);
+        let allowed = best_successors(channel, fans, &declared, key(false));
+        let barred = best_successors(channel, fans, &declared, key(true));
+        let memo = allowed
+            .into_iter()
+            .zip(barred)
+            .map(|(step, barred)| {
+                let before = |b: &(usize, EdgeKind)| step.is_none_or(|(s, _)| rank[b.0] < rank[s]);
+                (step, barred.filter(before).map(|(b, _)| b))
+            })
+            .collect();
+        V0Channel { package, channel, order, rank, ranges, prohibited, memo }
     }
 
     fn head(&self) -> Option<&'a str> {
@@ -287,7 +313,8 @@ impl<'a> V0Channel<'a> {
         edge_kind_with(&self.channel.entries[i], self.ranges[i].as_ref(), cur)
     }
 
-    /// The entry OLM v0 moves to from `cur`, and the first prohibited entry passed over.
+    /// The entry OLM v0 moves to from `cur` (a start that is no entry of the channel), and the
+    /// first prohibited entry passed over.
     fn next(&self, cur: &Current) -> NextStep {
         let mut blocked = None;
         for &i in &self.order {
@@ -316,12 +343,106 @@ impl<'a> V0Channel<'a> {
             None => self.next(cur),
         })?;
         let blocked = walk.blocked.map(|b| self.channel.entries[b].name.value.clone());
-        let reason = walk.stranded().then(|| self.reason(&walk.cur, blocked));
+        let reason = walk.stranded().then(|| {
+            let off = if blocked.is_some() { (Vec::new(), 0) } else { self.off_order_upgraders(&walk.cur) };
+            self.reason(&walk.cur, blocked, off)
+        });
         Ok(walk.into_path(start, head, reason))
     }
 
-    /// A sentence saying why OLM v0 stops at `cur`.
-    fn reason(&self, cur: &Current, deprecated: Option<String>) -> String {
+    /// Why OLM v0 cannot reach the head from each entry (`None` for the entries that can), as
+    /// [`path`](V0Channel::path) gives it, for the whole channel at once.
+    pub(crate) fn stranded_reasons(&self, fans: &Fans) -> Vec<Option<String>> {
+        let blocked: Vec<Option<usize>> = self.memo.iter().map(|m| m.1).collect();
+        let outs = outcomes(&self.next_of_entries(), &blocked, self.order.first().copied());
+        let n = self.channel.entries.len();
+        let mut wanted = vec![false; n];
+        for o in outs.iter().filter(|o| !o.reached && o.blocked.is_none()) {
+            wanted[o.end] = true;
+        }
+        // The off-order entries whose skipRange covers each wanted end: the first ones by entry
+        // index, and how many.
+        let mut by_range: Vec<(Vec<usize>, usize)> = vec![(Vec::new(), 0); n];
+        fans.sweep(
+            |i| self.rank[i].is_none().then_some(i),
+            |q, covering| {
+                if wanted[q] {
+                    let others = covering.iter().map(|&(_, i)| i).filter(|&i| i != q);
+                    by_range[q] = (others.take(LIST_CAP).collect(), covering.len() - usize::from(fans.covers(q, q)));
+                }
+            },
+        );
+        let declared = Declared::new(self.channel);
+        let mut memo: HashMap<(usize, Option<usize>), String> = HashMap::new();
+        outs.iter()
+            .map(|o| {
+                if o.reached {
+                    return None;
+                }
+                let reason = memo.entry((o.end, o.blocked)).or_insert_with(|| {
+                    let cur = self.current(o.end);
+                    let blocked = o.blocked.map(|b| self.channel.entries[b].name.value.clone());
+                    let off = if blocked.is_some() {
+                        (Vec::new(), 0)
+                    } else {
+                        let (first, count) = std::mem::take(&mut by_range[o.end]);
+                        self.with_declared(o.end, &declared, fans, first, count)
+                    };
+                    self.reason(&cur, blocked, off)
+                });
+                Some(reason.clone())
+            })
+            .collect()
+    }
+
+    fn current(&self, i: usize) -> Current {
+        let e = &self.channel.entries[i];
+        Current { name: e.name.value.clone(), version: entry_version(self.package, e.bundle).cloned() }
+    }
+
+    /// The off-order entries (other than `q`) that replace or skip entry `q`, merged with the
+    /// first `by_range` of the `count` off-order entries whose skipRange covers it: the first
+    /// [`LIST_CAP`] by entry index, and how many in all.
+    fn with_declared(
+        &self,
+        q: usize,
+        declared: &Declared<'_>,
+        fans: &Fans,
+        by_range: Vec<usize>,
+        count: usize,
+    ) -> (Vec<usize>, usize) {
+        let name = &self.channel.entries[q].name.value;
+        let mut named: Vec<usize> = if name.is_empty() {
+            Vec::new()
+        } else {
+            declared.of(name).map(|(i, _)| i).filter(|&i| i != q && self.rank[i].is_none()).collect()
+        };
+        named.sort_unstable();
+        named.dedup();
+        let extra = named.iter().filter(|&&i| !fans.covers(i, q)).count();
+        let mut all = by_range;
+        all.extend(named);
+        all.sort_unstable();
+        all.dedup();
+        all.truncate(LIST_CAP);
+        (all, count + extra)
+    }
+
+    /// The off-order entries that upgrade `cur` (a scan of the channel, for one path): the first
+    /// [`LIST_CAP`] by entry index, and how many.
+    fn off_order_upgraders(&self, cur: &Current) -> (Vec<usize>, usize) {
+        let all: Vec<usize> = (0..self.channel.entries.len())
+            .filter(|&i| {
+                self.rank[i].is_none() && self.channel.entries[i].name.value != cur.name && self.kind(i, cur).is_some()
+            })
+            .collect();
+        let count = all.len();
+        (all.into_iter().take(LIST_CAP).collect(), count)
+    }
+
+    /// A sentence saying why OLM v0 stops at `cur`: the prohibited entry passed over, else the
+    /// entries off OLM v0's order that would upgrade it (`off`: the first ones and how many).
+    fn reason(&self, cur: &Current, deprecated: Option<String>, off: (Vec<usize>, usize)) -> String {
         let who = display_name(cur);
         if let Some(name) = deprecated {
             return format!(
@@ -330,17 +451,12 @@ impl<'a> V0Channel<'a> {
                 q(&who)
             );
         }
-        let on_order: HashSet<usize> = self.order.iter().copied().collect();
-        let off: Vec<String> = (0..self.channel.entries.len())
-            .filter(|i| {
-                !on_order.contains(i) && self.channel.entries[*i].name.value != cur.name && self.kind(*i, cur).is_some()
-            })
-            .map(|i| q(&self.channel.entries[i].name.value))
-            .collect();
-        if !off.is_empty() {
+        let (first, count) = off;
+        if count > 0 {
+            let names = first.iter().map(|&i| q(&self.channel.entries[i].name.value));
             return format!(
                 "only {} upgrade {}, and OLM v0 never installs them: they are skipped by another entry or not on the replaces chain from the head of channel {}",
-                off.join(", "),
+                join_counted(names, count, ", "),
                 q(&who),
                 q(&self.channel.name)
             );
@@ -469,12 +585,18 @@ impl<'a> V1Channel<'a> {
                 .collect(),
             memo: Vec::new(),
         };
-        v.memo = (0..channel.entries.len())
-            .map(|i| {
-                let e = &channel.entries[i];
-                v.next(&Current { name: e.name.value.clone(), version: entry_version(package, e.bundle).cloned() })
-            })
-            .collect();
+        // Rank the entries with a version as `next` prefers them: not deprecated first, then the
+        // highest (version, release), then the first listed.
+        let mut ranked: Vec<usize> = (0..channel.entries.len()).filter(|&i| v.vrs[i].is_some()).collect();
+        ranked.sort_by(|&a, &b| {
+            (v.deprecated[a], std::cmp::Reverse(&v.vrs[a]), a).cmp(&(v.deprecated[b], std::cmp::Reverse(&v.vrs[b]), b))
+        });
+        let mut rank = vec![None; channel.entries.len()];
+        for (r, &i) in ranked.iter().enumerate() {
+            rank[i] = Some(r);
+        }
+        let fans = Fans::new(package, channel);
+        v.memo = best_successors(channel, &fans, &Declared::new(channel), |i| rank[i]);
         v
     }
 
@@ -482,7 +604,8 @@ impl<'a> V1Channel<'a> {
         edge_kind_with(&self.channel.entries[i], self.ranges[i].as_ref(), cur)
     }
 
-    /// The highest (version, release) direct successor, non-deprecated ones first.
+    /// The highest (version, release) direct successor of `cur` (a start that is no entry of the
+    /// channel), non-deprecated ones first.
     fn next(&self, cur: &Current) -> Option<(usize, EdgeKind)> {
         let mut best: Option<(usize, EdgeKind)> = None;
         for i in 0..self.channel.entries.len() {

@@ -10,7 +10,7 @@ use super::{Bundle, Channel, Deprecation, Entry, Model, Package};
 use crate::declcfg::{self, DeclarativeConfig};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::dns_label::dns1123_label_errors;
-use crate::gotext::{quote as q, string_slice};
+use crate::gotext::{quote as q, string_slice, string_slice_capped, OPM_LIST_CAP};
 use crate::image_ref::validate_image_ref;
 use crate::property::{self, PackageProperty, Property};
 use crate::version::{Release, Version};
@@ -34,11 +34,36 @@ use crate::version::{Release, Version};
 /// assert_eq!(foo.bundles[0].version.as_ref().unwrap().to_string(), "1.0.0");
 /// ```
 pub fn build(cfg: &DeclarativeConfig) -> (Model, Vec<Diagnostic>) {
+    let (model, diags, _) = build_phased(cfg);
+    (model, diags)
+}
+
+/// Where each of opm's conversion phases ends in [`build`]'s diagnostics (the deprecations'
+/// phase runs to the end); the phase of a diagnostic tells which error opm meets first.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PhaseEnds {
+    /// End of the `olm.package` phase.
+    pub packages: usize,
+    /// End of the `olm.channel` phase.
+    pub channels: usize,
+    /// End of the `olm.bundle` phase.
+    pub bundles: usize,
+    /// End of the dangling-entry phase.
+    pub dangling: usize,
+}
+
+/// [`build`], also saying where each conversion phase's diagnostics end.
+pub fn build_phased(cfg: &DeclarativeConfig) -> (Model, Vec<Diagnostic>, PhaseEnds) {
     let mut b = Builder::default();
+    let mut ends = PhaseEnds::default();
     b.packages(cfg);
+    ends.packages = b.diags.len();
     b.channels(cfg);
+    ends.channels = b.diags.len();
     b.bundles(cfg);
+    ends.bundles = b.diags.len();
     b.dangling_entries();
+    ends.dangling = b.diags.len();
     b.default_channels();
     b.deprecations(cfg);
     let mut packages = b.packages;
@@ -46,7 +71,7 @@ pub fn build(cfg: &DeclarativeConfig) -> (Model, Vec<Diagnostic>) {
         p.channels.sort_by(|a, b| a.name.cmp(&b.name));
     }
     packages.sort_by(|a, b| a.name.cmp(&b.name));
-    (Model { packages }, b.diags)
+    (Model { packages }, b.diags, ends)
 }
 
 #[derive(Default)]
@@ -311,7 +336,7 @@ impl Builder {
                 format!(
                     "no olm.bundle blobs found in package {} for olm.channel entries {}",
                     q(&p.name),
-                    string_slice(&list)
+                    string_slice_capped(&list, OPM_LIST_CAP)
                 ),
                 first.unwrap_or_default(),
             );

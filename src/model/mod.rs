@@ -9,7 +9,7 @@ pub mod csv;
 pub mod lint_config;
 mod replaces_chain;
 
-pub use build::build;
+pub use build::{build, build_phased, PhaseEnds};
 pub use replaces_chain::ChainError;
 
 use crate::declcfg::{self, Icon, Pos, Source, Spanned};

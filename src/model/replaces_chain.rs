@@ -1,12 +1,15 @@
 //! A channel's head and its replaces chain, computed exactly as opm's model does: the head is the
 //! one entry nothing replaces or skips (skipRange adds no edges), and every other entry must be
-//! on the replaces chain walked from the head or skipped by some entry.
+//! on the replaces chain walked from the head or skipped by some entry. Each step is linear in
+//! the channel's size; the messages name at most [`OPM_LIST_CAP`] entries.
 
 use std::collections::{HashMap, HashSet};
 
 use super::{Channel, Entry};
+use crate::gotext::{join_capped, OPM_LIST_CAP};
 
-/// Why a channel's graph is not a valid replaces chain. `Display` gives opm's text.
+/// Why a channel's graph is not a valid replaces chain. `Display` gives opm's text, naming at most
+/// [`OPM_LIST_CAP`] entries (opm names them all).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ChainError {
     /// No entry is the head (every entry is replaced or skipped).
@@ -23,9 +26,15 @@ impl std::fmt::Display for ChainError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ChainError::NoHead => f.write_str("no channel head found in graph"),
-            ChainError::MultipleHeads(h) => write!(f, "multiple channel heads found in graph: {}", h.join(", ")),
-            ChainError::Cycle(c) => write!(f, "detected cycle in replaces chain of upgrade graph: {}", c.join(" -> ")),
-            ChainError::Stranded(s) => write!(f, "channel contains one or more stranded bundles: {}", s.join(", ")),
+            ChainError::MultipleHeads(h) => {
+                write!(f, "multiple channel heads found in graph: {}", join_capped(h, ", ", OPM_LIST_CAP))
+            }
+            ChainError::Cycle(c) => {
+                write!(f, "detected cycle in replaces chain of upgrade graph: {}", join_capped(c, " -> ", OPM_LIST_CAP))
+            }
+            ChainError::Stranded(s) => {
+                write!(f, "channel contains one or more stranded bundles: {}", join_capped(s, ", ", OPM_LIST_CAP))
+            }
         }
     }
 }
@@ -157,5 +166,30 @@ mod tests {
         assert_eq!(c.validate_replaces_chain().unwrap_err(), ChainError::NoHead);
         let c = channel(vec![entry("a1", "", &[]), entry("a2", "a1", &[]), entry("a3", "a2", &["a2"])]);
         assert_eq!(c.validate_replaces_chain().unwrap_err(), ChainError::Stranded(vec!["a1".into()]));
+    }
+
+    #[test]
+    fn long_lists_are_capped_in_the_message_only() {
+        let names: Vec<String> = (0..20_000).map(|i| format!("b{i:05}")).collect();
+        let err = ChainError::Stranded(names.clone());
+        let text = err.to_string();
+        assert!(text.starts_with("channel contains one or more stranded bundles: b00000, b00001, "), "{text}");
+        assert!(text.ends_with(", b00099 (and 19,900 more)"), "{text}");
+        assert_eq!(err, ChainError::Stranded(names));
+        // A replaces cycle through 10,000 entries is found without a quadratic walk.
+        let n = 10_000;
+        let entries = (0..n).map(|i| format!("c{i}")).collect::<Vec<_>>();
+        let c = channel(
+            (0..n)
+                .map(|i| entry(&entries[i], &entries[(i + n - 1) % n], &[]))
+                .chain([entry("top", "c9999", &[])])
+                .collect(),
+        );
+        let text = c.validate_replaces_chain().unwrap_err().to_string();
+        assert!(
+            text.starts_with("detected cycle in replaces chain of upgrade graph: c9999 -> c9998 -> c9997"),
+            "{text}"
+        );
+        assert!(text.len() < 1_500, "{}", text.len());
     }
 }

@@ -7,21 +7,23 @@ mod error_tree;
 mod lint;
 mod model_checks;
 mod olm_v1;
+mod session;
 
 pub use crate::model::lint_config::{default_level, Level, LintConfig, SettingError};
 pub use config::{apply_levels, only_new, PackageIndex, Subject};
+pub use session::Session;
 
 use serde::Serialize;
 
 use crate::declcfg::{load_files, DeclarativeConfig, FileInput, Loaded};
 use crate::diagnostic::{sort_diagnostics, Code, Diagnostic};
-use crate::gotext::{quote as q, string_slice};
+use crate::gotext::{quote as q, string_slice_capped, OPM_LIST_CAP};
 use crate::model::{self, Model};
 
 use error_tree::ErrorTree;
 
 /// Everything validation found.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
     /// Whether `opm validate` accepts the catalog: no finding has severity error.
     pub valid: bool,
@@ -86,19 +88,7 @@ pub fn validate_loaded(loaded: Loaded) -> Validated {
 pub fn validate_loaded_with(loaded: Loaded, options: Options) -> Validated {
     let (model, build_diags) = model::build(&loaded.config);
     // Each package's checks and lints are independent: run them in parallel natively.
-    let per_package = |p: &model::Package| {
-        let mut diags = Vec::new();
-        let tree = model_checks::package(p, &mut diags);
-        let mut lints = Vec::new();
-        if options.lints {
-            lints.extend(lint::package(p));
-            lints.extend(crate::graph::lint::package(p));
-            if options.config.olm_v1 {
-                lints.extend(olm_v1::package(p));
-            }
-        }
-        (tree, diags, lints)
-    };
+    let per_package = |p: &model::Package| check_package(p, &options);
     #[cfg(not(target_arch = "wasm32"))]
     let results: Vec<_> = {
         use rayon::prelude::*;
@@ -123,6 +113,22 @@ pub fn validate_loaded_with(loaded: Loaded, options: Options) -> Validated {
     sort_diagnostics(&mut diagnostics);
     let valid = !diagnostics.iter().any(Diagnostic::is_error);
     Validated { loaded, model: std::sync::Arc::new(model), report: Report { valid, diagnostics, opm_message } }
+}
+
+/// One package's model checks and lints: its node of opm's error tree, its model findings and
+/// its lints (levels not yet applied).
+fn check_package(p: &model::Package, options: &Options) -> (ErrorTree, Vec<Diagnostic>, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let tree = model_checks::package(p, &mut diags);
+    let mut lints = Vec::new();
+    if options.lints {
+        lints.extend(lint::package(p));
+        lints.extend(crate::graph::lint::package(p));
+        if options.config.olm_v1 {
+            lints.extend(olm_v1::package(p));
+        }
+    }
+    (tree, diags, lints)
 }
 
 /// The one message `opm validate` prints: the first load error; else the first conversion error
@@ -154,7 +160,8 @@ fn opm_message(loaded: &Loaded, model: &Model, build_diags: &[Diagnostic], tree:
 }
 
 /// opm's dangling-entry error: the first package (by name; opm takes them in Go map order) whose
-/// last channel blob has entries naming no bundle, with those entries' names.
+/// last channel blob has entries naming no bundle, with those entries' names (at most
+/// [`OPM_LIST_CAP`]).
 fn last_channel_dangling_entries(cfg: &DeclarativeConfig, model: &Model) -> Option<String> {
     let mut last_channel: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
     for c in &cfg.channels {
@@ -172,7 +179,7 @@ fn last_channel_dangling_entries(cfg: &DeclarativeConfig, model: &Model) -> Opti
         Some(format!(
             "no olm.bundle blobs found in package {} for olm.channel entries {}",
             q(&p.name),
-            string_slice(&names)
+            string_slice_capped(&names, OPM_LIST_CAP)
         ))
     })
 }

@@ -9,11 +9,11 @@
 //! are not diagnostics (the entry is reported once, as `entry-without-bundle`), except the
 //! entry's own `skips` and `skipRange` problems.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::error_tree::ErrorTree;
 use crate::diagnostic::{Code, Diagnostic, Location};
-use crate::gotext::quote as q;
+use crate::gotext::{join_counted, quote as q, OPM_LIST_CAP};
 use crate::model::{Bundle, ChainError, Channel, Entry, Package};
 
 struct Ctx<'a> {
@@ -138,14 +138,16 @@ fn duplicate_versions(p: &Package, tree: &mut ErrorTree, ctx: &mut Ctx<'_>) {
 }
 
 /// opm's `duplicate versions found in bundles: [{<version>: [<names>]} ...]`, versions sorted as
-/// strings and names sorted, for every version held by more than one bundle name.
+/// strings and names sorted, for every version held by more than one bundle name (at most
+/// [`OPM_LIST_CAP`] versions, and names of each).
 fn duplicate_versions_message(by_version: &BTreeMap<&str, BTreeSet<&str>>) -> Option<String> {
-    let items: Vec<String> = by_version
+    let dups: Vec<(&&str, &BTreeSet<&str>)> = by_version.iter().filter(|(_, names)| names.len() > 1).collect();
+    let items = dups
         .iter()
-        .filter(|(_, names)| names.len() > 1)
-        .map(|(v, names)| format!("{{{v}: [{}]}}", names.iter().copied().collect::<Vec<_>>().join(", ")))
-        .collect();
-    (!items.is_empty()).then(|| format!("duplicate versions found in bundles: [{}]", items.join(" ")))
+        .take(OPM_LIST_CAP)
+        .map(|(v, names)| format!("{{{v}: [{}]}}", join_counted(names.iter().take(OPM_LIST_CAP), names.len(), ", ")));
+    let items = join_counted(items, dups.len(), " ");
+    (!dups.is_empty()).then(|| format!("duplicate versions found in bundles: [{items}]"))
 }
 
 fn channel(p: &Package, c: &Channel, ctx: &mut Ctx<'_>, shown: &mut BTreeSet<usize>) -> ErrorTree {
@@ -211,8 +213,14 @@ fn channel(p: &Package, c: &Channel, ctx: &mut Ctx<'_>, shown: &mut BTreeSet<usi
 
 /// Where to point for a replaces-chain error.
 fn chain_location(c: &Channel, e: &ChainError, blob: Location) -> (Code, Location, Vec<Location>) {
+    let by_name: HashMap<&str, &Entry> = match e {
+        ChainError::MultipleHeads(_) | ChainError::Stranded(_) => {
+            c.entries.iter().map(|e| (e.name.value.as_str(), e)).collect()
+        }
+        _ => HashMap::new(),
+    };
     let entry_loc = |name: &str| -> Option<Location> {
-        let entry = c.entry(name)?;
+        let entry = by_name.get(name)?;
         let s = c.source.as_ref()?;
         Some(s.at(entry.name.pos, format!("/entries/{}/name", entry.index)))
     };

@@ -105,7 +105,12 @@ fn within_caret(from: &Version, to: &Version) -> bool {
 }
 
 fn zero_major(p: &Package, out: &mut Vec<Diagnostic>) {
-    let version = |name: &str| p.bundle(name).and_then(|b| b.version.as_ref());
+    // By name, first bundle of each name as `Package::bundle` finds it (a map: one lookup per edge).
+    let mut by_name: std::collections::HashMap<&str, &Bundle> = std::collections::HashMap::new();
+    for b in &p.bundles {
+        by_name.entry(b.name.value.as_str()).or_insert(b);
+    }
+    let version = |name: &str| by_name.get(name).and_then(|b| b.version.as_ref());
     for c in &p.channels {
         for e in &c.entries {
             let Some(to) = version(&e.name.value).filter(|v| v.major() == 0) else { continue };
@@ -123,7 +128,7 @@ fn zero_major(p: &Package, out: &mut Vec<Diagnostic>) {
                 format!(
                     "channel {} upgrades {} to {} ({to}), across a 0.x minor version: OLM v1 version ranges such as ^0.y.z (and its former semver upgrade mode) treat that as a breaking change and do not follow it",
                     q(&c.name),
-                    crossing.join(", "),
+                    crate::gotext::join_capped(&crossing, ", ", crate::gotext::LIST_CAP),
                     q(&e.name.value)
                 ),
                 source.at(e.pos, format!("/entries/{}", e.index)),

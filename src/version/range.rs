@@ -128,6 +128,22 @@ struct Comparator {
 }
 
 impl Comparator {
+    /// The run of `sorted` (ascending) this comparator matches, as two `[start, end)` ranges (the
+    /// second empty except for `!=`).
+    fn runs<T>(&self, sorted: &[T], version: &impl Fn(&T) -> &Version) -> [std::ops::Range<usize>; 2] {
+        let n = sorted.len();
+        let lo = sorted.partition_point(|x| version(x).compare(&self.version).is_lt());
+        let hi = sorted.partition_point(|x| version(x).compare(&self.version).is_le());
+        match self.op {
+            Op::Eq => [lo..hi, 0..0],
+            Op::Ne => [0..lo, hi..n],
+            Op::Gt => [hi..n, 0..0],
+            Op::Ge => [lo..n, 0..0],
+            Op::Lt => [0..lo, 0..0],
+            Op::Le => [0..hi, 0..0],
+        }
+    }
+
     fn matches(&self, v: &Version) -> bool {
         let ord = v.compare(&self.version);
         match self.op {
@@ -202,6 +218,35 @@ impl VersionRange {
     /// The original range text.
     pub fn as_str(&self) -> &str {
         &self.text
+    }
+
+    /// Which items of `sorted` (ascending by `version`, blang precedence) the range contains, as
+    /// ascending, disjoint, non-adjacent `[start, end)` runs: the same answer as
+    /// [`contains`](VersionRange::contains) on each item, in O(parts × log n) instead of O(n).
+    pub fn runs_in<T>(&self, sorted: &[T], version: impl Fn(&T) -> &Version) -> Vec<std::ops::Range<usize>> {
+        let mut all: Vec<std::ops::Range<usize>> = Vec::new();
+        for group in self.groups.iter().filter(|g| !g.is_empty()) {
+            let mut runs = Vec::with_capacity(2);
+            runs.push(0..sorted.len());
+            for c in group {
+                let allowed = c.runs(sorted, &version);
+                runs = runs
+                    .iter()
+                    .flat_map(|r| allowed.iter().map(move |a| r.start.max(a.start)..r.end.min(a.end)))
+                    .filter(|r| r.start < r.end)
+                    .collect();
+            }
+            all.extend(runs);
+        }
+        all.sort_by_key(|r| r.start);
+        let mut merged: Vec<std::ops::Range<usize>> = Vec::with_capacity(all.len());
+        for r in all {
+            match merged.last_mut() {
+                Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+                _ => merged.push(r),
+            }
+        }
+        merged
     }
 }
 
@@ -532,6 +577,51 @@ mod tests {
         match Version::parse(s) {
             Ok(v) => v,
             Err(e) => panic!("parse {s:?}: {e}"),
+        }
+    }
+
+    #[test]
+    fn runs_in_a_sorted_list_agree_with_contains() {
+        let mut versions: Vec<Version> = [
+            "0.9.0",
+            "1.0.0-rc.1",
+            "1.0.0",
+            "1.0.0+build",
+            "1.0.1",
+            "1.1.0",
+            "1.2.0-alpha",
+            "1.2.0",
+            "1.10.0",
+            "2.0.0",
+            "2.0.0",
+            "3.0.0",
+            "10.0.0",
+        ]
+        .iter()
+        .map(|s| v(s))
+        .collect();
+        versions.sort();
+        let ranges = [
+            "<1.2.0",
+            ">=1.0.0 <2.0.0",
+            ">1.0.0 <=2.0.0 || >=10.0.0",
+            "1.0.0",
+            "!=1.0.0",
+            ">=0.0.0 !=1.0.0 !=2.0.0",
+            "1.x",
+            "<1.0.0 || >3.0.0 || 1.1.0",
+            ">2.0.0 <1.0.0",
+            "1.0.0 || || 2.0.0",
+            ">=1.2.0-alpha <1.2.0",
+        ];
+        for text in ranges {
+            let range = r(text);
+            let runs = range.runs_in(&versions, |x| x);
+            let from_runs: Vec<bool> = (0..versions.len()).map(|i| runs.iter().any(|run| run.contains(&i))).collect();
+            let direct: Vec<bool> = versions.iter().map(|x| range.contains(x)).collect();
+            assert_eq!(from_runs, direct, "{text}");
+            assert!(runs.windows(2).all(|w| w[0].end < w[1].start), "{text}: {runs:?} not merged");
+            assert!(runs.iter().all(|run| run.start < run.end), "{text}: empty run in {runs:?}");
         }
     }
 

@@ -90,7 +90,7 @@ test('catalog handle: packages, graphs, paths and exports match the native CLI',
   const pkg = pkgs.find((p) => p.name === 'aws-neuron-operator');
   assert.deepEqual(Object.keys(pkg).sort(), ['bundles', 'channels', 'defaultChannel', 'deprecated', 'description', 'icon', 'name']);
   const g = olm.channelGraph(catalog, 'aws-neuron-operator', 'Fast');
-  assert.deepEqual(Object.keys(g).sort(), ['channel', 'deprecated', 'edges', 'head', 'isDefault', 'nodes', 'orderError', 'package']);
+  assert.deepEqual(Object.keys(g).sort(), ['byVersion', 'channel', 'deprecated', 'edges', 'fans', 'head', 'isDefault', 'nodes', 'orderError', 'package']);
   assert.deepEqual(Object.keys(g.nodes[0]).sort(), ['channels', 'deprecated', 'head', 'name', 'onV0Chain', 'skipped', 'stranded', 'version', 'virtual']);
   const nativeGraph = JSON.parse(run(native, ['graph', dir, '--package', 'aws-neuron-operator', '--channel', 'Fast']).out);
   assert.deepEqual(sortKeys(g), sortKeys(nativeGraph));

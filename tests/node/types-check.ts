@@ -1,6 +1,6 @@
 // Compiled with `tsc --strict` against the published types: fails if index.d.ts is inconsistent
 // with how the API is meant to be used.
-import { validate, loadCatalog, init, initResolver, resolve, resolveText, resolveV1, render, expandTemplate, convertToBasicTemplate, type RenderResult, type RenderOptions, type TemplateOptions, type RenderInput, type PackageText, type CatalogFormat, type Report, type ValidateReport, type LintConfig, type ChannelGraph, type PackageGraph, type UpgradePath, type OlmCatalogError, type ResolveOutcome, type ResolveProblem, type V1Pick } from 'olm-catalog';
+import { validate, loadCatalog, openCatalog, type CatalogSession, init, initResolver, resolve, resolveText, resolveV1, render, expandTemplate, convertToBasicTemplate, type RenderResult, type RenderOptions, type TemplateOptions, type RenderInput, type PackageText, type CatalogFormat, type Report, type ValidateReport, type LintConfig, type ChannelGraph, type PackageGraph, type UpgradePath, type OlmCatalogError, type ResolveOutcome, type ResolveProblem, type V1Pick } from 'olm-catalog';
 
 await init();
 await initResolver();
@@ -24,6 +24,11 @@ const report2: string = resolveText(problem);
 const pick: V1Pick = resolveV1({ packageName: 'x', catalogs: [{ name: 'c', package: null }] });
 console.log(firstInstall, tree, report2.length, pick.bundle, outcome.errorType ?? 'ok', outcome.picks[0]?.why);
 catalog.free();
+const session: CatalogSession = openCatalog([{ path: 'c.yaml', content: 'schema: olm.package\nname: x\n' }], { lints: false });
+const edited: ValidateReport = session.update('c.yaml', new Uint8Array());
+const removed: boolean = session.remove('c.yaml').passed;
+console.log(edited.valid, removed, session.report().diagnostics.length);
+session.free();
 try {
   validate([]);
 } catch (e) {

@@ -26,7 +26,7 @@ pub(crate) fn parse_document(doc: &Document<'_>) -> Result<Option<Node>, YamlErr
     let mut parser = Parser::new_from_str(doc.text);
     let mut root: Option<Node> = None;
     while let Some(next) = parser.next_event() {
-        let (event, span) = next.map_err(|e| builder.scan_error(&e))?;
+        let (event, span) = next.map_err(|e| builder.scan_error(&e, doc.text))?;
         let pos = builder.pos(span.start.line(), span.start.col());
         match event {
             Event::StreamStart | Event::Nothing | Event::DocumentStart(_) => {}
@@ -71,8 +71,15 @@ impl Builder {
         Pos::new(self.first_line + line.saturating_sub(1) as u32, col as u32 + 1)
     }
 
-    fn scan_error(&self, e: &ScanError) -> YamlError {
-        let pos = self.pos(e.marker().line(), e.marker().col());
+    /// A scanner error at its line and column. saphyr counts the columns of a directive line
+    /// (`%...`) in bytes, not characters: those are converted, so that the error stays on its line.
+    fn scan_error(&self, e: &ScanError, text: &str) -> YamlError {
+        let (line, mut col) = (e.marker().line(), e.marker().col());
+        let line_text = text.split("\r\n").flat_map(|l| l.split(['\r', '\n'])).nth(line.saturating_sub(1));
+        if let Some(directive) = line_text.filter(|l| l.starts_with('%')) {
+            col = directive.get(..col).map_or(directive.chars().count(), |before| before.chars().count());
+        }
+        let pos = self.pos(line, col);
         YamlError { message: format!("error converting YAML to JSON: yaml: line {}: {}", pos.line, e.info()), pos }
     }
 
@@ -347,6 +354,14 @@ mod tests {
         let err = parse("a: !!binary aGVsbG8\n").unwrap_err();
         assert_eq!(err.message, "error converting YAML to JSON: yaml: !!binary value contains invalid base64 data");
         assert_eq!(err.pos, Pos::new(1, 4));
+    }
+
+    #[test]
+    fn errors_on_a_directive_line_are_located_in_characters() {
+        // Found by fuzzing: saphyr counts a directive's columns in bytes (`é` is two).
+        let err = parse("%éé \0\n").unwrap_err();
+        assert!(err.message.ends_with("found unprintable character"), "{}", err.message);
+        assert_eq!(err.pos, Pos::new(1, 5));
     }
 
     #[test]

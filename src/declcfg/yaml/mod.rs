@@ -9,6 +9,7 @@
 //! is done by:
 //! - [`fast`]: a reader for the block YAML real catalogs are made of, straight from the bytes;
 //! - [`events`]: the full parser (saphyr's event stream), for everything else;
+//! - [`utf8`]: invalid UTF-8, which go-yaml refuses;
 //! - [`scalar`]: YAML 1.1 scalar resolution as go-yaml v2 does it, with [`go_strconv`] (Go's
 //!   number parsing) and [`go_time`] (Go's `time.Parse` for timestamps) underneath; Go's float
 //!   text comes from `gotext`.
@@ -21,6 +22,7 @@ mod fast;
 mod go_strconv;
 mod go_time;
 mod scalar;
+pub(crate) mod utf8;
 
 #[cfg(test)]
 mod differential;
@@ -91,6 +93,7 @@ pub(crate) fn split_documents(src: &str, first_line: u32) -> Result<Vec<Document
     while at < src.len() {
         let end = src[at..].find('\n').map(|i| at + i + 1).unwrap_or(src.len());
         let line = &src[at..end];
+        let next_line = line_no + line_breaks(line).max(1);
         if let Some(rest) = line.strip_prefix("---") {
             let trimmed = rest.trim();
             if !trimmed.is_empty() && !trimmed.starts_with('#') {
@@ -103,18 +106,31 @@ pub(crate) fn split_documents(src: &str, first_line: u32) -> Result<Vec<Document
                 Some((start, first_line, marker)) => {
                     docs.push(Document { text: &src[start..at], first_line, marker });
                 }
-                None => open = Some((end, line_no + 1, true)),
+                None => open = Some((end, next_line, true)),
             }
         } else if open.is_none() {
             open = Some((at, line_no, false));
         }
         at = end;
-        line_no += 1;
+        line_no = next_line;
     }
     if let Some((start, first_line, marker)) = open {
         docs.push(Document { text: &src[start..], first_line, marker });
     }
     Ok(docs)
+}
+
+/// How many lines `s` ends, as YAML (and an editor) counts them: `\r\n`, a lone `\r` and `\n`
+/// each end one. Documents are split at `\n` as Kubernetes does, but their lines are counted
+/// this way, so that a document's first line agrees with the parser's positions inside it.
+pub(crate) fn line_breaks(s: &str) -> u32 {
+    let b = s.as_bytes();
+    let newlines = b.iter().filter(|&&c| c == b'\n').count();
+    if !b.contains(&b'\r') {
+        return newlines as u32;
+    }
+    let lone_cr = b.iter().enumerate().filter(|&(i, &c)| c == b'\r' && b.get(i + 1) != Some(&b'\n')).count();
+    (newlines + lone_cr) as u32
 }
 
 /// Parse one document: the fast path when it knows the document, the event path otherwise
@@ -127,6 +143,16 @@ pub(crate) fn parse(doc: &Document<'_>) -> Result<Option<Node>, YamlError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lone_carriage_returns_end_lines() {
+        // Found by fuzzing: the parser counts a lone `\r` as a line break, so document lines must.
+        assert_eq!(line_breaks("a\r\nb\rc\n\r"), 4);
+        let docs = split_documents("a: 1\rb: 2\n---\r\nc: [\n", 1).unwrap();
+        assert_eq!(docs[1].first_line, 4);
+        let err = parse(&docs[1]).unwrap_err();
+        assert_eq!(err.pos.line, 5, "{}", err.message);
+    }
 
     #[test]
     fn splits_like_kubernetes() {
