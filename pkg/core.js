@@ -5,8 +5,10 @@
 /**
  * @param {() => any} getRaw the current raw module
  * @param {() => void} reset
- * @param {(() => any) | null} getResolverRaw the module with the resolver, when it is a separate
- *   one (browsers); `null` when `getRaw`'s module has it (Node)
+ * @param {(() => any) | null} getResolverRaw the full module (resolver, render, templates, diffs,
+ *   OperatorGroup checks, RBAC previews, Mermaid and DOT, formatDiagnostics), when it is a separate
+ *   one (browsers: the core module leaves them out); `null` when `getRaw`'s module has everything
+ *   (Node)
  */
 /** Whether the module already loaded has the test-only panic hook (never before `init()`). */
 function hasPanicHook(getRaw) {
@@ -37,6 +39,9 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     }
   }
 
+  // A call into the full module (the core one in Node, which has everything).
+  const callFull = (fn) => call((coreRaw) => fn(getResolverRaw ? getResolverRaw() : coreRaw));
+
   class Catalog {
     #handle;
     #generation;
@@ -45,7 +50,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     constructor(files) {
       this.#handle = call((raw) => raw.loadCatalog(files));
       this.#generation = generation;
-      // With a separate resolver module the catalog is loaded there again when first resolved.
+      // With a separate full module the catalog is loaded there again when first needed there.
       if (getResolverRaw) this.#files = files;
     }
     #use(fn) {
@@ -67,15 +72,15 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     packages() { return this.#use((h) => h.packages()); }
     channelGraph(pkg, channel) { return this.#use((h) => h.channelGraph(pkg, channel)); }
     upgradePath(options) { return this.#use((h) => h.upgradePath(options)); }
-    toMermaid(options) { return this.#use((h) => h.toMermaid(options)); }
-    toDot(pkg, channel) { return this.#use((h) => h.toDot(pkg, channel)); }
-    checkOperatorGroups(check) { return this.#use((h) => h.checkOperatorGroups(check)); }
-    checkOperatorGroupsText(check) { return this.#use((h) => h.checkOperatorGroupsText(check)); }
-    previewRbac(options) { return this.#use((h) => h.previewRbac(options)); }
-    previewRbacText(options, format) { return this.#use((h) => h.previewRbacText(options, format)); }
-    /** @internal this catalog's raw handle, for a call on another catalog */
-    static _handle(c) { return c.#use((h) => h); }
-    /** @internal the raw handle in the resolver's module, for attaching to a resolver */
+    toMermaid(options) { return this.#full((h) => h.toMermaid(options)); }
+    toDot(pkg, channel) { return this.#full((h) => h.toDot(pkg, channel)); }
+    checkOperatorGroups(check) { return this.#full((h) => h.checkOperatorGroups(check)); }
+    checkOperatorGroupsText(check) { return this.#full((h) => h.checkOperatorGroupsText(check)); }
+    previewRbac(options) { return this.#full((h) => h.previewRbac(options)); }
+    previewRbacText(options, format) { return this.#full((h) => h.previewRbacText(options, format)); }
+    /** `fn` on this catalog's handle in the full module. */
+    #full(fn) { return callFull((raw) => fn(Catalog._raw(this, raw))); }
+    /** @internal the raw handle in the full module, for a call there (with another catalog, a resolver) */
     static _raw(c, resolverRaw) {
       return c.#use((h) => {
         if (!getResolverRaw) return h;
@@ -141,8 +146,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
       if (c && c.catalog instanceof Catalog) attach.push(c);
       else inline.push(c);
     }
-    return call((coreRaw) => {
-      const raw = getResolverRaw ? getResolverRaw() : coreRaw;
+    return callFull((raw) => {
       const resolver = new raw.Resolver();
       try {
         for (const c of attach) {
@@ -169,7 +173,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
       throw invalid('checkOperatorGroups expects a check object');
     }
     const { catalog, ...rest } = check;
-    if (catalog === undefined) return call((raw) => inline(raw, rest));
+    if (catalog === undefined) return callFull((raw) => inline(raw, rest));
     if (!(catalog instanceof Catalog)) throw invalid('check.catalog must be a Catalog from loadCatalog');
     return onCatalog(catalog, rest);
   }
@@ -179,11 +183,11 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     return catalog;
   }
 
-  // `diffCatalogs`: both file lists go to the module as they are; a loaded catalog on either side
-  // makes the other one a (temporary) Catalog too.
+  // `diffCatalogs` (full module): both file lists go to the module as they are; a loaded catalog
+  // on either side makes the other one a (temporary) Catalog too.
   function diffWith(old, neu, options, text) {
     if (Array.isArray(old) && Array.isArray(neu)) {
-      return call((raw) => (text ? raw.diffFilesText(old, neu, options) : raw.diffFiles(old, neu, options)));
+      return callFull((raw) => (text ? raw.diffFilesText(old, neu, options) : raw.diffFiles(old, neu, options)));
     }
     const temporary = [];
     const asCatalog = (c, which) => {
@@ -196,8 +200,10 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     try {
       const o = asCatalog(old, 'old');
       const n = asCatalog(neu, 'new');
-      const [oh, nh] = [Catalog._handle(o), Catalog._handle(n)];
-      return call(() => (text ? oh.diffText(nh, options) : oh.diff(nh, options)));
+      return callFull((raw) => {
+        const [oh, nh] = [Catalog._raw(o, raw), Catalog._raw(n, raw)];
+        return text ? oh.diffText(nh, options) : oh.diff(nh, options);
+      });
     } finally {
       for (const c of temporary) c.free();
     }
@@ -207,13 +213,13 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     validate: (files, options) => call((raw) => raw.validate(files, options)),
     diffCatalogs: (old, neu, options) => diffWith(old, neu, options, false),
     diffCatalogsText: (old, neu, options) => diffWith(old, neu, options, true),
-    formatDiagnostics: (diagnostics, options) => call((raw) => raw.formatDiagnostics(diagnostics, options)),
+    formatDiagnostics: (diagnostics, options) => callFull((raw) => raw.formatDiagnostics(diagnostics, options)),
     resolve: (problem) => withResolver(problem, (r, p) => r.resolve(p)),
     resolveText: (problem) => withResolver(problem, (r, p) => r.resolveText(p)),
-    resolveV1: (problem) => call((raw) => (getResolverRaw ? getResolverRaw() : raw).resolveV1(problem)),
-    render: (files, options) => call((raw) => raw.render(files, options)),
-    expandTemplate: (template, bundleSources, options) => call((raw) => raw.expandTemplate(template, bundleSources, options)),
-    convertToBasicTemplate: (files, options) => call((raw) => raw.convertToBasicTemplate(files, options)),
+    resolveV1: (problem) => callFull((raw) => raw.resolveV1(problem)),
+    render: (files, options) => callFull((raw) => raw.render(files, options)),
+    expandTemplate: (template, bundleSources, options) => callFull((raw) => raw.expandTemplate(template, bundleSources, options)),
+    convertToBasicTemplate: (files, options) => callFull((raw) => raw.convertToBasicTemplate(files, options)),
     loadCatalog: (files) => new Catalog(files),
     openCatalog: (files, options) => new CatalogSession(files, options),
     packages: (catalog) => catalog.packages(),

@@ -195,8 +195,11 @@ export declare function init(input?: string | URL | Response | BufferSource | We
 export default init;
 
 /**
- * Browsers: load the module with the resolver before calling `resolve`, `resolveText` or
- * `resolveV1` (it is larger, so it is kept separate; Node: a no-op). `input` as for `init`.
+ * Browsers: load the full module before calling `resolve`, `resolveText`, `resolveV1`, `render`,
+ * `expandTemplate`, `convertToBasicTemplate`, `diffCatalogs`, `diffCatalogsText`,
+ * `checkOperatorGroups*`, `previewRbac*`, `toMermaid`, `toDot` (also as `Catalog` methods) or
+ * `formatDiagnostics`; the core module that `init` loads has validation, graphs and paths only, so pages that need no more load less
+ * (Node: a no-op). `input` as for `init`.
  */
 export declare function initResolver(input?: string | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;
 

@@ -27,9 +27,11 @@ export async function init(input) {
 let resolverRaw = null;
 
 /**
- * Load the module with the resolver (`resolve`, `resolveText`, `resolveV1`), which is larger and
- * kept separate so that pages validating and drawing catalogs load less. By default the `.wasm`
- * next to this package's `dist/web-full/olm_catalog.js` is fetched. Safe to call more than once.
+ * Load the full module: the resolver (`resolve`, `resolveText`, `resolveV1`), `render`,
+ * `expandTemplate`, `convertToBasicTemplate`, `diffCatalogs*`, `checkOperatorGroups*`,
+ * `previewRbac*`, `toMermaid`, `toDot` (also as `Catalog` methods) and `formatDiagnostics`. It is larger and kept separate so that pages
+ * validating and drawing catalogs load less. By default the `.wasm` next to this package's
+ * `dist/web-full/olm_catalog.js` is fetched. Safe to call more than once.
  */
 export async function initResolver(input) {
   if (resolverRaw) return;
@@ -40,7 +42,7 @@ export async function initResolver(input) {
 
 function currentResolver() {
   if (!resolverRaw) {
-    const err = new Error('call `await initResolver()` before resolving');
+    const err = new Error('call `await initResolver()` first: the resolver, render, templates, diffs, OperatorGroup checks, RBAC previews, Mermaid, DOT and formatDiagnostics are in the module it loads');
     err.name = 'OlmCatalogError';
     err.code = 'not-initialized';
     throw err;

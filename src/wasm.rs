@@ -2,6 +2,11 @@
 //! library, no logic. Inputs are plain data (file lists of `{path, content}`, option objects) and
 //! outputs plain JS objects. Validation findings come back as data; unusable input throws a JS
 //! `Error` with `name`, `code` and, where relevant, `diagnostics`.
+//!
+//! Without the `tools` feature (the browsers' core module) the exports of render, templates,
+//! OperatorGroup checks, RBAC previews, diffs, Mermaid and DOT output and `formatDiagnostics` are
+//! left out, and so is their code.
+#![cfg_attr(not(feature = "tools"), allow(dead_code, unused_imports))]
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -340,6 +345,7 @@ impl Catalog {
     }
 
     /// Mermaid as `opm alpha render-graph`: `{package?, channel?, minimumEdge?, v0Semantics?}`.
+    #[cfg(feature = "tools")]
     #[wasm_bindgen(js_name = toMermaid)]
     pub fn to_mermaid(&self, options: JsValue) -> Result<String, JsValue> {
         let o: MermaidOpts = if options.is_undefined() || options.is_null() {
@@ -358,6 +364,7 @@ impl Catalog {
     }
 
     /// Graphviz DOT of a package (or one channel).
+    #[cfg(feature = "tools")]
     #[wasm_bindgen(js_name = toDot)]
     pub fn to_dot(&self, package: &str, channel: Option<String>) -> Result<String, JsValue> {
         let p = self.package(package)?;
@@ -598,6 +605,7 @@ fn named(input: &Input, diagnostics: Vec<crate::Diagnostic>) -> Vec<crate::Diagn
 /// `name/<file>`). Options: `{format, migrateLevel, imageRefTemplate, validate}`. Returns
 /// `{kind, catalog, packages, valid, diagnostics}`; problems come back as diagnostics, only
 /// unusable options throw.
+#[cfg(feature = "tools")]
 #[wasm_bindgen]
 pub fn render(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     use crate::render::InputKind;
@@ -640,6 +648,7 @@ pub fn render(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
 /// Options: `{format, kind, imageRefTemplate, validate}` (validation on by default, findings
 /// located in the template's lines). Returns `{kind: "template", catalog, packages, valid,
 /// diagnostics}`: the expansion's findings, then the bundle sources' (as warnings).
+#[cfg(feature = "tools")]
 #[wasm_bindgen(js_name = expandTemplate)]
 pub fn expand_template(template: JsValue, bundle_sources: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     use crate::render::template::{self, TemplateKind};
@@ -681,6 +690,7 @@ pub fn expand_template(template: JsValue, bundle_sources: JsValue, options: JsVa
 /// `opm alpha convert-template basic`: a catalog (`[{path, content}]`) as a basic template in
 /// `format` (`"json"` default, `"yaml"`). Throws `invalid-catalog` (with `diagnostics`) when the
 /// catalog does not load.
+#[cfg(feature = "tools")]
 #[wasm_bindgen(js_name = convertToBasicTemplate)]
 pub fn convert_to_basic_template(files: JsValue, options: JsValue) -> Result<String, JsValue> {
     use crate::render::convert;
@@ -756,12 +766,14 @@ fn operator_group_check(
 
 /// Check a CSV given inline (`installModes` or `installModesList`, `providedAPIs`) against a
 /// cluster's OperatorGroups: the CLI's `operatorgroup --format json` object.
+#[cfg(feature = "tools")]
 #[wasm_bindgen(js_name = checkOperatorGroups)]
 pub fn check_operator_groups(check: JsValue) -> Result<JsValue, JsValue> {
     to_js(&operator_group_check(check, None)?)
 }
 
 /// `checkOperatorGroups`, rendered as the CLI's text report.
+#[cfg(feature = "tools")]
 #[wasm_bindgen(js_name = checkOperatorGroupsText)]
 pub fn check_operator_groups_text(check: JsValue) -> Result<String, JsValue> {
     Ok(operator_group_check(check, None)?.to_text())
@@ -821,6 +833,7 @@ impl Catalog {
     }
 }
 
+#[cfg(feature = "tools")]
 #[wasm_bindgen]
 impl Catalog {
     /// `checkOperatorGroups` of one of this catalog's bundles (`package`, `bundle`).
@@ -896,6 +909,7 @@ fn model_of(files: JsValue) -> Result<crate::model::Model, JsValue> {
 }
 
 /// Compare two catalogs given as file lists: the `CatalogDiff` (the CLI's `diff --format json`).
+#[cfg(feature = "tools")]
 #[wasm_bindgen(js_name = diffFiles)]
 pub fn diff_files(old: JsValue, new: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let o = diff_opts(options)?;
@@ -914,12 +928,14 @@ fn diff_output(d: &crate::diff::CatalogDiff, format: Option<&str>) -> Result<JsV
 }
 
 /// [`diff_files`] printed in `options.format` as the CLI prints it: `{text, failed}`.
+#[cfg(feature = "tools")]
 #[wasm_bindgen(js_name = diffFilesText)]
 pub fn diff_files_text(old: JsValue, new: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let o = diff_opts(options)?;
     diff_output(&diff_models(&model_of(old)?, &model_of(new)?, &o), o.format.as_deref())
 }
 
+#[cfg(feature = "tools")]
 #[wasm_bindgen]
 impl Catalog {
     /// Compare this (old) catalog with `new`: the `CatalogDiff`.
@@ -939,6 +955,7 @@ impl Catalog {
 /// Findings (as `validate` returns them, possibly merged from several catalogs) in a CI format:
 /// `options.format` is `sarif`, `github`, `markdown` or `junit`; `options.valid` the verdict
 /// shown in the Markdown summary (default: no errors).
+#[cfg(feature = "tools")]
 #[wasm_bindgen(js_name = formatDiagnostics)]
 pub fn format_diagnostics(diagnostics: JsValue, options: JsValue) -> Result<String, JsValue> {
     #[derive(serde::Deserialize)]

@@ -10,7 +10,13 @@ const dist = join(here, 'dist');
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 await build({
-  entryPoints: { app: join(here, 'src/main.js'), 'layout-worker': join(here, 'src/layout-worker.js') },
+  // The page, and its two workers: the catalog worker (the wasm module and every call on it) and
+  // the graph layout.
+  entryPoints: {
+    app: join(here, 'src/main.js'),
+    'catalog-worker': join(here, 'src/catalog-worker.js'),
+    'layout-worker': join(here, 'src/layout-worker.js'),
+  },
   bundle: true,
   format: 'esm',
   target: 'es2022',

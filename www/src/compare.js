@@ -2,7 +2,9 @@
 // bundled example, files or a folder) through `diffCatalogs`: the change summary, the `update-*`
 // findings, the update-safety table per package, and each changed channel's graph coloured by
 // change (added, removed, re-wired edges; added, removed, newly stranded nodes).
-// All the logic is the wasm module's; catalog text only ever becomes text nodes (escape.js).
+// All the logic is the wasm module's, in the worker; catalog text only ever becomes text nodes
+// (escape.js).
+import { call } from './remote.js';
 import { h } from './escape.js';
 import { renderGraph } from './graph.js';
 
@@ -17,14 +19,16 @@ const plural = (n, what) => `${n} ${what}${n === 1 ? '' : 's'}`;
 const short = (name) => name ?? '—';
 
 /**
- * @param {{ savedFiles: () => {path:string,content:string}[], editedFiles: () => {path:string,content:string}[],
- *   exampleFiles: (name: string) => Promise<{path:string,content:string}[]>, readFiles: (list: FileList, stripRoot: boolean) => Promise<any[]>,
- *   openFile: (path: string, line?: number, column?: number) => void, loadCatalog: Function, diffCatalogs: Function }} deps
+ * @param {{ main: () => import('./remote.js').RemoteCatalog | null,
+ *   exampleFiles: (name: string) => Promise<{path:string,content:string}[]>, readFiles: (list: FileList, stripRoot: boolean) => object[],
+ *   openFile: (path: string, line?: number, column?: number) => void }} deps
  */
 export function createComparePanel(deps) {
   const $ = (id) => document.getElementById(id);
   const picked = { old: null, new: null };
-  let last = null;
+  let last = null; // { diff, oldSide, newSide, oldHandle, newHandle }
+  let turn = 0;
+  const mainPaths = () => deps.main()?.paths ?? [];
 
   function side(which, legend, initial) {
     const fs = $(`cmp-${which}`);
@@ -51,9 +55,9 @@ export function createComparePanel(deps) {
   async function filesOf(which) {
     const source = document.querySelector(`input[name="cmp-${which}"]:checked`)?.value;
     if (source === 'saved' || source === 'edited') {
-      const files = source === 'saved' ? deps.savedFiles() : deps.editedFiles();
-      if (!files.length) throw new Error('No catalog is loaded on the left.');
-      return { files, source, loaded: true };
+      const c = deps.main();
+      if (!c?.paths.length) throw new Error('No catalog is loaded on the left.');
+      return { files: c.source(source), source, loaded: true };
     }
     if (source === 'example') {
       const name = $(`cmp-${which}-example-name`).value;
@@ -79,13 +83,21 @@ export function createComparePanel(deps) {
       return;
     }
     const t0 = performance.now();
-    last?.oldCat.free();
-    last?.newCat.free();
+    const mine = ++turn;
+    status.textContent = 'Comparing…';
     // Each side is parsed once: the diff and the graphs use the same loaded catalogs.
-    const oldCat = deps.loadCatalog(oldSide.files);
-    const newCat = deps.loadCatalog(newSide.files);
-    const diff = deps.diffCatalogs(oldCat, newCat, {});
-    last = { diff, oldSide, newSide, oldCat, newCat };
+    let reply;
+    try {
+      reply = await call('diff', oldSide.files, newSide.files, {}, ['compare-old', 'compare-new']);
+    } catch (e) {
+      if (mine !== turn) return;
+      status.textContent = `${e.code ? `${e.code}: ` : ''}${e.message}`;
+      status.classList.add('invalid');
+      return;
+    }
+    if (mine !== turn) return;
+    const { diff, oldHandle, newHandle } = reply;
+    last = { diff, oldSide, newSide, oldHandle, newHandle };
     const errors = diff.findings.filter((d) => d.severity === 'error').length;
     const warnings = diff.findings.length - errors;
     status.textContent = !diff.packages.length && !diff.findings.length
@@ -142,7 +154,7 @@ export function createComparePanel(deps) {
       wrap.append(h('p', { class: 'muted' }, 'Every installed version of the old catalog keeps its way to the head.'));
       return wrap;
     }
-    const canOpen = (sideInfo, file) => sideInfo.loaded && deps.editedFiles().some((f) => f.path === file);
+    const canOpen = (sideInfo, file) => sideInfo.loaded && mainPaths().includes(file);
     const where = (loc) => `${loc.file}:${loc.line}:${loc.column}`;
     const ul = h('ul', { class: 'cmp-findings', id: 'cmp-findings' });
     for (const d of diff.findings) {
@@ -235,8 +247,8 @@ export function createComparePanel(deps) {
     return wrap;
   }
 
-  function graphOf(cat, pkg, channel) {
-    try { return cat.channelGraph(pkg, channel); } catch { return null; }
+  async function graphOf(handle, pkg, channel) {
+    try { return await call('catalog', handle, 'channelGraph', pkg, channel); } catch { return null; }
   }
 
   /** One graph with both catalogs' nodes and edges, each marked with how it changed. */
@@ -272,7 +284,9 @@ export function createComparePanel(deps) {
     const select = $('cmp-channel');
     if (!select || !last) return;
     const [pkg, channel] = JSON.parse(select.value);
-    const graph = merge(graphOf(last.oldCat, pkg, channel), graphOf(last.newCat, pkg, channel), pkg, channel);
+    const [oldG, newG] = await Promise.all([graphOf(last.oldHandle, pkg, channel), graphOf(last.newHandle, pkg, channel)]);
+    if (select.value !== JSON.stringify([pkg, channel]) || !select.isConnected) return; // another one was picked meanwhile
+    const graph = merge(oldG, newG, pkg, channel);
     await renderGraph($('cmp-graph'), graph, { classOf });
     document.body.dataset.compareGraph = `${pkg}/${channel}`;
   }
@@ -300,7 +314,7 @@ export function createComparePanel(deps) {
     },
     /** The catalog on the left changed: describe it. */
     refresh() {
-      const n = deps.savedFiles().length;
+      const n = mainPaths().length;
       $('cmp-loaded').textContent = n ? `Catalog on the left: ${plural(n, 'file')}.` : 'No catalog loaded on the left.';
     },
   };

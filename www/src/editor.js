@@ -1,5 +1,6 @@
 // The CodeMirror 6 editor with live validation: every change re-validates the whole loaded tree
-// (with this file's new text) and underlines this file's findings at their line and column.
+// (with this file's new text; in the worker, so `check` answers with a promise) and underlines
+// this file's findings at their line and column.
 import { basicSetup } from 'codemirror';
 import { EditorView } from '@codemirror/view';
 import { EditorState } from '@codemirror/state';
@@ -8,14 +9,20 @@ import { linter, lintGutter, forceLinting } from '@codemirror/lint';
 
 /**
  * @param {HTMLElement} parent
- * @param {(text: string) => import('olm-catalog').Diagnostic[]} check findings for this file given its text
+ * @param {(text: string) => Promise<import('olm-catalog').Diagnostic[]>} check findings for this file given its text
  * @param {(text: string) => void} onChange
  */
 export function createEditor(parent, check, onChange) {
   let view;
-  const lint = linter((v) => {
+  const lint = linter(async (v) => {
     const doc = v.state.doc;
-    return check(doc.toString()).map((d) => {
+    let found;
+    try {
+      found = await check(doc.toString());
+    } catch {
+      return []; // the catalog was replaced meanwhile: the next check answers
+    }
+    return found.map((d) => {
       const line = doc.line(Math.min(Math.max(d.line, 1), doc.lines));
       const from = Math.min(line.from + Math.max(d.column - 1, 0), line.to);
       const to = Math.max(from + 1, Math.min(line.to, doc.length));

@@ -4,25 +4,21 @@
 // +/-, pan by dragging or with the arrow keys.
 import { s } from './escape.js';
 import { layout } from './layout.js';
+import { connect } from './rpc.js';
 
 let worker = null;
-let nextId = 0;
-const pending = new Map();
 
 /** Small graphs are laid out at once; large ones in a worker (when the page can start one). */
 function layoutAsync(spec) {
   if (spec.nodes.length <= 80) return Promise.resolve(layout(spec));
   if (worker === null) {
     try {
-      worker = new Worker(new URL('./layout-worker.js', import.meta.url), { type: 'module' });
-      worker.onmessage = (ev) => { pending.get(ev.data.id)?.(ev.data); pending.delete(ev.data.id); };
+      worker = connect(new Worker(new URL('./layout-worker.js', import.meta.url), { type: 'module' }));
     } catch {
       worker = false;
     }
   }
-  if (!worker) return Promise.resolve(layout(spec));
-  const id = nextId++;
-  return new Promise((resolve) => { pending.set(id, resolve); worker.postMessage({ id, ...spec }); });
+  return worker ? worker.call('layout', spec) : Promise.resolve(layout(spec));
 }
 
 const NODE_H = 30;

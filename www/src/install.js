@@ -4,8 +4,7 @@
 // and message it gives the CSV, the annotations it writes, the install modes and what each kind
 // of group watches, the roles it generates as a verbs × resources table per service account, and
 // the multitenancy findings. The analysis is the wasm module's `checkOperatorGroups` and
-// `previewRbac`; this file only moves data between them and the DOM.
-import { checkOperatorGroups, previewRbac } from '../../pkg/index.js';
+// `previewRbac`, run in the worker; this file only moves data between them and the DOM.
 import { h } from './escape.js';
 
 const $ = (id) => document.getElementById(id);
@@ -31,25 +30,25 @@ const showTargets = (targets) => (targets.length === 1 && targets[0] === '' ? AL
 
 /**
  * @param {object} o
- * @param {() => import('olm-catalog').Catalog | null} o.main the catalog loaded on the left
+ * @param {() => import('./remote.js').RemoteCatalog | null} o.main the catalog loaded on the left
  * @param {(file: string, line?: number, column?: number) => void} o.openFile show a place in the editor
  */
 export function createInstallPanel({ main, openFile }) {
   const tenants = []; // { row, namespace, targets, bundle }
   let plan = null; // the selected bundle's install plan (from a check), or null
   let planError = null;
+  // Each change of package or bundle starts a turn; replies of an older turn are dropped.
+  let turn = 0;
 
   // ---- the bundle
   function packages() {
     const c = main();
-    return c ? [...c.packages()].sort((a, b) => byName(a.name, b.name)) : [];
+    return c ? [...c.packages].sort((a, b) => byName(a.name, b.name)) : [];
   }
   /** The bundles of `pkg` (name, version), newest first, and its default channel's head. */
-  function bundles(pkg) {
-    const seen = new Map();
-    try {
-      for (const ch of main().channelGraph(pkg).channels) for (const n of ch.nodes) if (!n.virtual && !seen.has(n.name)) seen.set(n.name, n.version ?? '');
-    } catch { /* a package without channels has no bundles to offer */ }
+  async function bundles(pkg) {
+    const c = main();
+    const seen = c && pkg ? await c.bundles(pkg) : [];
     const p = packages().find((x) => x.name === pkg);
     const head = p?.channels.find((ch) => ch.name === p.defaultChannel)?.head ?? null;
     return { list: [...seen].sort((a, b) => byName(b[1] || b[0], a[1] || a[0])), head };
@@ -60,33 +59,36 @@ export function createInstallPanel({ main, openFile }) {
     if (list.some(([v]) => v === value)) select.value = value;
     return select.value;
   }
-  function bundleOptions(pkg) {
-    const { list, head } = bundles(pkg);
+  async function bundleOptions(pkg) {
+    const { list, head } = await bundles(pkg);
     return { head, list: list.map(([n, v]) => [n, `${n}${v ? ` (${v})` : ''}${n === head ? ' — default channel head' : ''}`]) };
   }
-  function fillBundles(keep) {
+  async function fillBundles(keep) {
+    const mine = ++turn;
     const pkg = $('inst-package').value;
-    const { list, head } = bundleOptions(pkg);
+    const { list, head } = await bundleOptions(pkg);
+    if (mine !== turn) return;
     options($('inst-bundle'), list, keep ?? head ?? '');
     for (const t of tenants) options(t.bundle, list, t.bundle.dataset.pkg === pkg ? t.bundle.value : $('inst-bundle').value);
     for (const t of tenants) t.bundle.dataset.pkg = pkg;
-    readPlan();
+    await readPlan(mine);
   }
 
   /** The selected bundle's install modes and CSV flavour, read from a check in its own namespace. */
-  function readPlan() {
-    plan = null;
-    planError = null;
+  async function readPlan(mine = ++turn) {
     const c = main();
     const pkg = $('inst-package').value;
     const bundle = $('inst-bundle').value;
+    let [p, error] = [null, null];
     if (c && pkg && bundle) {
       try {
-        plan = checkOperatorGroups({ catalog: c, package: pkg, bundle, operatorNamespace: 'operators', targetNamespaces: [''] }).installPlan;
+        p = (await c.checkOperatorGroups({ package: pkg, bundle, operatorNamespace: 'operators', targetNamespaces: [''] })).installPlan;
       } catch (e) {
-        planError = e.message;
+        error = e.message;
       }
     }
+    if (mine !== turn) return;
+    [plan, planError] = [p, error];
     describeBundle();
   }
   function describeBundle() {
@@ -158,7 +160,9 @@ export function createInstallPanel({ main, openFile }) {
     t.row = h('tr', {}, h('th', { scope: 'row' }), h('td', {}, t.namespace), h('td', {}, t.targets), h('td', {}, t.bundle), h('td', {}, t.remove));
     const pkg = $('inst-package').value;
     t.bundle.dataset.pkg = pkg;
-    options(t.bundle, bundleOptions(pkg).list, $('inst-bundle').value);
+    const chosen = $('inst-bundle').value;
+    options(t.bundle, [[chosen, chosen]], chosen);
+    bundleOptions(pkg).then(({ list }) => { if (t.bundle.dataset.pkg === pkg) options(t.bundle, list, t.bundle.value); }, () => {});
     tenants.push(t);
     $('inst-tenants').querySelector('tbody').append(t.row);
     nameTenants();
@@ -166,13 +170,14 @@ export function createInstallPanel({ main, openFile }) {
   }
 
   // ---- running the check and the preview
+  let runs = 0;
   function status(text, cls) {
     const el = $('inst-status');
     el.textContent = text;
     el.className = `summary ${cls}`;
   }
 
-  function run() {
+  async function run() {
     const out = $('inst-output');
     out.textContent = '';
     const c = main();
@@ -184,21 +189,23 @@ export function createInstallPanel({ main, openFile }) {
     const instances = tenants.map((t) => ({ namespace: t.namespace.value.trim(), bundle: t.bundle.value, targetNamespaces: namespaceList(t.targets.value) }));
     const missing = instances.findIndex((i) => !i.namespace || !i.bundle);
     if (missing >= 0) { status(`Tenant ${missing + 1} needs an operator namespace and a bundle.`, 'invalid'); return; }
+    const mine = ++runs;
     let report;
     let previews = [];
     let rbacError = null;
-    try {
-      report = checkOperatorGroups({ catalog: c, package: pkg, bundle, operatorNamespace: ns, targetNamespaces: tns, instances });
-    } catch (e) {
+    const [checked, rbac] = await Promise.allSettled([
+      c.checkOperatorGroups({ package: pkg, bundle, operatorNamespace: ns, targetNamespaces: tns, instances }),
+      c.previewRbac({ package: pkg, bundle, installMode: modeOf(tns, ns), namespace: ns, targetNamespaces: tns }),
+    ]);
+    if (mine !== runs) return; // a later run shows its own outcome
+    if (checked.status === 'rejected') {
+      const e = checked.reason;
       status(`${e.code ? `${e.code}: ` : ''}${e.message}`, 'invalid');
       return;
     }
-    try {
-      const r = previewRbac(c, { package: pkg, bundle, installMode: modeOf(tns, ns), namespace: ns, targetNamespaces: tns });
-      previews = Array.isArray(r) ? r : [r];
-    } catch (e) {
-      rbacError = e.message;
-    }
+    report = checked.value;
+    if (rbac.status === 'fulfilled') previews = Array.isArray(rbac.value) ? rbac.value : [rbac.value];
+    else rbacError = rbac.reason.message;
     const o = report.membership.outcome;
     const who = `${bundle} in namespace "${ns}", watching ${showTargets(tns)}`;
     if (o.outcome === 'supported') status(`Supported: OLM accepts ${who}`, 'valid');
@@ -347,12 +354,12 @@ export function createInstallPanel({ main, openFile }) {
     const pkg = options($('inst-package'), list.map((p) => [p.name, p.name]), had);
     for (const id of ['inst-package', 'inst-bundle', 'inst-add-tenant', 'inst-go']) $(id).disabled = !pkg;
     if (pkg !== had) for (const t of [...tenants]) removeTenant(t);
-    fillBundles(pkg === had ? $('inst-bundle').value : undefined);
+    fillBundles(pkg === had ? $('inst-bundle').value : undefined).catch(() => {});
     $('inst-output').textContent = '';
     status('', '');
   }
-  $('inst-package').addEventListener('change', () => fillBundles());
-  $('inst-bundle').addEventListener('change', readPlan);
+  $('inst-package').addEventListener('change', () => fillBundles().catch(() => {}));
+  $('inst-bundle').addEventListener('change', () => readPlan().catch(() => {}));
   for (const m of MODES) $(`inst-mode-${m}`).addEventListener('change', () => pickMode(m));
   $('inst-targets').addEventListener('input', syncMode);
   $('inst-namespace').addEventListener('input', () => { if (mode() === 'OwnNamespace') pickMode('OwnNamespace'); else syncMode(); });

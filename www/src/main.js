@@ -2,8 +2,9 @@
 // edit files with live validation, browse packages and channel graphs, show upgrade paths, and
 // resolve subscriptions (resolve.js), expand templates (templates.js), check where a bundle may be
 // installed and what it may touch (install.js), and compare two catalogs (compare.js).
-// All the logic is the wasm module's; this file only moves data between it and the DOM.
-import init, { loadCatalog, validate, diffCatalogs } from '../../pkg/index.js';
+// All the logic is the wasm module's, which runs in a worker (catalog-worker.js, reached through
+// remote.js) so that the page never freezes; this file only moves data between it and the DOM.
+import { start, open, reload, call } from './remote.js';
 import { h } from './escape.js';
 import { renderGraph } from './graph.js';
 import { createEditor } from './editor.js';
@@ -13,8 +14,9 @@ import { createInstallPanel } from './install.js';
 import { createComparePanel } from './compare.js';
 
 const $ = (id) => document.getElementById(id);
-const state = { files: [], saved: [], catalog: null, report: null, current: null, graph: null, drawn: null, pkg: null };
-const decoder = new TextDecoder();
+// `catalog`: the RemoteCatalog loaded on the left (its report, packages and file paths).
+const state = { catalog: null, current: null, graph: null, drawn: null, pkg: null };
+const paths = () => state.catalog?.paths ?? [];
 
 // ---- tabs
 const tabs = ['report', 'editor', 'explore', 'resolve', 'templates', 'install', 'compare'];
@@ -35,17 +37,53 @@ document.querySelector('.tabs').addEventListener('keydown', (ev) => {
 });
 
 // ---- loading
-function load(files) {
+let loads = 0; // loads shown so far: a load's rendering stops when a later one starts
+
+/**
+ * Run `fn` on each of `items`, yielding to the page every few milliseconds, so that a long list
+ * never blocks it; false (and stops) when `wanted()` turns false meanwhile.
+ */
+async function sliced(items, fn, wanted) {
+  let t = performance.now();
+  for (const item of items) {
+    if (performance.now() - t > 5) {
+      await new Promise((r) => setTimeout(r));
+      if (!wanted()) return false;
+      t = performance.now();
+    }
+    fn(item);
+  }
+  return true;
+}
+
+/**
+ * Open files (`{path, content}`, or `{path, blob}` read in the worker) as the catalog on the left;
+ * without files, load the current one again with the editor's edits (what was opened is kept, for
+ * comparing with the edits). Loads finish in the order they were asked.
+ */
+async function load(files) {
   const t0 = performance.now();
-  // A new catalog (not the editor's reload): keep it as opened, for comparing with the edits.
-  if (files !== state.files) state.saved = files.map((f) => ({ ...f }));
-  state.files = files;
-  state.catalog?.free();
-  state.catalog = loadCatalog(files);
-  state.report = state.catalog.report();
+  const shown = ++loads;
+  const wanted = () => shown === loads; // false once a later load started
+  const summary = $('summary');
+  if (files) {
+    summary.textContent = 'Loading…';
+    summary.className = 'summary';
+  }
+  let catalog;
+  try {
+    catalog = files ? await open('main', files) : await reload(state.catalog);
+  } catch (e) {
+    if (!wanted()) return;
+    summary.textContent = `Could not load the catalog: ${e.code ? `${e.code}: ` : ''}${e.message}`;
+    summary.className = 'summary invalid';
+    return;
+  }
+  if (!wanted()) return;
+  state.catalog = catalog;
   renderFiles();
-  renderReport();
-  renderPackages();
+  if (!await renderReport(wanted) || !await renderPackages(wanted)) return;
+  renderSummary(); // last: it says the report is complete
   resolvePanel.refresh();
   templatesPanel.refresh();
   installPanel.refresh();
@@ -64,12 +102,13 @@ async function loadExample(name) {
   load(await exampleFiles(name));
 }
 
-async function readFileList(list, stripRoot) {
+// Picked and dropped files are not read here: the worker reads them (a `File` is a handle).
+function readFileList(list, stripRoot) {
   const files = [];
   for (const f of list) {
     let path = f.webkitRelativePath || f.name;
     if (stripRoot && path.includes('/')) path = path.slice(path.indexOf('/') + 1);
-    files.push({ path, content: decoder.decode(new Uint8Array(await f.arrayBuffer())) });
+    files.push({ path, blob: f });
   }
   files.sort((a, b) => (a.path < b.path ? -1 : 1));
   return files;
@@ -78,7 +117,7 @@ async function readFileList(list, stripRoot) {
 async function entryFiles(entry, prefix, out) {
   if (entry.isFile) {
     const file = await new Promise((res, rej) => entry.file(res, rej));
-    out.push({ path: prefix + entry.name, content: decoder.decode(new Uint8Array(await file.arrayBuffer())) });
+    out.push({ path: prefix + entry.name, blob: file });
   } else if (entry.isDirectory) {
     const reader = entry.createReader();
     for (;;) {
@@ -90,8 +129,8 @@ async function entryFiles(entry, prefix, out) {
 }
 
 $('example').addEventListener('change', (ev) => { if (ev.target.value) loadExample(ev.target.value); });
-$('pick-files').addEventListener('change', async (ev) => load(await readFileList(ev.target.files, false)));
-$('pick-folder').addEventListener('change', async (ev) => load(await readFileList(ev.target.files, true)));
+$('pick-files').addEventListener('change', (ev) => load(readFileList(ev.target.files, false)));
+$('pick-folder').addEventListener('change', (ev) => load(readFileList(ev.target.files, true)));
 $('paste-load').addEventListener('click', () => load([{ path: 'pasted.yaml', content: $('paste').value }]));
 const drop = $('drop');
 drop.addEventListener('dragover', (ev) => { ev.preventDefault(); drop.classList.add('over'); });
@@ -120,8 +159,8 @@ drop.addEventListener('drop', async (ev) => {
 function renderFiles() {
   const ul = $('files');
   ul.textContent = '';
-  for (const f of state.files) {
-    ul.append(h('li', {}, h('button', { type: 'button', onclick: () => openFile(f.path) }, f.path)));
+  for (const path of paths()) {
+    ul.append(h('li', {}, h('button', { type: 'button', onclick: () => openFile(path) }, path)));
   }
 }
 
@@ -133,17 +172,22 @@ function packageOf(d) {
   return m ? m[1] : d.file || '(catalog)';
 }
 
-function renderReport() {
-  const { valid, diagnostics } = state.report;
+function renderSummary() {
+  const { valid, diagnostics } = state.catalog.report;
   const count = (s) => diagnostics.filter((d) => d.severity === s).length;
   const [errors, warnings, notes] = [count('error'), count('warning'), count('note')];
   const plural = (n, what) => `${n} ${what}${n === 1 ? '' : 's'}`;
   const summary = $('summary');
-  summary.textContent = `${valid ? 'Valid' : 'Invalid'}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}${notes ? `, ${plural(notes, 'note')}` : ''} in ${plural(state.files.length, 'file')}`;
+  summary.textContent = `${valid ? 'Valid' : 'Invalid'}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}${notes ? `, ${plural(notes, 'note')}` : ''} in ${plural(paths().length, 'file')}`;
   summary.className = `summary ${valid ? 'valid' : 'invalid'}`;
   summary.dataset.errors = String(errors);
   summary.dataset.warnings = String(warnings);
   summary.dataset.notes = String(notes);
+}
+
+// The findings are added a slice at a time; false when a later load took over.
+async function renderReport(wanted) {
+  const { diagnostics } = state.catalog.report;
   const groups = new Map();
   for (const d of diagnostics) {
     const k = packageOf(d);
@@ -153,43 +197,54 @@ function renderReport() {
   const report = $('report');
   report.textContent = '';
   report.className = 'report';
-  for (const [pkg, list] of [...groups].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-    report.append(h('h3', {}, `${pkg} (${list.length})`));
-    report.append(h('ul', {}, list.map((d) => h('li', {}, h('button', {
+  let ul = null;
+  const items = [...groups].sort((a, b) => (a[0] < b[0] ? -1 : 1)).flatMap(([pkg, list]) => [{ pkg, count: list.length }, ...list]);
+  const done = await sliced(items, (d) => {
+    if (d.pkg !== undefined) {
+      ul = h('ul');
+      report.append(h('section', { class: 'group' }, h('h3', {}, `${d.pkg} (${d.count})`), ul));
+      return;
+    }
+    ul.append(h('li', {}, h('button', {
       type: 'button', class: `diag ${d.severity}`, 'data-code': d.code,
       onclick: () => openFile(d.file, d.line, d.column),
-    }, h('span', { class: 'where' }, `${d.file}:${d.line}:${d.column}`), ' ', h('span', { class: 'code' }, `${d.severity}[${d.code}]`), ' ', d.message)))));
-  }
+    }, h('span', { class: 'where' }, `${d.file}:${d.line}:${d.column}`), ' ', h('span', { class: 'code' }, `${d.severity}[${d.code}]`), ' ', d.message)));
+  }, wanted);
+  return done;
 }
 
 // ---- editor
+// The worker keeps the edited text: each check sends it (and gets that file's findings in the
+// whole catalog with the edit), and the catalog is re-loaded once typing pauses.
 let editor = null;
 let reloadTimer = null;
-function checkCurrent(text) {
-  if (!state.current) return [];
-  const files = state.files.map((f) => (f.path === state.current ? { path: f.path, content: text } : f));
-  return validate(files).diagnostics.filter((d) => d.file === state.current && d.line > 0);
+async function checkCurrent(text) {
+  if (!state.current || !state.catalog) return [];
+  return call('check', state.catalog.handle, state.current, text);
 }
-function openFile(path, line, column) {
-  const f = state.files.find((x) => x.path === path);
-  if (!f) return;
+async function openFile(path, line, column) {
+  if (!state.catalog?.paths.includes(path)) return;
+  const text = await state.catalog.fileText(path);
   state.current = path;
   showTab('editor');
   $('editor-file').textContent = path;
-  editor ??= createEditor($('editor'), checkCurrent, (text) => {
-    const file = state.files.find((x) => x.path === state.current);
-    if (file) file.content = text;
+  editor ??= createEditor($('editor'), checkCurrent, () => {
     clearTimeout(reloadTimer);
-    reloadTimer = setTimeout(() => load(state.files), 800);
+    reloadTimer = setTimeout(async () => {
+      // The last keystrokes may not have been checked yet: hand the worker the text first.
+      await checkCurrent(editor.view.state.doc.toString());
+      await load();
+    }, 800);
   });
-  editor.open(f.content, line, column);
+  editor.open(text, line, column);
 }
 
 // ---- packages and graphs
-function renderPackages() {
+// A row per package, a slice at a time; false when a later load took over.
+function renderPackages(wanted) {
   const body = $('packages').querySelector('tbody');
   body.textContent = '';
-  for (const p of state.catalog.packages()) {
+  return sliced(state.catalog.packages, (p) => {
     const channels = p.channels.map((c) => h('div', {}, `${c.name}${c.name === p.defaultChannel ? ' (default)' : ''}: `, c.head ?? '—',
       c.deprecated !== null ? h('span', { class: 'tag dep', title: c.deprecated }, 'deprecated') : null));
     const versions = p.channels.map((c) => {
@@ -198,18 +253,18 @@ function renderPackages() {
       return h('div', { title: v.join(', '), class: 'versions' }, `${c.name}: ${shown} (${v.length})`);
     });
     body.append(h('tr', {},
-      h('td', {}, p.icon ? h('img', { class: 'icon', src: p.icon, alt: '' }) : null,
+      h('td', {}, p.icon ? h('img', { class: 'icon', src: p.icon, alt: '', loading: 'lazy' }) : null,
         h('button', { type: 'button', 'data-package': p.name, onclick: () => openPackage(p.name) }, p.name),
         p.deprecated !== null ? h('span', { class: 'tag dep', title: p.deprecated }, 'deprecated') : null),
       h('td', {}, p.defaultChannel ?? '—'),
       h('td', {}, channels),
       h('td', {}, versions),
       h('td', {}, String(p.bundles))));
-  }
+  }, wanted);
 }
 
 async function openPackage(name) {
-  const p = state.catalog.packages().find((x) => x.name === name);
+  const p = state.catalog.packages.find((x) => x.name === name);
   if (!p) return;
   state.pkg = p;
   showTab('explore');
@@ -225,7 +280,9 @@ async function drawChannel() {
   const t0 = performance.now();
   const pkg = state.pkg.name;
   const channel = $('channel').value;
-  state.graph = state.catalog.channelGraph(pkg, channel);
+  const graph = await state.catalog.channelGraph(pkg, channel);
+  if (state.pkg?.name !== pkg || $('channel').value !== channel) return; // another one was picked meanwhile
+  state.graph = graph;
   $('channel-title').textContent = `${pkg} — channel ${channel}`;
   state.drawn = await renderGraph($('graph'), state.graph, { expandFans: $('fans').checked });
   const list = $('from-list');
@@ -237,17 +294,19 @@ async function drawChannel() {
 $('channel').addEventListener('change', drawChannel);
 $('fans').addEventListener('change', drawChannel);
 
-function showPath() {
+async function showPath() {
   const from = $('from').value.trim();
   if (!from || !state.pkg) return;
   const opts = { package: state.pkg.name, channel: $('channel').value, from };
-  for (const sem of ['v0', 'v1']) {
+  const paths = await Promise.allSettled(['v0', 'v1'].map((semantics) => state.catalog.upgradePath({ ...opts, semantics })));
+  for (const [k, sem] of ['v0', 'v1'].entries()) {
     const ol = $(`path-${sem}`);
     const note = $(`path-${sem}-note`);
     ol.textContent = '';
     note.className = 'note';
     try {
-      const p = state.catalog.upgradePath({ ...opts, semantics: sem });
+      if (paths[k].status === 'rejected') throw paths[k].reason;
+      const p = paths[k].value;
       for (const st of p.steps) ol.append(h('li', { 'data-to': st.to }, `${st.from} → ${st.to} (${st.edge})`));
       if (p.stranded) { note.textContent = `Stranded: ${p.reason}`; note.classList.add('stranded'); }
       else note.textContent = p.steps.length ? `${p.steps.length} upgrade${p.steps.length === 1 ? '' : 's'} to ${p.to}` : `${from} is the head`;
@@ -268,34 +327,32 @@ function download(name, text, type) {
   a.remove();
 }
 for (const b of document.querySelectorAll('[data-export]')) {
-  b.addEventListener('click', () => {
+  b.addEventListener('click', async () => {
     const pkg = state.pkg.name;
     const channel = $('channel').value;
     const base = `${pkg}-${channel}`;
     const kind = b.dataset.export;
     if (kind === 'svg') download(`${base}.svg`, new XMLSerializer().serializeToString(state.drawn.svg), 'image/svg+xml');
-    if (kind === 'mermaid') download(`${base}.mmd`, state.catalog.toMermaid({ package: pkg, channel }), 'text/plain');
-    if (kind === 'dot') download(`${base}.dot`, state.catalog.toDot(pkg, channel), 'text/vnd.graphviz');
+    if (kind === 'mermaid') download(`${base}.mmd`, await state.catalog.toMermaid({ package: pkg, channel }), 'text/plain');
+    if (kind === 'dot') download(`${base}.dot`, await state.catalog.toDot(pkg, channel), 'text/vnd.graphviz');
     if (kind === 'json') download(`${base}.json`, JSON.stringify(state.graph, null, 2), 'application/json');
   });
 }
 
 // ---- resolve
-const resolvePanel = createResolvePanel({ main: () => state.catalog, exampleFiles, readFiles: readFileList, loadCatalog });
+const resolvePanel = createResolvePanel({ main: () => state.catalog, exampleFiles, readFiles: readFileList });
 
 // ---- templates
-const templatesPanel = createTemplatesPanel({ mainFiles: () => state.files, exampleFiles, readFiles: readFileList, download });
+const templatesPanel = createTemplatesPanel({ main: () => state.catalog, exampleFiles, readFiles: readFileList, download });
 
 // ---- install: OperatorGroups, install modes, RBAC, tenants
 const installPanel = createInstallPanel({ main: () => state.catalog, openFile });
 
 // ---- compare two catalogs: changes, update safety, graphs coloured by change
-const comparePanel = createComparePanel({
-  savedFiles: () => state.saved, editedFiles: () => state.files, exampleFiles, readFiles: readFileList, openFile, loadCatalog, diffCatalogs,
-});
+const comparePanel = createComparePanel({ main: () => state.catalog, exampleFiles, readFiles: readFileList, openFile });
 
 // ---- start
-await init('./olm_catalog_bg.wasm');
+await start();
 const examples = await (await fetch('examples/index.json')).json();
 for (const ex of examples) {
   $('example').append(h('option', { value: ex.name }, ex.title));

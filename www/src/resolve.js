@@ -1,8 +1,8 @@
 // The Resolve panel: catalog sources (the catalog loaded on the left and an optional second one,
 // each with a name and a priority, all in one namespace), subscriptions and installed operators,
 // and what OLM v0 would install and why — or, when nothing satisfies the constraints, OLM's error
-// and the explanation tree. The resolution itself is the wasm module's `resolve`.
-import { initResolver, resolve } from '../../pkg/index.js';
+// and the explanation tree. The resolution itself is the wasm module's `resolve`, in the worker.
+import { call, open } from './remote.js';
 import { h } from './escape.js';
 
 const $ = (id) => document.getElementById(id);
@@ -10,17 +10,15 @@ const byName = (a, b) => a.localeCompare(b, 'en', { numeric: true });
 
 /**
  * @param {object} o
- * @param {() => import('olm-catalog').Catalog | null} o.main the catalog loaded on the left
+ * @param {() => import('./remote.js').RemoteCatalog | null} o.main the catalog loaded on the left
  * @param {(name: string) => Promise<import('olm-catalog').CatalogFile[]>} o.exampleFiles
- * @param {(list: FileList, stripRoot: boolean) => Promise<import('olm-catalog').CatalogFile[]>} o.readFiles
- * @param {import('olm-catalog').loadCatalog} o.loadCatalog
+ * @param {(list: FileList, stripRoot: boolean) => object[]} o.readFiles
  */
-export function createResolvePanel({ main, exampleFiles, readFiles, loadCatalog }) {
+export function createResolvePanel({ main, exampleFiles, readFiles }) {
   let second = null; // { catalog, label }
   const subs = []; // { row, source, pkg, channel, csv, name }
   const installed = []; // { row, name, version }
   const packagesOf = new WeakMap();
-  const bundlesOf = new WeakMap();
 
   // ---- catalog sources
   const source = (i) => (i === 1 ? main() : i === 2 ? second?.catalog ?? null : null);
@@ -29,23 +27,14 @@ export function createResolvePanel({ main, exampleFiles, readFiles, loadCatalog 
   function packages(i) {
     const c = source(i);
     if (!c) return [];
-    if (!packagesOf.has(c)) packagesOf.set(c, [...c.packages()].sort((a, b) => byName(a.name, b.name)));
+    if (!packagesOf.has(c)) packagesOf.set(c, [...c.packages].sort((a, b) => byName(a.name, b.name)));
     return packagesOf.get(c);
   }
   // Every bundle of a package (name and version), from its channel graphs.
-  function bundles(i, pkg) {
+  async function bundles(i, pkg) {
     const c = source(i);
     if (!c) return [];
-    if (!bundlesOf.has(c)) bundlesOf.set(c, new Map());
-    const cache = bundlesOf.get(c);
-    if (!cache.has(pkg)) {
-      const seen = new Map();
-      try {
-        for (const ch of c.channelGraph(pkg).channels) for (const n of ch.nodes) if (!n.virtual && !seen.has(n.name)) seen.set(n.name, n.version ?? '');
-      } catch { /* a package without channels has no bundles to offer */ }
-      cache.set(pkg, [...seen].sort((a, b) => byName(a[0], b[0])));
-    }
-    return cache.get(pkg);
+    return [...await c.bundles(pkg)].sort((a, b) => byName(a[0], b[0]));
   }
 
   function options(select, list, value) {
@@ -56,6 +45,8 @@ export function createResolvePanel({ main, exampleFiles, readFiles, loadCatalog 
   }
 
   // ---- subscriptions
+  // The source, package and channel lists are filled at once; the installed-CSV list when the
+  // package's bundles arrive (unless the row was filled again meanwhile).
   function fillSub(s) {
     const src = options(s.source, available().map((i) => [String(i), `${i}: ${sourceName(i)}`]), s.source.value);
     const pkgs = packages(Number(src));
@@ -67,7 +58,12 @@ export function createResolvePanel({ main, exampleFiles, readFiles, loadCatalog 
     options(s.channel, chans.map((c) => [c.name, `${c.name}${c.name === p.defaultChannel ? ' (default)' : ''}`]), keepChannel ?? '');
     const keepCsv = s.csv.dataset.pkg === pkgName ? s.csv.value : '';
     s.csv.dataset.pkg = pkgName;
-    options(s.csv, [['', 'none'], ...(p ? bundles(Number(src), pkgName).map(([n, v]) => [n, v ? `${n} (${v})` : n]) : [])], keepCsv);
+    const turn = (s.turn ?? 0) + 1;
+    s.turn = turn;
+    if (!p) { options(s.csv, [['', 'none']], ''); return; }
+    bundles(Number(src), pkgName).then((list) => {
+      if (s.turn === turn) options(s.csv, [['', 'none'], ...list.map(([n, v]) => [n, v ? `${n} (${v})` : n])], keepCsv);
+    }, () => {});
   }
   // Subscription names follow their package, numbered when a package is subscribed to twice.
   function nameSubs() {
@@ -118,15 +114,14 @@ export function createResolvePanel({ main, exampleFiles, readFiles, loadCatalog 
   }
 
   // ---- the second catalog
-  function loadSecond(files, label) {
+  async function loadSecond(files, label) {
     let catalog;
     try {
-      catalog = loadCatalog(files);
+      catalog = await open('resolve-2', files);
     } catch (e) {
       $('resolve-src2-desc').textContent = `Could not load ${label}: ${e.message}`;
       return;
     }
-    second?.catalog.free();
     second = { catalog, label };
     refresh();
   }
@@ -135,7 +130,7 @@ export function createResolvePanel({ main, exampleFiles, readFiles, loadCatalog 
     const el = $(`resolve-src${i}-desc`);
     if (!c) { el.textContent = i === 1 ? 'No catalog loaded: open one on the left.' : 'Not loaded.'; return; }
     const n = packages(i).length;
-    const { valid } = c.report();
+    const { valid } = c.report;
     el.textContent = `${i === 2 ? `${second.label}: ` : 'The catalog loaded on the left: '}${n} package${n === 1 ? '' : 's'}${valid ? '' : ' (invalid)'}`;
   }
 
@@ -150,19 +145,20 @@ export function createResolvePanel({ main, exampleFiles, readFiles, loadCatalog 
   }
 
   // ---- resolving and the outcome
-  function problem() {
+  async function problem() {
     const namespace = $('resolve-namespace').value.trim();
-    const catalogs = available().map((i) => ({ name: sourceName(i), namespace, priority: Math.trunc(Number($(`resolve-src${i}-priority`).value)) || 0, catalog: source(i) }));
+    const catalogs = available().map((i) => ({ name: sourceName(i), namespace, priority: Math.trunc(Number($(`resolve-src${i}-priority`).value)) || 0, handle: source(i).handle }));
     const inst = new Map();
-    const subscriptions = subs.map((s) => {
+    const subscriptions = [];
+    for (const s of subs) {
       const sub = { name: s.name, package: s.pkg.value, channel: s.channel.value, catalog: sourceName(Number(s.source.value)), catalogNamespace: namespace };
       if (s.csv.value) {
         sub.installedCSV = s.csv.value;
-        const version = bundles(Number(s.source.value), s.pkg.value).find(([n]) => n === s.csv.value)?.[1] ?? '';
+        const version = (await bundles(Number(s.source.value), s.pkg.value)).find(([n]) => n === s.csv.value)?.[1] ?? '';
         inst.set(s.csv.value, { name: s.csv.value, version, properties: [] });
       }
-      return sub;
-    });
+      subscriptions.push(sub);
+    }
     for (const o of installed) {
       const name = o.name.value.trim();
       if (name && !inst.has(name)) inst.set(name, { name, version: o.version.value.trim(), properties: [] });
@@ -194,7 +190,7 @@ export function createResolvePanel({ main, exampleFiles, readFiles, loadCatalog 
       status(`Subscription ${incomplete + 1} needs a catalog source with a package: load a catalog or remove it.`, 'invalid');
       return;
     }
-    const p = problem();
+    const p = await problem();
     if (p.catalogs.length === 2 && p.catalogs[0].name === p.catalogs[1].name) {
       status('The two catalog sources need different names.', 'invalid');
       return;
@@ -202,9 +198,8 @@ export function createResolvePanel({ main, exampleFiles, readFiles, loadCatalog 
     let r;
     try {
       // The resolver lives in a second, larger module, fetched the first time it is needed.
-      status('Loading the resolver…', '');
-      await initResolver('./olm_catalog_full_bg.wasm');
-      r = resolve(p);
+      status('Resolving (the resolver is fetched the first time)…', '');
+      r = await call('resolve', p);
     } catch (e) {
       status(`${e.code ? `${e.code}: ` : ''}${e.message}`, 'invalid');
       return;
@@ -251,7 +246,7 @@ export function createResolvePanel({ main, exampleFiles, readFiles, loadCatalog 
     if (list.length) loadSecond(await readFiles(list, false), `${list.length} file${list.length === 1 ? '' : 's'}`);
   });
   $('resolve-src2-remove').addEventListener('click', () => {
-    second?.catalog.free();
+    if (second) call('close', 'resolve-2');
     second = null;
     $('resolve-src2-example').value = '';
     $('resolve-src2-files').value = '';

@@ -2,8 +2,9 @@
 // catalog that holds its bundles (the catalog loaded on the left, a bundled example, files or a
 // folder), and its expansion: the findings, located in the template's own lines (a click shows
 // the line), the expanded catalog's channels and upgrade graphs, and a download in JSON or YAML.
-// The expansion itself is the wasm module's `expandTemplate`; the graphs are graph.js's.
-import { expandTemplate, loadCatalog } from '../../pkg/index.js';
+// The expansion itself is the wasm module's `expandTemplate`, in the worker (which also loads the
+// expanded catalog for its graphs); the graphs are graph.js's.
+import { call, RemoteCatalog } from './remote.js';
 import { h } from './escape.js';
 import { renderGraph } from './graph.js';
 
@@ -15,12 +16,12 @@ const PAD = 6;
 
 /**
  * @param {object} o
- * @param {() => import('olm-catalog').CatalogFile[]} o.mainFiles the files of the catalog loaded on the left
+ * @param {() => import('./remote.js').RemoteCatalog | null} o.main the catalog loaded on the left
  * @param {(name: string) => Promise<import('olm-catalog').CatalogFile[]>} o.exampleFiles
- * @param {(list: FileList, stripRoot: boolean) => Promise<import('olm-catalog').CatalogFile[]>} o.readFiles
+ * @param {(list: FileList, stripRoot: boolean) => object[]} o.readFiles
  * @param {(name: string, text: string, type: string) => void} o.download
  */
-export function createTemplatesPanel({ mainFiles, exampleFiles, readFiles, download }) {
+export function createTemplatesPanel({ main, exampleFiles, readFiles, download }) {
   const text = $('tpl-text');
   const gutter = $('tpl-gutter');
   const mark = $('tpl-mark');
@@ -29,8 +30,9 @@ export function createTemplatesPanel({ mainFiles, exampleFiles, readFiles, downl
   const picked = { files: null, folder: null }; // catalog files read from the pickers
   const exampleCache = new Map();
   let last = null; // { template, sources, result }
-  let expanded = null; // the expanded catalog, loaded for its graphs
+  let expanded = null; // the expanded catalog (a RemoteCatalog), loaded for its graphs
   let packages = [];
+  let turn = 0; // each expansion's number: an older one's reply is dropped
 
   // ---- the template text, its line numbers and the highlighted line
   function lines() {
@@ -81,19 +83,24 @@ export function createTemplatesPanel({ mainFiles, exampleFiles, readFiles, downl
 
   // ---- the catalog holding the bundles
   function describeMain() {
-    const n = mainFiles().length;
+    const n = main()?.paths.length ?? 0;
     $('tpl-src-main-desc').textContent = n ? `(${plural(n, 'file')})` : '(none loaded)';
   }
   async function sourceFiles() {
     const kind = document.querySelector('input[name="tpl-source"]:checked')?.value;
-    if (kind === 'main') return { files: mainFiles(), label: 'the catalog loaded on the left' };
+    // `sources`: the catalogs for expandTemplate (none when there are no files).
+    if (kind === 'main') {
+      const c = main();
+      return { sources: c?.paths.length ? [c.source()] : [], label: 'the catalog loaded on the left' };
+    }
     if (kind === 'example') {
       const name = $('tpl-src-example-name').value;
       if (!exampleCache.has(name)) exampleCache.set(name, await exampleFiles(name));
-      return { files: exampleCache.get(name), label: `the bundled example "${name}"` };
+      const files = exampleCache.get(name);
+      return { sources: files.length ? [files] : [], label: `the bundled example "${name}"` };
     }
     const files = picked[kind] ?? [];
-    return { files, label: `the chosen ${kind === 'folder' ? 'folder' : 'files'}` };
+    return { sources: files.length ? [files] : [], label: `the chosen ${kind === 'folder' ? 'folder' : 'files'}` };
   }
 
   // ---- expanding
@@ -105,17 +112,20 @@ export function createTemplatesPanel({ mainFiles, exampleFiles, readFiles, downl
   async function expand() {
     const template = { path, content: text.value };
     if (!template.content.trim()) { status('Open, choose or paste a template first.', 'invalid'); return; }
-    const { files, label } = await sourceFiles();
+    const mine = ++turn;
+    const { sources, label } = await sourceFiles();
     let result;
+    let loaded;
     try {
-      result = expandTemplate(template, files.length ? [files] : [], { format: 'json' });
+      ({ result, expanded: loaded } = await call('expandTemplate', template, sources, { format: 'json' }, 'tpl-expanded'));
     } catch (e) {
-      status(`${e.code ? `${e.code}: ` : ''}${e.message}`, 'invalid');
+      if (mine === turn) status(`${e.code ? `${e.code}: ` : ''}${e.message}`, 'invalid');
       return;
     }
-    last = { template, sources: files.length ? [files] : [], result };
-    report(result, files.length ? label : null);
-    showCatalog(result.catalog);
+    if (mine !== turn) return;
+    last = { template, sources, result };
+    report(result, sources.length ? label : null);
+    showCatalog(loaded ? new RemoteCatalog(loaded) : null);
     $('tpl-download').disabled = !result.catalog.trim();
     document.body.dataset.expanded = String(Date.now());
   }
@@ -154,16 +164,9 @@ export function createTemplatesPanel({ mainFiles, exampleFiles, readFiles, downl
   }
 
   // ---- the expanded catalog: channels and graphs
-  function showCatalog(content) {
-    expanded?.free();
-    expanded = null;
-    packages = [];
-    if (content.trim()) {
-      try {
-        expanded = loadCatalog([{ path: 'expanded.json', content }]);
-        packages = expanded.packages();
-      } catch { /* nothing to draw */ }
-    }
+  function showCatalog(catalog) {
+    expanded = catalog;
+    packages = catalog?.packages ?? [];
     $('tpl-result').hidden = packages.length === 0;
     const body = $('tpl-channels').querySelector('tbody');
     body.textContent = '';
@@ -185,14 +188,20 @@ export function createTemplatesPanel({ mainFiles, exampleFiles, readFiles, downl
   async function drawChannel() {
     if (!expanded || !$('tpl-channel').value) return;
     const [pkg, channel] = JSON.parse($('tpl-channel').value);
-    const graph = expanded.channelGraph(pkg, channel);
+    const graph = await expanded.channelGraph(pkg, channel);
     await renderGraph($('tpl-graph'), graph, { expandFans: $('tpl-fans').checked });
   }
 
-  function save() {
+  async function save() {
     if (!last) return;
     const format = $('tpl-format').value;
-    const r = expandTemplate(last.template, last.sources, { format });
+    let r;
+    try {
+      ({ result: r } = await call('expandTemplate', last.template, last.sources, { format }));
+    } catch (e) {
+      status(`${e.code ? `${e.code}: ` : ''}${e.message}`, 'invalid');
+      return;
+    }
     const base = last.template.path.replace(/^.*\//, '').replace(/\.(ya?ml|json)$/i, '') || 'template';
     download(`${base}-expanded.${format}`, r.catalog, format === 'json' ? 'application/json' : 'application/yaml');
   }

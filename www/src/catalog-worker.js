@@ -1,0 +1,203 @@
+// The page's long work, in a Web Worker so that the page never freezes: the WebAssembly module,
+// the files of every opened catalog and the loaded catalogs, and every call on them (load and
+// validate, graphs and paths, the editor's checks, template expansion, diffs, OperatorGroup checks,
+// RBAC previews, resolution). The page sends files (text, or `File`s that are read here) and gets
+// back reports, package lists, graphs and results, never a catalog's text unless it asks for a file.
+// Loading, validation, graphs and paths use the core module; the rest (the resolver, templates,
+// diffs, OperatorGroup checks, RBAC previews, Mermaid and DOT) the full one, fetched the first
+// time it is needed.
+//
+// A loaded catalog has a handle (a number); each named slot ('main', the Resolve panel's second
+// source, the Compare panel's sides, the Templates panel's expansion) holds at most one, so
+// loading into a slot frees what it held and later calls on the old handle fail with `freed`.
+// Requests and replies follow rpc.js; the operations are `ops` below.
+import init, {
+  initResolver, loadCatalog, validate, expandTemplate, diffCatalogs, resolve, checkOperatorGroups, previewRbac,
+} from '../../pkg/index.js';
+import { serve } from './rpc.js';
+
+/** @typedef {{path: string, content: string}} CatalogFile */
+/** @typedef {CatalogFile | {path: string, blob: Blob}} FileInput a file as text, or to be read here */
+/**
+ * @typedef {FileInput[] | {handle: number, version?: 'saved' | 'edited'}} Source the files given, or
+ *   those of a loaded catalog: as opened ('saved') or with the editor's edits ('edited', the default)
+ */
+
+let modules = null; // { core, full }: the .wasm URLs
+/** Load the full module (once). */
+const full = () => initResolver(modules.full);
+let nextHandle = 1;
+/** handle → { slot, saved: CatalogFile[], files: CatalogFile[], catalog } */
+const loaded = new Map();
+/** slot → handle */
+const slots = new Map();
+
+function error(code, message) {
+  return Object.assign(new Error(message), { name: 'OlmCatalogError', code });
+}
+
+function entry(handle) {
+  const e = loaded.get(handle);
+  if (!e) throw error('freed', 'this catalog was replaced or closed; load it again');
+  return e;
+}
+
+/** @param {FileInput[]} list */
+async function read(list) {
+  if (!Array.isArray(list)) throw error('invalid-input', 'expected a list of files');
+  return Promise.all(list.map(async (f) => (f.blob ? { path: f.path, content: await f.blob.text() } : { path: f.path, content: f.content })));
+}
+
+/** @param {Source} source */
+async function filesOf(source) {
+  if (Array.isArray(source)) return read(source);
+  const e = entry(source.handle);
+  return source.version === 'saved' ? e.saved : e.files;
+}
+
+function free(slot) {
+  const old = slots.get(slot);
+  if (old === undefined) return;
+  loaded.get(old)?.catalog.free();
+  loaded.delete(old);
+  slots.delete(slot);
+}
+
+/** What the page shows of a loaded catalog. */
+function summary(handle) {
+  const { catalog, files } = loaded.get(handle);
+  return { handle, report: catalog.report(), packages: catalog.packages(), paths: files.map((f) => f.path) };
+}
+
+/** Load `files` into `slot` (freeing what it held); `saved` is the catalog as opened. */
+function put(slot, files, saved) {
+  const catalog = loadCatalog(files);
+  free(slot);
+  const handle = nextHandle++;
+  loaded.set(handle, { slot, saved, files, catalog });
+  slots.set(slot, handle);
+  return handle;
+}
+
+/** The methods of a loaded catalog the page may call. */
+const CATALOG_METHODS = new Set(['report', 'packages', 'channelGraph', 'upgradePath', 'toMermaid', 'toDot']);
+/** Those of them in the full module. */
+const FULL_METHODS = new Set(['toMermaid', 'toDot']);
+
+const ops = {
+  /** Instantiate the core module; `urls.full` is the module with the resolver, fetched on first use. */
+  async init(urls) {
+    modules = urls;
+    await init(urls.core);
+    return true;
+  },
+
+  /** Open a catalog in `slot`: read and load its files, validate them. */
+  async open(slot, source) {
+    const files = await filesOf(source);
+    const copy = files.map((f) => ({ ...f }));
+    return summary(put(slot, copy, files.map((f) => ({ ...f }))));
+  },
+
+  /** Load a catalog again with the editor's edits (as opened stays as it was). */
+  reload(handle) {
+    const e = entry(handle);
+    return summary(put(e.slot, e.files, e.saved));
+  },
+
+  /** Close `slot`'s catalog. */
+  close(slot) {
+    free(slot);
+    return true;
+  },
+
+  /** The text of one file of a loaded catalog, with the editor's edits. */
+  fileText(handle, path) {
+    const f = entry(handle).files.find((x) => x.path === path);
+    if (!f) throw error('not-found', `no file ${path}`);
+    return f.content;
+  },
+
+  /**
+   * The editor changed `path` to `content`: keep it, and return that file's located findings in the
+   * whole catalog with the edit (the loaded catalog is re-loaded by `reload`).
+   */
+  check(handle, path, content) {
+    const e = entry(handle);
+    const f = e.files.find((x) => x.path === path);
+    if (!f) throw error('not-found', `no file ${path}`);
+    f.content = content;
+    return validate(e.files).diagnostics.filter((d) => d.file === path && d.line > 0);
+  },
+
+  /** Call `method` of a loaded catalog. */
+  async catalog(handle, method, ...args) {
+    if (!CATALOG_METHODS.has(method)) throw error('invalid-input', `no catalog method ${method}`);
+    if (FULL_METHODS.has(method)) await full();
+    return entry(handle).catalog[method](...args);
+  },
+
+  /** The bundles of a package (name and version), from its channel graphs; none without channels. */
+  bundles(handle, pkg) {
+    const seen = new Map();
+    try {
+      for (const ch of entry(handle).catalog.channelGraph(pkg).channels) {
+        for (const n of ch.nodes) if (!n.virtual && !seen.has(n.name)) seen.set(n.name, n.version ?? '');
+      }
+    } catch (e) {
+      if (e.code === 'freed') throw e;
+    }
+    return [...seen];
+  },
+
+  /**
+   * Expand a template against catalogs (`sources`, each a Source). With `slot`, the expanded
+   * catalog is loaded there too and its packages returned, for drawing its graphs.
+   */
+  async expandTemplate(template, sources, options, slot) {
+    const lists = [];
+    for (const s of sources) lists.push(await filesOf(s));
+    await full();
+    const result = expandTemplate(template, lists, options);
+    if (!slot) return { result };
+    free(slot);
+    let expanded = null;
+    if (result.catalog.trim()) {
+      try {
+        expanded = summary(put(slot, [{ path: 'expanded.json', content: result.catalog }], []));
+      } catch { /* nothing to draw */ }
+    }
+    return { result, expanded };
+  },
+
+  /** Load two catalogs (into `slots[0]` and `slots[1]`) and diff them. */
+  async diff(oldSource, newSource, options, [oldSlot, newSlot]) {
+    const [o, n] = [await filesOf(oldSource), await filesOf(newSource)];
+    await full();
+    const oldHandle = put(oldSlot, o, o);
+    const newHandle = put(newSlot, n, n);
+    return { oldHandle, newHandle, diff: diffCatalogs(loaded.get(oldHandle).catalog, loaded.get(newHandle).catalog, options) };
+  },
+
+  /** `checkOperatorGroups`; `check.handle` names the loaded catalog holding the bundle. */
+  async checkOperatorGroups({ handle, ...check }) {
+    await full();
+    return checkOperatorGroups(handle === undefined ? check : { ...check, catalog: entry(handle).catalog });
+  },
+
+  /** `previewRbac` on a loaded catalog. */
+  async previewRbac(handle, options) {
+    await full();
+    return previewRbac(entry(handle).catalog, options);
+  },
+
+  /** Resolve; each catalog source with a `handle` is that loaded catalog. Loads the resolver's module once. */
+  async resolve(problem) {
+    await full();
+    const catalogs = (problem.catalogs ?? []).map(({ handle, ...c }) => (handle === undefined ? c : { ...c, catalog: entry(handle).catalog }));
+    return resolve({ ...problem, catalogs });
+  },
+};
+
+// After an internal error the module is instantiated afresh before the next request.
+serve(ops, { before: () => (modules ? init() : undefined) });
