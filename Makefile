@@ -35,7 +35,7 @@ pkg: setup
 
 ## test: Rust unit/conformance/real-catalog/CLI tests, the bindings in Node and Chromium, the
 ## packed npm package under Node's test runner; benchmarks are compiled, not run.
-test: setup bench-build test-rust test-wasm test-node test-e2e
+test: setup bench-build test-rust test-wasm test-node test-e2e test-fuzz
 
 bench-build:
 	$(CARGO) bench --no-run

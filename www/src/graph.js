@@ -53,6 +53,23 @@ function nodeTitle(n) {
  * comparison.
  * @returns {{ svg: SVGSVGElement, highlight(steps: {from:string,to:string,edge:string}[], from?: string): void }}
  */
+/**
+ * Every edge of a channel graph: its `replaces`/`skips` edges and, from its `fans` (skipRanges kept
+ * as runs over `byVersion`), one `skipRange` edge from each covered entry to the fan's entry.
+ */
+export function allEdges(graph) {
+  const edges = [...graph.edges];
+  for (const fan of graph.fans ?? []) {
+    for (const [start, end] of fan.runs) {
+      for (let i = start; i < end; i++) {
+        const from = graph.nodes[graph.byVersion[i]]?.name;
+        if (from !== undefined && from !== fan.to) edges.push({ from, to: fan.to, kind: 'skipRange' });
+      }
+    }
+  }
+  return edges;
+}
+
 export async function renderGraph(container, graph, { expandFans = false, classOf = () => '' } = {}) {
   const nodeData = new Map();
   const specNodes = [];
@@ -62,7 +79,7 @@ export async function renderGraph(container, graph, { expandFans = false, classO
   }
   const edges = [];
   const fans = new Map();
-  for (const e of graph.edges) {
+  for (const e of allEdges(graph)) {
     if (e.kind === 'skipRange' && !expandFans) {
       const list = fans.get(e.to) ?? [];
       list.push(e);
