@@ -127,8 +127,19 @@ fn one_package(n: usize, properties: Value) -> Cluster {
     cluster(vec![package("a", json!(entries), json!(bundles))], "a")
 }
 
+/// Run `f` on a thread with a 256 MiB stack: cel-rust's parser and evaluator recurse over the
+/// rule's nesting, whose budget bounds it, and unoptimised test builds use far bigger frames than
+/// a release build.
+fn with_big_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new().stack_size(256 << 20).spawn(f).expect("thread starts").join().expect("no panic");
+}
+
 #[test]
 fn a_cel_rule_that_blows_up_ends_the_resolution_with_an_error_naming_it() {
+    with_big_stack(cel_rule_that_blows_up);
+}
+
+fn cel_rule_that_blows_up() {
     for rule in [
         nested_maps(12),
         // Doubling a string 40 times.
