@@ -38,10 +38,11 @@ use super::{apply_levels, check_package, last_channel_dangling_entries, Options,
 ///
 /// let foo = "schema: olm.package\nname: foo\n";
 /// let mut session = Session::open(vec![FileInput::new("foo/catalog.yaml", foo)], Options::default());
-/// assert!(session.report().valid);
-/// let report = session.update("foo/catalog.yaml", "schema: olm.package\nname: Foo\n").clone();
+/// assert_eq!(session.report(), &validate_files(&[FileInput::new("foo/catalog.yaml", foo)]).report);
+/// let broken = "schema: olm.package\nname: Foo\n";
+/// let report = session.update("foo/catalog.yaml", broken).clone();
 /// assert!(!report.valid);
-/// assert_eq!(report, validate_files(&[FileInput::new("foo/catalog.yaml", "schema: olm.package\nname: Foo\n")]).report);
+/// assert_eq!(report, validate_files(&[FileInput::new("foo/catalog.yaml", broken)]).report);
 /// ```
 #[derive(Debug, Clone)]
 pub struct Session {
