@@ -27,6 +27,7 @@
 //! | expand a template offline | [`render::template::expand_template`] against a [`render::BundleSource`] | a [`render::Rendered`], findings in the template's lines |
 //! | compare two catalogs | [`diff::diff`], [`diff::diff_with`] | a [`diff::CatalogDiff`]: changes, update-safety rows, findings |
 //! | print findings for CI (SARIF, GitHub, Markdown, JUnit) | [`report_formats::render_diagnostics`], [`report_formats::render_diff`] | text |
+//! | generate a synthetic catalog of any size | [`synth::Synth::files`] | the files |
 //! | write a catalog as opm does | [`declcfg::write::write`], [`declcfg::write::write_by_package`] | JSON or YAML text |
 //!
 //! Versions, ranges and properties are typed values ([`Version`], [`VersionRange`],
@@ -63,6 +64,7 @@ pub mod render;
 pub mod report_formats;
 #[cfg(feature = "resolver")]
 pub mod resolve;
+pub mod synth;
 pub mod validate;
 pub mod version;
 #[cfg(target_arch = "wasm32")]

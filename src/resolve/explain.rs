@@ -3,7 +3,7 @@
 //! nothing satisfies the constraints, a tree that says for each conflicting requirement which
 //! candidates existed and what excluded each one.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
@@ -165,6 +165,8 @@ fn already_met_reason(snap: &Snapshot, built: &Built, out: &[PickReason], a: App
 /// The explanation tree of an unsatisfiable core.
 pub(super) fn explain(snap: &Snapshot, built: &Built, core: &[Applied]) -> Explanation {
     let vars = &built.variables;
+    let index = Concerning::new(built, core);
+    let concerning = &index;
     let mut children = Vec::new();
     let mut shown: HashSet<Applied> = HashSet::new();
     // Requirements (dependencies) are the roots; everything else appears under them when it
@@ -172,7 +174,7 @@ pub(super) fn explain(snap: &Snapshot, built: &Built, core: &[Applied]) -> Expla
     for &a in core {
         if let ConstraintKind::Dependency(_) = vars[a.variable].constraints[a.constraint].kind {
             if matches!(built.subjects[a.variable], Subject::Subscription(_)) {
-                children.push(requirement(snap, built, core, a, &mut shown, 0));
+                children.push(requirement(snap, built, concerning, a, &mut shown, 0));
             }
         }
     }
@@ -181,7 +183,7 @@ pub(super) fn explain(snap: &Snapshot, built: &Built, core: &[Applied]) -> Expla
             continue;
         }
         if let ConstraintKind::Dependency(_) = vars[a.variable].constraints[a.constraint].kind {
-            children.push(requirement(snap, built, core, a, &mut shown, 0));
+            children.push(requirement(snap, built, concerning, a, &mut shown, 0));
         }
     }
     for &a in core {
@@ -236,7 +238,7 @@ fn short(built: &Built, a: Applied) -> String {
 fn requirement(
     snap: &Snapshot,
     built: &Built,
-    core: &[Applied],
+    core: &Concerning,
     a: Applied,
     shown: &mut HashSet<Applied>,
     depth: usize,
@@ -282,7 +284,7 @@ fn no_candidates(built: &Built, a: Applied) -> Explanation {
 fn exclusions(
     snap: &Snapshot,
     built: &Built,
-    core: &[Applied],
+    core: &Concerning,
     a: Applied,
     c: usize,
     shown: &mut HashSet<Applied>,
@@ -290,14 +292,11 @@ fn exclusions(
 ) -> Vec<Explanation> {
     let vars = &built.variables;
     let mut reasons = Vec::new();
-    for &o in core {
+    for &o in core.of(c) {
         if o == a {
             continue;
         }
         let oc = &vars[o.variable].constraints[o.constraint];
-        if !concerns(&oc.kind, o.variable, c) {
-            continue;
-        }
         if matches!(oc.kind, ConstraintKind::Dependency(_)) && depth < MAX_DEPTH && !shown.contains(&o) {
             reasons.push(requirement(snap, built, core, o, shown, depth + 1));
         } else {
@@ -308,14 +307,38 @@ fn exclusions(
     reasons
 }
 
-/// Whether a constraint `kind` of variable `subject` can exclude candidate `c`.
-fn concerns(kind: &ConstraintKind, subject: usize, c: usize) -> bool {
-    match kind {
-        ConstraintKind::Prohibited => subject == c,
-        ConstraintKind::Conflict(x) => subject == c || *x == c,
-        ConstraintKind::AtMost(_, d) => d.contains(&c),
-        ConstraintKind::Dependency(_) => subject == c,
-        ConstraintKind::Mandatory => false,
+/// For each variable, the core constraints that can exclude it, in core order: built once, so
+/// that explaining a requirement with thousands of candidates does not scan the core for each.
+struct Concerning {
+    by_variable: HashMap<usize, Vec<Applied>>,
+}
+
+impl Concerning {
+    fn new(built: &Built, core: &[Applied]) -> Concerning {
+        let mut by_variable: HashMap<usize, Vec<Applied>> = HashMap::new();
+        for &o in core {
+            let mut add = |c: usize| {
+                let list = by_variable.entry(c).or_default();
+                if list.last() != Some(&o) {
+                    list.push(o);
+                }
+            };
+            match &built.variables[o.variable].constraints[o.constraint].kind {
+                ConstraintKind::Prohibited | ConstraintKind::Dependency(_) => add(o.variable),
+                ConstraintKind::Conflict(x) => {
+                    add(o.variable);
+                    add(*x);
+                }
+                ConstraintKind::AtMost(_, d) => d.iter().for_each(|&c| add(c)),
+                ConstraintKind::Mandatory => {}
+            }
+        }
+        Concerning { by_variable }
+    }
+
+    /// The core constraints that can exclude variable `c`.
+    fn of(&self, c: usize) -> &[Applied] {
+        self.by_variable.get(&c).map_or(&[], Vec::as_slice)
     }
 }
 

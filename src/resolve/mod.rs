@@ -18,6 +18,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::cluster::Cluster;
+pub use cel::{CostExceeded, Evaluated, CEL_COST_LIMIT};
 pub use explain::{Explanation, PickReason};
 
 use snapshot::Snapshot;
@@ -88,6 +89,65 @@ impl ResolveError {
     }
 }
 
+/// The most all the CEL evaluations of one resolution may cost together: 50,000,000 units (of
+/// [`CEL_COST_LIMIT`]: comprehension steps, elements and bytes handled, and the size of each
+/// candidate's properties handed to a rule). OLM tests a CEL constraint against every bundle of
+/// every visible catalog, so a resolution that explores many bundles with costly rules
+/// multiplies them; past this budget it fails with an error naming the rule. A typical rule
+/// against a typical bundle costs a few hundred units, so this allows about 150,000 such
+/// evaluations (40 constraints against a cache of 4,000 bundles), a few seconds of work.
+pub const CEL_RESOLUTION_COST_LIMIT: u64 = 50_000_000;
+
+/// The most items a message lists (identifiers, constraints, errors); the rest are counted:
+/// `a, b, c, and 1,950 more`. OLM lists them all; a problem with thousands of candidates would
+/// otherwise give a message of hundreds of kilobytes.
+pub const MAX_LISTED: usize = 50;
+
+/// `a, b or c` (with `last` = `" or "`), capped at [`MAX_LISTED`] items: `a, b, …, x or 1,950
+/// more`.
+pub(crate) fn join_capped<S: AsRef<str>>(items: &[S], last: &str) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.as_ref().to_string(),
+        _ if items.len() > MAX_LISTED => {
+            let head: Vec<&str> = items[..MAX_LISTED].iter().map(AsRef::as_ref).collect();
+            format!("{}{last}{} more", head.join(", "), thousands(items.len() - MAX_LISTED))
+        }
+        [rest @ .., end] => {
+            let head: Vec<&str> = rest.iter().map(AsRef::as_ref).collect();
+            format!("{}{last}{}", head.join(", "), end.as_ref())
+        }
+    }
+}
+
+/// `items` joined by `, `, capped at [`MAX_LISTED`]: `a, b, …, x, and 1,950 more`.
+fn comma_capped<S: AsRef<str>>(items: &[S]) -> String {
+    let shown: Vec<&str> = items.iter().take(MAX_LISTED).map(AsRef::as_ref).collect();
+    match items.len().checked_sub(MAX_LISTED) {
+        Some(more) if more > 0 => format!("{}, and {} more", shown.join(", "), thousands(more)),
+        _ => shown.join(", "),
+    }
+}
+
+/// `1950` as `1,950`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The errors once each, in first-seen order.
+fn unique(errors: &[String]) -> Vec<&String> {
+    let mut seen = std::collections::HashSet::new();
+    errors.iter().filter(|e| seen.insert(e.as_str())).collect()
+}
+
 impl fmt::Display for ResolveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -95,20 +155,12 @@ impl fmt::Display for ResolveError {
                 f.write_str("constraints not satisfiable")
             }
             ResolveError::NotSatisfiable { constraints, .. } => {
-                write!(f, "constraints not satisfiable: {}", constraints.join(", "))
+                write!(f, "constraints not satisfiable: {}", comma_capped(constraints))
             }
-            ResolveError::Invalid(errors) => {
-                let mut unique: Vec<&String> = Vec::new();
-                for e in errors {
-                    if !unique.contains(&e) {
-                        unique.push(e);
-                    }
-                }
-                match unique.as_slice() {
-                    [one] => f.write_str(one),
-                    many => write!(f, "[{}]", many.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")),
-                }
-            }
+            ResolveError::Invalid(errors) => match unique(errors).as_slice() {
+                [one] => f.write_str(one),
+                many => write!(f, "[{}]", comma_capped(many)),
+            },
             ResolveError::TooHard { conflicts } => write!(f, "{}", SolveError::TooHard { conflicts: *conflicts }),
         }
     }
@@ -228,15 +280,7 @@ impl From<Result<Resolution, ResolveError>> for Outcome {
             },
             Err(e) => {
                 let errors = match &e {
-                    ResolveError::Invalid(list) => {
-                        let mut unique: Vec<String> = Vec::new();
-                        for x in list {
-                            if !unique.contains(x) {
-                                unique.push(x.clone());
-                            }
-                        }
-                        unique
-                    }
+                    ResolveError::Invalid(list) => unique(list).into_iter().cloned().collect(),
                     other => vec![other.to_string()],
                 };
                 let explanation = match &e {
@@ -301,3 +345,25 @@ impl Outcome {
 
 #[cfg(test)]
 mod properties;
+
+#[cfg(test)]
+mod tests {
+    //! Long lists in messages are capped.
+
+    use super::*;
+
+    #[test]
+    fn lists_longer_than_max_listed_end_with_a_count() {
+        let ids: Vec<String> = (0..2_000).map(|i| format!("b{i}")).collect();
+        let text = join_capped(&ids, " or ");
+        assert!(text.starts_with("b0, b1, "), "{text}");
+        assert!(text.ends_with(&format!("b{} or 1,950 more", MAX_LISTED - 1)), "{text}");
+        assert_eq!(join_capped(&ids[..3], " or "), "b0, b1 or b2");
+        assert_eq!(join_capped(&ids[..MAX_LISTED], " and ").matches(", ").count(), MAX_LISTED - 2);
+        let explanation = Explanation { message: String::new(), children: Vec::new() };
+        let err = ResolveError::NotSatisfiable { constraints: ids.clone(), explanation };
+        assert!(err.to_string().ends_with(", and 1,950 more"), "{err}");
+        let err = ResolveError::Invalid(ids[..2].iter().chain(&ids[..2]).cloned().collect());
+        assert_eq!(err.to_string(), "[b0, b1]");
+    }
+}

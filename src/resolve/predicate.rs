@@ -4,8 +4,9 @@
 
 use std::fmt;
 
-use super::cel::CelRule;
+use super::cel::{CelRule, CEL_COST_LIMIT};
 use super::snapshot::Bundle;
+use super::CEL_RESOLUTION_COST_LIMIT;
 use crate::gotext::quote as go_quote;
 use crate::property::{Constraint, ConstraintError, ConstraintValue};
 use crate::property::{Gvk, Property, TYPE_GVK_REQUIRED, TYPE_PACKAGE_REQUIRED};
@@ -57,10 +58,30 @@ impl fmt::Display for PredicateError {
     }
 }
 
+/// What CEL evaluation has spent in one resolution, against [`CEL_RESOLUTION_COST_LIMIT`].
+#[derive(Debug, Default)]
+pub struct CelMeter {
+    /// Units spent so far (each evaluation's cost and the size of the properties it was given).
+    pub spent: u64,
+}
+
+/// The most a rule's text shows in an error message.
+const RULE_EXCERPT: usize = 120;
+
+/// A rule for an error message: quoted, cut at [`RULE_EXCERPT`] characters.
+fn excerpt(rule: &str) -> String {
+    match rule.char_indices().nth(RULE_EXCERPT) {
+        Some((at, _)) => format!("{}…", go_quote(&rule[..at])),
+        None => go_quote(rule),
+    }
+}
+
 impl Predicate {
-    /// Whether the candidate satisfies the predicate.
-    pub fn test(&self, b: &Bundle, source_package: &str) -> bool {
-        match self {
+    /// Whether the candidate satisfies the predicate. `Err` when a CEL rule's evaluation went
+    /// past [`CEL_COST_LIMIT`], or the resolution's CEL evaluations past
+    /// [`CEL_RESOLUTION_COST_LIMIT`]: the message names the rule and the candidate.
+    pub fn test(&self, b: &Bundle, source_package: &str, meter: &mut CelMeter) -> Result<bool, String> {
+        Ok(match self {
             Predicate::Gvk(g) => b.provides.iter().any(|p| p == g),
             Predicate::Package { name, range } => {
                 let package = b.packages.iter().any(|(n, _, _)| n == name) || source_package == name;
@@ -69,15 +90,26 @@ impl Predicate {
                 package && version
             }
             Predicate::Label(l) => b.labels.iter().any(|x| x == l),
-            Predicate::Cel { rule, .. } => {
-                let props: Vec<(&str, &crate::declcfg::Node)> =
-                    b.properties.iter().map(|p| (p.type_.as_ref(), p.value.as_ref())).collect();
-                rule.matches_nodes(&props)
+            Predicate::Cel { rule, .. } => return cel(rule, b, meter),
+            Predicate::And(ps) => {
+                for p in ps {
+                    if !p.test(b, source_package, meter)? {
+                        return Ok(false);
+                    }
+                }
+                true
             }
-            Predicate::And(ps) => ps.iter().all(|p| p.test(b, source_package)),
-            Predicate::Or(ps) => ps.iter().any(|p| p.test(b, source_package)),
-            Predicate::Not(ps) => !ps.iter().any(|p| p.test(b, source_package)),
-        }
+            Predicate::Or(ps) | Predicate::Not(ps) => {
+                let mut any = false;
+                for p in ps {
+                    if p.test(b, source_package, meter)? {
+                        any = true;
+                        break;
+                    }
+                }
+                any == matches!(self, Predicate::Or(_))
+            }
+        })
     }
 
     /// Package names that every match must carry (as `olm.package` or source package), when
@@ -97,6 +129,36 @@ impl Predicate {
             Predicate::And(ps) => ps.iter().find_map(Predicate::gvk_hint),
             _ => None,
         }
+    }
+}
+
+/// One metered evaluation of a CEL rule against candidate `b`.
+fn cel(rule: &CelRule, b: &Bundle, meter: &mut CelMeter) -> Result<bool, String> {
+    let remaining = CEL_RESOLUTION_COST_LIMIT.saturating_sub(meter.spent);
+    let budget_spent = || {
+        format!(
+            "the CEL rules of this resolution exceeded their evaluation budget of {CEL_RESOLUTION_COST_LIMIT} units \
+             (CEL_RESOLUTION_COST_LIMIT) while evaluating the rule {} on bundle {}",
+            excerpt(rule.rule()),
+            b.name
+        )
+    };
+    if remaining == 0 {
+        return Err(budget_spent());
+    }
+    let limit = CEL_COST_LIMIT.min(remaining);
+    let props: Vec<(&str, &crate::declcfg::Node)> =
+        b.properties.iter().map(|p| (p.type_.as_ref(), p.value.as_ref())).collect();
+    match rule.evaluate_nodes(&props, limit) {
+        Ok(e) => {
+            meter.spent = meter.spent.saturating_add(e.cost).saturating_add(e.input.max(1));
+            Ok(e.matched)
+        }
+        Err(_) if limit < CEL_COST_LIMIT => {
+            meter.spent = CEL_RESOLUTION_COST_LIMIT;
+            Err(budget_spent())
+        }
+        Err(e) => Err(format!("the CEL rule {} {e} (CEL_COST_LIMIT) on bundle {}", excerpt(rule.rule()), b.name)),
     }
 }
 

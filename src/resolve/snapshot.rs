@@ -235,15 +235,15 @@ impl<'a> Snapshot<'a> {
     }
 
     /// Entries that may match a predicate with this GVK / package hint (a superset), in snapshot
-    /// order; every entry when there is no hint.
-    pub fn candidates(&self, gvk: Option<&Gvk>, package: Option<&str>) -> Vec<EntryId> {
-        if let Some(g) = gvk {
-            return self.by_gvk.get(g).cloned().unwrap_or_default();
-        }
-        if let Some(p) = package {
-            return self.by_package.get(p).cloned().unwrap_or_default();
-        }
-        (0..self.entries.len()).collect()
+    /// order; every entry when there is no hint. Borrowed from the indexes: no copy.
+    pub fn candidates(&self, gvk: Option<&Gvk>, package: Option<&str>) -> impl Iterator<Item = EntryId> + '_ {
+        let none: &[EntryId] = &[];
+        let (listed, all) = match (gvk, package) {
+            (Some(g), _) => (self.by_gvk.get(g).map_or(none, Vec::as_slice), 0..0),
+            (None, Some(p)) => (self.by_package.get(p).map_or(none, Vec::as_slice), 0..0),
+            (None, None) => (none, 0..self.entries.len()),
+        };
+        listed.iter().copied().chain(all)
     }
 
     /// The entries of one (catalog, package, channel), in snapshot order.

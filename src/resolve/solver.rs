@@ -119,8 +119,12 @@ impl fmt::Display for SolveError {
     }
 }
 
-/// The budget: how many SAT conflicts the whole search may spend.
-pub const DEFAULT_CONFLICT_BUDGET: u64 = 200_000;
+/// The solver's step limit: how many SAT conflicts one resolution may spend in all (its search,
+/// and shrinking an unsatisfiable core): 50,000. Past it the resolution ends with
+/// `TooHard` (`ResolveError::TooHard`), which names the conflicts spent. Real resolutions spend
+/// a handful; 50,000 conflicts take about half a second on problems of a few thousand variables
+/// (pigeonhole problems, which no SAT solver refutes quickly, reach it).
+pub const DEFAULT_CONFLICT_BUDGET: u64 = 50_000;
 
 /// Counts learnt clauses (one per conflict) and stops the solver past the budget.
 struct Budget {
@@ -584,10 +588,9 @@ mod tests {
         assert_eq!(got, ["E0", "K", "T41", "sub-etcd", "sub-kiali"]);
     }
 
-    #[test]
-    fn budget_exhaustion_is_reported() {
-        // A pigeonhole problem (9 pigeons, 8 holes) takes many conflicts to refute.
-        let holes = 8;
+    /// Pigeons that each need one of `holes` holes, each hole taking at most one: unsatisfiable,
+    /// and refuting it takes a SAT solver exponentially many conflicts in `holes`.
+    fn pigeonhole(holes: usize) -> Vec<Variable> {
         let mut spec: Vec<(String, Vec<IdConstraint>)> = Vec::new();
         for p in 0..=holes {
             let ids: Vec<String> = (0..holes).map(|h| format!("p{p}h{h}")).collect();
@@ -602,8 +605,27 @@ mod tests {
                 spec.push((format!("p{p}h{h}"), vec![]));
             }
         }
-        let vs = from_ids(&spec).unwrap();
-        assert!(matches!(solve(&vs, 50), Err(SolveError::TooHard { .. })));
+        from_ids(&spec).unwrap()
+    }
+
+    #[test]
+    fn budget_exhaustion_is_reported() {
+        // 9 pigeons, 8 holes: many conflicts to refute.
+        assert!(matches!(solve(&pigeonhole(8), 50), Err(SolveError::TooHard { .. })));
+    }
+
+    #[test]
+    fn the_default_budget_ends_a_problem_too_hard_for_it() {
+        // 11 pigeons in 10 holes need far more than DEFAULT_CONFLICT_BUDGET conflicts; the
+        // search stops right after spending it.
+        match solve(&pigeonhole(10), DEFAULT_CONFLICT_BUDGET) {
+            Err(SolveError::TooHard { conflicts }) => {
+                assert!(conflicts > DEFAULT_CONFLICT_BUDGET && conflicts < DEFAULT_CONFLICT_BUDGET + 100, "{conflicts}")
+            }
+            other => panic!("{other:?}"),
+        }
+        // Smaller ones are refuted within it.
+        assert!(matches!(solve(&pigeonhole(5), DEFAULT_CONFLICT_BUDGET), Err(SolveError::NotSatisfiable(_))));
     }
 
     #[test]

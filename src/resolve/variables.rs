@@ -3,8 +3,9 @@
 //! one-provider-per-GVK and one-bundle-per-package invariants.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::rc::Rc;
 
-use super::predicate::{self, Predicate};
+use super::predicate::{self, CelMeter, Predicate};
 use super::snapshot::{EntryId, Snapshot};
 use super::solver::{Constraint, ConstraintKind, Variable};
 use crate::cluster::{Cluster, Subscription};
@@ -44,6 +45,10 @@ struct Builder<'a> {
     by_identifier: HashMap<String, usize>,
     order_cache: HashMap<(usize, String, String), Result<Vec<EntryId>, String>>,
     explored: std::collections::HashSet<EntryId>,
+    /// Each explored bundle's dependency predicates.
+    predicates: HashMap<usize, Rc<[Predicate]>>,
+    /// What CEL rules have cost so far.
+    cel: CelMeter,
     built: Built,
 }
 
@@ -58,6 +63,8 @@ pub fn build(problem: &Cluster, snap: &Snapshot) -> Result<Built, Vec<String>> {
         by_identifier: HashMap::new(),
         order_cache: HashMap::new(),
         explored: std::collections::HashSet::new(),
+        predicates: HashMap::new(),
+        cel: CelMeter::default(),
         built: Built::default(),
     };
     // Installed operators first; their errors are returned at once.
@@ -78,19 +85,11 @@ pub fn build(problem: &Cluster, snap: &Snapshot) -> Result<Built, Vec<String>> {
 }
 
 fn join_and(ids: &[String]) -> String {
-    match ids {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
+    super::join_capped(ids, " and ")
 }
 
 fn join_or(ids: &[String]) -> String {
-    match ids {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
-    }
+    super::join_capped(ids, " or ")
 }
 
 impl<'a> Builder<'a> {
@@ -144,14 +143,9 @@ impl<'a> Builder<'a> {
                 continue;
             }
             let v = self.bundle_var(e);
-            let mut preds = Vec::new();
-            for p in &self.snap.bundle(e).properties {
-                if let Some(pred) = predicate::for_property(&p.parsed) {
-                    preds.push(pred.map_err(|err| err.to_string())?);
-                }
-            }
-            for pred in preds {
-                let candidates = self.dependency_candidates(e, &pred)?;
+            let preds = self.predicates(e)?;
+            for pred in preds.iter() {
+                let candidates = self.dependency_candidates(e, pred)?;
                 let ids: Vec<usize> = candidates.iter().map(|&c| self.bundle_var(c)).collect();
                 let message = format!("bundle {} requires an operator {pred}", self.snap.entries[e].name);
                 let ci = self.vars[v].constraints.len();
@@ -163,10 +157,29 @@ impl<'a> Builder<'a> {
         Ok(())
     }
 
+    /// The dependency predicates of entry `e`'s bundle, built once per bundle (a bundle listed in
+    /// several channels is one set of facts).
+    fn predicates(&mut self, e: EntryId) -> Result<Rc<[Predicate]>, String> {
+        let bundle = self.snap.entries[e].bundle;
+        if let Some(p) = self.predicates.get(&bundle) {
+            return Ok(p.clone());
+        }
+        let mut preds = Vec::new();
+        for p in &self.snap.bundles[bundle].properties {
+            if let Some(pred) = predicate::for_property(&p.parsed) {
+                preds.push(pred.map_err(|err| err.to_string())?);
+            }
+        }
+        let preds: Rc<[Predicate]> = preds.into();
+        self.predicates.insert(bundle, preds.clone());
+        Ok(preds)
+    }
+
     /// OLM's candidates for one dependency of entry `e`, most preferred first (spec §2.4).
     fn dependency_candidates(&mut self, e: EntryId, pred: &Predicate) -> Result<Vec<EntryId>, String> {
         let snap = self.snap;
-        let sources = Sources::matching(snap, pred);
+        let sources = Sources::matching(snap, pred, &mut self.cel)
+            .map_err(|err| format!("bundle {}: {err}", snap.entries[e].name))?;
         if sources.groups.is_empty() && sources.virtual_names.is_empty() {
             return Ok(Vec::new());
         }
@@ -178,8 +191,9 @@ impl<'a> Builder<'a> {
                 ordered.extend(self.catalog_in_order(cat, &sources.groups)?);
             }
         }
-        // Filtered after sorting: the chain order comes from the whole channel.
-        Ok(ordered.into_iter().filter(|&c| pred.test(snap.bundle(c), &snap.entries[c].package)).collect())
+        // Filtered after sorting: the chain order comes from the whole channel. Each bundle was
+        // tested once, when the sources were found.
+        Ok(ordered.into_iter().filter(|&c| sources.matched.contains(&snap.entries[c].bundle)).collect())
     }
 
     /// Catalogs in the order preferred for a dependent in `own` (`FindPreferred`, §2.4 step 2).
@@ -468,20 +482,32 @@ impl<'a> Builder<'a> {
     }
 }
 
-/// A dependency's source sets (§2.4 step 1): matching (catalog, package, channel)s and CSVs.
+/// A dependency's source sets (§2.4 step 1): matching (catalog, package, channel)s and CSVs,
+/// and the bundles (facts) that match.
 struct Sources<'s> {
     groups: HashSet<(usize, &'s str, &'s str)>,
     virtual_names: HashSet<(usize, &'s str)>,
+    matched: HashSet<usize>,
 }
 
 impl<'s> Sources<'s> {
-    /// The source sets of `pred` over every visible catalog, the virtual one included.
-    fn matching(snap: &'s Snapshot, pred: &Predicate) -> Sources<'s> {
+    /// The source sets of `pred` over every visible catalog, the virtual one included. Each
+    /// bundle is tested once, however many channels list it.
+    fn matching(snap: &'s Snapshot, pred: &Predicate, meter: &mut CelMeter) -> Result<Sources<'s>, String> {
         let mut groups = HashSet::new();
         let mut virtual_names = HashSet::new();
+        let mut tested: HashMap<usize, bool> = HashMap::new();
         for c in snap.candidates(pred.gvk_hint(), pred.package_hint()) {
             let ce = &snap.entries[c];
-            if !pred.test(snap.bundle(c), &ce.package) {
+            let matches = match tested.get(&ce.bundle) {
+                Some(&m) => m,
+                None => {
+                    let m = pred.test(snap.bundle(c), &ce.package, meter)?;
+                    tested.insert(ce.bundle, m);
+                    m
+                }
+            };
+            if !matches {
                 continue;
             }
             if snap.catalogs[ce.catalog].is_virtual {
@@ -490,7 +516,8 @@ impl<'s> Sources<'s> {
                 groups.insert((ce.catalog, ce.package.as_str(), ce.channel.as_str()));
             }
         }
-        Sources { groups, virtual_names }
+        let matched = tested.into_iter().filter(|&(_, m)| m).map(|(b, _)| b).collect();
+        Ok(Sources { groups, virtual_names, matched })
     }
 }
 
@@ -523,32 +550,26 @@ fn installed_in_order(
 
 /// What a subscription's catalog query keeps at each stage: catalog, package, channel, name.
 struct Stages {
-    all: Vec<EntryId>,
+    /// The subscription's catalog has no entries (or does not exist).
+    catalog_empty: bool,
     in_package: Vec<EntryId>,
     in_channel: Vec<EntryId>,
     named: Vec<EntryId>,
 }
 
 impl Stages {
-    /// Query the subscription's catalog (all when it names none), stage by stage (§2.5 step 2).
+    /// Query the subscription's catalog (all when it names none), stage by stage (§2.5 step 2),
+    /// through the snapshot's package index: the work is the package's, not the catalog's.
     fn query(snap: &Snapshot, sub: &Subscription, starting: Option<&str>) -> Stages {
-        let all: Vec<EntryId> = if sub.catalog.is_empty() && sub.catalog_namespace.is_empty() {
-            snap.catalogs.iter().filter(|c| !c.is_virtual).flat_map(|c| c.entries.iter().copied()).collect()
-        } else {
-            snap.catalogs
-                .iter()
-                .filter(|c| !c.is_virtual && c.name == sub.catalog && c.namespace == sub.catalog_namespace)
-                .flat_map(|c| c.entries.iter().copied())
-                .collect()
-        };
-        let in_package: Vec<EntryId> = all
+        let any_catalog = sub.catalog.is_empty() && sub.catalog_namespace.is_empty();
+        let selected: Vec<bool> = snap
+            .catalogs
             .iter()
-            .copied()
-            .filter(|&i| {
-                let e = &snap.entries[i];
-                snap.bundle(i).packages.iter().any(|(n, _, _)| n == &sub.package) || e.package == sub.package
-            })
+            .map(|c| !c.is_virtual && (any_catalog || (c.name == sub.catalog && c.namespace == sub.catalog_namespace)))
             .collect();
+        let catalog_empty = !snap.catalogs.iter().zip(&selected).any(|(c, &s)| s && !c.entries.is_empty());
+        let in_package: Vec<EntryId> =
+            snap.candidates(None, Some(&sub.package)).filter(|&i| selected[snap.entries[i].catalog]).collect();
         let in_channel: Vec<EntryId> = in_package
             .iter()
             .copied()
@@ -558,12 +579,12 @@ impl Stages {
             Some(s) => in_channel.iter().copied().filter(|&i| snap.entries[i].name == s).collect(),
             None => in_channel.clone(),
         };
-        Stages { all, in_package, in_channel, named }
+        Stages { catalog_empty, in_package, in_channel, named }
     }
 
     /// Why the subscription is invalid: OLM's message for the first stage that matched nothing.
     fn invalid_reason(&self, sub: &Subscription, starting: Option<&str>) -> Option<String> {
-        if self.all.is_empty() {
+        if self.catalog_empty {
             Some(format!(
                 "no operators found from catalog {} in namespace {} referenced by subscription {}",
                 sub.catalog, sub.catalog_namespace, sub.name

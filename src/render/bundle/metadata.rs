@@ -78,7 +78,10 @@ fn decode<'a>(file: BundleFile<'a>, diags: &mut Vec<Diagnostic>) -> Decoded<'a> 
         None => Err(("the file is empty".to_string(), fields::whole(file.path))),
         Some(Err(d)) => Err((d.message, d.location)),
         Some(Ok(doc)) => doc.value.ok_or_else(|| {
-            ("the first document is empty".to_string(), Location { line: doc.line, ..fields::whole(file.path) })
+            (
+                "the first document is empty".to_string(),
+                Location { line: doc.line, column: 1, ..fields::whole(file.path) },
+            )
         }),
     };
     if node.is_ok() {
@@ -193,6 +196,22 @@ mod tests {
         assert!(m.is_none());
         assert_eq!(diags[0].message, "Could not find annotations file");
         assert_eq!(diags[0].location.file, "b/metadata");
+    }
+
+    #[test]
+    fn an_empty_first_document_is_located_at_its_line() {
+        // Found by fuzzing: the warning had a line but column 0.
+        let (_, diags) = run(&[
+            ("b/metadata/annotations.yaml", ANNOTATIONS),
+            ("b/metadata/dependencies.yaml", "\n---\ndependencies: []\n"),
+        ]);
+        assert!(
+            diags[0]
+                .message
+                .ends_with("the first document is empty; opm skips it, so the bundle gets none of these dependencies"),
+            "{diags:?}"
+        );
+        assert_eq!((diags[0].location.line, diags[0].location.column), (1, 1));
     }
 
     #[test]

@@ -12,6 +12,7 @@ use cel::common::types::{self, CelBool, CelDouble, CelInt, CelList, CelMap, CelM
 use cel::common::value::{CowVal, Val};
 use cel::{Context, Env, ExecutionError, Value};
 
+use super::cost;
 use super::go_value::go_sprint;
 use super::CelError;
 use crate::declcfg::{Node, Value as NodeValue};
@@ -34,6 +35,10 @@ pub(super) fn env() -> Result<&'static Arc<Env>, CelError> {
             semver_compare,
         )
         .map_err(|e| e.to_string())?;
+        // The meters of `cost.rs`: names starting with `@` cannot be written in a rule.
+        env.add_overload(cost::TICK, "cost_tick_dyn", vec![types::DYN_TYPE], cost::tick).map_err(|e| e.to_string())?;
+        env.add_overload(cost::CHARGE, "cost_charge_dyn", vec![types::DYN_TYPE], cost::charge)
+            .map_err(|e| e.to_string())?;
         Ok(Arc::new(env))
     })
     .as_ref()
@@ -97,12 +102,16 @@ fn map<'a, T: JsonValue + 'a>(
     Some(Box::new(CelMap::from(map)))
 }
 
-/// [`super::CelRule::matches`] and [`super::CelRule::matches_nodes`]: binds `properties` (the
-/// list of `{"type": <type>, "value": <value>}` maps) and evaluates; only the bool true
-/// matches.
-pub(super) fn matches<T: JsonValue>(program: &IdedExpr, properties: &[(&str, &T)]) -> bool {
+/// One evaluation of a metered program (see `cost.rs`): binds `properties` (the list of
+/// `{"type": <type>, "value": <value>}` maps) and evaluates with a meter allowing `limit`; only
+/// the bool true matches. `Err` is what was spent when the limit stopped it.
+pub(super) fn evaluate<T: JsonValue>(
+    program: &IdedExpr,
+    properties: &[(&str, &T)],
+    limit: u64,
+) -> Result<super::Evaluated, super::CostExceeded> {
     let Ok(env) = env() else {
-        return false;
+        return Ok(super::Evaluated { matched: false, cost: 0, input: 0 });
     };
     let mut list: Vec<Box<dyn Val + '_>> = Vec::with_capacity(properties.len());
     for (type_, value) in properties {
@@ -112,12 +121,18 @@ pub(super) fn matches<T: JsonValue>(program: &IdedExpr, properties: &[(&str, &T)
         entry.insert(CelMapKey::String(CelString::from("value")), value);
         list.push(Box::new(CelMap::from(entry)));
     }
+    let input = CelList::from(list);
+    let input_size = cost::size(&input, u64::MAX);
     let mut context = Context::with_env(Arc::clone(env));
-    context.add_variable_as_val("properties", Box::new(CelList::from(list)));
-    match Value::resolve_val(program, &context) {
+    context.add_variable_as_val("properties", Box::new(input));
+    let (result, spent) = cost::metered(limit, || match Value::resolve_val(program, &context) {
         Ok(result) => result.downcast_ref::<CelBool>().is_some_and(|b| *b.inner()),
         Err(_) => false,
+    });
+    if spent > limit {
+        return Err(super::CostExceeded { limit, spent });
     }
+    Ok(super::Evaluated { matched: result, cost: spent, input: input_size })
 }
 
 /// `semver_compare(a, b)`: both arguments as text (Go `fmt.Sprint`), parsed with blang

@@ -13,6 +13,8 @@
 //!
 //! The folder:
 //! - `limits.rs`: the input bounds checked on the raw text (size, nesting, operator count);
+//! - `cost.rs`: the evaluation cost limit ([`CEL_COST_LIMIT`]): the compiled rule meters its
+//!   own work;
 //! - `syntax.rs`: cel-go's (ANTLR's) syntax errors, checked before cel-rust parses a rule;
 //! - `checker.rs`: the type checker (bool-only inference, unknown names and functions, overloads);
 //! - `texts.rs`: cel-go's issue layout (positions, excerpt and caret lines);
@@ -34,8 +36,9 @@
 //!   selection on non-maps, ranges of comprehensions, and the operands of `!`, `&&`, `||` and
 //!   `? :`; other operand type errors cel-go reports at compile time (e.g. `1 == 'a'`) surface
 //!   at evaluation, as no match;
-//! - there is no evaluation cost limit (OLM has none either): a rule nesting comprehensions can
-//!   take time exponential in its nesting;
+//! - an evaluation that costs more than [`CEL_COST_LIMIT`] stops, and the resolution reports the
+//!   rule; OLM has no limit (cel-go's cost tracking is off), so such a rule runs until memory or
+//!   patience runs out;
 //! - rules are parsed with cel-rust's hand-written (Pratt) parser rather than an ANTLR one (the
 //!   ANTLR runtime would more than double the WebAssembly module). It keeps no node positions, so
 //!   a checker finding about a name points at the first place that name is used (not bound by a
@@ -54,6 +57,8 @@ use std::fmt;
 #[cfg(feature = "cel")]
 mod checker;
 #[cfg(feature = "cel")]
+mod cost;
+#[cfg(feature = "cel")]
 mod eval;
 #[cfg(feature = "cel")]
 mod go_value;
@@ -66,11 +71,46 @@ mod test_util;
 #[cfg(feature = "cel")]
 mod texts;
 
+/// The most one evaluation of a CEL rule may cost: 1,000,000 units, where a unit is one step of
+/// a comprehension's expression, one element or entry of a value copied, compared or iterated
+/// over, or one byte of a string. An evaluation that reaches it stops ([`CostExceeded`]); the
+/// resolver then fails with an error naming the rule rather than treating it as no match. That
+/// is about a tenth of a second of work; the rules found in catalogs cost tens of units.
+pub const CEL_COST_LIMIT: u64 = 1_000_000;
+
+/// One evaluation within its limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Evaluated {
+    /// The rule gave the bool true.
+    pub matched: bool,
+    /// What the evaluation cost, in [`CEL_COST_LIMIT`]'s units.
+    pub cost: u64,
+    /// The size of the properties handed to the rule, in the same units (building them is work
+    /// too, done before the rule runs).
+    pub input: u64,
+}
+
+/// An evaluation stopped by its cost limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CostExceeded {
+    /// The limit it had.
+    pub limit: u64,
+    /// What it had spent when it stopped (a little past the limit).
+    pub spent: u64,
+}
+
+impl fmt::Display for CostExceeded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "evaluation exceeded the cost limit of {} units", self.limit)
+    }
+}
+
 /// A compiled, validated CEL rule of an olm.constraint.
 pub struct CelRule {
     /// The rule text, as written in the constraint.
     rule: String,
-    /// The parsed program (macros expanded), validated by [`CelRule::compile`].
+    /// The parsed program (macros expanded), validated by [`CelRule::compile`], rewritten to
+    /// meter its evaluation (`cost.rs`).
     #[cfg(feature = "cel")]
     program: cel::common::ast::IdedExpr,
 }
@@ -150,7 +190,7 @@ impl CelRule {
     pub fn compile(rule: &str) -> Result<CelRule, CelError> {
         #[cfg(feature = "cel")]
         {
-            let program = compile_program(rule)?;
+            let program = cost::meter(&compile_program(rule)?);
             Ok(CelRule { rule: rule.to_string(), program })
         }
         #[cfg(not(feature = "cel"))]
@@ -181,15 +221,24 @@ impl CelRule {
     /// `&&` and `||` absorb errors as CEL specifies (`error || true` and `true || error` are
     /// true, `error && false` and `false && error` are false), also across the elements of
     /// `exists` and `all`: cel-rust implements this.
+    ///
+    /// An evaluation that reaches [`CEL_COST_LIMIT`] is no match here; [`CelRule::evaluate`]
+    /// tells it apart.
     pub fn matches(&self, properties: &[(&str, &serde_json::Value)]) -> bool {
+        self.evaluate(properties, CEL_COST_LIMIT).is_ok_and(|e| e.matched)
+    }
+
+    /// [`CelRule::matches`] with its cost: the result and what it cost, or [`CostExceeded`]
+    /// when the evaluation reached `limit` (at most [`CEL_COST_LIMIT`] is sensible).
+    pub fn evaluate(&self, properties: &[(&str, &serde_json::Value)], limit: u64) -> Result<Evaluated, CostExceeded> {
         #[cfg(feature = "cel")]
         {
-            eval::matches(&self.program, properties)
+            eval::evaluate(&self.program, properties, limit)
         }
         #[cfg(not(feature = "cel"))]
         {
-            let _ = properties;
-            false
+            let _ = (properties, limit);
+            Ok(Evaluated { matched: false, cost: 0, input: 0 })
         }
     }
 
@@ -197,21 +246,31 @@ impl CelRule {
     /// serde_json: the same values and the same result (`Value::Null` for a value that failed to
     /// decode; positions are ignored).
     pub fn matches_nodes(&self, properties: &[(&str, &crate::declcfg::Node)]) -> bool {
+        self.evaluate_nodes(properties, CEL_COST_LIMIT).is_ok_and(|e| e.matched)
+    }
+
+    /// [`CelRule::evaluate`] over the crate's own spanned JSON tree.
+    pub fn evaluate_nodes(
+        &self,
+        properties: &[(&str, &crate::declcfg::Node)],
+        limit: u64,
+    ) -> Result<Evaluated, CostExceeded> {
         #[cfg(feature = "cel")]
         {
-            eval::matches(&self.program, properties)
+            eval::evaluate(&self.program, properties, limit)
         }
         #[cfg(not(feature = "cel"))]
         {
-            let _ = properties;
-            false
+            let _ = (properties, limit);
+            Ok(Evaluated { matched: false, cost: 0, input: 0 })
         }
     }
 }
 
-/// [`CelRule::compile`]: bounds, cel-go's syntax errors, parse, checks, bool result.
+/// [`CelRule::compile`] before metering: bounds, cel-go's syntax errors, parse, checks, bool
+/// result.
 #[cfg(feature = "cel")]
-fn compile_program(rule: &str) -> Result<cel::common::ast::IdedExpr, CelError> {
+pub(super) fn compile_program(rule: &str) -> Result<cel::common::ast::IdedExpr, CelError> {
     limits::check_size(rule).map_err(CelError::Compile)?;
     if let Err((offset, message)) = limits::precheck(rule) {
         let (line, column) = texts::line_column(rule, offset);

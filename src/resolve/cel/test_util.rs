@@ -12,6 +12,14 @@ pub(super) fn eval(rule: &str, properties: &[(&str, Json)]) -> bool {
     rule.matches(&props)
 }
 
+/// Evaluates `rule` with [`super::CEL_COST_LIMIT`]: the result and its cost, or what it had
+/// spent when the limit stopped it.
+pub(super) fn evaluate(rule: &str, properties: &[(&str, Json)]) -> Result<(bool, u64), u64> {
+    let rule = CelRule::compile(rule).unwrap_or_else(|e| panic!("{rule}: {e}"));
+    let props: Vec<(&str, &Json)> = properties.iter().map(|(t, v)| (*t, v)).collect();
+    rule.evaluate(&props, super::CEL_COST_LIMIT).map(|e| (e.matched, e.cost)).map_err(|e| e.spent)
+}
+
 /// The compile error text of `rule`; panics if it compiles or fails otherwise.
 pub(super) fn compile_error(rule: &str) -> String {
     match CelRule::compile(rule) {
