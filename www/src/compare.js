@@ -6,7 +6,7 @@
 // (escape.js).
 import { call } from './remote.js';
 import { h } from './escape.js';
-import { renderGraph } from './graph.js';
+import { renderGraph, fanEdges } from './graph.js';
 
 const SOURCES = [
   ['saved', 'The catalog loaded on the left, as opened'],
@@ -254,10 +254,13 @@ export function createComparePanel(deps) {
   /** One graph with both catalogs' nodes and edges, each marked with how it changed. */
   function merge(oldG, newG, pkg, channel) {
     const key = (e) => `${e.from}\u0000${e.to}\u0000${e.kind}`;
+    // Every edge, skipRange fans expanded, so that each can be marked.
+    const all = (g) => (g ? [...g.edges, ...fanEdges(g)] : []);
+    const [oldEdges, newEdges] = [all(oldG), all(newG)];
     const oldN = new Map((oldG?.nodes ?? []).map((n) => [n.name, n]));
     const newN = new Map((newG?.nodes ?? []).map((n) => [n.name, n]));
-    const oldE = new Set((oldG?.edges ?? []).map(key));
-    const newE = new Set((newG?.edges ?? []).map(key));
+    const oldE = new Set(oldEdges.map(key));
+    const newE = new Set(newEdges.map(key));
     const nodes = [];
     for (const n of newN.values()) {
       const before = oldN.get(n.name);
@@ -267,8 +270,8 @@ export function createComparePanel(deps) {
     for (const n of oldN.values()) if (!newN.has(n.name)) nodes.push({ ...n, head: false, change: 'removed' });
     const both = (e) => oldN.has(e.from) && oldN.has(e.to) && newN.has(e.from) && newN.has(e.to);
     const edges = [];
-    for (const e of newG?.edges ?? []) edges.push({ ...e, change: oldE.has(key(e)) ? '' : both(e) ? 'rewired' : 'added' });
-    for (const e of oldG?.edges ?? []) if (!newE.has(key(e))) edges.push({ ...e, change: 'removed' });
+    for (const e of newEdges) edges.push({ ...e, change: oldE.has(key(e)) ? '' : both(e) ? 'rewired' : 'added' });
+    for (const e of oldEdges) if (!newE.has(key(e))) edges.push({ ...e, change: 'removed' });
     return { package: pkg, channel, nodes, edges };
   }
 
