@@ -214,6 +214,21 @@ test('community-v4.20 loads from a folder without blocking the page (Long Tasks 
   // that long. (Bounded by CPU time, not wall time, so a machine busy with other work does not
   // fail it; the Long Tasks figure above is the issue's measure.)
   assert.ok(cpu.cpu < 100, `a main-thread task took ${cpu.cpu} ms of CPU while the catalog loaded`);
+
+  // The editor on the largest file: each check is an incremental re-validation in the worker (the
+  // first opens the session). A mistake typed is found, with the whole catalog's context.
+  const largest = packages.map((p) => [p, statSync(join(root, p, 'catalog.yaml')).size]).sort((a, b) => b[1] - a[1])[0][0];
+  await page.click(`#files button:text-is("${largest}/catalog.yaml")`);
+  await page.waitForSelector('#panel-editor:not([hidden]) .cm-content');
+  const checked = async () => Number(await page.evaluate(() => document.body.dataset.checked ?? 0));
+  await page.waitForFunction(() => Number(document.body.dataset.checked ?? 0) >= 1, null, { timeout: 30000 });
+  await page.click('.cm-content');
+  await page.keyboard.press('Control+Home');
+  const before = await checked();
+  await page.keyboard.type('name: Bad_Name\n');
+  await page.waitForSelector('.cm-lintRange-error', { timeout: 30000 });
+  assert.ok(await checked() > before);
+  console.log(`e2e: editing ${largest}/catalog.yaml (${(statSync(join(root, largest, 'catalog.yaml')).size / 1e6).toFixed(1)} MB): a check round trip (incremental re-validation in the worker) ${await page.getAttribute('body', 'data-check-ms')} ms`);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -12,7 +12,7 @@
 // loading into a slot frees what it held and later calls on the old handle fail with `freed`.
 // Requests and replies follow rpc.js; the operations are `ops` below.
 import init, {
-  initResolver, loadCatalog, validate, expandTemplate, diffCatalogs, resolve, checkOperatorGroups, previewRbac,
+  initResolver, loadCatalog, openCatalog, expandTemplate, diffCatalogs, resolve, checkOperatorGroups, previewRbac,
 } from '../../pkg/index.js';
 import { serve } from './rpc.js';
 
@@ -27,7 +27,10 @@ let modules = null; // { core, full }: the .wasm URLs
 /** Load the full module (once). */
 const full = () => initResolver(modules.full);
 let nextHandle = 1;
-/** handle → { slot, saved: CatalogFile[], files: CatalogFile[], catalog } */
+/**
+ * handle → { slot, saved: CatalogFile[], files: CatalogFile[], catalog, session? }; `session` is
+ * the editor's incremental validation (`openCatalog`), opened at the first check.
+ */
 const loaded = new Map();
 /** slot → handle */
 const slots = new Map();
@@ -58,7 +61,9 @@ async function filesOf(source) {
 function free(slot) {
   const old = slots.get(slot);
   if (old === undefined) return;
-  loaded.get(old)?.catalog.free();
+  const e = loaded.get(old);
+  e?.catalog.free();
+  e?.session?.free();
   loaded.delete(old);
   slots.delete(slot);
 }
@@ -99,10 +104,19 @@ const ops = {
     return summary(put(slot, copy, files.map((f) => ({ ...f }))));
   },
 
-  /** Load a catalog again with the editor's edits (as opened stays as it was). */
+  /** Load a catalog again with the editor's edits (as opened stays as it was; so does the session). */
   reload(handle) {
     const e = entry(handle);
-    return summary(put(e.slot, e.files, e.saved));
+    const { session } = e;
+    e.session = undefined;
+    try {
+      const next = put(e.slot, e.files, e.saved);
+      loaded.get(next).session = session;
+      return summary(next);
+    } catch (err) {
+      e.session = session;
+      throw err;
+    }
   },
 
   /** Close `slot`'s catalog. */
@@ -120,14 +134,17 @@ const ops = {
 
   /**
    * The editor changed `path` to `content`: keep it, and return that file's located findings in the
-   * whole catalog with the edit (the loaded catalog is re-loaded by `reload`).
+   * whole catalog with the edit. An editing session re-reads only that file and re-checks only the
+   * packages it touches (the report equals a full validation); the loaded catalog, for graphs and
+   * the other tabs, is re-loaded by `reload`.
    */
   check(handle, path, content) {
     const e = entry(handle);
     const f = e.files.find((x) => x.path === path);
     if (!f) throw error('not-found', `no file ${path}`);
     f.content = content;
-    return validate(e.files).diagnostics.filter((d) => d.file === path && d.line > 0);
+    e.session ??= openCatalog(e.files);
+    return e.session.update(path, content).diagnostics.filter((d) => d.file === path && d.line > 0);
   },
 
   /** Call `method` of a loaded catalog. */

@@ -6,7 +6,7 @@
 // (escape.js).
 import { call } from './remote.js';
 import { h } from './escape.js';
-import { allEdges, renderGraph } from './graph.js';
+import { renderGraph, fanEdges } from './graph.js';
 
 const SOURCES = [
   ['saved', 'The catalog loaded on the left, as opened'],
@@ -254,10 +254,11 @@ export function createComparePanel(deps) {
   /** One graph with both catalogs' nodes and edges, each marked with how it changed. */
   function merge(oldG, newG, pkg, channel) {
     const key = (e) => `${e.from}\u0000${e.to}\u0000${e.kind}`;
+    // Every edge, skipRange fans expanded, so that each can be marked.
+    const all = (g) => (g ? [...g.edges, ...fanEdges(g)] : []);
+    const [oldEdges, newEdges] = [all(oldG), all(newG)];
     const oldN = new Map((oldG?.nodes ?? []).map((n) => [n.name, n]));
     const newN = new Map((newG?.nodes ?? []).map((n) => [n.name, n]));
-    const oldEdges = oldG ? allEdges(oldG) : [];
-    const newEdges = newG ? allEdges(newG) : [];
     const oldE = new Set(oldEdges.map(key));
     const newE = new Set(newEdges.map(key));
     const nodes = [];

@@ -23,6 +23,28 @@ function layoutAsync(spec) {
 
 const NODE_H = 30;
 
+/**
+ * The skipRange edges a ChannelGraph keeps as ranges (`fans`: each a `to` entry and `[start, end)`
+ * runs of positions in `byVersion`), one edge from each covered entry to `to`.
+ */
+export function fanEdges(graph) {
+  const out = [];
+  for (const f of graph.fans ?? []) {
+    for (const [start, end] of f.runs) {
+      for (let i = start; i < end; i++) {
+        const from = graph.nodes[graph.byVersion[i]].name;
+        if (from !== f.to) out.push({ from, to: f.to, kind: 'skipRange' });
+      }
+    }
+  }
+  return out;
+}
+
+/** `names` joined, the first `max` of them, then how many more. */
+function capped(names, max = 30) {
+  return names.length <= max ? names.join(', ') : `${names.slice(0, max).join(', ')} and ${names.length - max} more`;
+}
+
 function defs() {
   const d = s('defs');
   const arrow = s('marker', { id: 'm-arrow', viewBox: '0 0 10 10', refX: 10, refY: 5, markerWidth: 8, markerHeight: 8, orient: 'auto-start-reverse' });
@@ -48,28 +70,12 @@ function nodeTitle(n) {
 }
 
 /**
- * Draw `graph` (a ChannelGraph) into `container`. `classOf(item, what)` (what: `'node'` or
+ * Draw `graph` (a ChannelGraph; skipRange edges in `fans`, or in `edges` as a comparison merges
+ * them) into `container`. `classOf(item, what)` (what: `'node'` or
  * `'edge'`; a collapsed fan edge carries its `members`) may return extra classes, e.g. to colour a
  * comparison.
  * @returns {{ svg: SVGSVGElement, highlight(steps: {from:string,to:string,edge:string}[], from?: string): void }}
  */
-/**
- * Every edge of a channel graph: its `replaces`/`skips` edges and, from its `fans` (skipRanges kept
- * as runs over `byVersion`), one `skipRange` edge from each covered entry to the fan's entry.
- */
-export function allEdges(graph) {
-  const edges = [...graph.edges];
-  for (const fan of graph.fans ?? []) {
-    for (const [start, end] of fan.runs) {
-      for (let i = start; i < end; i++) {
-        const from = graph.nodes[graph.byVersion[i]]?.name;
-        if (from !== undefined && from !== fan.to) edges.push({ from, to: fan.to, kind: 'skipRange' });
-      }
-    }
-  }
-  return edges;
-}
-
 export async function renderGraph(container, graph, { expandFans = false, classOf = () => '' } = {}) {
   const nodeData = new Map();
   const specNodes = [];
@@ -79,7 +85,7 @@ export async function renderGraph(container, graph, { expandFans = false, classO
   }
   const edges = [];
   const fans = new Map();
-  for (const e of allEdges(graph)) {
+  for (const e of [...graph.edges, ...fanEdges(graph)]) {
     if (e.kind === 'skipRange' && !expandFans) {
       const list = fans.get(e.to) ?? [];
       list.push(e);
@@ -121,7 +127,7 @@ export async function renderGraph(container, graph, { expandFans = false, classO
       const el = s('g', { class: 'fan-node', transform: `translate(${n.x - n.width / 2},${n.y - n.height / 2})`, 'data-to': n.fan.to });
       el.append(s('rect', { width: n.width, height: n.height, rx: 11, fill: '#e3f2fd', stroke: '#1565c0' }),
         s('text', { x: n.width / 2, y: 15, 'text-anchor': 'middle', 'font-size': 11, fill: '#1565c0' }, `×${n.fan.count}`),
-        s('title', {}, `skipRange fan: ${n.fan.from.join(', ')}`));
+        s('title', {}, `skipRange fan: ${capped(n.fan.from)}`));
       root.append(el);
       continue;
     }

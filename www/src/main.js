@@ -214,13 +214,18 @@ async function renderReport(wanted) {
 }
 
 // ---- editor
-// The worker keeps the edited text: each check sends it (and gets that file's findings in the
-// whole catalog with the edit), and the catalog is re-loaded once typing pauses.
+// The worker keeps the edited text: each check sends it and gets that file's findings in the
+// whole catalog with the edit (an editing session there re-validates incrementally), and the
+// catalog is re-loaded once typing pauses.
 let editor = null;
 let reloadTimer = null;
 async function checkCurrent(text) {
   if (!state.current || !state.catalog) return [];
-  return call('check', state.catalog.handle, state.current, text);
+  const t0 = performance.now();
+  const found = await call('check', state.catalog.handle, state.current, text);
+  document.body.dataset.checkMs = String(Math.round(performance.now() - t0));
+  document.body.dataset.checked = String((Number(document.body.dataset.checked) || 0) + 1);
+  return found;
 }
 async function openFile(path, line, column) {
   if (!state.catalog?.paths.includes(path)) return;
