@@ -299,11 +299,14 @@ const N: usize = 2_000;
 const HOSTILE_SECONDS: f64 = 5.0;
 const HOSTILE_BYTES: usize = 1 << 30;
 
+/// A hostile case: runs and describes its outcome.
+type Case = Box<dyn Fn() -> String>;
+
 fn hostile() {
     println!("resolver hostile cases (target ≤ {HOSTILE_SECONDS} s and ≤ 1 GiB each, a result or a clear error):");
     println!("| case | outcome | wall s | CPU s | peak heap MB | verdict |");
     println!("| --- | --- | ---: | ---: | ---: | --- |");
-    let cases: Vec<(&str, Box<dyn Fn() -> String>)> = vec![
+    let cases: Vec<(&str, Case)> = vec![
         ("2,000 providers of one API, the last installable", Box::new(|| outcome(&providers(true)))),
         ("2,000 providers of one API, none installable", Box::new(|| outcome(&providers(false)))),
         ("2,000 versions of a subscribed package, the oldest installable", Box::new(|| outcome(&versions()))),

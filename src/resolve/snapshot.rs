@@ -87,6 +87,9 @@ impl<'a> Entry<'a> {
     }
 }
 
+/// One package's entries by channel name, then by catalog.
+type ChannelGroups<'a> = HashMap<&'a str, Vec<(CatalogId, Vec<EntryId>)>>;
+
 /// Everything the resolver can see.
 #[derive(Debug, Default)]
 pub struct Snapshot<'a> {
@@ -102,7 +105,7 @@ pub struct Snapshot<'a> {
     by_package: HashMap<&'a str, Vec<EntryId>>,
     /// Entries of each (catalog, package, channel), in snapshot order: package, then channel,
     /// then the few catalogs that have both.
-    groups: HashMap<&'a str, HashMap<&'a str, Vec<(CatalogId, Vec<EntryId>)>>>,
+    groups: HashMap<&'a str, ChannelGroups<'a>>,
 }
 
 impl<'a> Snapshot<'a> {

@@ -502,7 +502,7 @@ impl<'s> Sources<'s> {
             let matches = match tested.get(&ce.bundle) {
                 Some(&m) => m,
                 None => {
-                    let m = pred.test(snap.bundle(c), &ce.package, meter)?;
+                    let m = pred.test(snap.bundle(c), ce.package, meter)?;
                     tested.insert(ce.bundle, m);
                     m
                 }
@@ -534,7 +534,7 @@ fn installed_in_order(
         if virtual_names.contains(&(cat, ce.name)) {
             let list = members.entry(ce.package).or_default();
             if list.is_empty() {
-                keys.push(&ce.package);
+                keys.push(ce.package);
             }
             list.push(id);
         }
@@ -618,7 +618,7 @@ fn subscription_order(snap: &Snapshot, named: &[EntryId]) -> Result<Vec<EntryId>
     let mut sorted = named.to_vec();
     sorted.sort_by(|&a, &b| {
         let (ea, eb) = (&snap.entries[a], &snap.entries[b]);
-        eb.default_channel.cmp(&ea.default_channel).then(ea.channel.cmp(&eb.channel))
+        eb.default_channel.cmp(&ea.default_channel).then(ea.channel.cmp(eb.channel))
     });
     let mut ordered: Vec<EntryId> = Vec::new();
     let mut i = 0;
@@ -638,7 +638,7 @@ fn subscription_order(snap: &Snapshot, named: &[EntryId]) -> Result<Vec<EntryId>
 /// Keep what directly replaces, skips or skipRange-covers the installed CSV `cur` (§2.5 step 4).
 fn keep_direct_upgrades(snap: &Snapshot, cur: EntryId, ordered: &mut Vec<EntryId>) {
     let ce = &snap.entries[cur];
-    let cv = snap.bundle(cur).version.clone();
+    let cv = snap.bundle(cur).version;
     ordered.retain(|&i| {
         let e = &snap.entries[i];
         e.skip_range().is_some_and(|r| cv.as_ref().is_some_and(|v| r.contains(v)))
