@@ -122,12 +122,16 @@ impl Builder {
                 channels: Vec::new(),
                 bundles: Vec::new(),
                 deprecation: None,
+                by_name: Vec::new(),
             });
         }
     }
 
     /// Phase B: `olm.channel` blobs.
     fn channels(&mut self, cfg: &DeclarativeConfig) {
+        // (package, channel name) → position in the package's channels: duplicates are found
+        // in constant time however many channels a package has.
+        let mut seen_channels: HashMap<(usize, &str), usize> = HashMap::new();
         for (order, c) in cfg.channels.iter().enumerate() {
             let Some(&pi) = self.by_name.get(&c.package.value) else {
                 self.err(
@@ -146,8 +150,8 @@ impl Builder {
                 );
                 continue;
             }
-            if let Some(first) = self.packages[pi].channels.iter().find(|x| x.name == c.name.value) {
-                let first = first.source.as_ref().map(|s| s.blob()).unwrap_or_default();
+            if let Some(&ci) = seen_channels.get(&(pi, c.name.value.as_str())) {
+                let first = self.packages[pi].channels[ci].source.as_ref().map(|s| s.blob()).unwrap_or_default();
                 self.diags.push(
                     Diagnostic::error(
                         Code::DuplicateChannel,
@@ -184,6 +188,7 @@ impl Builder {
                     bundle: None,
                 });
             }
+            seen_channels.insert((pi, c.name.value.as_str()), self.packages[pi].channels.len());
             self.packages[pi].channels.push(Channel {
                 name: c.name.value.clone(),
                 order,
@@ -210,6 +215,15 @@ impl Builder {
         // Entry name → (channel, entry) positions, per package.
         let mut entries_of: Vec<HashMap<String, Vec<(usize, usize)>>> = Vec::with_capacity(self.packages.len());
         let mut bundle_names: Vec<HashMap<String, usize>> = vec![HashMap::new(); self.packages.len()];
+        let mut counts = vec![0usize; self.packages.len()];
+        for bl in &cfg.bundles {
+            if let Some(&pi) = self.by_name.get(&bl.package.value) {
+                counts[pi] += 1;
+            }
+        }
+        for (p, n) in self.packages.iter_mut().zip(counts) {
+            p.bundles.reserve_exact(n);
+        }
         for p in &self.packages {
             let mut m: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
             for (ci, c) in p.channels.iter().enumerate() {
@@ -268,6 +282,9 @@ impl Builder {
                 );
             }
             self.packages[pi].bundles.push(bundle);
+        }
+        for p in &mut self.packages {
+            p.index_bundles();
         }
     }
 
@@ -369,9 +386,11 @@ impl Builder {
         let mut seen_packages = HashSet::new();
         for (di, d) in cfg.deprecations.iter().enumerate() {
             let Some(pi) = self.deprecated_package(di, d, &mut seen_packages) else { continue };
+            let channels: HashMap<String, usize> =
+                self.packages[pi].channels.iter().enumerate().map(|(i, c)| (c.name.clone(), i)).collect();
             let mut refs = HashSet::new();
             for (j, e) in d.entries.iter().enumerate() {
-                self.deprecation_entry(pi, d, j, e, &mut refs);
+                self.deprecation_entry(pi, &channels, d, j, e, &mut refs);
             }
         }
     }
@@ -403,6 +422,7 @@ impl Builder {
     fn deprecation_entry(
         &mut self,
         pi: usize,
+        channels: &HashMap<String, usize>,
         d: &declcfg::Deprecation,
         j: usize,
         e: &declcfg::DeprecationEntry,
@@ -423,16 +443,16 @@ impl Builder {
         let name_at = d.source.at(e.name.pos, format!("/entries/{j}/reference/name"));
         let package = &mut self.packages[pi];
         let problem = match schema.as_str() {
-            declcfg::SCHEMA_BUNDLE => match package.bundles.iter_mut().find(|b| &b.name.value == ename) {
-                Some(b) => return b.deprecation = Some(note),
+            declcfg::SCHEMA_BUNDLE => match package.bundle_position(ename) {
+                Some(i) => return package.bundles[i].deprecation = Some(note),
                 None => (
                     Code::DeprecatedNotFound,
                     format!("cannot deprecate bundle {} for package {}: bundle not found", q(ename), q(pkg)),
                     name_at,
                 ),
             },
-            declcfg::SCHEMA_CHANNEL => match package.channels.iter_mut().find(|c| &c.name == ename) {
-                Some(c) => return c.deprecation = Some(note),
+            declcfg::SCHEMA_CHANNEL => match channels.get(ename.as_str()) {
+                Some(&i) => return package.channels[i].deprecation = Some(note),
                 None => (
                     Code::DeprecatedNotFound,
                     format!("cannot deprecate channel {} for package {}: channel not found", q(ename), q(pkg)),
@@ -710,5 +730,37 @@ mod tests {
             ]
         );
         assert_eq!(model.package("foo").unwrap().bundles.len(), 1);
+    }
+
+    #[test]
+    fn bundles_channels_and_deprecations_are_found_by_name_in_large_packages() {
+        let n = 300;
+        let mut yaml = FOO.to_string();
+        for c in 0..n {
+            yaml += &format!("---\nschema: olm.channel\npackage: foo\nname: c{c}\nentries:\n- name: foo.v{c}\n");
+        }
+        // A duplicate channel, found however many came before it.
+        yaml += "---\nschema: olm.channel\npackage: foo\nname: c7\nentries:\n- name: foo.v7\n";
+        for b in (0..n).rev() {
+            yaml += &bundle(&format!("foo.v{b}"), &format!("1.0.{b}"));
+        }
+        yaml += "---\nschema: olm.package\nname: foo2\n";
+        yaml += "---\nschema: olm.deprecations\npackage: foo\nentries:\n";
+        yaml += "- reference: {schema: olm.bundle, name: foo.v123}\n  message: old\n";
+        yaml += "- reference: {schema: olm.channel, name: c250}\n  message: gone\n";
+        yaml += "- reference: {schema: olm.bundle, name: foo.v9999}\n  message: none\n";
+        let (model, diags) = build_yaml(&yaml);
+        assert_eq!(diags.len(), 2, "{diags:#?}");
+        assert!(diags[0].starts_with("duplicate-channel: package \"foo\" has duplicate channel \"c7\""), "{diags:#?}");
+        assert!(diags[1].contains("cannot deprecate bundle \"foo.v9999\""), "{diags:#?}");
+        let foo = model.package("foo").unwrap();
+        for b in 0..n {
+            let name = format!("foo.v{b}");
+            assert_eq!(foo.bundle(&name).map(|x| x.name.value.as_str()), Some(name.as_str()));
+        }
+        assert!(foo.bundle("foo.v9999").is_none() && foo.bundle("").is_none());
+        assert!(foo.bundle("foo.v123").unwrap().deprecation.is_some());
+        assert!(foo.channel("c250").unwrap().deprecation.is_some());
+        assert!(foo.channel("c251").unwrap().deprecation.is_none());
     }
 }

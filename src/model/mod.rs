@@ -94,6 +94,9 @@ pub struct Package {
     pub bundles: Vec<Bundle>,
     /// The package's deprecation, when `olm.deprecations` names it.
     pub deprecation: Option<Deprecation>,
+    /// Positions in `bundles`, sorted by bundle name: [`Package::bundle`] in O(log n). Set by
+    /// [`build`], which is the only place a package is made.
+    by_name: Vec<u32>,
 }
 
 impl Package {
@@ -117,9 +120,28 @@ impl Package {
         in_read_order(self.channels.iter().filter(|c| c.source.is_some()), |c| c.order)
     }
 
-    /// The bundle named `name`.
+    /// The bundle named `name`, by binary search over the name index (by a scan if `bundles`
+    /// was changed after the build).
     pub fn bundle(&self, name: &str) -> Option<&Bundle> {
-        self.bundles.iter().find(|b| b.name.value == name)
+        self.bundle_position(name).map(|i| &self.bundles[i])
+    }
+
+    /// The position in `bundles` of the bundle named `name`.
+    pub fn bundle_position(&self, name: &str) -> Option<usize> {
+        if self.by_name.len() != self.bundles.len() {
+            return self.bundles.iter().position(|b| b.name.value == name);
+        }
+        let at = |i: &u32| self.bundles.get(*i as usize).map_or("", |b| b.name.value.as_str());
+        let k = self.by_name.binary_search_by(|i| at(i).cmp(name)).ok()?;
+        Some(self.by_name[k] as usize).filter(|&i| self.bundles[i].name.value == name)
+    }
+
+    /// Sets the name index after `bundles` is complete.
+    fn index_bundles(&mut self) {
+        let mut by_name: Vec<u32> = (0..self.bundles.len() as u32).collect();
+        by_name
+            .sort_unstable_by(|&a, &b| self.bundles[a as usize].name.value.cmp(&self.bundles[b as usize].name.value));
+        self.by_name = by_name;
     }
 }
 

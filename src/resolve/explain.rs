@@ -84,7 +84,7 @@ fn pick_reason(snap: &Snapshot, built: &Built, p: &Pick) -> Option<PickReason> {
     Some(PickReason {
         bundle: vars[p.variable].id.clone(),
         requester: p.by.map(|a| requester(snap, built, a)),
-        name: snap.entries[e].name.clone(),
+        name: snap.entries[e].name.to_string(),
         installed,
         required_by,
         rank,
@@ -151,7 +151,7 @@ fn already_met_reason(snap: &Snapshot, built: &Built, out: &[PickReason], a: App
     };
     Some(PickReason {
         bundle: vars[c].id.clone(),
-        name: snap.entries[e].name.clone(),
+        name: snap.entries[e].name.to_string(),
         installed,
         required_by: Some(solver::message(vars, a)),
         requester: Some(requester(snap, built, a)),

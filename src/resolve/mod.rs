@@ -220,19 +220,22 @@ pub fn resolve_with(problem: &Cluster, options: Options) -> Result<Resolution, R
                     continue;
                 }
                 let bundle = snap.bundle(e);
-                let replaces =
-                    built.replaces.get(&e).cloned().or_else(|| Some(entry.replaces.clone()).filter(|r| !r.is_empty()));
+                let replaces = built
+                    .replaces
+                    .get(&e)
+                    .cloned()
+                    .or_else(|| Some(entry.replaces.to_string()).filter(|r| !r.is_empty()));
                 install.push(Install {
-                    name: entry.name.clone(),
-                    package: entry.package.clone(),
+                    name: entry.name.to_string(),
+                    package: entry.package.to_string(),
                     version: bundle
                         .packages
                         .iter()
-                        .find(|(n, _, _)| n == &entry.package)
-                        .map(|(_, v, _)| v.clone())
-                        .or_else(|| bundle.version.as_ref().map(|v| v.to_string()))
+                        .find(|(n, _, _)| *n == entry.package)
+                        .map(|(_, v, _)| v.to_string())
+                        .or_else(|| bundle.version.map(|v| v.to_string()))
                         .unwrap_or_default(),
-                    channel: entry.channel.clone(),
+                    channel: entry.channel.to_string(),
                     catalog: cat.name.clone(),
                     catalog_namespace: cat.namespace.clone(),
                     replaces,

@@ -82,7 +82,7 @@ impl Predicate {
     /// [`CEL_RESOLUTION_COST_LIMIT`]: the message names the rule and the candidate.
     pub fn test(&self, b: &Bundle, source_package: &str, meter: &mut CelMeter) -> Result<bool, String> {
         Ok(match self {
-            Predicate::Gvk(g) => b.provides.iter().any(|p| p == g),
+            Predicate::Gvk(g) => b.provides.contains(&g),
             Predicate::Package { name, range } => {
                 let package = b.packages.iter().any(|(n, _, _)| n == name) || source_package == name;
                 let version = b.packages.iter().any(|(_, _, v)| v.as_ref().is_some_and(|v| range.contains(v)))

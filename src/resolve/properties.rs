@@ -169,7 +169,7 @@ fn generated_problems_keep_every_constraint() {
                     .iter()
                     .filter_map(|&i| match built.subjects[i] {
                         Subject::Bundle(e) if !snap.catalogs[snap.entries[e].catalog].is_virtual => {
-                            Some(snap.entries[e].name.clone())
+                            Some(snap.entries[e].name.to_string())
                         }
                         _ => None,
                     })
@@ -191,7 +191,7 @@ fn generated_problems_keep_every_constraint() {
                     .installed
                     .iter()
                     .filter_map(|&i| match built.subjects[i] {
-                        Subject::Bundle(e) => snap.bundle(e).packages.first().map(|(p, _, _)| p.as_str()),
+                        Subject::Bundle(e) => snap.bundle(e).packages.first().map(|(p, _, _)| *p),
                         _ => None,
                     })
                     .collect();

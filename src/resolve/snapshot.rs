@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::cluster::{Cluster, InstalledCsv};
-use crate::declcfg::{self, Node};
+use crate::declcfg::{self, Node, Spanned};
 use crate::model;
 use crate::property::{Gvk, PackageProperty, Property, TYPE_BUNDLE_OBJECT, TYPE_CSV_METADATA, TYPE_PACKAGE};
 use crate::version::{Version, VersionRange};
@@ -45,18 +45,19 @@ pub struct Prop<'a> {
     pub parsed: Cow<'a, Property>,
 }
 
-/// Facts about a bundle (or installed CSV), shared by its entries.
+/// Facts about a bundle (or installed CSV), shared by its entries. Borrowed from the model or
+/// the cluster: building the snapshot copies no text.
 #[derive(Debug)]
 pub struct Bundle<'a> {
-    pub name: String,
+    pub name: &'a str,
     /// The bundle's version; `None` when it has none that parses.
-    pub version: Option<Version>,
+    pub version: Option<&'a Version>,
     /// The properties the registry serves, in order (with `EnsurePackageProperty` applied).
     pub properties: Vec<Prop<'a>>,
-    pub provides: Vec<Gvk>,
+    pub provides: Vec<&'a Gvk>,
     /// `(packageName, version text, parsed version)` of every `olm.package` property.
-    pub packages: Vec<(String, String, Option<Version>)>,
-    pub labels: Vec<String>,
+    pub packages: Vec<(&'a str, &'a str, Option<&'a Version>)>,
+    pub labels: Vec<&'a str>,
     /// Has the legacy `olm.deprecated` property.
     pub deprecated: bool,
 }
@@ -65,11 +66,11 @@ pub struct Bundle<'a> {
 #[derive(Debug)]
 pub struct Entry<'a> {
     pub catalog: CatalogId,
-    pub package: String,
-    pub channel: String,
-    pub name: String,
-    pub replaces: String,
-    pub skips: Vec<String>,
+    pub package: &'a str,
+    pub channel: &'a str,
+    pub name: &'a str,
+    pub replaces: &'a str,
+    pub skips: &'a [Spanned<String>],
     /// The skipRange, when set and valid (OLM ignores an invalid one).
     pub skip_range: Option<&'a VersionRange>,
     pub bundle: usize,
@@ -86,6 +87,9 @@ impl<'a> Entry<'a> {
     }
 }
 
+/// One package's entries by channel name, then by catalog.
+type ChannelGroups<'a> = HashMap<&'a str, Vec<(CatalogId, Vec<EntryId>)>>;
+
 /// Everything the resolver can see.
 #[derive(Debug, Default)]
 pub struct Snapshot<'a> {
@@ -97,10 +101,11 @@ pub struct Snapshot<'a> {
     pub bundles: Vec<Bundle<'a>>,
     /// The `@existing` catalog.
     pub existing: CatalogId,
-    by_gvk: HashMap<Gvk, Vec<EntryId>>,
-    by_package: HashMap<String, Vec<EntryId>>,
-    /// Entries of each (catalog, package, channel), in snapshot order.
-    groups: HashMap<(CatalogId, String, String), Vec<EntryId>>,
+    by_gvk: HashMap<&'a Gvk, Vec<EntryId>>,
+    by_package: HashMap<&'a str, Vec<EntryId>>,
+    /// Entries of each (catalog, package, channel), in snapshot order: package, then channel,
+    /// then the few catalogs that have both.
+    groups: HashMap<&'a str, ChannelGroups<'a>>,
 }
 
 impl<'a> Snapshot<'a> {
@@ -139,7 +144,11 @@ impl<'a> Snapshot<'a> {
                 is_virtual: false,
                 entries: Vec::new(),
             });
-            for p in cat.model.packages_in_read_order() {
+            let packages = cat.model.packages_in_read_order();
+            let size: usize = packages.iter().map(|p| p.channels.iter().map(|c| c.entries.len()).sum::<usize>()).sum();
+            s.entries.reserve(size);
+            s.catalogs[cid].entries.reserve(size);
+            for p in packages {
                 s.add_package(cid, p);
             }
         }
@@ -149,8 +158,8 @@ impl<'a> Snapshot<'a> {
 
     fn add_installed(&mut self, cluster: &Cluster, csv: &'a InstalledCsv) {
         let props = csv.properties.iter().map(|(i, parsed)| (&csv.raw_properties[*i], parsed));
-        let bundle = bundle_facts(&csv.name, Some(csv.version.clone()), props);
-        let package = bundle.packages.last().map(|(n, _, _)| n.clone()).unwrap_or_default();
+        let bundle = bundle_facts(&csv.name, Some(&csv.version), props);
+        let package = bundle.packages.last().map(|(n, _, _)| *n).unwrap_or_default();
         let subscription =
             cluster.subscriptions.iter().position(|sub| sub.installed_csv.as_deref() == Some(csv.name.as_str()));
         self.bundles.push(bundle);
@@ -158,10 +167,10 @@ impl<'a> Snapshot<'a> {
         self.entries.push(Entry {
             catalog: 0,
             package,
-            channel: String::new(),
-            name: csv.name.clone(),
-            replaces: String::new(),
-            skips: Vec::new(),
+            channel: "",
+            name: &csv.name,
+            replaces: "",
+            skips: &[],
             skip_range: None,
             bundle: self.bundles.len() - 1,
             default_channel: false,
@@ -186,18 +195,18 @@ impl<'a> Snapshot<'a> {
                         // An entry without a bundle blob: OLM would serve an entry with no
                         // properties beyond its package.
                         self.bundles
-                            .push(bundle_facts(&e.name.value, None, std::iter::empty()).ensure_package(&p.name, ""));
+                            .push(bundle_facts(&e.name.value, None, std::iter::empty()).ensure_package(&p.name));
                         self.bundles.len() - 1
                     }
                 };
                 let id = self.entries.len();
                 self.entries.push(Entry {
                     catalog: cid,
-                    package: p.name.clone(),
-                    channel: ch.name.clone(),
-                    name: e.name.value.clone(),
-                    replaces: e.replaces.value.clone(),
-                    skips: e.skips.iter().map(|s| s.value.clone()).collect(),
+                    package: &p.name,
+                    channel: &ch.name,
+                    name: &e.name.value,
+                    replaces: &e.replaces.value,
+                    skips: &e.skips,
                     skip_range: e.range(),
                     bundle,
                     default_channel,
@@ -211,20 +220,24 @@ impl<'a> Snapshot<'a> {
     /// The indexes by (catalog, package, channel), GVK and package name.
     fn index(&mut self) {
         for (id, e) in self.entries.iter().enumerate() {
-            self.groups.entry((e.catalog, e.package.clone(), e.channel.clone())).or_default().push(id);
+            let by_catalog = self.groups.entry(e.package).or_default().entry(e.channel).or_default();
+            match by_catalog.iter_mut().find(|(c, _)| *c == e.catalog) {
+                Some((_, list)) => list.push(id),
+                None => by_catalog.push((e.catalog, vec![id])),
+            }
             let b = &self.bundles[e.bundle];
-            for g in &b.provides {
-                let list = self.by_gvk.entry(g.clone()).or_default();
+            for &g in &b.provides {
+                let list = self.by_gvk.entry(g).or_default();
                 if list.last() != Some(&id) {
                     list.push(id);
                 }
             }
-            let mut names: Vec<&str> = b.packages.iter().map(|(n, _, _)| n.as_str()).collect();
-            names.push(&e.package);
+            let own = std::iter::once(e.package);
+            let mut names: Vec<&'a str> = b.packages.iter().map(|(n, _, _)| *n).chain(own).collect();
             names.sort_unstable();
             names.dedup();
             for n in names {
-                self.by_package.entry(n.to_string()).or_default().push(id);
+                self.by_package.entry(n).or_default().push(id);
             }
         }
     }
@@ -248,7 +261,8 @@ impl<'a> Snapshot<'a> {
 
     /// The entries of one (catalog, package, channel), in snapshot order.
     pub fn group(&self, catalog: CatalogId, package: &str, channel: &str) -> &[EntryId] {
-        self.groups.get(&(catalog, package.to_string(), channel.to_string())).map(Vec::as_slice).unwrap_or(&[])
+        let by_catalog = self.groups.get(package).and_then(|channels| channels.get(channel));
+        by_catalog.and_then(|list| list.iter().find(|(c, _)| *c == catalog)).map_or(&[], |(_, ids)| ids.as_slice())
     }
 
     /// `<catalog>/<namespace>/<channel>/<name>`, OLM's bundle variable identifier.
@@ -261,22 +275,22 @@ impl<'a> Snapshot<'a> {
 
 /// The facts of a catalog bundle: the properties the registry serves, with
 /// `EnsurePackageProperty` applied.
-fn catalog_bundle_facts<'a>(package: &str, b: &'a model::Bundle) -> Bundle<'a> {
+fn catalog_bundle_facts<'a>(package: &'a str, b: &'a model::Bundle) -> Bundle<'a> {
     let served = b
         .properties
         .iter()
         .map(|(i, parsed)| (&b.raw_properties[*i], parsed))
         .filter(|(raw, _)| !NOT_SERVED.contains(&raw.type_.value.as_str()));
-    bundle_facts(&b.name.value, b.version.clone(), served).ensure_package(package, "")
+    bundle_facts(&b.name.value, b.version.as_ref(), served).ensure_package(package)
 }
 
 fn bundle_facts<'a>(
-    name: &str,
-    version: Option<Version>,
+    name: &'a str,
+    version: Option<&'a Version>,
     props: impl Iterator<Item = (&'a declcfg::Property, &'a Property)>,
 ) -> Bundle<'a> {
     let mut b = Bundle {
-        name: name.to_string(),
+        name,
         version,
         properties: Vec::new(),
         provides: Vec::new(),
@@ -290,35 +304,36 @@ fn bundle_facts<'a>(
             .as_ref()
             .map(Cow::Borrowed)
             .unwrap_or_else(|| Cow::Owned(Node::new(raw.pos, declcfg::Value::Null)));
-        b.add(Prop { type_: Cow::Borrowed(raw.type_.value.as_str()), value, parsed: Cow::Borrowed(parsed) });
+        b.add(raw.type_.value.as_str(), value, parsed);
     }
     b
 }
 
 impl<'a> Bundle<'a> {
     /// Record a property and the facts it gives.
-    fn add(&mut self, p: Prop<'a>) {
-        match p.parsed.as_ref() {
-            Property::Gvk(g) => self.provides.push(g.clone()),
+    fn add(&mut self, type_: &'a str, value: Cow<'a, Node>, parsed: &'a Property) {
+        match parsed {
+            Property::Gvk(g) => self.provides.push(g),
             Property::Package(pp) => {
-                self.packages.push((pp.package_name.clone(), pp.version.clone(), pp.parsed_version.clone().ok()))
+                self.packages.push((&pp.package_name, &pp.version, pp.parsed_version.as_ref().ok()))
             }
-            Property::Label(l) => self.labels.push(l.clone()),
+            Property::Label(l) => self.labels.push(l),
             Property::Deprecated => self.deprecated = true,
             _ => {}
         }
-        self.properties.push(p);
+        self.properties.push(Prop { type_: Cow::Borrowed(type_), value, parsed: Cow::Borrowed(parsed) });
     }
 
     /// OLM's `EnsurePackageProperty`: a bundle without an `olm.package` property gets one naming
-    /// its package (with `version`, the bundle's version text).
-    fn ensure_package(mut self, package: &str, version: &str) -> Bundle<'a> {
+    /// its package (with an empty version).
+    fn ensure_package(mut self, package: &'a str) -> Bundle<'a> {
         if self.packages.is_empty() {
-            let value = serde_json::json!({"packageName": package, "version": version});
-            self.add(Prop {
+            let value = serde_json::json!({"packageName": package, "version": ""});
+            self.packages.push((package, "", None));
+            self.properties.push(Prop {
                 type_: Cow::Borrowed(TYPE_PACKAGE),
                 value: Cow::Owned(Node::from_json(&value)),
-                parsed: Cow::Owned(Property::Package(PackageProperty::new(package, version))),
+                parsed: Cow::Owned(Property::Package(PackageProperty::new(package, ""))),
             });
         }
         self

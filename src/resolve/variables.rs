@@ -305,7 +305,7 @@ impl<'a> Builder<'a> {
             None => Vec::new(),
         };
         if current.len() > 1 {
-            let names: Vec<&str> = current.iter().map(|&i| snap.entries[i].name.as_str()).collect();
+            let names: Vec<&str> = current.iter().map(|&i| snap.entries[i].name).collect();
             return Err(format!(
                 "multiple name matches for status.installedCSV of subscription {}/{}: {}",
                 self.problem.namespace,
@@ -346,7 +346,7 @@ impl<'a> Builder<'a> {
                     let msg = format!("{} conflicts with {}", self.vars[cv].id, self.vars[cur_var].id);
                     self.vars[cv].constraints.push(Constraint { kind: conflict, message: Some(msg) });
                 }
-                self.built.replaces.insert(c, self.snap.entries[cur].name.clone());
+                self.built.replaces.insert(c, self.snap.entries[cur].name.to_string());
             } else if let Some(s) = starting {
                 self.built.starting_csv.insert(c, s.to_string());
             }
@@ -388,9 +388,9 @@ impl<'a> Builder<'a> {
             }
             let mut seen_p: Vec<&str> = Vec::new();
             for (p, _, _) in &b.packages {
-                if !seen_p.contains(&p.as_str()) {
+                if !seen_p.contains(p) {
                     seen_p.push(p);
-                    packages.entry(p.clone()).or_default().push(id.clone());
+                    packages.entry(p.to_string()).or_default().push(id.clone());
                 }
             }
         }
@@ -446,7 +446,7 @@ impl<'a> Builder<'a> {
         let rank = |i: usize| -> (u8, String, usize) {
             let mandatory = self.vars[i].constraints.iter().any(|c| c.kind == ConstraintKind::Mandatory);
             match &self.subjects[i] {
-                Subject::Bundle(e) if mandatory => (0, self.snap.entries[*e].name.clone(), i),
+                Subject::Bundle(e) if mandatory => (0, self.snap.entries[*e].name.to_string(), i),
                 Subject::Subscription(s) => (1, String::new(), *s),
                 Subject::Invariant => (2, self.vars[i].id.clone(), i),
                 Subject::Bundle(_) => (3, String::new(), i),
@@ -502,7 +502,7 @@ impl<'s> Sources<'s> {
             let matches = match tested.get(&ce.bundle) {
                 Some(&m) => m,
                 None => {
-                    let m = pred.test(snap.bundle(c), &ce.package, meter)?;
+                    let m = pred.test(snap.bundle(c), ce.package, meter)?;
                     tested.insert(ce.bundle, m);
                     m
                 }
@@ -511,9 +511,9 @@ impl<'s> Sources<'s> {
                 continue;
             }
             if snap.catalogs[ce.catalog].is_virtual {
-                virtual_names.insert((ce.catalog, ce.name.as_str()));
+                virtual_names.insert((ce.catalog, ce.name));
             } else {
-                groups.insert((ce.catalog, ce.package.as_str(), ce.channel.as_str()));
+                groups.insert((ce.catalog, ce.package, ce.channel));
             }
         }
         let matched = tested.into_iter().filter(|&(_, m)| m).map(|(b, _)| b).collect();
@@ -531,10 +531,10 @@ fn installed_in_order(
     let mut members: HashMap<&str, Vec<EntryId>> = HashMap::new();
     for &id in &snap.catalogs[cat].entries {
         let ce = &snap.entries[id];
-        if virtual_names.contains(&(cat, ce.name.as_str())) {
-            let list = members.entry(ce.package.as_str()).or_default();
+        if virtual_names.contains(&(cat, ce.name)) {
+            let list = members.entry(ce.package).or_default();
             if list.is_empty() {
-                keys.push(&ce.package);
+                keys.push(ce.package);
             }
             list.push(id);
         }
@@ -618,7 +618,7 @@ fn subscription_order(snap: &Snapshot, named: &[EntryId]) -> Result<Vec<EntryId>
     let mut sorted = named.to_vec();
     sorted.sort_by(|&a, &b| {
         let (ea, eb) = (&snap.entries[a], &snap.entries[b]);
-        eb.default_channel.cmp(&ea.default_channel).then(ea.channel.cmp(&eb.channel))
+        eb.default_channel.cmp(&ea.default_channel).then(ea.channel.cmp(eb.channel))
     });
     let mut ordered: Vec<EntryId> = Vec::new();
     let mut i = 0;
@@ -638,22 +638,22 @@ fn subscription_order(snap: &Snapshot, named: &[EntryId]) -> Result<Vec<EntryId>
 /// Keep what directly replaces, skips or skipRange-covers the installed CSV `cur` (§2.5 step 4).
 fn keep_direct_upgrades(snap: &Snapshot, cur: EntryId, ordered: &mut Vec<EntryId>) {
     let ce = &snap.entries[cur];
-    let cv = snap.bundle(cur).version.clone();
+    let cv = snap.bundle(cur).version;
     ordered.retain(|&i| {
         let e = &snap.entries[i];
         e.skip_range().is_some_and(|r| cv.as_ref().is_some_and(|v| r.contains(v)))
             || e.replaces == ce.name
-            || e.skips.iter().any(|s| s == &ce.name)
+            || e.skips.iter().any(|s| s.value == ce.name)
     });
 }
 
 /// `sortChannel` over snapshot entries; errors are OLM's texts.
 fn sort_channel(snap: &Snapshot, package: &str, channel: &str, list: &[EntryId]) -> Result<Vec<EntryId>, String> {
-    let links: Vec<Links<String>> = list
+    let links: Vec<Links<crate::declcfg::Spanned<String>>> = list
         .iter()
         .map(|&i| {
             let e = &snap.entries[i];
-            Links { name: &e.name, replaces: &e.replaces, skips: &e.skips }
+            Links { name: e.name, replaces: e.replaces, skips: e.skips }
         })
         .collect();
     v0_order_links(package, channel, &links)
