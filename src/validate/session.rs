@@ -36,13 +36,20 @@ use super::{apply_levels, check_package, last_channel_dangling_entries, Options,
 /// use olm_catalog::validate::{validate_files, Options, Session};
 /// use olm_catalog::FileInput;
 ///
-/// let foo = "schema: olm.package\nname: foo\n";
-/// let mut session = Session::open(vec![FileInput::new("foo/catalog.yaml", foo)], Options::default());
-/// assert_eq!(session.report(), &validate_files(&[FileInput::new("foo/catalog.yaml", foo)]).report);
-/// let broken = "schema: olm.package\nname: Foo\n";
-/// let report = session.update("foo/catalog.yaml", broken).clone();
+/// let catalog = |version: &str| {
+///     format!(
+///         "schema: olm.package\nname: foo\ndefaultChannel: stable\n---\n\
+///          schema: olm.channel\npackage: foo\nname: stable\nentries:\n- name: foo.v1\n---\n\
+///          schema: olm.bundle\npackage: foo\nname: foo.v1\nimage: example.com/foo:1\nproperties:\n\
+///          - {{type: olm.package, value: {{packageName: foo, version: {version}}}}}\n"
+///     )
+/// };
+/// let mut session = Session::open(vec![FileInput::new("foo/catalog.yaml", catalog("1.0.0"))], Options::default());
+/// assert!(session.report().valid);
+/// // Only this file is read again, only package foo checked again.
+/// let report = session.update("foo/catalog.yaml", catalog("1.0")).clone();
 /// assert!(!report.valid);
-/// assert_eq!(report, validate_files(&[FileInput::new("foo/catalog.yaml", broken)]).report);
+/// assert_eq!(report, validate_files(&[FileInput::new("foo/catalog.yaml", catalog("1.0"))]).report);
 /// ```
 #[derive(Debug, Clone)]
 pub struct Session {
