@@ -52,6 +52,8 @@ for (const name of readdirSync(join(here, 'examples')).sort()) {
   };
   walk(root, '');
   cpSync(root, join(dist, 'examples', name), { recursive: true });
+  // A directory index (pkg/element-fetch.js): what a deep link's or an embedded element's URL names.
+  writeFileSync(join(dist, 'examples', name, 'index.json'), `${JSON.stringify({ files }, null, 2)}\n`);
   examples.push({ name, title: titles[name] ?? name, files });
 }
 writeFileSync(join(dist, 'examples/index.json'), JSON.stringify(examples, null, 2));

@@ -14,13 +14,16 @@
 import init, {
   initResolver, loadCatalog, openCatalog, expandTemplate, diffCatalogs, resolve, checkOperatorGroups, previewRbac,
 } from '../../pkg/index.js';
+import { fetchCatalog } from '../../pkg/element-fetch.js';
 import { serve } from './rpc.js';
 
 /** @typedef {{path: string, content: string}} CatalogFile */
 /** @typedef {CatalogFile | {path: string, blob: Blob}} FileInput a file as text, or to be read here */
 /**
- * @typedef {FileInput[] | {handle: number, version?: 'saved' | 'edited'}} Source the files given, or
- *   those of a loaded catalog: as opened ('saved') or with the editor's edits ('edited', the default)
+ * @typedef {FileInput[] | {handle: number, version?: 'saved' | 'edited'} | {url: string}} Source the
+ *   files given, those of a loaded catalog (as opened: 'saved', or with the editor's edits:
+ *   'edited', the default), or those fetched from a URL (a catalog file or a directory index,
+ *   pkg/element-fetch.js)
  */
 
 let modules = null; // { core, full }: the .wasm URLs
@@ -54,6 +57,7 @@ async function read(list) {
 /** @param {Source} source */
 async function filesOf(source) {
   if (Array.isArray(source)) return read(source);
+  if (typeof source?.url === 'string') return fetchCatalog(source.url);
   const e = entry(source.handle);
   return source.version === 'saved' ? e.saved : e.files;
 }

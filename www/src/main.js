@@ -12,10 +12,14 @@ import { createResolvePanel } from './resolve.js';
 import { createTemplatesPanel } from './templates.js';
 import { createInstallPanel } from './install.js';
 import { createComparePanel } from './compare.js';
+import { createReport } from './report.js';
+import { parseLink, showLink, catalogSource, embedSnippet } from './link.js';
 
 const $ = (id) => document.getElementById(id);
 // `catalog`: the RemoteCatalog loaded on the left (its report, packages and file paths).
-const state = { catalog: null, current: null, graph: null, drawn: null, pkg: null };
+// `source`: where it came from, when a link can say so (`{example}` or `{url}`); `from`: the start
+// of the path shown.
+const state = { catalog: null, current: null, graph: null, drawn: null, pkg: null, source: null, from: '' };
 const paths = () => state.catalog?.paths ?? [];
 
 // ---- tabs
@@ -61,7 +65,7 @@ async function sliced(items, fn, wanted) {
  * without files, load the current one again with the editor's edits (what was opened is kept, for
  * comparing with the edits). Loads finish in the order they were asked.
  */
-async function load(files) {
+async function load(files, source = null) {
   const t0 = performance.now();
   const shown = ++loads;
   const wanted = () => shown === loads; // false once a later load started
@@ -81,16 +85,24 @@ async function load(files) {
   }
   if (!wanted()) return;
   state.catalog = catalog;
+  if (files) {
+    state.source = source;
+    state.pkg = null;
+    state.from = '';
+  }
+  $('welcome').hidden = true;
   renderFiles();
-  if (!await renderReport(wanted) || !await renderPackages(wanted)) return;
+  if (!await report.render(catalog.report.diagnostics, wanted) || !await renderPackages(wanted)) return;
   renderSummary(); // last: it says the report is complete
   resolvePanel.refresh();
   templatesPanel.refresh();
   installPanel.refresh();
   comparePanel.refresh();
   $('channel-view').hidden = true;
+  updateLink();
   document.body.dataset.loadedMs = String(Math.round(performance.now() - t0));
   document.body.dataset.loaded = String(Date.now());
+  return true;
 }
 
 async function exampleFiles(name) {
@@ -98,8 +110,9 @@ async function exampleFiles(name) {
   const ex = index.find((e) => e.name === name);
   return Promise.all(ex.files.map(async (p) => ({ path: p, content: await (await fetch(`examples/${name}/${p}`)).text() })));
 }
-async function loadExample(name) {
-  load(await exampleFiles(name));
+function loadExample(name) {
+  $('example').value = name;
+  return exampleFiles(name).then((files) => load(files, { example: name }));
 }
 
 // Picked and dropped files are not read here: the worker reads them (a `File` is a handle).
@@ -164,14 +177,6 @@ function renderFiles() {
   }
 }
 
-// Catalogs keep one directory per package, so a finding belongs to its file's directory; for files
-// at the root, to the package the message names first.
-function packageOf(d) {
-  if (d.file.includes('/')) return d.file.slice(0, d.file.indexOf('/'));
-  const m = /^(?:invalid )?package "([^"]+)"/.exec(d.message);
-  return m ? m[1] : d.file || '(catalog)';
-}
-
 function renderSummary() {
   const { valid, diagnostics } = state.catalog.report;
   const count = (s) => diagnostics.filter((d) => d.severity === s).length;
@@ -185,33 +190,7 @@ function renderSummary() {
   summary.dataset.notes = String(notes);
 }
 
-// The findings are added a slice at a time; false when a later load took over.
-async function renderReport(wanted) {
-  const { diagnostics } = state.catalog.report;
-  const groups = new Map();
-  for (const d of diagnostics) {
-    const k = packageOf(d);
-    if (!groups.has(k)) groups.set(k, []);
-    groups.get(k).push(d);
-  }
-  const report = $('report');
-  report.textContent = '';
-  report.className = 'report';
-  let ul = null;
-  const items = [...groups].sort((a, b) => (a[0] < b[0] ? -1 : 1)).flatMap(([pkg, list]) => [{ pkg, count: list.length }, ...list]);
-  const done = await sliced(items, (d) => {
-    if (d.pkg !== undefined) {
-      ul = h('ul');
-      report.append(h('section', { class: 'group' }, h('h3', {}, `${d.pkg} (${d.count})`), ul));
-      return;
-    }
-    ul.append(h('li', {}, h('button', {
-      type: 'button', class: `diag ${d.severity}`, 'data-code': d.code,
-      onclick: () => openFile(d.file, d.line, d.column),
-    }, h('span', { class: 'where' }, `${d.file}:${d.line}:${d.column}`), ' ', h('span', { class: 'code' }, `${d.severity}[${d.code}]`), ' ', d.message)));
-  }, wanted);
-  return done;
-}
+const report = createReport({ container: $('report'), filters: $('report-filters'), openFile: (...at) => openFile(...at), sliced });
 
 // ---- editor
 // The worker keeps the edited text: each check sends it and gets that file's findings in the
@@ -268,9 +247,10 @@ function renderPackages(wanted) {
   }, wanted);
 }
 
-async function openPackage(name) {
+/** Show package `name`'s graph, of `channel` if it has one by that name, else its default channel's. */
+async function openPackage(name, channel) {
   const p = state.catalog.packages.find((x) => x.name === name);
-  if (!p) return;
+  if (!p) return false;
   state.pkg = p;
   showTab('explore');
   $('channel-view').hidden = false;
@@ -278,7 +258,9 @@ async function openPackage(name) {
   select.textContent = '';
   const ordered = [...p.channels].sort((a, b) => (a.name === p.defaultChannel ? -1 : b.name === p.defaultChannel ? 1 : a.name < b.name ? -1 : 1));
   for (const c of ordered) select.append(h('option', { value: c.name }, `${c.name}${c.name === p.defaultChannel ? ' (default)' : ''}`));
+  if (channel && p.channels.some((c) => c.name === channel)) select.value = channel;
   await drawChannel();
+  return true;
 }
 
 async function drawChannel() {
@@ -294,6 +276,8 @@ async function drawChannel() {
   list.textContent = '';
   for (const n of state.graph.nodes) if (!n.virtual) list.append(h('option', { value: n.name }, n.version ?? ''));
   for (const id of ['path-v0', 'path-v1', 'path-v0-note', 'path-v1-note']) $(id).textContent = '';
+  state.from = '';
+  updateLink();
   document.body.dataset.graphMs = String(Math.round(performance.now() - t0));
 }
 $('channel').addEventListener('change', drawChannel);
@@ -304,6 +288,8 @@ async function showPath() {
   if (!from || !state.pkg) return;
   const opts = { package: state.pkg.name, channel: $('channel').value, from };
   const paths = await Promise.allSettled(['v0', 'v1'].map((semantics) => state.catalog.upgradePath({ ...opts, semantics })));
+  state.from = from;
+  updateLink();
   for (const [k, sem] of ['v0', 'v1'].entries()) {
     const ol = $(`path-${sem}`);
     const note = $(`path-${sem}-note`);
@@ -344,6 +330,56 @@ for (const b of document.querySelectorAll('[data-export]')) {
   });
 }
 
+// ---- deep links (link.js) and the Embed snippet
+/** What is on screen, as a link (nothing when the catalog came from files a link cannot name). */
+function currentLink() {
+  const src = state.source;
+  if (!src) return {};
+  return { catalog: src.example ?? src.url, package: state.pkg?.name, channel: state.pkg ? $('channel').value : undefined, from: state.from };
+}
+const updateLink = () => showLink(currentLink());
+
+let examples = [];
+/** Restore what a link shows: load its catalog (unless already loaded), open its package, channel and path. */
+async function follow(link) {
+  const source = link.catalog ? catalogSource(link.catalog, examples.map((e) => e.name)) : null;
+  if (!source) return;
+  const key = (x) => x?.example ?? x?.url;
+  if (key(state.source) !== key(source)) {
+    const ok = source.example ? await loadExample(source.example) : await load(source, source);
+    if (!ok) return;
+  }
+  if (!link.package || !await openPackage(link.package, link.channel)) { updateLink(); return; }
+  if (link.from) {
+    $('from').value = link.from;
+    await showPath();
+  }
+  $('channel-view').scrollIntoView({ block: 'start' });
+}
+addEventListener('hashchange', () => follow(parseLink(location.hash)));
+$('try-example').addEventListener('click', () => follow({ catalog: 'community', package: 'aws-neuron-operator', from: 'aws-neuron-operator.v1.1.1' }));
+
+/** The catalog's URL for the element: the bundled example's index, or the URL it came from. */
+function embedSource() {
+  if (state.source?.example) return new URL(`examples/${state.source.example}/index.json`, location.href).href;
+  return state.source?.url ?? 'https://example.com/your-catalog/index.json';
+}
+$('embed').addEventListener('click', () => {
+  $('embed-code').value = embedSnippet({
+    script: new URL('olm-upgrade-graph.js', location.href).href, src: embedSource(), package: state.pkg.name,
+    channel: $('channel').value, from: state.from, fans: $('fans').checked,
+  });
+  $('embed-note').hidden = Boolean(state.source);
+  $('embed-dialog').showModal();
+  $('embed-code').select();
+});
+$('embed-copy').addEventListener('click', async () => {
+  await navigator.clipboard?.writeText($('embed-code').value).catch(() => {});
+  $('embed-code').select();
+  $('embed-copied').textContent = 'Copied.';
+});
+$('embed-close').addEventListener('click', () => { $('embed-copied').textContent = ''; $('embed-dialog').close(); });
+
 // ---- resolve
 const resolvePanel = createResolvePanel({ main: () => state.catalog, exampleFiles, readFiles: readFileList });
 
@@ -358,7 +394,7 @@ const comparePanel = createComparePanel({ main: () => state.catalog, exampleFile
 
 // ---- start
 await start();
-const examples = await (await fetch('examples/index.json')).json();
+examples = await (await fetch('examples/index.json')).json();
 for (const ex of examples) {
   $('example').append(h('option', { value: ex.name }, ex.title));
   $('resolve-src2-example').append(h('option', { value: ex.name }, ex.title));
@@ -366,3 +402,4 @@ for (const ex of examples) {
 comparePanel.start(examples);
 await templatesPanel.start(examples);
 document.body.dataset.ready = 'true';
+if (location.hash) await follow(parseLink(location.hash));
