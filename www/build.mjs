@@ -29,6 +29,9 @@ cpSync(join(here, '../pkg/dist/web/olm_catalog_bg.wasm'), join(dist, 'olm_catalo
 // The resolver's module, loaded when the Resolve tab first resolves.
 cpSync(join(here, '../pkg/dist/web-full/olm_catalog_bg.wasm'), join(dist, 'olm_catalog_full_bg.wasm'));
 for (const f of ['index.html', 'style.css']) cpSync(join(here, f), join(dist, f));
+// The <olm-upgrade-graph> element's single file (scripts/build-element.mjs), for the Embed snippet
+// and pages on the same host; its .wasm is the core module copied above.
+cpSync(join(here, '../pkg/dist/element/olm-upgrade-graph.js'), join(dist, 'olm-upgrade-graph.js'));
 
 const titles = {
   community: 'Community operators (5 packages, OpenShift 4.20)',
