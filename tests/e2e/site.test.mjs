@@ -375,7 +375,7 @@ test('templates: expand the bundled example, edit it, see the graph change and a
   ]);
   await page.waitForSelector('#tpl-graph svg .node.head');
   assert.equal(await page.locator('#tpl-graph svg .node').count(), 2);
-  assert.equal(await page.locator('#tpl-graph svg .node.head').getAttribute('data-name'), 'aws-neuron-operator.v1.2.0');
+  assert.equal(await page.locator('#tpl-graph svg .node.head').getAttribute('data-node'), 'aws-neuron-operator.v1.2.0');
   await page.selectOption('#tpl-channel', { label: 'candidate-v1' });
   await page.waitForFunction(() => document.querySelectorAll('#tpl-graph svg .node').length === 7);
   assert.ok(await page.locator('#tpl-graph svg .edge').count() >= 6);

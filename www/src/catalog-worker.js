@@ -158,6 +158,16 @@ const ops = {
     return entry(handle).catalog[method](...args);
   },
 
+  /**
+   * A channel laid out and drawn (`{svg, picture}`): `renderGraphSvg` and `graphPicture` with the
+   * same options, as the `<olm-upgrade-graph>` element shows it.
+   */
+  draw(handle, options) {
+    const { catalog } = entry(handle);
+    const { theme, interactive, legend, idPrefix, ...pictureOptions } = options;
+    return { picture: catalog.graphPicture(pictureOptions), svg: catalog.renderGraphSvg(options) };
+  },
+
   /** The bundles of a package (name and version), from its channel graphs; none without channels. */
   bundles(handle, pkg) {
     const seen = new Map();

@@ -1,10 +1,24 @@
-// Channel graphs as SVG: a layered layout from dagre, drawn by our own code. Edge kinds follow the
+// Channel graphs. A catalog's channel (`showPicture`) is drawn as the `<olm-upgrade-graph>` element
+// and the CLI draw it: laid out and rendered as SVG by the core module (`renderGraphSvg`, in the
+// worker), shown by the element's viewer (pkg/element-view.js). A comparison's merged graph, which
+// is no catalog's, is laid out by dagre and drawn by our own code (`renderGraph`). Edge kinds follow the
 // olm-docs legend (replaces solid, skips with a crossed end, skipRange dashed with circle ends);
 // skipRange fans are collapsed into one edge per target unless expanded. Zoom with the wheel or
 // +/-, pan by dragging or with the arrow keys.
 import { s } from './escape.js';
 import { layout } from './layout.js';
 import { connect } from './rpc.js';
+import { showGraph } from '../../pkg/element-view.js';
+
+/**
+ * Show a drawn channel (`RemoteCatalog.draw`: `{svg, picture}`) in `container`.
+ * `onSelect(node)` hears a node picked (click, Enter, Space).
+ */
+export function showPicture(container, { svg, picture }, { onSelect } = {}) {
+  container.classList.add('picture');
+  const view = showGraph(container, svg, picture, { onSelect });
+  return { svg, picture, view };
+}
 
 let worker = null;
 
@@ -105,7 +119,7 @@ export async function renderGraph(container, graph, { expandFans = false, classO
   const sizes = new Map(specNodes.map((n) => [n.id, n]));
   container.textContent = '';
   const { width, height } = laid;
-  const svg = s('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `Upgrade graph of channel ${graph.channel}` });
+  const svg = s('svg', { class: 'dagre', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `Upgrade graph of channel ${graph.channel}` });
   svg.append(defs());
   const root = s('g');
   svg.append(root);

@@ -6,7 +6,7 @@
 // remote.js) so that the page never freezes; this file only moves data between it and the DOM.
 import { start, open, reload, call } from './remote.js';
 import { h } from './escape.js';
-import { renderGraph } from './graph.js';
+import { showPicture } from './graph.js';
 import { createEditor } from './editor.js';
 import { createResolvePanel } from './resolve.js';
 import { createTemplatesPanel } from './templates.js';
@@ -19,7 +19,8 @@ const $ = (id) => document.getElementById(id);
 // `catalog`: the RemoteCatalog loaded on the left (its report, packages and file paths).
 // `source`: where it came from, when a link can say so (`{example}` or `{url}`); `from`: the start
 // of the path shown.
-const state = { catalog: null, current: null, graph: null, drawn: null, pkg: null, source: null, from: '' };
+// `expand`: the collapsed z-stream groups the user opened.
+const state = { catalog: null, current: null, graph: null, drawn: null, pkg: null, source: null, from: '', expand: [] };
 const paths = () => state.catalog?.paths ?? [];
 
 // ---- tabs
@@ -270,18 +271,58 @@ async function drawChannel() {
   const graph = await state.catalog.channelGraph(pkg, channel);
   if (state.pkg?.name !== pkg || $('channel').value !== channel) return; // another one was picked meanwhile
   state.graph = graph;
+  state.from = '';
+  state.expand = [];
   $('channel-title').textContent = `${pkg} — channel ${channel}`;
-  state.drawn = await renderGraph($('graph'), state.graph, { expandFans: $('fans').checked });
+  await redraw();
   const list = $('from-list');
   list.textContent = '';
   for (const n of state.graph.nodes) if (!n.virtual) list.append(h('option', { value: n.name }, n.version ?? ''));
   for (const id of ['path-v0', 'path-v1', 'path-v0-note', 'path-v1-note']) $(id).textContent = '';
-  state.from = '';
   updateLink();
   document.body.dataset.graphMs = String(Math.round(performance.now() - t0));
 }
 $('channel').addEventListener('change', drawChannel);
-$('fans').addEventListener('change', drawChannel);
+$('fans').addEventListener('change', () => redraw());
+
+/** The options of the channel on screen for `renderGraphSvg`. */
+function pictureOptions(extra = {}) {
+  return {
+    package: state.pkg.name, channel: $('channel').value, from: state.from || undefined, fans: $('fans').checked,
+    expand: state.expand, interactive: true, legend: false, idPrefix: 'site-graph', ...extra,
+  };
+}
+
+/**
+ * Draw the channel on screen with the shared layout (the element's and the CLI's): its path from
+ * `state.from` highlighted (OLM v0 rules), the z-stream groups in `state.expand` opened.
+ */
+async function redraw() {
+  const opts = pictureOptions();
+  let drawn;
+  try {
+    drawn = await state.catalog.draw(opts);
+  } catch (e) {
+    if (e.code !== 'no-path' || !opts.from) throw e;
+    drawn = await state.catalog.draw({ ...opts, from: undefined }); // the path's note says why
+  }
+  if (state.pkg?.name !== opts.package || $('channel').value !== opts.channel) return;
+  state.drawn = showPicture($('graph'), drawn, { onSelect: pick });
+  $('graph').dataset.nodes = String(drawn.picture.graphNodes);
+}
+
+/** A node picked in the graph: a group opens; a bundle becomes the path's start. */
+async function pick(node) {
+  if (node.kind === 'group') {
+    state.expand = [...state.expand, node.id];
+    await redraw();
+    state.drawn?.view.focusNode(node.group.first);
+  } else if (node.kind === 'bundle') {
+    $('from').value = node.name;
+    await showPath();
+    state.drawn?.view.focusNode(node.id);
+  }
+}
 
 async function showPath() {
   const from = $('from').value.trim();
@@ -290,6 +331,7 @@ async function showPath() {
   const paths = await Promise.allSettled(['v0', 'v1'].map((semantics) => state.catalog.upgradePath({ ...opts, semantics })));
   state.from = from;
   updateLink();
+  const drawing = redraw();
   for (const [k, sem] of ['v0', 'v1'].entries()) {
     const ol = $(`path-${sem}`);
     const note = $(`path-${sem}-note`);
@@ -301,12 +343,12 @@ async function showPath() {
       for (const st of p.steps) ol.append(h('li', { 'data-to': st.to }, `${st.from} → ${st.to} (${st.edge})`));
       if (p.stranded) { note.textContent = `Stranded: ${p.reason}`; note.classList.add('stranded'); }
       else note.textContent = p.steps.length ? `${p.steps.length} upgrade${p.steps.length === 1 ? '' : 's'} to ${p.to}` : `${from} is the head`;
-      if (sem === 'v0') state.drawn?.highlight(p.steps, from);
     } catch (e) {
       note.textContent = e.message;
       note.classList.add('stranded');
     }
   }
+  await drawing;
 }
 $('path-go').addEventListener('click', showPath);
 $('from').addEventListener('keydown', (ev) => { if (ev.key === 'Enter') showPath(); });
@@ -323,7 +365,7 @@ for (const b of document.querySelectorAll('[data-export]')) {
     const channel = $('channel').value;
     const base = `${pkg}-${channel}`;
     const kind = b.dataset.export;
-    if (kind === 'svg') download(`${base}.svg`, new XMLSerializer().serializeToString(state.drawn.svg), 'image/svg+xml');
+    if (kind === 'svg') download(`${base}.svg`, (await state.catalog.draw(pictureOptions({ interactive: false, legend: true, idPrefix: 'olm-graph' }))).svg, 'image/svg+xml');
     if (kind === 'mermaid') download(`${base}.mmd`, await state.catalog.toMermaid({ package: pkg, channel }), 'text/plain');
     if (kind === 'dot') download(`${base}.dot`, await state.catalog.toDot(pkg, channel), 'text/vnd.graphviz');
     if (kind === 'json') download(`${base}.json`, JSON.stringify(state.graph, null, 2), 'application/json');

@@ -25,6 +25,8 @@ export class RemoteCatalog {
   #call(method, ...args) { return call('catalog', this.handle, method, ...args); }
   channelGraph(pkg, channel) { return this.#call('channelGraph', pkg, channel); }
   upgradePath(options) { return this.#call('upgradePath', options); }
+  /** `{svg, picture}` of a channel (`renderGraphSvg` options), as the element draws it. */
+  draw(options) { return call('draw', this.handle, options); }
   toMermaid(options) { return this.#call('toMermaid', options); }
   toDot(pkg, channel) { return this.#call('toDot', pkg, channel); }
   previewRbac(options) { return call('previewRbac', this.handle, options); }

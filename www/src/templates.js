@@ -6,7 +6,7 @@
 // expanded catalog for its graphs); the graphs are graph.js's.
 import { call, RemoteCatalog } from './remote.js';
 import { h } from './escape.js';
-import { renderGraph } from './graph.js';
+import { showPicture } from './graph.js';
 
 const $ = (id) => document.getElementById(id);
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -188,8 +188,8 @@ export function createTemplatesPanel({ main, exampleFiles, readFiles, download }
   async function drawChannel() {
     if (!expanded || !$('tpl-channel').value) return;
     const [pkg, channel] = JSON.parse($('tpl-channel').value);
-    const graph = await expanded.channelGraph(pkg, channel);
-    await renderGraph($('tpl-graph'), graph, { expandFans: $('tpl-fans').checked });
+    const drawn = await expanded.draw({ package: pkg, channel, fans: $('tpl-fans').checked, interactive: true, legend: false, idPrefix: 'tpl-graph' });
+    showPicture($('tpl-graph'), drawn);
   }
 
   async function save() {
