@@ -1,5 +1,6 @@
 // What the end-to-end tests share: a static server on a loopback port for www/dist (and, under
-// /fbc/, the real catalogs of /work/shared/catalogs/fbc, plus any extra routes a test adds), and
+// /fbc/, the real catalogs of /work/shared/catalogs/fbc; under /pkg/, the npm package's files;
+// plus any extra routes a test adds), and
 // Debian's headless Chromium through playwright-core (never a downloaded browser).
 import { createServer } from 'node:http';
 import { readFileSync, statSync } from 'node:fs';
@@ -27,8 +28,8 @@ export async function serve() {
     const path = decodeURIComponent(url.pathname);
     const made = routes.get(path);
     if (made) { res.writeHead(200, { 'content-type': made.type }).end(made.body); return; }
-    const root = path.startsWith('/fbc/') ? fbc : dist;
-    let p = join(root, path.startsWith('/fbc/') ? path.slice(4) : path);
+    const [root, rest] = path.startsWith('/fbc/') ? [fbc, path.slice(4)] : path.startsWith('/pkg/') ? [join(repo, 'pkg'), path.slice(4)] : [dist, path];
+    let p = join(root, rest);
     if (!p.startsWith(root)) { res.writeHead(403).end(); return; }
     try {
       if (statSync(p).isDirectory()) p = join(p, 'index.html');
