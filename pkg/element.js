@@ -266,7 +266,8 @@ export class OlmUpgradeGraph extends Base {
     const path = picture.path;
     const rules = options.semantics === 'v1' ? 'OLM v1' : 'OLM v0';
     const notes = picture.notes.length ? ` ${picture.notes.join('. ')}.` : '';
-    this.#setStatus(path ? `Upgrade path from ${path.from} (${rules} rules): ${path.summary}${notes}` : `${picture.title}.${notes}`, Boolean(path?.stranded));
+    const said = path ? `Upgrade path from ${path.from} (${rules} rules): ${path.summary}` : picture.title;
+    this.#setStatus(`${said}${/[.!?]$/.test(said) ? '' : '.'}${notes}`, Boolean(path?.stranded));
     this.#state = 'ready';
     this.dispatchEvent(new CustomEvent('graph-render', { detail: { picture } }));
   }

@@ -48,7 +48,7 @@ function walk(root) {
 /** A test page: the element's script, and `body` (HTML). */
 function page(name, body, head = '') {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${name}</title>
-<script type="module" src="/olm-upgrade-graph.js"></script>${head}
+<link rel="icon" href="data:,"><script type="module" src="/olm-upgrade-graph.js"></script>${head}
 <style>body{font-family:system-ui,sans-serif;margin:16px;width:900px}</style></head><body><main><h1>${name}</h1>${body}</main></body></html>`;
   server.routes.set(`/${name}.html`, { type: 'text/html', body: html });
   return `${server.base}${name}.html`;
@@ -133,7 +133,7 @@ test('keyboard: Tab reaches the nodes, arrow keys move between them, Enter selec
   await pg.focus('#before');
   await pg.keyboard.press('Tab');
   const tabs = [];
-  for (let i = 0; i < 6; i++) {
+  for (let i = 0; i < 8; i++) {
     tabs.push(await active());
     await pg.keyboard.press('Tab');
   }
@@ -141,7 +141,7 @@ test('keyboard: Tab reaches the nodes, arrow keys move between them, Enter selec
   const order = await pg.evaluate(() => document.querySelector('#g').picture.nodes.map((n) => n.id));
   const firstNode = tabs.findIndex((t) => order.includes(t));
   assert.ok(firstNode > 0, JSON.stringify(tabs));
-  assert.deepEqual(tabs.slice(firstNode, firstNode + 2), order.slice(0, 2));
+  assert.deepEqual(tabs.slice(firstNode, firstNode + 2), order.slice(0, 2), JSON.stringify(tabs));
   // Arrow keys: to the nearest node that way.
   const pic = await pg.evaluate(() => document.querySelector('#g').picture);
   const start = pic.nodes.find((n) => n.head);
@@ -227,7 +227,7 @@ test('a hostile catalog is drawn as text: no markup, no script run', async () =>
   assert.equal(seen.handlers, 0);
   assert.deepEqual([...seen.nodes].sort(), [...names].sort());
   for (const n of names) assert.ok(seen.titles.some((t) => t.startsWith(n)), `title of ${n}`);
-  assert.ok(seen.steps.length >= 4 && seen.steps[0].startsWith('hostile.v1.0.0<script>alert(1)</script> → '), JSON.stringify(seen.steps));
+  assert.ok(seen.steps.length >= 1 && seen.steps[0].startsWith('hostile.v1.0.0<script>alert(1)</script> → '), JSON.stringify(seen.steps));
   assert.equal(seen.alerts, 0);
   assert.equal(dialogs, 0);
   assert.deepEqual(errors, []);
@@ -296,7 +296,7 @@ test('screenshots: a small, a medium and a 150-node graph', async () => {
   const url = page('screenshots', `
 <olm-upgrade-graph id="small" src="/examples/community/index.json" package="nfs-provisioner-operator" from="nfs-provisioner-operator.v0.0.8"></olm-upgrade-graph>
 <olm-upgrade-graph id="medium" src="/examples/community/index.json" package="aws-neuron-operator" from="aws-neuron-operator.v1.1.1"></olm-upgrade-graph>
-<olm-upgrade-graph id="large" src="/synthetic/big.yaml" from="big.v1.3.4" style="--olm-graph-max-height:360px"></olm-upgrade-graph>`,
+<olm-upgrade-graph id="large" src="/synthetic/big.yaml" from="big.v1.13.5" style="--olm-graph-max-height:360px"></olm-upgrade-graph>`,
   '<style>olm-upgrade-graph{margin:12px 0}</style>');
   const { page: pg, errors } = await open(url);
   for (const id of ['small', 'medium', 'large']) assert.equal(await drawn(pg, `#${id}`), 'ready');
@@ -305,7 +305,7 @@ test('screenshots: a small, a medium and a 150-node graph', async () => {
   assert.equal(large.graphNodes, 150);
   const groups = large.nodes.filter((n) => n.kind === 'group');
   assert.ok(groups.length >= 10, `groups: ${groups.length}`);
-  assert.ok(large.nodes.some((n) => n.id === 'big.v1.3.4' && n.onPath));
+  assert.ok(large.nodes.some((n) => n.id === 'big.v1.13.5' && n.onPath));
   // The small graph is drawn at 1:1, not scaled up to the width.
   assert.equal(await pg.evaluate(() => document.querySelector('#small').shadowRoot.querySelector('[part=viewport]').dataset.zoom), '1.000');
   await pg.evaluate(() => document.fonts.ready);
