@@ -72,6 +72,8 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     packages() { return this.#use((h) => h.packages()); }
     channelGraph(pkg, channel) { return this.#use((h) => h.channelGraph(pkg, channel)); }
     upgradePath(options) { return this.#use((h) => h.upgradePath(options)); }
+    graphPicture(options) { return this.#use((h) => h.graphPicture(options)); }
+    renderGraphSvg(options) { return this.#use((h) => h.renderGraphSvg(options)); }
     toMermaid(options) { return this.#full((h) => h.toMermaid(options)); }
     toDot(pkg, channel) { return this.#full((h) => h.toDot(pkg, channel)); }
     checkOperatorGroups(check) { return this.#full((h) => h.checkOperatorGroups(check)); }
@@ -209,7 +211,21 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     }
   }
 
+  // `graphPicture` / `renderGraphSvg` take a loaded Catalog, or a file list loaded for the call.
+  function withCatalog(catalogOrFiles, fn, name) {
+    if (catalogOrFiles instanceof Catalog) return fn(catalogOrFiles);
+    if (!Array.isArray(catalogOrFiles)) throw invalid(`${name} expects a Catalog from loadCatalog or a file list as its first argument`);
+    const c = new Catalog(catalogOrFiles);
+    try {
+      return fn(c);
+    } finally {
+      c.free();
+    }
+  }
+
   return {
+    graphPicture: (catalog, options) => withCatalog(catalog, (c) => c.graphPicture(options), 'graphPicture'),
+    renderGraphSvg: (catalog, options) => withCatalog(catalog, (c) => c.renderGraphSvg(options), 'renderGraphSvg'),
     validate: (files, options) => call((raw) => raw.validate(files, options)),
     diffCatalogs: (old, neu, options) => diffWith(old, neu, options, false),
     diffCatalogsText: (old, neu, options) => diffWith(old, neu, options, true),

@@ -141,6 +141,108 @@ export interface UpgradePath {
   reason: string | null;
 }
 
+/** Options of `graphPicture` (issue 16): which channel, which path, how much to draw. */
+export interface GraphPictureOptions {
+  package: string;
+  /** Default: the package's default channel (else its first). */
+  channel?: string;
+  /** An installed bundle name or a version such as "1.2.0": its path to the head is highlighted. */
+  from?: string;
+  /** Whose rules the highlighted path follows (as `upgradePath`). Default `v0`. */
+  semantics?: 'v0' | 'v1';
+  /** Draw every skipRange edge instead of one fan per range (within `fanBudget`, default 2,000). */
+  fans?: boolean;
+  fanBudget?: number;
+  /** Ids of collapsed z-stream groups to show expanded (`group:` and the oldest member's name). */
+  expand?: string[];
+  /** Collapse z-stream runs in graphs of 100+ nodes (default true; the path stays expanded). */
+  collapse?: boolean;
+  /** Versions left to right (default) or top to bottom. */
+  direction?: 'lr' | 'tb';
+}
+
+/** Options of `renderGraphSvg`: the picture's, and how to draw it. */
+export interface RenderGraphSvgOptions extends GraphPictureOptions {
+  /** Default `light`; `auto` follows `prefers-color-scheme`. */
+  theme?: 'light' | 'dark' | 'auto';
+  /** Nodes are `role="button"` (a page reacting to them) instead of list items. */
+  interactive?: boolean;
+  /** The legend, the path's steps and notes below the graph (default true). */
+  legend?: boolean;
+  /** The root `id` and prefix of every id in the document (default `olm-graph`). */
+  idPrefix?: string;
+}
+
+export interface PicturePoint {
+  x: number;
+  y: number;
+}
+
+/** A node, placed: `x`, `y` is its top left corner, in pixels at 1:1. */
+export interface PictureNode {
+  /** Unique in the picture: the bundle name, or `group:` and the oldest member's name. */
+  id: string;
+  kind: 'bundle' | 'virtual' | 'group';
+  name: string;
+  version: string | null;
+  label: string;
+  sublabel: string | null;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  head: boolean;
+  deprecated: string | null;
+  skipped: boolean;
+  stranded: boolean;
+  onPath: boolean;
+  pathStart: boolean;
+  /** Which step of the path (1-based) reaches it. */
+  pathStep: number | null;
+  group: { count: number; first: string; last: string; deprecated: number } | null;
+  ariaLabel: string;
+}
+
+export interface PictureEdge {
+  from: string;
+  to: string;
+  kind: 'replaces' | 'skips' | 'skipRange' | 'fan';
+  onPath: boolean;
+  reversed: boolean;
+  range: string | null;
+  covers: number | null;
+  label: string | null;
+  points: PicturePoint[];
+  /** The route as an SVG path `d`. */
+  d: string;
+}
+
+export interface PicturePath extends UpgradePath {
+  /** One line per step: `a → b (replaces)`. */
+  lines: string[];
+  summary: string;
+}
+
+/** A channel's upgrade graph laid out: what `renderGraphSvg` draws. */
+export interface Picture {
+  package: string;
+  channel: string;
+  isDefaultChannel: boolean;
+  head: string | null;
+  semantics: 'v0' | 'v1';
+  direction: 'left-to-right' | 'top-to-bottom';
+  width: number;
+  height: number;
+  nodes: PictureNode[];
+  edges: PictureEdge[];
+  path: PicturePath | null;
+  title: string;
+  description: string;
+  notes: string[];
+  /** Nodes of the channel graph before collapsing. */
+  graphNodes: number;
+}
+
 export interface MermaidOptions {
   package?: string;
   channel?: string;
@@ -156,6 +258,8 @@ export interface OlmCatalogError extends Error {
     | 'unknown-package'
     | 'unknown-channel'
     | 'no-path'
+    | 'no-channels'
+    | 'too-large'
     | 'render-failed'
     | 'invalid-catalog'
     | 'no-bundle'
@@ -177,6 +281,10 @@ export declare class Catalog {
   channelGraph(pkg: string): PackageGraph;
   channelGraph(pkg: string, channel: string): ChannelGraph;
   upgradePath(options: UpgradePathOptions): UpgradePath;
+  /** `graphPicture(this, options)`. */
+  graphPicture(options: GraphPictureOptions): Picture;
+  /** `renderGraphSvg(this, options)`. */
+  renderGraphSvg(options: RenderGraphSvgOptions): string;
   toMermaid(options?: MermaidOptions): string;
   toDot(pkg: string, channel?: string): string;
   /** `checkOperatorGroups` of one of this catalog's bundles (`check.package`, `check.bundle`). */
@@ -471,6 +579,14 @@ export declare function packages(catalog: Catalog): PackageSummary[];
 export declare function channelGraph(catalog: Catalog, pkg: string): PackageGraph;
 export declare function channelGraph(catalog: Catalog, pkg: string, channel: string): ChannelGraph;
 export declare function upgradePath(catalog: Catalog, options: UpgradePathOptions): UpgradePath;
+/**
+ * A channel's upgrade graph laid out (the same layout as the SVG, the site and the element).
+ * Takes a loaded catalog, or a file list loaded for this call. Throws `unknown-package`,
+ * `unknown-channel`, `no-channels`, `no-path` (a `from` that names nothing) or `too-large`.
+ */
+export declare function graphPicture(catalog: Catalog | CatalogFile[], options: GraphPictureOptions): Picture;
+/** The picture as a standalone, accessible SVG document (in the core module: no `initResolver()`). */
+export declare function renderGraphSvg(catalog: Catalog | CatalogFile[], options: RenderGraphSvgOptions): string;
 export declare function toMermaid(catalog: Catalog, options?: MermaidOptions): string;
 export declare function toDot(catalog: Catalog, pkg: string, channel?: string): string;
 /** One property of a bundle or installed operator. */

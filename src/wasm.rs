@@ -975,3 +975,120 @@ pub fn format_diagnostics(diagnostics: JsValue, options: JsValue) -> Result<Stri
     let valid = o.valid.unwrap_or_else(|| !diagnostics.iter().any(crate::Diagnostic::is_error));
     Ok(crate::report_formats::render_diagnostics(format, &diagnostics, valid))
 }
+
+// The picture of a channel's upgrade graph (issue 16): in the core module, for the site and the
+// `<olm-upgrade-graph>` element.
+
+/// The fields of `graphPicture` / `renderGraphSvg` options.
+const PICTURE_FIELDS: [&str; 13] = [
+    "package",
+    "channel",
+    "from",
+    "semantics",
+    "fans",
+    "fanBudget",
+    "expand",
+    "collapse",
+    "direction",
+    "theme",
+    "interactive",
+    "legend",
+    "idPrefix",
+];
+
+#[derive(serde::Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+struct PictureOpts {
+    package: String,
+    channel: Option<String>,
+    from: Option<String>,
+    semantics: Option<String>,
+    fans: bool,
+    fan_budget: Option<usize>,
+    expand: Vec<String>,
+    collapse: Option<bool>,
+    direction: Option<String>,
+    theme: Option<String>,
+    interactive: bool,
+    legend: Option<bool>,
+    id_prefix: Option<String>,
+}
+
+/// Read picture options (`what` names the function in errors) into the library's.
+fn picture_options(model: &crate::model::Model, options: JsValue, what: &str) -> Result<graph::SvgOptions, JsValue> {
+    known_fields(&options, &PICTURE_FIELDS, &format!("{what} options"))?;
+    let o: PictureOpts = serde_wasm_bindgen::from_value(options)
+        .map_err(|e| js_error("invalid-input", &format!("{what} options: {e}"), None))?;
+    let bad = |field: &str, allowed: &str, got: &str| {
+        js_error("invalid-input", &format!("{what} options: {field} must be {allowed}, not {got:?}"), None)
+    };
+    let mut p = graph::PictureOptions::new(o.package.clone());
+    p.channel = o.channel.filter(|c| !c.is_empty());
+    p.semantics = match o.semantics.as_deref().unwrap_or("v0") {
+        "v0" => Semantics::V0,
+        "v1" => Semantics::V1,
+        other => return Err(bad("semantics", "\"v0\" or \"v1\"", other)),
+    };
+    if let Some(from) = o.from.filter(|f| !f.is_empty()) {
+        // `from` names a bundle, or else may be a version (`1.2.0`, `v1.2.0`), as for `upgradePath`.
+        if let Some(pkg) = model.package(&o.package) {
+            let version = Version::parse(from.strip_prefix('v').unwrap_or(&from)).ok();
+            p.from = Some(Start::from_input(pkg, &from, version));
+        }
+    }
+    p.expand_fans = o.fans;
+    if let Some(b) = o.fan_budget {
+        p.fan_budget = b;
+    }
+    p.expand = o.expand;
+    p.collapse = o.collapse.unwrap_or(true);
+    p.direction = match o.direction.as_deref().unwrap_or("lr") {
+        "lr" | "left-to-right" => graph::layout::Direction::LeftToRight,
+        "tb" | "top-to-bottom" => graph::layout::Direction::TopToBottom,
+        other => return Err(bad("direction", "\"lr\" or \"tb\"", other)),
+    };
+    let mut s = graph::SvgOptions::new(p);
+    s.theme = match o.theme.as_deref().unwrap_or("light") {
+        "light" => graph::Theme::Light,
+        "dark" => graph::Theme::Dark,
+        "auto" => graph::Theme::Auto,
+        other => return Err(bad("theme", "\"light\", \"dark\" or \"auto\"", other)),
+    };
+    s.interactive = o.interactive;
+    s.legend = o.legend.unwrap_or(true);
+    if let Some(id) = o.id_prefix {
+        s.id_prefix = id;
+    }
+    Ok(s)
+}
+
+/// A `PictureError` as a JS `Error` with a stable `code`.
+fn picture_error(e: graph::PictureError) -> JsValue {
+    let code = match &e {
+        graph::PictureError::UnknownPackage(_) => "unknown-package",
+        graph::PictureError::UnknownChannel { .. } => "unknown-channel",
+        graph::PictureError::NoChannels(_) => "no-channels",
+        graph::PictureError::Path(_) => "no-path",
+        graph::PictureError::TooLarge { .. } => "too-large",
+    };
+    js_error(code, &e.to_string(), None)
+}
+
+#[wasm_bindgen]
+impl Catalog {
+    /// A channel's upgrade graph laid out (`Picture`): `{package, channel?, from?, semantics?,
+    /// fans?, fanBudget?, expand?, collapse?, direction?}`.
+    #[wasm_bindgen(js_name = graphPicture)]
+    pub fn graph_picture(&self, options: JsValue) -> Result<JsValue, JsValue> {
+        let o = picture_options(&self.inner.model, options, "graphPicture")?;
+        to_js(&graph::graph_picture(&self.inner.model, &o.picture).map_err(picture_error)?)
+    }
+
+    /// The same picture as a standalone SVG document: the `graphPicture` options and `theme?`,
+    /// `interactive?`, `legend?`, `idPrefix?`.
+    #[wasm_bindgen(js_name = renderGraphSvg)]
+    pub fn render_graph_svg(&self, options: JsValue) -> Result<String, JsValue> {
+        let o = picture_options(&self.inner.model, options, "renderGraphSvg")?;
+        graph::render_graph_svg(&self.inner.model, &o).map_err(picture_error)
+    }
+}

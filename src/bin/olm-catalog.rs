@@ -83,9 +83,24 @@ mod native {
             #[arg(long)]
             channel: Option<String>,
             /// Output format: JSON graph (nodes, typed edges, flags), Mermaid (as `opm alpha
-            /// render-graph`), or Graphviz DOT.
+            /// render-graph`), Graphviz DOT, or SVG (one channel: `--channel`, else the default).
             #[arg(long, value_enum, default_value_t = GraphFormat::Json)]
             format: GraphFormat,
+            /// SVG: highlight the upgrade path from this installed bundle or version to the head.
+            #[arg(long)]
+            from: Option<String>,
+            /// SVG: the rules the highlighted path follows.
+            #[arg(long, value_enum, default_value_t = SemanticsArg::V0)]
+            semantics: SemanticsArg,
+            /// SVG: colours (`auto` follows the reader's light or dark preference).
+            #[arg(long, value_enum, default_value_t = ThemeArg::Light)]
+            theme: ThemeArg,
+            /// SVG: keep this collapsed z-stream group expanded (its id, `group:NAME`; repeatable).
+            #[arg(long, value_name = "GROUP")]
+            expand: Vec<String>,
+            /// SVG: never collapse z-stream runs (graphs of 100+ nodes collapse them by default).
+            #[arg(long)]
+            no_collapse: bool,
             /// Mermaid: only edges at or above this bundle's version (`--minimum-edge` of opm).
             #[arg(long)]
             minimum_edge: Option<String>,
@@ -93,7 +108,8 @@ mod native {
             #[arg(long)]
             v0_semantics: bool,
             /// JSON: list every skipRange edge in `edges` instead of keeping each skipRange as a
-            /// range (`fans`); refused beyond `--max-edges`.
+            /// range (`fans`); refused beyond `--max-edges`. SVG: draw every skipRange edge instead
+            /// of one fan per range (fans stay beyond 2,000 edges, with a note).
             #[arg(long)]
             expand_ranges: bool,
             /// The most edges a graph may have once skipRanges are expanded (`--expand-ranges`,
@@ -336,6 +352,59 @@ mod native {
         Json,
         Mermaid,
         Dot,
+        Svg,
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+    enum ThemeArg {
+        Light,
+        Dark,
+        Auto,
+    }
+
+    /// `graph --format svg`'s options.
+    struct SvgFlags {
+        from: Option<String>,
+        semantics: SemanticsArg,
+        theme: ThemeArg,
+        expand: Vec<String>,
+        collapse: bool,
+        fans: bool,
+    }
+
+    /// `graph --format svg`: one channel's picture, the path from `--from` highlighted.
+    fn graph_svg(
+        path: &Path,
+        package: &str,
+        channel: Option<String>,
+        flags: SvgFlags,
+        out: &mut String,
+    ) -> Result<u8, Fail> {
+        use olm_catalog::graph::{render_graph_svg, PictureOptions, SvgOptions, Theme};
+        let (m, _) = model::build(&load(path)?);
+        let p = m.package(package).ok_or_else(|| Fail(format!("no package {package:?} in {}", path.display())))?;
+        let mut picture = PictureOptions::new(package);
+        picture.channel = channel;
+        picture.semantics = match flags.semantics {
+            SemanticsArg::V0 => Semantics::V0,
+            SemanticsArg::V1 => Semantics::V1,
+        };
+        // `--from` names a bundle, or else may be a version (`1.2.0`, `v1.2.0`), as for `path`.
+        picture.from = flags.from.map(|f| {
+            let version = Version::parse(f.strip_prefix('v').unwrap_or(&f)).ok();
+            Start::from_input(p, &f, version)
+        });
+        picture.expand = flags.expand;
+        picture.collapse = flags.collapse;
+        picture.expand_fans = flags.fans;
+        let mut options = SvgOptions::new(picture);
+        options.theme = match flags.theme {
+            ThemeArg::Light => Theme::Light,
+            ThemeArg::Dark => Theme::Dark,
+            ThemeArg::Auto => Theme::Auto,
+        };
+        out.push_str(&render_graph_svg(&m, &options).map_err(|e| Fail(e.to_string()))?);
+        Ok(0)
     }
 
     #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -367,7 +436,33 @@ mod native {
                 let settings = LintSettings { file: config, lint, deny_warnings, olm_v1 };
                 validate(&paths, format, !no_lints, &settings, baseline.as_deref(), &mut out)
             }
-            Command::Graph { path, package, channel, format, minimum_edge, v0_semantics, expand_ranges, max_edges } => {
+            Command::Graph {
+                path,
+                format: GraphFormat::Svg,
+                package,
+                channel,
+                from,
+                semantics,
+                theme,
+                expand,
+                no_collapse,
+                expand_ranges,
+                ..
+            } => {
+                let flags = SvgFlags { from, semantics, theme, expand, collapse: !no_collapse, fans: expand_ranges };
+                graph_svg(&path, &package, channel, flags, &mut out)
+            }
+            Command::Graph {
+                path,
+                package,
+                channel,
+                format,
+                minimum_edge,
+                v0_semantics,
+                expand_ranges,
+                max_edges,
+                ..
+            } => {
                 let mermaid = MermaidFlags { minimum_edge, v0_semantics };
                 let budget = GraphBudget { expand_ranges, max_edges };
                 graph(&path, &package, channel.as_deref(), format, mermaid, budget, &mut out)
@@ -860,6 +955,7 @@ mod native {
                 };
                 out.push_str(&to_dot_within(&graphs, budget.max_edges));
             }
+            GraphFormat::Svg => return Err(Fail("--format svg is drawn by graph_svg".into())),
             GraphFormat::Json => {
                 let fail = |e: olm_catalog::graph::ExpansionError| Fail(e.to_string());
                 let json = match channel {
