@@ -104,8 +104,9 @@ export function showGraph(viewport, svgText, picture, { onSelect = () => {}, foc
   }
   function reset() {
     const { w, h } = size();
-    // 1:1 at most; smaller only as far as needed to fit, and never below half size (pan instead).
-    const k = Math.min(1, Math.max(0.5, Math.min(w / width, h / height)));
+    // 1:1 at most; smaller only as far as needed to fit, and never below 3/4 (pan instead): the
+    // text stays readable.
+    const k = Math.min(1, Math.max(0.75, Math.min(w / width, h / height)));
     view = { x: 0, y: 0, k };
     if (width * k <= w && height * k <= h) {
       place(0, 0, (w - width * k) / 2, (h - height * k) / 2);

@@ -16,6 +16,8 @@ import { showGraph } from '../../pkg/element-view.js';
  */
 export function showPicture(container, { svg, picture }, { onSelect } = {}) {
   container.classList.add('picture');
+  // As tall as the drawing (at most 60 % of the window), so a one-row channel leaves no blank panel.
+  container.style.height = `${Math.round(Math.min(innerHeight * 0.6, Math.max(160, picture.height + 16)))}px`;
   const view = showGraph(container, svg, picture, { onSelect });
   return { svg, picture, view };
 }
