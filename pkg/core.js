@@ -226,6 +226,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
   return {
     graphPicture: (catalog, options) => withCatalog(catalog, (c) => c.graphPicture(options), 'graphPicture'),
     renderGraphSvg: (catalog, options) => withCatalog(catalog, (c) => c.renderGraphSvg(options), 'renderGraphSvg'),
+    layoutGraph: (input) => call((raw) => raw.layoutGraph(input)),
     validate: (files, options) => call((raw) => raw.validate(files, options)),
     diffCatalogs: (old, neu, options) => diffWith(old, neu, options, false),
     diffCatalogsText: (old, neu, options) => diffWith(old, neu, options, true),

@@ -587,6 +587,29 @@ export declare function upgradePath(catalog: Catalog, options: UpgradePathOption
 export declare function graphPicture(catalog: Catalog | CatalogFile[], options: GraphPictureOptions): Picture;
 /** The picture as a standalone, accessible SVG document (in the core module: no `initResolver()`). */
 export declare function renderGraphSvg(catalog: Catalog | CatalogFile[], options: RenderGraphSvgOptions): string;
+/**
+ * The layered layout the pictures use, for any graph a page draws: node boxes and edges by node
+ * index (list nodes oldest first: ranks follow the edges, the input order breaks ties). At most
+ * 100,000 nodes and 500,000 edges (`too-large`); an edge naming a missing node is `invalid-input`.
+ */
+export declare function layoutGraph(input: LayoutGraphInput): LayoutGraphResult;
+export interface LayoutGraphInput {
+  nodes: { width: number; height: number }[];
+  edges?: { from: number; to: number }[];
+  direction?: 'lr' | 'tb';
+  rankGap?: number;
+  nodeGap?: number;
+}
+export interface LayoutGraphResult {
+  /** One per input node: top left corner, size, rank and position in the rank. */
+  nodes: { x: number; y: number; width: number; height: number; rank: number; order: number }[];
+  /** One per input edge: the route from the source's side to the target's, and as an SVG path. */
+  edges: { points: PicturePoint[]; reversed: boolean; d: string }[];
+  width: number;
+  height: number;
+  /** Edge crossings left between adjacent ranks. */
+  crossings: number;
+}
 export declare function toMermaid(catalog: Catalog, options?: MermaidOptions): string;
 export declare function toDot(catalog: Catalog, pkg: string, channel?: string): string;
 /** One property of a bundle or installed operator. */

@@ -12,8 +12,8 @@ use std::process::Command;
 
 use olm_catalog::declcfg::{load_files, FileInput};
 use olm_catalog::graph::{
-    graph_picture, render_graph_svg, upgrade_path, NodeKind, PictureOptions, Semantics, Start, SvgOptions,
-    MAX_PICTURE_NODES,
+    graph_picture, render_graph_svg, upgrade_path, NodeKind, PictureError, PictureOptions, Semantics, Start,
+    SvgOptions, MAX_PICTURE_NODES,
 };
 use olm_catalog::{model, read_catalog, Model};
 
@@ -195,4 +195,17 @@ fn hostile_catalogs_give_bounded_pictures() {
             assert!(picture.nodes.len() < 100, "{}: {} nodes", h.name, picture.nodes.len());
         }
     }
+}
+
+#[test]
+fn a_picture_over_the_node_budget_is_refused_with_its_size() {
+    // Package `fan`: a head skipping 10,001 bundles that nothing else connects (no runs).
+    let h = catalogs::cycle_and_fan(3, MAX_PICTURE_NODES + 1);
+    let m = model::build(&load_files(std::slice::from_ref::<FileInput>(&h.file)).config).0;
+    let e = graph_picture(&m, &PictureOptions::new("fan")).expect_err("too large");
+    assert!(matches!(e, PictureError::TooLarge { nodes: 10_002, .. }), "{e:?}");
+    assert_eq!(
+        e.to_string(),
+        "the picture would have 10,002 nodes and 10,001 edges even with z-stream runs collapsed, more than the budget of 10,000 nodes and 50,000 edges"
+    );
 }

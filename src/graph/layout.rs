@@ -650,9 +650,8 @@ fn self_loop(b: &NodeBox, lr: bool) -> Vec<Point> {
 /// listed by their upper end.
 fn inversions(values: impl Iterator<Item = usize>, bound: usize) -> usize {
     let mut tree = vec![0usize; bound + 1];
-    let mut seen = 0;
     let mut count = 0;
-    for v in values {
+    for (seen, v) in values.enumerate() {
         // How many seen values are <= v.
         let mut i = v + 1;
         let mut le = 0;
@@ -666,7 +665,6 @@ fn inversions(values: impl Iterator<Item = usize>, bound: usize) -> usize {
             tree[i] += 1;
             i += i & i.wrapping_neg();
         }
-        seen += 1;
     }
     count
 }

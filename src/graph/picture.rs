@@ -543,11 +543,8 @@ impl<'g> Draft<'g> {
         let keep_path = self.on_path.iter().filter(|&&on| on).count() <= PATH_KEPT_EXPANDED;
         let eligible = |i: usize| {
             let node = &self.g.nodes[i];
-            !node.is_virtual
-                && !node.head
-                && !(keep_path && self.on_path[i])
-                && self.start != Some(i)
-                && self.minor[i].is_some()
+            let kept = node.is_virtual || node.head || self.start == Some(i) || (keep_path && self.on_path[i]);
+            !kept && self.minor[i].is_some()
         };
         let pos = |i: usize| self.position[i];
         let mut runs = Vec::new();
@@ -698,8 +695,8 @@ impl<'g> Draft<'g> {
         }
         ids.insert(id.clone());
         let (label, sublabel) = match &node.version {
-            Some(v) => (shorten(v, 30), Some(shorten(&node.name, 30))),
-            None => (shorten(&node.name, 30), node.is_virtual.then(|| "not in this channel".to_string())),
+            Some(v) => (shorten(v, 30), Some(shorten_name(&node.name, 30))),
+            None => (shorten_name(&node.name, 30), node.is_virtual.then(|| "not in this channel".to_string())),
         };
         let mut picture = PictureNode {
             id,
@@ -777,6 +774,21 @@ fn shorten(text: &str, max: usize) -> String {
     s
 }
 
+/// A bundle name cut to `max` characters in the middle, so that its end (the version, which
+/// tells siblings apart) stays.
+fn shorten_name(text: &str, max: usize) -> String {
+    let n = text.chars().count();
+    if n <= max {
+        return text.to_string();
+    }
+    let tail = (max - 1) * 2 / 3;
+    let head = max - 1 - tail;
+    let mut s: String = text.chars().take(head).collect();
+    s.push('…');
+    s.extend(text.chars().skip(n - tail));
+    s
+}
+
 /// An estimate of how wide `text` is at `size` pixels (sans-serif): the layout and the SVG
 /// renderer agree on it, no font needed.
 pub(crate) fn text_width(text: &str, size: f64) -> f64 {
@@ -784,13 +796,18 @@ pub(crate) fn text_width(text: &str, size: f64) -> f64 {
         .map(|c| match c {
             'i' | 'j' | 'l' | '.' | ',' | ':' | ';' | '\'' | '|' | '!' | ' ' => 0.3,
             'm' | 'w' | 'M' | 'W' => 0.85,
-            c if c.is_ascii_uppercase() || c.is_ascii_digit() => 0.62,
+            c if c.is_ascii_uppercase() || c.is_ascii_digit() => 0.64,
             c if c.is_ascii() => 0.55,
             c if (c as u32) >= 0x1100 => 1.05,
             _ => 0.65,
         })
         .sum::<f64>()
         * size
+}
+
+/// The width of a node's first line (bold, so a little wider than [`text_width`] says).
+pub(crate) fn label_width(text: &str) -> f64 {
+    text_width(text, LABEL_SIZE) * 1.15
 }
 
 /// Font sizes and paddings the SVG renderer uses.
@@ -819,7 +836,7 @@ pub(crate) fn badge_width(text: &str) -> f64 {
 /// Size a node to its text.
 fn size(n: &mut PictureNode) {
     let badges: f64 = badges(n).iter().map(|b| badge_width(b) + 4.0).sum();
-    let line1 = text_width(&n.label, LABEL_SIZE) + badges;
+    let line1 = label_width(&n.label) + badges;
     let line2 = n.sublabel.as_deref().map_or(0.0, |s| text_width(s, SUBLABEL_SIZE));
     n.width = (line1.max(line2) + 2.0 * PAD).clamp(72.0, 320.0).ceil();
     n.height = if n.sublabel.is_some() { 44.0 } else { 30.0 };
@@ -1119,6 +1136,9 @@ mod tests {
         let p = picture(&m, &PictureOptions::new("foo"));
         assert_eq!(p.nodes[0].name, long);
         assert!(p.nodes[0].label.ends_with('…') && p.nodes[0].label.chars().count() == 30);
+        let sub = p.nodes[0].sublabel.as_deref().expect("the name");
+        assert_eq!(sub, format!("foo.v1.0.0…{}", "x".repeat(19)));
+        assert_eq!(shorten_name("local-storage-operator.v4.17.0-202406210743", 30), "local-stor…4.17.0-202406210743");
         assert!(p.nodes[0].width <= 320.0);
     }
 }

@@ -17,8 +17,8 @@ use std::fmt::Write as _;
 
 use super::layout::{num, Point};
 use super::picture::{
-    badge_width, badges, graph_picture, text_width, NodeKind, Picture, PictureEdge, PictureEdgeKind, PictureError,
-    PictureNode, PictureOptions, BADGE_SIZE, LABEL_SIZE, SUBLABEL_SIZE,
+    badge_width, badges, graph_picture, label_width, text_width, NodeKind, Picture, PictureEdge, PictureEdgeKind,
+    PictureError, PictureNode, PictureOptions, BADGE_SIZE, LABEL_SIZE, SUBLABEL_SIZE,
 };
 use super::upgrade::Semantics;
 use crate::model::Model;
@@ -447,7 +447,7 @@ fn node(s: &mut String, n: &PictureNode, role: &str, theme: Theme) {
         fallback("text", theme),
         escape(&n.label)
     );
-    let mut bx = 12.0 + text_width(&n.label, LABEL_SIZE) + 6.0;
+    let mut bx = 12.0 + label_width(&n.label) + 6.0;
     for b in badges(n) {
         let bw = badge_width(b);
         let _ = write!(

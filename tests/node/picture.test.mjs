@@ -112,3 +112,16 @@ test('errors are structured', () => {
   assert.equal(code(() => olm.renderGraphSvg(community, { package: p.name, colour: 'x' })), 'invalid-input');
   assert.equal(code(() => olm.graphPicture('nope', { package: p.name })), 'invalid-input');
 });
+
+test('layoutGraph lays out any graph with the same layout', () => {
+  const box = { width: 100, height: 30 };
+  const l = olm.layoutGraph({ nodes: [box, box, box, box], edges: [{ from: 0, to: 1 }, { from: 0, to: 2 }, { from: 1, to: 3 }, { from: 2, to: 3 }] });
+  assert.deepEqual(l.nodes.map((n) => n.rank), [0, 1, 1, 2]);
+  assert.equal(l.crossings, 0);
+  assert.ok(l.edges.every((e) => e.d.startsWith('M') && e.points.length >= 2));
+  assert.ok(l.nodes[0].x < l.nodes[1].x && l.nodes[1].y !== l.nodes[2].y);
+  const tb = olm.layoutGraph({ nodes: [box, box], edges: [{ from: 0, to: 1 }], direction: 'tb' });
+  assert.ok(tb.nodes[0].y < tb.nodes[1].y);
+  assert.throws(() => olm.layoutGraph({ nodes: [box], edges: [{ from: 0, to: 5 }] }), (e) => e.code === 'invalid-input' && /edges\[0\]/.test(e.message));
+  assert.throws(() => olm.layoutGraph({ nodes: [box], direction: 'up' }), (e) => e.code === 'invalid-input');
+});

@@ -102,3 +102,14 @@ void passed; void noteSeverity;
   const sarif: string = formatDiagnostics(d.findings, { format: 'sarif', valid: true });
   console.log(stranded, md.length, sarif.length, d.packages[0]?.channels[0]?.edgesAdded[0]?.kind);
 }
+// The picture (issue 16): a Catalog or a file list, the Picture's shape, the SVG's options.
+import { graphPicture, renderGraphSvg, type Picture, type PictureNode, type RenderGraphSvgOptions } from 'olm-catalog';
+const files = [{ path: 'c.yaml', content: 'schema: olm.package\nname: x\n' }];
+const picture: Picture = graphPicture(files, { package: 'x', from: '1.0.0', semantics: 'v1', fans: true, expand: ['group:x.v1.0.0'], direction: 'tb' });
+const onPath: PictureNode[] = picture.nodes.filter((n) => n.onPath && n.kind !== 'group');
+const svgOptions: RenderGraphSvgOptions = { package: 'x', theme: 'auto', interactive: true, legend: false, idPrefix: 'g1' };
+const svg: string = renderGraphSvg(loadCatalog(files), svgOptions);
+console.log(onPath.map((n) => n.ariaLabel), picture.edges[0]?.d, picture.path?.lines.join('\n'), svg.length);
+import { layoutGraph, type LayoutGraphResult } from 'olm-catalog';
+const laid: LayoutGraphResult = layoutGraph({ nodes: [{ width: 10, height: 10 }], edges: [], direction: 'tb' });
+console.log(laid.nodes[0]?.rank, laid.edges.length, laid.crossings);
