@@ -52,6 +52,7 @@
 pub mod cluster;
 pub mod declcfg;
 mod diagnostic;
+pub mod deps;
 pub mod diff;
 mod dns_label;
 mod gotext;
