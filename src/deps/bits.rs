@@ -50,6 +50,7 @@ impl Bits {
     }
 
     /// Whether `i` is in the set.
+    #[cfg(test)]
     pub(crate) fn contains(&self, i: u32) -> bool {
         let i = i as usize;
         i < self.len && self.words[i / 64] & (1 << (i % 64)) != 0
