@@ -72,6 +72,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     packages() { return this.#use((h) => h.packages()); }
     channelGraph(pkg, channel) { return this.#use((h) => h.channelGraph(pkg, channel)); }
     upgradePath(options) { return this.#use((h) => h.upgradePath(options)); }
+    packageDeps(options) { return this.#use((h) => h.packageDeps(options)); }
     toMermaid(options) { return this.#full((h) => h.toMermaid(options)); }
     toDot(pkg, channel) { return this.#full((h) => h.toDot(pkg, channel)); }
     checkOperatorGroups(check) { return this.#full((h) => h.checkOperatorGroups(check)); }
@@ -225,6 +226,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     packages: (catalog) => catalog.packages(),
     channelGraph: (catalog, pkg, channel) => catalog.channelGraph(pkg, channel),
     upgradePath: (catalog, options) => catalog.upgradePath(options),
+    packageDeps: (catalog, options) => catalogArg(catalog, 'packageDeps').packageDeps(options),
     toMermaid: (catalog, options) => catalog.toMermaid(options),
     toDot: (catalog, pkg, channel) => catalog.toDot(pkg, channel),
     checkOperatorGroups: (check) => withCheck(check, (c, rest) => c.checkOperatorGroups(rest), (raw, p) => raw.checkOperatorGroups(p)),

@@ -975,3 +975,28 @@ pub fn format_diagnostics(diagnostics: JsValue, options: JsValue) -> Result<Stri
     let valid = o.valid.unwrap_or_else(|| !diagnostics.iter().any(crate::Diagnostic::is_error));
     Ok(crate::report_formats::render_diagnostics(format, &diagnostics, valid))
 }
+
+/// `packageDeps` options: `{package, headsOnly?}`.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct DepsOpts {
+    package: String,
+    #[serde(default)]
+    heads_only: bool,
+}
+
+#[wasm_bindgen]
+impl Catalog {
+    /// The cross-package view of a package (`{package, headsOnly?}`): what it requires, who
+    /// provides it, what is unsatisfied, who requires it (`PackageDeps`, as the CLI's `deps
+    /// --format json`).
+    #[wasm_bindgen(js_name = packageDeps)]
+    pub fn package_deps(&self, options: JsValue) -> Result<JsValue, JsValue> {
+        let o: DepsOpts = serde_wasm_bindgen::from_value(options)
+            .map_err(|e| js_error("invalid-input", &format!("packageDeps options: {e}"), None))?;
+        let options = crate::deps::DepsOptions { heads_only: o.heads_only };
+        let deps = crate::deps::package_deps(&self.inner.model, &o.package, &options)
+            .map_err(|e| js_error("unknown-package", &e.to_string(), None))?;
+        to_js(&deps)
+    }
+}

@@ -1,7 +1,8 @@
 //! The `olm-catalog` command line: a thin surface over the library (no logic of its own).
 //!
 //! Exit codes: 0 success (valid catalog, path reaches the head), 1 a negative answer (invalid
-//! catalog, stranded version, a CSV its OperatorGroup does not support), 2 usage or I/O error.
+//! catalog, stranded version, a CSV its OperatorGroup does not support, an unmet dependency), 2
+//! usage or I/O error.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
