@@ -102,3 +102,12 @@ void passed; void noteSeverity;
   const sarif: string = formatDiagnostics(d.findings, { format: 'sarif', valid: true });
   console.log(stranded, md.length, sarif.length, d.packages[0]?.channels[0]?.edgesAdded[0]?.kind);
 }
+
+// packageDeps (core module)
+import { packageDeps, type PackageDeps, type DepsRequirement, type DepsStatus, type ConstraintNode } from 'olm-catalog';
+const deps: PackageDeps = packageDeps(catalog, { package: 'x', headsOnly: true });
+const viaMethod: PackageDeps = catalog.packageDeps({ package: 'x' });
+const firstReq: DepsRequirement | undefined = deps.requirements[0];
+const st: DepsStatus = firstReq?.status ?? 'unknown';
+const tree: ConstraintNode | undefined = firstReq?.constraint;
+const who: string[] = viaMethod.requiredBy.map((r) => `${r.package} ${r.text} ${r.satisfied} ${st} ${tree?.op}`);
