@@ -51,8 +51,8 @@
 
 pub mod cluster;
 pub mod declcfg;
-mod diagnostic;
 pub mod deps;
+mod diagnostic;
 pub mod diff;
 mod dns_label;
 mod gotext;

@@ -729,13 +729,17 @@ fn deps_json_has_requirements_providers_and_requirers() {
     assert_eq!(v["requirements"].as_array().unwrap().len(), 0);
     assert_eq!(v["provides"][0]["text"], "GVK db.io/v1 Db");
     let r = &v["requiredBy"][0];
-    assert_eq!((r["package"].as_str(), r["property"].as_str(), r["satisfied"].as_bool()), (Some("app"), Some("olm.gvk.required"), Some(true)));
+    assert_eq!(
+        (r["package"].as_str(), r["property"].as_str(), r["satisfied"].as_bool()),
+        (Some("app"), Some("olm.gvk.required"), Some(true))
+    );
     assert_eq!(r["heads"], serde_json::json!(["app.v2.0.0"]));
 
     let out = bin().args(["deps", "--package", "app", "--format", "json"]).arg(&d).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let statuses: Vec<&str> = v["requirements"].as_array().unwrap().iter().map(|r| r["status"].as_str().unwrap()).collect();
+    let statuses: Vec<&str> =
+        v["requirements"].as_array().unwrap().iter().map(|r| r["status"].as_str().unwrap()).collect();
     assert_eq!(statuses, vec!["unsatisfied", "satisfied", "unknown"]);
     assert_eq!(v["requirements"][1]["providers"][0]["bundle"], "db.v1.0.0");
     assert_eq!(v["requirements"][2]["constraint"]["failureMessage"], "needs <certified>");

@@ -111,7 +111,9 @@ fn expected(all: &[Raw], package: &str) -> (BTreeMap<String, BTreeSet<String>>, 
     let requirers = all
         .iter()
         .filter(|b| b.package != package)
-        .filter(|b| b.needs_package.iter().any(|(n, _)| n == package) || b.needs_gvk.iter().any(|g| provided.contains(g)))
+        .filter(|b| {
+            b.needs_package.iter().any(|(n, _)| n == package) || b.needs_gvk.iter().any(|g| provided.contains(g))
+        })
         .map(|b| b.package.clone())
         .collect();
     (reqs, requirers)
@@ -141,11 +143,8 @@ fn roots() -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(fbc()).unwrap().map(|e| e.unwrap().path()).collect();
     dirs.sort();
     for d in dirs {
-        let mut nested: Vec<PathBuf> = std::fs::read_dir(&d)
-            .unwrap()
-            .map(|e| e.unwrap().path().join("catalog"))
-            .filter(|p| p.is_dir())
-            .collect();
+        let mut nested: Vec<PathBuf> =
+            std::fs::read_dir(&d).unwrap().map(|e| e.unwrap().path().join("catalog")).filter(|p| p.is_dir()).collect();
         nested.sort();
         if nested.is_empty() {
             out.push(d);

@@ -420,7 +420,9 @@ mod native {
                 template_cmd(&file, &bundles, kind, &options, format, output_dir.as_deref(), validate, &mut out)
             }
             Command::Diff { old, new, format, package } => diff_cmd(&old, &new, format, package, &mut out),
-            Command::Deps { path, package, format, heads_only } => deps_cmd(&path, &package, format, heads_only, &mut out),
+            Command::Deps { path, package, format, heads_only } => {
+                deps_cmd(&path, &package, format, heads_only, &mut out)
+            }
             Command::ConvertTemplate { kind: ConvertKind::Basic, path, format } => {
                 convert_cmd(&path, format.into(), &mut out)
             }
@@ -836,7 +838,13 @@ mod native {
     }
 
     /// A package's cross-package view; exit 1 when a requirement is unsatisfied or unreadable.
-    fn deps_cmd(path: &Path, package: &str, format: TextOrJson, heads_only: bool, out: &mut String) -> Result<u8, Fail> {
+    fn deps_cmd(
+        path: &Path,
+        package: &str,
+        format: TextOrJson,
+        heads_only: bool,
+        out: &mut String,
+    ) -> Result<u8, Fail> {
         use olm_catalog::deps::{package_deps, DepsOptions};
         let (m, _) = model::build(&load(path)?);
         let deps = package_deps(&m, package, &DepsOptions { heads_only })

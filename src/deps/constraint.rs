@@ -5,12 +5,9 @@
 //! one is `unknown` unless the rest of the tree decides it (an `any` with a satisfied sibling).
 
 use super::bits::Tri;
-use super::index::DepsIndex;
+use super::index::{DepsIndex, MAX_DEPTH};
 use super::{ConstraintNode, ConstraintOp, Status};
 use crate::property::{Constraint, ConstraintError, ConstraintValue};
-
-/// Deepest nesting of compound constraints read (as the resolver's conversion).
-pub(crate) const MAX_DEPTH: usize = 64;
 
 /// The tree of `c` and the bundles satisfying its root, or OLM's conversion error (a range
 /// that does not parse, nesting too deep, an empty constraint).
@@ -95,4 +92,3 @@ pub(crate) fn root_text(c: &ConstraintNode) -> String {
         _ => c.text.clone(),
     }
 }
-

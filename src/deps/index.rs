@@ -11,6 +11,9 @@ use crate::model::{Bundle, Model, Package};
 use crate::property::{Constraint, ConstraintValue, Gvk, Property};
 use crate::version::VersionRange;
 
+/// Deepest nesting of compound constraints read (as the resolver's conversion).
+pub(crate) const MAX_DEPTH: usize = 64;
+
 /// A bundle's number in a [`DepsIndex`].
 pub(crate) type BundleId = u32;
 
@@ -121,7 +124,12 @@ impl<'a> DepsIndex<'a> {
                     self.gvk_mentions.entry(g).or_default().push(m);
                 }
                 Property::PackageRequired(r) => {
-                    let m = Mention { bundle: id, property: *i, range: r.range.as_ref().ok(), range_text: &r.version_range };
+                    let m = Mention {
+                        bundle: id,
+                        property: *i,
+                        range: r.range.as_ref().ok(),
+                        range_text: &r.version_range,
+                    };
                     self.package_mentions.entry(r.package_name.as_str()).or_default().push(m);
                 }
                 Property::Constraint(Ok(c)) => self.index_constraint(id, *i, c, false, 0),
@@ -133,7 +141,7 @@ impl<'a> DepsIndex<'a> {
     /// The `gvk` and `package` leaves of a constraint that ask for something (not under an odd
     /// number of `not`s), each once per property.
     fn index_constraint(&mut self, id: BundleId, property: usize, c: &'a ConstraintValue, negated: bool, depth: usize) {
-        if depth > super::constraint::MAX_DEPTH {
+        if depth > MAX_DEPTH {
             return;
         }
         let fresh = |list: &Vec<Mention>| !list.iter().any(|m| m.bundle == id && m.property == property);

@@ -526,7 +526,8 @@ impl<'a> DepsIndex<'a> {
                 r.package = Some(package_name.clone());
                 r.range = Some(version_range.clone());
                 if let Ok(range) = range {
-                    r.other_versions = self.providers(self.package_matches(package_name, range).1.into_iter(), usize::MAX);
+                    r.other_versions =
+                        self.providers(self.package_matches(package_name, range).1.into_iter(), usize::MAX);
                 }
             }
             _ => {}

@@ -65,7 +65,10 @@ fn a_package_range_is_satisfied_by_the_versions_inside_it_newest_first() {
     let m = catalog(&[("a", &[("a.v1", "1.0.0", &[NEEDS_B_1X])]), ("b", &b_versions())]);
     let d = deps(&m, "a");
     let r = &d.requirements[0];
-    assert_eq!((r.kind, r.text.as_str(), r.status), (RequirementKind::Package, "package b >=1.1.0 <2.0.0", Status::Satisfied));
+    assert_eq!(
+        (r.kind, r.text.as_str(), r.status),
+        (RequirementKind::Package, "package b >=1.1.0 <2.0.0", Status::Satisfied)
+    );
     assert_eq!((r.package.as_deref(), r.range.as_deref()), (Some("b"), Some(">=1.1.0 <2.0.0")));
     assert_eq!(versions(&r.providers), vec!["1.5.0", "1.1.0"]);
     assert_eq!(r.provider_count, 2);
@@ -75,7 +78,17 @@ fn a_package_range_is_satisfied_by_the_versions_inside_it_newest_first() {
 
 #[test]
 fn the_head_of_a_providing_channel_is_marked() {
-    let m = catalog(&[("a", &[("a.v1", "1.0.0", &[r#"{"type":"olm.package.required","value":{"packageName":"b","versionRange":">=1.0.0"}}"#])]), ("b", &b_versions())]);
+    let m = catalog(&[
+        (
+            "a",
+            &[(
+                "a.v1",
+                "1.0.0",
+                &[r#"{"type":"olm.package.required","value":{"packageName":"b","versionRange":">=1.0.0"}}"#],
+            )],
+        ),
+        ("b", &b_versions()),
+    ]);
     let r = &deps(&m, "a").requirements[0];
     assert_eq!(r.providers[0].bundle, "b.v2.0.0");
     assert_eq!(r.providers[0].head_of, vec!["stable"]);
@@ -90,7 +103,10 @@ fn a_package_missing_from_the_catalog_or_without_a_version_in_range_is_unsatisfi
     let m = catalog(&[("a", &[("a.v1", "1.0.0", &[missing, too_new])]), ("b", &b_versions())]);
     let d = deps(&m, "a");
     let status: Vec<(&str, Status)> = d.requirements.iter().map(|r| (r.text.as_str(), r.status)).collect();
-    assert_eq!(status, vec![("package b >=3.0.0", Status::Unsatisfied), ("package cert-manager >=1.12.2", Status::Unsatisfied)]);
+    assert_eq!(
+        status,
+        vec![("package b >=3.0.0", Status::Unsatisfied), ("package cert-manager >=1.12.2", Status::Unsatisfied)]
+    );
     assert_eq!(versions(&d.requirements[0].other_versions).len(), 4, "the versions outside the range are listed");
     assert!(d.requirements[1].other_versions.is_empty());
     assert_eq!((d.summary.unsatisfied, d.summary.satisfied), (2, 0));
@@ -164,7 +180,8 @@ fn constraint(json: &str) -> String {
 
 #[test]
 fn a_cel_rule_is_shown_with_its_failure_message_and_left_unknown() {
-    let rule = r#"{"failureMessage":"needs a certified db","cel":{"rule":"properties.exists(p, p.type == 'certified')"}}"#;
+    let rule =
+        r#"{"failureMessage":"needs a certified db","cel":{"rule":"properties.exists(p, p.type == 'certified')"}}"#;
     let c = constraint(rule);
     let m = catalog(&[("a", &[("a.v1", "1.0.0", &[c.as_str()])]), ("db", &[("db.v1", "1.0.0", &[GIVES_DB])])]);
     let d = deps(&m, "a");
@@ -231,7 +248,8 @@ fn a_package_constraint_fills_the_package_and_range_and_an_unreadable_one_is_inv
 
 #[test]
 fn reverse_requirers_name_the_package_or_an_api_it_provides_but_not_itself() {
-    let via_constraint = constraint(r#"{"all":{"constraints":[{"package":{"packageName":"db","versionRange":">=1.0.0"}}]}}"#);
+    let via_constraint =
+        constraint(r#"{"all":{"constraints":[{"package":{"packageName":"db","versionRange":">=1.0.0"}}]}}"#);
     let negated = constraint(r#"{"not":{"constraints":[{"package":{"packageName":"db","versionRange":">=0.0.0"}}]}}"#);
     let needs_new_db = r#"{"type":"olm.package.required","value":{"packageName":"db","versionRange":">=5.0.0"}}"#;
     let m = catalog(&[
@@ -267,7 +285,17 @@ fn an_unknown_package_is_an_error() {
 #[test]
 fn the_text_lists_status_declarers_providers_and_requirers() {
     let m = catalog(&[
-        ("a", &[("a.v1", "1.0.0", &[NEEDS_B_1X, r#"{"type":"olm.package.required","value":{"packageName":"zz","versionRange":">=1.0.0"}}"#])]),
+        (
+            "a",
+            &[(
+                "a.v1",
+                "1.0.0",
+                &[
+                    NEEDS_B_1X,
+                    r#"{"type":"olm.package.required","value":{"packageName":"zz","versionRange":">=1.0.0"}}"#,
+                ],
+            )],
+        ),
         ("b", &b_versions()),
     ]);
     let text = deps(&m, "a").to_text();
@@ -282,7 +310,8 @@ fn the_text_lists_status_declarers_providers_and_requirers() {
 
 #[test]
 fn provider_lists_are_capped_but_counted() {
-    let many: Vec<(String, String)> = (0..(MAX_PROVIDERS + 5)).map(|i| (format!("db.v1.0.{i}"), format!("1.0.{i}"))).collect();
+    let many: Vec<(String, String)> =
+        (0..(MAX_PROVIDERS + 5)).map(|i| (format!("db.v1.0.{i}"), format!("1.0.{i}"))).collect();
     let bundles: Vec<B> = many.iter().map(|(n, v)| (n.as_str(), v.as_str(), &[GIVES_DB][..])).collect();
     let m = catalog(&[("a", &[("a.v1", "1.0.0", &[NEEDS_DB])]), ("db", &bundles)]);
     let r = &deps(&m, "a").requirements[0];

@@ -14,7 +14,13 @@ pub(super) fn render(d: &PackageDeps) -> String {
     let s = &d.summary;
     let heads = d.bundles.iter().filter(|b| !b.head_of.is_empty()).count();
     let scope = if d.heads_only { " (channel heads only)" } else { "" };
-    let _ = writeln!(out, "Package {}: {}, {}{scope}", d.package, plural(s.bundles, "bundle"), plural(heads, "channel head"));
+    let _ = writeln!(
+        out,
+        "Package {}: {}, {}{scope}",
+        d.package,
+        plural(s.bundles, "bundle"),
+        plural(heads, "channel head")
+    );
     let _ = write!(out, "\nRequires: {}", plural(s.requirements, "requirement"));
     let counts: Vec<String> = [
         (s.satisfied, "satisfied"),
