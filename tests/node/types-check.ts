@@ -109,5 +109,5 @@ const deps: PackageDeps = packageDeps(catalog, { package: 'x', headsOnly: true }
 const viaMethod: PackageDeps = catalog.packageDeps({ package: 'x' });
 const firstReq: DepsRequirement | undefined = deps.requirements[0];
 const st: DepsStatus = firstReq?.status ?? 'unknown';
-const tree: ConstraintNode | undefined = firstReq?.constraint;
-const who: string[] = viaMethod.requiredBy.map((r) => `${r.package} ${r.text} ${r.satisfied} ${st} ${tree?.op}`);
+const depsTree: ConstraintNode | undefined = firstReq?.constraint;
+const who: string[] = viaMethod.requiredBy.map((r) => `${r.package} ${r.text} ${r.satisfied} ${st} ${depsTree?.op}`);
