@@ -77,7 +77,8 @@ async function openDeps(page, pkg) {
   await page.waitForFunction((p) => (document.body.dataset.depsDrawn ?? '').startsWith(`${p}:`), pkg);
 }
 
-const texts = (page, sel) => page.locator(sel).evaluateAll((els) => els.map((e) => e.querySelector('.l1').textContent));
+/** The full texts of the nodes (the drawing may cut them): a requirement's, or a package name. */
+const texts = (page, sel) => page.locator(sel).evaluateAll((els) => els.map((e) => e.dataset.requirement ?? e.dataset.package));
 
 test('dependencies of real packages: columns, unsatisfied marks, navigation', async () => {
   const { page, errors } = await openPage();
@@ -93,7 +94,7 @@ test('dependencies of real packages: columns, unsatisfied marks, navigation', as
   assert.equal(await page.locator(`${svg} .dnode.requirer`).count(), 0);
   assert.match(await page.textContent('#deps-summary'), /2 requirements; required by 0 packages/);
   await page.locator('#deps-view').scrollIntoViewIfNeeded();
-  await page.screenshot({ path: join(shots, 'deps-topology.png'), fullPage: true });
+  await page.locator('#deps-view').screenshot({ path: join(shots, 'deps-topology.png') });
 
   // Clicking a provider opens that package, whose view shows who requires it.
   await page.locator(`${svg} .dnode.provider`).first().click();
@@ -115,7 +116,7 @@ test('dependencies of real packages: columns, unsatisfied marks, navigation', as
   await page.waitForFunction(() => /channel heads only/.test(document.getElementById('deps-summary').textContent));
   assert.equal(await page.locator(`${svg} .dnode.req.unsatisfied`).count(), 3);
   await page.locator('#deps-view').scrollIntoViewIfNeeded();
-  await page.screenshot({ path: join(shots, 'deps-unsatisfied.png'), fullPage: true });
+  await page.locator('#deps-view').screenshot({ path: join(shots, 'deps-unsatisfied.png') });
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -136,7 +137,8 @@ test('dependencies of a hostile catalog: every string stays text', async () => {
     { schema: 'olm.channel', package: 'db', name: 'stable', entries: [{ name: 'db.v1.0.0' }] },
     bundle('db', 'db.v1.0.0', '1.0.0', [{ type: 'olm.gvk', value: { group: 'db.io', version: 'v1', kind: `Db${evil}` } }]),
   ];
-  await page.fill('#paste', blobs.map((b) => JSON.stringify(b)).join('\n'));
+  await page.locator('#paste').evaluate((el) => { el.closest('details').open = true; });
+  await page.locator('#paste').evaluate((el, text) => { el.value = text; }, blobs.map((b) => JSON.stringify(b)).join('\n'));
   await page.click('#paste-load');
   await page.waitForSelector('#summary.valid, #summary.invalid');
   await openDeps(page, 'app');
@@ -150,7 +152,7 @@ test('dependencies of a hostile catalog: every string stays text', async () => {
   assert.ok((await page.textContent('#deps-list')).includes(`failure message: ${evil}`));
   assert.deepEqual(await texts(page, `${svg} .dnode.provider`), ['db']);
   await page.locator('#deps-view').scrollIntoViewIfNeeded();
-  await page.screenshot({ path: join(shots, 'deps-hostile.png'), fullPage: true });
+  await page.locator('#deps-view').screenshot({ path: join(shots, 'deps-hostile.png') });
   assert.deepEqual(errors, []);
   await page.close();
 });

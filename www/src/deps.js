@@ -6,15 +6,15 @@
 import { h, s } from './escape.js';
 import { call } from './remote.js';
 
-const COL_W = 250;
-const GAP = 70;
+const COL_W = 270;
+const GAP = 46;
 const ROW_H = 48;
 const NODE_H = 38;
 const PAD = 10;
 const X = [0, COL_W + GAP, 2 * (COL_W + GAP), 3 * (COL_W + GAP)];
 
 /** `text` cut to `max` characters with an ellipsis (the full text goes in a title). */
-function cut(text, max = 36) {
+function cut(text, max = 33) {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
@@ -55,7 +55,7 @@ function node(x, y, { cls, line1, line2, title, onOpen, data = {} }) {
   g.append(s('title', {}, title));
   g.append(s('rect', { width: COL_W, height: NODE_H, rx: 6 }));
   g.append(s('text', { x: PAD, y: 16, class: 'l1' }, cut(line1)));
-  if (line2) g.append(s('text', { x: PAD, y: 31, class: 'l2' }, cut(line2, 42)));
+  if (line2) g.append(s('text', { x: PAD, y: 31, class: 'l2' }, cut(line2, 41)));
   if (onOpen) {
     g.setAttribute('tabindex', '0');
     g.setAttribute('role', 'link');
@@ -111,6 +111,10 @@ export function drawDeps(deps, { open, known }) {
     title: deps.package,
     data: { 'data-package': deps.package, 'data-role': 'self' },
   }));
+
+  const none = (x, text) => nodes.append(s('text', { x, y: py + NODE_H / 2 + 4, class: 'dnone' }, text));
+  if (!deps.requiredBy.length) none(X[0], 'no other package requires it');
+  if (!reqs.length) none(X[2], 'requires no other package or API');
 
   // Requirers.
   const leftTop = top + ((rows - deps.requiredBy.length) * ROW_H) / 2;
