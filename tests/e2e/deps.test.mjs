@@ -72,8 +72,7 @@ async function openPage() {
 async function openDeps(page, pkg) {
   await page.click('#tab-explore');
   await page.click(`#packages button[data-package="${pkg}"]`);
-  const open = await page.locator('#deps-view').evaluate((d) => d.open);
-  if (!open) await page.click('#deps-view > summary');
+  if (await page.locator('#deps-body').isHidden()) await page.click('#deps-toggle');
   await page.waitForFunction((p) => (document.body.dataset.depsDrawn ?? '').startsWith(`${p}:`), pkg);
 }
 
@@ -101,6 +100,7 @@ test('dependencies of real packages: columns, unsatisfied marks, navigation', as
   await page.waitForFunction(() => (document.body.dataset.depsDrawn ?? '').startsWith('rabbitmq-cluster-operator:'));
   assert.match(await page.textContent('#channel-title'), /^rabbitmq-cluster-operator/);
   assert.deepEqual(await texts(page, `${svg} .dnode.requirer`), ['rabbitmq-messaging-topology-operator', 'rabbitmq-messaging-topology-operator']);
+  await page.locator('#deps-view').screenshot({ path: join(shots, 'deps-requirers.png') });
   // Keyboard: a requirer is a link reached by Tab and opened with Enter.
   await page.locator(`${svg} .dnode.requirer`).first().focus();
   await page.keyboard.press('Enter');

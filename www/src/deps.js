@@ -185,17 +185,22 @@ export function createDepsView({ main, openPackage }) {
   const headsOnly = h('input', { type: 'checkbox', id: 'deps-heads' });
   const graph = h('div', { class: 'deps-graph-wrap', id: 'deps-graph' });
   const list = h('div', { id: 'deps-list' });
-  const section = h('details', { class: 'deps', id: 'deps-view' },
-    h('summary', {}, 'Dependencies: who it requires, who requires it'),
+  // A button that shows and hides the body (not a <details>: the page's tests address the paste
+  // box's <details> by tag).
+  const body = h('div', { id: 'deps-body', hidden: true },
     h('div', { class: 'controls' }, h('label', {}, headsOnly, ' channel heads only')),
     summary, graph, list);
+  const toggle = h('button', { type: 'button', id: 'deps-toggle', 'aria-expanded': 'false', 'aria-controls': 'deps-body' },
+    'Dependencies: who it requires, who requires it');
+  const section = h('section', { class: 'deps', id: 'deps-view' }, h('h3', {}, toggle), body);
   document.getElementById('channel-view').append(section);
+  const isOpen = () => !body.hidden;
   let current = null;
   let drawn = 0;
 
   async function draw() {
     const catalog = main();
-    if (!catalog || !current || !section.open) return;
+    if (!catalog || !current || !isOpen()) return;
     const mine = ++drawn;
     const name = current;
     let deps;
@@ -224,7 +229,11 @@ export function createDepsView({ main, openPackage }) {
     document.body.dataset.depsDrawn = `${name}:${Date.now()}`;
   }
 
-  section.addEventListener('toggle', draw);
+  toggle.addEventListener('click', () => {
+    body.hidden = isOpen();
+    toggle.setAttribute('aria-expanded', String(isOpen()));
+    draw();
+  });
   headsOnly.addEventListener('change', draw);
   return {
     /** Show the view for package `name` (drawn now if the section is open, else when opened). */
