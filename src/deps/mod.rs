@@ -608,10 +608,11 @@ impl<'a> DepsIndex<'a> {
         };
         let live: Vec<BundleId> = own.iter().copied().filter(|&id| !self.slots[id as usize].deprecated).collect();
         let own_bits = Bits::of(self.len(), live.iter().copied());
+        // Many bundles ask for the same range: each range is checked once.
+        let mut by_range: HashMap<&str, bool> = HashMap::new();
         for m in self.package_mentions.get(package).into_iter().flatten() {
-            let satisfied = m.range.is_some_and(|r| {
-                let (yes, _) = self.package_matches(package, r);
-                !yes.and(&own_bits).is_empty()
+            let satisfied = *by_range.entry(m.range_text).or_insert_with(|| {
+                m.range.is_some_and(|r| !self.package_matches(package, r).0.and(&own_bits).is_empty())
             });
             add(m, package_text(package, m.range_text), satisfied);
         }
