@@ -74,6 +74,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     upgradePath(options) { return this.#use((h) => h.upgradePath(options)); }
     graphPicture(options) { return this.#use((h) => h.graphPicture(options)); }
     renderGraphSvg(options) { return this.#use((h) => h.renderGraphSvg(options)); }
+    packageDeps(options) { return this.#use((h) => h.packageDeps(options)); }
     toMermaid(options) { return this.#full((h) => h.toMermaid(options)); }
     toDot(pkg, channel) { return this.#full((h) => h.toDot(pkg, channel)); }
     checkOperatorGroups(check) { return this.#full((h) => h.checkOperatorGroups(check)); }
@@ -242,6 +243,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     packages: (catalog) => catalog.packages(),
     channelGraph: (catalog, pkg, channel) => catalog.channelGraph(pkg, channel),
     upgradePath: (catalog, options) => catalog.upgradePath(options),
+    packageDeps: (catalog, options) => catalogArg(catalog, 'packageDeps').packageDeps(options),
     toMermaid: (catalog, options) => catalog.toMermaid(options),
     toDot: (catalog, pkg, channel) => catalog.toDot(pkg, channel),
     checkOperatorGroups: (check) => withCheck(check, (c, rest) => c.checkOperatorGroups(rest), (raw, p) => raw.checkOperatorGroups(p)),

@@ -285,6 +285,8 @@ export declare class Catalog {
   graphPicture(options: GraphPictureOptions): Picture;
   /** `renderGraphSvg(this, options)`. */
   renderGraphSvg(options: RenderGraphSvgOptions): string;
+  /** `packageDeps(this, options)`. */
+  packageDeps(options: PackageDepsOptions): PackageDeps;
   toMermaid(options?: MermaidOptions): string;
   toDot(pkg: string, channel?: string): string;
   /** `checkOperatorGroups` of one of this catalog's bundles (`check.package`, `check.bundle`). */
@@ -997,3 +999,106 @@ export declare function checkOperatorGroupsText(check: OperatorGroupCheck): stri
 export declare function previewRbac(catalog: Catalog, options: RbacOptions): RbacPreview[];
 /** `previewRbac` as the CLI prints it: `'text'` (default) or `'yaml'`. */
 export declare function previewRbacText(catalog: Catalog, options: RbacOptions, format?: 'text' | 'yaml'): string;
+
+// ---- Cross-package view (`packageDeps`, core module; the CLI's `deps --format json`)
+
+/** `packageDeps` options. */
+export interface PackageDepsOptions {
+  package: string;
+  /** Only the package's channel heads: their requirements, the APIs they provide, who requires those. */
+  headsOnly?: boolean;
+}
+
+/**
+ * `satisfied`: a bundle of the catalog satisfies it; `unsatisfied`: none does; `unknown`: it
+ * depends on a CEL rule (shown, not evaluated); `invalid`: OLM cannot read it.
+ */
+export type DepsStatus = 'satisfied' | 'unsatisfied' | 'unknown' | 'invalid';
+
+export interface GvkRef {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+/** A bundle of the catalog that satisfies a requirement (or, in `otherVersions`, does not). */
+export interface DepsProvider {
+  package: string;
+  bundle: string;
+  version: string | null;
+  channels: string[];
+  headOf: string[];
+}
+
+/** One node of an `olm.constraint`, with what the catalog makes of it. */
+export interface ConstraintNode {
+  op: 'gvk' | 'package' | 'cel' | 'all' | 'any' | 'not';
+  /** `GVK g/v Kind`, `package p >=1.0.0`, the CEL rule, or `all(…)` of the children. */
+  text: string;
+  failureMessage: string;
+  status: DepsStatus;
+  /** How many bundles certainly satisfy it. */
+  matches: number;
+  children: ConstraintNode[];
+}
+
+/** One requirement, merged over the package's bundles that declare it. */
+export interface DepsRequirement {
+  property: string;
+  kind: 'package' | 'gvk' | 'label' | 'constraint';
+  /** `package p >=1.0.0`, `GVK g/v Kind`, `label l`, or the constraint's text. */
+  text: string;
+  package?: string;
+  range?: string;
+  gvk?: GvkRef;
+  label?: string;
+  constraint?: ConstraintNode;
+  declaredBy: string[];
+  declaredByHeads: string[];
+  status: DepsStatus;
+  /** Why OLM cannot read it (`invalid`). */
+  error?: string;
+  /** By package, newest first; at most 100 (`providerCount` is complete). */
+  providers: DepsProvider[];
+  providerCount: number;
+  /** Package requirements: the package's bundles outside the range. */
+  otherVersions: DepsProvider[];
+}
+
+/** Bundles of another package requiring this one, or an API it provides. */
+export interface DepsRequirer {
+  package: string;
+  property: string;
+  /** `package p >=1.0.0` or `GVK g/v Kind`. */
+  text: string;
+  bundles: string[];
+  heads: string[];
+  /** Whether this package's bundles (heads, with `headsOnly`) satisfy it. */
+  satisfied: boolean;
+}
+
+/** The cross-package view of one package. */
+export interface PackageDeps {
+  package: string;
+  headsOnly: boolean;
+  bundles: { name: string; version: string | null; channels: string[]; headOf: string[]; deprecated: boolean }[];
+  requirements: DepsRequirement[];
+  provides: { gvk: GvkRef; text: string; bundles: string[] }[];
+  requiredBy: DepsRequirer[];
+  summary: {
+    bundles: number;
+    requirements: number;
+    satisfied: number;
+    unsatisfied: number;
+    unknown: number;
+    invalid: number;
+    requiredBy: number;
+  };
+}
+
+/**
+ * What a package requires and which bundles provide it, what nothing in the catalog satisfies,
+ * and who requires the package. Throws an `OlmCatalogError` with code `unknown-package` or
+ * `invalid-input`.
+ */
+export declare function packageDeps(catalog: Catalog, options: PackageDepsOptions): PackageDeps;

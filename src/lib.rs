@@ -51,6 +51,7 @@
 
 pub mod cluster;
 pub mod declcfg;
+pub mod deps;
 mod diagnostic;
 pub mod diff;
 mod dns_label;

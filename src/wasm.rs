@@ -1074,6 +1074,15 @@ fn picture_error(e: graph::PictureError) -> JsValue {
     js_error(code, &e.to_string(), None)
 }
 
+/// `packageDeps` options: `{package, headsOnly?}`.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct DepsOpts {
+    package: String,
+    #[serde(default)]
+    heads_only: bool,
+}
+
 #[wasm_bindgen]
 impl Catalog {
     /// A channel's upgrade graph laid out (`Picture`): `{package, channel?, from?, semantics?,
@@ -1198,4 +1207,20 @@ pub fn layout_graph(input: JsValue) -> Result<JsValue, JsValue> {
         .map(|r| LayoutEdgeOutput { d: path_d(&r.points, o.direction), points: r.points, reversed: r.reversed })
         .collect();
     to_js(&LayoutOutput { nodes: l.nodes, edges, width: l.width, height: l.height, crossings: l.crossings })
+}
+
+#[wasm_bindgen]
+impl Catalog {
+    /// The cross-package view of a package (`{package, headsOnly?}`): what it requires, who
+    /// provides it, what is unsatisfied, who requires it (`PackageDeps`, as the CLI's `deps
+    /// --format json`).
+    #[wasm_bindgen(js_name = packageDeps)]
+    pub fn package_deps(&self, options: JsValue) -> Result<JsValue, JsValue> {
+        let o: DepsOpts = serde_wasm_bindgen::from_value(options)
+            .map_err(|e| js_error("invalid-input", &format!("packageDeps options: {e}"), None))?;
+        let options = crate::deps::DepsOptions { heads_only: o.heads_only };
+        let deps = crate::deps::package_deps(&self.inner.model, &o.package, &options)
+            .map_err(|e| js_error("unknown-package", &e.to_string(), None))?;
+        to_js(&deps)
+    }
 }

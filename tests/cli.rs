@@ -687,3 +687,74 @@ fn diff_formats_for_ci() {
     let junit = run("junit");
     assert_eq!((junit.matches("<testcase ").count(), junit.matches("<failure ").count()), (1, 1));
 }
+
+// ---- deps: the cross-package view
+
+const DEPS_CATALOG: &str = r#"{"schema":"olm.package","name":"app","defaultChannel":"stable"}
+{"schema":"olm.channel","package":"app","name":"stable","entries":[{"name":"app.v1.0.0"},{"name":"app.v2.0.0","replaces":"app.v1.0.0"}]}
+{"schema":"olm.bundle","package":"app","name":"app.v1.0.0","image":"quay.io/app/bundle:v1.0.0","properties":[{"type":"olm.package","value":{"packageName":"app","version":"1.0.0"}},{"type":"olm.package.required","value":{"packageName":"gone","versionRange":">=1.0.0"}}]}
+{"schema":"olm.bundle","package":"app","name":"app.v2.0.0","image":"quay.io/app/bundle:v2.0.0","properties":[{"type":"olm.package","value":{"packageName":"app","version":"2.0.0"}},{"type":"olm.gvk.required","value":{"group":"db.io","version":"v1","kind":"Db"}},{"type":"olm.constraint","value":{"failureMessage":"needs <certified>","cel":{"rule":"properties.exists(p, p.type == 'certified')"}}}]}
+{"schema":"olm.package","name":"db","defaultChannel":"stable"}
+{"schema":"olm.channel","package":"db","name":"stable","entries":[{"name":"db.v1.0.0"}]}
+{"schema":"olm.bundle","package":"db","name":"db.v1.0.0","image":"quay.io/db/bundle:v1.0.0","properties":[{"type":"olm.package","value":{"packageName":"db","version":"1.0.0"}},{"type":"olm.gvk","value":{"group":"db.io","version":"v1","kind":"Db"}}]}
+"#;
+
+#[test]
+fn deps_exits_1_when_a_requirement_is_unsatisfied_and_0_with_heads_only() {
+    let d = temp_dir("deps");
+    write(&d, "catalog.json", DEPS_CATALOG);
+    let out = bin().args(["deps", "--package", "app"]).arg(&d).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.starts_with("Package app: 2 bundles, 1 channel head\n"), "{text}");
+    assert!(text.contains("  [UNSATISFIED] package gone >=1.0.0 (olm.package.required)\n      declared by 1 bundle: app.v1.0.0\n      nothing in the catalog satisfies it\n"), "{text}");
+    assert!(text.contains("  [satisfied] GVK db.io/v1 Db (olm.gvk.required)\n"), "{text}");
+    assert!(text.contains("        db: 1.0.0 (head of stable)\n"), "{text}");
+    assert!(text.contains("  [unknown] cel(properties.exists(p, p.type == 'certified')) (olm.constraint)\n"), "{text}");
+    assert!(text.contains("failure message: needs <certified>"), "{text}");
+
+    // The head (app.v2.0.0) asks only for what the catalog has, or a CEL rule: not unmet.
+    let out = bin().args(["deps", "--package", "app", "--heads-only"]).arg(&d).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+}
+
+#[test]
+fn deps_json_has_requirements_providers_and_requirers() {
+    let d = temp_dir("deps-json");
+    write(&d, "catalog.json", DEPS_CATALOG);
+    let out = bin().args(["deps", "--package", "db", "--format", "json"]).arg(&d).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["package"], "db");
+    assert_eq!(v["requirements"].as_array().unwrap().len(), 0);
+    assert_eq!(v["provides"][0]["text"], "GVK db.io/v1 Db");
+    let r = &v["requiredBy"][0];
+    assert_eq!(
+        (r["package"].as_str(), r["property"].as_str(), r["satisfied"].as_bool()),
+        (Some("app"), Some("olm.gvk.required"), Some(true))
+    );
+    assert_eq!(r["heads"], serde_json::json!(["app.v2.0.0"]));
+
+    let out = bin().args(["deps", "--package", "app", "--format", "json"]).arg(&d).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let statuses: Vec<&str> =
+        v["requirements"].as_array().unwrap().iter().map(|r| r["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses, vec!["unsatisfied", "satisfied", "unknown"]);
+    assert_eq!(v["requirements"][1]["providers"][0]["bundle"], "db.v1.0.0");
+    assert_eq!(v["requirements"][2]["constraint"]["failureMessage"], "needs <certified>");
+    assert_eq!(v["summary"]["unsatisfied"], 1);
+}
+
+#[test]
+fn deps_of_an_unknown_package_or_a_missing_path_exits_2() {
+    let d = temp_dir("deps-bad");
+    write(&d, "catalog.json", DEPS_CATALOG);
+    let out = bin().args(["deps", "--package", "nope"]).arg(&d).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no package \"nope\" in the catalog"));
+    let out = bin().args(["deps", "--package", "app"]).arg(d.join("missing")).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = bin().args(["deps"]).arg(&d).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "--package is required");
+}

@@ -1,7 +1,8 @@
 //! The `olm-catalog` command line: a thin surface over the library (no logic of its own).
 //!
 //! Exit codes: 0 success (valid catalog, path reaches the head), 1 a negative answer (invalid
-//! catalog, stranded version, a CSV its OperatorGroup does not support), 2 usage or I/O error.
+//! catalog, stranded version, a CSV its OperatorGroup does not support, an unmet dependency), 2
+//! usage or I/O error.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -240,6 +241,20 @@ mod native {
             /// Only this package.
             #[arg(long)]
             package: Option<String>,
+        },
+        /// A package's cross-package view: what it requires and who provides it, what nothing
+        /// in the catalog satisfies, who requires it (exit 1 when a requirement is unmet).
+        Deps {
+            /// Catalog directory or file.
+            path: PathBuf,
+            /// The package.
+            #[arg(long)]
+            package: String,
+            #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+            format: TextOrJson,
+            /// Only the package's channel heads (their requirements and provided APIs).
+            #[arg(long)]
+            heads_only: bool,
         },
         /// Turn a File-Based Catalog into a template (`opm alpha convert-template basic`).
         ConvertTemplate {
@@ -500,6 +515,9 @@ mod native {
                 template_cmd(&file, &bundles, kind, &options, format, output_dir.as_deref(), validate, &mut out)
             }
             Command::Diff { old, new, format, package } => diff_cmd(&old, &new, format, package, &mut out),
+            Command::Deps { path, package, format, heads_only } => {
+                deps_cmd(&path, &package, format, heads_only, &mut out)
+            }
             Command::ConvertTemplate { kind: ConvertKind::Basic, path, format } => {
                 convert_cmd(&path, format.into(), &mut out)
             }
@@ -912,6 +930,28 @@ mod native {
         }
         out.push_str(&write_basic_template(&to_basic_template(&loaded.config), format));
         Ok(0)
+    }
+
+    /// A package's cross-package view; exit 1 when a requirement is unsatisfied or unreadable.
+    fn deps_cmd(
+        path: &Path,
+        package: &str,
+        format: TextOrJson,
+        heads_only: bool,
+        out: &mut String,
+    ) -> Result<u8, Fail> {
+        use olm_catalog::deps::{package_deps, DepsOptions};
+        let (m, _) = model::build(&load(path)?);
+        let deps = package_deps(&m, package, &DepsOptions { heads_only })
+            .map_err(|e| Fail(format!("{}: {e}", path.display())))?;
+        match format {
+            TextOrJson::Json => {
+                out.push_str(&serde_json::to_string_pretty(&deps).map_err(|e| Fail(e.to_string()))?);
+                out.push('\n');
+            }
+            TextOrJson::Text => out.push_str(&deps.to_text()),
+        }
+        Ok(u8::from(deps.has_unmet()))
     }
 
     /// `graph`'s Mermaid options.

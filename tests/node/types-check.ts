@@ -113,3 +113,12 @@ console.log(onPath.map((n) => n.ariaLabel), picture.edges[0]?.d, picture.path?.l
 import { layoutGraph, type LayoutGraphResult } from 'olm-catalog';
 const laid: LayoutGraphResult = layoutGraph({ nodes: [{ width: 10, height: 10 }], edges: [], direction: 'tb' });
 console.log(laid.nodes[0]?.rank, laid.edges.length, laid.crossings);
+
+// packageDeps (core module)
+import { packageDeps, type PackageDeps, type DepsRequirement, type DepsStatus, type ConstraintNode } from 'olm-catalog';
+const deps: PackageDeps = packageDeps(catalog, { package: 'x', headsOnly: true });
+const viaMethod: PackageDeps = catalog.packageDeps({ package: 'x' });
+const firstReq: DepsRequirement | undefined = deps.requirements[0];
+const st: DepsStatus = firstReq?.status ?? 'unknown';
+const depsTree: ConstraintNode | undefined = firstReq?.constraint;
+const who: string[] = viaMethod.requiredBy.map((r) => `${r.package} ${r.text} ${r.satisfied} ${st} ${depsTree?.op}`);

@@ -222,6 +222,11 @@ const ops = {
     return previewRbac(entry(handle).catalog, options);
   },
 
+  /** The cross-package view of a package (`packageDeps`, core module): `{package, headsOnly}`. */
+  packageDeps(handle, options) {
+    return entry(handle).catalog.packageDeps(options);
+  },
+
   /** Resolve; each catalog source with a `handle` is that loaded catalog. Loads the resolver's module once. */
   async resolve(problem) {
     await full();

@@ -14,6 +14,7 @@ import { createInstallPanel } from './install.js';
 import { createComparePanel } from './compare.js';
 import { createReport } from './report.js';
 import { parseLink, showLink, catalogSource, embedSnippet } from './link.js';
+import { createDepsView } from './deps.js';
 
 const $ = (id) => document.getElementById(id);
 // `catalog`: the RemoteCatalog loaded on the left (its report, packages and file paths).
@@ -255,6 +256,7 @@ async function openPackage(name, channel) {
   state.pkg = p;
   showTab('explore');
   $('channel-view').hidden = false;
+  depsView.show(name);
   const select = $('channel');
   select.textContent = '';
   const ordered = [...p.channels].sort((a, b) => (a.name === p.defaultChannel ? -1 : b.name === p.defaultChannel ? 1 : a.name < b.name ? -1 : 1));
@@ -433,6 +435,9 @@ const installPanel = createInstallPanel({ main: () => state.catalog, openFile })
 
 // ---- compare two catalogs: changes, update safety, graphs coloured by change
 const comparePanel = createComparePanel({ main: () => state.catalog, exampleFiles, readFiles: readFileList, openFile });
+
+// ---- dependencies between packages (deps.js), in the package view
+const depsView = createDepsView({ main: () => state.catalog, openPackage });
 
 // ---- start
 await start();
