@@ -511,8 +511,13 @@ impl<'g> Draft<'g> {
     }
 
     /// Mark the path's nodes and edges; draw a skipRange step no drawn edge stands for.
+    /// A start that is a bare version (`1.2.0`, in no channel as a name) starts at the entry
+    /// with that version, if there is one.
     fn mark_path(&mut self, path: &UpgradePath, index: &HashMap<&str, usize>) {
-        if let Some(&s) = index.get(path.from.as_str()) {
+        let start = index.get(path.from.as_str()).copied().or_else(|| {
+            self.g.nodes.iter().position(|n| !n.is_virtual && n.version.as_deref() == Some(path.from.as_str()))
+        });
+        if let Some(s) = start {
             self.on_path[s] = true;
             self.start = Some(s);
         }
@@ -520,7 +525,8 @@ impl<'g> Draft<'g> {
             let Some(&to) = index.get(step.to.as_str()) else { continue };
             self.on_path[to] = true;
             self.step[to].get_or_insert(k + 1);
-            let Some(&from) = index.get(step.from.as_str()) else { continue };
+            let from = index.get(step.from.as_str()).copied().or(start.filter(|_| step.from == path.from));
+            let Some(from) = from else { continue };
             let kind: PictureEdgeKind = step.edge.into();
             match self.edges.iter_mut().find(|e| e.from == from && e.to == to && e.kind == kind) {
                 Some(e) => e.on_path = true,
@@ -1018,6 +1024,27 @@ mod tests {
         // OLM v1 takes the same single step here.
         o.semantics = Semantics::V1;
         assert_eq!(picture(&m, &o).path.expect("a path").steps.len(), 1);
+    }
+
+    #[test]
+    fn a_bare_version_starts_at_the_entry_with_that_version() {
+        let m = TestCatalog::new()
+            .channel(
+                "stable",
+                "
+                - {name: foo.v1.0.2, replaces: foo.v1.0.1, skipRange: '<1.0.2'}
+                - {name: foo.v1.0.1, replaces: foo.v1.0.0}
+                - {name: foo.v1.0.0}",
+            )
+            .build();
+        let mut o = PictureOptions::new("foo");
+        o.from = Some(Start::Version(crate::version::Version::new(1, 0, 0)));
+        let p = picture(&m, &o);
+        assert!(p.nodes[0].path_start && p.nodes[0].on_path);
+        let step: Vec<(&str, &str)> =
+            p.edges.iter().filter(|e| e.on_path).map(|e| (e.from.as_str(), e.to.as_str())).collect();
+        assert_eq!(step, [("foo.v1.0.0", "foo.v1.0.2")]);
+        assert_eq!(p.path.expect("a path").lines, ["1.0.0 → foo.v1.0.2 (skipRange)"]);
     }
 
     #[test]
