@@ -53,6 +53,7 @@ pub mod cluster;
 pub mod declcfg;
 mod diagnostic;
 pub mod diff;
+pub mod edit;
 mod dns_label;
 mod gotext;
 pub mod graph;
