@@ -335,3 +335,17 @@ impl fmt::Display for EditError {
 }
 
 impl std::error::Error for EditError {}
+
+/// The [`NewBundle`] a rendered bundle directory makes (`files` relative to the directory:
+/// `manifests/…`, `metadata/annotations.yaml`), as `opm render` renders it.
+pub fn bundle_from_directory(files: &[crate::declcfg::FileInput]) -> Result<NewBundle, EditError> {
+    use crate::render::{render_input, InputKind};
+    let (kind, rendered) = render_input(files, &crate::render::bundle::BundleOptions::default());
+    let bad = |reason: String| EditError::Invalid { op: "addBundle".into(), reason };
+    if kind != InputKind::BundleDirectory || rendered.config.bundles.len() != 1 {
+        let first = rendered.diagnostics.first().map_or(String::new(), |d| format!(": {}", d.message));
+        return Err(bad(format!("not a bundle directory{first}")));
+    }
+    let text = crate::declcfg::write::write(&rendered.config, crate::declcfg::write::Format::Json);
+    Ok(NewBundle::Blob { blob: serde_json::Value::String(text) })
+}

@@ -273,8 +273,15 @@ fn set_entry_edges(doc: &Doc, root: &Span, index: usize, old: &Edges, new: &Edge
     };
     set("replaces", old.replaces != new.replaces, new.replaces.is_empty(), Out::s(&new.replaces));
     let skips = Out::Seq(new.skips.iter().map(Out::s).collect());
+    // Both may be appended at one place: in a file with sorted keys `skipRange` comes first.
+    let range_first = doc.style.sorted;
+    if range_first {
+        set("skipRange", old.skip_range != new.skip_range, new.skip_range.is_empty(), Out::s(&new.skip_range));
+    }
     set("skips", old.skips != new.skips, new.skips.is_empty(), skips);
-    set("skipRange", old.skip_range != new.skip_range, new.skip_range.is_empty(), Out::s(&new.skip_range));
+    if !range_first {
+        set("skipRange", old.skip_range != new.skip_range, new.skip_range.is_empty(), Out::s(&new.skip_range));
+    }
     out
 }
 
