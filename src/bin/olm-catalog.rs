@@ -546,13 +546,25 @@ mod native {
                 EditFormat::Text => {
                     for e in &plan.edits {
                         let what = if e.range.start == e.range.end { "insert" } else { "replace" };
-                        out.push_str(&format!("{}:{}:{}: {what} {} bytes\n", e.file, e.lsp.start.line + 1,
-                            e.lsp.start.character + 1, e.new_text.len()));
+                        out.push_str(&format!(
+                            "{}:{}:{}: {what} {} bytes\n",
+                            e.file,
+                            e.lsp.start.line + 1,
+                            e.lsp.start.character + 1,
+                            e.new_text.len()
+                        ));
                     }
                     out.push_str(&olm_catalog::diff::to_text(&plan.diff));
                     for d in plan.findings.iter().filter(|d| !plan.diff.findings.contains(d)) {
-                        out.push_str(&format!("{}:{}:{}: {} [{}] {}\n", d.location.file, d.location.line,
-                            d.location.column, d.severity, d.code.as_str(), d.message));
+                        out.push_str(&format!(
+                            "{}:{}:{}: {} [{}] {}\n",
+                            d.location.file,
+                            d.location.line,
+                            d.location.column,
+                            d.severity,
+                            d.code.as_str(),
+                            d.message
+                        ));
                     }
                 }
             }

@@ -138,7 +138,8 @@ impl<'a> Lines<'a> {
         let start = self.starts.get(line.saturating_sub(1)).copied().unwrap_or(self.text.len());
         let rest = &self.text[start..];
         let ascii = rest.as_bytes().iter().take(col).all(u8::is_ascii);
-        let within = if ascii { col.min(rest.len()) } else { rest.char_indices().nth(col).map_or(rest.len(), |(i, _)| i) };
+        let within =
+            if ascii { col.min(rest.len()) } else { rest.char_indices().nth(col).map_or(rest.len(), |(i, _)| i) };
         start + within
     }
 }
@@ -198,7 +199,11 @@ fn yaml_spans(text: &str) -> Result<Vec<Span>, SpanError> {
                     return Err(SpanError { message: "nesting too deep".into(), line: sp.start.line() as u32 });
                 }
                 let flow = matches!(text.as_bytes().get(start), Some(b'[' | b'{'));
-                let kind = if matches!(event, Event::MappingStart(..)) { SpanKind::Map(vec![]) } else { SpanKind::Seq(vec![]) };
+                let kind = if matches!(event, Event::MappingStart(..)) {
+                    SpanKind::Map(vec![])
+                } else {
+                    SpanKind::Seq(vec![])
+                };
                 stack.push(Open { span: at(flow, kind), children: vec![], keys: vec![] });
                 continue;
             }

@@ -24,7 +24,11 @@ pub struct Doc {
 impl Doc {
     /// Read `text`'s shape.
     pub fn new(file: &str, text: String) -> Result<Doc, EditError> {
-        let f = spans(&text).map_err(|e| EditError::Unreadable { file: file.to_string(), line: e.line, reason: e.message })?;
+        let f = spans(&text).map_err(|e| EditError::Unreadable {
+            file: file.to_string(),
+            line: e.line,
+            reason: e.message,
+        })?;
         let style = detect_style(&text, f.json, &f.roots);
         Ok(Doc { file: file.to_string(), text, roots: f.roots, style })
     }
@@ -239,8 +243,10 @@ impl Doc {
         if items.len() == 1 {
             return self.replace_member_value(owner, &Out::Seq(vec![]));
         }
-        let parts: Vec<(usize, usize)> =
-            items.iter().map(|s| if seq.flow { (s.start, s.end) } else { (self.dash_before(s.start), s.end) }).collect();
+        let parts: Vec<(usize, usize)> = items
+            .iter()
+            .map(|s| if seq.flow { (s.start, s.end) } else { (self.dash_before(s.start), s.end) })
+            .collect();
         self.remove_between(parts, i, seq.flow, owner)
     }
 
@@ -389,7 +395,8 @@ mod tests {
     #[test]
     fn blobs_are_appended_and_removed_with_their_separators() {
         let d = doc(CHANNEL);
-        let got = apply(&d, d.append_root(&Out::map([("schema", Out::s("olm.deprecations")), ("package", Out::s("a"))])));
+        let got =
+            apply(&d, d.append_root(&Out::map([("schema", Out::s("olm.deprecations")), ("package", Out::s("a"))])));
         assert!(got.ends_with("schema: olm.channel\n---\npackage: a\nschema: olm.deprecations\n"), "{got}");
         let two = format!("{CHANNEL}---\nname: b\n");
         let d = doc(&two);

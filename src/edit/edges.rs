@@ -76,7 +76,9 @@ pub fn choose(
         }
         EdgePolicy::SkipRange => {
             let lowest = versioned().map(|(_, v)| v).min().expect("entries are versioned");
-            Ok(Edges { skip_range: format!(">={lowest} <{new}"), ..Edges::default() })
+            let head = lineup.head.clone().map_err(|e| EditError::refused(op, format!("no head to skip: {e}")))?;
+            let skips = head.map(|h| vec![h.to_string()]).unwrap_or_default();
+            Ok(Edges { skip_range: format!(">={lowest} <{new}"), skips, ..Edges::default() })
         }
         _ => {
             let same_major: Vec<(&str, &Version)> = versioned().filter(|(_, v)| v.major() == new.major()).collect();
@@ -97,14 +99,14 @@ pub fn choose(
 }
 
 /// The edges of an entry once `removed` (whose own edges are `gone`) leaves its channel: what
-/// replaced it now replaces what it replaced and skips what it skipped; what skipped it no
-/// longer does.
+/// replaced it now replaces what it replaced, and skips what it skipped and the removed version
+/// itself (so that a cluster still running it has an upgrade); what skipped it no longer does.
 pub fn rewire(entry: &Edges, removed: &str, gone: &Edges) -> Edges {
     let mut out = entry.clone();
     out.skips.retain(|s| s != removed);
     if entry.replaces == removed {
         out.replaces = gone.replaces.clone();
-        for s in &gone.skips {
+        for s in gone.skips.iter().chain([&removed.to_string()]) {
             if !out.skips.contains(s) && *s != out.replaces {
                 out.skips.push(s.clone());
             }
@@ -137,7 +139,7 @@ mod tests {
         let e = pick(EdgePolicy::Replaces, &[("a", &a), ("b", &b)], "b", &c).unwrap();
         assert_eq!(e, Edges { replaces: "b".into(), ..Edges::default() });
         let e = pick(EdgePolicy::SkipRange, &[("a", &a), ("b", &b)], "b", &c).unwrap();
-        assert_eq!(e.skip_range, ">=1.0.0 <1.2.0");
+        assert_eq!((e.skip_range.as_str(), e.skips), (">=1.0.0 <1.2.0", vec!["b".to_string()]));
     }
 
     #[test]
@@ -164,7 +166,8 @@ mod tests {
     fn rewiring_passes_the_removed_entrys_edges_on() {
         let gone = Edges { replaces: "a".into(), skips: vec!["x".into()], ..Edges::default() };
         let next = Edges { replaces: "b".into(), ..Edges::default() };
-        assert_eq!(rewire(&next, "b", &gone), Edges { replaces: "a".into(), skips: vec!["x".into()], ..Edges::default() });
+        let want = Edges { replaces: "a".into(), skips: vec!["x".into(), "b".into()], ..Edges::default() };
+        assert_eq!(rewire(&next, "b", &gone), want);
         let skipper = Edges { replaces: "c".into(), skips: vec!["b".into(), "y".into()], ..Edges::default() };
         assert_eq!(rewire(&skipper, "b", &gone).skips, vec!["y".to_string()]);
     }

@@ -201,7 +201,8 @@ pub enum EdgePolicy {
     /// `replaces` the channel's current head (whose version must be lower).
     #[default]
     Replaces,
-    /// A `skipRange` from the channel's lowest version up to the new one.
+    /// A `skipRange` from the channel's lowest version up to the new one, and `skips` of the
+    /// current head (opm finds the one head by `replaces` and `skips` only).
     SkipRange,
     /// As the semver template: `replaces` the highest entry of an earlier minor, `skips` the
     /// other earlier entries of the same major.

@@ -35,8 +35,11 @@ impl<'a> Ctx<'a> {
             return Ok(d.clone());
         }
         let text = match self.files.iter().find(|f| f.path == file) {
-            Some(f) => String::from_utf8(f.content.clone())
-                .map_err(|_| EditError::Unreadable { file: file.into(), line: 1, reason: "not UTF-8".into() })?,
+            Some(f) => String::from_utf8(f.content.clone()).map_err(|_| EditError::Unreadable {
+                file: file.into(),
+                line: 1,
+                reason: "not UTF-8".into(),
+            })?,
             None => String::new(),
         };
         let doc = Rc::new(Doc::new(file, text)?);
@@ -213,7 +216,10 @@ fn deprecate(
             return Ok(vec![doc.set_member(entry, "message", &Out::s(message))]);
         };
         if scalar_is(&doc, &m.value, message) {
-            return Err(EditError::refused(op, format!("{} is already deprecated with this message", target.describe())));
+            return Err(EditError::refused(
+                op,
+                format!("{} is already deprecated with this message", target.describe()),
+            ));
         }
         return Ok(vec![doc.replace_scalar(&m.value, message)]);
     }
@@ -431,7 +437,10 @@ fn remove_bundle(ctx: &mut Ctx<'_>, op: &Operation, p: &Package, name: &str) -> 
     for ch in p.channels.iter().filter(|c| c.source.is_some()) {
         let Some(gone) = ch.entry(name) else { continue };
         if ch.entries.len() == 1 {
-            return Err(EditError::refused(op, format!("{name:?} is the only entry of channel {:?}; remove the channel", ch.name)));
+            return Err(EditError::refused(
+                op,
+                format!("{name:?} is the only entry of channel {:?}; remove the channel", ch.name),
+            ));
         }
         if ch.head().is_ok_and(|h| h.name.value == name) {
             return Err(EditError::refused(
@@ -520,7 +529,8 @@ fn bundle_file(ctx: &Ctx<'_>, p: &Package, name: &str) -> String {
             + c.others.iter().filter(|x| &*x.source.file == f).count()
     };
     if p.bundles.len() > 1 && p.bundles.iter().all(|b| blobs_in(&b.source.file) == 1) {
-        let (dir, ext) = (last.rsplit_once('/').map_or("", |(d, _)| d), last.rsplit_once('.').map_or("yaml", |(_, e)| e));
+        let (dir, ext) =
+            (last.rsplit_once('/').map_or("", |(d, _)| d), last.rsplit_once('.').map_or("yaml", |(_, e)| e));
         let file = format!("{name}.{ext}");
         return if dir.is_empty() { file } else { format!("{dir}/{file}") };
     }

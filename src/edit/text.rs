@@ -122,7 +122,10 @@ fn splice(file: &str, text: &str, edits: &[&TextEdit]) -> Result<String, EditErr
     for e in edits {
         let ByteRange { start, end } = e.range;
         if start > end || end > text.len() || !text.is_char_boundary(start) || !text.is_char_boundary(end) {
-            return Err(bad(format!("range {start}..{end} is not a character range of the file ({} bytes)", text.len())));
+            return Err(bad(format!(
+                "range {start}..{end} is not a character range of the file ({} bytes)",
+                text.len()
+            )));
         }
         if start < at {
             return Err(bad(format!("edits overlap at byte {start}")));
