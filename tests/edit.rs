@@ -205,7 +205,10 @@ impl Rng {
 }
 
 /// A random operation on `package` and the check of the model it predicts.
-fn random_op(rng: &mut Rng, m: &Model, package: &str, step: usize) -> (Operation, Box<dyn Fn(&Model) -> bool>) {
+/// What an operation predicts of the reloaded model.
+type Prediction = Box<dyn Fn(&Model) -> bool>;
+
+fn random_op(rng: &mut Rng, m: &Model, package: &str, step: usize) -> (Operation, Prediction) {
     let p = m.package(package).unwrap();
     let channels: Vec<String> = p.channels.iter().filter(|c| c.source.is_some()).map(|c| c.name.clone()).collect();
     let c = channels[rng.next(channels.len())].clone();

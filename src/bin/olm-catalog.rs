@@ -227,7 +227,7 @@ mod native {
         },
         /// Edit a catalog in place: one operation, its files rewritten with their formatting kept
         /// (exit 1 when the result has errors the catalog did not have; nothing is written then).
-        Edit(EditArgs),
+        Edit(Box<EditArgs>),
         /// Turn a File-Based Catalog into a template (`opm alpha convert-template basic`).
         ConvertTemplate {
             /// The template kind to make (only `basic`).

@@ -303,7 +303,7 @@ fn detect_style(text: &str, json: bool, roots: &[Span]) -> Style {
     let mut style = Style { json, unit: if json { 4 } else { 2 }, indentless: true, sorted: !json };
     let Some(root) = roots.first() else { return style };
     if json {
-        if let Some(m) = root.members().iter().find(|m| text[..m.key_start].ends_with(|c: char| c == ' ')) {
+        if let Some(m) = root.members().iter().find(|m| text[..m.key_start].ends_with(' ')) {
             style.unit = col(m.key_start).saturating_sub(col(root.start)).max(1);
         }
         return style;
