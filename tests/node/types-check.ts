@@ -122,3 +122,18 @@ const firstReq: DepsRequirement | undefined = deps.requirements[0];
 const st: DepsStatus = firstReq?.status ?? 'unknown';
 const depsTree: ConstraintNode | undefined = firstReq?.constraint;
 const who: string[] = viaMethod.requiredBy.map((r) => `${r.package} ${r.text} ${r.satisfied} ${st} ${depsTree?.op}`);
+
+// Catalog edits.
+{
+  const { planEdit, applyEdits } = await import('olm-catalog');
+  const files = [{ path: 'c.yaml', content: 'schema: olm.package\nname: x\n' }];
+  const op: import('olm-catalog').EditOperation = { op: 'deprecate', package: 'x', message: 'gone' };
+  const plan: import('olm-catalog').EditPlan = planEdit(files, op);
+  const line: number = plan.edits[0]?.lsp.start.line ?? 0;
+  const out: string = applyEdits(files, plan.undo)[0]?.content ?? '';
+  const add: import('olm-catalog').EditOperation = {
+    op: 'addBundle', package: 'x', channels: ['a'], edge: { kind: 'explicit', skips: ['y'] },
+    bundle: { image: 'r/x:1', name: 'x.v1', version: '1.0.0' },
+  };
+  console.log(line, out.length, plan.graphs[0]?.after?.nodes.length, add.op);
+}
