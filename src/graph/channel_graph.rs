@@ -402,7 +402,7 @@ impl ChannelGraph {
             .flat_map(|&[start, end]| self.by_version.get(start..end).unwrap_or_default().iter().copied())
             .filter(|&i| self.nodes.get(i).is_some_and(|n| n.name != fan.to))
             .collect();
-        idx.sort_unstable();
+        crate::sort::sort(&mut idx);
         idx.into_iter().filter_map(|i| self.nodes.get(i)).collect()
     }
 

@@ -120,7 +120,7 @@ fn duplicate_versions(p: &Package, tree: &mut ErrorTree, ctx: &mut Ctx<'_>) {
         .filter(|(_, b)| b.len() > 1)
         .map(|(v, b)| {
             let mut bs: Vec<&Bundle> = b.iter().filter_map(|&i| p.bundles.get(i)).collect();
-            bs.sort_by(|a, b| a.name.value.cmp(&b.name.value));
+            crate::sort::sort_by(&mut bs, |a, b| a.name.value.cmp(&b.name.value));
             (v, bs)
         })
         .collect();
@@ -184,7 +184,7 @@ fn channel(p: &Package, c: &Channel, ctx: &mut Ctx<'_>, shown: &mut BTreeSet<usi
         tree.leaf(leaf);
     }
     let mut entries: Vec<&Entry> = c.entries.iter().collect();
-    entries.sort_by(|a, b| a.name.value.cmp(&b.name.value));
+    crate::sort::sort_by(&mut entries, |a, b| a.name.value.cmp(&b.name.value));
     for e in entries {
         let t = match e.bundle.and_then(|bi| p.bundles.get(bi).map(|b| (bi, b))) {
             Some((bi, b)) => {

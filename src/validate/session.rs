@@ -351,7 +351,7 @@ impl Session {
     /// The blobs naming package `key`, in load order.
     fn blobs_of(&self, key: &str) -> DeclarativeConfig {
         let mut files: Vec<&String> = self.key_files.get(key).into_iter().flatten().collect();
-        files.sort_by_key(|f| self.rank.get(*f).copied().unwrap_or(usize::MAX));
+        crate::sort::sort_by_key(&mut files, |f| self.rank.get(*f).copied().unwrap_or(usize::MAX));
         let mut cfg = DeclarativeConfig::default();
         for f in files {
             let Some(p) = self.parsed.get(f) else { continue };
@@ -399,7 +399,7 @@ impl Session {
     /// deprecation blob of the catalog (nothing else), keeping only those findings.
     fn unnamed_deprecation_findings(&self) -> Vec<Diagnostic> {
         let mut files: Vec<(&String, usize)> = self.rank.iter().map(|(f, r)| (f, *r)).collect();
-        files.sort_by_key(|(_, r)| *r);
+        crate::sort::sort_by_key(&mut files, |(_, r)| *r);
         let mut cfg = DeclarativeConfig::default();
         for (f, _) in files {
             if let Some(p) = self.parsed.get(f) {
