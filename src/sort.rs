@@ -9,6 +9,7 @@
 //! standard library directly.
 
 use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Sorts `v` stably by `cmp`: the same result as `v.sort_by(cmp)`.
 #[inline]
@@ -30,6 +31,35 @@ pub(crate) fn sort_by_key<T, K: Ord>(v: &mut [T], mut key: impl FnMut(&T) -> K) 
 #[inline]
 pub(crate) fn sort<T: Ord>(v: &mut [T]) {
     sort_by(v, T::cmp);
+}
+
+/// Collects `items` into a `BTreeMap`, a later pair replacing an earlier one with the same key:
+/// the same map as `collect()`, which in the wasm build would sort with its own driftsort
+/// instance per key and value type; there the pairs are inserted one by one instead.
+#[inline]
+pub(crate) fn btree_map<K: Ord, V>(items: impl IntoIterator<Item = (K, V)>) -> BTreeMap<K, V> {
+    #[cfg(not(target_arch = "wasm32"))]
+    return items.into_iter().collect();
+    #[cfg(target_arch = "wasm32")]
+    {
+        let mut map = BTreeMap::new();
+        map.extend(items);
+        map
+    }
+}
+
+/// Collects `items` into a `BTreeSet`: the same set as `collect()`, without its sort in the wasm
+/// build (see [`btree_map`]).
+#[inline]
+pub(crate) fn btree_set<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
+    #[cfg(not(target_arch = "wasm32"))]
+    return items.into_iter().collect();
+    #[cfg(target_arch = "wasm32")]
+    {
+        let mut set = BTreeSet::new();
+        set.extend(items);
+        set
+    }
 }
 
 /// The wasm build's stable sort: an index permutation sorted by [`stable_order`], then applied.
@@ -180,5 +210,13 @@ mod tests {
         assert_eq!(v, [3, 2, 1]);
         sort_by(&mut v, |a, b| a.cmp(b));
         assert_eq!(v, [1, 2, 3]);
+    }
+
+    #[test]
+    fn collecting_into_b_trees_keeps_the_last_value_of_a_key() {
+        let pairs = [("b", 1), ("a", 2), ("b", 3)];
+        assert_eq!(btree_map(pairs), pairs.into_iter().collect::<BTreeMap<_, _>>());
+        assert_eq!(btree_map(pairs)["b"], 3);
+        assert_eq!(btree_set([3, 1, 3, 2]).into_iter().collect::<Vec<_>>(), [1, 2, 3]);
     }
 }

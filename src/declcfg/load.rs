@@ -58,7 +58,7 @@ pub fn load_files(files: &[FileInput]) -> Loaded {
             .filter(|f| f.path.rsplit('/').next() == Some(".indexignore"))
             .map(|f| (f.path.as_str(), std::str::from_utf8(&f.content).unwrap_or(""))),
     );
-    let by_path: BTreeMap<&str, &FileInput> = files.iter().map(|f| (f.path.as_str(), f)).collect();
+    let by_path: BTreeMap<&str, &FileInput> = crate::sort::btree_map(files.iter().map(|f| (f.path.as_str(), f)));
     let order: Vec<String> = by_path.keys().filter(|p| !ignore.is_ignored(p)).map(|p| p.to_string()).collect();
     load_in_order(order, |p| Ok(parse_file(p, by_path.get(p).map(|f| f.content.as_slice()).unwrap_or(&[]))))
         .unwrap_or_else(|e: std::convert::Infallible| match e {})

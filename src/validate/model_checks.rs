@@ -100,12 +100,9 @@ fn duplicate_versions(p: &Package, tree: &mut ErrorTree, ctx: &mut Ctx<'_>) {
         return;
     }
     // Bundle names by version string: the real bundles, then with opm's phantoms at 0.0.0.
-    let real: BTreeMap<&str, BTreeSet<&str>> = by_version
-        .iter()
-        .map(|(v, bs)| {
-            (v.as_str(), bs.iter().filter_map(|&i| p.bundles.get(i)).map(|b| b.name.value.as_str()).collect())
-        })
-        .collect();
+    let real: BTreeMap<&str, BTreeSet<&str>> = crate::sort::btree_map(by_version.iter().map(|(v, bs)| {
+        (v.as_str(), crate::sort::btree_set(bs.iter().filter_map(|&i| p.bundles.get(i)).map(|b| b.name.value.as_str())))
+    }));
     let mut with_phantoms = real.clone();
     if !phantoms.is_empty() {
         with_phantoms.entry(PHANTOM_VERSION).or_default().extend(phantoms.iter().copied());
