@@ -10,8 +10,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # Cargo.toml's `wasm` profile: whole-program LTO in one codegen unit, which is smaller and no
 # slower; opt-level 3, because "s" or "z" cut 15 % of the gzipped size but slow validation by
-# about 20 %. The native release profile is untouched. The two builds use separate target
-# directories so that neither invalidates the other.
+# about 20 %; cold dependencies (CEL, SHA-224) are at "z" there, and `src/sort.rs` keeps sorting
+# to one shared routine (docs/performance.md, "WebAssembly size"). The native release profile is
+# untouched. The two builds use separate target directories so that neither invalidates the other.
 cargo build --lib --profile wasm --target wasm32-unknown-unknown --no-default-features --target-dir "${CARGO_TARGET_DIR:-target}/wasm-core"
 # OLM_TEST_HOOKS=1 (the Node tests) adds the test-only hooks to the full module.
 cargo build --lib --profile wasm --target wasm32-unknown-unknown ${OLM_TEST_HOOKS:+--features test-hooks}

@@ -333,7 +333,7 @@ impl fmt::Display for Diagnostic {
 
 /// Sort findings by place, then code and message, and drop exact repeats.
 pub fn sort_diagnostics(diags: &mut Vec<Diagnostic>) {
-    diags.sort_by(|a, b| {
+    crate::sort::sort_by(diags, |a, b| {
         (&a.location.file, a.location.line, a.location.column, a.code, &a.message).cmp(&(
             &b.location.file,
             b.location.line,

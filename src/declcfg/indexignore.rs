@@ -196,7 +196,7 @@ impl IndexIgnore {
     /// order gives the same result.
     pub fn new<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> IndexIgnore {
         let mut files: Vec<(&'a str, &'a str)> = files.into_iter().collect();
-        files.sort_by(|a, b| walk_cmp(a.0, b.0));
+        crate::sort::sort_by(&mut files, |a, b| walk_cmp(a.0, b.0));
 
         // joelanford/ignore seeds the matcher with the ignore file name itself,
         // at the root domain and with the lowest priority.
@@ -260,7 +260,7 @@ fn walk_cmp(a: &str, b: &str) -> Ordering {
 /// directory entry "a" sorts before "a.json").
 #[allow(clippy::ptr_arg)] // the crate-wide API takes `&mut Vec<String>`
 pub fn sort_walk_order(paths: &mut Vec<String>) {
-    paths.sort_by(|a, b| walk_cmp(a, b));
+    crate::sort::sort_by(paths, |a, b| walk_cmp(a, b));
 }
 
 // ---------------------------------------------------------------------------

@@ -58,7 +58,7 @@ pub fn load_files(files: &[FileInput]) -> Loaded {
             .filter(|f| f.path.rsplit('/').next() == Some(".indexignore"))
             .map(|f| (f.path.as_str(), std::str::from_utf8(&f.content).unwrap_or(""))),
     );
-    let by_path: BTreeMap<&str, &FileInput> = files.iter().map(|f| (f.path.as_str(), f)).collect();
+    let by_path: BTreeMap<&str, &FileInput> = crate::sort::btree_map(files.iter().map(|f| (f.path.as_str(), f)));
     let order: Vec<String> = by_path.keys().filter(|p| !ignore.is_ignored(p)).map(|p| p.to_string()).collect();
     load_in_order(order, |p| Ok(parse_file(p, by_path.get(p).map(|f| f.content.as_slice()).unwrap_or(&[]))))
         .unwrap_or_else(|e: std::convert::Infallible| match e {})
@@ -322,7 +322,7 @@ impl FileBlobs {
         for (folded, ms) in &groups {
             if ms.len() > 1 {
                 let mut keys: Vec<&str> = ms.iter().map(|m| m.key.as_str()).collect();
-                keys.sort_unstable();
+                crate::sort::sort(&mut keys);
                 let msg = format!("duplicate keys for key {}: [{}]", go_quote(folded), keys.join(" "));
                 let second = ms.iter().map(|m| m.key_pos).max().unwrap_or(node.pos);
                 let loc = self.loc(second, &format!("/{}", escape_pointer(ms[ms.len() - 1].key.as_str())));
@@ -501,7 +501,7 @@ fn go_fmt_v(n: &Node) -> String {
         Value::Array(a) => format!("[{}]", a.iter().map(go_fmt_v).collect::<Vec<_>>().join(" ")),
         Value::Object(m) => {
             let mut items: Vec<(&str, String)> = m.iter().map(|m| (m.key.as_str(), go_fmt_v(&m.value))).collect();
-            items.sort();
+            crate::sort::sort(&mut items);
             format!("map[{}]", items.iter().map(|(k, v)| format!("{k}:{v}")).collect::<Vec<_>>().join(" "))
         }
     }
@@ -517,7 +517,7 @@ fn go_fmt_t(n: &Node) -> String {
         Value::Array(a) => format!("[{}]", a.iter().map(go_fmt_t).collect::<Vec<_>>().join(" ")),
         Value::Object(m) => {
             let mut items: Vec<(&str, String)> = m.iter().map(|m| (m.key.as_str(), go_fmt_t(&m.value))).collect();
-            items.sort();
+            crate::sort::sort(&mut items);
             format!("map[{}]", items.iter().map(|(k, v)| format!("{k}:{v}")).collect::<Vec<_>>().join(" "))
         }
     }

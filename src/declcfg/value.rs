@@ -227,7 +227,7 @@ fn write_go_json(node: &Node, out: &mut String) {
         }
         Value::Object(m) => {
             let mut sorted: Vec<&Member> = m.iter().collect();
-            sorted.sort_by(|a, b| a.key.cmp(&b.key));
+            crate::sort::sort_by(&mut sorted, |a, b| a.key.cmp(&b.key));
             out.push('{');
             for (i, m) in sorted.iter().enumerate() {
                 if i > 0 {

@@ -60,7 +60,7 @@ pub fn read_catalog(root: &Path) -> io::Result<Vec<FileInput>> {
 
 fn collect(dir: &Path, rel: &str, out: &mut Vec<String>) -> io::Result<()> {
     let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<io::Result<_>>()?;
-    entries.sort_by_key(|e| e.file_name());
+    crate::sort::sort_by_key(&mut entries, |e| e.file_name());
     for e in entries {
         let name = e.file_name().to_string_lossy().into_owned();
         let path = if rel.is_empty() { name.clone() } else { format!("{rel}/{name}") };

@@ -211,10 +211,10 @@ fn by_package(cfg: &DeclarativeConfig) -> BTreeMap<&str, Group<'_>> {
         groups.entry(o.package.as_str()).or_default().others.push(o);
     }
     for g in groups.values_mut() {
-        g.packages.sort_by(|a, b| a.name.value.cmp(&b.name.value));
-        g.channels.sort_by(|a, b| a.name.value.cmp(&b.name.value));
-        g.bundles.sort_by(|a, b| a.name.value.cmp(&b.name.value));
-        g.others.sort_by(|a, b| (&a.schema, &a.name).cmp(&(&b.schema, &b.name)));
+        crate::sort::sort_by(&mut g.packages, |a, b| a.name.value.cmp(&b.name.value));
+        crate::sort::sort_by(&mut g.channels, |a, b| a.name.value.cmp(&b.name.value));
+        crate::sort::sort_by(&mut g.bundles, |a, b| a.name.value.cmp(&b.name.value));
+        crate::sort::sort_by(&mut g.others, |a, b| (&a.schema, &a.name).cmp(&(&b.schema, &b.name)));
     }
     groups
 }

@@ -136,7 +136,7 @@ impl<'a> ChannelCheck<'a> {
         }
         self.through_deprecated(new_c);
         for r in &mut self.rows {
-            r.findings.sort();
+            crate::sort::sort(&mut r.findings);
             r.findings.dedup();
         }
     }
@@ -373,7 +373,7 @@ impl<'a> ChannelCheck<'a> {
             }
         }
         for (j, (rows, mut which)) in hits {
-            which.sort_by_key(|s| *s as u8);
+            crate::sort::sort_by_key(&mut which, |s| *s as u8);
             let e = &new_c.entries[j];
             let users: Vec<String> = rows.iter().map(|&r| q(&self.rows[r].installed)).collect();
             let why = new_flags.why(self.new_p, e);

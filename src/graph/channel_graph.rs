@@ -155,11 +155,12 @@ impl PackageGraph {
     /// Graphs of every channel of `package`.
     pub fn new(package: &Package) -> PackageGraph {
         let facts = PackageFacts::new(package);
-        let bundle_channels = facts
-            .channels_of
-            .iter()
-            .map(|(name, chans)| (name.to_string(), chans.iter().map(|c| c.to_string()).collect()))
-            .collect();
+        let bundle_channels = crate::sort::btree_map(
+            facts
+                .channels_of
+                .iter()
+                .map(|(name, chans)| (name.to_string(), chans.iter().map(|c| c.to_string()).collect())),
+        );
         PackageGraph {
             package: package.name.clone(),
             default_channel: (!package.default_channel.value.is_empty()).then(|| package.default_channel.value.clone()),
@@ -402,7 +403,7 @@ impl ChannelGraph {
             .flat_map(|&[start, end]| self.by_version.get(start..end).unwrap_or_default().iter().copied())
             .filter(|&i| self.nodes.get(i).is_some_and(|n| n.name != fan.to))
             .collect();
-        idx.sort_unstable();
+        crate::sort::sort(&mut idx);
         idx.into_iter().filter_map(|i| self.nodes.get(i)).collect()
     }
 

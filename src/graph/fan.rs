@@ -28,7 +28,7 @@ impl Fans {
         let versions: Vec<Option<&Version>> =
             channel.entries.iter().map(|e| entry_version(package, e.bundle)).collect();
         let mut sorted: Vec<usize> = (0..versions.len()).filter(|&i| versions[i].is_some()).collect();
-        sorted.sort_by(|&a, &b| versions[a].cmp(&versions[b]).then(a.cmp(&b)));
+        crate::sort::sort_by(&mut sorted, |&a, &b| versions[a].cmp(&versions[b]).then(a.cmp(&b)));
         let mut position = vec![None; versions.len()];
         for (p, &i) in sorted.iter().enumerate() {
             position[i] = Some(p);
@@ -61,7 +61,7 @@ impl Fans {
     pub(crate) fn covered(&self, i: usize) -> Vec<usize> {
         let mut out: Vec<usize> =
             self.runs[i].iter().flat_map(|r| self.sorted[r.clone()].iter().copied()).filter(|&j| j != i).collect();
-        out.sort_unstable();
+        crate::sort::sort(&mut out);
         out
     }
 

@@ -316,7 +316,7 @@ fn z_stream_gap(cx: &ChannelLint<'_>, z: &ZStreams<'_>, i: usize) -> Option<Diag
         .filter_map(|n| cx.by_name.get(n.value.as_str()).copied())
         .filter(|&x| fans.position[x].is_some_and(|px| earlier.contains(&px) && !in_range(px)))
         .collect();
-    named.sort_unstable();
+    crate::sort::sort(&mut named);
     named.dedup();
     let covered: usize = by_range.iter().map(|r| r.len()).sum::<usize>() + named.len();
     let missed = earlier.len() - covered;

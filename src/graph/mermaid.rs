@@ -159,7 +159,7 @@ pub fn to_mermaid_within(model: &Model, opts: &MermaidOptions, budget: usize) ->
         Some(name) => Some(MinimumEdge::new(name, &names, &channels)?),
     };
     // Stable, so channels of the same name keep catalog order.
-    channels.sort_by(|a, b| a.1.name.cmp(&b.1.name));
+    crate::sort::sort_by(&mut channels, |a, b| a.1.name.cmp(&b.1.name));
     let mut drawn = Vec::new();
     for (p, c) in channels {
         if opts.package.as_deref().is_some_and(|f| !f.is_empty() && f != p.name) {
@@ -333,7 +333,9 @@ struct Covered {
 impl Covered {
     fn new(entries: &[Drawn<'_>], names: &Names<'_>) -> Covered {
         let mut sorted: Vec<usize> = (0..entries.len()).collect();
-        sorted.sort_by(|&a, &b| names.version(entries[a].name).cmp(names.version(entries[b].name)).then(a.cmp(&b)));
+        crate::sort::sort_by(&mut sorted, |&a, &b| {
+            names.version(entries[a].name).cmp(names.version(entries[b].name)).then(a.cmp(&b))
+        });
         let versions: Vec<&Version> = sorted.iter().map(|&i| names.version(entries[i].name)).collect();
         let runs = entries
             .iter()
@@ -349,7 +351,7 @@ impl Covered {
     /// drawn order.
     fn of(&self, i: usize) -> Vec<usize> {
         let mut out: Vec<usize> = self.runs[i].iter().flat_map(|r| self.sorted[r.clone()].iter().copied()).collect();
-        out.sort_unstable();
+        crate::sort::sort(&mut out);
         out
     }
 
@@ -387,7 +389,7 @@ impl Writer {
         let _ = writeln!(buf, "    %% channel {}", q(&c.name));
         let _ = writeln!(buf, "    subgraph {channel_id}[{}]", q(&c.name));
         let mut sorted: Vec<usize> = (0..entries.len()).collect();
-        sorted.sort_by_key(|&i| std::cmp::Reverse(names.version(entries[i].name)));
+        crate::sort::sort_by_key(&mut sorted, |&i| std::cmp::Reverse(names.version(entries[i].name)));
         let mut skipped: BTreeSet<&str> = BTreeSet::new();
         for i in sorted {
             let covered: Vec<&str> = ranges.of(i).into_iter().map(|x| entries[x].name).collect();

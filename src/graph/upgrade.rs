@@ -417,12 +417,12 @@ impl<'a> V0Channel<'a> {
         } else {
             declared.of(name).map(|(i, _)| i).filter(|&i| i != q && self.rank[i].is_none()).collect()
         };
-        named.sort_unstable();
+        crate::sort::sort(&mut named);
         named.dedup();
         let extra = named.iter().filter(|&&i| !fans.covers(i, q)).count();
         let mut all = by_range;
         all.extend(named);
-        all.sort_unstable();
+        crate::sort::sort(&mut all);
         all.dedup();
         all.truncate(LIST_CAP);
         (all, count + extra)
@@ -588,7 +588,7 @@ impl<'a> V1Channel<'a> {
         // Rank the entries with a version as `next` prefers them: not deprecated first, then the
         // highest (version, release), then the first listed.
         let mut ranked: Vec<usize> = (0..channel.entries.len()).filter(|&i| v.vrs[i].is_some()).collect();
-        ranked.sort_by(|&a, &b| {
+        crate::sort::sort_by(&mut ranked, |&a, &b| {
             (v.deprecated[a], std::cmp::Reverse(&v.vrs[a]), a).cmp(&(v.deprecated[b], std::cmp::Reverse(&v.vrs[b]), b))
         });
         let mut rank = vec![None; channel.entries.len()];

@@ -68,9 +68,9 @@ pub fn build_phased(cfg: &DeclarativeConfig) -> (Model, Vec<Diagnostic>, PhaseEn
     b.deprecations(cfg);
     let mut packages = b.packages;
     for p in &mut packages {
-        p.channels.sort_by(|a, b| a.name.cmp(&b.name));
+        crate::sort::sort_by(&mut p.channels, |a, b| a.name.cmp(&b.name));
     }
-    packages.sort_by(|a, b| a.name.cmp(&b.name));
+    crate::sort::sort_by(&mut packages, |a, b| a.name.cmp(&b.name));
     (Model { packages }, b.diags, ends)
 }
 

@@ -292,7 +292,11 @@ fn string_map_of(field: &str) -> impl Fn(&Node) -> BTreeMap<String, String> + '_
     move |owner| {
         child(owner, field)
             .and_then(Node::as_object)
-            .map(|ms| ms.iter().filter_map(|m| Some((m.key.to_string(), m.value.as_str()?.to_string()))).collect())
+            .map(|ms| {
+                crate::sort::btree_map(
+                    ms.iter().filter_map(|m| Some((m.key.to_string(), m.value.as_str()?.to_string()))),
+                )
+            })
             .unwrap_or_default()
     }
 }

@@ -60,7 +60,7 @@ impl Channel {
             1 => Ok(heads.remove(0)),
             _ => {
                 let mut names: Vec<String> = heads.iter().map(|e| e.name.value.clone()).collect();
-                names.sort();
+                crate::sort::sort(&mut names);
                 Err(ChainError::MultipleHeads(names))
             }
         }
@@ -115,7 +115,7 @@ impl Channel {
         if stranded.is_empty() {
             return Ok(());
         }
-        stranded.sort();
+        crate::sort::sort(&mut stranded);
         Err(ChainError::Stranded(stranded))
     }
 }

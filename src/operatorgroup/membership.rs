@@ -115,7 +115,7 @@ fn join(
         }
     };
     let mut sorted = status.clone();
-    sorted.sort();
+    crate::sort::sort(&mut sorted);
     let targets = sorted.join(",");
     m.csv_annotations.insert(ANNOTATION_OPERATOR_GROUP.into(), og.name.clone());
     m.csv_annotations.insert(ANNOTATION_OPERATOR_NAMESPACE.into(), og.namespace.clone());

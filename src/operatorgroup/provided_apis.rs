@@ -32,7 +32,7 @@ pub fn parse_provided_apis(annotation: &str) -> ApiSet {
 /// commas (`""` for no APIs).
 pub fn render_provided_apis(apis: &ApiSet) -> String {
     let mut items: Vec<String> = apis.iter().map(|a| format!("{}.{}.{}", a.kind, a.version, a.group)).collect();
-    items.sort();
+    crate::sort::sort(&mut items);
     items.join(",")
 }
 

@@ -68,7 +68,7 @@ impl RbacTarget {
                 InstallModeType::AllNamespaces => vec![String::new()],
             },
         };
-        targets.sort();
+        crate::sort::sort(&mut targets);
         targets.dedup();
         let fits = match mode {
             InstallModeType::OwnNamespace => targets == [namespace],
@@ -344,7 +344,7 @@ fn group_roles(target: &RbacTarget, apis: &std::collections::BTreeSet<Gvk>) -> V
         .map(|(role, _)| {
             let mut selectors: Vec<BTreeMap<String, String>> =
                 apis.iter().map(|api| BTreeMap::from([(aggregation_label(api, role), "true".to_string())])).collect();
-            selectors.sort();
+            crate::sort::sort(&mut selectors);
             GeneratedRole {
                 name: group_cluster_role_name(ns, group, role),
                 namespace: None,

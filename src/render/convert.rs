@@ -74,7 +74,7 @@ fn read_order(cfg: &DeclarativeConfig) -> Vec<BlobRef<'_>> {
         }
     }
     let file_index = |b: &BlobRef<'_>| files.iter().position(|f| *f == &*b.source().file).unwrap_or(0);
-    blobs.sort_by_key(|b| (file_index(b), b.source().pos));
+    crate::sort::sort_by_key(&mut blobs, |b| (file_index(b), b.source().pos));
     blobs
 }
 
@@ -83,7 +83,7 @@ fn sort_keys(node: Node) -> Node {
         Value::Array(items) => Value::Array(items.into_iter().map(sort_keys).collect()),
         Value::Object(members) => {
             let mut ms: Vec<Member> = members.into_iter().map(|m| Member { value: sort_keys(m.value), ..m }).collect();
-            ms.sort_by(|a, b| a.key.cmp(&b.key));
+            crate::sort::sort_by(&mut ms, |a, b| a.key.cmp(&b.key));
             Value::Object(ms)
         }
         v => v,

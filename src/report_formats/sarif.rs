@@ -136,7 +136,7 @@ fn result(d: &Diagnostic) -> SarifResult<'_> {
 /// The SARIF log of `diagnostics`, pretty-printed JSON with a final newline.
 pub fn to_sarif(diagnostics: &[Diagnostic]) -> String {
     let mut ids: Vec<&'static str> = diagnostics.iter().map(|d| d.code.as_str()).collect();
-    ids.sort_unstable();
+    crate::sort::sort(&mut ids);
     ids.dedup();
     let rules = ids
         .into_iter()

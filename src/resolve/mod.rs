@@ -242,7 +242,9 @@ pub fn resolve_with(problem: &Cluster, options: Options) -> Result<Resolution, R
                     starting_csv: built.starting_csv.get(&e).cloned(),
                 });
             }
-            install.sort_by(|a, b| a.name.cmp(&b.name).then(a.catalog.cmp(&b.catalog)).then(a.channel.cmp(&b.channel)));
+            crate::sort::sort_by(&mut install, |a, b| {
+                a.name.cmp(&b.name).then(a.catalog.cmp(&b.catalog)).then(a.channel.cmp(&b.channel))
+            });
             let picks = explain::picks(&snap, &built, &solution);
             Ok(Resolution { install, picks })
         }

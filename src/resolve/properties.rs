@@ -174,7 +174,7 @@ fn generated_problems_keep_every_constraint() {
                         _ => None,
                     })
                     .collect();
-                want.sort();
+                crate::sort::sort(&mut want);
                 let got: Vec<String> = outcome.expect("resolves").install.into_iter().map(|i| i.name).collect();
                 assert_eq!(got, want);
                 // Nothing is installed without a reason.
@@ -196,7 +196,7 @@ fn generated_problems_keep_every_constraint() {
                     })
                     .collect();
                 let n = packages.len();
-                packages.sort();
+                crate::sort::sort(&mut packages);
                 packages.dedup();
                 assert_eq!(n, packages.len(), "two bundles of one package: {problem:?}");
             }

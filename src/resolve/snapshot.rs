@@ -234,7 +234,7 @@ impl<'a> Snapshot<'a> {
             }
             let own = std::iter::once(e.package);
             let mut names: Vec<&'a str> = b.packages.iter().map(|(n, _, _)| *n).chain(own).collect();
-            names.sort_unstable();
+            crate::sort::sort(&mut names);
             names.dedup();
             for n in names {
                 self.by_package.entry(n).or_default().push(id);

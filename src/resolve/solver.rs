@@ -412,7 +412,7 @@ fn minimal_core(sat: &mut Sat, vars: &[Variable], assumed: &[(Lit, Applied)]) ->
     let mut core: Vec<(Lit, Applied)> = assumed.iter().filter(|(l, _)| core_vars.contains(&l.var())).cloned().collect();
     // Deterministic: try to drop constraints in message order.
     let msg: HashMap<Applied, String> = core.iter().map(|(_, a)| (*a, message(vars, *a))).collect();
-    core.sort_by(|x, y| msg[&x.1].cmp(&msg[&y.1]).then(x.1.cmp(&y.1)));
+    crate::sort::sort_by(&mut core, |x, y| msg[&x.1].cmp(&msg[&y.1]).then(x.1.cmp(&y.1)));
     let mut i = 0;
     while i < core.len() {
         let trial: Vec<Lit> = core.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, (l, _))| *l).collect();
@@ -429,7 +429,7 @@ fn minimal_core(sat: &mut Sat, vars: &[Variable], assumed: &[(Lit, Applied)]) ->
     }
     // Several constraints can share one literal (two Mandatory on one variable): keep one each.
     let mut out: Vec<Applied> = core.into_iter().map(|(_, a)| a).collect();
-    out.sort_by(|x, y| message(vars, *x).cmp(&message(vars, *y)).then(x.cmp(y)));
+    crate::sort::sort_by(&mut out, |x, y| message(vars, *x).cmp(&message(vars, *y)).then(x.cmp(y)));
     out.dedup();
     Ok(out)
 }
@@ -584,7 +584,7 @@ mod tests {
             ("sub-etcd", vec![Mandatory, dep(&["E4", "E0"])]),
         ]);
         let mut got = names(&vs, &solve(&vs, DEFAULT_CONFLICT_BUDGET).unwrap());
-        got.sort();
+        crate::sort::sort(&mut got);
         assert_eq!(got, ["E0", "K", "T41", "sub-etcd", "sub-kiali"]);
     }
 
@@ -686,7 +686,7 @@ mod tests {
             .collect();
         let mut guessed = Vec::new();
         let mut r = dfs(vs, &anchors, &mut guessed)?;
-        r.sort_unstable();
+        crate::sort::sort(&mut r);
         Some(r)
     }
 

@@ -201,10 +201,10 @@ impl<'a> Builder<'a> {
         let snap = self.snap;
         let mut catalogs: Vec<usize> =
             sources.groups.iter().map(|g| g.0).chain(sources.virtual_names.iter().map(|v| v.0)).collect();
-        catalogs.sort_unstable();
+        crate::sort::sort(&mut catalogs);
         catalogs.dedup();
         let ns = self.problem.namespace.as_str();
-        catalogs.sort_by(|&a, &b| {
+        crate::sort::sort_by(&mut catalogs, |&a, &b| {
             let ca = &snap.catalogs[a];
             let cb = &snap.catalogs[b];
             let existing = |c: &super::snapshot::CatalogInfo| c.is_virtual && c.namespace == ns;
@@ -236,7 +236,7 @@ impl<'a> Builder<'a> {
                 (default, package, channel)
             })
             .collect();
-        keys.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)).then(a.2.cmp(b.2)));
+        crate::sort::sort_by(&mut keys, |a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)).then(a.2.cmp(b.2)));
         let mut ordered: Vec<EntryId> = Vec::new();
         for (_, package, channel) in keys {
             let list = snap.group(cat, package, channel);
@@ -400,7 +400,7 @@ impl<'a> Builder<'a> {
                    mut ids: Vec<String>,
                    only: String,
                    provide: String| {
-            ids.sort();
+            crate::sort::sort(&mut ids);
             ids.dedup();
             if ids.len() < 2 {
                 return;
@@ -539,7 +539,7 @@ fn installed_in_order(
             list.push(id);
         }
     }
-    keys.sort_unstable();
+    crate::sort::sort(&mut keys);
     let mut ordered = Vec::new();
     for package in keys {
         let list = members[package].clone();
@@ -616,7 +616,7 @@ impl Stages {
 /// Default channel first, then channel name, each channel's run in chain order (§2.5 step 3).
 fn subscription_order(snap: &Snapshot, named: &[EntryId]) -> Result<Vec<EntryId>, String> {
     let mut sorted = named.to_vec();
-    sorted.sort_by(|&a, &b| {
+    crate::sort::sort_by(&mut sorted, |&a, &b| {
         let (ea, eb) = (&snap.entries[a], &snap.entries[b]);
         eb.default_channel.cmp(&ea.default_channel).then(ea.channel.cmp(eb.channel))
     });

@@ -31,7 +31,7 @@ impl<'a> PackageIndex<'a> {
         cfg.deprecations.iter().for_each(|b| add(&b.source.file, b.source.pos, &b.package.value));
         cfg.others.iter().for_each(|b| add(&b.source.file, b.source.pos, &b.package));
         for blobs in by_file.values_mut() {
-            blobs.sort();
+            crate::sort::sort(blobs);
         }
         PackageIndex { by_file }
     }

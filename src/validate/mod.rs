@@ -174,7 +174,7 @@ fn last_channel_dangling_entries(cfg: &DeclarativeConfig, model: &Model) -> Opti
         if names.is_empty() {
             return None;
         }
-        names.sort();
+        crate::sort::sort(&mut names);
         names.dedup();
         Some(format!(
             "no olm.bundle blobs found in package {} for olm.channel entries {}",

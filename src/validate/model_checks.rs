@@ -100,12 +100,9 @@ fn duplicate_versions(p: &Package, tree: &mut ErrorTree, ctx: &mut Ctx<'_>) {
         return;
     }
     // Bundle names by version string: the real bundles, then with opm's phantoms at 0.0.0.
-    let real: BTreeMap<&str, BTreeSet<&str>> = by_version
-        .iter()
-        .map(|(v, bs)| {
-            (v.as_str(), bs.iter().filter_map(|&i| p.bundles.get(i)).map(|b| b.name.value.as_str()).collect())
-        })
-        .collect();
+    let real: BTreeMap<&str, BTreeSet<&str>> = crate::sort::btree_map(by_version.iter().map(|(v, bs)| {
+        (v.as_str(), crate::sort::btree_set(bs.iter().filter_map(|&i| p.bundles.get(i)).map(|b| b.name.value.as_str())))
+    }));
     let mut with_phantoms = real.clone();
     if !phantoms.is_empty() {
         with_phantoms.entry(PHANTOM_VERSION).or_default().extend(phantoms.iter().copied());
@@ -120,7 +117,7 @@ fn duplicate_versions(p: &Package, tree: &mut ErrorTree, ctx: &mut Ctx<'_>) {
         .filter(|(_, b)| b.len() > 1)
         .map(|(v, b)| {
             let mut bs: Vec<&Bundle> = b.iter().filter_map(|&i| p.bundles.get(i)).collect();
-            bs.sort_by(|a, b| a.name.value.cmp(&b.name.value));
+            crate::sort::sort_by(&mut bs, |a, b| a.name.value.cmp(&b.name.value));
             (v, bs)
         })
         .collect();
@@ -184,7 +181,7 @@ fn channel(p: &Package, c: &Channel, ctx: &mut Ctx<'_>, shown: &mut BTreeSet<usi
         tree.leaf(leaf);
     }
     let mut entries: Vec<&Entry> = c.entries.iter().collect();
-    entries.sort_by(|a, b| a.name.value.cmp(&b.name.value));
+    crate::sort::sort_by(&mut entries, |a, b| a.name.value.cmp(&b.name.value));
     for e in entries {
         let t = match e.bundle.and_then(|bi| p.bundles.get(bi).map(|b| (bi, b))) {
             Some((bi, b)) => {

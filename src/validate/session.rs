@@ -224,7 +224,7 @@ impl Session {
     /// needed to re-validate after an edit. Its [`report`](Session::report) equals
     /// [`validate_files_with`](super::validate_files_with)`(&files, options).report`.
     pub fn open(files: Vec<FileInput>, options: Options) -> Session {
-        let inputs: BTreeMap<String, Vec<u8>> = files.into_iter().map(|f| (f.path, f.content)).collect();
+        let inputs: BTreeMap<String, Vec<u8>> = crate::sort::btree_map(files.into_iter().map(|f| (f.path, f.content)));
         let mut s = Session {
             options,
             inputs,
@@ -283,8 +283,9 @@ impl Session {
     /// files to (re)load: those that entered or left the order, and `path` when it is read.
     fn reorder(&mut self, path: &str) -> Vec<String> {
         let order = walk_order(&self.inputs);
-        let now: BTreeSet<&String> = order.iter().collect();
-        let mut changed: BTreeSet<String> = self.rank.keys().filter(|p| !now.contains(p)).cloned().collect();
+        let now: BTreeSet<&String> = crate::sort::btree_set(&order);
+        let mut changed: BTreeSet<String> =
+            crate::sort::btree_set(self.rank.keys().filter(|p| !now.contains(p)).cloned());
         changed.extend(order.iter().filter(|p| !self.rank.contains_key(*p) || *p == path).cloned());
         self.set_order(&order);
         changed.into_iter().collect()
@@ -351,7 +352,7 @@ impl Session {
     /// The blobs naming package `key`, in load order.
     fn blobs_of(&self, key: &str) -> DeclarativeConfig {
         let mut files: Vec<&String> = self.key_files.get(key).into_iter().flatten().collect();
-        files.sort_by_key(|f| self.rank.get(*f).copied().unwrap_or(usize::MAX));
+        crate::sort::sort_by_key(&mut files, |f| self.rank.get(*f).copied().unwrap_or(usize::MAX));
         let mut cfg = DeclarativeConfig::default();
         for f in files {
             let Some(p) = self.parsed.get(f) else { continue };
@@ -399,7 +400,7 @@ impl Session {
     /// deprecation blob of the catalog (nothing else), keeping only those findings.
     fn unnamed_deprecation_findings(&self) -> Vec<Diagnostic> {
         let mut files: Vec<(&String, usize)> = self.rank.iter().map(|(f, r)| (f, *r)).collect();
-        files.sort_by_key(|(_, r)| *r);
+        crate::sort::sort_by_key(&mut files, |(_, r)| *r);
         let mut cfg = DeclarativeConfig::default();
         for (f, _) in files {
             if let Some(p) = self.parsed.get(f) {

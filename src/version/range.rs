@@ -238,7 +238,7 @@ impl VersionRange {
             }
             all.extend(runs);
         }
-        all.sort_by_key(|r| r.start);
+        crate::sort::sort_by_key(&mut all, |r| r.start);
         let mut merged: Vec<std::ops::Range<usize>> = Vec::with_capacity(all.len());
         for r in all {
             match merged.last_mut() {
@@ -600,7 +600,7 @@ mod tests {
         .iter()
         .map(|s| v(s))
         .collect();
-        versions.sort();
+        crate::sort::sort(&mut versions);
         let ranges = [
             "<1.2.0",
             ">=1.0.0 <2.0.0",

@@ -130,7 +130,7 @@ pub(super) fn sorted(node: &Node) -> Node {
                 .iter()
                 .map(|m| Member { key: m.key.clone(), key_pos: Pos::default(), value: sorted(&m.value) })
                 .collect();
-            ms.sort_by(|a, b| a.key.cmp(&b.key));
+            crate::sort::sort_by(&mut ms, |a, b| a.key.cmp(&b.key));
             Value::Object(ms)
         }
         v => v.clone(),

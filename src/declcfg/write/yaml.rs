@@ -66,7 +66,7 @@ impl Emitter<'_> {
     fn mapping(&mut self, members: &[Member]) {
         self.increase_indent(false, false);
         let mut sorted: Vec<&Member> = members.iter().collect();
-        sorted.sort_by(|a, b| key_order(&a.key, &b.key));
+        crate::sort::sort_by(&mut sorted, |a, b| key_order(&a.key, &b.key));
         for m in sorted {
             self.write_indent();
             let value_ctx = Context { mapping: true, simple_key: false };

@@ -417,7 +417,7 @@ fn files_under(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
         .map(|e| e.expect("directory entry").path())
         .collect();
-    entries.sort();
+    crate::sort::sort(&mut entries);
     for p in entries {
         if p.is_dir() {
             files_under(&p, out);
@@ -469,7 +469,7 @@ fn real_catalogs_agree_and_mostly_take_the_fast_path() {
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", fbc.display()))
         .map(|e| format!("fbc/{}", e.expect("directory entry").file_name().to_string_lossy()))
         .collect();
-    dirs.sort();
+    crate::sort::sort(&mut dirs);
     dirs.push("templates".to_string());
     for must in ["fbc/community-v4.20", "fbc/community-v4.16"] {
         assert!(dirs.iter().any(|d| d == must), "missing {must}");

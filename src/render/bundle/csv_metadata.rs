@@ -135,7 +135,7 @@ fn string_map(n: Option<&Node>) -> Built {
     for m in members {
         out.push((m.key.as_str(), req_str(Some(&m.value))?));
     }
-    out.sort_by(|a, b| a.0.cmp(b.0));
+    crate::sort::sort_by(&mut out, |a, b| a.0.cmp(b.0));
     Ok((!out.is_empty()).then(|| object(out)))
 }
 

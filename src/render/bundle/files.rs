@@ -25,7 +25,7 @@ pub fn files_in<'a>(root: &str, folder: &str, files: &'a [FileInput]) -> Vec<Bun
             (!name.is_empty() && !name.contains('/')).then_some(BundleFile { path: &f.path, name, bytes: &f.content })
         })
         .collect();
-    out.sort_by(|a, b| a.name.cmp(b.name));
+    crate::sort::sort_by(&mut out, |a, b| a.name.cmp(b.name));
     out
 }
 

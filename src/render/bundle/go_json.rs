@@ -45,7 +45,7 @@ fn write_node(node: &Node, keys: Keys, html: bool, out: &mut String) {
         Value::Object(members) => {
             let mut ordered: Vec<_> = members.iter().collect();
             if keys == Keys::Sorted {
-                ordered.sort_by(|a, b| a.key.cmp(&b.key));
+                crate::sort::sort_by(&mut ordered, |a, b| a.key.cmp(&b.key));
             }
             out.push('{');
             for (i, m) in ordered.iter().enumerate() {
@@ -143,7 +143,7 @@ pub fn sort_keys(node: &mut Node) {
     match &mut node.value {
         Value::Array(items) => items.iter_mut().for_each(sort_keys),
         Value::Object(members) => {
-            members.sort_by(|a, b| a.key.cmp(&b.key));
+            crate::sort::sort_by(members, |a, b| a.key.cmp(&b.key));
             members.iter_mut().for_each(|m| sort_keys(&mut m.value));
         }
         _ => {}

@@ -214,7 +214,7 @@ pub fn assemble(inputs: &Inputs<'_>, props: &[Prop]) -> Result<Vec<Prop>, Assemb
     out.extend(required.iter().map(|k| gvk(TYPE_GVK_REQUIRED, k)));
     out.extend(package_required);
     out.extend(others);
-    out.sort_by(|a, b| (&a.type_, &a.raw).cmp(&(&b.type_, &b.raw)));
+    crate::sort::sort_by(&mut out, |a, b| (&a.type_, &a.raw).cmp(&(&b.type_, &b.raw)));
     Ok(objects_last(out))
 }
 

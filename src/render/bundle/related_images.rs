@@ -41,7 +41,7 @@ pub fn related_images(csv: &Node, bundle_image: &str) -> Result<Vec<Related>, St
             out.push(Related { name: String::new(), image });
         }
     }
-    out.sort_by(|a, b| a.image.cmp(&b.image));
+    crate::sort::sort_by(&mut out, |a, b| a.image.cmp(&b.image));
     Ok(out)
 }
 

@@ -72,7 +72,7 @@ pub fn package_manifest_files<'a>(files: &'a [FileInput], bundle_roots: &[String
         .filter(|f| f.path.ends_with(".package.yaml") || f.path.ends_with(".package.yml"))
         .filter(|f| !ignored(parent(&f.path)) && !bundle_roots.iter().any(|r| is_under(&f.path, r)))
         .collect();
-    found.sort_by(|a, b| a.path.cmp(&b.path));
+    crate::sort::sort_by(&mut found, |a, b| a.path.cmp(&b.path));
     found
 }
 

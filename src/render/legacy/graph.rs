@@ -79,7 +79,7 @@ fn by_version(a: &GraphBundle, b: &GraphBundle) -> Ordering {
 /// The bundles in version order.
 pub fn sorted(bundles: &[GraphBundle]) -> Vec<&GraphBundle> {
     let mut out: Vec<&GraphBundle> = bundles.iter().collect();
-    out.sort_by(|a, b| by_version(a, b));
+    crate::sort::sort_by(&mut out, |a, b| by_version(a, b));
     out
 }
 

@@ -112,7 +112,7 @@ fn assemble(package: &str, mut bundles: Vec<TreeBundle>, files: &[FileInput], ou
         out.config.channels.push(blobs::channel(at(), package, &planned, Pos::default()));
     }
     let order: Vec<String> = graph::sorted(&graphs).iter().map(|g| g.name.clone()).collect();
-    bundles.sort_by_key(|b| order.iter().position(|n| *n == b.graph.name));
+    crate::sort::sort_by_key(&mut bundles, |b| order.iter().position(|n| *n == b.graph.name));
     out.config.bundles.extend(bundles.into_iter().map(|b| b.rendered.blob));
 }
 

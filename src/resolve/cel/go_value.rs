@@ -44,7 +44,7 @@ pub(super) fn go_sprint(value: &Value, depth: usize) -> String {
                     format!("{key}:{}", go_sprint(v, depth + 1))
                 })
                 .collect();
-            parts.sort();
+            crate::sort::sort(&mut parts);
             format!("map[{}]", parts.join(" "))
         }
         other => format!("{other:?}"),

@@ -31,7 +31,7 @@ impl Issue {
 /// Issues as cel-go displays a list of them: sorted by position (stable, so issues at one place
 /// keep their order), each with its excerpt, joined by newlines.
 pub(super) fn display(src: &str, mut issues: Vec<Issue>) -> String {
-    issues.sort_by_key(|issue| (issue.line, issue.column));
+    crate::sort::sort_by_key(&mut issues, |issue| (issue.line, issue.column));
     let text: Vec<String> = issues.iter().map(|i| located(src, i.line, i.column, &i.message)).collect();
     text.join("\n")
 }
@@ -79,7 +79,7 @@ pub(super) fn located(src: &str, line: usize, column: usize, message: &str) -> S
 pub(super) fn checker_issues(rule: &str, findings: Vec<(u64, String)>) -> String {
     let mut issues: Vec<(usize, String)> =
         findings.into_iter().map(|(_, message)| (offset_of(rule, &message), message)).collect();
-    issues.sort();
+    crate::sort::sort(&mut issues);
     issues.dedup();
     display(rule, issues.into_iter().map(|(offset, message)| Issue::at_offset(rule, offset, message)).collect())
 }

@@ -152,7 +152,7 @@ pub fn select(query: &V1Query) -> Result<V1Pick, V1Error> {
         bests.push(Best { source, bundle, deprecated, channels });
     }
 
-    bests.sort_by_key(|b| std::cmp::Reverse(b.source.priority));
+    crate::sort::sort_by_key(&mut bests, |b| std::cmp::Reverse(b.source.priority));
     if let [first, second, ..] = bests.as_slice() {
         if first.source.priority != second.source.priority {
             bests.truncate(1);
@@ -181,7 +181,7 @@ fn outcome(query: &V1Query, bests: Vec<Best<'_>>) -> Result<V1Pick, V1Error> {
         }),
         many => {
             let mut catalogs: Vec<String> = many.iter().map(|b| b.source.name.clone()).collect();
-            catalogs.sort();
+            crate::sort::sort(&mut catalogs);
             Err(V1Error::Ambiguous {
                 package: query.package_name.clone(),
                 version_range,
@@ -234,7 +234,7 @@ fn catalog_best<'a>(
             in_channel && in_range && successor
         })
         .collect();
-    candidates.sort_by(|(_, dep_a, vr_a), (_, dep_b, vr_b)| {
+    crate::sort::sort_by(&mut candidates, |(_, dep_a, vr_a), (_, dep_b, vr_b)| {
         dep_a.cmp(dep_b).then_with(|| match (vr_a, vr_b) {
             (Some(a), Some(b)) => b.cmp(a),
             (Some(_), None) => Ordering::Less,

@@ -111,7 +111,7 @@ pub(super) fn generate(archetypes: &[Vec<Listed>; 3], kinds: &[Stream], preferen
     let mut mark = Mark { archetype: 0, kind: Stream::None, version: Version::new(0, 0, 0), name: String::new() };
     for (archetype, listed) in archetypes.iter().enumerate() {
         let mut sorted: Vec<&Listed> = listed.iter().collect();
-        sorted.sort_by(|a, b| a.version.compare(&b.version));
+        crate::sort::sort_by(&mut sorted, |a, b| a.version.compare(&b.version));
         for b in sorted {
             for &kind in kinds {
                 let name = channel_name(super::read::ARCHETYPES[archetype], kind, &b.version);
@@ -142,8 +142,9 @@ pub(super) fn generate(archetypes: &[Vec<Listed>; 3], kinds: &[Stream], preferen
 
 /// opm's `linkChannels`: edges for the highest version of each minor.
 fn link(channels: &mut BTreeMap<String, Generated>, tuples: &mut [Tuple]) {
-    tuples
-        .sort_by(|a, b| (a.archetype, a.kind).cmp(&(b.archetype, b.kind)).then_with(|| a.version.compare(&b.version)));
+    crate::sort::sort_by(tuples, |a, b| {
+        (a.archetype, a.kind).cmp(&(b.archetype, b.kind)).then_with(|| a.version.compare(&b.version))
+    });
     let mut zmax = String::new();
     let mut acc: BTreeSet<String> = BTreeSet::new();
     let same_major =

@@ -51,7 +51,7 @@ pub(super) fn expand(file: &str, doc: Option<Node>, source: &BundleSource) -> Re
         out.config.channels = generated.channels.iter().map(|c| channel_blob(&file_arc, name, c)).collect();
     }
     out.config.bundles = rendered.values().map(|(r, b)| relocate(&b.blob, &file_arc, r.pos)).collect();
-    out.config.bundles.sort_by_key(|b| b.source.pos);
+    crate::sort::sort_by_key(&mut out.config.bundles, |b| b.source.pos);
     out
 }
 

@@ -122,7 +122,7 @@ impl Decoded {
     /// The top-level keys, in the sorted order of the JSON `sigs.k8s.io/yaml` hands to Go.
     fn top(&mut self, members: &[Member]) {
         let mut sorted: Vec<&Member> = members.iter().collect();
-        sorted.sort_by(|a, b| a.key.cmp(&b.key));
+        crate::sort::sort_by(&mut sorted, |a, b| a.key.cmp(&b.key));
         for m in sorted {
             let pointer = child("", &m.key);
             let v = &m.value;
