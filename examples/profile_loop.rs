@@ -1,5 +1,6 @@
 //! Runs one phase in a loop for profiling (`perf record`):
-//! `cargo run --release --example profile_loop -- DIR parse|load|validate|disk N`.
+//! `cargo run --release --example profile_loop -- DIR parse|load|validate|disk|session N`
+//! (`session`: a session opened on DIR, its largest file edited and restored N times).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -9,6 +10,20 @@ fn main() {
     let mode = args.next().unwrap_or_else(|| "validate".into());
     let n: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(10);
     let files = olm_catalog::read_catalog(&dir).expect("readable catalog");
+    if mode == "session" {
+        let mut session = olm_catalog::validate::Session::open(files.clone(), Default::default());
+        let big = files.iter().max_by_key(|f| f.content.len()).expect("a file");
+        let original = String::from_utf8_lossy(&big.content).into_owned();
+        let edited = original.replacen("version: ", "version: 9", 1);
+        let (t, c) = (std::time::Instant::now(), cpu_now());
+        for i in 0..n {
+            let text = if i % 2 == 0 { &edited } else { &original };
+            std::hint::black_box(session.update(&big.path, text.as_bytes()));
+        }
+        let cpu = (cpu_now() - c) as f64 / 1e6 / n as f64;
+        println!("update {}: {:.2} ms wall, {cpu:.2} ms CPU", big.path, t.elapsed().as_secs_f64() * 1e3 / n as f64);
+        return;
+    }
     let (t, c) = (std::time::Instant::now(), cpu_now());
     for _ in 0..n {
         match mode.as_str() {

@@ -311,14 +311,16 @@ impl FileParse {
         let Some(old_docs) = old.docs else {
             return crate::declcfg::load::parse_file_documents(path, bytes, |_, _, _| None);
         };
-        let mut by_text: HashMap<(&[u8], u32, bool), usize> = HashMap::with_capacity(old_docs.len());
-        for (i, d) in old_docs.iter().enumerate() {
-            by_text.entry((&old_bytes[d.span.clone()], d.first_line, d.marker)).or_insert(i);
-        }
+        // Found by place and length (each line starts one document at most), then compared:
+        // cheaper than hashing the texts.
+        let by_place: HashMap<(u32, bool, usize), usize> =
+            old_docs.iter().enumerate().map(|(i, d)| ((d.first_line, d.marker, d.span.len()), i)).collect();
         let mut leftovers = Leftovers::new(old.blobs);
         let mut slots: Vec<Option<DocSlot>> = old_docs.into_iter().map(Some).collect();
         crate::declcfg::load::parse_file_documents(path, bytes, |text, first_line, marker| {
-            let slot = slots.get_mut(*by_text.get(&(text.as_bytes(), first_line, marker))?)?.take()?;
+            let i = *by_place.get(&(first_line, marker, text.len()))?;
+            let same = slots.get(i)?.as_ref().is_some_and(|d| old_bytes.get(d.span.clone()) == Some(text.as_bytes()));
+            let slot = if same { slots[i].take()? } else { return None };
             let blob = match slot.blob {
                 Some(at) => Some(leftovers.take(at)?),
                 None => None,
