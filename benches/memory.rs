@@ -1,5 +1,8 @@
 //! Peak heap memory of validation, measured with a counting allocator around mimalloc.
 //!
+//! With `MEMORY_PHASES` set, also prints the peak of loading alone, what the loaded catalog and
+//! the model keep, and the peak of checking (with the catalog), to find where a peak comes from.
+//!
 //! For every catalog in `../shared/catalogs/fbc`, a 57 MB `olm.bundle.object` catalog made from
 //! them (`common::bundle_object_catalog`), and any given in `MEMORY_CATALOGS` (separated by `:`), prints the input's size and the peak of live heap bytes, with its ratio to the input's
 //! size, of two ways to validate it:
@@ -62,6 +65,31 @@ fn main() {
         let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let from_disk =
             peak_of(|| olm_catalog::validate::validate_loaded(olm_catalog::load_dir(&dir).expect("readable catalog")));
+        if std::env::var_os("MEMORY_PHASES").is_some() {
+            let base = LIVE.load(Ordering::Relaxed);
+            let mut kept = 0;
+            let load = peak_of(|| {
+                let l = olm_catalog::load_dir(&dir).expect("readable catalog");
+                kept = LIVE.load(Ordering::Relaxed) - base;
+                l
+            });
+            let loaded = olm_catalog::load_dir(&dir).expect("readable catalog");
+            let check = peak_of(|| olm_catalog::validate::validate_loaded(loaded));
+            let loaded = olm_catalog::load_dir(&dir).expect("readable catalog");
+            let base = LIVE.load(Ordering::Relaxed);
+            let mut model_kept = 0;
+            let build = peak_of(|| {
+                let m = olm_catalog::model::build(&loaded.config);
+                model_kept = LIVE.load(Ordering::Relaxed) - base;
+                m
+            });
+            let v = olm_catalog::validate::validate_loaded(loaded);
+            println!(
+                "  model build peak {build} B, model kept {model_kept} B, {} findings",
+                v.report.diagnostics.len()
+            );
+            println!("  phases: load peak {load} B, loaded catalog {kept} B, validate_loaded peak {check} B (with the catalog)");
+        }
         let files = common::read(&dir);
         let input: usize = files.iter().map(|f| f.content.len()).sum();
         let in_memory = peak_of(|| olm_catalog::validate::validate_files(&files)) + input;

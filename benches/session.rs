@@ -63,7 +63,8 @@ fn main() {
         open.as_secs_f64() / full.as_secs_f64()
     );
     let mut all = Vec::new();
-    for i in picks {
+    let mut largest = None;
+    for (k, i) in picks.into_iter().enumerate() {
         let f = &files[i];
         let original = String::from_utf8_lossy(&f.content).into_owned();
         let Some(edited) = bump_version(&original) else {
@@ -78,6 +79,9 @@ fn main() {
             times.push(t.elapsed());
         }
         let m = median(times.clone());
+        if k == 0 {
+            largest = Some((f.path.clone(), f.content.len(), m));
+        }
         all.extend(times);
         println!("  update {:<48} {:8.2} ms  ({:.0} KB)", f.path, ms(m), f.content.len() as f64 / 1024.0);
     }
@@ -89,4 +93,16 @@ fn main() {
         full.as_secs_f64() / m.as_secs_f64(),
         if ms(m) <= 10.0 { "met" } else { "NOT met" }
     );
+    common::target(
+        "session update ≤ 10 ms, median over files of every size (native)",
+        &format!("{:.2} ms", ms(m)),
+        ms(m) <= 10.0,
+    );
+    if let Some((path, size, m)) = largest {
+        common::target(
+            &format!("session update ≤ 10 ms, the largest file ({path}, {:.1} MB, native)", size as f64 / 1e6),
+            &format!("{:.2} ms", ms(m)),
+            ms(m) <= 10.0,
+        );
+    }
 }

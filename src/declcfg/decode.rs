@@ -198,7 +198,7 @@ pub fn package(mut node: Node, file: &Arc<str>) -> R<Package> {
                 },
             };
             let media_type = string(n, "mediatype", c)?.value;
-            Some(Icon { data, media_type })
+            Some(Icon { data: data.into(), media_type })
         }
     };
     Ok(Package {

@@ -200,6 +200,74 @@ pub fn parse_file(path: &str, bytes: &[u8]) -> (Vec<Blob>, Vec<Diagnostic>) {
     out.finish()
 }
 
+/// One YAML document of a file and what loading it gave: at most one blob, and its findings.
+#[derive(Debug, Clone)]
+pub(crate) struct DocParse {
+    /// The document's text, as a byte range of the file.
+    pub(crate) span: std::ops::Range<usize>,
+    /// The file line of its first line.
+    pub(crate) first_line: u32,
+    /// Whether a `---` line started it.
+    pub(crate) marker: bool,
+    /// Its blob, when it made one.
+    pub(crate) blob: Option<Blob>,
+    /// Its findings.
+    pub(crate) diags: Vec<Diagnostic>,
+}
+
+/// [`parse_file`] document by document, for a YAML file of valid UTF-8 (`None` for any other
+/// file: a JSON stream, invalid UTF-8, a bad separator line; use [`parse_file`]). A document's
+/// result depends only on its text, first line and marker, so `reuse(text, first_line, marker)`
+/// may answer it from an earlier parse of the same document; the others are parsed (in
+/// parallel natively). The documents' blobs and findings, in order, are [`parse_file`]'s.
+pub(crate) fn parse_file_documents(
+    path: &str,
+    bytes: &[u8],
+    mut reuse: impl FnMut(&str, u32, bool) -> Option<(Option<Blob>, Vec<Diagnostic>)>,
+) -> Option<Vec<DocParse>> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let head = &bytes[..bytes.len().min(4096)];
+    if head.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
+        return None;
+    }
+    let docs = yaml::split_documents(text, 1).ok()?;
+    let offset = |d: &yaml::Document<'_>| d.text.as_ptr() as usize - text.as_ptr() as usize;
+    let mut out: Vec<DocParse> = Vec::with_capacity(docs.len());
+    let mut missing = Vec::new();
+    for (i, d) in docs.iter().enumerate() {
+        let start = offset(d);
+        let (blob, diags) = reuse(d.text, d.first_line, d.marker).unwrap_or_else(|| {
+            missing.push(i);
+            (None, Vec::new())
+        });
+        out.push(DocParse {
+            span: start..start + d.text.len(),
+            first_line: d.first_line,
+            marker: d.marker,
+            blob,
+            diags,
+        });
+    }
+    let file: Arc<str> = Arc::from(path);
+    let one = |&i: &usize| {
+        let mut part = FileBlobs { file: file.clone(), blobs: Vec::new(), diags: Vec::new() };
+        part.yaml_document(&docs[i]);
+        part
+    };
+    #[cfg(not(target_arch = "wasm32"))]
+    let parts: Vec<FileBlobs> = {
+        use rayon::prelude::*;
+        missing.par_iter().map(one).collect()
+    };
+    #[cfg(target_arch = "wasm32")]
+    let parts: Vec<FileBlobs> = missing.iter().map(one).collect();
+    for (i, part) in missing.into_iter().zip(parts) {
+        out[i].blob = part.blobs.into_iter().next();
+        out[i].diags = part.diags;
+    }
+    Some(out)
+}
+
 /// Decode one value tree as a catalog blob, with the loader's meta checks and schema dispatch, as
 /// opm's `declcfg.LoadSlice` does for the entries of a catalog template; every problem is located
 /// in `file` at the node's own positions. `None` when the value is not a usable blob.
@@ -411,22 +479,14 @@ impl FileBlobs {
             if p.type_.value != super::property_types::TYPE_BUNDLE_OBJECT {
                 continue;
             }
-            let prefix = format!(
-                "read bundle objects: package {}, bundle {}:",
-                go_quote(&b.package.value),
-                go_quote(&b.name.value)
-            );
-            let pointer = format!("/properties/{i}/value");
             let data = match &p.value {
                 None => Err("unexpected end of JSON input".to_string()),
                 Some(v) => match &v.value {
-                    Value::Null => Ok(Vec::new()),
+                    Value::Null => Ok(""),
                     Value::Object(_) => match v.field("data").map(|m| &m.value) {
-                        None => Ok(Vec::new()),
-                        Some(Node { value: Value::Null, .. }) => Ok(Vec::new()),
-                        Some(Node { value: Value::String(s), .. }) => {
-                            crate::gotext::decode_base64(s).map_err(|e| e.to_string())
-                        }
+                        None => Ok(""),
+                        Some(Node { value: Value::Null, .. }) => Ok(""),
+                        Some(Node { value: Value::String(s), .. }) => Ok(s.as_str()),
                         Some(other) => Err(format!(
                             "json: cannot unmarshal {} into Go struct field BundleObject.data of type []uint8",
                             other.kind_name()
@@ -438,33 +498,45 @@ impl FileBlobs {
                     )),
                 },
             };
-            let pos = p.value.as_ref().map(|v| v.pos).unwrap_or(p.pos);
-            match data {
-                Err(m) => {
-                    let loc = b.source.at(pos, pointer);
-                    self.diags.push(Diagnostic::error(
-                        Code::InvalidBundleObject,
-                        format!("{prefix} parse property at index {i} as bundle object: {m}"),
-                        loc,
-                    ));
+            // `Err((decoded, message))`: the base64 did not decode, or its manifest did not read.
+            match data.map_err(|m| (false, m)).and_then(check_payload) {
+                Ok(()) => b.object_count += 1,
+                Err((decoded, m)) => {
+                    let (package, name) = (go_quote(&b.package.value), go_quote(&b.name.value));
+                    let what = if decoded {
+                        format!("convert bundle object property at index {i} to JSON")
+                    } else {
+                        format!("parse property at index {i} as bundle object")
+                    };
+                    let message = format!("read bundle objects: package {package}, bundle {name}: {what}: {m}");
+                    let pos = p.value.as_ref().map(|v| v.pos).unwrap_or(p.pos);
+                    let loc = b.source.at(pos, format!("/properties/{i}/value"));
+                    self.diags.push(Diagnostic::error(Code::InvalidBundleObject, message, loc));
                     ok = false;
                 }
-                Ok(bytes) => match check_manifest(&bytes) {
-                    Ok(()) => b.object_count += 1,
-                    Err(m) => {
-                        let loc = b.source.at(pos, pointer);
-                        self.diags.push(Diagnostic::error(
-                            Code::InvalidBundleObject,
-                            format!("{prefix} convert bundle object property at index {i} to JSON: {m}"),
-                            loc,
-                        ));
-                        ok = false;
-                    }
-                },
             }
         }
         ok
     }
+}
+
+/// Whether a bundle object's `data` is base64 of a YAML or JSON document. The bytes are decoded
+/// into a buffer kept per thread: nothing is allocated per payload, and no fresh memory is
+/// touched (the payloads of a big catalog add up to its size).
+fn check_payload(base64: &str) -> Result<(), (bool, String)> {
+    thread_local! {
+        static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    BUFFER.with(|buffer| {
+        let mut buffer = buffer.borrow_mut();
+        crate::gotext::decode_base64_into(base64, &mut buffer).map_err(|e| (false, e.to_string()))?;
+        let checked = check_manifest(&buffer).map_err(|m| (true, m));
+        // A payload far larger than usual does not keep its memory.
+        if buffer.capacity() > 16 << 20 {
+            *buffer = Vec::new();
+        }
+        checked
+    })
 }
 
 /// Whether decoded bundle-object bytes are a YAML or JSON document.

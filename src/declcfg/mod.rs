@@ -133,8 +133,8 @@ pub struct Package {
 /// A package icon; `data` is the decoded `base64data`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Icon {
-    /// The image bytes.
-    pub data: Vec<u8>,
+    /// The image bytes (shared: the model's package holds the same icon without a copy).
+    pub data: std::sync::Arc<[u8]>,
     /// `mediatype`.
     pub media_type: String,
 }

@@ -184,6 +184,17 @@ pub fn field_index(members: &[Member], field: &str) -> Option<usize> {
 /// Whether `key` folds to `field`. Field names are ASCII, and a key can only fold to one when it
 /// is as long (ASCII) or longer (non-ASCII letters such as the Kelvin sign fold to ASCII ones).
 fn key_matches(key: &str, field: &str) -> bool {
+    let (k, f) = (key.as_bytes(), field.as_bytes());
+    if k.len() < f.len() {
+        return false;
+    }
+    // A key that starts with an ASCII byte folds to a text that starts with it: a different
+    // first letter rules it out without looking further (most keys of an object).
+    if let (Some(a), Some(b)) = (k.first(), f.first()) {
+        if a.is_ascii() && !a.eq_ignore_ascii_case(b) {
+            return false;
+        }
+    }
     if key.len() == field.len() && key.eq_ignore_ascii_case(field) {
         return true;
     }

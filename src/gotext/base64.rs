@@ -19,16 +19,31 @@ impl fmt::Display for Base64Error {
 
 impl std::error::Error for Base64Error {}
 
+use ::base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+use ::base64::Engine as _;
+
+/// Go's `StdEncoding` rules in the `base64` crate's terms.
+const ENGINE: GeneralPurpose = GeneralPurpose::new(
+    &::base64::alphabet::STANDARD,
+    GeneralPurposeConfig::new()
+        .with_decode_allow_trailing_bits(true)
+        .with_decode_padding_mode(DecodePaddingMode::RequireCanonical),
+);
+
+/// [`decode_base64`] into `out` (cleared first), reusing its capacity: for callers that decode
+/// many payloads only to look at them.
+pub fn decode_base64_into(s: &str, out: &mut Vec<u8>) -> Result<(), Base64Error> {
+    out.clear();
+    if ENGINE.decode_vec(s, out).is_ok() {
+        return Ok(());
+    }
+    out.clear();
+    out.extend_from_slice(&decode_base64(s)?);
+    Ok(())
+}
+
 /// Decode `s` as Go's `base64.StdEncoding.DecodeString` does.
 pub fn decode_base64(s: &str) -> Result<Vec<u8>, Base64Error> {
-    use ::base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
-    use ::base64::Engine as _;
-    const ENGINE: GeneralPurpose = GeneralPurpose::new(
-        &::base64::alphabet::STANDARD,
-        GeneralPurposeConfig::new()
-            .with_decode_allow_trailing_bits(true)
-            .with_decode_padding_mode(DecodePaddingMode::RequireCanonical),
-    );
     // Line breaks are rare: decode as is first, and only on failure look for them to strip.
     if let Ok(bytes) = ENGINE.decode(s) {
         return Ok(bytes);
@@ -52,13 +67,17 @@ pub fn decode_base64(s: &str) -> Result<Vec<u8>, Base64Error> {
 
 #[cfg(test)]
 mod tests {
-    use super::decode_base64;
+    use super::{decode_base64, decode_base64_into};
 
     #[test]
     fn decodes_like_go() {
         assert_eq!(decode_base64("aGk=").unwrap(), b"hi");
         assert_eq!(decode_base64("aG\nk=").unwrap(), b"hi");
         assert_eq!(decode_base64("").unwrap(), b"");
+        let mut buf = b"old".to_vec();
+        decode_base64_into("aG\nk=", &mut buf).unwrap();
+        assert_eq!(buf, b"hi");
+        assert!(decode_base64_into("a$k=", &mut buf).is_err());
     }
 
     #[test]

@@ -16,7 +16,7 @@ mod float;
 mod list;
 mod quote;
 
-pub use self::base64::decode_base64;
+pub use self::base64::{decode_base64, decode_base64_into};
 pub use float::{format_g, json_number};
 pub use list::{join_capped, join_counted, string_slice_capped, thousands, LIST_CAP, OPM_LIST_CAP};
 pub use quote::{quote, string_slice};

@@ -79,6 +79,78 @@ struct FileParse {
     leveled: Vec<Diagnostic>,
     /// The packages its `olm.package`, `olm.channel`, `olm.bundle` and `olm.deprecations` blobs name.
     keys: BTreeSet<String>,
+    /// For a YAML file read document by document: each document, where its blob is in `blobs`
+    /// and its findings, so that the next version of the file re-reads only the documents that
+    /// changed.
+    docs: Option<Vec<DocSlot>>,
+}
+
+/// One YAML document of a file: its place in the file, where its blob went, its findings.
+#[derive(Debug, Clone)]
+struct DocSlot {
+    span: std::ops::Range<usize>,
+    first_line: u32,
+    marker: bool,
+    /// The bucket of `blobs` its blob went to and its index there.
+    blob: Option<(Bucket, usize)>,
+    diags: Vec<Diagnostic>,
+}
+
+/// A bucket of a [`DeclarativeConfig`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Bucket {
+    Package,
+    Channel,
+    Bundle,
+    Deprecation,
+    Other,
+}
+
+/// The blobs of an earlier version of a file, each taken out at most once.
+struct Leftovers {
+    packages: Vec<Option<crate::declcfg::Package>>,
+    channels: Vec<Option<crate::declcfg::Channel>>,
+    bundles: Vec<Option<crate::declcfg::Bundle>>,
+    deprecations: Vec<Option<crate::declcfg::Deprecation>>,
+    others: Vec<Option<crate::declcfg::Meta>>,
+}
+
+impl Leftovers {
+    fn new(cfg: DeclarativeConfig) -> Leftovers {
+        fn some<T>(v: Vec<T>) -> Vec<Option<T>> {
+            v.into_iter().map(Some).collect()
+        }
+        Leftovers {
+            packages: some(cfg.packages),
+            channels: some(cfg.channels),
+            bundles: some(cfg.bundles),
+            deprecations: some(cfg.deprecations),
+            others: some(cfg.others),
+        }
+    }
+
+    fn take(&mut self, (bucket, i): (Bucket, usize)) -> Option<Blob> {
+        match bucket {
+            Bucket::Package => self.packages.get_mut(i)?.take().map(Blob::Package),
+            Bucket::Channel => self.channels.get_mut(i)?.take().map(Blob::Channel),
+            Bucket::Bundle => self.bundles.get_mut(i)?.take().map(Blob::Bundle),
+            Bucket::Deprecation => self.deprecations.get_mut(i)?.take().map(Blob::Deprecation),
+            Bucket::Other => self.others.get_mut(i)?.take().map(Blob::Other),
+        }
+    }
+}
+
+/// Append `blob` to `cfg`; where it went.
+fn push_blob(cfg: &mut DeclarativeConfig, blob: Blob) -> (Bucket, usize) {
+    let (bucket, len) = match &blob {
+        Blob::Package(_) => (Bucket::Package, cfg.packages.len()),
+        Blob::Channel(_) => (Bucket::Channel, cfg.channels.len()),
+        Blob::Bundle(_) => (Bucket::Bundle, cfg.bundles.len()),
+        Blob::Deprecation(_) => (Bucket::Deprecation, cfg.deprecations.len()),
+        Blob::Other(_) => (Bucket::Other, cfg.others.len()),
+    };
+    cfg.push(blob);
+    (bucket, len)
 }
 
 /// One package's results (or, for key `""`, those of the blobs naming no package).
@@ -195,14 +267,66 @@ fn level_by_file<'c>(
 impl FileParse {
     /// Load one file as [`load_files`] does.
     fn new(path: &str, bytes: &[u8], options: &Options) -> FileParse {
-        let (blobs, load) = parse_file(path, bytes);
+        FileParse::reread(path, bytes, options, None)
+    }
+
+    /// Load one file as [`load_files`] does; with the `previous` version of the file (its parse
+    /// and its bytes), the YAML documents found unchanged in it (same text, first line and
+    /// `---` marker) are taken from it instead of being parsed again.
+    fn reread(path: &str, bytes: &[u8], options: &Options, previous: Option<(FileParse, &[u8])>) -> FileParse {
         let mut cfg = DeclarativeConfig::default();
-        for b in blobs {
-            cfg.push(b);
+        let mut load = Vec::new();
+        let docs = match previous {
+            Some((old, old_bytes)) => Self::documents(path, bytes, old, old_bytes),
+            None => crate::declcfg::load::parse_file_documents(path, bytes, |_, _, _| None),
+        };
+        let docs = docs.map(|docs| {
+            docs.into_iter()
+                .map(|d| {
+                    load.extend(d.diags.iter().cloned());
+                    let blob = d.blob.map(|b| push_blob(&mut cfg, b));
+                    DocSlot { span: d.span, first_line: d.first_line, marker: d.marker, blob, diags: d.diags }
+                })
+                .collect()
+        });
+        if docs.is_none() {
+            let (blobs, diags) = parse_file(path, bytes);
+            for b in blobs {
+                cfg.push(b);
+            }
+            load = diags;
         }
         let keys = model_blobs(&cfg).map(|b| key_of(b).to_string()).collect();
         let leveled = level_by_file(load.clone(), options, |f| (f == path).then_some(&cfg));
-        FileParse { blobs: cfg, load, leveled, keys }
+        FileParse { blobs: cfg, load, leveled, keys, docs }
+    }
+
+    /// The documents of the file's new `bytes`, those unchanged since `old` taken from it.
+    fn documents(
+        path: &str,
+        bytes: &[u8],
+        old: FileParse,
+        old_bytes: &[u8],
+    ) -> Option<Vec<crate::declcfg::load::DocParse>> {
+        let Some(old_docs) = old.docs else {
+            return crate::declcfg::load::parse_file_documents(path, bytes, |_, _, _| None);
+        };
+        // Found by place and length (each line starts one document at most), then compared:
+        // cheaper than hashing the texts.
+        let by_place: HashMap<(u32, bool, usize), usize> =
+            old_docs.iter().enumerate().map(|(i, d)| ((d.first_line, d.marker, d.span.len()), i)).collect();
+        let mut leftovers = Leftovers::new(old.blobs);
+        let mut slots: Vec<Option<DocSlot>> = old_docs.into_iter().map(Some).collect();
+        crate::declcfg::load::parse_file_documents(path, bytes, |text, first_line, marker| {
+            let i = *by_place.get(&(first_line, marker, text.len()))?;
+            let same = slots.get(i)?.as_ref().is_some_and(|d| old_bytes.get(d.span.clone()) == Some(text.as_bytes()));
+            let slot = if same { slots[i].take()? } else { return None };
+            let blob = match slot.blob {
+                Some(at) => Some(leftovers.take(at)?),
+                None => None,
+            };
+            Some((blob, slot.diags))
+        })
     }
 }
 
@@ -258,15 +382,15 @@ impl Session {
 
     /// Add the file `path` or replace its content, and re-validate.
     pub fn update(&mut self, path: &str, content: impl Into<Vec<u8>>) -> &Report {
-        let known = self.inputs.insert(path.to_string(), content.into()).is_some();
-        let changed = if !known || is_indexignore(path) {
+        let previous = self.inputs.insert(path.to_string(), content.into());
+        let changed = if previous.is_none() || is_indexignore(path) {
             self.reorder(path)
         } else if self.rank.contains_key(path) {
             vec![path.to_string()]
         } else {
             Vec::new()
         };
-        self.refresh(changed);
+        self.refresh_with(changed, previous.map(|bytes| (path.to_string(), bytes)));
         &self.report
     }
 
@@ -297,7 +421,14 @@ impl Session {
 
     /// Reload the `changed` files, re-check the packages they touch, and rebuild the report.
     fn refresh(&mut self, changed: Vec<String>) {
+        self.refresh_with(changed, None);
+    }
+
+    /// [`refresh`](Session::refresh), given the `previous` content of one changed file (path and
+    /// bytes): that file's unchanged documents are not parsed again.
+    fn refresh_with(&mut self, changed: Vec<String>, previous: Option<(String, Vec<u8>)>) {
         let mut affected: BTreeSet<String> = BTreeSet::new();
+        let mut old_parse = None;
         for f in &changed {
             if let Some(old) = self.parsed.remove(f) {
                 for k in &old.keys {
@@ -305,12 +436,23 @@ impl Session {
                         files.remove(f);
                     }
                 }
-                affected.extend(old.keys);
+                affected.extend(old.keys.iter().cloned());
+                if previous.as_ref().is_some_and(|(p, _)| p == f) {
+                    old_parse = Some(old);
+                }
             }
             affected.extend(self.located.get(f).into_iter().flatten().cloned());
         }
         let reread: Vec<&String> = changed.iter().filter(|f| self.rank.contains_key(*f)).collect();
-        let parses = par_map(&reread, |f| FileParse::new(f, &self.inputs[*f], &self.options));
+        let mut parses = Vec::with_capacity(reread.len());
+        if let (Some(old), Some((path, bytes)), [only]) = (old_parse, &previous, reread.as_slice()) {
+            if *only == path {
+                parses.push(FileParse::reread(only, &self.inputs[*only], &self.options, Some((old, bytes))));
+            }
+        }
+        if parses.is_empty() {
+            parses = par_map(&reread, |f| FileParse::new(f, &self.inputs[*f], &self.options));
+        }
         for (f, p) in reread.into_iter().zip(parses) {
             for k in &p.keys {
                 self.key_files.entry(k.clone()).or_default().insert(f.clone());

@@ -134,7 +134,7 @@ fn blobs_built_in_code_are_written_like_loaded_ones() {
         source: source.clone(),
         name: s("p"),
         default_channel: s("stable"),
-        icon: Some(Icon { data: b"<svg>".to_vec(), media_type: "image/svg+xml".into() }),
+        icon: Some(Icon { data: b"<svg>".to_vec().into(), media_type: "image/svg+xml".into() }),
         description: String::new(),
         properties: Vec::new(),
     });

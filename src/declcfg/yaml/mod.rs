@@ -84,40 +84,86 @@ pub(crate) struct YamlError {
 /// file make a document of nothing but `---`, which go-yaml reads as null (opm: `object '' is
 /// missing root schema field`). A zero-byte file has no document.
 pub(crate) fn split_documents(src: &str, first_line: u32) -> Result<Vec<Document<'_>>, YamlError> {
-    let mut docs = Vec::new();
-    // The document being buffered: where its text starts, its first line, and whether a `---`
-    // line started it. `None` while Kubernetes' buffer is empty.
-    let mut open: Option<(usize, u32, bool)> = None;
-    let mut line_no = first_line;
-    let mut at = 0usize;
-    while at < src.len() {
-        let end = src[at..].find('\n').map(|i| at + i + 1).unwrap_or(src.len());
-        let line = &src[at..end];
-        let next_line = line_no + line_breaks(line).max(1);
-        if let Some(rest) = line.strip_prefix("---") {
-            let trimmed = rest.trim();
-            if !trimmed.is_empty() && !trimmed.starts_with('#') {
-                return Err(YamlError {
-                    message: format!("invalid Yaml document separator: {trimmed}"),
-                    pos: Pos::new(line_no, 1),
-                });
+    let bytes = src.as_bytes();
+    let mut split = Splitter { src, docs: Vec::new(), open: None };
+    if memchr::memchr(b'\r', bytes).is_some() {
+        // Each line counts its own breaks (a lone `\r` ends a line too): read line by line.
+        let (mut at, mut line_no) = (0usize, first_line);
+        while at < src.len() {
+            let end = memchr::memchr(b'\n', &bytes[at..]).map(|i| at + i + 1).unwrap_or(src.len());
+            let next_line = line_no + line_breaks(&src[at..end]).max(1);
+            if bytes[at..end].starts_with(b"---") {
+                split.separator(at, end, line_no, next_line)?;
+            } else {
+                split.text(at, line_no);
             }
-            match open.take() {
-                Some((start, first_line, marker)) => {
-                    docs.push(Document { text: &src[start..at], first_line, marker });
-                }
-                None => open = Some((end, next_line, true)),
-            }
-        } else if open.is_none() {
-            open = Some((at, line_no, false));
+            (at, line_no) = (end, next_line);
         }
-        at = end;
-        line_no = next_line;
+    } else {
+        // Every line ends with one `\n`: only the lines that begin with `---` matter, found with
+        // one search, and the lines between them are counted, not walked.
+        let starts = bytes.starts_with(b"---").then_some(0);
+        let rest = memchr::memmem::find_iter(bytes, b"\n---").map(|i| i + 1);
+        let (mut at, mut line_no) = (0usize, first_line);
+        for sep in starts.into_iter().chain(rest) {
+            if sep > at {
+                split.text(at, line_no);
+                line_no += count_newlines(&bytes[at..sep]);
+            }
+            let end = memchr::memchr(b'\n', &bytes[sep..]).map(|i| sep + i + 1).unwrap_or(src.len());
+            split.separator(sep, end, line_no, line_no + 1)?;
+            (at, line_no) = (end, line_no + 1);
+        }
+        if at < src.len() {
+            split.text(at, line_no);
+        }
     }
-    if let Some((start, first_line, marker)) = open {
-        docs.push(Document { text: &src[start..], first_line, marker });
+    if let Some((start, first_line, marker)) = split.open {
+        split.docs.push(Document { text: &src[start..], first_line, marker });
     }
-    Ok(docs)
+    Ok(split.docs)
+}
+
+/// The state of [`split_documents`]: Kubernetes' buffer, fed line by line (or, for a run of
+/// lines without a separator, with the run's first line only: the rest change nothing).
+struct Splitter<'a> {
+    src: &'a str,
+    docs: Vec<Document<'a>>,
+    /// The document being buffered: where its text starts, its first line, and whether a `---`
+    /// line started it. `None` while Kubernetes' buffer is empty.
+    open: Option<(usize, u32, bool)>,
+}
+
+impl<'a> Splitter<'a> {
+    /// A line of text at byte `at`, line `line_no`.
+    fn text(&mut self, at: usize, line_no: u32) {
+        if self.open.is_none() {
+            self.open = Some((at, line_no, false));
+        }
+    }
+
+    /// A line `at..end` beginning with `---`, at line `line_no`, the next line being `next_line`.
+    fn separator(&mut self, at: usize, end: usize, line_no: u32, next_line: u32) -> Result<(), YamlError> {
+        let trimmed = self.src[at + 3..end].trim();
+        if !trimmed.is_empty() && !trimmed.starts_with('#') {
+            return Err(YamlError {
+                message: format!("invalid Yaml document separator: {trimmed}"),
+                pos: Pos::new(line_no, 1),
+            });
+        }
+        match self.open.take() {
+            Some((start, first_line, marker)) => {
+                self.docs.push(Document { text: &self.src[start..at], first_line, marker });
+            }
+            None => self.open = Some((end, next_line, true)),
+        }
+        Ok(())
+    }
+}
+
+/// How many `\n` bytes `b` holds (a loop the compiler vectorizes).
+fn count_newlines(b: &[u8]) -> u32 {
+    b.iter().map(|&c| u32::from(c == b'\n')).sum()
 }
 
 /// How many lines `s` ends, as YAML (and an editor) counts them: `\r\n`, a lone `\r` and `\n`

@@ -50,7 +50,7 @@ pub fn icon(bundle: &str, data: &str, media_type: &str, location: Location) -> (
     }
     let decoded = decode_base64(data).or_else(|e| decode_base64(&data.replace(' ', "")).map_err(|_| e));
     match decoded {
-        Ok(data) => (Some(Icon { data, media_type: media_type.to_string() }), None),
+        Ok(data) => (Some(Icon { data: data.into(), media_type: media_type.to_string() }), None),
         Err(e) => {
             let message = format!("base64 decode CSV icon for bundle {}: {e}; the package has no icon", quote(bundle));
             (None, Some(Diagnostic::warning(Code::LegacyInvalidIcon, message, location)))
@@ -66,8 +66,8 @@ mod tests {
     #[test]
     fn an_icon_decodes_even_with_spaces_in_its_data() {
         let at = Location::default;
-        assert_eq!(icon("a", "QUJD", "image/png", at()).0.map(|i| i.data), Some(b"ABC".to_vec()));
-        assert_eq!(icon("a", "QU JD", "image/png", at()).0.map(|i| i.data), Some(b"ABC".to_vec()));
+        assert_eq!(icon("a", "QUJD", "image/png", at()).0.map(|i| i.data.to_vec()), Some(b"ABC".to_vec()));
+        assert_eq!(icon("a", "QU JD", "image/png", at()).0.map(|i| i.data.to_vec()), Some(b"ABC".to_vec()));
         assert_eq!(icon("a", "", "", at()), (None, None));
         let (none, warning) = icon("a.v1", "!!", "image/png", at());
         assert!(none.is_none());

@@ -369,7 +369,7 @@ mod tests {
             ("db", "stable", "db/db.package.yaml")
         );
         assert_eq!(
-            p.icon.as_ref().map(|i| (i.data.clone(), i.media_type.as_str())),
+            p.icon.as_ref().map(|i| (i.data.to_vec(), i.media_type.as_str())),
             Some((b"ABC".to_vec(), "image/png"))
         );
         let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();

@@ -207,7 +207,7 @@ mod tests {
             (p.name.value.as_str(), p.default_channel.value.as_str(), &*p.source.file),
             ("op", "fast", "ops/op")
         );
-        assert_eq!(p.icon.as_ref().map(|i| i.data.clone()), Some(b"ABC".to_vec()));
+        assert_eq!(p.icon.as_ref().map(|i| i.data.to_vec()), Some(b"ABC".to_vec()));
         let names: Vec<&str> = r.config.bundles.iter().map(|b| b.name.value.as_str()).collect();
         assert_eq!(names, ["op.v1.0.0", "op.v1.1.0", "op.v1.2.0"]);
     }

@@ -206,7 +206,10 @@ fn package_blob(
     let description = spec.and_then(|s| s.get("description")).and_then(Node::as_str).unwrap_or("").to_string();
     let icon = spec.and_then(|s| s.get("icon")).and_then(Node::as_array).and_then(|a| a.first()).and_then(|i| {
         let data = crate::gotext::decode_base64(i.get("base64data")?.as_str()?).ok()?;
-        Some(declcfg::Icon { data, media_type: i.get("mediatype").and_then(Node::as_str).unwrap_or("").to_string() })
+        Some(declcfg::Icon {
+            data: data.into(),
+            media_type: i.get("mediatype").and_then(Node::as_str).unwrap_or("").to_string(),
+        })
     });
     declcfg::Package {
         source: Source { file: file.clone(), pos },
