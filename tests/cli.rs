@@ -757,6 +757,8 @@ fn deps_of_an_unknown_package_or_a_missing_path_exits_2() {
     assert_eq!(out.status.code(), Some(2));
     let out = bin().args(["deps"]).arg(&d).output().unwrap();
     assert_eq!(out.status.code(), Some(2), "--package is required");
+}
+
 #[test]
 fn edit_writes_in_place_plans_with_dry_run_and_refuses_with_exit_1() {
     let d = temp_dir("edit");
