@@ -31,13 +31,6 @@ export function parseSvg(text, doc = document) {
       else if ((name === 'href' || name === 'xlink:href') && !a.value.startsWith('#')) el.removeAttribute(a.name);
     }
   }
-  // A node's accessible name starts with the text it shows (WCAG 2.5.3, label in name: what a
-  // speech user reads on screen names it), then says the rest.
-  for (const g of root.querySelectorAll('[data-node][aria-label]')) {
-    const shown = [...g.querySelectorAll('text')].map((t) => t.textContent.trim()).filter(Boolean).join(' ');
-    const label = g.getAttribute('aria-label');
-    if (shown && !label.startsWith(shown)) g.setAttribute('aria-label', `${shown}, ${label}`);
-  }
   return doc.importNode(root, true);
 }
 

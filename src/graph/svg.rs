@@ -2,7 +2,7 @@
 //! prints, what the JS `renderGraphSvg` returns, and what the `<olm-upgrade-graph>` element shows.
 //!
 //! - `<title>` and `<desc>` name the package, channel and head and say the highlighted path in
-//!   words; nodes are a list of focusable items (`tabindex="0"`, `aria-label`, `data-node`,
+//!   words; nodes are a list of focusable items (`tabindex="0"`, a `<title>` naming each, `data-node`,
 //!   `part` names for `::part()`), or buttons when [`SvgOptions::interactive`]; edges are
 //!   decoration (`aria-hidden`), since the description and the step list carry the path.
 //! - Colours are CSS custom properties with fallbacks (`var(--olm-node-fill, #fff)`), a light and
@@ -397,21 +397,20 @@ fn node(s: &mut String, n: &PictureNode, role: &str, theme: Theme) {
     let classes = node_classes(n);
     let _ = write!(
         s,
-        "<g class=\"{classes}\" part=\"{classes}\" data-node=\"{}\" data-kind=\"{}\" tabindex=\"0\" role=\"{role}\" aria-label=\"{}\" transform=\"translate({} {})\">",
+        "<g class=\"{classes}\" part=\"{classes}\" data-node=\"{}\" data-kind=\"{}\" tabindex=\"0\" role=\"{role}\" transform=\"translate({} {})\">",
         escape(&n.id),
         match n.kind {
             NodeKind::Bundle => "bundle",
             NodeKind::Virtual => "virtual",
             NodeKind::Group => "group",
         },
-        escape(&n.aria_label),
         num(n.x),
         num(n.y)
     );
-    let mut tip = n.name.clone();
-    if let Some(g) = &n.group {
-        tip = format!("{} … {} ({} versions)", g.first, g.last, g.count);
-    }
+    // The title is the node's accessible name and its tooltip (SVG-AAM: a `<title>` child names
+    // its element). An `aria-label` would have to contain the node's visible text, titles
+    // included (WCAG 2.5.3, label in name), which repeats every name.
+    let mut tip = n.aria_label.clone();
     if let Some(d) = n.deprecated.as_deref().filter(|d| !d.is_empty()) {
         tip.push_str("\nDeprecated: ");
         tip.push_str(d);
