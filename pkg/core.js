@@ -75,6 +75,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     graphPicture(options) { return this.#use((h) => h.graphPicture(options)); }
     renderGraphSvg(options) { return this.#use((h) => h.renderGraphSvg(options)); }
     packageDeps(options) { return this.#use((h) => h.packageDeps(options)); }
+    packageDepsText(options) { return this.#use((h) => h.packageDepsText(options)); }
     toMermaid(options) { return this.#full((h) => h.toMermaid(options)); }
     toDot(pkg, channel) { return this.#full((h) => h.toDot(pkg, channel)); }
     checkOperatorGroups(check) { return this.#full((h) => h.checkOperatorGroups(check)); }
@@ -247,6 +248,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     channelGraph: (catalog, pkg, channel) => catalog.channelGraph(pkg, channel),
     upgradePath: (catalog, options) => catalog.upgradePath(options),
     packageDeps: (catalog, options) => catalogArg(catalog, 'packageDeps').packageDeps(options),
+    packageDepsText: (catalog, options) => catalogArg(catalog, 'packageDepsText').packageDepsText(options),
     toMermaid: (catalog, options) => catalog.toMermaid(options),
     toDot: (catalog, pkg, channel) => catalog.toDot(pkg, channel),
     checkOperatorGroups: (check) => withCheck(check, (c, rest) => c.checkOperatorGroups(rest), (raw, p) => raw.checkOperatorGroups(p)),

@@ -287,6 +287,8 @@ export declare class Catalog {
   renderGraphSvg(options: RenderGraphSvgOptions): string;
   /** `packageDeps(this, options)`. */
   packageDeps(options: PackageDepsOptions): PackageDeps;
+  /** `packageDepsText(this, options)`. */
+  packageDepsText(options: PackageDepsOptions): { text: string; failed: boolean };
   toMermaid(options?: MermaidOptions): string;
   toDot(pkg: string, channel?: string): string;
   /** `checkOperatorGroups` of one of this catalog's bundles (`check.package`, `check.bundle`). */
@@ -1102,6 +1104,9 @@ export interface PackageDeps {
  * `invalid-input`.
  */
 export declare function packageDeps(catalog: Catalog, options: PackageDepsOptions): PackageDeps;
+/** `packageDeps` as the CLI's `deps` text; `failed`: a requirement is unsatisfied or invalid (the CLI exits 1). */
+export declare function packageDepsText(catalog: Catalog, options: PackageDepsOptions): { text: string; failed: boolean };
+
 // ---- Catalog edits (full module) ----
 
 /** How a new entry's upgrade edges are chosen. */

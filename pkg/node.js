@@ -23,8 +23,8 @@ export async function initResolver() {}
 export const {
   validate, diffCatalogs, diffCatalogsText, planEdit, applyEdits, formatDiagnostics, render, expandTemplate, convertToBasicTemplate, resolve, resolveText, resolveV1, loadCatalog, openCatalog, packages, channelGraph, upgradePath, graphPicture, renderGraphSvg, layoutGraph, toMermaid, toDot, checkOperatorGroups, checkOperatorGroupsText, previewRbac, previewRbacText, Catalog, CatalogSession, __panicForTesting, __parseOnly,
 } = api;
-/** The cross-package view of a package (core module): `packageDeps(catalog, {package, headsOnly})`. */
-export const { packageDeps } = api;
+/** The cross-package view of a package (core module): `packageDeps(catalog, {package, headsOnly})`, and as the CLI's text. */
+export const { packageDeps, packageDepsText } = api;
 
 /**
  * Read a catalog from disk: every file under a directory (paths relative to it, `/`-separated,

@@ -1216,12 +1216,24 @@ impl Catalog {
     /// --format json`).
     #[wasm_bindgen(js_name = packageDeps)]
     pub fn package_deps(&self, options: JsValue) -> Result<JsValue, JsValue> {
+        to_js(&self.deps(options)?)
+    }
+
+    /// `packageDeps` as the CLI's `deps` text: `{text, failed}` (`failed`: the CLI exits 1).
+    #[wasm_bindgen(js_name = packageDepsText)]
+    pub fn package_deps_text(&self, options: JsValue) -> Result<JsValue, JsValue> {
+        let deps = self.deps(options)?;
+        to_js(&serde_json::json!({"text": deps.to_text(), "failed": deps.has_unmet()}))
+    }
+}
+
+impl Catalog {
+    fn deps(&self, options: JsValue) -> Result<crate::deps::PackageDeps, JsValue> {
         let o: DepsOpts = serde_wasm_bindgen::from_value(options)
             .map_err(|e| js_error("invalid-input", &format!("packageDeps options: {e}"), None))?;
         let options = crate::deps::DepsOptions { heads_only: o.heads_only };
-        let deps = crate::deps::package_deps(&self.inner.model, &o.package, &options)
-            .map_err(|e| js_error("unknown-package", &e.to_string(), None))?;
-        to_js(&deps)
+        crate::deps::package_deps(&self.inner.model, &o.package, &options)
+            .map_err(|e| js_error("unknown-package", &e.to_string(), None))
     }
 }
 

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { dirname, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import {
   validate, diffCatalogsText, formatDiagnostics, loadCatalog, readCatalog, resolve, resolveText, render, expandTemplate, convertToBasicTemplate,
-  checkOperatorGroups, checkOperatorGroupsText,
+  checkOperatorGroups, checkOperatorGroupsText, packageDeps, packageDepsText,
 } from '../node.js';
 
 const USAGE = `usage:
@@ -19,7 +19,8 @@ const USAGE = `usage:
   olm-catalog render PATH... [--format json|yaml] [--migrate-level bundle-object-to-csv-metadata] [--image-ref-template T] [-o DIR|--output-dir DIR] [--validate]
   olm-catalog template FILE --bundles PATH... [--kind basic|semver|substitutes] [--image-ref-template T] [--format json|yaml|mermaid] [-o DIR] [--validate]
   olm-catalog diff OLD NEW [--format text|json|markdown|sarif|github|junit] [--package P]
-  olm-catalog convert-template basic PATH [--format json|yaml]`;
+  olm-catalog convert-template basic PATH [--format json|yaml]
+  olm-catalog deps PATH --package P [--format text|json] [--heads-only]`;
 
 const REPORT_FORMATS = ['sarif', 'github', 'markdown', 'junit'];
 
@@ -147,6 +148,28 @@ function cmdDiff(argv, out) {
   const { text, failed } = diffCatalogsText(old, neu, { package: opts.package, format });
   out.raw = text;
   return failed ? 1 : 0;
+}
+
+/** A package's cross-package view; 1 when a requirement is unsatisfied or invalid. */
+function cmdDeps(argv, out) {
+  const { opts, positional } = parseArgs(argv, ['package', 'format'], ['heads-only']);
+  if (positional.length !== 1 || !opts.package) throw new UsageError('deps needs PATH and --package');
+  const format = opts.format ?? 'text';
+  if (format !== 'text' && format !== 'json') throw new UsageError(`unknown format ${format}`);
+  const catalog = loadCatalog(readCatalog(positional[0]));
+  const options = { package: opts.package, headsOnly: opts['heads-only'] === true };
+  try {
+    if (format === 'json') {
+      const deps = packageDeps(catalog, options);
+      out.push(JSON.stringify(deps, null, 2));
+      return deps.summary.unsatisfied + deps.summary.invalid > 0 ? 1 : 0;
+    }
+    const { text, failed } = packageDepsText(catalog, options);
+    out.raw = text;
+    return failed ? 1 : 0;
+  } finally {
+    catalog.free();
+  }
 }
 
 function cmdGraph(argv, out) {
@@ -453,6 +476,7 @@ function main(argv) {
     else if (cmd === 'render') code = cmdRender(rest, out);
     else if (cmd === 'template') code = cmdTemplate(rest, out);
     else if (cmd === 'convert-template') code = cmdConvertTemplate(rest, out);
+    else if (cmd === 'deps') code = cmdDeps(rest, out);
     else if (cmd === '--help' || cmd === '-h' || cmd === 'help') { process.stdout.write(`${USAGE}\n`); return 0; }
     else throw new UsageError(cmd ? `unknown command ${cmd}` : 'a command is required');
   } catch (e) {

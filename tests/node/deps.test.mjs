@@ -48,3 +48,22 @@ test('packageDeps: an unknown package or bad options are structured errors', () 
     catalog.free();
   }
 });
+
+test('deps: the Node CLI prints what the native one prints, with the same exit codes', () => {
+  const cli = join(process.cwd(), 'node_modules/.bin/olm-catalog');
+  for (const args of [
+    ['--package', 'alloydb-omni-operator'],
+    ['--package', 'rabbitmq-cluster-operator'],
+    ['--package', 'rabbitmq-messaging-topology-operator', '--heads-only'],
+    ['--package', 'alloydb-omni-operator', '--format', 'json'],
+    ['--package', 'nope'],
+  ]) {
+    const node = spawnSync(cli, ['deps', community, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    const rust = spawnSync(native, ['deps', community, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    assert.equal(node.status, rust.status, args.join(' '));
+    assert.equal(node.stdout, rust.stdout, args.join(' '));
+  }
+  const text = olm.packageDepsText(olm.loadCatalog(olm.readCatalog(community)), { package: 'alloydb-omni-operator' });
+  assert.equal(text.failed, true);
+  assert.match(text.text, /\[UNSATISFIED\] package cert-manager >=1\.12\.2 \(olm\.package\.required\)/);
+});
