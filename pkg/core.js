@@ -229,6 +229,9 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     validate: (files, options) => call((raw) => raw.validate(files, options)),
     diffCatalogs: (old, neu, options) => diffWith(old, neu, options, false),
     diffCatalogsText: (old, neu, options) => diffWith(old, neu, options, true),
+    // Catalog edits (full module): plan an operation, apply edits to a file list.
+    planEdit: (files, operation) => callFull((raw) => raw.planEdit(files, operation)),
+    applyEdits: (files, edits) => callFull((raw) => raw.applyEdits(files, edits)),
     formatDiagnostics: (diagnostics, options) => callFull((raw) => raw.formatDiagnostics(diagnostics, options)),
     resolve: (problem) => withResolver(problem, (r, p) => r.resolve(p)),
     resolveText: (problem) => withResolver(problem, (r, p) => r.resolveText(p)),

@@ -974,3 +974,62 @@ export declare function checkOperatorGroupsText(check: OperatorGroupCheck): stri
 export declare function previewRbac(catalog: Catalog, options: RbacOptions): RbacPreview[];
 /** `previewRbac` as the CLI prints it: `'text'` (default) or `'yaml'`. */
 export declare function previewRbacText(catalog: Catalog, options: RbacOptions, format?: 'text' | 'yaml'): string;
+
+// ---- Catalog edits (full module) ----
+
+/** How a new entry's upgrade edges are chosen. */
+export type EdgePolicy =
+  | { kind: 'replaces' }
+  | { kind: 'skipRange' }
+  | { kind: 'semver' }
+  | { kind: 'explicit'; replaces?: string; skips?: string[]; skipRange?: string };
+
+/** A bundle to add: an `olm.bundle` blob (JSON/YAML text or an object), or an image with name and version. */
+export type NewBundle = { blob: string | Record<string, unknown> } | { image: string; name: string; version: string };
+
+/** One catalog edit, as plain data. */
+export type EditOperation =
+  | { op: 'addBundle'; package: string; bundle: NewBundle; channels: string[]; edge?: EdgePolicy }
+  | { op: 'promote'; package: string; bundle: string; channel: string; edge?: EdgePolicy }
+  | { op: 'createChannel'; package: string; channel: string; bundles: string[]; edge?: EdgePolicy }
+  | { op: 'renameChannel'; package: string; channel: string; to: string }
+  | { op: 'removeChannel'; package: string; channel: string }
+  | { op: 'setDefaultChannel'; package: string; channel: string }
+  | { op: 'deprecate'; package: string; bundle?: string; channel?: string; message: string }
+  | { op: 'undeprecate'; package: string; bundle?: string; channel?: string }
+  | { op: 'removeBundle'; package: string; bundle: string }
+  | { op: 'setEdges'; package: string; channel: string; bundle: string; replaces?: string; skips?: string[]; skipRange?: string };
+
+/** An LSP position: 0-based line, UTF-16 character. */
+export interface LspPosition { line: number; character: number }
+
+/** One replacement of a byte range of a file (a new file: an insertion at 0..0). */
+export interface TextEdit {
+  file: string;
+  range: { start: number; end: number };
+  lsp: { start: LspPosition; end: LspPosition };
+  newText: string;
+}
+
+/** One channel's graph before and after an edit (`null` where the channel does not exist). */
+export interface GraphChange { package: string; channel: string; before: ChannelGraph | null; after: ChannelGraph | null }
+
+/** What an operation would do. */
+export interface EditPlan {
+  edits: TextEdit[];
+  /** The edits that undo `edits`, against the edited files. */
+  undo: TextEdit[];
+  diff: CatalogDiff;
+  /** Update-safety findings, then validation findings new in the edited catalog. */
+  findings: Diagnostic[];
+  graphs: GraphChange[];
+}
+
+/**
+ * Check an operation against the catalog and compute its edits and preview. Throws an `Error`
+ * with `code` (`no-package`, `no-channel`, `no-bundle`, `refused`, `stranded`, `invalid`,
+ * `unreadable`, `bad-edit`, `invalid-operation`), `op` and `detail` (the error's fields).
+ */
+export declare function planEdit(files: CatalogFile[], operation: EditOperation): EditPlan;
+/** The files with the edits applied (overlapping edits throw `code: "bad-edit"`). */
+export declare function applyEdits(files: CatalogFile[], edits: TextEdit[]): { path: string; content: string }[];

@@ -26,6 +26,7 @@
 //! | render bundle directories, trees, package manifests | [`render::render_input`] | a [`render::Rendered`]: `declcfg` blobs and located findings |
 //! | expand a template offline | [`render::template::expand_template`] against a [`render::BundleSource`] | a [`render::Rendered`], findings in the template's lines |
 //! | compare two catalogs | [`diff::diff`], [`diff::diff_with`] | a [`diff::CatalogDiff`]: changes, update-safety rows, findings |
+//! | edit a catalog in place (deprecate, promote, remove and re-wire…) | [`edit::plan_edit`], [`edit::apply_edits`] | an [`edit::EditPlan`]: text edits, undo, diff, findings, graphs |
 //! | print findings for CI (SARIF, GitHub, Markdown, JUnit) | [`report_formats::render_diagnostics`], [`report_formats::render_diff`] | text |
 //! | generate a synthetic catalog of any size | [`synth::Synth::files`] | the files |
 //! | write a catalog as opm does | [`declcfg::write::write`], [`declcfg::write::write_by_package`] | JSON or YAML text |
@@ -54,6 +55,7 @@ pub mod declcfg;
 mod diagnostic;
 pub mod diff;
 mod dns_label;
+pub mod edit;
 mod gotext;
 pub mod graph;
 mod image_ref;

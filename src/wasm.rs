@@ -1092,3 +1092,46 @@ impl Catalog {
         graph::render_graph_svg(&self.inner.model, &o).map_err(picture_error)
     }
 }
+
+/// An edit failure as a JS `Error`: `code` (`no-bundle`, `stranded`, …), `op`, and the error's
+/// other fields under `detail`.
+#[cfg(feature = "tools")]
+fn edit_error(e: &crate::edit::EditError, op: &str) -> JsValue {
+    let err = js_error(e.code(), &e.to_string(), Some(("op", op.into())));
+    if let Ok(detail) = to_js(e) {
+        let _ = js_sys::Reflect::set(&err, &"detail".into(), &detail);
+    }
+    err
+}
+
+/// `planEdit(files, operation)`: the operation's edits, their undo, the catalog diff, the new
+/// findings and the touched channels' graphs before and after.
+#[cfg(feature = "tools")]
+#[wasm_bindgen(js_name = planEdit)]
+pub fn plan_edit_js(files: JsValue, operation: JsValue) -> Result<JsValue, JsValue> {
+    let files = files_from_js(&files)?;
+    let op: crate::edit::Operation = serde_wasm_bindgen::from_value(operation)
+        .map_err(|e| js_error("invalid-operation", &format!("the operation is not valid: {e}"), None))?;
+    let plan = crate::edit::plan_edit(&files, &op).map_err(|e| edit_error(&e, op.name()))?;
+    to_js(&plan)
+}
+
+/// `applyEdits(files, edits)`: the files with the edits applied (contents as strings).
+#[cfg(feature = "tools")]
+#[wasm_bindgen(js_name = applyEdits)]
+pub fn apply_edits_js(files: JsValue, edits: JsValue) -> Result<JsValue, JsValue> {
+    let files = files_from_js(&files)?;
+    let edits: Vec<crate::edit::TextEdit> = serde_wasm_bindgen::from_value(edits)
+        .map_err(|e| js_error("invalid-input", &format!("the edits are not valid: {e}"), None))?;
+    let out = crate::edit::apply_edits(&files, &edits).map_err(|e| edit_error(&e, "applyEdits"))?;
+    #[derive(Serialize)]
+    struct File {
+        path: String,
+        content: String,
+    }
+    let out: Vec<File> = out
+        .into_iter()
+        .map(|f| File { path: f.path, content: String::from_utf8_lossy(&f.content).into_owned() })
+        .collect();
+    to_js(&out)
+}

@@ -687,3 +687,46 @@ fn diff_formats_for_ci() {
     let junit = run("junit");
     assert_eq!((junit.matches("<testcase ").count(), junit.matches("<failure ").count()), (1, 1));
 }
+
+#[test]
+fn edit_writes_in_place_plans_with_dry_run_and_refuses_with_exit_1() {
+    let d = temp_dir("edit");
+    let commented = VALID.replace("name: stable\n", "name: stable # the only channel\n");
+    write(&d, "foo/catalog.yaml", &commented);
+    let file = d.join("foo/catalog.yaml");
+    let dry = bin()
+        .args(["edit"])
+        .arg(&d)
+        .args([
+            "deprecate",
+            "--package",
+            "foo",
+            "--channel",
+            "stable",
+            "--message",
+            "old",
+            "--dry-run",
+            "--format",
+            "patch",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(dry.status.code(), Some(0), "{}", String::from_utf8_lossy(&dry.stderr));
+    let patch = String::from_utf8_lossy(&dry.stdout);
+    assert!(patch.starts_with("--- a/foo/catalog.yaml\n+++ b/foo/catalog.yaml\n"), "{patch}");
+    assert!(patch.contains("+schema: olm.deprecations\n"), "{patch}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), commented, "--dry-run writes nothing");
+    let op = r#"{"op":"deprecate","package":"foo","channel":"stable","message":"old"}"#;
+    let done = bin().args(["edit"]).arg(&d).args(["json", "--op", op, "--format", "json"]).output().unwrap();
+    assert_eq!(done.status.code(), Some(0));
+    let plan: serde_json::Value = serde_json::from_slice(&done.stdout).unwrap();
+    assert_eq!(plan["edits"][0]["file"], "foo/catalog.yaml");
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert!(written.starts_with(&commented) && written.contains("name: stable # the only channel\n"));
+    let again = bin().args(["edit"]).arg(&d).args(["json", "--op", op, "--format", "json"]).output().unwrap();
+    assert_eq!(again.status.code(), Some(1));
+    let err: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(err["error"]["code"], "refused");
+    let bad = bin().args(["edit"]).arg(&d).args(["frobnicate", "--package", "foo"]).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -241,6 +241,9 @@ mod native {
             #[arg(long)]
             package: Option<String>,
         },
+        /// Edit a catalog in place: one operation, its files rewritten with their formatting kept
+        /// (exit 1 when the result has errors the catalog did not have; nothing is written then).
+        Edit(Box<EditArgs>),
         /// Turn a File-Based Catalog into a template (`opm alpha convert-template basic`).
         ConvertTemplate {
             /// The template kind to make (only `basic`).
@@ -422,6 +425,232 @@ mod native {
     /// A failure that ends the command with exit code 2.
     struct Fail(String);
 
+    use edit_cli::EditArgs;
+
+    /// `olm-catalog edit`: flags turned into an operation, the plan printed, the files written.
+    mod edit_cli {
+        use std::path::PathBuf;
+
+        use clap::{Args, ValueEnum};
+        use olm_catalog::edit::{bundle_from_directory, plan_edit, EditPlan, Operation};
+        use olm_catalog::read_catalog;
+        use serde_json::{json, Map, Value};
+
+        #[derive(Args)]
+        pub struct EditArgs {
+            /// The catalog directory or file.
+            path: PathBuf,
+            /// The operation: addBundle, promote, createChannel, renameChannel, removeChannel,
+            /// setDefaultChannel, deprecate, undeprecate, removeBundle, setEdges (or `json`
+            /// with `--op`).
+            operation: String,
+            /// The whole operation as JSON (`{"op":"deprecate","package":…}`).
+            #[arg(long)]
+            op: Option<String>,
+            #[arg(long)]
+            package: Option<String>,
+            #[arg(long)]
+            bundle: Option<String>,
+            #[arg(long)]
+            channel: Option<String>,
+            /// Channels (comma-separated) for addBundle.
+            #[arg(long, value_delimiter = ',')]
+            channels: Vec<String>,
+            /// Bundles (comma-separated) for createChannel.
+            #[arg(long, value_delimiter = ',')]
+            bundles: Vec<String>,
+            #[arg(long)]
+            message: Option<String>,
+            /// The new name for renameChannel.
+            #[arg(long)]
+            to: Option<String>,
+            /// setEdges / explicit edges: `replaces` (empty removes it).
+            #[arg(long)]
+            replaces: Option<String>,
+            /// setEdges / explicit edges: `skips`, comma-separated (empty removes them).
+            #[arg(long)]
+            skips: Option<String>,
+            /// setEdges / explicit edges: `skipRange` (empty removes it).
+            #[arg(long)]
+            skip_range: Option<String>,
+            /// How a new entry's edges are chosen.
+            #[arg(long, value_enum)]
+            edge: Option<EdgeArg>,
+            /// addBundle: the bundle image (with --name and --version).
+            #[arg(long)]
+            image: Option<String>,
+            #[arg(long)]
+            name: Option<String>,
+            #[arg(long)]
+            version: Option<String>,
+            /// addBundle: a file holding an `olm.bundle` blob (JSON or YAML).
+            #[arg(long)]
+            blob: Option<PathBuf>,
+            /// addBundle: a bundle directory (manifests/, metadata/), rendered as `opm render` does.
+            #[arg(long)]
+            from_dir: Option<PathBuf>,
+            /// Print the plan; write nothing.
+            #[arg(long)]
+            dry_run: bool,
+            /// Write even when the result has new errors.
+            #[arg(long)]
+            force: bool,
+            #[arg(long, value_enum, default_value_t = EditFormat::Text)]
+            format: EditFormat,
+        }
+
+        #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+        pub enum EdgeArg {
+            Replaces,
+            SkipRange,
+            Semver,
+            Explicit,
+        }
+
+        #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+        pub enum EditFormat {
+            Text,
+            Json,
+            Patch,
+        }
+
+        /// The operation the flags describe.
+        fn operation(a: &EditArgs) -> Result<Operation, String> {
+            if let Some(op) = &a.op {
+                return serde_json::from_str(op).map_err(|e| format!("--op: {e}"));
+            }
+            let mut m = Map::new();
+            m.insert("op".into(), json!(a.operation));
+            let mut put = |k: &str, v: Option<Value>| {
+                if let Some(v) = v {
+                    m.insert(k.into(), v);
+                }
+            };
+            let list = |s: &Option<String>| {
+                s.as_ref().map(|s| json!(s.split(',').filter(|x| !x.is_empty()).collect::<Vec<_>>()))
+            };
+            put("package", a.package.clone().map(Value::from));
+            put("bundle", a.bundle.clone().map(Value::from));
+            put("message", a.message.clone().map(Value::from));
+            put("to", a.to.clone().map(Value::from));
+            let edge = match a.edge {
+                Some(EdgeArg::Replaces) => Some(json!({"kind": "replaces"})),
+                Some(EdgeArg::SkipRange) => Some(json!({"kind": "skipRange"})),
+                Some(EdgeArg::Semver) => Some(json!({"kind": "semver"})),
+                Some(EdgeArg::Explicit) => Some(json!({"kind": "explicit", "replaces": a.replaces,
+                    "skips": list(&a.skips).unwrap_or(json!([])), "skipRange": a.skip_range})),
+                None => None,
+            };
+            put("edge", edge);
+            match a.operation.as_str() {
+                "setEdges" => {
+                    put("replaces", a.replaces.clone().map(Value::from));
+                    put("skips", list(&a.skips));
+                    put("skipRange", a.skip_range.clone().map(Value::from));
+                }
+                "addBundle" => {
+                    put("channels", Some(json!(a.channels)));
+                    let bundle = if let Some(dir) = &a.from_dir {
+                        let files = read_catalog(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                        serde_json::to_value(bundle_from_directory(&files).map_err(|e| e.to_string())?)
+                            .map_err(|e| e.to_string())?
+                    } else if let Some(f) = &a.blob {
+                        let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
+                        json!({ "blob": text })
+                    } else {
+                        json!({"image": a.image, "name": a.name, "version": a.version})
+                    };
+                    put("bundle", Some(bundle));
+                }
+                "createChannel" => put("bundles", Some(json!(a.bundles))),
+                _ => {}
+            }
+            put("channel", a.channel.clone().map(Value::from));
+            serde_json::from_value(Value::Object(m)).map_err(|e| format!("{}: {e}", a.operation))
+        }
+
+        /// Run `edit`: 0 done (or planned), 1 the operation does not apply or its result has
+        /// new errors, 2 usage or I/O error (returned as `Err`).
+        pub fn run(a: &EditArgs, out: &mut String) -> Result<u8, String> {
+            let op = operation(a)?;
+            let files = read_catalog(&a.path).map_err(|e| format!("{}: {e}", a.path.display()))?;
+            let plan = match plan_edit(&files, &op) {
+                Ok(p) => p,
+                Err(e) => {
+                    if a.format == EditFormat::Json {
+                        let err = json!({"error": e, "message": e.to_string()});
+                        out.push_str(&serde_json::to_string_pretty(&err).unwrap_or_default());
+                        out.push('\n');
+                    } else {
+                        eprintln!("olm-catalog: edit: {e}");
+                    }
+                    return Ok(1);
+                }
+            };
+            print_plan(&plan, &files, a.format, out);
+            let refused = plan.has_new_errors() && !a.force;
+            if refused {
+                eprintln!("olm-catalog: edit: the result has new errors; nothing written (--force writes anyway)");
+            } else if !a.dry_run {
+                write_files(&a.path, &plan)?;
+            }
+            Ok(if refused { 1 } else { 0 })
+        }
+
+        fn print_plan(plan: &EditPlan, files: &[olm_catalog::FileInput], format: EditFormat, out: &mut String) {
+            match format {
+                EditFormat::Json => {
+                    out.push_str(&serde_json::to_string_pretty(plan).unwrap_or_default());
+                    out.push('\n');
+                }
+                EditFormat::Patch => {
+                    for f in &plan.files {
+                        let old = files.iter().find(|o| o.path == f.path).map(|o| &o.content[..]).unwrap_or(b"");
+                        let (old, new) = (String::from_utf8_lossy(old), String::from_utf8_lossy(&f.content));
+                        let diff = similar::TextDiff::from_lines(old.as_ref(), new.as_ref());
+                        let header = (format!("a/{}", f.path), format!("b/{}", f.path));
+                        out.push_str(&diff.unified_diff().context_radius(3).header(&header.0, &header.1).to_string());
+                    }
+                }
+                EditFormat::Text => {
+                    for e in &plan.edits {
+                        let what = if e.range.start == e.range.end { "insert" } else { "replace" };
+                        out.push_str(&format!(
+                            "{}:{}:{}: {what} {} bytes\n",
+                            e.file,
+                            e.lsp.start.line + 1,
+                            e.lsp.start.character + 1,
+                            e.new_text.len()
+                        ));
+                    }
+                    out.push_str(&olm_catalog::diff::to_text(&plan.diff));
+                    for d in plan.findings.iter().filter(|d| !plan.diff.findings.contains(d)) {
+                        out.push_str(&format!(
+                            "{}:{}:{}: {} [{}] {}\n",
+                            d.location.file,
+                            d.location.line,
+                            d.location.column,
+                            d.severity,
+                            d.code.as_str(),
+                            d.message
+                        ));
+                    }
+                }
+            }
+        }
+
+        fn write_files(root: &std::path::Path, plan: &EditPlan) -> Result<(), String> {
+            for f in &plan.files {
+                let path = if root.is_dir() { root.join(&f.path) } else { root.to_path_buf() };
+                if let Some(dir) = path.parent() {
+                    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                }
+                std::fs::write(&path, &f.content).map_err(|e| format!("{}: {e}", path.display()))?;
+            }
+            Ok(())
+        }
+    }
+
     pub fn main() -> ExitCode {
         let cli = match Cli::try_parse() {
             Ok(c) => c,
@@ -503,6 +732,7 @@ mod native {
             Command::ConvertTemplate { kind: ConvertKind::Basic, path, format } => {
                 convert_cmd(&path, format.into(), &mut out)
             }
+            Command::Edit(args) => edit_cli::run(&args, &mut out).map_err(Fail),
         };
         // A closed pipe (`| head`) is not an error worth a panic.
         let _ = std::io::stdout().lock().write_all(out.as_bytes());

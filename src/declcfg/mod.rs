@@ -8,6 +8,7 @@ mod documents;
 mod indexignore;
 pub(crate) mod json;
 pub(crate) mod load;
+mod spans;
 pub(crate) mod value;
 #[cfg(not(target_arch = "wasm32"))]
 mod walk;
@@ -20,6 +21,7 @@ pub use documents::{read_documents, Document};
 #[cfg(test)]
 pub(crate) use load::parse_file;
 pub use load::{load_files, FileInput, Loaded};
+pub use spans::{spans, Quoting, Span, SpanError, SpanFile, SpanKind, SpanMember};
 pub use value::{Member, Node, Pos, Str, Value};
 #[cfg(not(target_arch = "wasm32"))]
 pub use walk::{load_dir, read_catalog};

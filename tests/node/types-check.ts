@@ -102,3 +102,18 @@ void passed; void noteSeverity;
   const sarif: string = formatDiagnostics(d.findings, { format: 'sarif', valid: true });
   console.log(stranded, md.length, sarif.length, d.packages[0]?.channels[0]?.edgesAdded[0]?.kind);
 }
+
+// Catalog edits.
+{
+  const { planEdit, applyEdits } = await import('olm-catalog');
+  const files = [{ path: 'c.yaml', content: 'schema: olm.package\nname: x\n' }];
+  const op: import('olm-catalog').EditOperation = { op: 'deprecate', package: 'x', message: 'gone' };
+  const plan: import('olm-catalog').EditPlan = planEdit(files, op);
+  const line: number = plan.edits[0]?.lsp.start.line ?? 0;
+  const out: string = applyEdits(files, plan.undo)[0]?.content ?? '';
+  const add: import('olm-catalog').EditOperation = {
+    op: 'addBundle', package: 'x', channels: ['a'], edge: { kind: 'explicit', skips: ['y'] },
+    bundle: { image: 'r/x:1', name: 'x.v1', version: '1.0.0' },
+  };
+  console.log(line, out.length, plan.graphs[0]?.after?.nodes.length, add.op);
+}
