@@ -232,7 +232,7 @@ const ops = {
 };
 
 // Editing operations, their previews, undo and redo, and saving (edit-worker.js).
-Object.assign(ops, editOps({ entry, full, put, summary, reload: (handle) => ops.reload(handle) }));
+Object.assign(ops, editOps({ entry, full, put, summary, reload: (handle) => ops.reload(handle), close: free }));
 
 // After an internal error the module is instantiated afresh before the next request.
 serve(ops, { before: () => (modules ? init() : undefined) });

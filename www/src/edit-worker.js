@@ -6,7 +6,7 @@
 // their inverses make the undo and redo stacks; the files are the same ones the editor edits (the
 // editing session is updated with each changed file), and "changed" is measured against the files
 // as last saved (or opened).
-import * as olm from '../../pkg/index.js';
+import { planEdit, applyEdits } from '../../pkg/index.js';
 import { structuredPatch } from 'diff';
 import { zipSync, strToU8 } from 'fflate';
 
@@ -25,13 +25,15 @@ function error(code, message) {
 
 /** A short label of an operation, for the undo and redo buttons. */
 export function describe(op) {
-  const what = op.bundle && typeof op.bundle === 'string' ? op.bundle : op.channel ?? op.package;
+  const what = op.op === 'addBundle' ? op.bundle?.name ?? 'from a blob'
+    : typeof op.bundle === 'string' ? op.bundle : op.channel ?? op.package;
   const names = {
     addBundle: 'add bundle', promote: 'promote', createChannel: 'new channel', renameChannel: 'rename channel',
     removeChannel: 'remove channel', setDefaultChannel: 'set default channel', deprecate: 'deprecate',
     undeprecate: 'undeprecate', removeBundle: 'remove', setEdges: 'set edges',
   };
-  const extra = op.op === 'promote' ? ` to ${op.channel}` : op.op === 'renameChannel' ? ` to ${op.to}` : '';
+  const extra = op.op === 'promote' ? ` to ${op.channel}` : op.op === 'renameChannel' ? ` to ${op.to}`
+    : op.op === 'addBundle' ? ` to ${(op.channels ?? []).join(', ')}` : '';
   return `${names[op.op] ?? op.op} ${what}${extra}`;
 }
 
@@ -55,9 +57,9 @@ export function fileDiff(path, before, after) {
 /**
  * The editing operations of catalog-worker.js, over its loaded catalogs.
  * @param {{ entry: (handle: number) => any, full: () => Promise<void>, put: (slot: string, files: CatalogFile[], saved: CatalogFile[]) => number,
- *   summary: (handle: number) => any, reload: (handle: number) => any }} deps
+ *   summary: (handle: number) => any, reload: (handle: number) => any, close: (slot: string) => void }} deps
  */
-export function editOps({ entry, full, put, summary, reload }) {
+export function editOps({ entry, full, put, summary, reload, close }) {
   /** @returns {EditState} */
   function stateOf(e) {
     e.edit ??= { done: [], undone: [], written: new Map(e.saved.map((f) => [f.path, f.content])), pending: null };
@@ -76,7 +78,7 @@ export function editOps({ entry, full, put, summary, reload }) {
 
   /** `files` with `edits` applied: every file, the changed ones replaced, new ones at the end. */
   function applied(files, edits) {
-    const out = olm.applyEdits(files, edits);
+    const out = applyEdits(files, edits);
     const byPath = new Map(out.map((f) => [f.path, typeof f.content === 'string' ? f.content : new TextDecoder().decode(f.content)]));
     const merged = files.map((f) => ({ path: f.path, content: byPath.get(f.path) ?? f.content }));
     for (const [path, content] of byPath) if (!files.some((f) => f.path === path)) merged.push({ path, content });
@@ -121,7 +123,7 @@ export function editOps({ entry, full, put, summary, reload }) {
     async editPlan(handle, op) {
       const e = entry(handle);
       await full();
-      const plan = olm.planEdit(e.files, op);
+      const plan = planEdit(e.files, op);
       const touched = [...new Set(plan.edits.map((x) => x.file))];
       const after = applied(e.files, plan.edits);
       const before = texts(e.files, touched);
@@ -149,6 +151,7 @@ export function editOps({ entry, full, put, summary, reload }) {
       if (!p) throw error('no-plan', 'nothing planned to apply');
       check(e, p.planned, 'the edit was planned');
       st.pending = null;
+      close('edit-preview');
       const { planned, ...set } = p;
       const out = commit(handle, e, set.edits);
       const st2 = stateOf(entry(out.catalog.handle));
@@ -162,6 +165,7 @@ export function editOps({ entry, full, put, summary, reload }) {
     editCancel(handle) {
       const e = entry(handle);
       stateOf(e).pending = null;
+      close('edit-preview');
       return true;
     },
 

@@ -269,7 +269,7 @@ export function createEditing(deps) {
   };
 
   // ---- operations on the selected bundle
-  const nodeBox = h('div', { id: 'edit-node', class: 'edit-actions', role: 'group', 'aria-labelledby': 'edit-node-label' });
+  const nodeBox = h('div', { id: 'edit-node', class: 'edit-actions', role: 'group', 'aria-labelledby': 'edit-node-label', 'aria-live': 'polite' });
   const pkgBox = h('div', { id: 'edit-package', class: 'edit-actions', role: 'group', 'aria-labelledby': 'edit-package-label' });
 
   const view = () => deps.view();
@@ -279,7 +279,7 @@ export function createEditing(deps) {
     const v = view();
     nodeBox.replaceChildren();
     if (!v || !selected) {
-      nodeBox.append(h('span', { id: 'edit-node-label', class: 'muted' }, 'Edit: pick a bundle in the graph (click, or Tab and Enter) to promote, deprecate, remove or re-wire it.'));
+      nodeBox.append(h('span', { id: 'edit-node-label', class: 'muted' }, 'Edit a bundle: pick it in the graph (click, or Tab and Enter), then promote, deprecate, remove or re-wire it here.'));
       return;
     }
     const n = graphNode(selected.name);
@@ -568,8 +568,8 @@ export function createEditing(deps) {
   folderBtn.addEventListener('click', saveToFolder);
 
   return {
-    /** The toolbars to put under the graph's controls. */
-    elements: [pkgBox, nodeBox],
+    /** The package's and channel's actions (above the graph), and the selected bundle's (below it). */
+    elements: { pkg: pkgBox, node: nodeBox },
     /** A node was picked in the graph. */
     select(node) {
       selected = node?.kind === 'bundle' ? node : null;

@@ -464,7 +464,8 @@ const editing = createEditing({
   adopt,
   download,
 });
-$('edit-tools').append(...editing.elements);
+$('edit-tools').append(editing.elements.pkg);
+$('graph').after(editing.elements.node);
 
 // ---- start
 await start();
