@@ -48,16 +48,26 @@ async function open(link) {
   return { page, errors };
 }
 
-/** Pick node `name` in the graph on screen (a click, as a user does). */
-async function pick(page, name) {
-  await page.locator(`#graph svg [data-node="${name}"]`).click();
+/**
+ * Pick node `name` in the graph on screen: a click, or with `keyboard`, focus and Enter (a node
+ * out of the view is reached that way).
+ */
+async function pick(page, name, { keyboard = false } = {}) {
+  const node = page.locator(`#graph svg [data-node="${name}"]`);
+  if (keyboard) {
+    await node.focus();
+    await page.keyboard.press('Enter');
+  } else {
+    await node.click();
+  }
   await page.waitForSelector(`#edit-node-label:has-text("${name}")`);
 }
 
 /** Press Preview (when the dialog has a form) and wait for the preview. */
 async function preview(page) {
   const planned = await count(page, 'editPlanned');
-  if (await page.isVisible('#edit-plan')) await page.click('#edit-plan');
+  // An operation without fields is planned as its dialog opens.
+  if (await page.isVisible('#edit-form')) await page.click('#edit-plan');
   await page.waitForFunction((n) => Number(document.body.dataset.editPlanned ?? 0) > n, planned);
   await page.waitForSelector('#edit-graph svg');
   await idle(page);
@@ -72,7 +82,7 @@ async function apply(page) {
 }
 
 /** The diff lines of the preview, as `+text` / `-text`. */
-const diffLines = (page) => page.locator('#edit-preview .udiff .dl.add, #edit-preview .udiff .dl.del').allTextContents();
+const diffLines = async (page) => (await page.locator('#edit-preview .udiff .dl.add, #edit-preview .udiff .dl.del').allTextContents()).map((l) => l.replace(/\n$/, ''));
 
 test('promote and deprecate from the graph, preview, apply, undo, redo, save and reload', async () => {
   const { page, errors } = await open(`#catalog=${encodeURIComponent('/edit/index.json')}&package=${NIC}&channel=alpha`);
@@ -108,7 +118,7 @@ test('promote and deprecate from the graph, preview, apply, undo, redo, save and
   await page.waitForSelector(`#channel-title:has-text("${VISION}")`);
   await page.waitForSelector(`#graph svg [data-node="${VISION}.v0.0.1"]`);
   await idle(page);
-  await pick(page, `${VISION}.v0.0.1`);
+  await pick(page, `${VISION}.v0.0.1`, { keyboard: true });
   await page.locator('#edit-deprecate').focus();
   await page.keyboard.press('Enter');
   await page.waitForSelector('#edit-dialog[open] #edit-deprecate-message');
@@ -134,21 +144,24 @@ test('promote and deprecate from the graph, preview, apply, undo, redo, save and
   await page.click('#edit-undo');
   await page.waitForFunction((n) => Number(document.body.dataset.editSteps ?? 0) > n, steps);
   await idle(page);
-  await pick(page, `${VISION}.v0.0.1`);
+  await pick(page, `${VISION}.v0.0.1`, { keyboard: true });
   assert.ok(await page.isVisible('#edit-deprecate'), 'after undo the bundle is not deprecated');
   assert.deepEqual(await page.locator('#edit-changed li').allTextContents(), [`${NIC}/catalog.yaml`], 'undo restored the file');
   assert.match(await page.textContent('#edit-redo'), /deprecate/);
   await page.click('#edit-redo');
   await page.waitForFunction((n) => Number(document.body.dataset.editSteps ?? 0) > n + 1, steps);
   await idle(page);
-  await pick(page, `${VISION}.v0.0.1`);
+  await pick(page, `${VISION}.v0.0.1`, { keyboard: true });
   assert.ok(await page.isVisible('#edit-undeprecate'), 'after redo it is deprecated again');
   await page.screenshot({ path: join(shots, 'edit-after-redo.png') });
 
   // ---- the editor shows the edited text
   await page.click(`#files button:has-text("${VISION}/catalog.yaml")`);
   await page.waitForSelector('#editor .cm-content');
-  assert.match(await page.textContent('#editor .cm-content'), /schema: olm\.deprecations/);
+  await page.focus('#editor .cm-content');
+  await page.keyboard.press('Control+End'); // the new blob is last; CodeMirror draws what is in view
+  await page.waitForSelector('#editor .cm-content :text("olm.deprecations")');
+  assert.match(await page.textContent('#editor .cm-content'), /v0\.0\.1 is <b>unsupported<\/b>/);
 
   // ---- save: two files, one zip
   assert.match(await page.textContent('#edit-download'), /2 files/);
@@ -182,7 +195,7 @@ test('promote and deprecate from the graph, preview, apply, undo, redo, save and
   await again.page.evaluate((hash) => { location.hash = hash; }, `#catalog=${encodeURIComponent('/saved/index.json')}&package=${VISION}&channel=alpha`);
   await again.page.waitForSelector(`#channel-title:has-text("${VISION}")`);
   await idle(again.page);
-  await pick(again.page, `${VISION}.v0.0.1`);
+  await pick(again.page, `${VISION}.v0.0.1`, { keyboard: true });
   assert.ok(await again.page.isVisible('#edit-undeprecate'), 'the saved bundle is deprecated');
   assert.match(await again.page.locator(`#graph svg [data-node="${VISION}.v0.0.1"]`).getAttribute('aria-label'), /deprecated/);
   await again.page.screenshot({ path: join(shots, 'edit-reloaded.png') });
@@ -192,7 +205,7 @@ test('promote and deprecate from the graph, preview, apply, undo, redo, save and
 
 test('a refused operation says why, and nothing changes', async () => {
   const { page, errors } = await open(`#catalog=${encodeURIComponent('/edit/index.json')}&package=${NIC}&channel=stable`);
-  await pick(page, `${NIC}.v1.0.3`);
+  await pick(page, `${NIC}.v1.0.3`, { keyboard: true });
   await page.click('#edit-remove');
   await page.waitForSelector('#edit-dialog[open]');
   // Removing the tail of a channel strands nothing; removing it is planned.
@@ -202,7 +215,7 @@ test('a refused operation says why, and nothing changes', async () => {
   assert.equal(await page.isVisible('#edit-dialog'), false);
   // The head cannot be set as head, the default channel neither made default nor removed; a
   // rename onto an existing channel is refused by the model, with its reason.
-  await pick(page, `${NIC}.v1.2.6`);
+  await pick(page, `${NIC}.v1.2.6`, { keyboard: true });
   assert.ok(await page.isDisabled('#edit-head'));
   assert.ok(await page.isDisabled('#edit-default-channel'), 'stable is already the default');
   assert.ok(await page.isDisabled('#edit-remove-channel'), 'the default channel cannot be removed');

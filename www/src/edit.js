@@ -200,6 +200,9 @@ export function createEditing(deps) {
     const wrap = $('edit-after');
     wrap.append(h('h3', { id: 'edit-after-h' }, 'Graph after'));
     const channels = result.graphs.filter((g) => g.after);
+    // No channel's graph changes (a bundle deprecated, say): the channel on screen, as it will look.
+    const v = deps.view();
+    if (!result.graphs.length && v && v.pkg.name === op.package) channels.push({ package: v.pkg.name, channel: v.channel, after: true });
     const gone = result.graphs.filter((g) => !g.after).map((g) => g.channel);
     if (gone.length) wrap.append(h('p', { class: 'note' }, `Removed: channel ${gone.join(', ')}.`));
     if (!channels.length) {
