@@ -232,3 +232,51 @@ test('a refused operation says why, and nothing changes', async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('from the package view: add a bundle, create a channel, make it default; axe on the views', async () => {
+  const { page, errors } = await open(`#catalog=${encodeURIComponent('/edit/index.json')}&package=${NIC}&channel=stable`);
+  assert.deepEqual(await axeViolations(page, '#channel-view'), [], 'graph view with the edit actions');
+  await page.click('#edit-add-bundle');
+  await page.waitForSelector('#edit-dialog[open] #edit-add-image');
+  await page.fill('#edit-add-image', 'quay.io/example/multi-nic-cni-operator-bundle:v1.4.0');
+  await page.fill('#edit-add-name', `${NIC}.v1.4.0`);
+  await page.fill('#edit-add-version', '1.4.0');
+  assert.deepEqual(await axeViolations(page, '#edit-dialog'), [], 'add bundle form');
+  await preview(page);
+  const added = await diffLines(page);
+  assert.ok(added.includes(`+- name: ${NIC}.v1.4.0`), added.join('\n'));
+  assert.ok(added.some((l) => l.includes('quay.io/example/multi-nic-cni-operator-bundle:v1.4.0')));
+  assert.match(await page.textContent('#edit-changes'), /added bundle multi-nic-cni-operator\.v1\.4\.0/);
+  await page.screenshot({ path: join(shots, 'edit-add-bundle-preview.png') });
+  await apply(page);
+  await page.waitForSelector(`#graph svg [data-node="${NIC}.v1.4.0"]`);
+
+  // A new channel of two bundles, then the default.
+  await page.click('#edit-new-channel');
+  await page.waitForSelector('#edit-dialog[open] #edit-channel-name');
+  await page.fill('#edit-channel-name', 'candidate');
+  await page.check(`#edit-dialog input[type=checkbox][value="${NIC}.v1.3.1"]`);
+  await page.check(`#edit-dialog input[type=checkbox][value="${NIC}.v1.4.0"]`);
+  await preview(page);
+  assert.match(await page.textContent('#edit-changes'), /added channel candidate/);
+  assert.equal(await page.getAttribute('#edit-graph', 'data-channel'), 'candidate');
+  await apply(page);
+  await page.selectOption('#channel', 'candidate');
+  await page.waitForSelector('#channel-title:has-text("candidate")');
+  await idle(page);
+  await page.click('#edit-default-channel');
+  await preview(page);
+  assert.match(await page.textContent('#edit-changes'), /default channel: stable → candidate/);
+  await apply(page);
+  assert.match(await page.textContent('#channel'), /candidate \(default\)/);
+  assert.equal(await count(page, 'editChanged'), 1);
+  assert.deepEqual(await axeViolations(page, 'aside'), [], 'the Edits panel');
+  // One changed file: downloaded as itself.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#edit-download')]);
+  assert.equal(download.suggestedFilename(), 'catalog.yaml');
+  const text = readFileSync(await download.path(), 'utf8');
+  assert.match(text, /defaultChannel: candidate/);
+  assert.match(text, /name: candidate/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
