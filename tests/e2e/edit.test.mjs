@@ -280,3 +280,33 @@ test('from the package view: add a bundle, create a channel, make it default; ax
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('save straight into a folder (the File System Access API, on the origin private file system)', async () => {
+  const { page, errors } = await open(`#catalog=${encodeURIComponent('/edit/index.json')}&package=${VISION}&channel=alpha`);
+  // The picker needs a person; the folder it returns is a FileSystemDirectoryHandle, which the
+  // origin private file system gives without one.
+  await page.evaluate(() => { window.showDirectoryPicker = () => navigator.storage.getDirectory(); });
+  assert.ok(await page.isVisible('#edit-save-folder'), 'offered where the browser has the API');
+  await page.click('#edit-deprecate-channel');
+  await page.waitForSelector('#edit-dialog[open] #edit-deprecate-channel-message');
+  await page.fill('#edit-deprecate-channel-message', 'alpha is frozen; use stable');
+  await preview(page);
+  assert.match(await page.textContent('#edit-changes'), /channel alpha: deprecation — → alpha is frozen; use stable/);
+  await apply(page);
+  await page.waitForSelector('#edit-undeprecate-channel');
+  await page.click('#edit-save-folder');
+  await page.waitForSelector('#edit-changed-h:has-text("No unsaved changes")');
+  assert.match(await page.textContent('#edit-status'), /Saved 1 file to the folder/);
+  const written = await page.evaluate(async (path) => {
+    let dir = await navigator.storage.getDirectory();
+    const parts = path.split('/');
+    for (const p of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(p);
+    return (await (await dir.getFileHandle(parts.at(-1))).getFile()).text();
+  }, `${VISION}/catalog.yaml`);
+  const original = readFileSync(join(fbc, 'community-v4.20', VISION, 'catalog.yaml'), 'utf8');
+  assert.ok(written.startsWith(original), 'the file as it was, then the new blob');
+  assert.match(written.slice(original.length), /schema: olm\.deprecations/);
+  assert.match(written.slice(original.length), /message: alpha is frozen; use stable/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
