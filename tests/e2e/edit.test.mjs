@@ -63,12 +63,17 @@ async function pick(page, name, { keyboard = false } = {}) {
   await page.waitForSelector(`#edit-node-label:has-text("${name}")`);
 }
 
-/** Press Preview (when the dialog has a form) and wait for the preview. */
+/**
+ * Press Preview (when the dialog has a form; one without fields plans as it opens) and wait for
+ * the preview (the dialog clears it on opening).
+ */
 async function preview(page) {
-  const planned = await count(page, 'editPlanned');
-  // An operation without fields is planned as its dialog opens.
-  if (await page.isVisible('#edit-form')) await page.click('#edit-plan');
-  await page.waitForFunction((n) => Number(document.body.dataset.editPlanned ?? 0) > n, planned);
+  if (await page.isVisible('#edit-form')) {
+    const planned = await count(page, 'editPlanned');
+    await page.click('#edit-plan');
+    await page.waitForFunction((n) => Number(document.body.dataset.editPlanned ?? 0) > n, planned);
+  }
+  await page.waitForSelector('#edit-verdict');
   await page.waitForSelector('#edit-graph svg');
   await idle(page);
 }
@@ -104,10 +109,17 @@ test('promote and deprecate from the graph, preview, apply, undo, redo, save and
   assert.equal(await page.getAttribute('#edit-graph', 'data-channel'), 'stable');
   assert.equal(await page.locator(`#edit-graph svg [data-node="${NIC}.v1.3.1"]`).count(), 1, 'the graph after has the promoted bundle');
   assert.equal(await page.locator(`#graph svg [data-node="${NIC}.v1.3.1"]`).count(), 1);
+  await page.selectOption('#edit-after-side', 'before');
+  await page.waitForSelector('#edit-graph[data-side="before"] svg');
+  assert.equal(await page.locator(`#edit-graph svg [data-node="${NIC}.v1.3.1"]`).count(), 0, 'before, stable has no v1.3.1');
+  assert.equal(await page.locator(`#edit-graph svg [data-node="${NIC}.v1.2.6"]`).count(), 1);
+  await page.selectOption('#edit-after-side', 'after');
+  await page.waitForSelector('#edit-graph[data-side="after"] svg');
   assert.deepEqual(await axeViolations(page, '#edit-dialog'), [], 'promote preview');
   await page.screenshot({ path: join(shots, 'edit-promote-preview.png') });
   await apply(page);
   assert.equal(await page.isVisible('#edit-dialog'), false);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'edit-promote', 'the focus goes back where it was');
   assert.equal(await page.inputValue('#channel'), 'alpha', 'the channel on screen stays');
   await page.selectOption('#channel', 'stable');
   await page.waitForSelector(`#graph svg [data-node="${NIC}.v1.3.1"]`);

@@ -48,9 +48,13 @@ export function createEditing(deps) {
 
   /** The operation the dialog is for: `build()` makes it from the form (throws a message when a field is missing). */
   let current = null;
+  /** The id of what had the focus when the dialog opened: it gets it back (the toolbars are redrawn meanwhile). */
+  let opener = '';
+  const refocus = () => (document.getElementById(opener) ?? $('graph'))?.focus();
 
   function open({ heading, text, fields = [], build }) {
     current = { build };
+    opener = document.activeElement?.id ?? '';
     title.textContent = heading;
     intro.textContent = text;
     form.replaceChildren(...fields);
@@ -71,6 +75,7 @@ export function createEditing(deps) {
     const c = deps.main();
     if (dialog.open) dialog.close();
     current = null;
+    refocus();
     if (c) await call('editCancel', c.handle).catch(() => {});
   }
   cancelBtn.addEventListener('click', close);
@@ -130,6 +135,8 @@ export function createEditing(deps) {
       `${result.label}: ${plural(result.diffs.length, 'file')} changed; `,
       errors || warnings ? `${plural(errors, 'new error')}, ${plural(warnings, 'new warning')}` : 'no new findings',
       result.preview.report.valid ? '; the catalog stays valid.' : '; the catalog is invalid after it.');
+    // New errors are the user's call (the CLI wants --force): said on the button too.
+    applyBtn.textContent = errors ? 'Apply with the new errors' : 'Apply';
     preview.replaceChildren(verdict, textDiff(result.diffs), catalogChanges(result.diff), findings(result.findings), h('section', { id: 'edit-after' }));
     await graphAfter(result, op);
   }
@@ -195,42 +202,58 @@ export function createEditing(deps) {
     return wrap;
   }
 
-  /** The graph after the edit of each channel it touches, drawn from the preview catalog. */
+  /**
+   * The graph of each channel the edit touches after it (drawn from the preview catalog), or before
+   * it (from the catalog loaded), with the same renderer as the page's graph.
+   */
   async function graphAfter(result, op) {
     const wrap = $('edit-after');
     wrap.append(h('h3', { id: 'edit-after-h' }, 'Graph after'));
     const channels = result.graphs.filter((g) => g.after);
     // No channel's graph changes (a bundle deprecated, say): the channel on screen, as it will look.
     const v = deps.view();
-    if (!result.graphs.length && v && v.pkg.name === op.package) channels.push({ package: v.pkg.name, channel: v.channel, after: true });
+    if (!result.graphs.length && v && v.pkg.name === op.package) channels.push({ package: v.pkg.name, channel: v.channel, before: true, after: true });
     const gone = result.graphs.filter((g) => !g.after).map((g) => g.channel);
     if (gone.length) wrap.append(h('p', { class: 'note' }, `Removed: channel ${gone.join(', ')}.`));
     if (!channels.length) {
       if (!gone.length) wrap.append(h('p', { class: 'muted' }, 'No channel graph changes.'));
       return;
     }
-    const select = h('select', { id: 'edit-after-channel' }, channels.map((g) => h('option', { value: JSON.stringify([g.package, g.channel]) }, `${g.package} — ${g.channel}`)));
-    const box = h('div', { id: 'edit-graph', class: 'graph edit-graph', tabindex: '0', role: 'region', 'aria-label': 'Upgrade graph after the edit (drag to pan, wheel or +/- to zoom)' });
-    wrap.append(h('div', { class: 'controls' }, h('label', { for: 'edit-after-channel' }, 'Channel'), select), box);
-    const wanted = op.channel && typeof op.channel === 'string' ? op.channel : deps.view()?.channel;
-    const first = channels.find((g) => g.channel === wanted) ?? channels[0];
-    select.value = JSON.stringify([first.package, first.channel]);
+    const key = (g) => JSON.stringify([g.package, g.channel]);
+    const select = h('select', { id: 'edit-after-channel' }, channels.map((g) => h('option', { value: key(g) }, `${g.package} — ${g.channel}`)));
+    const side = h('select', { id: 'edit-after-side' }, h('option', { value: 'after' }, 'after the edit'), h('option', { value: 'before' }, 'before it (as now)'));
+    const note = h('p', { class: 'note', id: 'edit-graph-note', 'aria-live': 'polite' });
+    const box = h('div', { id: 'edit-graph', class: 'graph edit-graph', tabindex: '0', role: 'region', 'aria-label': 'Upgrade graph of the channel chosen (drag to pan, wheel or +/- to zoom)' });
+    wrap.append(h('div', { class: 'controls' }, h('label', { for: 'edit-after-channel' }, 'Channel'), select, h('label', { for: 'edit-after-side' }, 'Graph'), side), note, box);
+    const wanted = op.channel && typeof op.channel === 'string' ? op.channel : v?.channel;
+    select.value = key(channels.find((g) => g.channel === wanted) ?? channels[0]);
     const draw = async () => {
-      const [pkg, channel] = JSON.parse(select.value);
-      const from = typeof op.bundle === 'string' && op.op !== 'removeBundle' ? op.bundle : undefined;
-      const opts = { package: pkg, channel, interactive: false, legend: false, idPrefix: 'edit-graph' };
+      const chosen = channels.find((g) => key(g) === select.value);
+      const after = side.value === 'after';
+      const wantedNow = () => box.isConnected && select.value === key(chosen) && side.value === (after ? 'after' : 'before');
+      if (!after && !chosen.before) {
+        box.replaceChildren();
+        box.hidden = true;
+        note.textContent = `Channel ${chosen.channel} is new: it has no graph before the edit.`;
+        return;
+      }
+      const handle = after ? result.preview.handle : deps.main().handle;
+      const from = typeof op.bundle === 'string' && (after ? op.op !== 'removeBundle' : op.op !== 'promote') ? op.bundle : undefined;
+      const opts = { package: chosen.package, channel: chosen.channel, interactive: false, legend: false, idPrefix: 'edit-graph' };
       let drawn;
       try {
-        drawn = await call('draw', result.preview.handle, { ...opts, from });
+        drawn = await call('draw', handle, { ...opts, from });
       } catch {
-        drawn = await call('draw', result.preview.handle, opts);
+        drawn = await call('draw', handle, opts);
       }
-      if (!box.isConnected || select.value !== JSON.stringify([pkg, channel])) return;
+      if (!wantedNow()) return;
+      box.hidden = false;
+      note.textContent = from ? `Highlighted: the upgrade path from ${from}.` : '';
       showPicture(box, drawn);
-      box.dataset.channel = channel;
-      box.dataset.nodes = String(drawn.picture.graphNodes);
+      Object.assign(box.dataset, { channel: chosen.channel, side: side.value, nodes: String(drawn.picture.graphNodes) });
     };
     select.addEventListener('change', draw);
+    side.addEventListener('change', draw);
     await draw();
   }
 
@@ -245,6 +268,7 @@ export function createEditing(deps) {
       current = null;
       await deps.adopt(out.catalog, out.paths);
       showStatus(out.status, `Applied: ${labelOf(out)}.`);
+      refocus();
       document.body.dataset.editApplied = String((Number(document.body.dataset.editApplied) || 0) + 1);
     } catch (e) {
       problem.textContent = `${e.code ? `${e.code}: ` : ''}${e.message}`;
