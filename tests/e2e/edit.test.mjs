@@ -2,14 +2,18 @@
 // (community-v4.20's multi-nic-cni-operator and visionone-containersecurity, served with a
 // directory index) is opened by a deep link; from the graph, a bundle is promoted into another
 // channel and a bundle of the other package is deprecated, each through its preview (the text
-// diff, the catalog diff, the findings, the graph after); then undo and redo; Save downloads the
-// two changed files as a zip, which is unzipped, served again and opened, and the promotion (the
-// new channel entry) and the deprecation are found in it. axe-core finds no serious violation in
-// the dialogs. Screenshots go to www/e2e-screenshots/ (git-ignored).
+// diff, the catalog diff, the findings, the graph after and before); then undo and redo; Save
+// downloads the two changed files as a zip, which is unzipped, served again and opened, and the
+// promotion (the new channel entry, now the head) and the deprecation are found in it. Also:
+// refusals and their reasons, an undo refused once the file was typed into, the package view's
+// operations (add a bundle, a new channel, the default channel) with a single-file download, saving
+// into a folder through the File System Access API, and the time to plan and apply an edit on
+// community-v4.20 (printed). axe-core finds no serious violation in the dialogs, the graph view
+// and the Edits panel. Screenshots go to www/e2e-screenshots/ (git-ignored).
 // Run after `scripts/build-site.sh`: `node --test tests/e2e/edit.test.mjs`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { serve, launch, newPage, axeViolations, fbc, repo, require } from './serve.mjs';
 
@@ -241,6 +245,24 @@ test('a refused operation says why, and nothing changes', async () => {
   await page.keyboard.press('Escape');
   assert.equal(await page.isVisible('#edit-dialog'), false);
   assert.equal(await count(page, 'editChanged'), 0);
+
+  // An applied edit, then the same file typed into: its undo no longer fits, and says so.
+  await page.click('#edit-deprecate');
+  await page.waitForSelector('#edit-dialog[open] #edit-deprecate-message');
+  await preview(page);
+  await apply(page);
+  await page.click(`#files button:has-text("${NIC}/catalog.yaml")`);
+  await page.waitForSelector('#editor .cm-content');
+  const loaded = await page.evaluate(() => document.body.dataset.loaded);
+  await page.focus('#editor .cm-content');
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('# typed by hand\n');
+  await page.waitForFunction((before) => document.body.dataset.loaded !== before, loaded);
+  await idle(page);
+  await page.click('#edit-undo');
+  await page.waitForFunction(() => /changed since/.test(document.getElementById('edit-status').textContent));
+  assert.match(await page.textContent('#edit-status'), /multi-nic-cni-operator\/catalog\.yaml changed since "deprecate multi-nic-cni-operator\.v1\.2\.6"/);
+  assert.match(await page.textContent('#editor .cm-content'), /typed by hand/, 'the typed text stays');
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -319,6 +341,24 @@ test('save straight into a folder (the File System Access API, on the origin pri
   assert.ok(written.startsWith(original), 'the file as it was, then the new blob');
   assert.match(written.slice(original.length), /schema: olm\.deprecations/);
   assert.match(written.slice(original.length), /message: alpha is frozen; use stable/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('community-v4.20 (14.6 MB): the time to plan and to apply a deprecation, printed', async () => {
+  const root = join(fbc, 'community-v4.20');
+  const files = readdirSync(root, { recursive: true }).filter((f) => /\.(ya?ml|json)$/.test(f)).sort();
+  server.routes.set('/fbc/community-v4.20/index.json', { type: 'application/json', body: JSON.stringify({ files }) });
+  const { page, errors } = await open(`#catalog=${encodeURIComponent('/fbc/community-v4.20/index.json')}&package=${VISION}&channel=alpha`);
+  await pick(page, `${VISION}.v0.0.2`, { keyboard: true });
+  await page.click('#edit-deprecate');
+  await page.waitForSelector('#edit-dialog[open] #edit-deprecate-message');
+  await preview(page);
+  assert.match(await page.textContent('#edit-changes'), /bundle visionone-containersecurity\.v0\.0\.2/);
+  await apply(page);
+  const ms = await page.evaluate(() => ({ plan: Number(document.body.dataset.editPlanMs), apply: Number(document.body.dataset.editApplyMs) }));
+  console.log(`e2e: community-v4.20 (${files.length} files): a deprecation planned in ${ms.plan} ms (two validations, the diff, the preview catalog), applied in ${ms.apply} ms (the catalog reloaded)`);
+  assert.deepEqual(await page.locator('#edit-changed li').allTextContents(), [`${VISION}/catalog.yaml`]);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -107,8 +107,10 @@ export function createEditing(deps) {
     planBtn.disabled = true;
     dialog.setAttribute('aria-busy', 'true');
     let result;
+    const t0 = performance.now();
     try {
       result = await call('editPlan', c.handle, op);
+      document.body.dataset.editPlanMs = String(Math.round(performance.now() - t0));
     } catch (e) {
       problem.textContent = `${e.code ? `${e.code}: ` : ''}${e.message}`;
       return;
@@ -262,8 +264,10 @@ export function createEditing(deps) {
     if (!c || busy) return;
     busy = true;
     applyBtn.disabled = true;
+    const t0 = performance.now();
     try {
       const out = await call('editApply', c.handle);
+      document.body.dataset.editApplyMs = String(Math.round(performance.now() - t0));
       dialog.close();
       current = null;
       await deps.adopt(out.catalog, out.paths);
