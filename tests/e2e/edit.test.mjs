@@ -267,7 +267,7 @@ test('a refused operation says why, and nothing changes', async () => {
   await page.close();
 });
 
-test('from the package view: add a bundle, create a channel, make it default; axe on the views', async () => {
+test('from the package view: add a bundle, create a channel, make it default, deprecate the package; axe on the views', async () => {
   const { page, errors } = await open(`#catalog=${encodeURIComponent('/edit/index.json')}&package=${NIC}&channel=stable`);
   assert.deepEqual(await axeViolations(page, '#channel-view'), [], 'graph view with the edit actions');
   await page.click('#edit-add-bundle');
@@ -303,6 +303,12 @@ test('from the package view: add a bundle, create a channel, make it default; ax
   assert.match(await page.textContent('#edit-changes'), /default channel: stable → candidate/);
   await apply(page);
   assert.match(await page.textContent('#channel'), /candidate \(default\)/);
+  await page.click('#edit-deprecate-package');
+  await page.fill('#edit-deprecate-package-message', 'Replaced by multi-nic-cni-operator-v2.');
+  await preview(page);
+  assert.match(await page.textContent('#edit-changes'), /multi-nic-cni-operator: deprecation: — → Replaced by multi-nic-cni-operator-v2\./);
+  await apply(page);
+  await page.waitForSelector('#edit-undeprecate-package');
   assert.equal(await count(page, 'editChanged'), 1);
   assert.deepEqual(await axeViolations(page, 'aside'), [], 'the Edits panel');
   // One changed file: downloaded as itself.
@@ -311,6 +317,7 @@ test('from the package view: add a bundle, create a channel, make it default; ax
   const text = readFileSync(await download.path(), 'utf8');
   assert.match(text, /defaultChannel: candidate/);
   assert.match(text, /name: candidate/);
+  assert.match(text, /- message: Replaced by multi-nic-cni-operator-v2\.\n  reference:\n    schema: olm\.package\n/);
   assert.deepEqual(errors, []);
   await page.close();
 });

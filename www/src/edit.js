@@ -1,7 +1,7 @@
 // Editing the catalog from the page (edit-worker.js does the work): operations on the selected
 // bundle of a channel graph (promote, deprecate or undeprecate, remove and re-wire, set as head,
 // set its edges) and on the package and channel on screen (add a bundle, new channel, rename or
-// remove the channel, set it as default, deprecate it). Each opens a dialog: the operation's
+// remove the channel, set it as default, deprecate it or the package). Each opens a dialog: the operation's
 // fields, then its preview (the text diff of every changed file, the catalog diff, the
 // update-safety and validation findings, the graph after, drawn by the shared renderer), and only
 // Apply changes the files. Undo, Redo and Save (download, a zip for several files, or straight
@@ -428,6 +428,9 @@ export function createEditing(deps) {
       b('edit-remove-channel', `Remove ${v.channel}…`, removeChannel, isDefault),
       b('edit-default-channel', `Make ${v.channel} default`, setDefault, isDefault),
       deprecated ? b('edit-undeprecate-channel', `Undeprecate ${v.channel}`, undeprecateChannel) : b('edit-deprecate-channel', `Deprecate ${v.channel}…`, deprecateChannel),
+      v.pkg.deprecated !== null && v.pkg.deprecated !== undefined
+        ? b('edit-undeprecate-package', 'Undeprecate the package', undeprecatePackage)
+        : b('edit-deprecate-package', 'Deprecate the package…', deprecatePackage),
     );
   }
 
@@ -514,6 +517,18 @@ export function createEditing(deps) {
   function undeprecateChannel() {
     const v = view();
     open({ heading: `Undeprecate channel ${v.channel}`, text: `Remove the channel's entry from ${v.pkg.name}'s olm.deprecations.`, build: () => ({ op: 'undeprecate', package: v.pkg.name, channel: v.channel }) });
+  }
+
+  function deprecatePackage() {
+    const pkg = view().pkg.name;
+    const { message, fields } = deprecationFields('edit-deprecate-package-message', `The ${pkg} package`);
+    open({ heading: `Deprecate the package ${pkg}`, text: `Add the package itself to ${pkg}'s olm.deprecations.`, fields,
+      build: () => ({ op: 'deprecate', package: pkg, message: required(message, 'A message') }) });
+  }
+
+  function undeprecatePackage() {
+    const pkg = view().pkg.name;
+    open({ heading: `Undeprecate the package ${pkg}`, text: `Remove the package's entry from its olm.deprecations.`, build: () => ({ op: 'undeprecate', package: pkg }) });
   }
 
   // ---- undo, redo, save (the aside's Edits section)
