@@ -242,6 +242,7 @@ test('a refused operation says why, and nothing changes', async () => {
   await page.waitForFunction(() => document.getElementById('edit-problem').textContent !== '');
   assert.match(await page.textContent('#edit-problem'), /beta/);
   assert.deepEqual(await axeViolations(page, '#edit-dialog'), [], 'a refusal');
+  await page.screenshot({ path: join(shots, 'edit-refused.png') });
   await page.keyboard.press('Escape');
   assert.equal(await page.isVisible('#edit-dialog'), false);
   assert.equal(await count(page, 'editChanged'), 0);
