@@ -241,6 +241,7 @@ test('a refused operation says why, and nothing changes', async () => {
   await page.click('#edit-plan');
   await page.waitForFunction(() => document.getElementById('edit-problem').textContent !== '');
   assert.match(await page.textContent('#edit-problem'), /beta/);
+  assert.equal(await page.getAttribute('#edit-problem', 'data-code'), 'refused');
   assert.deepEqual(await axeViolations(page, '#edit-dialog'), [], 'a refusal');
   await page.screenshot({ path: join(shots, 'edit-refused.png') });
   await page.keyboard.press('Escape');

@@ -48,12 +48,14 @@ export function createEditing(deps) {
 
   /** The operation the dialog is for: `build()` makes it from the form (throws a message when a field is missing). */
   let current = null;
+  let turn = 0; // dialogs opened so far: a plan whose dialog was closed or replaced is dropped
   /** The id of what had the focus when the dialog opened: it gets it back (the toolbars are redrawn meanwhile). */
   let opener = '';
   const refocus = () => (document.getElementById(opener) ?? $('graph'))?.focus();
 
   function open({ heading, text, fields = [], build }) {
     current = { build };
+    turn++;
     opener = document.activeElement?.id ?? '';
     title.textContent = heading;
     intro.textContent = text;
@@ -75,6 +77,7 @@ export function createEditing(deps) {
     const c = deps.main();
     if (dialog.open) dialog.close();
     current = null;
+    turn++;
     refocus();
     if (c) await call('editCancel', c.handle).catch(() => {});
   }
@@ -106,19 +109,23 @@ export function createEditing(deps) {
     }
     planBtn.disabled = true;
     dialog.setAttribute('aria-busy', 'true');
+    const mine = turn;
     let result;
     const t0 = performance.now();
     try {
       result = await call('editPlan', c.handle, op);
       document.body.dataset.editPlanMs = String(Math.round(performance.now() - t0));
     } catch (e) {
-      problem.textContent = `${e.code ? `${e.code}: ` : ''}${e.message}`;
+      if (mine === turn) {
+        problem.textContent = e.message;
+        problem.dataset.code = e.code ?? '';
+      }
       return;
     } finally {
       planBtn.disabled = false;
       dialog.removeAttribute('aria-busy');
     }
-    if (!dialog.open) return;
+    if (!dialog.open || mine !== turn) return;
     form.hidden = true;
     planBtn.hidden = true;
     applyBtn.hidden = false;
