@@ -164,15 +164,14 @@ impl Doc {
     pub fn remove_member(&self, map: &Span, key: &str) -> Option<TextEdit> {
         let members = map.members();
         let i = members.iter().rposition(|m| m.key == key)?;
-        let m = &members[i];
         if members.len() == 1 {
             return Some(self.edit(map.start, map.end, "{}"));
         }
-        Some(self.remove_between(members.iter().map(|m| (m.key_start, m.value.end)).collect(), i, map.flow, m))
+        Some(self.remove_between(members.iter().map(|m| (m.key_start, m.value.end)).collect(), i, map.flow))
     }
 
     /// Remove element `i` of a collection whose elements span `parts` (start, end).
-    fn remove_between(&self, parts: Vec<(usize, usize)>, i: usize, flow: bool, _m: &SpanMember) -> TextEdit {
+    fn remove_between(&self, parts: Vec<(usize, usize)>, i: usize, flow: bool) -> TextEdit {
         let (start, end) = parts[i];
         if flow {
             return match (parts.get(i + 1), i.checked_sub(1).map(|p| parts[p])) {
@@ -247,7 +246,7 @@ impl Doc {
             .iter()
             .map(|s| if seq.flow { (s.start, s.end) } else { (self.dash_before(s.start), s.end) })
             .collect();
-        self.remove_between(parts, i, seq.flow, owner)
+        self.remove_between(parts, i, seq.flow)
     }
 
     /// Append a new blob at the end of the file.
