@@ -52,7 +52,7 @@ test-node:
 
 ## test-e2e: the site in headless Chromium (playwright-core, Debian's chromium).
 test-e2e: site build
-	node --test --test-reporter=spec tests/e2e/*.test.mjs
+	node --test --test-concurrency=1 --test-reporter=spec tests/e2e/*.test.mjs
 
 ## test-fuzz: every cargo-fuzz target of fuzz/ for 5 s on a copy of its seed corpus (nightly
 ## toolchain and cargo-fuzz, installed when missing); fails on any crash, hang or out-of-memory.

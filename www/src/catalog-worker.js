@@ -16,6 +16,7 @@ import init, {
 } from '../../pkg/index.js';
 import { fetchCatalog } from '../../pkg/element-fetch.js';
 import { serve } from './rpc.js';
+import { editOps } from './edit-worker.js';
 
 /** @typedef {{path: string, content: string}} CatalogFile */
 /** @typedef {CatalogFile | {path: string, blob: Blob}} FileInput a file as text, or to be read here */
@@ -111,11 +112,11 @@ const ops = {
   /** Load a catalog again with the editor's edits (as opened stays as it was; so does the session). */
   reload(handle) {
     const e = entry(handle);
-    const { session } = e;
+    const { session, edit } = e;
     e.session = undefined;
     try {
       const next = put(e.slot, e.files, e.saved);
-      loaded.get(next).session = session;
+      Object.assign(loaded.get(next), { session, edit });
       return summary(next);
     } catch (err) {
       e.session = session;
@@ -234,6 +235,9 @@ const ops = {
     return resolve({ ...problem, catalogs });
   },
 };
+
+// Editing operations, their previews, undo and redo, and saving (edit-worker.js).
+Object.assign(ops, editOps({ entry, full, put, summary, reload: (handle) => ops.reload(handle), close: free }));
 
 // After an internal error the module is instantiated afresh before the next request.
 serve(ops, { before: () => (modules ? init() : undefined) });

@@ -33,14 +33,15 @@ export function createEditor(parent, check, onChange) {
   view = new EditorView({ parent, state: EditorState.create({ doc: '', extensions: [basicSetup, yaml(), lintGutter(), lint, listener] }) });
   return {
     view,
-    open(text, line, column) {
+    /** Show `text`, the cursor at `line` and `column`; focused unless `focus` is false. */
+    open(text, line, column, { focus = true } = {}) {
       view.setState(EditorState.create({ doc: text, extensions: [basicSetup, yaml(), lintGutter(), lint, listener] }));
       if (line) {
         const l = view.state.doc.line(Math.min(Math.max(line, 1), view.state.doc.lines));
         const pos = Math.min(l.from + Math.max((column ?? 1) - 1, 0), l.to);
         view.dispatch({ selection: { anchor: pos }, effects: EditorView.scrollIntoView(pos, { y: 'center' }) });
       }
-      view.focus();
+      if (focus) view.focus();
       forceLinting(view);
     },
   };

@@ -4,7 +4,7 @@
 // installed and what it may touch (install.js), and compare two catalogs (compare.js).
 // All the logic is the wasm module's, which runs in a worker (catalog-worker.js, reached through
 // remote.js) so that the page never freezes; this file only moves data between it and the DOM.
-import { start, open, reload, call } from './remote.js';
+import { start, open, reload, call, RemoteCatalog } from './remote.js';
 import { h } from './escape.js';
 import { showPicture } from './graph.js';
 import { createEditor } from './editor.js';
@@ -15,6 +15,7 @@ import { createComparePanel } from './compare.js';
 import { createReport } from './report.js';
 import { parseLink, showLink, catalogSource, embedSnippet } from './link.js';
 import { createDepsView } from './deps.js';
+import { createEditing } from './edit.js';
 
 const $ = (id) => document.getElementById(id);
 // `catalog`: the RemoteCatalog loaded on the left (its report, packages and file paths).
@@ -67,7 +68,7 @@ async function sliced(items, fn, wanted) {
  * without files, load the current one again with the editor's edits (what was opened is kept, for
  * comparing with the edits). Loads finish in the order they were asked.
  */
-async function load(files, source = null) {
+async function load(files, source = null, given = null) {
   const t0 = performance.now();
   const shown = ++loads;
   const wanted = () => shown === loads; // false once a later load started
@@ -78,7 +79,7 @@ async function load(files, source = null) {
   }
   let catalog;
   try {
-    catalog = files ? await open('main', files) : await reload(state.catalog);
+    catalog = given ?? (files ? await open('main', files) : await reload(state.catalog));
   } catch (e) {
     if (!wanted()) return;
     summary.textContent = `Could not load the catalog: ${e.code ? `${e.code}: ` : ''}${e.message}`;
@@ -100,6 +101,7 @@ async function load(files, source = null) {
   templatesPanel.refresh();
   installPanel.refresh();
   comparePanel.refresh();
+  if (files) await editing.loaded();
   $('channel-view').hidden = true;
   updateLink();
   document.body.dataset.loadedMs = String(Math.round(performance.now() - t0));
@@ -277,6 +279,7 @@ async function drawChannel() {
   state.expand = [];
   $('channel-title').textContent = `${pkg} — channel ${channel}`;
   await redraw();
+  editing.refresh();
   const list = $('from-list');
   list.textContent = '';
   for (const n of state.graph.nodes) if (!n.virtual) list.append(h('option', { value: n.name }, n.version ?? ''));
@@ -320,6 +323,7 @@ async function pick(node) {
     await redraw();
     state.drawn?.view.focusNode(node.group.first);
   } else if (node.kind === 'bundle') {
+    editing.select(node);
     $('from').value = node.name;
     await showPath();
     state.drawn?.view.focusNode(node.id);
@@ -438,6 +442,34 @@ const comparePanel = createComparePanel({ main: () => state.catalog, exampleFile
 
 // ---- dependencies between packages (deps.js), in the package view
 const depsView = createDepsView({ main: () => state.catalog, openPackage });
+// ---- editing operations (edit.js): from the graph's selected bundle and the package on screen
+/**
+ * Show the catalog after an edit, undo or redo (`summary`, from the worker; `changed`: the files
+ * whose text changed): its report and packages, the package and channel that were on screen, and
+ * the editor's file with its new text.
+ */
+async function adopt(summary, changed) {
+  const at = state.pkg ? { pkg: state.pkg.name, channel: $('channel').value, from: state.from } : null;
+  const tab = tabs.find((t) => $(`tab-${t}`).getAttribute('aria-selected') === 'true');
+  if (!await load(null, state.source, new RemoteCatalog(summary))) return;
+  if (at && await openPackage(at.pkg, at.channel) && at.from) {
+    $('from').value = at.from;
+    await showPath().catch(() => {});
+  }
+  showTab(tab);
+  if (editor && state.current && changed.includes(state.current)) {
+    clearTimeout(reloadTimer);
+    editor.open(await state.catalog.fileText(state.current), undefined, undefined, { focus: false });
+  }
+}
+const editing = createEditing({
+  main: () => state.catalog,
+  view: () => (state.pkg && state.graph ? { pkg: state.pkg, channel: $('channel').value, graph: state.graph } : null),
+  adopt,
+  download,
+});
+$('edit-tools').append(editing.elements.pkg);
+$('graph').after(editing.elements.node);
 
 // ---- start
 await start();
