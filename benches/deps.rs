@@ -7,8 +7,13 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+#[path = "common/mod.rs"]
+mod common;
+
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use common::time_counted;
 
 use olm_catalog::declcfg::{load_files, FileInput};
 use olm_catalog::deps::{DepsIndex, DepsOptions};
@@ -16,28 +21,15 @@ use olm_catalog::model;
 use olm_catalog::read_catalog;
 use olm_catalog::synth::Synth;
 
-fn time<F: FnMut() -> usize>(runs: usize, mut f: F) -> (Duration, usize) {
-    let n = f();
-    let mut times: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let t = Instant::now();
-            std::hint::black_box(f());
-            t.elapsed()
-        })
-        .collect();
-    times.sort();
-    (times[times.len() / 2], n)
-}
-
 fn bench(name: &str, files: &[FileInput], runs: usize) {
     let loaded = load_files(files);
     let (m, _) = model::build(&loaded.config);
-    let (build, _) = time(runs, || model::build(&loaded.config).0.packages.len());
-    let (index, _) = time(runs, || {
+    let (build, _) = time_counted(runs, || model::build(&loaded.config).0.packages.len());
+    let (index, _) = time_counted(runs, || {
         usize::from(std::hint::black_box(DepsIndex::new(&m)).package_deps("", &DepsOptions::default()).is_err())
     });
     let ix = DepsIndex::new(&m);
-    let (views, requirements) = time(runs, || {
+    let (views, requirements) = time_counted(runs, || {
         m.packages
             .iter()
             .map(|p| ix.package_deps(&p.name, &DepsOptions::default()).map_or(0, |d| d.requirements.len()))

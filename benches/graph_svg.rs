@@ -10,25 +10,14 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod common;
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use common::time_counted;
 
 use olm_catalog::declcfg::load_files;
 use olm_catalog::graph::layout::{layout, LayoutEdge, LayoutNode, LayoutOptions};
 use olm_catalog::graph::{render_graph_svg, ChannelGraph, PictureOptions, SvgOptions};
 use olm_catalog::{model, read_catalog};
-
-fn time<F: FnMut() -> usize>(runs: usize, mut f: F) -> (Duration, usize) {
-    let n = f();
-    let mut times: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let t = Instant::now();
-            std::hint::black_box(f());
-            t.elapsed()
-        })
-        .collect();
-    times.sort();
-    (times[times.len() / 2], n)
-}
 
 /// `n` nodes; each node `v` gets `per` edges from earlier nodes up to `reach` back.
 fn dag(n: usize, per: usize, reach: u64) -> Vec<LayoutEdge> {
@@ -61,7 +50,7 @@ fn main() {
     println!("layout of {n}-node graphs (target ≤ 100 ms each):");
     let mut slowest = Duration::ZERO;
     for (name, edges) in &cases {
-        let (t, crossings) = time(runs, || layout(&nodes, edges, &o).crossings);
+        let (t, crossings) = time_counted(runs, || layout(&nodes, edges, &o).crossings);
         println!("  {name:42} {:8.2} ms  ({} edges, {crossings} crossings left)", ms(t), edges.len());
         slowest = slowest.max(t);
     }
@@ -80,10 +69,10 @@ fn main() {
         std::process::exit(1)
     });
     let (m, _) = model::build(&load_files(&files).config);
-    let (graphs, channels) = time(runs, || {
+    let (graphs, channels) = time_counted(runs, || {
         m.packages.iter().flat_map(|p| p.channels.iter().map(move |c| ChannelGraph::new(p, c).nodes.len())).count()
     });
-    let (svgs, bytes) = time(runs, || {
+    let (svgs, bytes) = time_counted(runs, || {
         let mut bytes = 0;
         for p in &m.packages {
             for c in &p.channels {

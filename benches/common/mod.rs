@@ -36,6 +36,17 @@ pub fn time<F: FnMut()>(runs: usize, mut f: F) -> Duration {
     times[times.len() / 2]
 }
 
+/// `time`, for a closure that returns a count (of nodes, bytes, …): the median and that count.
+pub fn time_counted<F: FnMut() -> usize>(runs: usize, mut f: F) -> (Duration, usize) {
+    let n = f();
+    (
+        time(runs, || {
+            std::hint::black_box(f());
+        }),
+        n,
+    )
+}
+
 /// Every file of a catalog directory (or one file); exits with the reason when it cannot be read.
 pub fn read(path: &Path) -> Vec<FileInput> {
     read_catalog(path).unwrap_or_else(|e| {

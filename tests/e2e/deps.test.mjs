@@ -5,46 +5,24 @@
 // text. Screenshots go to www/e2e-screenshots/ (git-ignored). Run by `make test-e2e`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
+import { join, dirname } from 'node:path';
+import { serve, launch, repo, fbc } from './serve.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = join(here, '../..');
-const require = createRequire(join(repo, 'www/package.json'));
-const { chromium } = require('playwright-core');
-const dist = join(repo, 'www/dist');
 const shots = join(repo, 'www/e2e-screenshots');
 mkdirSync(shots, { recursive: true });
-const community = join(repo, '../shared/catalogs/fbc/community-v4.20');
+const community = join(fbc, 'community-v4.20');
 
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.map': 'application/json' };
 let server;
 let browser;
 let base;
 let folder;
 
 before(async () => {
-  server = createServer((req, res) => {
-    const url = new URL(req.url, 'http://x');
-    let p = join(dist, decodeURIComponent(url.pathname));
-    if (!p.startsWith(dist)) { res.writeHead(403).end(); return; }
-    try {
-      if (statSync(p).isDirectory()) p = join(p, 'index.html');
-      res.writeHead(200, { 'content-type': types[extname(p)] ?? 'text/plain' }).end(readFileSync(p));
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${server.address().port}/`;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  server = await serve();
+  base = server.base;
+  browser = await launch();
   folder = join(mkdtempSync(join(tmpdir(), 'olm-deps-e2e-')), 'catalog');
   for (const p of ['rabbitmq-cluster-operator', 'rabbitmq-messaging-topology-operator', 'alloydb-omni-operator']) {
     cpSync(join(community, p), join(folder, p), { recursive: true });
