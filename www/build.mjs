@@ -10,12 +10,10 @@ const dist = join(here, 'dist');
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 await build({
-  // The page, and its two workers: the catalog worker (the wasm module and every call on it) and
-  // the graph layout.
+  // The page, and its worker: the catalog worker (the wasm module and every call on it).
   entryPoints: {
     app: join(here, 'src/main.js'),
     'catalog-worker': join(here, 'src/catalog-worker.js'),
-    'layout-worker': join(here, 'src/layout-worker.js'),
   },
   bundle: true,
   format: 'esm',

@@ -12,7 +12,7 @@
 // loading into a slot frees what it held and later calls on the old handle fail with `freed`.
 // Requests and replies follow rpc.js; the operations are `ops` below.
 import init, {
-  initResolver, loadCatalog, openCatalog, expandTemplate, diffCatalogs, resolve, checkOperatorGroups, previewRbac,
+  initResolver, loadCatalog, openCatalog, layoutGraph, expandTemplate, diffCatalogs, resolve, checkOperatorGroups, previewRbac,
 } from '../../pkg/index.js';
 import { fetchCatalog } from '../../pkg/element-fetch.js';
 import { serve } from './rpc.js';
@@ -167,6 +167,14 @@ const ops = {
     const { catalog } = entry(handle);
     const { theme, interactive, legend, idPrefix, ...pictureOptions } = options;
     return { picture: catalog.graphPicture(pictureOptions), svg: catalog.renderGraphSvg(options) };
+  },
+
+  /**
+   * The shared layered layout (`layoutGraph`, as the element's and the CLI's pictures) of a graph
+   * that is no catalog's, such as a comparison's merged channel.
+   */
+  layout(input) {
+    return layoutGraph(input);
   },
 
   /** The bundles of a package (name and version), from its channel graphs; none without channels. */

@@ -1,13 +1,13 @@
 // Channel graphs. A catalog's channel (`showPicture`) is drawn as the `<olm-upgrade-graph>` element
 // and the CLI draw it: laid out and rendered as SVG by the core module (`renderGraphSvg`, in the
 // worker), shown by the element's viewer (pkg/element-view.js). A comparison's merged graph, which
-// is no catalog's, is laid out by dagre and drawn by our own code (`renderGraph`). Edge kinds follow the
+// is no catalog's, is laid out by the same layered layout (`layoutGraph`, in the worker) and drawn by
+// our own code (`renderGraph`). Edge kinds follow the
 // olm-docs legend (replaces solid, skips with a crossed end, skipRange dashed with circle ends);
 // skipRange fans are collapsed into one edge per target unless expanded. Zoom with the wheel or
 // +/-, pan by dragging or with the arrow keys.
 import { s } from './escape.js';
-import { layout } from './layout.js';
-import { connect } from './rpc.js';
+import { call } from './remote.js';
 import { showGraph } from '../../pkg/element-view.js';
 
 /**
@@ -20,21 +20,6 @@ export function showPicture(container, { svg, picture }, { onSelect } = {}) {
   container.style.height = `${Math.round(Math.min(innerHeight * 0.6, Math.max(160, picture.height + 16)))}px`;
   const view = showGraph(container, svg, picture, { onSelect });
   return { svg, picture, view };
-}
-
-let worker = null;
-
-/** Small graphs are laid out at once; large ones in a worker (when the page can start one). */
-function layoutAsync(spec) {
-  if (spec.nodes.length <= 80) return Promise.resolve(layout(spec));
-  if (worker === null) {
-    try {
-      worker = connect(new Worker(new URL('./layout-worker.js', import.meta.url), { type: 'module' }));
-    } catch {
-      worker = false;
-    }
-  }
-  return worker ? worker.call('layout', spec) : Promise.resolve(layout(spec));
 }
 
 const NODE_H = 30;
@@ -117,18 +102,28 @@ export async function renderGraph(container, graph, { expandFans = false, classO
     fanNodes.set(id, { to, count: list.length, from: list.map((e) => e.from) });
     edges.push({ from: id, to, kind: 'skipRange', fan: true, count: list.length, members: list });
   }
-  const laid = await layoutAsync({ nodes: specNodes, edges: edges.map((e, i) => ({ v: e.from, w: e.to, name: `e${i}` })) });
+  const index = new Map(specNodes.map((n, i) => [n.id, i]));
+  const result = await call('layout', {
+    nodes: specNodes.map(({ width, height }) => ({ width, height })),
+    edges: edges.map((e) => ({ from: index.get(e.from), to: index.get(e.to) })),
+    direction: 'lr', rankGap: 46, nodeGap: 14,
+  });
+  // Centres, as the drawing below places nodes (the layout gives top left corners).
+  const laid = { width: result.width, height: result.height, nodes: {}, edges: result.edges.map((e) => e.d) };
+  specNodes.forEach((n, i) => {
+    const r = result.nodes[i];
+    laid.nodes[n.id] = { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+  });
   const sizes = new Map(specNodes.map((n) => [n.id, n]));
   container.textContent = '';
   const { width, height } = laid;
-  const svg = s('svg', { class: 'dagre', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `Upgrade graph of channel ${graph.channel}` });
+  const svg = s('svg', { class: 'drawn', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `Upgrade graph of channel ${graph.channel}` });
   svg.append(defs());
   const root = s('g');
   svg.append(root);
 
   edges.forEach((e, i) => {
-    const points = laid.edges[`e${i}`] ?? [];
-    const d = points.map((p, i) => `${i ? 'L' : 'M'}${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ');
+    const d = laid.edges[i] ?? '';
     const el = s('g', { class: `edge ${e.kind}${e.fan ? ' fan' : ''} ${classOf(e, 'edge')}`.trim(), 'data-from': e.from, 'data-to': e.to, 'data-kind': e.kind });
     const path = s('path', { d });
     if (e.kind === 'replaces') path.setAttribute('marker-end', 'url(#m-arrow)');
