@@ -1002,7 +1002,7 @@ export declare function previewRbac(catalog: Catalog, options: RbacOptions): Rba
 /** `previewRbac` as the CLI prints it: `'text'` (default) or `'yaml'`. */
 export declare function previewRbacText(catalog: Catalog, options: RbacOptions, format?: 'text' | 'yaml'): string;
 
-// ---- Cross-package view (`packageDeps`, core module; the CLI's `deps --format json`)
+// ---- Cross-package view (`packageDeps`, full module in browsers: `await initResolver()` first; the CLI's `deps --format json`)
 
 /** `packageDeps` options. */
 export interface PackageDepsOptions {

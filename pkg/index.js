@@ -64,6 +64,6 @@ const api = makeApi(current, () => { broken = true; }, currentResolver);
 export const {
   validate, diffCatalogs, diffCatalogsText, planEdit, applyEdits, formatDiagnostics, render, expandTemplate, convertToBasicTemplate, resolve, resolveText, resolveV1, loadCatalog, openCatalog, packages, channelGraph, upgradePath, graphPicture, renderGraphSvg, layoutGraph, toMermaid, toDot, checkOperatorGroups, checkOperatorGroupsText, previewRbac, previewRbacText, Catalog, CatalogSession, __panicForTesting, __parseOnly,
 } = api;
-/** The cross-package view of a package (core module): `packageDeps(catalog, {package, headsOnly})`, and as the CLI's text. */
+/** The cross-package view of a package (full module: `await initResolver()` first in browsers): `packageDeps(catalog, {package, headsOnly})`, and as the CLI's text. */
 export const { packageDeps, packageDepsText } = api;
 export default init;

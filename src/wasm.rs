@@ -1075,6 +1075,9 @@ fn picture_error(e: graph::PictureError) -> JsValue {
 }
 
 /// `packageDeps` options: `{package, headsOnly?}`.
+// The cross-package view is in the full module (`tools`): the browsers' core module leaves it
+// out for size (docs/performance.md, "WebAssembly size").
+#[cfg(feature = "tools")]
 #[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct DepsOpts {
@@ -1209,6 +1212,7 @@ pub fn layout_graph(input: JsValue) -> Result<JsValue, JsValue> {
     to_js(&LayoutOutput { nodes: l.nodes, edges, width: l.width, height: l.height, crossings: l.crossings })
 }
 
+#[cfg(feature = "tools")]
 #[wasm_bindgen]
 impl Catalog {
     /// The cross-package view of a package (`{package, headsOnly?}`): what it requires, who
@@ -1227,6 +1231,7 @@ impl Catalog {
     }
 }
 
+#[cfg(feature = "tools")]
 impl Catalog {
     fn deps(&self, options: JsValue) -> Result<crate::deps::PackageDeps, JsValue> {
         let o: DepsOpts = serde_wasm_bindgen::from_value(options)

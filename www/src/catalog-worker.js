@@ -223,8 +223,9 @@ const ops = {
     return previewRbac(entry(handle).catalog, options);
   },
 
-  /** The cross-package view of a package (`packageDeps`, core module): `{package, headsOnly}`. */
-  packageDeps(handle, options) {
+  /** The cross-package view of a package (`packageDeps`, full module): `{package, headsOnly}`. */
+  async packageDeps(handle, options) {
+    await full();
     return entry(handle).catalog.packageDeps(options);
   },
 
