@@ -108,7 +108,8 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     #handle;
     #generation;
     constructor(files, options) {
-      this.#handle = call((raw) => raw.openCatalog(files, options));
+      // The full module's (browsers: after `initResolver()`); the core module leaves it out.
+      this.#handle = callFull((raw) => raw.openCatalog(files, options));
       this.#generation = generation;
     }
     #use(fn) {

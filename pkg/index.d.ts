@@ -372,7 +372,10 @@ export declare class CatalogSession {
   free(): void;
 }
 
-/** Open an editing session on a catalog; `options` as for `validate` (without `baseline`). */
+/**
+ * Open an editing session on a catalog; `options` as for `validate` (without `baseline`). In
+ * browsers it is in the full module: `await initResolver()` first.
+ */
 export declare function openCatalog(files: CatalogFile[], options?: Omit<ValidateOptions, 'baseline'>): CatalogSession;
 
 /** A CI output format of `formatDiagnostics` (and of `diffCatalogsText`). */

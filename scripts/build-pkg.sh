@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Builds the npm package's WebAssembly and JS glue with the wasm-bindgen CLI pinned in Cargo.lock
 # (no download from GitHub), and prints the .wasm sizes. Two modules:
-# - pkg/dist/web: the core (`--no-default-features`: validation, graphs, paths), what browsers
-#   load first;
+# - pkg/dist/web: the core (`--no-default-features`: validation, graphs, paths, the graph picture
+#   and its SVG), what browsers load first;
 # - pkg/dist/{web,node}-full: everything (the default features: the resolver with CEL, render,
-#   templates, diffs, OperatorGroup checks, RBAC previews); Node uses it directly, browsers load it
-#   on demand (`initResolver()`).
+#   templates, diffs, OperatorGroup checks, RBAC previews, packageDeps, the editing session
+#   `openCatalog`); Node uses it directly, browsers load it on demand (`initResolver()`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Cargo.toml's `wasm` profile: whole-program LTO in one codegen unit, which is smaller and no

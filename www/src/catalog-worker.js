@@ -143,7 +143,8 @@ const ops = {
    * packages it touches (the report equals a full validation); the loaded catalog, for graphs and
    * the other tabs, is re-loaded by `reload`.
    */
-  check(handle, path, content) {
+  async check(handle, path, content) {
+    await full(); // the session (`openCatalog`) is in the full module
     const e = entry(handle);
     const f = e.files.find((x) => x.path === path);
     if (!f) throw error('not-found', `no file ${path}`);
