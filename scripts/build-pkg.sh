@@ -12,13 +12,14 @@ cd "$(dirname "$0")/.."
 # slower; opt-level 3, because "s" or "z" cut 15 % of the gzipped size but slow validation by
 # about 20 %; cold dependencies (CEL, SHA-224) are at "z" there, and `src/sort.rs` keeps sorting
 # to one shared routine (docs/performance.md, "WebAssembly size"). The native release profile is
-# untouched. The two builds use separate target directories so that neither invalidates the other.
+# untouched. The builds use separate target directories so that none invalidates another.
 #
 # The standard library is rebuilt with the modules (nightly `-Zbuild-std`, from the toolchain's
 # `rust-src`; no download of a prebuilt wasm std): with `optimize_for_size` (its smaller sort,
 # formatting and collection code) and `panic=immediate-abort` (a panic traps at once, with no
-# message formatting; the façade reports it as `internal-panic` as before). Together −56 KB
-# gzipped on the core module and no slower (docs/performance.md, "WebAssembly size").
+# message formatting; the façade reports it as `internal-panic` as before, but the console shows
+# no panic message). Together −56 KB gzipped on the core module and no slower
+# (docs/performance.md, "WebAssembly size").
 # OLM_WASM_TOOLCHAIN picks the nightly toolchain (default `nightly`); it is installed with
 # `rust-src` when missing.
 toolchain=${OLM_WASM_TOOLCHAIN:-nightly}

@@ -373,7 +373,9 @@ impl<'a> DepsIndex<'a> {
         let own: Vec<BundleId> =
             ids.filter(|&id| !options.heads_only || !self.slots[id as usize].head_of.is_empty()).collect();
         let mut requirements: Vec<Requirement> = self.drafts(&own).into_iter().map(|d| self.requirement(d)).collect();
-        crate::sort::sort_by(&mut requirements, |a, b| (a.kind, &a.text, &a.property).cmp(&(b.kind, &b.text, &b.property)));
+        crate::sort::sort_by(&mut requirements, |a, b| {
+            (a.kind, &a.text, &a.property).cmp(&(b.kind, &b.text, &b.property))
+        });
         let provides = self.provides(&own);
         let required_by = self.required_by(package, &own, &provides);
         let count = |s: Status| requirements.iter().filter(|r| r.status == s).count();
