@@ -4,8 +4,8 @@
 // RBAC previews, resolution). The page sends files (text, or `File`s that are read here) and gets
 // back reports, package lists, graphs and results, never a catalog's text unless it asks for a file.
 // Loading, validation, graphs and paths use the core module; the rest (the resolver, templates,
-// diffs, OperatorGroup checks, RBAC previews, Mermaid and DOT) the full one, fetched the first
-// time it is needed.
+// diffs, OperatorGroup checks, RBAC previews, Mermaid and DOT, the deps view, the editor's session)
+// the full one, fetched the first time it is needed.
 //
 // A loaded catalog has a handle (a number); each named slot ('main', the Resolve panel's second
 // source, the Compare panel's sides, the Templates panel's expansion) holds at most one, so
