@@ -21,6 +21,9 @@ setup:
 	@command -v node >/dev/null && command -v npm >/dev/null || { echo "node and npm are needed: apt-get install -y nodejs npm"; exit 1; }
 	@command -v python3 >/dev/null || { echo "python3 not found (used to serve the site): apt-get install -y python3"; exit 1; }
 	@rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+	@# The npm package's modules rebuild the standard library for size (scripts/build-pkg.sh).
+	@rustup component list --toolchain nightly --installed 2>/dev/null | grep -q '^rust-src' || \
+		rustup toolchain install nightly --profile minimal --component rust-src
 	@[ "$$(wasm-bindgen --version 2>/dev/null)" = "wasm-bindgen $(WASM_BINDGEN_VERSION)" ] || \
 		$(CARGO) install wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION)
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \

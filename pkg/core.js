@@ -74,8 +74,8 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     upgradePath(options) { return this.#use((h) => h.upgradePath(options)); }
     graphPicture(options) { return this.#use((h) => h.graphPicture(options)); }
     renderGraphSvg(options) { return this.#use((h) => h.renderGraphSvg(options)); }
-    packageDeps(options) { return this.#use((h) => h.packageDeps(options)); }
-    packageDepsText(options) { return this.#use((h) => h.packageDepsText(options)); }
+    packageDeps(options) { return this.#full((h) => h.packageDeps(options)); }
+    packageDepsText(options) { return this.#full((h) => h.packageDepsText(options)); }
     toMermaid(options) { return this.#full((h) => h.toMermaid(options)); }
     toDot(pkg, channel) { return this.#full((h) => h.toDot(pkg, channel)); }
     checkOperatorGroups(check) { return this.#full((h) => h.checkOperatorGroups(check)); }
@@ -108,7 +108,8 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     #handle;
     #generation;
     constructor(files, options) {
-      this.#handle = call((raw) => raw.openCatalog(files, options));
+      // The full module's (browsers: after `initResolver()`); the core module leaves it out.
+      this.#handle = callFull((raw) => raw.openCatalog(files, options));
       this.#generation = generation;
     }
     #use(fn) {

@@ -372,7 +372,10 @@ export declare class CatalogSession {
   free(): void;
 }
 
-/** Open an editing session on a catalog; `options` as for `validate` (without `baseline`). */
+/**
+ * Open an editing session on a catalog; `options` as for `validate` (without `baseline`). In
+ * browsers it is in the full module: `await initResolver()` first.
+ */
 export declare function openCatalog(files: CatalogFile[], options?: Omit<ValidateOptions, 'baseline'>): CatalogSession;
 
 /** A CI output format of `formatDiagnostics` (and of `diffCatalogsText`). */
@@ -1002,7 +1005,7 @@ export declare function previewRbac(catalog: Catalog, options: RbacOptions): Rba
 /** `previewRbac` as the CLI prints it: `'text'` (default) or `'yaml'`. */
 export declare function previewRbacText(catalog: Catalog, options: RbacOptions, format?: 'text' | 'yaml'): string;
 
-// ---- Cross-package view (`packageDeps`, core module; the CLI's `deps --format json`)
+// ---- Cross-package view (`packageDeps`, full module in browsers: `await initResolver()` first; the CLI's `deps --format json`)
 
 /** `packageDeps` options. */
 export interface PackageDepsOptions {

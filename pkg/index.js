@@ -29,7 +29,8 @@ let resolverRaw = null;
 /**
  * Load the full module: the resolver (`resolve`, `resolveText`, `resolveV1`), `render`,
  * `expandTemplate`, `convertToBasicTemplate`, `diffCatalogs*`, `checkOperatorGroups*`,
- * `previewRbac*`, `toMermaid`, `toDot` (also as `Catalog` methods) and `formatDiagnostics`. It is larger and kept separate so that pages
+ * `previewRbac*`, `toMermaid`, `toDot`, `packageDeps*` (also as `Catalog` methods), `openCatalog` (the
+ * editor's session) and `formatDiagnostics`. It is larger and kept separate so that pages
  * validating and drawing catalogs load less. By default the `.wasm` next to this package's
  * `dist/web-full/olm_catalog.js` is fetched. Safe to call more than once.
  */
@@ -42,7 +43,7 @@ export async function initResolver(input) {
 
 function currentResolver() {
   if (!resolverRaw) {
-    const err = new Error('call `await initResolver()` first: the resolver, render, templates, diffs, OperatorGroup checks, RBAC previews, Mermaid, DOT and formatDiagnostics are in the module it loads');
+    const err = new Error('call `await initResolver()` first: the resolver, render, templates, diffs, OperatorGroup checks, RBAC previews, Mermaid, DOT, packageDeps, openCatalog and formatDiagnostics are in the module it loads');
     err.name = 'OlmCatalogError';
     err.code = 'not-initialized';
     throw err;
@@ -64,6 +65,6 @@ const api = makeApi(current, () => { broken = true; }, currentResolver);
 export const {
   validate, diffCatalogs, diffCatalogsText, planEdit, applyEdits, formatDiagnostics, render, expandTemplate, convertToBasicTemplate, resolve, resolveText, resolveV1, loadCatalog, openCatalog, packages, channelGraph, upgradePath, graphPicture, renderGraphSvg, layoutGraph, toMermaid, toDot, checkOperatorGroups, checkOperatorGroupsText, previewRbac, previewRbacText, Catalog, CatalogSession, __panicForTesting, __parseOnly,
 } = api;
-/** The cross-package view of a package (core module): `packageDeps(catalog, {package, headsOnly})`, and as the CLI's text. */
+/** The cross-package view of a package (full module: `await initResolver()` first in browsers): `packageDeps(catalog, {package, headsOnly})`, and as the CLI's text. */
 export const { packageDeps, packageDepsText } = api;
 export default init;

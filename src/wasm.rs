@@ -134,13 +134,16 @@ fn validate_options(options: &JsValue) -> Result<Options, JsValue> {
 
 /// A catalog being edited: validated once, then re-validated file by file (only the changed
 /// file is read again, only the packages it touches are checked again). Each report equals
-/// `validate` of the catalog as edited.
+/// `validate` of the catalog as edited. In the full module (`tools`): the editor's, not what
+/// browsers load first (docs/performance.md, "WebAssembly size").
+#[cfg(feature = "tools")]
 #[wasm_bindgen]
 pub struct CatalogSession {
     inner: Session,
 }
 
 /// Open an editing session on a catalog: `files` and `options` as for `validate` (no `baseline`).
+#[cfg(feature = "tools")]
 #[wasm_bindgen(js_name = openCatalog)]
 pub fn open_catalog(files: JsValue, options: JsValue) -> Result<CatalogSession, JsValue> {
     let files = files_from_js(&files)?;
@@ -152,6 +155,7 @@ pub fn open_catalog(files: JsValue, options: JsValue) -> Result<CatalogSession, 
     Ok(CatalogSession { inner: Session::open(files, validate_options(&options)?) })
 }
 
+#[cfg(feature = "tools")]
 impl CatalogSession {
     /// The report as `validate` returns it. Built as JSON text and parsed by the engine: for the
     /// hundreds of findings of a real catalog, faster than building the objects one by one.
@@ -164,6 +168,7 @@ impl CatalogSession {
     }
 }
 
+#[cfg(feature = "tools")]
 #[wasm_bindgen]
 impl CatalogSession {
     /// The report of the catalog as it is now, as `validate` returns it.
@@ -1075,6 +1080,9 @@ fn picture_error(e: graph::PictureError) -> JsValue {
 }
 
 /// `packageDeps` options: `{package, headsOnly?}`.
+// The cross-package view is in the full module (`tools`): the browsers' core module leaves it
+// out for size (docs/performance.md, "WebAssembly size").
+#[cfg(feature = "tools")]
 #[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct DepsOpts {
@@ -1209,6 +1217,7 @@ pub fn layout_graph(input: JsValue) -> Result<JsValue, JsValue> {
     to_js(&LayoutOutput { nodes: l.nodes, edges, width: l.width, height: l.height, crossings: l.crossings })
 }
 
+#[cfg(feature = "tools")]
 #[wasm_bindgen]
 impl Catalog {
     /// The cross-package view of a package (`{package, headsOnly?}`): what it requires, who
@@ -1227,6 +1236,7 @@ impl Catalog {
     }
 }
 
+#[cfg(feature = "tools")]
 impl Catalog {
     fn deps(&self, options: JsValue) -> Result<crate::deps::PackageDeps, JsValue> {
         let o: DepsOpts = serde_wasm_bindgen::from_value(options)

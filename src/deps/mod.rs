@@ -22,7 +22,7 @@ mod constraint;
 mod index;
 mod text;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 use serde::Serialize;
@@ -373,7 +373,9 @@ impl<'a> DepsIndex<'a> {
         let own: Vec<BundleId> =
             ids.filter(|&id| !options.heads_only || !self.slots[id as usize].head_of.is_empty()).collect();
         let mut requirements: Vec<Requirement> = self.drafts(&own).into_iter().map(|d| self.requirement(d)).collect();
-        requirements.sort_by(|a, b| (a.kind, &a.text, &a.property).cmp(&(b.kind, &b.text, &b.property)));
+        crate::sort::sort_by(&mut requirements, |a, b| {
+            (a.kind, &a.text, &a.property).cmp(&(b.kind, &b.text, &b.property))
+        });
         let provides = self.provides(&own);
         let required_by = self.required_by(package, &own, &provides);
         let count = |s: Status| requirements.iter().filter(|r| r.status == s).count();
@@ -384,7 +386,7 @@ impl<'a> DepsIndex<'a> {
             unsatisfied: count(Status::Unsatisfied),
             unknown: count(Status::Unknown),
             invalid: count(Status::Invalid),
-            required_by: required_by.iter().map(|r| &r.package).collect::<BTreeSet<_>>().len(),
+            required_by: crate::sort::btree_set(required_by.iter().map(|r| &r.package)).len(),
         };
         let bundles = own.iter().map(|&id| self.own_bundle(id)).collect();
         Ok(PackageDeps {
@@ -537,7 +539,7 @@ impl<'a> DepsIndex<'a> {
     /// Bundles as providers: by package, newest version first, then by name; the first `cap`.
     fn providers(&self, ids: impl Iterator<Item = BundleId>, cap: usize) -> Vec<Provider> {
         let mut ids: Vec<BundleId> = ids.collect();
-        ids.sort_by(|&a, &b| {
+        crate::sort::sort_by(&mut ids, |&a, &b| {
             let (a, b) = (&self.slots[a as usize], &self.slots[b as usize]);
             a.package
                 .name
@@ -587,7 +589,7 @@ impl<'a> DepsIndex<'a> {
                 (g, ProvidedApi { gvk: g.into(), text: gvk_text(g), bundles })
             })
             .collect();
-        out.sort_by(|a, b| a.1.text.cmp(&b.1.text));
+        crate::sort::sort_by(&mut out, |a, b| a.1.text.cmp(&b.1.text));
         out
     }
 

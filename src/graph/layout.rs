@@ -187,7 +187,7 @@ fn break_cycles(n: usize, edges: &[LayoutEdge]) -> Vec<bool> {
         }
     }
     for list in &mut out {
-        list.sort_by_key(|&i| (edges[i].to, i));
+        crate::sort::sort_by_key(list, |&i| (edges[i].to, i));
     }
     // 0 unseen, 1 on the stack, 2 done.
     let mut state = vec![0u8; n];
@@ -308,7 +308,7 @@ impl Layered {
         };
         // Shortest edges get their dummies first, while the budget lasts.
         let mut by_span: Vec<usize> = (0..dag.len()).filter(|&i| layered[i]).collect();
-        by_span.sort_by_key(|&i| (rank[dag[i].1] - rank[dag[i].0], i));
+        crate::sort::sort_by_key(&mut by_span, |&i| (rank[dag[i].1] - rank[dag[i].0], i));
         let mut budget = options.dummy_budget;
         for i in by_span {
             let (a, b) = dag[i];
@@ -392,7 +392,7 @@ impl Layered {
                     (bary, position[v], v)
                 })
                 .collect();
-            keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            crate::sort::sort_by(&mut keyed, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             self.layers[r] = keyed.into_iter().map(|k| k.2).collect();
             for (i, &v) in self.layers[r].iter().enumerate() {
                 position[v] = i;
@@ -410,7 +410,7 @@ impl Layered {
                 .flat_map(|&v| self.down[v].iter().map(move |&w| (v, w)))
                 .map(|(v, w)| (position[v], position[w]))
                 .collect();
-            pairs.sort_unstable();
+            crate::sort::sort(&mut pairs);
             total += inversions(pairs.iter().map(|p| p.1), self.layers[r + 1].len());
         }
         total

@@ -296,7 +296,7 @@ impl FileParse {
             }
             load = diags;
         }
-        let keys = model_blobs(&cfg).map(|b| key_of(b).to_string()).collect();
+        let keys = crate::sort::btree_set(model_blobs(&cfg).map(|b| key_of(b).to_string()));
         let leveled = level_by_file(load.clone(), options, |f| (f == path).then_some(&cfg));
         FileParse { blobs: cfg, load, leveled, keys, docs }
     }

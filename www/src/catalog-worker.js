@@ -4,8 +4,8 @@
 // RBAC previews, resolution). The page sends files (text, or `File`s that are read here) and gets
 // back reports, package lists, graphs and results, never a catalog's text unless it asks for a file.
 // Loading, validation, graphs and paths use the core module; the rest (the resolver, templates,
-// diffs, OperatorGroup checks, RBAC previews, Mermaid and DOT) the full one, fetched the first
-// time it is needed.
+// diffs, OperatorGroup checks, RBAC previews, Mermaid and DOT, the deps view, the editor's session)
+// the full one, fetched the first time it is needed.
 //
 // A loaded catalog has a handle (a number); each named slot ('main', the Resolve panel's second
 // source, the Compare panel's sides, the Templates panel's expansion) holds at most one, so
@@ -143,7 +143,8 @@ const ops = {
    * packages it touches (the report equals a full validation); the loaded catalog, for graphs and
    * the other tabs, is re-loaded by `reload`.
    */
-  check(handle, path, content) {
+  async check(handle, path, content) {
+    await full(); // the session (`openCatalog`) is in the full module
     const e = entry(handle);
     const f = e.files.find((x) => x.path === path);
     if (!f) throw error('not-found', `no file ${path}`);
@@ -231,8 +232,9 @@ const ops = {
     return previewRbac(entry(handle).catalog, options);
   },
 
-  /** The cross-package view of a package (`packageDeps`, core module): `{package, headsOnly}`. */
-  packageDeps(handle, options) {
+  /** The cross-package view of a package (`packageDeps`, full module): `{package, headsOnly}`. */
+  async packageDeps(handle, options) {
+    await full();
     return entry(handle).catalog.packageDeps(options);
   },
 
