@@ -461,6 +461,17 @@ pub fn parse_only(files: JsValue) -> Result<usize, JsValue> {
     Ok(crate::declcfg::load::parse_only(&files_from_js(&files)?))
 }
 
+/// Benchmark hook: every channel's graph and every entry's v0 and v1 path of a loaded catalog
+/// (`internals::graphs_and_paths`, the function the native benchmark times); returns the number
+/// of nodes and paths. Not part of the API.
+#[wasm_bindgen]
+impl Catalog {
+    #[wasm_bindgen(js_name = __graphsAndPaths)]
+    pub fn graphs_and_paths(&self) -> usize {
+        crate::graph::graphs_and_paths(&self.inner.model)
+    }
+}
+
 /// Test hook: panics on purpose, so tests can check that the façade recovers. Only in builds
 /// with the `test-hooks` feature (the Node tests' build), never in the published package.
 #[cfg(feature = "test-hooks")]
