@@ -1118,15 +1118,40 @@ mod tests {
 
         #[test]
         fn channel_paths_has_every_entrys_path() {
-            let m = replaces_chain();
-            for semantics in [Semantics::V0, Semantics::V1] {
-                let all = channel_paths(foo(&m), channel(&m, "stable"), semantics).expect("paths");
-                let each: Vec<UpgradePath> = channel(&m, "stable")
-                    .entries
-                    .iter()
-                    .map(|e| path_from(&m, semantics, Start::Bundle(e.name.value.clone())))
-                    .collect();
-                assert_eq!(all, each);
+            // A chain; skips, a skipRange and an entry off the chain; a head that is not the
+            // highest version; each entry's path alone equals its place in `channel_paths`.
+            let off_chain = TestCatalog::new()
+                .channel(
+                    "stable",
+                    "
+                    - name: foo.v1.0.0
+                    - name: foo.v1.1.0
+                      replaces: foo.v1.0.0
+                    - name: foo.v1.2.0
+                      replaces: foo.v1.1.0
+                      skips: [foo.v1.0.5]
+                    - name: foo.v1.0.5
+                    - name: foo.v2.0.0
+                      replaces: foo.v1.2.0
+                      skipRange: '>=1.0.0 <2.0.0'
+                    - name: foo.v1.5.0
+                    ",
+                )
+                .build();
+            let low_head = TestCatalog::new()
+                .channel("stable", "[{name: foo.v1.0.0, replaces: foo.v2.0.0}, {name: foo.v2.0.0}]")
+                .build();
+            for m in [replaces_chain(), off_chain, low_head] {
+                for semantics in [Semantics::V0, Semantics::V1] {
+                    let c = channel(&m, "stable");
+                    let all = channel_paths(foo(&m), c, semantics);
+                    let each: Result<Vec<UpgradePath>, PathError> = c
+                        .entries
+                        .iter()
+                        .map(|e| upgrade_path(foo(&m), c, &Start::Bundle(e.name.value.clone()), semantics))
+                        .collect();
+                    assert_eq!(all.map_err(|e| e.to_string()), each.map_err(|e| e.to_string()));
+                }
             }
         }
     }
