@@ -77,10 +77,13 @@ serve: site
 bench: setup pkg build
 	@mkdir -p target && rm -f target/bench-targets.tsv
 	$(CARGO) bench
+	$(CARGO) build --release --example native_phases
 	BENCH_TARGETS=$(CURDIR)/target/bench-targets.tsv node tests/node/bench.mjs
 	@node scripts/bench-table.mjs
 
-bench-node: pkg build
+## bench-node: the Node benchmark alone; its native side is examples/native_phases.rs.
+bench-node: pkg
+	$(CARGO) build --release --example native_phases
 	node tests/node/bench.mjs
 
 clean:

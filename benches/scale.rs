@@ -33,7 +33,6 @@ use std::time::{Duration, Instant};
 
 use olm_catalog::cluster::problem_json::ProblemJson;
 use olm_catalog::cluster::{CatalogSource, Cluster, Subscription};
-use olm_catalog::graph::{channel_paths, ChannelGraph, Semantics};
 use olm_catalog::internals::solver::{self, from_ids, IdConstraint, DEFAULT_CONFLICT_BUDGET};
 use olm_catalog::model::Model;
 use olm_catalog::resolve::{resolve, Outcome};
@@ -184,7 +183,7 @@ fn measure(size: usize, runs: usize) -> Row {
         std::hint::black_box(validate_files(&files).report.valid);
     });
     let graphs = time(runs, || {
-        std::hint::black_box(graphs_and_paths(&model));
+        std::hint::black_box(olm_catalog::internals::graphs_and_paths(&model));
     });
     let cluster = cluster(model.clone());
     let outcome = Outcome::from(resolve(&cluster));
@@ -203,20 +202,6 @@ fn measure(size: usize, runs: usize) -> Row {
         outcome.install.len()
     );
     Row { bundles, packages: synth.packages, megabytes, phases: [validate, graphs, resolving] }
-}
-
-/// Every channel's graph, and every entry's OLM v0 and v1 path to its head; the number of paths.
-fn graphs_and_paths(model: &Model) -> usize {
-    let mut n = 0;
-    for p in &model.packages {
-        for c in &p.channels {
-            n += ChannelGraph::new(p, c).nodes.len();
-            for s in [Semantics::V0, Semantics::V1] {
-                n += channel_paths(p, c, s).map(|v| v.len()).unwrap_or(0);
-            }
-        }
-    }
-    n
 }
 
 /// One catalog source and subscriptions to packages spread evenly over it.

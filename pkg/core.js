@@ -82,6 +82,8 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     checkOperatorGroupsText(check) { return this.#full((h) => h.checkOperatorGroupsText(check)); }
     previewRbac(options) { return this.#full((h) => h.previewRbac(options)); }
     previewRbacText(options, format) { return this.#full((h) => h.previewRbacText(options, format)); }
+    /** @internal benchmark hook: every channel's graph and every entry's paths; nodes + paths computed */
+    __graphsAndPaths() { return this.#use((h) => h.__graphsAndPaths()); }
     /** `fn` on this catalog's handle in the full module. */
     #full(fn) { return callFull((raw) => fn(Catalog._raw(this, raw))); }
     /** @internal the raw handle in the full module, for a call there (with another catalog, a resolver) */

@@ -299,6 +299,8 @@ export declare class Catalog {
   previewRbac(options: RbacOptions): RbacPreview[];
   /** `previewRbacText(this, options, format)`. */
   previewRbacText(options: RbacOptions, format?: 'text' | 'yaml'): string;
+  /** @internal Benchmark hook: every channel's graph and every entry's v0 and v1 path; returns the nodes and paths computed. */
+  __graphsAndPaths(): number;
   free(): void;
 }
 

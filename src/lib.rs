@@ -97,6 +97,7 @@ pub use version::{Version, VersionRange};
 #[doc(hidden)]
 pub mod internals {
     pub use crate::declcfg::load::parse_only;
+    pub use crate::graph::graphs_and_paths;
     pub use crate::graph::order::{channel_order, v0_order_links, Links};
     #[cfg(feature = "resolver")]
     pub use crate::resolve::{cel::CelRule, snapshot::Snapshot};

@@ -10,6 +10,7 @@
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::declcfg::FileInput;
 use crate::graph::{self, ChannelGraph, MermaidOptions, PackageGraph, Semantics, Start};
@@ -63,8 +64,9 @@ fn files_from_js(files: &JsValue) -> Result<Vec<FileInput>, JsValue> {
 fn content_from_js(content: &JsValue, what: &str) -> Result<Vec<u8>, JsValue> {
     if let Some(s) = content.as_string() {
         Ok(s.into_bytes())
-    } else if content.is_instance_of::<js_sys::Uint8Array>() {
-        Ok(js_sys::Uint8Array::new(content).to_vec())
+    } else if let Some(bytes) = content.dyn_ref::<js_sys::Uint8Array>() {
+        // Copied once, straight into WebAssembly memory (`Uint8Array::new` would copy it in JS first).
+        Ok(bytes.to_vec())
     } else {
         Err(js_error("invalid-input", &format!("{what} must be a string or a Uint8Array"), None))
     }
@@ -464,6 +466,17 @@ pub fn has_resolver() -> bool {
 #[wasm_bindgen(js_name = __parseOnly)]
 pub fn parse_only(files: JsValue) -> Result<usize, JsValue> {
     Ok(crate::declcfg::load::parse_only(&files_from_js(&files)?))
+}
+
+/// Benchmark hook: every channel's graph and every entry's v0 and v1 path of a loaded catalog
+/// (`internals::graphs_and_paths`, the function the native benchmark times); returns the number
+/// of nodes and paths. Not part of the API.
+#[wasm_bindgen]
+impl Catalog {
+    #[wasm_bindgen(js_name = __graphsAndPaths)]
+    pub fn graphs_and_paths(&self) -> usize {
+        crate::graph::graphs_and_paths(&self.inner.model)
+    }
 }
 
 /// Test hook: panics on purpose, so tests can check that the façade recovers. Only in builds
@@ -1288,4 +1301,41 @@ pub fn apply_edits_js(files: JsValue, edits: JsValue) -> Result<JsValue, JsValue
         .map(|f| File { path: f.path, content: String::from_utf8_lossy(&f.content).into_owned() })
         .collect();
     to_js(&out)
+}
+
+/// `memcmp` (and `bcmp`) for the WebAssembly build, eight bytes at a time. The toolchain's own
+/// (compiler-builtins, linked weakly, so this definition replaces it) compares one byte per
+/// iteration, which made string comparisons and equality (name indexes, sorting, a session's
+/// check that a document is unchanged) several times slower than natively, where the C
+/// library's is vectorized: docs/performance.md, "wasm against native".
+mod mem {
+    /// # Safety
+    /// `a` and `b` are valid for reads of `n` bytes (the C contract).
+    #[no_mangle]
+    pub unsafe extern "C" fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
+        let mut i = 0;
+        // SAFETY: every read is below `n`, which the caller guarantees readable; unaligned reads
+        // are allowed in WebAssembly and done with `read_unaligned`.
+        unsafe {
+            while i + 8 <= n && a.add(i).cast::<u64>().read_unaligned() == b.add(i).cast::<u64>().read_unaligned() {
+                i += 8;
+            }
+            while i < n {
+                let (x, y) = (*a.add(i), *b.add(i));
+                if x != y {
+                    return i32::from(x) - i32::from(y);
+                }
+                i += 1;
+            }
+        }
+        0
+    }
+
+    /// # Safety
+    /// As [`memcmp`].
+    #[no_mangle]
+    pub unsafe extern "C" fn bcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
+        // SAFETY: the same contract.
+        unsafe { memcmp(a, b, n) }
+    }
 }

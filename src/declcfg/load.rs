@@ -225,7 +225,7 @@ pub(crate) fn parse_file_documents(
     bytes: &[u8],
     mut reuse: impl FnMut(&str, u32, bool) -> Option<(Option<Blob>, Vec<Diagnostic>)>,
 ) -> Option<Vec<DocParse>> {
-    let text = std::str::from_utf8(bytes).ok()?;
+    let text = simdutf8::basic::from_utf8(bytes).ok()?;
     let head = &bytes[..bytes.len().min(4096)];
     if head.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
         return None;
@@ -549,10 +549,10 @@ fn check_manifest(bytes: &[u8]) -> Result<(), String> {
     yaml::parse_with_events(&doc).map(|_| ()).map_err(|e| e.message)
 }
 
-/// The text of a file: its bytes when they are UTF-8 (checked with the standard library's fast
-/// validator), else with each invalid sequence replaced by U+FFFD.
+/// The text of a file: its bytes when they are UTF-8 (checked with a vectorized validator), else
+/// with each invalid sequence replaced by U+FFFD.
 pub(crate) fn text_of(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
-    match std::str::from_utf8(bytes) {
+    match simdutf8::basic::from_utf8(bytes) {
         Ok(s) => std::borrow::Cow::Borrowed(s),
         Err(_) => String::from_utf8_lossy(bytes),
     }

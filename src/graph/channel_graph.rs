@@ -151,6 +151,24 @@ impl std::fmt::Display for ExpansionError {
 
 impl std::error::Error for ExpansionError {}
 
+/// Every channel's graph and every entry's OLM v0 and v1 path to its head, over a whole
+/// catalog: the "graphs + paths" phase the scale benchmark and the wasm-vs-native benchmark time
+/// (the same code natively and in WebAssembly). Returns the number of nodes and paths computed,
+/// so the work cannot be optimised away; a channel whose paths cannot be computed counts none.
+#[doc(hidden)]
+pub fn graphs_and_paths(model: &crate::model::Model) -> usize {
+    let mut n = 0;
+    for p in &model.packages {
+        for c in &p.channels {
+            n += ChannelGraph::new(p, c).nodes.len();
+            for s in [super::Semantics::V0, super::Semantics::V1] {
+                n += super::channel_paths(p, c, s).map(|v| v.len()).unwrap_or(0);
+            }
+        }
+    }
+    n
+}
+
 impl PackageGraph {
     /// Graphs of every channel of `package`.
     pub fn new(package: &Package) -> PackageGraph {

@@ -32,6 +32,8 @@ mod upgrade;
 #[cfg(test)]
 mod testing;
 
+#[doc(hidden)]
+pub use channel_graph::graphs_and_paths;
 pub use channel_graph::{ChannelGraph, ExpansionError, GraphEdge, GraphFan, GraphNode, PackageGraph, EXPANSION_BUDGET};
 pub use dot::{to_dot, to_dot_within};
 pub use edge::EdgeKind;

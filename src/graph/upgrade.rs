@@ -209,25 +209,45 @@ impl Walk {
     }
 }
 
+/// The entry of `channel` a walk from `start` begins on (the first of that name), if any.
+fn start_entry(channel: &Channel, start: &Start) -> Option<usize> {
+    match start {
+        Start::Bundle(name) => channel.entries.iter().position(|e| &e.name.value == name),
+        _ => None,
+    }
+}
+
+/// For each entry, the first entry of the channel with its name ([`start_entry`] of every entry
+/// at once).
+fn first_of_names(channel: &Channel) -> Vec<usize> {
+    let mut first: HashMap<&str, usize> = HashMap::with_capacity(channel.entries.len());
+    channel.entries.iter().enumerate().map(|(i, e)| *first.entry(e.name.value.as_str()).or_insert(i)).collect()
+}
+
 /// Follow `next` (given the entry index the walk is at, if any, and the installed state) one
-/// upgrade at a time until the head, a dead end or a cycle.
+/// upgrade at a time until the head, a dead end or a cycle. `at` is the entry the walk starts
+/// on ([`start_entry`]).
 fn walk(
     package: &Package,
     channel: &Channel,
     start: &Start,
+    mut at: Option<usize>,
     head: Option<&str>,
     next: impl Fn(Option<usize>, &Current) -> NextStep,
 ) -> Result<Walk, PathError> {
-    let mut cur = start_state(package, start)?;
+    let mut cur = match (start, at) {
+        // A start on an entry of the channel: known, and its bundle is the entry's.
+        (Start::Bundle(name), Some(i)) => {
+            Current { name: name.clone(), version: entry_version(package, channel.entries[i].bundle).cloned() }
+        }
+        _ => start_state(package, start)?,
+    };
     let mut steps = Vec::new();
-    let mut seen: HashSet<String> = HashSet::new();
-    seen.insert(cur.name.clone());
+    let first = cur.name.clone();
+    let mut seen: HashSet<&str> = HashSet::new();
+    seen.insert(&first);
     let mut blocked_first = None;
     // Once on an entry of the channel, callers answer from their memo.
-    let mut at: Option<usize> = match start {
-        Start::Bundle(name) => channel.entries.iter().position(|e| &e.name.value == name),
-        _ => None,
-    };
     while head != Some(cur.name.as_str()) {
         let (step, blocked) = next(at, &cur);
         if blocked_first.is_none() {
@@ -235,11 +255,12 @@ fn walk(
         }
         let Some((i, kind)) = step else { break };
         let e = &channel.entries[i];
-        if !seen.insert(e.name.value.clone()) {
+        if !seen.insert(&e.name.value) {
             break;
         }
-        steps.push(Step { from: display_name(&cur), to: e.name.value.clone(), edge: kind });
-        cur = Current { name: e.name.value.clone(), version: entry_version(package, e.bundle).cloned() };
+        let to = e.name.value.clone();
+        let next = Current { name: to.clone(), version: entry_version(package, e.bundle).cloned() };
+        steps.push(Step { from: into_display_name(std::mem::replace(&mut cur, next)), to, edge: kind });
         at = Some(i);
     }
     let reached = head == Some(cur.name.as_str());
@@ -337,8 +358,13 @@ impl<'a> V0Channel<'a> {
     }
 
     pub(crate) fn path(&self, start: &Start) -> Result<UpgradePath, PathError> {
+        self.path_at(start, start_entry(self.channel, start))
+    }
+
+    /// [`path`](V0Channel::path) from `start`, which begins on entry `at` ([`start_entry`]).
+    fn path_at(&self, start: &Start, at: Option<usize>) -> Result<UpgradePath, PathError> {
         let head = self.head().map(str::to_string);
-        let walk = walk(self.package, self.channel, start, head.as_deref(), |at, cur| match at {
+        let walk = walk(self.package, self.channel, start, at, head.as_deref(), |at, cur| match at {
             Some(i) => self.memo[i],
             None => self.next(cur),
         })?;
@@ -474,6 +500,15 @@ fn v0_path(package: &Package, channel: &Channel, start: &Start) -> Result<Upgrad
     V0Channel::new(package, channel)?.path(start)
 }
 
+/// [`display_name`], taking the state (its name is not copied).
+fn into_display_name(cur: Current) -> String {
+    if cur.name.is_empty() {
+        display_name(&cur)
+    } else {
+        cur.name
+    }
+}
+
 fn display_name(cur: &Current) -> String {
     if cur.name.is_empty() {
         cur.version.as_ref().map(Version::to_string).unwrap_or_default()
@@ -565,6 +600,8 @@ pub fn successors_v1_semver(package: &Package, version: &Version) -> Vec<String>
 struct V1Channel<'a> {
     package: &'a Package,
     channel: &'a Channel,
+    /// The channel head's name (opm's head: nothing replaces or skips it).
+    head: Option<String>,
     ranges: Vec<Option<VersionRange>>,
     vrs: Vec<Option<VersionRelease>>,
     deprecated: Vec<bool>,
@@ -576,6 +613,7 @@ impl<'a> V1Channel<'a> {
         let mut v = V1Channel {
             package,
             channel,
+            head: channel.head().ok().map(|e| e.name.value.clone()),
             ranges: channel.entries.iter().map(|e| e.range().cloned()).collect(),
             vrs: channel.entries.iter().map(|e| v1_version_release(package, e)).collect(),
             deprecated: channel
@@ -629,8 +667,13 @@ impl<'a> V1Channel<'a> {
     }
 
     fn path(&self, start: &Start) -> Result<UpgradePath, PathError> {
-        let head = self.channel.head().ok().map(|e| e.name.value.clone());
-        let walk = walk(self.package, self.channel, start, head.as_deref(), |at, cur| match at {
+        self.path_at(start, start_entry(self.channel, start))
+    }
+
+    /// [`path`](V1Channel::path) from `start`, which begins on entry `at` ([`start_entry`]).
+    fn path_at(&self, start: &Start, at: Option<usize>) -> Result<UpgradePath, PathError> {
+        let head = self.head.clone();
+        let walk = walk(self.package, self.channel, start, at, head.as_deref(), |at, cur| match at {
             Some(i) => (self.memo[i], None),
             None => (self.next(cur), None),
         })?;
@@ -656,15 +699,16 @@ pub fn channel_paths(
     channel: &Channel,
     semantics: Semantics,
 ) -> Result<Vec<UpgradePath>, PathError> {
-    let starts = channel.entries.iter().map(|e| Start::Bundle(e.name.value.clone()));
+    let first = first_of_names(channel);
+    let starts = channel.entries.iter().zip(first).map(|(e, at)| (Start::Bundle(e.name.value.clone()), Some(at)));
     match semantics {
         Semantics::V0 => {
             let v0 = V0Channel::new(package, channel)?;
-            starts.map(|s| v0.path(&s)).collect()
+            starts.map(|(s, at)| v0.path_at(&s, at)).collect()
         }
         Semantics::V1 => {
             let v1 = V1Channel::new(package, channel);
-            starts.map(|s| v1.path(&s)).collect()
+            starts.map(|(s, at)| v1.path_at(&s, at)).collect()
         }
     }
 }
@@ -1074,15 +1118,40 @@ mod tests {
 
         #[test]
         fn channel_paths_has_every_entrys_path() {
-            let m = replaces_chain();
-            for semantics in [Semantics::V0, Semantics::V1] {
-                let all = channel_paths(foo(&m), channel(&m, "stable"), semantics).expect("paths");
-                let each: Vec<UpgradePath> = channel(&m, "stable")
-                    .entries
-                    .iter()
-                    .map(|e| path_from(&m, semantics, Start::Bundle(e.name.value.clone())))
-                    .collect();
-                assert_eq!(all, each);
+            // A chain; skips, a skipRange and an entry off the chain; a head that is not the
+            // highest version; each entry's path alone equals its place in `channel_paths`.
+            let off_chain = TestCatalog::new()
+                .channel(
+                    "stable",
+                    "
+                    - name: foo.v1.0.0
+                    - name: foo.v1.1.0
+                      replaces: foo.v1.0.0
+                    - name: foo.v1.2.0
+                      replaces: foo.v1.1.0
+                      skips: [foo.v1.0.5]
+                    - name: foo.v1.0.5
+                    - name: foo.v2.0.0
+                      replaces: foo.v1.2.0
+                      skipRange: '>=1.0.0 <2.0.0'
+                    - name: foo.v1.5.0
+                    ",
+                )
+                .build();
+            let low_head = TestCatalog::new()
+                .channel("stable", "[{name: foo.v1.0.0, replaces: foo.v2.0.0}, {name: foo.v2.0.0}]")
+                .build();
+            for m in [replaces_chain(), off_chain, low_head] {
+                for semantics in [Semantics::V0, Semantics::V1] {
+                    let c = channel(&m, "stable");
+                    let all = channel_paths(foo(&m), c, semantics);
+                    let each: Result<Vec<UpgradePath>, PathError> = c
+                        .entries
+                        .iter()
+                        .map(|e| upgrade_path(foo(&m), c, &Start::Bundle(e.name.value.clone()), semantics))
+                        .collect();
+                    assert_eq!(all.map_err(|e| e.to_string()), each.map_err(|e| e.to_string()));
+                }
             }
         }
     }
