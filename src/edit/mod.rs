@@ -16,13 +16,16 @@ mod edges;
 mod emit;
 mod ops;
 mod plan;
+mod semver;
+mod template;
 mod text;
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-pub use plan::{plan_edit, EditPlan, GraphChange};
+pub use plan::{plan_edit, plan_edit_with, plan_on, EditPlan, GraphChange};
+pub use template::plan_template_edit;
 pub use text::{apply_edits, invert, lsp_position, ByteRange, LspPosition, LspRange, TextEdit};
 
 /// One edit of a catalog, as plain data (`{"op": "deprecate", "package": …}` in JSON).

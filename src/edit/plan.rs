@@ -10,6 +10,7 @@ use crate::diagnostic::Diagnostic;
 use crate::diff::{self, CatalogDiff, DiffOptions};
 use crate::graph::{ChannelGraph, EXPANSION_BUDGET};
 use crate::model::Model;
+use crate::render::BundleSource;
 use crate::validate::{validate_files, Validated};
 
 use super::ops::{self, Ctx};
@@ -69,6 +70,17 @@ pub struct GraphChange {
 ///     "---\nschema: olm.deprecations\npackage: a\nentries:\n- reference:\n    schema: olm.bundle\n    name: a.v1\n  message: use v2\n"));
 /// ```
 pub fn plan_edit(files: &[FileInput], op: &Operation) -> Result<EditPlan, EditError> {
+    plan_edit_with(files, &BundleSource::new(), op)
+}
+
+/// [`plan_edit`], where a package may be maintained as a template among `files`: when a basic
+/// (`olm.template.basic`) or semver (`olm.semver`) template expands to the operation's package,
+/// the template is edited (see [`plan_template_edit`]), its bundle images looked up in `bundles`
+/// and in the catalog files beside it.
+pub fn plan_edit_with(files: &[FileInput], bundles: &BundleSource, op: &Operation) -> Result<EditPlan, EditError> {
+    if let Some((i, kind, source)) = super::template::template_for(files, bundles, op) {
+        return super::template::plan_template(&files[i], kind, &source, op);
+    }
     let before = validate_files(files);
     plan_on(files, &before, op)
 }
@@ -79,15 +91,40 @@ pub fn plan_on(files: &[FileInput], before: &Validated, op: &Operation) -> Resul
     let edits = ops::edits(&mut ctx, op)?;
     let after_files = apply_edits(files, &edits)?;
     let after = validate_files(&after_files);
+    let sides = Sides {
+        before: &before.model,
+        after: &after.model,
+        before_findings: &before.report.diagnostics,
+        after_findings: &after.report.diagnostics,
+    };
+    finish(files, after_files, edits, sides, op)
+}
+
+/// The catalog before and after an edit: models and validation findings.
+pub(crate) struct Sides<'a> {
+    pub before: &'a Model,
+    pub after: &'a Model,
+    pub before_findings: &'a [Diagnostic],
+    pub after_findings: &'a [Diagnostic],
+}
+
+/// The plan of `edits` on `files` (giving `after_files`), previewed on `sides`.
+pub(crate) fn finish(
+    files: &[FileInput],
+    after_files: Vec<FileInput>,
+    edits: Vec<TextEdit>,
+    sides: Sides<'_>,
+    op: &Operation,
+) -> Result<EditPlan, EditError> {
     if let Operation::RemoveBundle { package, bundle } = op {
-        check_stranded(&before.model, &after.model, package, bundle)?;
+        check_stranded(sides.before, sides.after, package, bundle)?;
     }
     let undo = invert(files, &edits)?;
     let options = DiffOptions { package: Some(op.package().to_string()) };
-    let d = diff::diff_with(&before.model, &after.model, &options);
+    let d = diff::diff_with(sides.before, sides.after, &options);
     let mut findings = d.findings.clone();
-    findings.extend(new_findings(&before.report.diagnostics, &after.report.diagnostics));
-    let graphs = graphs(&before.model, &after.model, op, &d);
+    findings.extend(new_findings(sides.before_findings, sides.after_findings));
+    let graphs = graphs(sides.before, sides.after, op, &d);
     let touched: Vec<&str> = edits.iter().map(|e| e.file.as_str()).collect();
     let files = after_files.into_iter().filter(|f| touched.contains(&f.path.as_str())).collect();
     Ok(EditPlan { edits, undo, files, diff: d, findings, graphs })
