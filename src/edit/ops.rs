@@ -27,13 +27,24 @@ pub struct Ctx<'a> {
     /// The bundles an `addBundle` on a template brings in (the template names only their
     /// images): each blob in full, for the expansion of the edited template.
     pub new_bundles: Vec<Out>,
+    /// The number of blobs of each file, when `config` holds only the package's blobs (an edit
+    /// session's view); `None`: counted in `config`.
+    pub blob_counts: Option<HashMap<String, usize>>,
     docs: HashMap<String, Rc<Doc>>,
 }
 
 impl<'a> Ctx<'a> {
     /// A context over a loaded catalog.
     pub fn new(files: &'a [FileInput], model: &'a Model, config: &'a DeclarativeConfig) -> Ctx<'a> {
-        Ctx { files, model, config, basic_template: false, new_bundles: Vec::new(), docs: HashMap::new() }
+        Ctx {
+            files,
+            model,
+            config,
+            basic_template: false,
+            new_bundles: Vec::new(),
+            blob_counts: None,
+            docs: HashMap::new(),
+        }
     }
 
     fn doc(&mut self, file: &str) -> Result<Rc<Doc>, EditError> {
@@ -530,6 +541,9 @@ fn bundle_file(ctx: &Ctx<'_>, p: &Package, name: &str) -> String {
         return p.source.file.to_string();
     };
     let blobs_in = |f: &str| {
+        if let Some(counts) = &ctx.blob_counts {
+            return counts.get(f).copied().unwrap_or(0);
+        }
         let c = ctx.config;
         c.packages.iter().filter(|x| &*x.source.file == f).count()
             + c.channels.iter().filter(|x| &*x.source.file == f).count()
