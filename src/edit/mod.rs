@@ -25,6 +25,7 @@
 mod doc;
 mod edges;
 mod emit;
+mod entry;
 mod incremental;
 mod ops;
 mod plan;
@@ -36,8 +37,9 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+pub use entry::{plan_edit, plan_edit_with};
 pub use incremental::EditSession;
-pub use plan::{plan_edit, plan_edit_with, plan_on, EditPlan, GraphChange};
+pub use plan::{plan_on, EditPlan, GraphChange};
 pub use template::plan_template_edit;
 pub use text::{apply_edits, invert, lsp_position, ByteRange, LspPosition, LspRange, TextEdit};
 
