@@ -44,7 +44,7 @@ use super::{semver, EditError, NewBundle, Operation};
 ///     String::from_utf8(plan.files[0].content.clone()).unwrap(),
 ///     "schema: olm.semver\nstable:\n  bundles:\n  - image: r/a:1\n  - image: r/a:2\n"
 /// );
-/// assert!(plan.graphs.iter().any(|g| g.channel == "stable-v2" && g.after.is_some()));
+/// assert!(plan.graphs.iter().any(|g| g.channel == "stable-v2.0" && g.after.is_some()));
 /// ```
 pub fn plan_template_edit(template: &FileInput, bundles: &BundleSource, op: &Operation) -> Result<EditPlan, EditError> {
     let kind = template_kind(template).ok_or_else(|| {
