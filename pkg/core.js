@@ -236,7 +236,9 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     diffCatalogs: (old, neu, options) => diffWith(old, neu, options, false),
     diffCatalogsText: (old, neu, options) => diffWith(old, neu, options, true),
     // Catalog edits (full module): plan an operation, apply edits to a file list.
-    planEdit: (files, operation) => callFull((raw) => raw.planEdit(files, operation)),
+    planEdit: (files, operation, options) => callFull((raw) => (options?.bundles
+      ? raw.planEditWith(files, operation, options.bundles)
+      : raw.planEdit(files, operation))),
     applyEdits: (files, edits) => callFull((raw) => raw.applyEdits(files, edits)),
     formatDiagnostics: (diagnostics, options) => callFull((raw) => raw.formatDiagnostics(diagnostics, options)),
     resolve: (problem) => withResolver(problem, (r, p) => r.resolve(p)),

@@ -1167,6 +1167,14 @@ export interface EditPlan {
  * with `code` (`no-package`, `no-channel`, `no-bundle`, `refused`, `stranded`, `invalid`,
  * `unreadable`, `bad-edit`, `invalid-operation`), `op` and `detail` (the error's fields).
  */
-export declare function planEdit(files: CatalogFile[], operation: EditOperation): EditPlan;
+export declare function planEdit(files: CatalogFile[], operation: EditOperation, options?: PlanEditOptions): EditPlan;
+/**
+ * Options of `planEdit`. When a basic (`olm.template.basic`) or semver (`olm.semver`) template
+ * among the files expands to the operation's package, the template is edited (its formatting
+ * kept) and the preview (diff, findings, graphs) is that of its expansion; its bundle images are
+ * looked up in `bundles` (file lists, as `expandTemplate`'s bundle sources) and in the catalog
+ * files beside it. A semver template takes `addBundle`, `promote` and `removeBundle` only.
+ */
+export interface PlanEditOptions { bundles?: CatalogFile[][] }
 /** The files with the edits applied (overlapping edits throw `code: "bad-edit"`). */
 export declare function applyEdits(files: CatalogFile[], edits: TextEdit[]): { path: string; content: string }[];

@@ -1339,3 +1339,29 @@ mod mem {
         unsafe { memcmp(a, b, n) }
     }
 }
+
+// ---- edits of packages maintained as templates (issue 17)
+
+/// `planEdit(files, operation, {bundles})`: as `planEdit`, where a basic or semver template among
+/// `files` that expands to the operation's package is edited instead, its bundle images looked
+/// up in `bundles` (file lists, as `expandTemplate`'s bundle sources) and the catalog files
+/// beside it; the preview is the expansion's.
+#[cfg(feature = "tools")]
+#[wasm_bindgen(js_name = planEditWith)]
+pub fn plan_edit_with_js(files: JsValue, operation: JsValue, bundle_sources: JsValue) -> Result<JsValue, JsValue> {
+    let files = files_from_js(&files)?;
+    let op: crate::edit::Operation = serde_wasm_bindgen::from_value(operation)
+        .map_err(|e| js_error("invalid-operation", &format!("the operation is not valid: {e}"), None))?;
+    let mut source = crate::render::BundleSource::new();
+    if !bundle_sources.is_undefined() && !bundle_sources.is_null() {
+        if !js_sys::Array::is_array(&bundle_sources) {
+            return Err(js_error("invalid-input", "bundles must be an array of file lists", None));
+        }
+        for list in js_sys::Array::from(&bundle_sources).iter() {
+            let input = input_from_js(&list)?;
+            source.add_input(&input.files, &crate::render::bundle::BundleOptions::default());
+        }
+    }
+    let plan = crate::edit::plan_edit_with(&files, &source, &op).map_err(|e| edit_error(&e, op.name()))?;
+    to_js(&plan)
+}

@@ -447,7 +447,7 @@ mod native {
         use std::path::PathBuf;
 
         use clap::{Args, ValueEnum};
-        use olm_catalog::edit::{bundle_from_directory, plan_edit, EditPlan, Operation};
+        use olm_catalog::edit::{bundle_from_directory, plan_edit_with, EditPlan, Operation};
         use olm_catalog::read_catalog;
         use serde_json::{json, Map, Value};
 
@@ -504,6 +504,10 @@ mod native {
             /// addBundle: a bundle directory (manifests/, metadata/), rendered as `opm render` does.
             #[arg(long)]
             from_dir: Option<PathBuf>,
+            /// For a package maintained as a template: catalogs or bundle directories its bundle
+            /// images are looked up in (as `template --bundles`), for the preview.
+            #[arg(long, num_args = 1..)]
+            template_bundles: Vec<PathBuf>,
             /// Print the plan; write nothing.
             #[arg(long)]
             dry_run: bool,
@@ -589,7 +593,12 @@ mod native {
         pub fn run(a: &EditArgs, out: &mut String) -> Result<u8, String> {
             let op = operation(a)?;
             let files = read_catalog(&a.path).map_err(|e| format!("{}: {e}", a.path.display()))?;
-            let plan = match plan_edit(&files, &op) {
+            let mut source = olm_catalog::render::BundleSource::new();
+            for path in &a.template_bundles {
+                let found = read_catalog(path).map_err(|e| format!("{}: {e}", path.display()))?;
+                source.add_input(&found, &olm_catalog::render::bundle::BundleOptions::default());
+            }
+            let plan = match plan_edit_with(&files, &source, &op) {
                 Ok(p) => p,
                 Err(e) => {
                     if a.format == EditFormat::Json {

@@ -19,6 +19,9 @@ pub struct Doc {
     pub roots: Vec<Span>,
     /// How it writes new values.
     pub style: Style,
+    /// In a basic template, the `entries` member whose items are the blobs (`roots` are then
+    /// those items): new blobs are appended to it, removed blobs taken out of it.
+    pub container: Option<SpanMember>,
 }
 
 impl Doc {
@@ -30,12 +33,36 @@ impl Doc {
             reason: e.message,
         })?;
         let style = detect_style(&text, f.json, &f.roots);
-        Ok(Doc { file: file.to_string(), text, roots: f.roots, style })
+        Ok(Doc { file: file.to_string(), text, roots: f.roots, style, container: None })
+    }
+
+    /// Read a basic template (`olm.template.basic`): its blobs are the items of the first
+    /// document's `entries`.
+    pub fn basic_template(file: &str, text: String) -> Result<Doc, EditError> {
+        let mut doc = Doc::new(file, text)?;
+        let unreadable = |reason: &str| EditError::Unreadable { file: file.into(), line: 1, reason: reason.into() };
+        let first = doc.roots.first().ok_or_else(|| unreadable("the template is empty"))?;
+        let entries = first
+            .members()
+            .iter()
+            .rev()
+            .find(|m| m.key.eq_ignore_ascii_case("entries"))
+            .filter(|m| matches!(m.value.kind, SpanKind::Seq(_)))
+            .ok_or_else(|| unreadable("the template has no entries list"))?
+            .clone();
+        doc.roots = entries.value.items().to_vec();
+        doc.style = detect_style(&doc.text, doc.style.json, &doc.roots);
+        doc.container = Some(entries);
+        Ok(doc)
     }
 
     /// The root written at `pos` (a blob's source position).
     pub fn root_at(&self, pos: Pos) -> Result<&Span, EditError> {
-        self.roots.iter().find(|r| r.line == pos.line && r.column == pos.column).ok_or_else(|| EditError::Unreadable {
+        let at = |s: &Span| s.line == pos.line && s.column == pos.column;
+        // A template's bundle is located at the `image` its entry names.
+        let names_image = |r: &Span| self.container.is_some() && r.member("image").is_some_and(|m| at(&m.value));
+        let found = self.roots.iter().find(|r| at(r)).or_else(|| self.roots.iter().find(|r| names_image(r)));
+        found.ok_or_else(|| EditError::Unreadable {
             file: self.file.clone(),
             line: pos.line,
             reason: "no blob starts here".into(),
@@ -251,6 +278,9 @@ impl Doc {
 
     /// Append a new blob at the end of the file.
     pub fn append_root(&self, value: &Out) -> TextEdit {
+        if let Some(entries) = &self.container {
+            return self.push_item(entries, value);
+        }
         let end = self.text.len();
         let lead = if self.text.is_empty() || self.text.ends_with('\n') { "" } else { "\n" };
         let body = if self.style.json {
@@ -265,6 +295,9 @@ impl Doc {
     /// Remove blob `root`, with its document separator.
     pub fn remove_root(&self, root: &Span) -> TextEdit {
         let i = self.roots.iter().position(|r| r.start == root.start).unwrap_or(0);
+        if let Some(entries) = &self.container {
+            return self.remove_item(entries, i);
+        }
         let start = if self.style.json { root.start } else { self.doc_start(root.start) };
         let end = match self.roots.get(i + 1) {
             Some(next) if self.style.json => next.start,

@@ -7,22 +7,40 @@
 //! [`apply_edits`] writes the edits into in-memory files; the plan carries the edits that undo
 //! them.
 //!
+//! A package maintained as a template is edited in its template ([`plan_template_edit`], or
+//! [`plan_edit_with`] when the template is among the files): a basic template
+//! (`olm.template.basic`) takes every operation (its blobs are the items of `entries`, a new
+//! bundle is an `{schema: olm.bundle, image}` reference); a semver template (`olm.semver`) takes
+//! `addBundle` (the image into the list of each channel's maturity), `promote` (into another
+//! maturity's list) and `removeBundle` (out of every list), and refuses `setEdges` (the template
+//! generates the edges), `deprecate`/`undeprecate` (its schema has no place for them) and the
+//! channel operations (it generates the channels and the default one). The preview is computed
+//! on the expansions of the original and the edited template.
+//!
 //! Layout: `text.rs` (edits, applying and inverting them), `emit.rs` (new text in a file's
 //! style), `doc.rs` (one file's node ranges and the edits on them), `ops.rs` (each operation's
-//! checks and edits), `edges.rs` (edge policies and re-wiring), `plan.rs` (the preview).
+//! checks and edits), `edges.rs` (edge policies and re-wiring), `plan.rs` (the preview), `template.rs` (templates:
+//! which file, the expansions), `semver.rs` (the semver template's lists).
 
 mod doc;
 mod edges;
 mod emit;
+mod entry;
+mod incremental;
 mod ops;
 mod plan;
+mod semver;
+mod template;
 mod text;
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-pub use plan::{plan_edit, EditPlan, GraphChange};
+pub use entry::{plan_edit, plan_edit_with};
+pub use incremental::EditSession;
+pub use plan::{plan_on, EditPlan, GraphChange};
+pub use template::plan_template_edit;
 pub use text::{apply_edits, invert, lsp_position, ByteRange, LspPosition, LspRange, TextEdit};
 
 /// One edit of a catalog, as plain data (`{"op": "deprecate", "package": …}` in JSON).

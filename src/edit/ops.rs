@@ -21,13 +21,30 @@ pub struct Ctx<'a> {
     pub model: &'a Model,
     /// The raw blobs.
     pub config: &'a DeclarativeConfig,
+    /// The files are basic templates: blobs are the items of `entries`, a bundle is written as a
+    /// reference to its image.
+    pub basic_template: bool,
+    /// The bundles an `addBundle` on a template brings in (the template names only their
+    /// images): each blob in full, for the expansion of the edited template.
+    pub new_bundles: Vec<Out>,
+    /// The number of blobs of each file, when `config` holds only the package's blobs (an edit
+    /// session's view); `None`: counted in `config`.
+    pub blob_counts: Option<HashMap<String, usize>>,
     docs: HashMap<String, Rc<Doc>>,
 }
 
 impl<'a> Ctx<'a> {
     /// A context over a loaded catalog.
     pub fn new(files: &'a [FileInput], model: &'a Model, config: &'a DeclarativeConfig) -> Ctx<'a> {
-        Ctx { files, model, config, docs: HashMap::new() }
+        Ctx {
+            files,
+            model,
+            config,
+            basic_template: false,
+            new_bundles: Vec::new(),
+            blob_counts: None,
+            docs: HashMap::new(),
+        }
     }
 
     fn doc(&mut self, file: &str) -> Result<Rc<Doc>, EditError> {
@@ -42,7 +59,7 @@ impl<'a> Ctx<'a> {
             })?,
             None => String::new(),
         };
-        let doc = Rc::new(Doc::new(file, text)?);
+        let doc = Rc::new(if self.basic_template { Doc::basic_template(file, text)? } else { Doc::new(file, text)? });
         self.docs.insert(file.to_string(), doc.clone());
         Ok(doc)
     }
@@ -465,7 +482,7 @@ fn remove_bundle(ctx: &mut Ctx<'_>, op: &Operation, p: &Package, name: &str) -> 
 }
 
 /// The blob a [`NewBundle`] describes, checked against the package.
-fn bundle_blob(op: &Operation, p: &Package, nb: &NewBundle) -> Result<(String, Out), EditError> {
+pub(crate) fn bundle_blob_of(op: &Operation, p: &Package, nb: &NewBundle) -> Result<(String, Out), EditError> {
     let invalid = |reason: String| EditError::Invalid { op: op.name().into(), reason };
     let mut blob = match nb {
         NewBundle::Image { image, name, version } => {
@@ -517,10 +534,16 @@ fn out_of_json(v: &serde_json::Value) -> Out {
 /// Where a new bundle blob goes: its own file beside the others when each bundle has one, else
 /// after the package's last bundle, else in the package's file.
 fn bundle_file(ctx: &Ctx<'_>, p: &Package, name: &str) -> String {
+    if ctx.basic_template {
+        return p.source.file.to_string();
+    }
     let Some(last) = p.bundles_in_order().last().map(|b| b.source.file.to_string()) else {
         return p.source.file.to_string();
     };
     let blobs_in = |f: &str| {
+        if let Some(counts) = &ctx.blob_counts {
+            return counts.get(f).copied().unwrap_or(0);
+        }
         let c = ctx.config;
         c.packages.iter().filter(|x| &*x.source.file == f).count()
             + c.channels.iter().filter(|x| &*x.source.file == f).count()
@@ -560,16 +583,23 @@ fn add_bundle(
     if channels.is_empty() {
         return Err(EditError::Invalid { op: op.name().into(), reason: "name at least one channel".into() });
     }
-    let (name, blob) = bundle_blob(op, p, nb)?;
+    let (name, blob) = bundle_blob_of(op, p, nb)?;
     if p.bundle(&name).is_some() {
         return Err(EditError::refused(op, format!("bundle {name:?} already exists; promote it instead")));
     }
+    let version = new_bundle_version(p, &name, &blob);
     let file = bundle_file(ctx, p, &name);
-    let blob_edit = ctx.doc(&file)?.append_root(&blob);
-    // The new bundle's version, read the way every version is: through the model.
-    let staged = super::apply_edits(ctx.files, std::slice::from_ref(&blob_edit))?;
-    let (model, _) = model::build(&declcfg::load_files(&staged).config);
-    let version = model.package(&p.name).and_then(|q| q.bundle(&name)).and_then(|b| b.version.clone());
+    let written = if ctx.basic_template {
+        let image = image_of(&blob).ok_or_else(|| EditError::Invalid {
+            op: op.name().into(),
+            reason: "a template names its bundles by image; the bundle has none".into(),
+        })?;
+        ctx.new_bundles.push(blob);
+        Out::map([("schema", Out::s(declcfg::SCHEMA_BUNDLE)), ("image", Out::s(image))])
+    } else {
+        blob
+    };
+    let blob_edit = ctx.doc(&file)?.append_root(&written);
     let mut out = vec![blob_edit];
     for c in channels {
         let existing = p.channel(c).filter(|x| x.source.is_some());
@@ -577,4 +607,44 @@ fn add_bundle(
         out.extend(add_entry(ctx, p, existing, c, &name, &e)?);
     }
     Ok(out)
+}
+
+/// The `image` of a new bundle blob.
+pub(crate) fn image_of(blob: &Out) -> Option<String> {
+    let Out::Map(m) = blob else { return None };
+    m.iter()
+        .find(|(k, _)| k == "image")
+        .and_then(|(_, v)| if let Out::Str(s) = v { Some(s.clone()) } else { None })
+        .filter(|s| !s.is_empty())
+}
+
+/// The version of a new bundle, read the way every version is: through the model of a catalog
+/// holding only the package, one channel and the bundle.
+pub(crate) fn new_bundle_version(p: &Package, name: &str, blob: &Out) -> Option<crate::version::Version> {
+    let package = Out::map([
+        ("schema", Out::s(declcfg::SCHEMA_PACKAGE)),
+        ("name", Out::s(&p.name)),
+        ("defaultChannel", Out::s("c")),
+    ]);
+    let channel = Out::map([
+        ("schema", Out::s(declcfg::SCHEMA_CHANNEL)),
+        ("package", Out::s(&p.name)),
+        ("name", Out::s("c")),
+        ("entries", Out::Seq(vec![Out::map([("name", Out::s(name))])])),
+    ]);
+    let text: String = [package, channel, blob.clone()].iter().map(|o| super::emit::flow(o) + "\n").collect();
+    let (model, _) = model::build(&declcfg::load_files(&[FileInput::new("new.json", text)]).config);
+    model.package(&p.name)?.bundle(name)?.version.clone()
+}
+
+/// A new bundle blob as the templates layer takes it: an `olm.bundle` located in a file of its own.
+pub(crate) fn rendered_bundle(blob: &Out) -> Option<crate::render::RenderedBundle> {
+    let text = super::emit::flow(blob);
+    let loaded = declcfg::load_files(&[FileInput::new("new-bundle.json", text)]);
+    let b = loaded.config.bundles.into_iter().next()?;
+    Some(crate::render::RenderedBundle {
+        csv: declcfg::embedded_csv(&b.properties).map(|(_, csv)| csv),
+        blob: b,
+        annotations: crate::render::Annotations::default(),
+    })
 }

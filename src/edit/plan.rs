@@ -56,38 +56,46 @@ pub struct GraphChange {
     pub after: Option<ChannelGraph>,
 }
 
-/// Check `op` against the catalog in `files`, compute its edits, and preview the result.
-///
-/// ```
-/// use olm_catalog::edit::{plan_edit, Operation};
-/// use olm_catalog::FileInput;
-/// let yaml = "---\nschema: olm.package\nname: a\ndefaultChannel: stable\n---\nschema: olm.channel\npackage: a\nname: stable\nentries:\n- name: a.v1\n---\nschema: olm.bundle\npackage: a\nname: a.v1\nimage: r/a:1\nproperties:\n- type: olm.package\n  value: {packageName: a, version: 1.0.0}\n";
-/// let files = vec![FileInput::new("a.yaml", yaml)];
-/// let op: Operation = serde_json::from_str(r#"{"op":"deprecate","package":"a","bundle":"a.v1","message":"use v2"}"#).unwrap();
-/// let plan = plan_edit(&files, &op).unwrap();
-/// assert!(String::from_utf8(plan.files[0].content.clone()).unwrap().ends_with(
-///     "---\nschema: olm.deprecations\npackage: a\nentries:\n- reference:\n    schema: olm.bundle\n    name: a.v1\n  message: use v2\n"));
-/// ```
-pub fn plan_edit(files: &[FileInput], op: &Operation) -> Result<EditPlan, EditError> {
-    let before = validate_files(files);
-    plan_on(files, &before, op)
-}
-
 /// [`plan_edit`] over an already validated catalog.
 pub fn plan_on(files: &[FileInput], before: &Validated, op: &Operation) -> Result<EditPlan, EditError> {
     let mut ctx = Ctx::new(files, &before.model, &before.loaded.config);
     let edits = ops::edits(&mut ctx, op)?;
     let after_files = apply_edits(files, &edits)?;
     let after = validate_files(&after_files);
+    let sides = Sides {
+        before: &before.model,
+        after: &after.model,
+        before_findings: &before.report.diagnostics,
+        after_findings: &after.report.diagnostics,
+    };
+    finish(files, after_files, edits, sides, op)
+}
+
+/// The catalog before and after an edit: models and validation findings.
+pub(crate) struct Sides<'a> {
+    pub before: &'a Model,
+    pub after: &'a Model,
+    pub before_findings: &'a [Diagnostic],
+    pub after_findings: &'a [Diagnostic],
+}
+
+/// The plan of `edits` on `files` (giving `after_files`), previewed on `sides`.
+pub(crate) fn finish(
+    files: &[FileInput],
+    after_files: Vec<FileInput>,
+    edits: Vec<TextEdit>,
+    sides: Sides<'_>,
+    op: &Operation,
+) -> Result<EditPlan, EditError> {
     if let Operation::RemoveBundle { package, bundle } = op {
-        check_stranded(&before.model, &after.model, package, bundle)?;
+        check_stranded(sides.before, sides.after, package, bundle)?;
     }
     let undo = invert(files, &edits)?;
     let options = DiffOptions { package: Some(op.package().to_string()) };
-    let d = diff::diff_with(&before.model, &after.model, &options);
+    let d = diff::diff_with(sides.before, sides.after, &options);
     let mut findings = d.findings.clone();
-    findings.extend(new_findings(&before.report.diagnostics, &after.report.diagnostics));
-    let graphs = graphs(&before.model, &after.model, op, &d);
+    findings.extend(new_findings(sides.before_findings, sides.after_findings));
+    let graphs = graphs(sides.before, sides.after, op, &d);
     let touched: Vec<&str> = edits.iter().map(|e| e.file.as_str()).collect();
     let files = after_files.into_iter().filter(|f| touched.contains(&f.path.as_str())).collect();
     Ok(EditPlan { edits, undo, files, diff: d, findings, graphs })

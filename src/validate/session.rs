@@ -330,6 +330,34 @@ impl FileParse {
     }
 }
 
+/// What an editor reads of one package (issue 17: edits previewed without a full validation).
+impl Session {
+    /// The files holding blobs of `package`, in walk order.
+    pub fn package_files(&self, package: &str) -> Vec<String> {
+        let mut files: Vec<String> = self.key_files.get(package).into_iter().flatten().cloned().collect();
+        crate::sort::sort_by_key(&mut files, |f| self.rank.get(f).copied().unwrap_or(usize::MAX));
+        files
+    }
+
+    /// The blobs naming `package`, in load order (as the whole catalog's load would list them).
+    pub fn package_blobs(&self, package: &str) -> DeclarativeConfig {
+        self.blobs_of(package)
+    }
+
+    /// The content of file `path`, when the session has it.
+    pub fn file(&self, path: &str) -> Option<&[u8]> {
+        self.inputs.get(path).map(Vec::as_slice)
+    }
+
+    /// The number of blobs loaded from file `path` (every schema; 0 for an unread file).
+    pub fn blob_count(&self, path: &str) -> usize {
+        self.parsed.get(path).map_or(0, |p| {
+            let c = &p.blobs;
+            c.packages.len() + c.channels.len() + c.bundles.len() + c.deprecations.len() + c.others.len()
+        })
+    }
+}
+
 /// Map `f` over `items`, in parallel natively.
 fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
     #[cfg(not(target_arch = "wasm32"))]

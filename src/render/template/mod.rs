@@ -85,3 +85,14 @@ pub fn expand_template_as(kind: TemplateKind, file: &FileInput, source: &BundleS
     crate::diagnostic::sort_diagnostics(&mut out.diagnostics);
     out
 }
+
+/// The kind of template `file` is, by the `schema` of its first document; `None` when it is not
+/// a template (a catalog file, say). Files that name no template schema are not parsed.
+pub fn template_kind(file: &FileInput) -> Option<TemplateKind> {
+    let names = TemplateKind::ALL.map(TemplateKind::schema);
+    let mentions = |needle: &str| file.content.windows(needle.len()).any(|w| w == needle.as_bytes());
+    if !names.iter().any(|n| mentions(n)) {
+        return None;
+    }
+    detect::detect(file).ok()
+}
