@@ -801,3 +801,37 @@ fn edit_writes_in_place_plans_with_dry_run_and_refuses_with_exit_1() {
     let bad = bin().args(["edit"]).arg(&d).args(["frobnicate", "--package", "foo"]).output().unwrap();
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn edit_of_a_semver_template_writes_the_template_and_refuses_what_it_generates() {
+    let d = temp_dir("edit-template");
+    let original = std::fs::read_to_string("../shared/catalogs/templates/clusterpulse/semver.yaml").unwrap();
+    write(&d, "semver.yaml", &original);
+    let file = d.join("semver.yaml");
+    let bundles = "../shared/catalogs/fbc/community-v4.20/clusterpulse";
+    let promote = bin()
+        .args(["edit"])
+        .arg(&file)
+        .args(["promote", "--package", "clusterpulse", "--bundle", "clusterpulse.v1.0.2", "--channel", "stable"])
+        .args(["--template-bundles", bundles, "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(promote.status.code(), Some(0), "{}", String::from_utf8_lossy(&promote.stderr));
+    let plan: serde_json::Value = serde_json::from_slice(&promote.stdout).unwrap();
+    assert_eq!(plan["edits"][0]["file"], "semver.yaml");
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert_ne!(written, original, "the template is written in place");
+    let stable = &written[written.find("Stable:").expect("a Stable list")..];
+    assert!(stable.contains("clusterpulse:1.0.2"), "{written}");
+    assert!(written.starts_with("---\nSchema: olm.semver\n"), "the untouched lines stay: {written}");
+    let deprecate = bin()
+        .args(["edit"])
+        .arg(&file)
+        .args(["deprecate", "--package", "clusterpulse", "--bundle", "clusterpulse.v1.0.0", "--message", "old"])
+        .args(["--template-bundles", bundles])
+        .output()
+        .unwrap();
+    assert_eq!(deprecate.status.code(), Some(1), "a semver template has no place for deprecations");
+    assert!(!String::from_utf8_lossy(&deprecate.stderr).is_empty());
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), written, "a refused edit writes nothing");
+}
