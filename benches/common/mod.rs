@@ -103,6 +103,9 @@ pub fn target(name: &str, value: &str, met: bool) {
     let verdict = if met { "met" } else { "NOT met" };
     println!("  target: {name}: {value} ({verdict})");
     let line = format!("{}\t{}\t{verdict}\n", name.replace('\t', " "), value.replace('\t', " "));
+    if let Some(dir) = targets_file().parent() {
+        let _ = std::fs::create_dir_all(dir); // a fresh checkout built elsewhere (CARGO_TARGET_DIR)
+    }
     let file = std::fs::OpenOptions::new().create(true).append(true).open(targets_file());
     if let Err(e) = file.and_then(|mut f| f.write_all(line.as_bytes())) {
         eprintln!("cannot record the target in {}: {e}", targets_file().display());
