@@ -48,3 +48,21 @@ test('a refused operation throws an Error with code, op and detail', () => {
   ];
   assert.throws(() => olm.applyEdits(files, overlapping), (e) => e.code === 'bad-edit' && /overlap/.test(e.message));
 });
+
+test('planEdit with {bundles} edits a semver template in place and refuses what the template generates', () => {
+  const shared = join(repo, '../shared/catalogs');
+  const text = readFileSync(join(shared, 'templates/clusterpulse/semver.yaml'), 'utf8');
+  const template = [{ path: 'semver.yaml', content: text }];
+  const bundles = [olm.readCatalog(join(shared, 'fbc/community-v4.20/clusterpulse'))];
+  const op = { op: 'promote', package: 'clusterpulse', bundle: 'clusterpulse.v1.0.2', channel: 'stable' };
+  const plan = olm.planEdit(template, op, { bundles });
+  assert.ok(plan.edits.length > 0 && plan.edits.every((e) => e.file === 'semver.yaml'));
+  const [edited] = olm.applyEdits(template, plan.edits);
+  assert.match(edited.content.slice(edited.content.indexOf('Stable:')), /clusterpulse:1\.0\.2/);
+  const [back] = olm.applyEdits([edited], plan.undo);
+  assert.equal(back.content, text, 'undo gives back the bytes');
+  assert.throws(
+    () => olm.planEdit(template, { op: 'setEdges', package: 'clusterpulse', channel: 'fast-v1', bundle: 'clusterpulse.v1.0.2', replaces: '' }, { bundles }),
+    (e) => e instanceof Error && typeof e.code === 'string' && /template/.test(e.message),
+  );
+});
