@@ -28,13 +28,11 @@ mod common;
 
 use std::alloc::{GlobalAlloc, Layout};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use olm_catalog::cluster::problem_json::ProblemJson;
-use olm_catalog::cluster::{CatalogSource, Cluster, Subscription};
+use olm_catalog::cluster::Cluster;
 use olm_catalog::internals::solver::{self, from_ids, IdConstraint, DEFAULT_CONFLICT_BUDGET};
-use olm_catalog::model::Model;
 use olm_catalog::resolve::{resolve, Outcome};
 use olm_catalog::synth::Synth;
 use olm_catalog::validate_files;
@@ -185,7 +183,7 @@ fn measure(size: usize, runs: usize) -> Row {
     let graphs = time(runs, || {
         std::hint::black_box(olm_catalog::internals::graphs_and_paths(&model));
     });
-    let cluster = cluster(model.clone());
+    let cluster = common::synth_cluster(model.clone(), SUBSCRIPTIONS);
     let outcome = Outcome::from(resolve(&cluster));
     if let Some(kind) = outcome.error_type {
         eprintln!("scale: resolving {SUBSCRIPTIONS} subscriptions failed ({kind}): {}", outcome.errors.join("; "));
@@ -202,26 +200,6 @@ fn measure(size: usize, runs: usize) -> Row {
         outcome.install.len()
     );
     Row { bundles, packages: synth.packages, megabytes, phases: [validate, graphs, resolving] }
-}
-
-/// One catalog source and subscriptions to packages spread evenly over it.
-fn cluster(model: Arc<Model>) -> Cluster {
-    let n = model.packages.len();
-    let subscriptions = (0..SUBSCRIPTIONS.min(n))
-        .map(|k| {
-            let p = &model.packages[k * n / SUBSCRIPTIONS.min(n)];
-            Subscription {
-                name: format!("sub-{}", p.name),
-                package: p.name.clone(),
-                channel: p.default_channel.value.clone(),
-                catalog: "synth".into(),
-                catalog_namespace: "olm".into(),
-                ..Default::default()
-            }
-        })
-        .collect();
-    let source = CatalogSource { name: "synth".into(), namespace: "olm".into(), priority: 0, model };
-    Cluster { namespace: "olm".into(), catalogs: vec![source], subscriptions, ..Default::default() }
 }
 
 fn ms(d: Duration) -> f64 {

@@ -26,11 +26,12 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+#[path = "../benches/common/mod.rs"]
+mod common;
+
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Instant;
 
-use olm_catalog::cluster::{CatalogSource, Cluster, Subscription};
 use olm_catalog::internals::graphs_and_paths;
 use olm_catalog::resolve::resolve;
 use olm_catalog::synth::Synth;
@@ -53,7 +54,7 @@ fn main() {
 
     let model = validate_files(&files).model;
     let synth_model = validate_files(&synth_files).model;
-    let cluster = cluster(synth_model);
+    let cluster = common::synth_cluster(synth_model, SUBSCRIPTIONS);
     let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a thread pool of one");
 
     let validate = || validate_files(&files).report.diagnostics.len();
@@ -140,26 +141,4 @@ fn write_synth(dir: &Path, bundles: usize) {
             std::process::exit(1);
         }
     }
-}
-
-/// One catalog source, `synth` in `olm`, and subscriptions to packages spread evenly over it
-/// (the scale benchmark's problem).
-fn cluster(model: Arc<olm_catalog::Model>) -> Cluster {
-    let n = model.packages.len();
-    let k = SUBSCRIPTIONS.min(n);
-    let subscriptions = (0..k)
-        .map(|i| {
-            let p = &model.packages[i * n / k];
-            Subscription {
-                name: format!("sub-{}", p.name),
-                package: p.name.clone(),
-                channel: p.default_channel.value.clone(),
-                catalog: "synth".into(),
-                catalog_namespace: "olm".into(),
-                ..Default::default()
-            }
-        })
-        .collect();
-    let source = CatalogSource { name: "synth".into(), namespace: "olm".into(), priority: 0, model };
-    Cluster { namespace: "olm".into(), catalogs: vec![source], subscriptions, ..Default::default() }
 }

@@ -111,3 +111,26 @@ pub fn target(name: &str, value: &str, met: bool) {
         eprintln!("cannot record the target in {}: {e}", targets_file().display());
     }
 }
+
+/// One catalog source, `synth` in `olm`, and `subscriptions` subscriptions to packages spread
+/// evenly over it: the resolution problem of the scale benchmark and of `examples/native_phases`.
+pub fn synth_cluster(model: std::sync::Arc<olm_catalog::Model>, subscriptions: usize) -> olm_catalog::cluster::Cluster {
+    use olm_catalog::cluster::{CatalogSource, Cluster, Subscription};
+    let n = model.packages.len();
+    let k = subscriptions.min(n);
+    let subscriptions = (0..k)
+        .map(|i| {
+            let p = &model.packages[i * n / k];
+            Subscription {
+                name: format!("sub-{}", p.name),
+                package: p.name.clone(),
+                channel: p.default_channel.value.clone(),
+                catalog: "synth".into(),
+                catalog_namespace: "olm".into(),
+                ..Default::default()
+            }
+        })
+        .collect();
+    let source = CatalogSource { name: "synth".into(), namespace: "olm".into(), priority: 0, model };
+    Cluster { namespace: "olm".into(), catalogs: vec![source], subscriptions, ..Default::default() }
+}

@@ -62,12 +62,7 @@ pub fn plan_on(files: &[FileInput], before: &Validated, op: &Operation) -> Resul
     let edits = ops::edits(&mut ctx, op)?;
     let after_files = apply_edits(files, &edits)?;
     let after = validate_files(&after_files);
-    let sides = Sides {
-        before: &before.model,
-        after: &after.model,
-        before_findings: &before.report.diagnostics,
-        after_findings: &after.report.diagnostics,
-    };
+    let sides = Sides::of(before, &after);
     finish(files, after_files, edits, sides, op)
 }
 
@@ -77,6 +72,18 @@ pub(crate) struct Sides<'a> {
     pub after: &'a Model,
     pub before_findings: &'a [Diagnostic],
     pub after_findings: &'a [Diagnostic],
+}
+
+impl<'a> Sides<'a> {
+    /// The sides of two whole validations.
+    pub(crate) fn of(before: &'a Validated, after: &'a Validated) -> Self {
+        Sides {
+            before: &before.model,
+            after: &after.model,
+            before_findings: &before.report.diagnostics,
+            after_findings: &after.report.diagnostics,
+        }
+    }
 }
 
 /// The plan of `edits` on `files` (giving `after_files`), previewed on `sides`.

@@ -125,12 +125,7 @@ pub(crate) fn plan_template(
     if kind == TemplateKind::Semver {
         check_placed(op, &before.model, &after.model)?;
     }
-    let sides = Sides {
-        before: &before.model,
-        after: &after.model,
-        before_findings: &before.report.diagnostics,
-        after_findings: &after.report.diagnostics,
-    };
+    let sides = Sides::of(&before, &after);
     finish(files, after_files, edits, sides, op)
 }
 
