@@ -10,7 +10,6 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[path = "common/mod.rs"]
 mod common;
 
-use std::path::Path;
 use std::time::Duration;
 
 use common::time_counted;
@@ -18,7 +17,6 @@ use common::time_counted;
 use olm_catalog::declcfg::{load_files, FileInput};
 use olm_catalog::deps::{DepsIndex, DepsOptions};
 use olm_catalog::model;
-use olm_catalog::read_catalog;
 use olm_catalog::synth::Synth;
 
 fn bench(name: &str, files: &[FileInput], runs: usize) {
@@ -50,14 +48,7 @@ fn bench(name: &str, files: &[FileInput], runs: usize) {
 
 fn main() {
     let runs: usize = std::env::var("BENCH_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(5);
-    let dir = std::env::var_os("CATALOGS_DIR")
-        .map(Into::into)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/fbc"))
-        .join("community-v4.20");
-    let files = read_catalog(&dir).unwrap_or_else(|e| {
-        eprintln!("{}: {e}", dir.display());
-        std::process::exit(1)
-    });
+    let files = common::read(&common::fbc_dir().join("community-v4.20"));
     bench("community-v4.20", &files, runs);
     let synth = Synth { csv_metadata: false, ..Synth::with_bundles(20_000) };
     bench("synth 20,000 bundles", &synth.files(), runs);

@@ -5,37 +5,20 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use std::path::Path;
-use std::time::{Duration, Instant};
+#[path = "common/mod.rs"]
+mod common;
+
+use std::time::Duration;
+
+use common::time_counted as time;
 
 use olm_catalog::declcfg::load_files;
 use olm_catalog::graph::{channel_paths, ChannelGraph, Semantics};
 use olm_catalog::model;
-use olm_catalog::read_catalog;
-
-fn time<F: FnMut() -> usize>(runs: usize, mut f: F) -> (Duration, usize) {
-    let n = f();
-    let mut times: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let t = Instant::now();
-            std::hint::black_box(f());
-            t.elapsed()
-        })
-        .collect();
-    times.sort();
-    (times[times.len() / 2], n)
-}
 
 fn main() {
-    let runs: usize = std::env::var("BENCH_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(7);
-    let dir = std::env::var_os("CATALOGS_DIR")
-        .map(Into::into)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/fbc"))
-        .join("community-v4.20");
-    let files = read_catalog(&dir).unwrap_or_else(|e| {
-        eprintln!("{}: {e}", dir.display());
-        std::process::exit(1)
-    });
+    let runs = common::runs();
+    let files = common::read(&common::fbc_dir().join("community-v4.20"));
     let loaded = load_files(&files);
     let (m, _) = model::build(&loaded.config);
     let (build, _) = time(runs, || model::build(&loaded.config).0.packages.len());

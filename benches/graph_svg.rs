@@ -9,7 +9,6 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[path = "common/mod.rs"]
 mod common;
 
-use std::path::Path;
 use std::time::Duration;
 
 use common::time_counted;
@@ -17,7 +16,7 @@ use common::time_counted;
 use olm_catalog::declcfg::load_files;
 use olm_catalog::graph::layout::{layout, LayoutEdge, LayoutNode, LayoutOptions};
 use olm_catalog::graph::{render_graph_svg, ChannelGraph, PictureOptions, SvgOptions};
-use olm_catalog::{model, read_catalog};
+use olm_catalog::model;
 
 /// `n` nodes; each node `v` gets `per` edges from earlier nodes up to `reach` back.
 fn dag(n: usize, per: usize, reach: u64) -> Vec<LayoutEdge> {
@@ -60,14 +59,7 @@ fn main() {
         ms(slowest) <= 100.0,
     );
 
-    let dir = std::env::var_os("CATALOGS_DIR")
-        .map(Into::into)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/fbc"))
-        .join("community-v4.20");
-    let files = read_catalog(&dir).unwrap_or_else(|e| {
-        eprintln!("{}: {e}", dir.display());
-        std::process::exit(1)
-    });
+    let files = common::read(&common::fbc_dir().join("community-v4.20"));
     let (m, _) = model::build(&load_files(&files).config);
     let (graphs, channels) = time_counted(runs, || {
         m.packages.iter().flat_map(|p| p.channels.iter().map(move |c| ChannelGraph::new(p, c).nodes.len())).count()
