@@ -105,7 +105,7 @@ impl EditSession {
 
     /// Replace (or add) file `path`, re-validating it and rebuilding the packages it names.
     pub fn update(&mut self, path: &str, content: impl Into<Vec<u8>>) -> &Report {
-        let before = self.packages_in(path);
+        let before = self.session.file_packages(path);
         self.session.update(path, content);
         self.rebuild(before, path);
         self.session.report()
@@ -113,25 +113,15 @@ impl EditSession {
 
     /// Remove file `path`.
     pub fn remove(&mut self, path: &str) -> &Report {
-        let before = self.packages_in(path);
+        let before = self.session.file_packages(path);
         self.session.remove(path);
         self.rebuild(before, path);
         self.session.report()
     }
 
-    /// The packages with a blob in `path`.
-    fn packages_in(&self, path: &str) -> BTreeSet<String> {
-        let all = self.model.packages.iter().map(|p| p.name.clone());
-        all.filter(|p| self.session.package_files(p).iter().any(|f| f == path)).collect()
-    }
-
+    /// Rebuild the packages file `path` named before (`names`) and names now, also new ones.
     fn rebuild(&mut self, mut names: BTreeSet<String>, path: &str) {
-        // Packages the file names now, also new ones.
-        let blobs =
-            crate::declcfg::load_files(&[FileInput::new(path, self.session.file(path).unwrap_or(&[]).to_vec())]);
-        names.extend(blobs.config.packages.iter().map(|p| p.name.value.clone()));
-        names.extend(blobs.config.channels.iter().map(|c| c.package.value.clone()));
-        names.extend(blobs.config.bundles.iter().map(|b| b.package.value.clone()));
+        names.extend(self.session.file_packages(path));
         let mut model = (*self.model).clone();
         for n in names {
             model = with_package(&model, &n, &self.session);

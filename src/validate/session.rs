@@ -344,6 +344,11 @@ impl Session {
         self.blobs_of(package)
     }
 
+    /// The packages file `path` has blobs of (`olm.package`, channels, bundles, deprecations).
+    pub fn file_packages(&self, path: &str) -> BTreeSet<String> {
+        self.parsed.get(path).map(|p| p.keys.clone()).unwrap_or_default()
+    }
+
     /// The content of file `path`, when the session has it.
     pub fn file(&self, path: &str) -> Option<&[u8]> {
         self.inputs.get(path).map(Vec::as_slice)
