@@ -61,6 +61,37 @@ fn session_plans_equal_full_plans_and_applying_keeps_the_session_exact() {
             "[]",
             "{j}: the model after applying"
         );
+        assert_same_model(editor.model(), &v.model);
         assert!(v.model.package(package).is_some());
     }
+}
+
+#[test]
+fn the_model_an_edit_session_opens_with_equals_a_full_validations() {
+    let broken = vec![
+        FileInput::new(
+            "a/catalog.yaml",
+            "schema: olm.package\nname: a\ndefaultChannel: stable\n---\nschema: olm.channel\npackage: a\nname: stable\n\
+             entries:\n- name: a.v1\n- name: a.v2\n  replaces: a.v1\n---\nschema: olm.bundle\npackage: a\nname: a.v1\n\
+             image: r/a:1\nproperties:\n- {type: olm.package, value: {packageName: a, version: 1.0.0}}\n---\n\
+             schema: olm.bundle\nname: nameless.v1\nimage: r/n:1\n---\nschema: olm.deprecations\nentries: []\n",
+        ),
+        FileInput::new("b/catalog.json", r#"{"schema":"olm.package","name":"b"}{"schema":"olm.bundle","package":"b","name":"b.v1"}"#),
+    ];
+    let catalogs = ["community-v4.16", "kube-descheduler", "openshift-optional-v4.17"]
+        .map(|c| read_catalog(Path::new("../shared/catalogs/fbc").join(c).as_path()).expect("shared catalog"));
+    for files in catalogs.into_iter().chain([broken]) {
+        let full = validate_files(&files).model;
+        let editor = EditSession::open(files, Options::default());
+        assert_same_model(editor.model(), &full);
+    }
+}
+
+/// The two models are equal, read positions included (compared as their debug text, whose
+/// first difference is shown).
+fn assert_same_model(ours: &olm_catalog::model::Model, full: &olm_catalog::model::Model) {
+    let (ours, full) = (format!("{ours:?}"), format!("{full:?}"));
+    let at = ours.bytes().zip(full.bytes()).position(|(a, b)| a != b).unwrap_or(ours.len().min(full.len()));
+    let near = |s: &str| s.get(at.saturating_sub(200)..(at + 200).min(s.len())).unwrap_or("").to_string();
+    assert!(ours == full, "the models differ at byte {at}:\n{}\n{}", near(&ours), near(&full));
 }

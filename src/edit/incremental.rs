@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use crate::declcfg::FileInput;
 use crate::model::Model;
-use crate::validate::{validate_files_with, Options, Report, Session};
+use crate::validate::{Options, Report, Session};
 
 use super::ops::{self, Ctx};
 use super::plan::{finish, EditPlan, Sides};
@@ -38,8 +38,8 @@ pub struct EditSession {
 impl EditSession {
     /// Validate `files` once and keep what a plan needs.
     pub fn open(files: Vec<FileInput>, options: Options) -> EditSession {
-        let model = validate_files_with(&files, options.clone()).model;
-        EditSession { session: Session::open(files, options), model }
+        let (session, model) = Session::open_with_model(files, options);
+        EditSession { session, model: Arc::new(model) }
     }
 
     /// The validation report of the catalog as it is now.
@@ -76,7 +76,8 @@ impl EditSession {
             self.session.update(&f.path, f.content.clone());
         }
         let after_findings = self.session.report().diagnostics.clone();
-        let after = with_package(&self.model, &package, &self.session);
+        let mut after = with_package(&self.model, &package, &self.session);
+        self.session.renumber(&mut after);
         for (path, content) in originals {
             match content {
                 Some(c) => self.session.update(&path, c),
@@ -126,6 +127,7 @@ impl EditSession {
         for n in names {
             model = with_package(&model, &n, &self.session);
         }
+        self.session.renumber(&mut model);
         self.model = Arc::new(model);
     }
 }

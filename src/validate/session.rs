@@ -67,6 +67,8 @@ pub struct Session {
     /// The packages with a finding located in each file.
     located: HashMap<String, BTreeSet<String>>,
     report: Report,
+    /// Keep each package's model in its group (for [`Session::open_with_model`]).
+    keep_models: bool,
 }
 
 /// One file's blobs and load findings.
@@ -165,6 +167,8 @@ struct Group {
     dangling: Option<String>,
     /// Conversion findings, model findings and lints, levels applied.
     findings: Vec<Diagnostic>,
+    /// The package's model, kept only while [`Session::open_with_model`] collects them.
+    package: Option<model::Package>,
 }
 
 /// opm's conversion phases, in the order it runs them (default channels report nothing).
@@ -363,6 +367,38 @@ impl Session {
     }
 }
 
+/// Where a file's channel and bundle blobs sit among the whole catalog's, for [`Session::renumber`].
+struct FileBlobs {
+    channel_base: usize,
+    bundle_base: usize,
+    /// Each blob's (line, column) and index in the file, sorted.
+    channels: Vec<((u32, u32), usize)>,
+    bundles: Vec<((u32, u32), usize)>,
+}
+
+impl FileBlobs {
+    fn new(channel_base: usize, bundle_base: usize, blobs: &DeclarativeConfig) -> FileBlobs {
+        let sorted = |mut v: Vec<((u32, u32), usize)>| {
+            v.sort_unstable();
+            v
+        };
+        let at = |s: &crate::declcfg::Source| (s.pos.line, s.pos.column);
+        FileBlobs {
+            channel_base,
+            bundle_base,
+            channels: sorted(blobs.channels.iter().enumerate().map(|(i, c)| (at(&c.source), i)).collect()),
+            bundles: sorted(blobs.bundles.iter().enumerate().map(|(i, b)| (at(&b.source), i)).collect()),
+        }
+    }
+
+    /// The catalog-wide index of the channel (or bundle) blob starting at `pos`.
+    fn index(&self, pos: crate::declcfg::Pos, bundle: bool) -> Option<usize> {
+        let (list, base) = if bundle { (&self.bundles, self.bundle_base) } else { (&self.channels, self.channel_base) };
+        let i = list.binary_search_by_key(&(pos.line, pos.column), |(at, _)| *at).ok()?;
+        Some(base + list[i].1)
+    }
+}
+
 /// Map `f` over `items`, in parallel natively.
 fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
     #[cfg(not(target_arch = "wasm32"))]
@@ -381,6 +417,64 @@ impl Session {
     /// needed to re-validate after an edit. Its [`report`](Session::report) equals
     /// [`validate_files_with`](super::validate_files_with)`(&files, options).report`.
     pub fn open(files: Vec<FileInput>, options: Options) -> Session {
+        Session::open_keeping(files, options, false)
+    }
+
+    /// Open as [`open`](Session::open) does, and also give the catalog's model, made of the
+    /// packages' models the validation built (equal to `validate_files_with(&files, options).model`),
+    /// rather than building it a second time.
+    pub(crate) fn open_with_model(files: Vec<FileInput>, options: Options) -> (Session, model::Model) {
+        let mut s = Session::open_keeping(files, options, true);
+        s.keep_models = false;
+        let mut packages: Vec<model::Package> = s.groups.values_mut().filter_map(|g| g.package.take()).collect();
+        crate::sort::sort_by(&mut packages, |a, b| a.name.cmp(&b.name));
+        let mut model = model::Model { packages };
+        s.renumber(&mut model);
+        (s, model)
+    }
+
+    /// Set the read positions (`order`) of `model`'s packages, channels and bundles to those a
+    /// build of the whole catalog gives them (a package built from its own blobs counts from 0):
+    /// a package's rank among the packages in load order; a channel's or a bundle's index among
+    /// every `olm.channel` or `olm.bundle` blob read, skipped ones too.
+    pub(crate) fn renumber(&self, model: &mut model::Model) {
+        let mut files: Vec<(&String, usize)> = self.rank.iter().map(|(f, r)| (f, *r)).collect();
+        crate::sort::sort_by_key(&mut files, |(_, r)| *r);
+        let mut placed: HashMap<&str, FileBlobs> = HashMap::with_capacity(files.len());
+        let (mut channels, mut bundles) = (0, 0);
+        for (f, _) in files {
+            let Some(p) = self.parsed.get(f) else { continue };
+            let at = FileBlobs::new(channels, bundles, &p.blobs);
+            channels += p.blobs.channels.len();
+            bundles += p.blobs.bundles.len();
+            placed.insert(f, at);
+        }
+        let index = |s: &crate::declcfg::Source, bundle: bool| {
+            placed.get(&*s.file).and_then(|at| at.index(s.pos, bundle)).unwrap_or(usize::MAX)
+        };
+        for p in &mut model.packages {
+            for c in &mut p.channels {
+                if let Some(s) = &c.source {
+                    c.order = index(s, false);
+                }
+            }
+            for b in &mut p.bundles {
+                b.order = index(&b.source, true);
+            }
+        }
+        let mut read: Vec<((usize, u32, u32), usize)> = (model.packages.iter().enumerate())
+            .map(|(i, p)| {
+                let rank = self.rank.get(&*p.source.file).copied().unwrap_or(usize::MAX);
+                ((rank, p.source.pos.line, p.source.pos.column), i)
+            })
+            .collect();
+        crate::sort::sort_by_key(&mut read, |(at, _)| *at);
+        for (order, (_, i)) in read.into_iter().enumerate() {
+            model.packages[i].order = order;
+        }
+    }
+
+    fn open_keeping(files: Vec<FileInput>, options: Options, keep_models: bool) -> Session {
         let inputs: BTreeMap<String, Vec<u8>> = crate::sort::btree_map(files.into_iter().map(|f| (f.path, f.content)));
         let mut s = Session {
             options,
@@ -391,6 +485,7 @@ impl Session {
             groups: BTreeMap::new(),
             located: HashMap::new(),
             report: Report { valid: true, diagnostics: Vec::new(), opm_message: None },
+            keep_models,
         };
         let order = walk_order(&s.inputs);
         s.set_order(&order);
@@ -568,7 +663,8 @@ impl Session {
         }
         let dangling = last_channel_dangling_entries(&cfg, &model);
         let findings = level_by_file(findings, &self.options, |f| self.parsed.get(f).map(|p| &p.blobs));
-        Some(Group { build, phases, tree, dangling, findings })
+        let package = if self.keep_models { model.packages.into_iter().find(|p| p.name == key) } else { None };
+        Some(Group { build, phases, tree, dangling, findings, package })
     }
 
     /// The findings about `olm.deprecations` blobs that name no package: the conversion of every
