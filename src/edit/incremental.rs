@@ -76,7 +76,8 @@ impl EditSession {
             self.session.update(&f.path, f.content.clone());
         }
         let after_findings = self.session.report().diagnostics.clone();
-        let mut after = with_package(&self.model, &package, &self.session);
+        let mut after = (*self.model).clone();
+        replace_package(&mut after, &package, &self.session);
         self.session.renumber(&mut after);
         for (path, content) in originals {
             match content {
@@ -123,21 +124,25 @@ impl EditSession {
     /// Rebuild the packages file `path` named before (`names`) and names now, also new ones.
     fn rebuild(&mut self, mut names: BTreeSet<String>, path: &str) {
         names.extend(self.session.file_packages(path));
-        let mut model = (*self.model).clone();
+        let model = Arc::make_mut(&mut self.model);
         for n in names {
-            model = with_package(&model, &n, &self.session);
+            replace_package(model, &n, &self.session);
         }
-        self.session.renumber(&mut model);
-        self.model = Arc::new(model);
+        self.session.renumber(model);
     }
 }
 
-/// `model` with package `name` rebuilt from the session's blobs (dropped when none is left).
-fn with_package(model: &Model, name: &str, session: &Session) -> Model {
+/// Rebuild package `name` of `model` from the session's blobs (dropped when none is left).
+fn replace_package(model: &mut Model, name: &str, session: &Session) {
     let (built, _) = crate::model::build(&session.package_blobs(name));
     let fresh = built.packages.into_iter().find(|p| p.name == name);
-    let mut packages: Vec<_> = model.packages.iter().filter(|p| p.name != name).cloned().collect();
-    packages.extend(fresh);
-    packages.sort_by(|a, b| a.name.cmp(&b.name));
-    Model { packages }
+    let at = model.packages.binary_search_by(|p| p.name.as_str().cmp(name));
+    match (at, fresh) {
+        (Ok(i), Some(p)) => model.packages[i] = p,
+        (Ok(i), None) => {
+            model.packages.remove(i);
+        }
+        (Err(i), Some(p)) => model.packages.insert(i, p),
+        (Err(_), None) => {}
+    }
 }
