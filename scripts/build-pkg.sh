@@ -32,8 +32,11 @@ fi
 # one source of flags, not both), so its `+simd128` is repeated here: without it the modules
 # silently lose WebAssembly SIMD (memchr/memmem, line counting and UTF-8 checks fall back to
 # scalar code; docs/performance.md, "WebAssembly against native").
+# `--cfg olm_wasm_size` compiles the cold code of the full module (render, templates, diff, edits,
+# OperatorGroups, RBAC, deps, report formats, FBC writing, Mermaid, DOT) for size with the nightly
+# `#[optimize(size)]` attribute on its functions; the hot paths keep opt-level 3 (src/lib.rs).
 wasm_build() {
-  RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Ctarget-feature=+simd128" cargo "+$toolchain" build --lib --profile wasm \
+  RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Ctarget-feature=+simd128 --cfg olm_wasm_size" cargo "+$toolchain" build --lib --profile wasm \
     --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size "$@"
 }
 # Separate target directories from the stable builds too (different flags and standard library).
