@@ -28,8 +28,15 @@ if ! rustup run "$toolchain" rustc -V >/dev/null 2>&1; then
 elif ! rustup component list --toolchain "$toolchain" --installed | grep -q '^rust-src'; then
   rustup component add rust-src --toolchain "$toolchain"
 fi
+# RUSTFLAGS replaces `.cargo/config.toml`'s `target.wasm32-unknown-unknown.rustflags` (cargo uses
+# one source of flags, not both), so its `+simd128` is repeated here: without it the modules
+# silently lose WebAssembly SIMD (memchr/memmem, line counting and UTF-8 checks fall back to
+# scalar code; docs/performance.md, "WebAssembly against native").
+# `--cfg olm_wasm_size` compiles the cold code of the full module (render, templates, diff, edits,
+# OperatorGroups, RBAC, deps, report formats, FBC writing, Mermaid, DOT) for size with the nightly
+# `#[optimize(size)]` attribute on its functions; the hot paths keep opt-level 3 (src/lib.rs).
 wasm_build() {
-  RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort" cargo "+$toolchain" build --lib --profile wasm \
+  RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Ctarget-feature=+simd128 --cfg olm_wasm_size" cargo "+$toolchain" build --lib --profile wasm \
     --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size "$@"
 }
 # Separate target directories from the stable builds too (different flags and standard library).
@@ -47,13 +54,13 @@ wasm-bindgen --target nodejs --weak-refs --out-dir pkg/dist/node-full "$full"
 echo '{ "type": "commonjs" }' > pkg/dist/node-full/package.json
 # wasm-opt -O3 (npm `binaryen`, scripts/package.json) shrinks each module and keeps its speed (-Os,
 # -Oz and --converge are within 0.1 % of it once gzipped, and -Oz is measurably slower on the
-# resolver); the features are those rustc's wasm32-unknown-unknown target enables by default, so
-# the output runs wherever the input did.
+# resolver); the features are those rustc's wasm32-unknown-unknown target enables by default and
+# SIMD (enabled above), so the output runs wherever the input did.
 if [ ! -x scripts/node_modules/.bin/wasm-opt ] || [ scripts/package.json -nt scripts/node_modules/.package-lock.json ]; then
   npm install --prefix scripts --no-audit --no-fund --silent
 fi
 for f in pkg/dist/web/olm_catalog_bg.wasm pkg/dist/web-full/olm_catalog_bg.wasm pkg/dist/node-full/olm_catalog_bg.wasm; do
-  scripts/node_modules/.bin/wasm-opt -O3 --enable-bulk-memory --enable-mutable-globals --enable-multivalue \
+  scripts/node_modules/.bin/wasm-opt -O3 --enable-simd --enable-bulk-memory --enable-mutable-globals --enable-multivalue \
     --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext --strip-debug --strip-producers "$f" -o "$f"
 done
 for f in pkg/dist/web/olm_catalog_bg.wasm pkg/dist/web-full/olm_catalog_bg.wasm; do

@@ -140,6 +140,7 @@ pub enum CheckError {
 }
 
 impl std::fmt::Display for CheckError {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             CheckError::MissingBundle => f.write_str("a check with a catalog `path` needs `package` and `bundle`"),
@@ -160,6 +161,7 @@ impl std::error::Error for CheckError {}
 
 impl CheckJson {
     /// The check this JSON describes; `load` reads the catalog at `path` (it may refuse).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn into_check(self, load: &mut dyn FnMut(&str) -> Result<Model, String>) -> Result<Check, CheckError> {
         match &self.path {
             Some(path) => {
@@ -175,6 +177,7 @@ impl CheckJson {
 
     /// The check this JSON describes, its bundle (`package`, `bundle`) read from `catalog`, a
     /// catalog already loaded (`path` is then ignored); without a catalog, the inline CSV.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn into_check_in(self, catalog: Option<&Model>) -> Result<Check, CheckError> {
         let (csv, at, bundle, instances) = match catalog {
             Some(model) => {
@@ -217,6 +220,7 @@ impl CheckJson {
 
     /// The CSV written inline: its install modes and provided APIs (as API services, which carry
     /// group, version and kind as they are).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn inline_csv(&self) -> CsvView {
         let install_modes = match (&self.install_modes_list, &self.install_modes) {
             (Some(list), _) => {

@@ -35,6 +35,7 @@ pub struct GroupCluster {
 
 impl GroupCluster {
     /// The OperatorGroups in `namespace`, in the order given.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn groups_in<'a>(&'a self, namespace: &'a str) -> impl Iterator<Item = &'a OperatorGroup> + 'a {
         self.groups.iter().filter(move |g| g.namespace == namespace)
     }
@@ -70,6 +71,7 @@ pub struct OperatorGroup {
 
 impl OperatorGroup {
     /// `name/namespace`, OLM's identifier of a group.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn identifier(&self) -> String {
         format!("{}/{}", self.name, self.namespace)
     }
@@ -87,6 +89,7 @@ pub enum UpgradeStrategy {
 }
 
 impl From<String> for UpgradeStrategy {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn from(s: String) -> UpgradeStrategy {
         if s == "TechPreviewUnsafeFailForward" {
             UpgradeStrategy::UnsafeFailForward
@@ -97,6 +100,7 @@ impl From<String> for UpgradeStrategy {
 }
 
 impl From<UpgradeStrategy> for String {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn from(s: UpgradeStrategy) -> String {
         match s {
             UpgradeStrategy::Default => "Default".into(),
@@ -141,6 +145,7 @@ pub enum SelectorError {
 }
 
 impl std::fmt::Display for SelectorError {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SelectorError::UnknownOperator(op) => {
@@ -160,11 +165,13 @@ impl std::error::Error for SelectorError {}
 
 impl LabelSelector {
     /// Whether the selector has no requirement at all (it then selects everything).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn is_empty(&self) -> bool {
         self.match_labels.is_empty() && self.match_expressions.is_empty()
     }
 
     /// Check the expressions as Kubernetes does before matching.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn check(&self) -> Result<(), SelectorError> {
         for r in &self.match_expressions {
             match r.operator.as_str() {
@@ -181,6 +188,7 @@ impl LabelSelector {
 
     /// Whether `labels` satisfy every requirement (call [`LabelSelector::check`] first: an
     /// invalid expression matches nothing here).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
         let labels_ok = self.match_labels.iter().all(|(k, v)| labels.get(k) == Some(v));
         labels_ok && self.match_expressions.iter().all(|r| r.matches(labels))
@@ -189,6 +197,7 @@ impl LabelSelector {
 
 impl SelectorRequirement {
     /// Whether `labels` satisfy this requirement (`NotIn` holds when the key is absent).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
         let value = labels.get(&self.key);
         match self.operator.as_str() {

@@ -48,6 +48,7 @@ pub enum Format {
 
 impl Format {
     /// The file extension opm's `WriteFS` uses (`.json` or `.yaml`).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn extension(self) -> &'static str {
         match self {
             Format::Json => ".json",
@@ -61,6 +62,7 @@ impl Format {
 pub struct UnknownFormat(pub String);
 
 impl fmt::Display for UnknownFormat {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "invalid output format {}, expected (json|yaml)", crate::gotext::quote(&self.0))
     }
@@ -71,6 +73,7 @@ impl std::error::Error for UnknownFormat {}
 impl FromStr for Format {
     type Err = UnknownFormat;
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn from_str(s: &str) -> Result<Format, UnknownFormat> {
         match s {
             "json" => Ok(Format::Json),
@@ -81,6 +84,7 @@ impl FromStr for Format {
 }
 
 impl fmt::Display for Format {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Format::Json => "json",
@@ -91,16 +95,19 @@ impl fmt::Display for Format {
 
 /// The whole catalog as one stream, as opm's `WriteJSON` / `WriteYAML` print it, raw values as
 /// given.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn write(cfg: &DeclarativeConfig, format: Format) -> String {
     write_stream(cfg, format, RawKeys::AsGiven)
 }
 
 /// The whole catalog as `opm render <catalog> -o json|yaml` prints a catalog it loaded: like
 /// [`write()`], with the keys of raw values sorted as opm's loader leaves them.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn write_loaded(cfg: &DeclarativeConfig, format: Format) -> String {
     write_stream(cfg, format, RawKeys::Sorted)
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn write_stream(cfg: &DeclarativeConfig, format: Format, raw: RawKeys) -> String {
     let mut out = String::new();
     for group in by_package(cfg).values() {
@@ -112,6 +119,7 @@ fn write_stream(cfg: &DeclarativeConfig, format: Format, raw: RawKeys) -> String
 /// One text per package, as `WriteFS` lays a catalog out: `(package, text)` in package-name
 /// order, for `<package>/catalog.json` or `<package>/catalog.yaml`. Blobs with no package come
 /// under `""` (opm writes them to `catalog.<ext>` at the root). Raw values as given.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn write_by_package(cfg: &DeclarativeConfig, format: Format) -> Vec<(String, String)> {
     by_package(cfg)
         .into_iter()
@@ -140,6 +148,7 @@ pub enum BlobRef<'a> {
 
 impl<'a> BlobRef<'a> {
     /// Where the blob was read (or made).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn source(&self) -> &'a Source {
         match *self {
             BlobRef::Package(p) => &p.source,
@@ -152,6 +161,7 @@ impl<'a> BlobRef<'a> {
 }
 
 /// A blob as the JSON value opm encodes for it (see `tree`), raw values in `raw` order.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn blob_value(blob: BlobRef<'_>, raw: RawKeys) -> Node {
     match blob {
         BlobRef::Package(p) => tree::package(p, raw),
@@ -164,6 +174,7 @@ pub fn blob_value(blob: BlobRef<'_>, raw: RawKeys) -> Node {
 
 /// A JSON value as Go's `json.MarshalIndent(v, "", "    ")` prints it (no final newline), with
 /// `<`, `>` and `&` escaped as `\u003c`, `\u003e`, `\u0026` when `escape_html` (Go's default).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn json_indent(value: &Node, escape_html: bool) -> String {
     let mut out = String::new();
     json::write_value(value, &mut out);
@@ -176,6 +187,7 @@ pub fn json_indent(value: &Node, escape_html: bool) -> String {
 }
 
 /// A JSON value as sigs.k8s.io/yaml's `JSONToYAML` prints it (one document, no `---`).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn yaml_document(value: &Node) -> String {
     let mut out = String::new();
     yaml::write_document(value, &mut out);
@@ -193,6 +205,7 @@ struct Group<'a> {
 }
 
 /// opm's `organizeByPackage`, with each group sorted as `writeToEncoder` sorts it.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn by_package(cfg: &DeclarativeConfig) -> BTreeMap<&str, Group<'_>> {
     let mut groups: BTreeMap<&str, Group<'_>> = BTreeMap::new();
     for p in &cfg.packages {
@@ -219,6 +232,7 @@ fn by_package(cfg: &DeclarativeConfig) -> BTreeMap<&str, Group<'_>> {
     groups
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn write_group(g: &Group<'_>, format: Format, raw: RawKeys, out: &mut String) {
     let blobs = g
         .packages
@@ -235,6 +249,7 @@ fn write_group(g: &Group<'_>, format: Format, raw: RawKeys, out: &mut String) {
 }
 
 /// One blob as `Encoder.Encode` writes it.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn write_blob(blob: &Node, format: Format, out: &mut String) {
     match format {
         Format::Json => json::write_value(blob, out),

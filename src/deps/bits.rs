@@ -12,11 +12,13 @@ pub(crate) struct Bits {
 
 impl Bits {
     /// The empty set over ids `0..len`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(crate) fn empty(len: usize) -> Bits {
         Bits { words: vec![0; len.div_ceil(64)], len }
     }
 
     /// Every id in `0..len`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(crate) fn full(len: usize) -> Bits {
         let mut b = Bits { words: vec![u64::MAX; len.div_ceil(64)], len };
         b.trim();
@@ -24,6 +26,7 @@ impl Bits {
     }
 
     /// The set of `ids`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(crate) fn of(len: usize, ids: impl IntoIterator<Item = u32>) -> Bits {
         let mut b = Bits::empty(len);
         for i in ids {
@@ -32,6 +35,7 @@ impl Bits {
         b
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn trim(&mut self) {
         let extra = self.words.len() * 64 - self.len;
         if let Some(last) = self.words.last_mut() {
@@ -42,6 +46,7 @@ impl Bits {
     }
 
     /// Add `i` (ignored when out of bounds).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(crate) fn insert(&mut self, i: u32) {
         let i = i as usize;
         if i < self.len {
@@ -57,31 +62,37 @@ impl Bits {
     }
 
     /// `self ∩ other`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(crate) fn and(&self, other: &Bits) -> Bits {
         self.zip(other, |a, b| a & b)
     }
 
     /// `self ∪ other`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(crate) fn or(&self, other: &Bits) -> Bits {
         self.zip(other, |a, b| a | b)
     }
 
     /// `self \ other`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(crate) fn minus(&self, other: &Bits) -> Bits {
         self.zip(other, |a, b| a & !b)
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn zip(&self, other: &Bits, f: impl Fn(u64, u64) -> u64) -> Bits {
         let words = self.words.iter().zip(&other.words).map(|(a, b)| f(*a, *b)).collect();
         Bits { words, len: self.len }
     }
 
     /// Whether the set is empty.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(crate) fn is_empty(&self) -> bool {
         self.words.iter().all(|w| *w == 0)
     }
 
     /// The ids in the set, ascending.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(crate) fn iter(&self) -> impl Iterator<Item = u32> + '_ {
         self.words.iter().enumerate().flat_map(|(wi, w)| {
             let mut w = *w;
@@ -97,6 +108,7 @@ impl Bits {
     }
 
     /// How many ids are in the set.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(crate) fn count(&self) -> usize {
         self.words.iter().map(|w| w.count_ones() as usize).sum()
     }
@@ -114,27 +126,32 @@ pub(crate) struct Tri {
 
 impl Tri {
     /// Known exactly: true for `yes`, false elsewhere.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(crate) fn known(yes: Bits) -> Tri {
         let maybe = Bits::empty(yes.len);
         Tri { yes, maybe }
     }
 
     /// Unknown for every id.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(crate) fn unknown(len: usize) -> Tri {
         Tri { yes: Bits::empty(len), maybe: Bits::full(len) }
     }
 
     /// Certainly false.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn no(&self) -> Bits {
         Bits::full(self.yes.len).minus(&self.yes.or(&self.maybe))
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn from_yes_no(yes: Bits, no: Bits) -> Tri {
         let maybe = Bits::full(yes.len).minus(&yes.or(&no));
         Tri { yes, maybe }
     }
 
     /// Every child holds (true for no children).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(crate) fn all(len: usize, children: &[Tri]) -> Tri {
         let yes = children.iter().fold(Bits::full(len), |acc, c| acc.and(&c.yes));
         let no = children.iter().fold(Bits::empty(len), |acc, c| acc.or(&c.no()));
@@ -142,6 +159,7 @@ impl Tri {
     }
 
     /// Some child holds (false for no children).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(crate) fn any(len: usize, children: &[Tri]) -> Tri {
         let yes = children.iter().fold(Bits::empty(len), |acc, c| acc.or(&c.yes));
         let no = children.iter().fold(Bits::full(len), |acc, c| acc.and(&c.no()));
@@ -149,6 +167,7 @@ impl Tri {
     }
 
     /// No child holds (true for no children), as OLM's `not`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(crate) fn none(len: usize, children: &[Tri]) -> Tri {
         let yes = children.iter().fold(Bits::full(len), |acc, c| acc.and(&c.no()));
         let no = children.iter().fold(Bits::empty(len), |acc, c| acc.or(&c.yes));

@@ -11,11 +11,13 @@ use crate::property::{Constraint, ConstraintError, ConstraintValue};
 
 /// The tree of `c` and the bundles satisfying its root, or OLM's conversion error (a range
 /// that does not parse, nesting too deep, an empty constraint).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn evaluate(ix: &DepsIndex, c: &ConstraintValue) -> Result<(ConstraintNode, Tri), String> {
     node(ix, c, 0)
 }
 
 /// OLM's text for a constraint it cannot use.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn parse_error(e: &ConstraintError) -> String {
     match e {
         ConstraintError::Empty => convert_error(&e.to_string()),
@@ -23,10 +25,12 @@ pub(crate) fn parse_error(e: &ConstraintError) -> String {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn convert_error(e: &str) -> String {
     format!("convert olm.constraint to resolver predicate: {e}")
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn node(ix: &DepsIndex, c: &ConstraintValue, depth: usize) -> Result<(ConstraintNode, Tri), String> {
     if depth > MAX_DEPTH {
         return Err(convert_error(&format!("constraints nested deeper than {MAX_DEPTH} levels")));
@@ -64,6 +68,7 @@ fn node(ix: &DepsIndex, c: &ConstraintValue, depth: usize) -> Result<(Constraint
 }
 
 /// Satisfied when a bundle certainly satisfies it, unknown when none does but some might.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn status_of(tri: &Tri) -> Status {
     if !tri.yes.is_empty() {
         Status::Satisfied
@@ -75,11 +80,13 @@ pub(crate) fn status_of(tri: &Tri) -> Status {
 }
 
 /// `all(a, b)`, `any(a, b)`, `not(a)`; a CEL child as `cel(…)`, its rule cut at 60 characters.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn compound_text(op: ConstraintOp, children: &[ConstraintNode]) -> String {
     let parts: Vec<String> = children.iter().map(root_text).collect();
     format!("{}({})", op.name(), parts.join(", "))
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn root_text(c: &ConstraintNode) -> String {
     match c.op {
         ConstraintOp::Cel => {

@@ -75,6 +75,7 @@ pub struct DepsIndex<'a> {
 
 impl<'a> DepsIndex<'a> {
     /// Index `model`: one pass over its bundles and their parsed properties.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn new(model: &'a Model) -> DepsIndex<'a> {
         let mut ix = DepsIndex {
             model,
@@ -105,6 +106,7 @@ impl<'a> DepsIndex<'a> {
         ix
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn index_bundle(&mut self, id: BundleId, p: &'a Package, b: &'a Bundle, deprecated: bool) {
         if !deprecated {
             self.by_package.entry(p.name.as_str()).or_default().push(id);
@@ -140,6 +142,7 @@ impl<'a> DepsIndex<'a> {
 
     /// The `gvk` and `package` leaves of a constraint that ask for something (not under an odd
     /// number of `not`s), each once per property.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn index_constraint(&mut self, id: BundleId, property: usize, c: &'a ConstraintValue, negated: bool, depth: usize) {
         if depth > MAX_DEPTH {
             return;
@@ -167,11 +170,13 @@ impl<'a> DepsIndex<'a> {
     }
 
     /// How many bundles the index numbers.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(crate) fn len(&self) -> usize {
         self.slots.len()
     }
 
     /// The ids of `package`'s bundles, in the model's order.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(crate) fn ids_of(&self, package: &str) -> Option<std::ops::Range<BundleId>> {
         let i = self.model.packages.binary_search_by(|p| p.name.as_str().cmp(package)).ok()?;
         let start = self.first[i];
@@ -179,6 +184,7 @@ impl<'a> DepsIndex<'a> {
     }
 
     /// The bundles providing `g` (not deprecated).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(crate) fn gvk_providers(&self, g: &Gvk) -> Bits {
         Bits::of(self.len(), self.by_gvk.get(g).into_iter().flatten().copied())
     }
@@ -186,6 +192,7 @@ impl<'a> DepsIndex<'a> {
     /// The bundles OLM's package predicate accepts: of `package` (as source package or
     /// `olm.package` name) and with a version in `range` (the bundle's, or any valid
     /// `olm.package` version); the rest of the package's bundles separately.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(crate) fn package_matches(&self, package: &str, range: &VersionRange) -> (Bits, Vec<BundleId>) {
         let mut yes = Bits::empty(self.len());
         let mut other = Vec::new();
@@ -199,6 +206,7 @@ impl<'a> DepsIndex<'a> {
         (yes, other)
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn version_in(&self, id: BundleId, range: &VersionRange) -> bool {
         let b = self.slots[id as usize].bundle;
         b.version.as_ref().is_some_and(|v| range.contains(v))
@@ -209,6 +217,7 @@ impl<'a> DepsIndex<'a> {
     }
 
     /// The bundles with `olm.label` `label`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(crate) fn label_providers(&self, label: &str) -> Bits {
         Bits::of(self.len(), self.by_label.get(label).into_iter().flatten().copied())
     }
@@ -217,6 +226,7 @@ impl<'a> DepsIndex<'a> {
 /// For each bundle of `p` (by position), the channels listing it and those it heads, by name.
 type Places<'a> = Vec<Vec<&'a str>>;
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn channel_places(p: &Package) -> (Places<'_>, Places<'_>) {
     let mut channels: Places = vec![Vec::new(); p.bundles.len()];
     let mut heads: Places = vec![Vec::new(); p.bundles.len()];

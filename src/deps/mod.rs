@@ -53,6 +53,7 @@ pub enum DepsError {
 }
 
 impl fmt::Display for DepsError {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DepsError::UnknownPackage(p) => write!(f, "no package {p:?} in the catalog"),
@@ -103,6 +104,7 @@ pub struct GvkRef {
 }
 
 impl From<&Gvk> for GvkRef {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn from(g: &Gvk) -> GvkRef {
         GvkRef { group: g.group.clone(), version: g.version.clone(), kind: g.kind.clone() }
     }
@@ -128,6 +130,7 @@ pub enum ConstraintOp {
 
 impl ConstraintOp {
     /// The key OLM spells it with.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn name(self) -> &'static str {
         match self {
             ConstraintOp::Gvk => "gvk",
@@ -305,11 +308,13 @@ pub struct PackageDeps {
 
 impl PackageDeps {
     /// Whether a requirement is unsatisfied or unreadable (the CLI's exit code 1).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn has_unmet(&self) -> bool {
         self.summary.unsatisfied + self.summary.invalid > 0
     }
 
     /// The view as text for a reader.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn to_text(&self) -> String {
         text::render(self)
     }
@@ -341,11 +346,13 @@ impl PackageDeps {
 /// let db = package_deps(&model, "db", &DepsOptions::default()).unwrap();
 /// assert_eq!(db.required_by[0].package, "app");
 /// ```
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn package_deps(model: &Model, package: &str, options: &DepsOptions) -> Result<PackageDeps, DepsError> {
     DepsIndex::new(model).package_deps(package, options)
 }
 
 /// `GVK group/version Kind` (`GVK version Kind` for the core group).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn gvk_text(g: &Gvk) -> String {
     if g.group.is_empty() {
         format!("GVK {} {}", g.version, g.kind)
@@ -355,6 +362,7 @@ pub(crate) fn gvk_text(g: &Gvk) -> String {
 }
 
 /// `package name range`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn package_text(name: &str, range: &str) -> String {
     format!("package {name} {range}")
 }
@@ -368,6 +376,7 @@ struct Draft<'a> {
 
 impl<'a> DepsIndex<'a> {
     /// The cross-package view of `package`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn package_deps(&self, package: &str, options: &DepsOptions) -> Result<PackageDeps, DepsError> {
         let ids = self.ids_of(package).ok_or_else(|| DepsError::UnknownPackage(package.to_string()))?;
         let own: Vec<BundleId> =
@@ -401,6 +410,7 @@ impl<'a> DepsIndex<'a> {
     }
 
     /// The requirement properties of `own`, merged when equal.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn drafts(&self, own: &[BundleId]) -> Vec<Draft<'a>> {
         let mut drafts: Vec<Draft> = Vec::new();
         let mut by_key: HashMap<(RequirementKind, String), usize> = HashMap::new();
@@ -421,6 +431,7 @@ impl<'a> DepsIndex<'a> {
         drafts
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn requirement(&self, d: Draft) -> Requirement {
         let mut r = Requirement {
             property: d.type_.to_string(),
@@ -521,6 +532,7 @@ impl<'a> DepsIndex<'a> {
     }
 
     /// A constraint whose root is a `gvk` or `package` leaf also fills those fields.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn constraint_target(&self, r: &mut Requirement, node: &ConstraintNode, c: &crate::property::ConstraintValue) {
         match (&c.constraint, node.op) {
             (crate::property::Constraint::Gvk(g), _) => r.gvk = Some(g.into()),
@@ -537,6 +549,7 @@ impl<'a> DepsIndex<'a> {
     }
 
     /// Bundles as providers: by package, newest version first, then by name; the first `cap`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn providers(&self, ids: impl Iterator<Item = BundleId>, cap: usize) -> Vec<Provider> {
         let mut ids: Vec<BundleId> = ids.collect();
         crate::sort::sort_by(&mut ids, |&a, &b| {
@@ -566,6 +579,7 @@ impl<'a> DepsIndex<'a> {
     }
 
     /// The APIs `own` provides (deprecated bundles provide nothing), with the GVK as a key.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn provides(&self, own: &[BundleId]) -> Vec<(&'a Gvk, ProvidedApi)> {
         let mut by: BTreeMap<&Gvk, Vec<BundleId>> = BTreeMap::new();
         for &id in own {
@@ -594,6 +608,7 @@ impl<'a> DepsIndex<'a> {
     }
 
     /// Bundles of other packages naming `package`, or one of the APIs `own` provides.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn required_by(&self, package: &str, own: &[BundleId], provides: &[(&'a Gvk, ProvidedApi)]) -> Vec<Requirer> {
         // (requiring package, property type, text) → (bundles, satisfied)
         let mut groups: BTreeMap<(String, String, String), (Vec<BundleId>, bool)> = BTreeMap::new();
@@ -640,6 +655,7 @@ impl<'a> DepsIndex<'a> {
             .collect()
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn own_bundle(&self, id: BundleId) -> OwnBundle {
         let s = &self.slots[id as usize];
         OwnBundle {
@@ -651,17 +667,20 @@ impl<'a> DepsIndex<'a> {
         }
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn bundle_name(&self, id: BundleId) -> String {
         self.slots[id as usize].bundle.name.value.clone()
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn strings(list: &[&str]) -> Vec<String> {
     list.iter().map(|s| s.to_string()).collect()
 }
 
 /// The key under which equal requirements of different bundles merge; `None` for a property
 /// that requires nothing.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn requirement_key(type_: &str, p: &Property) -> Option<(RequirementKind, String)> {
     use crate::property::{TYPE_GVK_REQUIRED, TYPE_PACKAGE_REQUIRED};
     Some(match p {

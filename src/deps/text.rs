@@ -9,6 +9,7 @@ use super::{ConstraintNode, ConstraintOp, PackageDeps, Provider, Requirement, St
 /// The most names a line lists before "… and N more".
 const LIST_CAP: usize = 5;
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn render(d: &PackageDeps) -> String {
     let mut out = String::new();
     let s = &d.summary;
@@ -52,6 +53,7 @@ pub(super) fn render(d: &PackageDeps) -> String {
     out
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn requirement(out: &mut String, r: &Requirement) {
     let _ = writeln!(out, "\n  [{}] {} ({})", status_word(r.status), r.text, r.property);
     let _ = writeln!(out, "      {}", declared(&r.declared_by, &r.declared_by_heads));
@@ -78,6 +80,7 @@ fn requirement(out: &mut String, r: &Requirement) {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn constraint(out: &mut String, c: &ConstraintNode, indent: usize) {
     let pad = " ".repeat(indent);
     let label = match c.op {
@@ -100,6 +103,7 @@ fn constraint(out: &mut String, c: &ConstraintNode, indent: usize) {
 }
 
 /// `pkg: 1.2.0 (head of stable), 1.1.0 … and 3 more`, one line per package.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn providers(out: &mut String, list: &[Provider], total: usize) {
     let mut shown = 0;
     let mut i = 0;
@@ -116,6 +120,7 @@ fn providers(out: &mut String, list: &[Provider], total: usize) {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn provider(p: &Provider) -> String {
     let name = p.version.clone().unwrap_or_else(|| p.bundle.clone());
     if p.head_of.is_empty() {
@@ -125,6 +130,7 @@ fn provider(p: &Provider) -> String {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn declared(bundles: &[String], heads: &[String]) -> String {
     let mut s = format!("declared by {}: {}", plural(bundles.len(), "bundle"), capped(bundles));
     if !heads.is_empty() {
@@ -133,6 +139,7 @@ fn declared(bundles: &[String], heads: &[String]) -> String {
     s
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn capped(items: &[String]) -> String {
     if items.len() <= LIST_CAP {
         return items.join(", ");
@@ -140,6 +147,7 @@ fn capped(items: &[String]) -> String {
     format!("{} … and {} more", items[..LIST_CAP].join(", "), items.len() - LIST_CAP)
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn status_word(s: Status) -> &'static str {
     match s {
         Status::Satisfied => "satisfied",
@@ -149,6 +157,7 @@ fn status_word(s: Status) -> &'static str {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn plural(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }

@@ -13,17 +13,20 @@ use crate::model::{Bundle, Model, Package};
 use crate::property::{Gvk, Property};
 
 /// The findings, each with the package whose change caused it.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn dropped(old: &Model, new: &Model) -> Vec<(String, Diagnostic)> {
     let mut out = gvks(old, new);
     out.extend(packages(old, new));
     out
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn gvk_text(g: &Gvk) -> String {
     format!("{}/{}, Kind={}", g.group, g.version, g.kind)
 }
 
 /// The `olm.gvk` values a bundle provides, with their property index.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn provided(b: &Bundle) -> impl Iterator<Item = (usize, &Gvk)> {
     b.properties.iter().filter_map(|(i, p)| match p {
         Property::Gvk(g) => Some((*i, g)),
@@ -32,6 +35,7 @@ fn provided(b: &Bundle) -> impl Iterator<Item = (usize, &Gvk)> {
 }
 
 /// Who requires each GVK in a catalog: (package, bundle, property index).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn requirers(m: &Model) -> BTreeMap<&Gvk, Vec<(&Package, &Bundle, usize)>> {
     let mut out: BTreeMap<&Gvk, Vec<_>> = BTreeMap::new();
     for p in &m.packages {
@@ -47,10 +51,12 @@ fn requirers(m: &Model) -> BTreeMap<&Gvk, Vec<(&Package, &Bundle, usize)>> {
 }
 
 /// The head bundle of each channel of `p`, by channel name.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn heads(p: &Package) -> BTreeMap<&str, &Bundle> {
     p.channels.iter().filter_map(|c| Some((c.name.as_str(), bundle_of(p, c.head().ok()?)?))).collect()
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn gvks(old: &Model, new: &Model) -> Vec<(String, Diagnostic)> {
     let required = requirers(new);
     let mut out = Vec::new();
@@ -95,6 +101,7 @@ fn gvks(old: &Model, new: &Model) -> Vec<(String, Diagnostic)> {
 }
 
 /// `olm.package.required` ranges the old catalog satisfied and the new one does not.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn packages(old: &Model, new: &Model) -> Vec<(String, Diagnostic)> {
     let mut out = Vec::new();
     let mut seen = BTreeSet::new();

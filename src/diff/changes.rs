@@ -11,11 +11,13 @@ use crate::graph::{ChannelGraph, GraphEdge};
 use crate::model::{Bundle, Channel, Deprecation, Entry, Model, Package};
 
 /// Every package that differs, by name.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn packages(old: &Model, new: &Model) -> Vec<PackageChange> {
     let names: BTreeSet<&str> = old.packages.iter().chain(&new.packages).map(|p| p.name.as_str()).collect();
     names.into_iter().filter_map(|n| package(old.package(n), new.package(n))).collect()
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn kind<T>(old: Option<T>, new: Option<T>) -> ChangeKind {
     match (old, new) {
         (None, _) => ChangeKind::Added,
@@ -24,10 +26,12 @@ fn kind<T>(old: Option<T>, new: Option<T>) -> ChangeKind {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn message(d: Option<&Deprecation>) -> Option<String> {
     d.map(|d| d.message.value.clone())
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn package(old: Option<&Package>, new: Option<&Package>) -> Option<PackageChange> {
     let name = old.or(new)?.name.clone();
     let default = |p: Option<&Package>| p.map(|p| p.default_channel.value.clone()).filter(|d| !d.is_empty());
@@ -62,6 +66,7 @@ fn package(old: Option<&Package>, new: Option<&Package>) -> Option<PackageChange
 }
 
 /// A channel's upgrade edges as a set.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn edge_set(p: Option<&Package>, c: Option<&Channel>) -> Vec<GraphEdge> {
     match (p, c) {
         (Some(p), Some(c)) => ChannelGraph::new(p, c).expanded_edges(usize::MAX).unwrap_or_default(),
@@ -69,6 +74,7 @@ fn edge_set(p: Option<&Package>, c: Option<&Channel>) -> Vec<GraphEdge> {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn minus(a: &[GraphEdge], b: &[GraphEdge]) -> Vec<GraphEdge> {
     let set: HashSet<(&str, &str, crate::graph::EdgeKind)> =
         b.iter().map(|e| (e.from.as_str(), e.to.as_str(), e.kind)).collect();
@@ -78,6 +84,7 @@ fn minus(a: &[GraphEdge], b: &[GraphEdge]) -> Vec<GraphEdge> {
     out
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn names_minus(a: Option<&Channel>, b: Option<&Channel>) -> Vec<String> {
     let Some(a) = a else { return Vec::new() };
     a.entries
@@ -87,6 +94,7 @@ fn names_minus(a: Option<&Channel>, b: Option<&Channel>) -> Vec<String> {
         .collect()
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn channel(
     po: Option<&Package>,
     pn: Option<&Package>,
@@ -123,6 +131,7 @@ fn channel(
 const MANIFEST_TYPES: [&str; 2] = ["olm.bundle.object", "olm.csv.metadata"];
 
 /// Whether two values are the same JSON, wherever they were written and in whatever key order.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn same_value(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Array(x), Value::Array(y)) => {
@@ -136,6 +145,7 @@ fn same_value(a: &Value, b: &Value) -> bool {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn same_property(a: &declcfg::Property, b: &declcfg::Property) -> bool {
     a.type_.value == b.type_.value
         && match (&a.value, &b.value) {
@@ -145,6 +155,7 @@ fn same_property(a: &declcfg::Property, b: &declcfg::Property) -> bool {
 }
 
 /// Items of `a` not matched by one of `b` (as multisets).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn unmatched<'a, T>(a: &'a [T], b: &[T], same: impl Fn(&T, &T) -> bool) -> Vec<&'a T> {
     let mut left: Vec<&T> = b.iter().collect();
     let mut out = Vec::new();
@@ -160,11 +171,13 @@ fn unmatched<'a, T>(a: &'a [T], b: &[T], same: impl Fn(&T, &T) -> bool) -> Vec<&
 }
 
 /// Values of `a` not matched by one of `b` (as multisets).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn multiset_minus(a: &[String], b: &[String]) -> Vec<String> {
     unmatched(a, b, |x, y| x == y).into_iter().cloned().collect()
 }
 
 /// Properties added and removed, by type (values as compact JSON, except manifests').
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn property_changes(old: &Bundle, new: &Bundle) -> Vec<PropertyChange> {
     let (po, pn) = (&old.raw_properties[..], &new.raw_properties[..]);
     if po.len() == pn.len() && po.iter().zip(pn).all(|(a, b)| same_property(a, b)) {
@@ -195,6 +208,7 @@ fn property_changes(old: &Bundle, new: &Bundle) -> Vec<PropertyChange> {
     by_type.into_values().collect()
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn related_images(b: Option<&Bundle>) -> Vec<String> {
     b.iter()
         .flat_map(|b| &b.related_images)
@@ -212,6 +226,7 @@ fn related_images(b: Option<&Bundle>) -> Vec<String> {
 type EntryField = fn(&Entry) -> String;
 
 /// `replaces`, `skips` and `skipRange` of the entries naming `name`, in channels of both sides.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn entry_changes(po: &Package, pn: &Package, name: &str) -> Vec<EntryChange> {
     let mut out = Vec::new();
     for co in &po.channels {
@@ -232,6 +247,7 @@ fn entry_changes(po: &Package, pn: &Package, name: &str) -> Vec<EntryChange> {
     out
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn bundle(po: Option<&Package>, pn: Option<&Package>, name: &str) -> Option<BundleChange> {
     let (old, new) = (po.and_then(|p| p.bundle(name)), pn.and_then(|p| p.bundle(name)));
     let version = |b: Option<&Bundle>| b.and_then(Bundle::version_string);

@@ -7,11 +7,13 @@ use crate::model::{Bundle, Channel, Entry, Package};
 use crate::property::Property;
 
 /// Entry `e` of channel `c`: its `name` field.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn entry(c: &Channel, e: &Entry) -> Location {
     entry_field(c, e, "name")
 }
 
 /// Entry `e` of channel `c`: its `replaces` field when set, else its name.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn entry_replaces(c: &Channel, e: &Entry) -> Location {
     if e.replaces.value.is_empty() {
         entry(c, e)
@@ -20,32 +22,38 @@ pub(crate) fn entry_replaces(c: &Channel, e: &Entry) -> Location {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn entry_field(c: &Channel, e: &Entry, field: &str) -> Location {
     let pos = if field == "replaces" { e.replaces.pos } else { e.name.pos };
     c.source.as_ref().map(|s| s.at(pos, format!("/entries/{}/{field}", e.index))).unwrap_or_default()
 }
 
 /// Channel `c`'s blob (its `entries` field's parent), or the package's blob for a synthesized one.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn channel(p: &Package, c: &Channel) -> Location {
     c.source.as_ref().map_or_else(|| package(p), |s| s.blob())
 }
 
 /// The package's blob.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn package(p: &Package) -> Location {
     p.source.blob()
 }
 
 /// The package's `defaultChannel` field.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn default_channel(p: &Package) -> Location {
     p.source.at(p.default_channel.pos, "/defaultChannel")
 }
 
 /// The bundle's blob.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn bundle(b: &Bundle) -> Location {
     b.source.blob()
 }
 
 /// Property `i` of bundle `b`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn property(b: &Bundle, i: usize) -> Location {
     match b.raw_properties.get(i) {
         Some(p) => b.source.at(p.pos, format!("/properties/{i}")),
@@ -54,16 +62,19 @@ pub(crate) fn property(b: &Bundle, i: usize) -> Location {
 }
 
 /// The bundle that entry `e` names.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn bundle_of<'a>(p: &'a Package, e: &Entry) -> Option<&'a Bundle> {
     e.bundle.and_then(|i| p.bundles.get(i))
 }
 
 /// The version text (`1.2.0`, `1.2.0-2` with a release) of the bundle `name`, when known.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn version_of(p: &Package, name: &str) -> Option<String> {
     p.bundle(name).and_then(Bundle::version_string)
 }
 
 /// Whether the bundle is deprecated (by `olm.deprecations` or the legacy `olm.deprecated`).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn is_deprecated(b: &Bundle) -> bool {
     b.deprecation.is_some() || b.properties.iter().any(|(_, p)| matches!(p, Property::Deprecated))
 }

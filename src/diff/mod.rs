@@ -55,6 +55,7 @@ pub struct ValueChange {
 
 impl ValueChange {
     /// `Some` when `old` and `new` differ.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn of(old: Option<String>, new: Option<String>) -> Option<ValueChange> {
         (old != new).then_some(ValueChange { old, new })
     }
@@ -73,16 +74,19 @@ pub struct CatalogDiff {
 
 impl CatalogDiff {
     /// Nothing changed and nothing was found.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn is_empty(&self) -> bool {
         self.packages.is_empty() && self.findings.is_empty()
     }
 
     /// Whether some finding is an error (a broken update promise).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn has_errors(&self) -> bool {
         self.findings.iter().any(Diagnostic::is_error)
     }
 
     /// How many findings are errors and how many warnings.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn counts(&self) -> (usize, usize) {
         let errors = self.findings.iter().filter(|d| d.severity == Severity::Error).count();
         (errors, self.findings.len() - errors)
@@ -254,11 +258,13 @@ pub struct Route {
 }
 
 /// Compare `old` with `new`: changes, update-safety rows and findings.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn diff(old: &Model, new: &Model) -> CatalogDiff {
     diff_with(old, new, &DiffOptions::default())
 }
 
 /// [`diff`], with options.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn diff_with(old: &Model, new: &Model, options: &DiffOptions) -> CatalogDiff {
     let wanted = |name: &str| options.package.as_deref().is_none_or(|p| p == name);
     let packages: Vec<PackageChange> = changes::packages(old, new).into_iter().filter(|p| wanted(&p.name)).collect();

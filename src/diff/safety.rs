@@ -16,6 +16,7 @@ use crate::version::Version;
 
 /// The rows and findings of one package of the old catalog (`new` is the same package in the new
 /// catalog, if any; `changed` whether it differs).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn package(old: &Package, new: Option<&Package>, changed: bool) -> (PackageSafety, Vec<Diagnostic>) {
     let mut rows = Vec::new();
     let mut findings = Vec::new();
@@ -38,6 +39,7 @@ pub(crate) fn package(old: &Package, new: Option<&Package>, changed: bool) -> (P
 }
 
 /// `update-package-removed`: the whole package is gone, so nobody gets an update.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn package_removed(old: &Package) -> Diagnostic {
     let installed: usize = old.channels.iter().map(|c| c.entries.len()).sum();
     Diagnostic::error(
@@ -51,6 +53,7 @@ fn package_removed(old: &Package) -> Diagnostic {
     .with_related("the package in the old catalog (not in the new one)", locate::package(old))
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn route(path: Result<UpgradePath, PathError>) -> Route {
     match path {
         Ok(p) => Route {
@@ -65,6 +68,7 @@ fn route(path: Result<UpgradePath, PathError>) -> Route {
 }
 
 /// Every entry's route in channel `c`, by entry index.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn channel_routes(p: &Package, c: &Channel, semantics: Semantics) -> Vec<Route> {
     match channel_paths(p, c, semantics) {
         Ok(paths) => paths.into_iter().map(|x| route(Ok(x))).collect(),
@@ -73,6 +77,7 @@ fn channel_routes(p: &Package, c: &Channel, semantics: Semantics) -> Vec<Route> 
 }
 
 /// The rows of a channel in the old catalog alone (its package or the channel is gone).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn old_rows(p: &Package, c: &Channel) -> Vec<SafetyRow> {
     let (v0, v1) = (channel_routes(p, c, Semantics::V0), channel_routes(p, c, Semantics::V1));
     c.entries
@@ -91,6 +96,7 @@ fn old_rows(p: &Package, c: &Channel) -> Vec<SafetyRow> {
 }
 
 /// Which OLMs a finding is about, as words.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn olms(which: &[Semantics]) -> &'static str {
     match which {
         [Semantics::V0] => "OLM v0",
@@ -110,11 +116,13 @@ struct ChannelCheck<'a> {
 }
 
 impl<'a> ChannelCheck<'a> {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn new(old_p: &'a Package, old_c: &'a Channel, new_p: &'a Package) -> ChannelCheck<'a> {
         let new_c = new_p.channel(&old_c.name).filter(|c| !c.entries.is_empty());
         ChannelCheck { old_p, old_c, new_p, new_c, rows: old_rows(old_p, old_c), findings: Vec::new() }
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn run(&mut self) {
         let Some(new_c) = self.new_c else {
             self.findings.push(self.channel_removed());
@@ -141,21 +149,25 @@ impl<'a> ChannelCheck<'a> {
         }
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn push(&mut self, row: usize, d: Diagnostic) {
         self.rows[row].findings.push(d.code);
         self.findings.push(d);
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn old_entry(&self, i: usize) -> &'a Entry {
         &self.old_c.entries[i]
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn quoted(&self) -> String {
         format!("{} of package {}", q(&self.old_c.name), q(&self.old_p.name))
     }
 
     /// The new routes of every row: the new channel's own paths for entries it still lists, a
     /// walk from the installed name and version for the others.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fill_new_routes(&mut self, new_c: &Channel) {
         let v0 = channel_routes(self.new_p, new_c, Semantics::V0);
         let v1 = channel_routes(self.new_p, new_c, Semantics::V1);
@@ -177,6 +189,7 @@ impl<'a> ChannelCheck<'a> {
     }
 
     /// `update-channel-removed`: a channel with entries is gone, so its subscribers get nothing.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn channel_removed(&self) -> Diagnostic {
         let was_default = self.old_p.default_channel.value == self.old_c.name;
         let default = if was_default {
@@ -203,6 +216,7 @@ impl<'a> ChannelCheck<'a> {
 
     /// `update-head-backwards`: the new head has a lower version than the old head. Returns the
     /// old head's name when so (its users are then told about this, not about being stranded).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn head_backwards(&mut self, new_c: &Channel) -> Option<String> {
         let (ho, hn) = (self.old_c.head().ok()?, new_c.head().ok()?);
         let vo: &Version = bundle_of(self.old_p, ho)?.version.as_ref()?;
@@ -230,6 +244,7 @@ impl<'a> ChannelCheck<'a> {
     /// `update-newly-stranded` (the entry is still listed) or `update-release-removed` (it is not,
     /// and nothing in the new channel upgrades from it): row `i` reached the head in the old
     /// catalog and does not in the new one.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn stranded(&self, new_c: &Channel, i: usize, old_head_backwards: Option<&str>) -> Option<Diagnostic> {
         let row = &self.rows[i];
         let new = row.new.as_ref()?;
@@ -275,6 +290,7 @@ impl<'a> ChannelCheck<'a> {
 
     /// `update-multiple-replacements`: more than one entry that no entry skips `replaces` row
     /// `i`'s bundle in the new channel, where the old one had at most one.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn multiple_replacements(&self, new_c: &Channel, i: usize) -> Option<Diagnostic> {
         let name = &self.rows[i].installed;
         let new = replacers(new_c, name);
@@ -304,6 +320,7 @@ impl<'a> ChannelCheck<'a> {
 
     /// `update-z-stream-not-converging`: row `i`'s version x.y.z first upgrades to a patch of
     /// x.y that is not the newest one in the new channel (it did not in the old catalog).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn z_stream(&self, new_c: &Channel, i: usize) -> Option<Diagnostic> {
         let row = &self.rows[i];
         let routes = row.new.as_ref()?;
@@ -349,6 +366,7 @@ impl<'a> ChannelCheck<'a> {
     /// `update-path-through-deprecated`: the new routes pass through a release (not the head)
     /// that is deprecated or that an entry skips, and the old routes did not. One finding per
     /// such release, naming the installed versions whose route goes through it.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn through_deprecated(&mut self, new_c: &Channel) {
         let new_flags = Flags::new(self.new_p, new_c);
         let old_flags = Flags::new(self.old_p, self.old_c);
@@ -397,12 +415,14 @@ impl<'a> ChannelCheck<'a> {
 }
 
 /// The entries of `c` that `replaces` `name` and that no entry skips.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn replacers<'c>(c: &'c Channel, name: &str) -> Vec<&'c Entry> {
     let skipped: HashSet<&str> = c.entries.iter().flat_map(|e| e.skips.iter().map(|s| s.value.as_str())).collect();
     c.entries.iter().filter(|e| e.replaces.value == name && !skipped.contains(e.name.value.as_str())).collect()
 }
 
 /// The entry of `c` with the highest patch of `v`'s major.minor, when it is above `v`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn newest_patch<'c>(p: &Package, c: &'c Channel, v: &Version) -> Option<(&'c Entry, Version)> {
     let s = v.semver();
     c.entries
@@ -417,6 +437,7 @@ fn newest_patch<'c>(p: &Package, c: &'c Channel, v: &Version) -> Option<(&'c Ent
 
 /// Whether `route` from version `v` first upgrades to a patch of `v`'s major.minor below the
 /// newest one of channel `c`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn lags(p: &Package, c: &Channel, route: &Route, v: &Version) -> bool {
     let Some((_, newest)) = newest_patch(p, c, v) else { return false };
     let Some(next) = route.next.as_deref().and_then(|n| c.entry(n)).and_then(|e| bundle_of(p, e)) else {
@@ -428,6 +449,7 @@ fn lags(p: &Package, c: &Channel, route: &Route, v: &Version) -> bool {
 }
 
 /// The bundles a route passes through before its last step's target when that is the head.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn intermediates(r: &Route) -> impl Iterator<Item = &str> {
     let n = if r.path.last().is_some() && r.path.last() == r.head.as_ref() { r.path.len() - 1 } else { r.path.len() };
     r.path[..n].iter().map(String::as_str)
@@ -441,6 +463,7 @@ struct Flags<'c> {
 }
 
 impl<'c> Flags<'c> {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn new(p: &'c Package, c: &'c Channel) -> Flags<'c> {
         let deprecated = c
             .entries
@@ -453,6 +476,7 @@ impl<'c> Flags<'c> {
     }
 
     /// The index of entry `name` when it is deprecated or skipped.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn flagged(&self, name: &str) -> Option<usize> {
         if !self.deprecated.contains(name) && !self.skipped.contains(name) {
             return None;
@@ -460,6 +484,7 @@ impl<'c> Flags<'c> {
         self.channel.entries.iter().position(|e| e.name.value == name)
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn why(&self, p: &Package, e: &Entry) -> String {
         let name = e.name.value.as_str();
         let mut parts = Vec::new();

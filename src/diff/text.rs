@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use super::{BundleChange, CatalogDiff, ChannelChange, PackageChange, Route, SafetyRow, ValueChange};
 
 /// The whole diff as text (what `olm-catalog diff` prints).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn to_text(d: &CatalogDiff) -> String {
     let mut out = String::new();
     for p in &d.packages {
@@ -32,16 +33,19 @@ pub fn to_text(d: &CatalogDiff) -> String {
     out
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn value(v: &Option<String>) -> String {
     v.as_deref().map_or_else(|| "(none)".to_string(), |s| format!("{s:?}"))
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn change(label: &str, c: &Option<ValueChange>, out: &mut Vec<String>) {
     if let Some(c) = c {
         out.push(format!("{label} {} -> {}", value(&c.old), value(&c.new)));
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn kind(k: super::ChangeKind) -> &'static str {
     match k {
         super::ChangeKind::Added => "added",
@@ -50,6 +54,7 @@ fn kind(k: super::ChangeKind) -> &'static str {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn package(p: &PackageChange, out: &mut String) {
     let _ = writeln!(out, "package {} ({})", p.name, kind(p.kind));
     let mut parts = Vec::new();
@@ -73,6 +78,7 @@ fn package(p: &PackageChange, out: &mut String) {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn channel(c: &ChannelChange, out: &mut String) {
     let mut parts = Vec::new();
     change("head", &c.head, &mut parts);
@@ -87,6 +93,7 @@ fn channel(c: &ChannelChange, out: &mut String) {
     let _ = writeln!(out, "  channel {} ({}){detail}", c.name, kind(c.kind));
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn bundle(b: &BundleChange, out: &mut String) {
     let version = b.version.as_deref().map(|v| format!(" {v}")).unwrap_or_default();
     let mut fields: Vec<String> = b.fields.iter().map(|f| f.to_string()).collect();
@@ -103,11 +110,13 @@ fn bundle(b: &BundleChange, out: &mut String) {
 
 impl Route {
     /// The route in a few words: `at head`, `stranded`, or `2 steps via foo.v2`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn summary(&self) -> String {
         route(self)
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn route(r: &Route) -> String {
     if r.stranded {
         "stranded".into()
@@ -118,6 +127,7 @@ fn route(r: &Route) -> String {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn table(package: &str, rows: &[&SafetyRow], out: &mut String) {
     let _ = writeln!(out, "update safety: {package}");
     let mut lines = vec![[
@@ -145,6 +155,7 @@ fn table(package: &str, rows: &[&SafetyRow], out: &mut String) {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn summary(d: &CatalogDiff, out: &mut String) {
     let count = |k| d.packages.iter().filter(|p| p.kind == k).count();
     let (errors, warnings) = d.counts();

@@ -26,6 +26,7 @@ pub struct Doc {
 
 impl Doc {
     /// Read `text`'s shape.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn new(file: &str, text: String) -> Result<Doc, EditError> {
         let f = spans(&text).map_err(|e| EditError::Unreadable {
             file: file.to_string(),
@@ -38,6 +39,7 @@ impl Doc {
 
     /// Read a basic template (`olm.template.basic`): its blobs are the items of the first
     /// document's `entries`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn basic_template(file: &str, text: String) -> Result<Doc, EditError> {
         let mut doc = Doc::new(file, text)?;
         let unreadable = |reason: &str| EditError::Unreadable { file: file.into(), line: 1, reason: reason.into() };
@@ -57,6 +59,7 @@ impl Doc {
     }
 
     /// The root written at `pos` (a blob's source position).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn root_at(&self, pos: Pos) -> Result<&Span, EditError> {
         let at = |s: &Span| s.line == pos.line && s.column == pos.column;
         // A template's bundle is located at the `image` its entry names.
@@ -69,31 +72,37 @@ impl Doc {
         })
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn edit(&self, start: usize, end: usize, new_text: impl Into<String>) -> TextEdit {
         TextEdit::new(&self.file, &self.text, start, end, new_text)
     }
 
     /// 0-based column of byte `at`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn column(&self, at: usize) -> usize {
         let line_start = self.line_start(at);
         self.text[line_start..at].chars().count()
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn line_start(&self, at: usize) -> usize {
         self.text[..at].rfind('\n').map_or(0, |i| i + 1)
     }
 
     /// Just past the line break of the line holding byte `at` (the text's end on the last line).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn line_end(&self, at: usize) -> usize {
         self.text[at..].find('\n').map_or(self.text.len(), |i| at + i + 1)
     }
 
     /// Whether only blanks precede byte `at` on its line.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn first_on_line(&self, at: usize) -> bool {
         self.text[self.line_start(at)..at].trim().is_empty()
     }
 
     /// `value` with its keys sorted when the file sorts them (opm's YAML).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn prep(&self, value: &Out) -> Out {
         if self.style.sorted {
             value.clone().sorted()
@@ -103,6 +112,7 @@ impl Doc {
     }
 
     /// Replace a scalar, keeping its quoting.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn replace_scalar(&self, node: &Span, value: &str) -> TextEdit {
         let quoting = match node.kind {
             SpanKind::Scalar(q) if q != Quoting::Block && q != Quoting::Alias => q,
@@ -114,6 +124,7 @@ impl Doc {
     /// Set `key` of mapping `map` to `value`: a string over a scalar keeps its quoting; any other
     /// value replaces the member; a missing key is inserted (in sorted place when the mapping's
     /// keys are sorted, else last).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn set_member(&self, map: &Span, key: &str, value: &Out) -> TextEdit {
         let value = &self.prep(value);
         if let Some(m) = map.member(key) {
@@ -126,6 +137,7 @@ impl Doc {
         self.insert_member(map, key, value)
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn member_text(&self, key: &str, value: &Out, col: usize) -> String {
         if self.style.json {
             format!("{}: {}", emit::json_string(key), emit::json(value, self.style.unit, col))
@@ -134,6 +146,7 @@ impl Doc {
         }
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn insert_member(&self, map: &Span, key: &str, value: &Out) -> TextEdit {
         let members = map.members();
         let Some(last) = members.last() else {
@@ -163,6 +176,7 @@ impl Doc {
     }
 
     /// Insert a whole line after the line holding byte `at`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn insert_line_after(&self, at: usize, line: &str) -> TextEdit {
         let end = self.line_end(at);
         if end == self.text.len() && !self.text.ends_with('\n') {
@@ -173,6 +187,7 @@ impl Doc {
     }
 
     /// A whole value written in place of `node`, in the file's style.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn value_text(&self, value: &Out, node: &Span) -> String {
         let col = self.column(node.start);
         if self.style.json || node.flow {
@@ -188,6 +203,7 @@ impl Doc {
 
     /// Remove `key` from `map` (nothing when it is absent): whole lines in block YAML, the member
     /// and one comma in JSON; a mapping left empty becomes `{}`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn remove_member(&self, map: &Span, key: &str) -> Option<TextEdit> {
         let members = map.members();
         let i = members.iter().rposition(|m| m.key == key)?;
@@ -198,6 +214,7 @@ impl Doc {
     }
 
     /// Remove element `i` of a collection whose elements span `parts` (start, end).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn remove_between(&self, parts: Vec<(usize, usize)>, i: usize, flow: bool) -> TextEdit {
         let (start, end) = parts[i];
         if flow {
@@ -221,6 +238,7 @@ impl Doc {
     }
 
     /// Append `value` to the sequence under `owner` (a member whose value is a sequence).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn push_item(&self, owner: &SpanMember, value: &Out) -> TextEdit {
         let value = &self.prep(value);
         let seq = &owner.value;
@@ -247,6 +265,7 @@ impl Doc {
     }
 
     /// Replace a member's value by a freshly written one (the key stays).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn replace_member_value(&self, owner: &SpanMember, value: &Out) -> TextEdit {
         let col = self.column(owner.key_start);
         let key = &self.text[owner.key_start..owner.key_end];
@@ -257,12 +276,14 @@ impl Doc {
     }
 
     /// The `-` of a block sequence item whose content starts at `at`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn dash_before(&self, at: usize) -> usize {
         let before = &self.text[..at];
         before.trim_end().strip_suffix('-').map_or(at, |s| s.len())
     }
 
     /// Remove item `i` of the sequence under `owner`; the last item leaves `[]`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn remove_item(&self, owner: &SpanMember, i: usize) -> TextEdit {
         let seq = &owner.value;
         let items = seq.items();
@@ -277,6 +298,7 @@ impl Doc {
     }
 
     /// Append a new blob at the end of the file.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn append_root(&self, value: &Out) -> TextEdit {
         if let Some(entries) = &self.container {
             return self.push_item(entries, value);
@@ -293,6 +315,7 @@ impl Doc {
     }
 
     /// Remove blob `root`, with its document separator.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn remove_root(&self, root: &Span) -> TextEdit {
         let i = self.roots.iter().position(|r| r.start == root.start).unwrap_or(0);
         if let Some(entries) = &self.container {
@@ -311,6 +334,7 @@ impl Doc {
     }
 
     /// Where the document holding `at` begins: its `---` line, else its first line.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn doc_start(&self, at: usize) -> usize {
         let mut line = self.line_start(at);
         let first = line;
@@ -330,6 +354,7 @@ impl Doc {
 }
 
 /// The indent unit, sequence style and key order a file uses.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn detect_style(text: &str, json: bool, roots: &[Span]) -> Style {
     let col = |at: usize| text[..at].rfind('\n').map_or(at, |i| at - i - 1);
     let mut style = Style { json, unit: if json { 4 } else { 2 }, indentless: true, sorted: !json };

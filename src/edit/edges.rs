@@ -28,6 +28,7 @@ pub struct Lineup<'a> {
 
 impl<'a> Lineup<'a> {
     /// The entries of `channel` (`None`: a channel that does not exist yet).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn of(package: &'a Package, channel: Option<&'a Channel>) -> Lineup<'a> {
         let Some(c) = channel.filter(|c| !c.entries.is_empty()) else {
             return Lineup { entries: vec![], head: Ok(None) };
@@ -41,6 +42,7 @@ impl<'a> Lineup<'a> {
 }
 
 /// The edges of `name` (version `version`) entering `lineup` under `policy`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn choose(
     op: &Operation,
     policy: &EdgePolicy,
@@ -101,6 +103,7 @@ pub fn choose(
 /// The edges of an entry once `removed` (whose own edges are `gone`) leaves its channel: what
 /// replaced it now replaces what it replaced, and skips what it skipped and the removed version
 /// itself (so that a cluster still running it has an upgrade); what skipped it no longer does.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn rewire(entry: &Edges, removed: &str, gone: &Edges) -> Edges {
     let mut out = entry.clone();
     out.skips.retain(|s| s != removed);

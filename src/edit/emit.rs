@@ -20,16 +20,19 @@ pub enum Out {
 
 impl Out {
     /// A string value.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn s(text: impl Into<String>) -> Out {
         Out::Str(text.into())
     }
 
     /// A mapping from pairs.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn map<const N: usize>(pairs: [(&str, Out); N]) -> Out {
         Out::Map(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
     }
 
     /// The value read from a catalog node, keys in source order.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn from_node(node: &Node) -> Out {
         match &node.value {
             Value::Null => Out::Lit("null".into()),
@@ -42,6 +45,7 @@ impl Out {
     }
 
     /// The same value with every mapping's keys sorted (as opm writes YAML).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn sorted(self) -> Out {
         match self {
             Out::Map(mut m) => {
@@ -53,6 +57,7 @@ impl Out {
         }
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn is_collection(&self) -> bool {
         matches!(self, Out::Seq(s) if !s.is_empty()) || matches!(self, Out::Map(m) if !m.is_empty())
     }
@@ -72,11 +77,13 @@ pub struct Style {
 }
 
 /// A string as a JSON (and YAML double-quoted) literal.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn json_string(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| format!("\"{}\"", s.escape_default()))
 }
 
 /// Whether plain YAML (1.1, as go-yaml v2 reads it) gives back exactly this string.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn plain_ok(s: &str) -> bool {
     let Some(first) = s.chars().next() else { return false };
     if s.trim() != s || "-?:,[]{}#&*!|>'\"%@`".contains(first) || s.contains(": ") || s.contains(" #") {
@@ -96,6 +103,7 @@ pub fn plain_ok(s: &str) -> bool {
 }
 
 /// A scalar string in YAML, keeping `quoting` where it can.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn yaml_scalar(s: &str, quoting: Quoting) -> String {
     match quoting {
         Quoting::Single if !s.contains('\n') => format!("'{}'", s.replace('\'', "''")),
@@ -106,6 +114,7 @@ pub fn yaml_scalar(s: &str, quoting: Quoting) -> String {
 }
 
 /// A scalar in the file's syntax.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn scalar(v: &Out, style: &Style, quoting: Quoting) -> String {
     match v {
         Out::Str(s) if style.json => json_string(s),
@@ -116,6 +125,7 @@ pub fn scalar(v: &Out, style: &Style, quoting: Quoting) -> String {
 }
 
 /// Compact JSON (also valid flow YAML), `", "` and `": "` between parts.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn flow(v: &Out) -> String {
     match v {
         Out::Str(s) => json_string(s),
@@ -130,6 +140,7 @@ pub fn flow(v: &Out) -> String {
 
 /// A value written where a value starts at column `indent` (0-based); the first line is not
 /// indented (the caller's text already is), later lines are.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn value(v: &Out, style: &Style, indent: usize) -> String {
     if style.json {
         json(v, style.unit, indent)
@@ -139,6 +150,7 @@ pub fn value(v: &Out, style: &Style, indent: usize) -> String {
 }
 
 /// Pretty JSON whose nested lines are indented from `indent` by `unit`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn json(v: &Out, unit: usize, indent: usize) -> String {
     let pad = |n: usize| " ".repeat(n);
     match v {
@@ -160,6 +172,7 @@ pub fn json(v: &Out, unit: usize, indent: usize) -> String {
 
 /// Block YAML for a value starting at column `indent`: a mapping's first key or a sequence's
 /// first dash on the current line, the rest below it.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn yaml_block(v: &Out, style: &Style, indent: usize) -> String {
     let pad = " ".repeat(indent);
     match v {
@@ -176,6 +189,7 @@ pub fn yaml_block(v: &Out, style: &Style, indent: usize) -> String {
 }
 
 /// `key: value` in block YAML, the key at column `indent`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn member(key: &str, v: &Out, style: &Style, indent: usize) -> String {
     let k = yaml_scalar(key, Quoting::Plain);
     match v {

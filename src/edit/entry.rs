@@ -20,6 +20,7 @@ use super::{EditError, Operation};
 /// assert!(String::from_utf8(plan.files[0].content.clone()).unwrap().ends_with(
 ///     "---\nschema: olm.deprecations\npackage: a\nentries:\n- reference:\n    schema: olm.bundle\n    name: a.v1\n  message: use v2\n"));
 /// ```
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn plan_edit(files: &[FileInput], op: &Operation) -> Result<EditPlan, EditError> {
     plan_edit_with(files, &BundleSource::new(), op)
 }
@@ -28,6 +29,7 @@ pub fn plan_edit(files: &[FileInput], op: &Operation) -> Result<EditPlan, EditEr
 /// (`olm.template.basic`) or semver (`olm.semver`) template expands to the operation's package,
 /// the template is edited (see [`plan_template_edit`](super::plan_template_edit)), its bundle images looked up in `bundles`
 /// and in the catalog files beside it.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn plan_edit_with(files: &[FileInput], bundles: &BundleSource, op: &Operation) -> Result<EditPlan, EditError> {
     if let Some((i, kind, source)) = super::template::template_for(files, bundles, op) {
         return super::template::plan_template(&files[i], kind, &source, op);

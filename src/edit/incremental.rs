@@ -37,27 +37,32 @@ pub struct EditSession {
 
 impl EditSession {
     /// Validate `files` once and keep what a plan needs.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn open(files: Vec<FileInput>, options: Options) -> EditSession {
         let (session, model) = Session::open_with_model(files, options);
         EditSession { session, model: Arc::new(model) }
     }
 
     /// The validation report of the catalog as it is now.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn report(&self) -> &Report {
         self.session.report()
     }
 
     /// The model of the catalog as it is now.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn model(&self) -> &Model {
         &self.model
     }
 
     /// Every file, by path.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn files(&self) -> impl Iterator<Item = (&str, &[u8])> {
         self.session.files()
     }
 
     /// Check `op` and preview it, as [`plan_edit`](super::plan_edit) does on the files.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn plan(&mut self, op: &Operation) -> Result<EditPlan, EditError> {
         let package = op.package().to_string();
         let paths = self.session.package_files(&package);
@@ -95,6 +100,7 @@ impl EditSession {
     }
 
     /// Apply edits (a plan's, or its undo) to the catalog.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn apply(&mut self, edits: &[TextEdit]) -> Result<(), EditError> {
         let paths: BTreeSet<&str> = edits.iter().map(|e| e.file.as_str()).collect();
         let files: Vec<FileInput> =
@@ -106,6 +112,7 @@ impl EditSession {
     }
 
     /// Replace (or add) file `path`, re-validating it and rebuilding the packages it names.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn update(&mut self, path: &str, content: impl Into<Vec<u8>>) -> &Report {
         let before = self.session.file_packages(path);
         self.session.update(path, content);
@@ -114,6 +121,7 @@ impl EditSession {
     }
 
     /// Remove file `path`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn remove(&mut self, path: &str) -> &Report {
         let before = self.session.file_packages(path);
         self.session.remove(path);
@@ -122,6 +130,7 @@ impl EditSession {
     }
 
     /// Rebuild the packages file `path` named before (`names`) and names now, also new ones.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn rebuild(&mut self, mut names: BTreeSet<String>, path: &str) {
         names.extend(self.session.file_packages(path));
         let model = Arc::make_mut(&mut self.model);
@@ -133,6 +142,7 @@ impl EditSession {
 }
 
 /// Rebuild package `name` of `model` from the session's blobs (dropped when none is left).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn replace_package(model: &mut Model, name: &str, session: &Session) {
     let (built, _) = crate::model::build(&session.package_blobs(name));
     let fresh = built.packages.into_iter().find(|p| p.name == name);

@@ -160,6 +160,7 @@ pub enum Operation {
 
 impl Operation {
     /// The `op` name.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn name(&self) -> &'static str {
         match self {
             Operation::AddBundle { .. } => "addBundle",
@@ -176,6 +177,7 @@ impl Operation {
     }
 
     /// The package the operation edits.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn package(&self) -> &str {
         match self {
             Operation::AddBundle { package, .. }
@@ -309,6 +311,7 @@ pub enum EditError {
 
 impl EditError {
     /// The stable code (`no-package`, `stranded`, …), as serialised.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn code(&self) -> &'static str {
         match self {
             EditError::NoPackage { .. } => "no-package",
@@ -322,12 +325,14 @@ impl EditError {
         }
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(crate) fn refused(op: &Operation, reason: impl Into<String>) -> EditError {
         EditError::Refused { op: op.name().into(), reason: reason.into(), at: None }
     }
 }
 
 impl fmt::Display for EditError {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EditError::NoPackage { package } => write!(f, "package {package:?} not found"),
@@ -357,6 +362,7 @@ impl std::error::Error for EditError {}
 
 /// The [`NewBundle`] a rendered bundle directory makes (`files` relative to the directory:
 /// `manifests/…`, `metadata/annotations.yaml`), as `opm render` renders it.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn bundle_from_directory(files: &[crate::declcfg::FileInput]) -> Result<NewBundle, EditError> {
     use crate::render::{render_input, InputKind};
     let (kind, rendered) = render_input(files, &crate::render::bundle::BundleOptions::default());

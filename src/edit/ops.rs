@@ -35,6 +35,7 @@ pub struct Ctx<'a> {
 
 impl<'a> Ctx<'a> {
     /// A context over a loaded catalog.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn new(files: &'a [FileInput], model: &'a Model, config: &'a DeclarativeConfig) -> Ctx<'a> {
         Ctx {
             files,
@@ -47,6 +48,7 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn doc(&mut self, file: &str) -> Result<Rc<Doc>, EditError> {
         if let Some(d) = self.docs.get(file) {
             return Ok(d.clone());
@@ -65,24 +67,28 @@ impl<'a> Ctx<'a> {
     }
 
     /// The blob at `source`, with its file.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn blob(&mut self, source: &Source) -> Result<(Rc<Doc>, Span), EditError> {
         let doc = self.doc(&source.file)?;
         let root = doc.root_at(source.pos)?.clone();
         Ok((doc, root))
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn package(&self, op: &Operation) -> Result<&'a Package, EditError> {
         let name = op.package();
         self.model.package(name).ok_or_else(|| EditError::NoPackage { package: name.into() })
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn channel<'p>(p: &'p Package, name: &str) -> Result<&'p Channel, EditError> {
     p.channel(name)
         .filter(|c| c.source.is_some())
         .ok_or_else(|| EditError::NoChannel { package: p.name.clone(), channel: name.into() })
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn bundle_exists(p: &Package, name: &str) -> Result<(), EditError> {
     match p.bundle(name) {
         Some(_) => Ok(()),
@@ -91,6 +97,7 @@ fn bundle_exists(p: &Package, name: &str) -> Result<(), EditError> {
 }
 
 /// The text edits carrying out `op`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn edits(ctx: &mut Ctx<'_>, op: &Operation) -> Result<Vec<TextEdit>, EditError> {
     let p = ctx.package(op)?;
     match op {
@@ -169,6 +176,7 @@ struct Target {
 }
 
 impl Target {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn describe(&self) -> String {
         match self.schema {
             declcfg::SCHEMA_BUNDLE => format!("bundle {:?}", self.name),
@@ -177,6 +185,7 @@ impl Target {
         }
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn out(&self) -> Out {
         if self.name.is_empty() {
             Out::map([("schema", Out::s(self.schema))])
@@ -186,6 +195,7 @@ impl Target {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn target(op: &Operation, p: &Package, bundle: &Option<String>, ch: &Option<String>) -> Result<Target, EditError> {
     match (bundle, ch) {
         (Some(_), Some(_)) => {
@@ -204,6 +214,7 @@ fn target(op: &Operation, p: &Package, bundle: &Option<String>, ch: &Option<Stri
 }
 
 /// The package's `olm.deprecations` blob and the index of the entry naming `target`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn find_deprecation(
     ctx: &mut Ctx<'_>,
     p: &Package,
@@ -220,6 +231,7 @@ fn find_deprecation(
     Ok(None)
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn deprecate(
     ctx: &mut Ctx<'_>,
     op: &Operation,
@@ -257,12 +269,14 @@ fn deprecate(
     Ok(vec![doc.append_root(&blob)])
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn scalar_is(doc: &Doc, node: &Span, value: &str) -> bool {
     let text = &doc.text[node.start..node.end];
     text == value || serde_json::from_str::<String>(text).is_ok_and(|s| s == value)
 }
 
 /// Remove entry `i` of a deprecations blob, or the blob when it is the last.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn remove_deprecation_entry(doc: &Doc, root: &Span, i: usize) -> TextEdit {
     let owner = root.member("entries").expect("entries");
     if owner.value.items().len() <= 1 {
@@ -272,6 +286,7 @@ fn remove_deprecation_entry(doc: &Doc, root: &Span, i: usize) -> TextEdit {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn entry_edges(e: &model::Entry) -> Edges {
     Edges {
         replaces: e.replaces.value.clone(),
@@ -281,6 +296,7 @@ fn entry_edges(e: &model::Entry) -> Edges {
 }
 
 /// Edits setting entry `index` of a channel blob from `old` to `new` edges, key by key.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn set_entry_edges(doc: &Doc, root: &Span, index: usize, old: &Edges, new: &Edges) -> Vec<TextEdit> {
     let entry = &root.member("entries").expect("entries").value.items()[index];
     let mut out = Vec::new();
@@ -308,6 +324,7 @@ fn set_entry_edges(doc: &Doc, root: &Span, index: usize, old: &Edges, new: &Edge
     out
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn entry_out(name: &str, e: &Edges) -> Out {
     let mut m = vec![("name".to_string(), Out::s(name))];
     if !e.replaces.is_empty() {
@@ -323,6 +340,7 @@ fn entry_out(name: &str, e: &Edges) -> Out {
 }
 
 /// An entry appended to `existing`, or a new channel blob holding only it.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn add_entry(
     ctx: &mut Ctx<'_>,
     p: &Package,
@@ -343,6 +361,7 @@ fn add_entry(
     new_channel_blob(ctx, p, name, vec![entry_out(bundle, e)])
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn new_channel_blob(ctx: &mut Ctx<'_>, p: &Package, name: &str, entries: Vec<Out>) -> Result<Vec<TextEdit>, EditError> {
     let blob = Out::map([
         ("schema", Out::s(declcfg::SCHEMA_CHANNEL)),
@@ -354,6 +373,7 @@ fn new_channel_blob(ctx: &mut Ctx<'_>, p: &Package, name: &str, entries: Vec<Out
     Ok(vec![ctx.doc(&file)?.append_root(&blob)])
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn create_channel(
     ctx: &mut Ctx<'_>,
     op: &Operation,
@@ -389,6 +409,7 @@ fn create_channel(
     new_channel_blob(ctx, p, name, entries)
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn rename_channel(
     ctx: &mut Ctx<'_>,
     op: &Operation,
@@ -416,6 +437,7 @@ fn rename_channel(
     Ok(out)
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn remove_channel(ctx: &mut Ctx<'_>, op: &Operation, p: &Package, c: &str) -> Result<Vec<TextEdit>, EditError> {
     let ch = channel(p, c)?;
     if p.default_channel.value == c {
@@ -438,6 +460,7 @@ fn remove_channel(ctx: &mut Ctx<'_>, op: &Operation, p: &Package, c: &str) -> Re
 }
 
 /// Remove the deprecation of a removed thing, if any.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn undeprecate_quietly(
     ctx: &mut Ctx<'_>,
     p: &Package,
@@ -448,6 +471,7 @@ fn undeprecate_quietly(
     Ok(find_deprecation(ctx, p, &target)?.map(|(doc, root, i)| remove_deprecation_entry(&doc, &root, i)))
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn remove_bundle(ctx: &mut Ctx<'_>, op: &Operation, p: &Package, name: &str) -> Result<Vec<TextEdit>, EditError> {
     bundle_exists(p, name)?;
     let mut out = Vec::new();
@@ -482,6 +506,7 @@ fn remove_bundle(ctx: &mut Ctx<'_>, op: &Operation, p: &Package, name: &str) -> 
 }
 
 /// The blob a [`NewBundle`] describes, checked against the package.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn bundle_blob_of(op: &Operation, p: &Package, nb: &NewBundle) -> Result<(String, Out), EditError> {
     let invalid = |reason: String| EditError::Invalid { op: op.name().into(), reason };
     let mut blob = match nb {
@@ -522,6 +547,7 @@ pub(crate) fn bundle_blob_of(op: &Operation, p: &Package, nb: &NewBundle) -> Res
     Ok((name, blob))
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn out_of_json(v: &serde_json::Value) -> Out {
     match v {
         serde_json::Value::String(s) => Out::s(s),
@@ -533,6 +559,7 @@ fn out_of_json(v: &serde_json::Value) -> Out {
 
 /// Where a new bundle blob goes: its own file beside the others when each bundle has one, else
 /// after the package's last bundle, else in the package's file.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn bundle_file(ctx: &Ctx<'_>, p: &Package, name: &str) -> String {
     if ctx.basic_template {
         return p.source.file.to_string();
@@ -565,6 +592,7 @@ trait InOrder {
 }
 
 impl InOrder for Package {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn bundles_in_order(&self) -> Vec<&model::Bundle> {
         let mut v: Vec<&model::Bundle> = self.bundles.iter().collect();
         v.sort_by_key(|b| b.order);
@@ -572,6 +600,7 @@ impl InOrder for Package {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn add_bundle(
     ctx: &mut Ctx<'_>,
     op: &Operation,
@@ -610,6 +639,7 @@ fn add_bundle(
 }
 
 /// The `image` of a new bundle blob.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn image_of(blob: &Out) -> Option<String> {
     let Out::Map(m) = blob else { return None };
     m.iter()
@@ -620,6 +650,7 @@ pub(crate) fn image_of(blob: &Out) -> Option<String> {
 
 /// The version of a new bundle, read the way every version is: through the model of a catalog
 /// holding only the package, one channel and the bundle.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn new_bundle_version(p: &Package, name: &str, blob: &Out) -> Option<crate::version::Version> {
     let package = Out::map([
         ("schema", Out::s(declcfg::SCHEMA_PACKAGE)),
@@ -638,6 +669,7 @@ pub(crate) fn new_bundle_version(p: &Package, name: &str, blob: &Out) -> Option<
 }
 
 /// A new bundle blob as the templates layer takes it: an `olm.bundle` located in a file of its own.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn rendered_bundle(blob: &Out) -> Option<crate::render::RenderedBundle> {
     let text = super::emit::flow(blob);
     let loaded = declcfg::load_files(&[FileInput::new("new-bundle.json", text)]);

@@ -38,6 +38,7 @@ pub struct EditPlan {
 
 impl EditPlan {
     /// Whether the edited catalog has an error the original did not.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn has_new_errors(&self) -> bool {
         self.findings.iter().any(Diagnostic::is_error)
     }
@@ -57,6 +58,7 @@ pub struct GraphChange {
 }
 
 /// [`plan_edit`] over an already validated catalog.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn plan_on(files: &[FileInput], before: &Validated, op: &Operation) -> Result<EditPlan, EditError> {
     let mut ctx = Ctx::new(files, &before.model, &before.loaded.config);
     let edits = ops::edits(&mut ctx, op)?;
@@ -76,6 +78,7 @@ pub(crate) struct Sides<'a> {
 
 impl<'a> Sides<'a> {
     /// The sides of two whole validations.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(crate) fn of(before: &'a Validated, after: &'a Validated) -> Self {
         Sides {
             before: &before.model,
@@ -87,6 +90,7 @@ impl<'a> Sides<'a> {
 }
 
 /// The plan of `edits` on `files` (giving `after_files`), previewed on `sides`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn finish(
     files: &[FileInput],
     after_files: Vec<FileInput>,
@@ -109,18 +113,21 @@ pub(crate) fn finish(
 }
 
 /// Findings of `after` whose code and message no finding of `before` has.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn new_findings(before: &[Diagnostic], after: &[Diagnostic]) -> Vec<Diagnostic> {
     let seen: std::collections::HashSet<(&str, &str)> =
         before.iter().map(|d| (d.code.as_str(), d.message.as_str())).collect();
     after.iter().filter(|d| !seen.contains(&(d.code.as_str(), d.message.as_str()))).cloned().collect()
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn graph_of(m: &Model, package: &str, channel: &str) -> Option<ChannelGraph> {
     let p = m.package(package)?;
     p.channel(channel).filter(|c| c.source.is_some()).map(|c| ChannelGraph::new(p, c))
 }
 
 /// The channels the operation names or the diff shows changed, before and after.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn graphs(before: &Model, after: &Model, op: &Operation, d: &CatalogDiff) -> Vec<GraphChange> {
     let package = op.package();
     let mut names: Vec<String> = d.packages.iter().flat_map(|p| p.channels.iter().map(|c| c.name.clone())).collect();
@@ -147,6 +154,7 @@ fn graphs(before: &Model, after: &Model, op: &Operation, d: &CatalogDiff) -> Vec
 }
 
 /// Every entry that reached a channel's head before the removal must still reach it.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn check_stranded(before: &Model, after: &Model, package: &str, bundle: &str) -> Result<(), EditError> {
     let (Some(old), Some(new)) = (before.package(package), after.package(package)) else { return Ok(()) };
     for c in old.channels.iter().filter(|c| c.entry(bundle).is_some()) {

@@ -19,6 +19,7 @@ const ARCHETYPES: [&str; 3] = ["candidate", "fast", "stable"];
 
 /// The maturity list a channel name means: the maturity itself (`stable`) or a channel the
 /// template generates from it (`stable-v1`, `stable-v1.2`).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn archetype_of(channel: &str) -> Option<&'static str> {
     let lower = channel.to_ascii_lowercase();
     ARCHETYPES.into_iter().find(|a| {
@@ -28,6 +29,7 @@ pub fn archetype_of(channel: &str) -> Option<&'static str> {
 
 /// The edits of `op` on the semver template `doc`, whose expansion is `model`; a bundle the
 /// operation brings in is pushed onto `new_bundles` (the template names only its image).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn edits(doc: &Doc, model: &Model, op: &Operation, new_bundles: &mut Vec<Out>) -> Result<Vec<TextEdit>, EditError> {
     let refuse = |reason: &str| Err(EditError::refused(op, reason));
     let name = op.package();
@@ -102,6 +104,7 @@ pub fn edits(doc: &Doc, model: &Model, op: &Operation, new_bundles: &mut Vec<Out
 }
 
 /// The template generates the edges: only the default policy or `semver` apply.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn check_policy(op: &Operation, edge: &EdgePolicy) -> Result<(), EditError> {
     match edge {
         EdgePolicy::Replaces | EdgePolicy::Semver => Ok(()),
@@ -110,6 +113,7 @@ fn check_policy(op: &Operation, edge: &EdgePolicy) -> Result<(), EditError> {
 }
 
 /// The maturity of each named channel (each once, in order); a name that is none is refused.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn archetypes(op: &Operation, channels: &[String]) -> Result<Vec<&'static str>, EditError> {
     let mut out = Vec::new();
     for c in channels {
@@ -130,6 +134,7 @@ fn archetypes(op: &Operation, channels: &[String]) -> Result<Vec<&'static str>, 
 }
 
 /// The image an existing bundle is listed by.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn image_in(p: &Package, bundle: &str) -> Result<String, EditError> {
     let b = p.bundle(bundle).ok_or_else(|| EditError::NoBundle {
         package: p.name.clone(),
@@ -140,6 +145,7 @@ fn image_in(p: &Package, bundle: &str) -> Result<String, EditError> {
 }
 
 /// A new bundle's name, image and (for the expansion) its blob.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn new_bundle(op: &Operation, p: &Package, nb: &NewBundle) -> Result<(String, String, Option<Out>), EditError> {
     let invalid = |reason: &str| EditError::Invalid { op: op.name().into(), reason: reason.into() };
     let (name, blob) = super::ops::bundle_blob_of(op, p, nb)?;
@@ -153,11 +159,13 @@ struct Template {
     capitalised: bool,
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn member_ci<'s>(map: &'s Span, key: &str) -> Option<&'s SpanMember> {
     map.members().iter().rev().find(|m| m.key.eq_ignore_ascii_case(key))
 }
 
 /// A scalar's text without its quotes (image references need no escapes but a quote's).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn unquote(text: &str) -> String {
     if text.starts_with('"') {
         serde_json::from_str(text).unwrap_or_else(|_| text.trim_matches('"').to_string())
@@ -168,12 +176,14 @@ fn unquote(text: &str) -> String {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn capitalise(s: &str) -> String {
     let mut c = s.chars();
     c.next().map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
 }
 
 impl Template {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn of(doc: &Doc) -> Result<Template, EditError> {
         let root = doc.roots.first().ok_or_else(|| EditError::Unreadable {
             file: doc.file.clone(),
@@ -184,6 +194,7 @@ impl Template {
         Ok(Template { capitalised })
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn key(&self, k: &str) -> String {
         if self.capitalised {
             capitalise(k)
@@ -193,12 +204,14 @@ impl Template {
     }
 
     /// The `Bundles` member of a maturity, when it is a list.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn bundles<'d>(&self, doc: &'d Doc, archetype: &str) -> Option<&'d SpanMember> {
         let a = member_ci(&doc.roots[0], archetype)?;
         member_ci(&a.value, "bundles").filter(|m| matches!(m.value.kind, SpanKind::Seq(_)))
     }
 
     /// The images listed under a maturity, with their index.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn listed(&self, doc: &Doc, archetype: &str) -> Vec<(usize, String)> {
         let Some(owner) = self.bundles(doc, archetype) else { return Vec::new() };
         let image = |item: &Span| {
@@ -209,6 +222,7 @@ impl Template {
     }
 
     /// Append `image` to a maturity's list, creating the list or the maturity when missing.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn add(&self, doc: &Doc, archetype: &str, image: &str) -> TextEdit {
         let root = &doc.roots[0];
         let Some(a) = member_ci(root, archetype) else {
@@ -225,6 +239,7 @@ impl Template {
     }
 
     /// A list item naming `image`, its key spelled as the list's other items spell it.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn item(&self, _doc: &Doc, owner: Option<&SpanMember>, image: &str) -> Out {
         let key = owner
             .and_then(|o| o.value.items().iter().find_map(|i| member_ci(i, "image")))

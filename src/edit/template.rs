@@ -46,6 +46,7 @@ use super::{semver, EditError, NewBundle, Operation};
 /// );
 /// assert!(plan.graphs.iter().any(|g| g.channel == "stable-v2.0" && g.after.is_some()));
 /// ```
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn plan_template_edit(template: &FileInput, bundles: &BundleSource, op: &Operation) -> Result<EditPlan, EditError> {
     let kind = template_kind(template).ok_or_else(|| {
         EditError::refused(op, format!("{} is not a basic, semver or substitutes template", template.path))
@@ -55,6 +56,7 @@ pub fn plan_template_edit(template: &FileInput, bundles: &BundleSource, op: &Ope
 
 /// The template among `files` that expands to the operation's package, with the bundles its
 /// images are looked up in (`bundles` and the catalog files that are not templates).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn template_for(
     files: &[FileInput],
     bundles: &BundleSource,
@@ -83,11 +85,13 @@ pub(crate) fn template_for(
     })
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn expand(kind: TemplateKind, file: &FileInput, bundles: &BundleSource) -> Validated {
     expand_template_as(kind, file, bundles).validate(Options::default())
 }
 
 /// Plan `op` on `template` (of `kind`), previewed on its expansions.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn plan_template(
     template: &FileInput,
     kind: TemplateKind,
@@ -131,6 +135,7 @@ pub(crate) fn plan_template(
 
 /// `bundles` and the bundles an operation brings in (an image already among `bundles` must be
 /// the same bundle).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn with_new_bundles<'b>(
     op: &Operation,
     bundles: &'b BundleSource,
@@ -160,6 +165,7 @@ fn with_new_bundles<'b>(
 
 /// A semver template places a bundle by its version: each channel the operation names beyond a
 /// maturity (`stable-v1`) must be one the bundle lands in.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn check_placed(op: &Operation, before: &Model, after: &Model) -> Result<(), EditError> {
     let package = op.package();
     let (name, channels) = match op {

@@ -51,6 +51,7 @@ pub struct TextEdit {
 }
 
 /// The LSP position of byte `at` of `text`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn lsp_position(text: &str, at: usize) -> LspPosition {
     let at = at.min(text.len());
     let before = &text[..floor_char(text, at)];
@@ -60,6 +61,7 @@ pub fn lsp_position(text: &str, at: usize) -> LspPosition {
     LspPosition { line, character }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn floor_char(text: &str, mut at: usize) -> usize {
     while !text.is_char_boundary(at) {
         at -= 1;
@@ -69,6 +71,7 @@ fn floor_char(text: &str, mut at: usize) -> usize {
 
 impl TextEdit {
     /// Replace `start..end` of `text` (the content of `file`) with `new_text`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn new(file: &str, text: &str, start: usize, end: usize, new_text: impl Into<String>) -> TextEdit {
         let lsp = LspRange { start: lsp_position(text, start), end: lsp_position(text, end) };
         TextEdit { file: file.to_string(), range: ByteRange { start, end }, lsp, new_text: new_text.into() }
@@ -88,6 +91,7 @@ impl TextEdit {
 /// let out = apply_edits(&files, &[edit]).unwrap();
 /// assert_eq!(out[0].content, b"name: b # keep\n");
 /// ```
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn apply_edits(files: &[FileInput], edits: &[TextEdit]) -> Result<Vec<FileInput>, EditError> {
     let mut out: Vec<FileInput> = files.to_vec();
     let mut order: Vec<&str> = Vec::new();
@@ -115,6 +119,7 @@ pub fn apply_edits(files: &[FileInput], edits: &[TextEdit]) -> Result<Vec<FileIn
 }
 
 /// `text` with the sorted `edits` applied.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn splice(file: &str, text: &str, edits: &[&TextEdit]) -> Result<String, EditError> {
     let bad = |reason: String| EditError::BadEdit { file: file.to_string(), reason };
     let mut result = String::with_capacity(text.len());
@@ -139,6 +144,7 @@ fn splice(file: &str, text: &str, edits: &[&TextEdit]) -> Result<String, EditErr
 }
 
 /// The edits that undo `edits` once they are applied to `files` (the files before them).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn invert(files: &[FileInput], edits: &[TextEdit]) -> Result<Vec<TextEdit>, EditError> {
     let after = apply_edits(files, edits)?;
     let mut undo = Vec::new();
@@ -160,6 +166,7 @@ pub fn invert(files: &[FileInput], edits: &[TextEdit]) -> Result<Vec<TextEdit>, 
     Ok(undo)
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn text_of(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }

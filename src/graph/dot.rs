@@ -11,6 +11,7 @@ use super::channel_graph::{ChannelGraph, GraphEdge, GraphFan, EXPANSION_BUDGET};
 use super::edge::EdgeKind;
 use crate::gotext::thousands;
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn quote(s: &str) -> String {
     let mut out = String::from("\"");
     for c in s.chars() {
@@ -26,12 +27,14 @@ fn quote(s: &str) -> String {
 }
 
 /// Render channel graphs (of one or several packages) as one DOT digraph.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn to_dot(graphs: &[ChannelGraph]) -> String {
     to_dot_within(graphs, EXPANSION_BUDGET)
 }
 
 /// [`to_dot`], drawing skipRange fans as edges only if all graphs together have at most `budget`
 /// edges.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn to_dot_within(graphs: &[ChannelGraph], budget: usize) -> String {
     let total: usize = graphs.iter().map(ChannelGraph::edge_count).sum();
     let expand = total <= budget;
@@ -108,6 +111,7 @@ pub fn to_dot_within(graphs: &[ChannelGraph], budget: usize) -> String {
     out
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn edge_style(kind: EdgeKind) -> &'static str {
     match kind {
         EdgeKind::Replaces => "style=solid, arrowhead=normal",
@@ -117,6 +121,7 @@ fn edge_style(kind: EdgeKind) -> &'static str {
 }
 
 /// The lowest and highest (by version) of the entries a fan covers.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn fan_span<'g>(g: &'g ChannelGraph, f: &GraphFan) -> Option<(&'g str, &'g str)> {
     let name = |p: usize| {
         let n = g.by_version.get(p).and_then(|&i| g.nodes.get(i))?;

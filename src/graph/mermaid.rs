@@ -71,6 +71,7 @@ pub enum MermaidError {
 }
 
 impl std::fmt::Display for MermaidError {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             MermaidError::InvalidProperty { bundle, index, type_, error } => {
@@ -103,6 +104,7 @@ impl std::error::Error for MermaidError {}
 /// opm's writer first maps every bundle name to its version (the first bundle of each name, in
 /// the order the catalog was read), and refuses the catalog at the first bundle whose properties
 /// do not decode, that has not exactly one `olm.package` property, or whose version is invalid.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn check_versions(bundles: &[&Bundle]) -> Result<(), MermaidError> {
     let mut seen = std::collections::HashSet::new();
     for b in bundles.iter().filter(|b| seen.insert(b.name.value.as_str())) {
@@ -144,11 +146,13 @@ fn check_versions(bundles: &[&Bundle]) -> Result<(), MermaidError> {
 /// let refusal = to_mermaid(&model, &MermaidOptions::default()).unwrap_err();
 /// assert!(refusal.to_string().starts_with("bundle \"foo.v1\" has invalid version \"1.0.0.1\""));
 /// ```
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn to_mermaid(model: &Model, opts: &MermaidOptions) -> Result<String, MermaidError> {
     to_mermaid_within(model, opts, EXPANSION_BUDGET)
 }
 
 /// [`to_mermaid`] with the budget of edge lines (refused beyond it) given.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn to_mermaid_within(model: &Model, opts: &MermaidOptions, budget: usize) -> Result<String, MermaidError> {
     let bundles = model.bundles_in_read_order();
     check_versions(&bundles)?;
@@ -191,6 +195,7 @@ pub fn to_mermaid_within(model: &Model, opts: &MermaidOptions, budget: usize) ->
 
 /// Every channel with the package it belongs to, in catalog order, without those `opts.channel`
 /// leaves out.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn visible_channels<'a>(model: &'a Model, opts: &MermaidOptions) -> Vec<(&'a Package, &'a Channel)> {
     let hidden = |p: &Package, c: &Channel| match (&opts.package, &opts.channel) {
         (Some(pkg), Some(ch)) => &p.name == pkg && &c.name != ch,
@@ -213,6 +218,7 @@ struct Names<'a> {
 
 impl<'a> Names<'a> {
     /// `bundles`: the model's bundles in read order.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn new(model: &'a Model, bundles: &[&'a Bundle]) -> Names<'a> {
         let mut versions = HashMap::new();
         for b in bundles {
@@ -238,6 +244,7 @@ impl<'a> Names<'a> {
     }
 
     /// The version opm's writer uses for a name: its bundle's, or 0.0.0.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn version(&self, name: &str) -> &Version {
         self.versions.get(name).copied().flatten().unwrap_or(&self.zero)
     }
@@ -254,6 +261,7 @@ struct Drawn<'a> {
 }
 
 impl<'a> Drawn<'a> {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn of(e: &'a Entry) -> Drawn<'a> {
         Drawn {
             name: &e.name.value,
@@ -263,6 +271,7 @@ impl<'a> Drawn<'a> {
         }
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn has_edges(&self) -> bool {
         !self.replaces.is_empty() || !self.skips.is_empty() || self.skip_range.is_some()
     }
@@ -278,6 +287,7 @@ struct MinimumEdge<'a> {
 impl<'a> MinimumEdge<'a> {
     /// The bundle must exist; its package is that of the first channel (in catalog order) listing
     /// it, or none.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn new(
         name: &'a str,
         names: &Names<'_>,
@@ -297,6 +307,7 @@ impl<'a> MinimumEdge<'a> {
     /// `replaces` and `skips` whose version is at or above the floor, and a valid skipRange that
     /// contains the floor. An entry stays if an edge survived, or if it never had one and its own
     /// version is at or above the floor.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn filter<'e>(&self, entries: &[Drawn<'e>], names: &Names<'_>) -> Vec<Drawn<'e>> {
         let mut out = Vec::new();
         for e in entries {
@@ -331,6 +342,7 @@ struct Covered {
 }
 
 impl Covered {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn new(entries: &[Drawn<'_>], names: &Names<'_>) -> Covered {
         let mut sorted: Vec<usize> = (0..entries.len()).collect();
         crate::sort::sort_by(&mut sorted, |&a, &b| {
@@ -349,6 +361,7 @@ impl Covered {
 
     /// The drawn entries entry `i`'s skipRange covers (itself included, as opm draws it), in
     /// drawn order.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn of(&self, i: usize) -> Vec<usize> {
         let mut out: Vec<usize> = self.runs[i].iter().flat_map(|r| self.sorted[r.clone()].iter().copied()).collect();
         crate::sort::sort(&mut out);
@@ -356,6 +369,7 @@ impl Covered {
     }
 
     /// How many edge lines the channel draws.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn edges(&self, entries: &[Drawn<'_>]) -> usize {
         let ranged: usize = self.runs.iter().flatten().map(|r| r.len()).sum();
         ranged + entries.iter().map(|e| e.skips.len() + usize::from(!e.replaces.is_empty())).sum::<usize>()
@@ -377,6 +391,7 @@ struct Writer {
 
 impl Writer {
     /// One channel's subgraph, entries by decreasing version.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn channel(&mut self, pkg: &str, c: &Channel, entries: &[Drawn<'_>], ranges: &Covered, names: &Names<'_>) {
         if names.deprecated_packages.contains(pkg) {
             self.deprecated_package = Some(pkg.to_string());
@@ -403,6 +418,7 @@ impl Writer {
     /// channel its skipRange covers (`covered`, in channel order), then replaces. An invalid
     /// skipRange draws nothing (opm warns on stderr). `skipped` is what the channel's skips named
     /// so far.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn entry<'e>(
         &mut self,
         buf: &mut String,
@@ -445,6 +461,7 @@ impl Writer {
     }
 
     /// Count an edge line; with v0 semantics, style it when `skipped_by_v0`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn link(&mut self, skipped_by_v0: bool) {
         if self.v0 && skipped_by_v0 {
             self.skipped_links.push(self.link_id);
@@ -453,6 +470,7 @@ impl Writer {
     }
 
     /// The header, each package's subgraph in name order, then the styles.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn finish(self) -> String {
         let mut out = String::from(
             "graph LR\n  classDef deprecated fill:#E8960F\n  classDef skipped stroke:#FF0000,stroke-width:4px\n  classDef deprecatedskipped fill:#E8960F,stroke:#FF0000,stroke-width:4px\n",

@@ -27,6 +27,7 @@ pub struct CheckReport {
 }
 
 /// Run a check.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn check(c: &Check) -> CheckReport {
     CheckReport {
         bundle: c.bundle.clone(),
@@ -38,6 +39,7 @@ pub fn check(c: &Check) -> CheckReport {
 }
 
 /// The check's instances, each watching its given targets or its namespace's group's.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn instances(c: &Check) -> Vec<Instance> {
     c.instances
         .iter()
@@ -55,6 +57,7 @@ fn instances(c: &Check) -> Vec<Instance> {
 impl CheckReport {
     /// A plain-text report: the verdict first, then the syncs, the annotations, the install
     /// modes and lints.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn to_text(&self) -> String {
         let mut out = String::new();
         let name = self.bundle.as_deref().or(self.install_plan.csv_name.as_deref()).unwrap_or("the CSV");
@@ -98,6 +101,7 @@ impl CheckReport {
         out
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn plan_text(&self, out: &mut String) {
         let p = &self.install_plan;
         let modes: Vec<String> =

@@ -31,6 +31,7 @@ impl InstallModeType {
     ];
 
     /// The type as a CSV spells it.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn as_str(self) -> &'static str {
         match self {
             InstallModeType::OwnNamespace => "OwnNamespace",
@@ -41,12 +42,14 @@ impl InstallModeType {
     }
 
     /// The type spelled exactly `name` (types are case-sensitive).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn from_name(name: &str) -> Option<InstallModeType> {
         InstallModeType::ALL.into_iter().find(|t| t.as_str() == name)
     }
 }
 
 impl fmt::Display for InstallModeType {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
@@ -62,6 +65,7 @@ pub struct InstallModeSet(BTreeMap<String, bool>);
 pub struct DuplicateInstallModes(pub Vec<InstallMode>);
 
 impl fmt::Display for DuplicateInstallModes {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let items: Vec<String> = self.0.iter().map(|m| format!("{{{} {}}}", m.type_, m.supported)).collect();
         write!(f, "InstallMode list contains duplicates, cannot make set: [{}]", items.join(" "))
@@ -89,6 +93,7 @@ pub enum Unsupported {
 }
 
 impl fmt::Display for Unsupported {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         const INVALID: &str = "operatorgroup has invalid selected namespaces";
         match self {
@@ -116,6 +121,7 @@ impl std::error::Error for Unsupported {}
 
 impl InstallModeSet {
     /// The set of a CSV's list (`NewInstallModeSet`): refused when a type is listed twice.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn new(modes: &[InstallMode]) -> Result<InstallModeSet, DuplicateInstallModes> {
         let mut set = BTreeMap::new();
         for m in modes {
@@ -127,22 +133,26 @@ impl InstallModeSet {
     }
 
     /// A set from type names and flags (a map cannot hold duplicates).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn from_flags<'a>(flags: impl IntoIterator<Item = (&'a str, bool)>) -> InstallModeSet {
         InstallModeSet(flags.into_iter().map(|(t, s)| (t.to_string(), s)).collect())
     }
 
     /// Whether `mode` is listed with `supported: true` (an omitted type is unsupported).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn supported(&self, mode: InstallModeType) -> bool {
         self.0.get(mode.as_str()).copied().unwrap_or(false)
     }
 
     /// The types written that are none of the four (OLM ignores them).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn unknown_types(&self) -> Vec<&str> {
         self.0.keys().map(String::as_str).filter(|t| InstallModeType::from_name(t).is_none()).collect()
     }
 
     /// Whether an operator in `operator_namespace` may watch `targets` (`""` meaning all
     /// namespaces), checked in OLM's order.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn supports(&self, operator_namespace: &str, targets: &[String]) -> Result<(), Unsupported> {
         use InstallModeType as T;
         let require = |mode: T, err: Unsupported| if self.supported(mode) { Ok(()) } else { Err(err) };

@@ -57,6 +57,7 @@ pub struct ModeWatch {
 
 /// The summary of `bundle`'s CSV installed in `operator_namespace`; `None` when the bundle has no
 /// CSV (no `olm.bundle.object` CSV, no `olm.csv.metadata`).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn install_plan(bundle: &Bundle, operator_namespace: &str) -> Option<InstallPlan> {
     let csv = CsvView::from_bundle(bundle)?;
     let at = bundle.source.at(csv.origin.pos, format!("/properties/{}", csv.origin.property));
@@ -64,6 +65,7 @@ pub fn install_plan(bundle: &Bundle, operator_namespace: &str) -> Option<Install
 }
 
 /// The summary of `csv` installed in `operator_namespace`; findings are located at `at`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn install_plan_of(csv: &CsvView, operator_namespace: &str, at: &Location) -> InstallPlan {
     let modes = InstallModeSet::new(&csv.install_modes);
     let flags = modes.clone().unwrap_or_else(|_| first_flags(csv));
@@ -111,6 +113,7 @@ pub fn install_plan_of(csv: &CsvView, operator_namespace: &str, at: &Location) -
 
 /// The flags of a list with duplicates, each type's first entry (for display only: OLM refuses
 /// the list).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn first_flags(csv: &CsvView) -> InstallModeSet {
     let mut seen = Vec::new();
     for m in &csv.install_modes {
@@ -123,6 +126,7 @@ fn first_flags(csv: &CsvView) -> InstallModeSet {
 
 /// An OperatorGroup of the kind `mode` needs, for an operator in `own`: its targets and what
 /// they mean.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn example_targets(mode: InstallModeType, own: &str) -> (Vec<String>, String) {
     let other = |n: u8| if own == format!("other-{n}") { format!("other-{n}-x") } else { format!("other-{n}") };
     match mode {
@@ -133,6 +137,7 @@ fn example_targets(mode: InstallModeType, own: &str) -> (Vec<String>, String) {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn lints(
     modes: &Result<InstallModeSet, super::install_modes::DuplicateInstallModes>,
     flags: &InstallModeSet,

@@ -49,11 +49,13 @@ pub struct Membership {
 }
 
 impl Membership {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn end(mut self, outcome: Outcome) -> Membership {
         self.outcome = outcome;
         self
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fail(mut self, reason: Reason, message: impl Into<String>) -> Membership {
         let failure = Failure::new(reason, message);
         self.syncs.push(format!("the CSV fails: {}: {}", failure.reason.as_str(), failure.message));
@@ -65,6 +67,7 @@ impl Membership {
 const MAX_API_SYNCS: usize = 4;
 
 /// What OLM does with `csv` created in `namespace` of `cluster`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn membership(csv: &CsvView, namespace: &str, cluster: &GroupCluster) -> Membership {
     let m = Membership {
         outcome: Outcome::Supported,
@@ -95,6 +98,7 @@ pub fn membership(csv: &CsvView, namespace: &str, cluster: &GroupCluster) -> Mem
 }
 
 /// The checks after the CSV has found its one group.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn join(
     mut m: Membership,
     csv: &CsvView,
@@ -142,6 +146,7 @@ fn join(
 }
 
 /// The provided-API syncs: repeated until the CSV fails or goes on.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn reconcile_apis(
     mut m: Membership,
     cluster: &GroupCluster,

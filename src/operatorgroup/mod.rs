@@ -57,6 +57,7 @@ pub enum Reason {
 
 impl Reason {
     /// The reason as OLM writes it in `status.reason`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn as_str(self) -> &'static str {
         match self {
             Reason::NoOperatorGroup => "NoOperatorGroup",
@@ -82,6 +83,7 @@ pub struct Failure {
 
 impl Failure {
     /// A failure with `reason` and `message`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn new(reason: Reason, message: impl Into<String>) -> Failure {
         Failure { reason, message: message.into() }
     }
@@ -109,6 +111,7 @@ pub enum Outcome {
 
 impl Outcome {
     /// Whether the CSV passes the group checks.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn is_supported(&self) -> bool {
         matches!(self, Outcome::Supported)
     }

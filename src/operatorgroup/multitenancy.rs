@@ -43,6 +43,7 @@ pub struct Instance {
 
 impl Instance {
     /// The instance of `bundle` in `namespace` watching `targets`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn from_bundle(bundle: &Bundle, namespace: &str, targets: Option<Vec<String>>) -> Instance {
         let csv = CsvView::from_bundle(bundle);
         let at = match &csv {
@@ -69,15 +70,18 @@ impl Instance {
         }
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn owned_crds(&self) -> BTreeSet<String> {
         self.csv.iter().flat_map(|c| c.owned_crds.iter().map(|d| d.name.clone())).collect()
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn label(&self) -> String {
         format!("{} in {:?}", self.bundle, self.namespace)
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn dependency(p: &Property) -> Option<String> {
     match p {
         Property::PackageRequired(r) => Some(format!("olm.package.required {} {}", r.package_name, r.version_range)),
@@ -90,6 +94,7 @@ fn dependency(p: &Property) -> Option<String> {
 /// The findings about `instances` (of one package) as tenants of one cluster; none for fewer
 /// than two instances except the per-instance limits (dependencies, conversion webhooks, the
 /// operator in its tenant's namespace).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn multitenancy(instances: &[Instance]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     versions(instances, &mut out);
@@ -102,12 +107,14 @@ pub fn multitenancy(instances: &[Instance]) -> Vec<Diagnostic> {
 }
 
 /// The newest version among the instances.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn newest(instances: &[Instance]) -> Option<&Version> {
     instances.iter().filter_map(|i| i.version.as_ref()).max()
 }
 
 /// "同一 Operator 的所有实例都必须是相同的版本" and "实例不是 Operator 的最新版本 / 该实例提供了一个较老的
 /// CRD 修订": every instance not on the newest version, and the older CRDs it would bring.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn versions(instances: &[Instance], out: &mut Vec<Diagnostic>) {
     let Some(newest) = newest(instances) else { return };
     let Some(top) = instances.iter().find(|i| i.version.as_ref() == Some(newest)) else { return };
@@ -141,6 +148,7 @@ fn versions(instances: &[Instance], out: &mut Vec<Diagnostic>) {
 }
 
 /// Owned CRDs are cluster-scoped: one object for every tenant, with the newest schema.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn shared_crds(instances: &[Instance], out: &mut Vec<Diagnostic>) {
     if instances.len() < 2 {
         return;
@@ -165,6 +173,7 @@ fn shared_crds(instances: &[Instance], out: &mut Vec<Diagnostic>) {
 
 /// "Operator 无法依赖于其他 Operator", "Operator 无法提供 CRD 转换 Webhook", and the operator
 /// namespace apart from the tenant's.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn per_instance(i: &Instance, out: &mut Vec<Diagnostic>) {
     if !i.dependencies.is_empty() {
         out.push(Diagnostic::warning(
@@ -211,6 +220,7 @@ fn per_instance(i: &Instance, out: &mut Vec<Diagnostic>) {
 }
 
 /// "为租户 Operator 创建 Operator 组，范围仅限于租户的命名空间": groups whose targets intersect.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn overlaps(instances: &[Instance], out: &mut Vec<Diagnostic>) {
     for (n, a) in instances.iter().enumerate() {
         for b in &instances[n + 1..] {

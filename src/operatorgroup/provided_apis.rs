@@ -16,6 +16,7 @@ pub type ApiSet = BTreeSet<Gvk>;
 /// The annotation's APIs: spaces removed, split at commas; an item with at least two dots is
 /// `Kind.version.group` (split at its first two dots, so the group may hold dots); any other
 /// item is ignored.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn parse_provided_apis(annotation: &str) -> ApiSet {
     let compact: String = annotation.chars().filter(|&c| c != ' ').collect();
     compact
@@ -30,6 +31,7 @@ pub fn parse_provided_apis(annotation: &str) -> ApiSet {
 
 /// The annotation text of `apis`: each `Kind.version.group`, the texts sorted and joined with
 /// commas (`""` for no APIs).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn render_provided_apis(apis: &ApiSet) -> String {
     let mut items: Vec<String> = apis.iter().map(|a| format!("{}.{}.{}", a.kind, a.version, a.group)).collect();
     crate::sort::sort(&mut items);
@@ -41,6 +43,7 @@ pub fn render_provided_apis(apis: &ApiSet) -> String {
 pub struct CrdNameError(pub String);
 
 impl std::fmt::Display for CrdNameError {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "error parsing crd name: {}", self.0)
     }
@@ -51,6 +54,7 @@ impl std::error::Error for CrdNameError {}
 /// The APIs a CSV provides, plurals stripped: its owned CRDs (the group from the CRD name after
 /// its first dot, version and kind from the description) and its owned API services. OLM refuses
 /// the CSV when an owned or required CRD name has no dot.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn csv_provided_apis(csv: &CsvView) -> Result<ApiSet, CrdNameError> {
     let mut apis = ApiSet::new();
     for crd in &csv.owned_crds {

@@ -53,6 +53,7 @@ impl RbacTarget {
     /// The group `mode` calls for, for an operator in `namespace`: `targets` when given (checked
     /// against the mode), else an example (OwnNamespace: its namespace; SingleNamespace: `tenant-a`;
     /// MultiNamespace: `tenant-a`, `tenant-b`; AllNamespaces: all).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn for_mode(
         mode: InstallModeType,
         namespace: &str,
@@ -88,6 +89,7 @@ impl RbacTarget {
     }
 
     /// Whether the group targets all namespaces.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn is_all_namespaces(&self) -> bool {
         self.target_namespaces == [""]
     }
@@ -114,6 +116,7 @@ pub struct Rule {
 }
 
 impl From<&PolicyRule> for Rule {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn from(r: &PolicyRule) -> Rule {
         Rule {
             verbs: r.verbs.clone(),
@@ -125,6 +128,7 @@ impl From<&PolicyRule> for Rule {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn strings(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| s.to_string()).collect()
 }
@@ -227,6 +231,7 @@ pub struct RbacPreview {
 
 /// Preview the RBAC OLM generates for `csv` in `target`'s group; `bundle` names the CSV when it
 /// has no `metadata.name`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn preview_rbac(csv: &CsvView, bundle: &str, target: &RbacTarget) -> RbacPreview {
     let csv_name = csv.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| bundle.to_string());
     let unsupported = match InstallModeSet::new(&csv.install_modes) {
@@ -265,6 +270,7 @@ pub fn preview_rbac(csv: &CsvView, bundle: &str, target: &RbacTarget) -> RbacPre
 }
 
 /// OLM's owner labels (`ownerutil.OwnerLabel`).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn owner_labels(name: &str, namespace: &str, kind: &str) -> BTreeMap<String, String> {
     BTreeMap::from([
         ("olm.owner".to_string(), name.to_string()),
@@ -277,6 +283,7 @@ const CSV_KIND: &str = "ClusterServiceVersion";
 
 /// The install plan's objects: a Role and RoleBinding per `permissions` entry in the operator's
 /// namespace, a ClusterRole and ClusterRoleBinding per `clusterPermissions` entry.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn install_plan_rbac(csv: &CsvView, p: &mut RbacPreview) {
     let ns = p.target.operator_namespace.clone();
     let labels = owner_labels(&p.csv_name, &ns, CSV_KIND);
@@ -294,12 +301,14 @@ fn install_plan_rbac(csv: &CsvView, p: &mut RbacPreview) {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn note_account(p: &mut RbacPreview, perm: &StrategyPermissions) {
     if !p.service_accounts.contains(&perm.service_account_name) {
         p.service_accounts.push(perm.service_account_name.clone());
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn role(
     name: &str,
     namespace: Option<&str>,
@@ -315,6 +324,7 @@ fn role(
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn binding(
     name: &str,
     namespace: Option<&str>,
@@ -335,6 +345,7 @@ fn binding(
 }
 
 /// The group's admin, edit and view ClusterRoles, selecting the aggregation label of each API.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn group_roles(target: &RbacTarget, apis: &std::collections::BTreeSet<Gvk>) -> Vec<GeneratedRole> {
     let (ns, group) = (&target.operator_namespace, &target.operator_group);
     let mut labels = owner_labels(group, ns, "OperatorGroup");
@@ -358,6 +369,7 @@ fn group_roles(target: &RbacTarget, apis: &std::collections::BTreeSet<Gvk>) -> V
 
 /// The ClusterRoles of each owned CRD (admin, edit, view, crdview) and owned API service (admin,
 /// edit, view). A CRD name without a dot makes OLM give up on the CSV: no roles for it.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn api_roles(csv: &CsvView) -> Vec<GeneratedRole> {
     let mut out = Vec::new();
     for crd in &csv.owned_crds {
@@ -380,6 +392,7 @@ fn api_roles(csv: &CsvView) -> Vec<GeneratedRole> {
     out
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn rule(verbs: &[&str], group: &str, resource: &str, names: &[&str]) -> Rule {
     Rule {
         verbs: strings(verbs),
@@ -390,6 +403,7 @@ fn rule(verbs: &[&str], group: &str, resource: &str, names: &[&str]) -> Rule {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn api_role(name: &str, role: &str, api: &Gvk, rule: Rule) -> GeneratedRole {
     let labels = BTreeMap::from([
         (format!("rbac.authorization.k8s.io/aggregate-to-{role}"), "true".to_string()),
@@ -407,6 +421,7 @@ fn api_role(name: &str, role: &str, api: &Gvk, rule: Rule) -> GeneratedRole {
 
 /// AllNamespaces: each Role of the operator's namespace becomes a ClusterRole of the same name
 /// (plus get/list/watch on namespaces), each RoleBinding a ClusterRoleBinding.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn lift_to_cluster(p: &mut RbacPreview) {
     for r in p.roles.clone() {
         let mut rules = r.rules.clone();
@@ -420,6 +435,7 @@ fn lift_to_cluster(p: &mut RbacPreview) {
 
 /// Other groups: the Roles and RoleBindings copied into each target namespace but the
 /// operator's, owned by the copied CSV there.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn copy_to_targets(p: &mut RbacPreview) {
     let own = p.target.operator_namespace.clone();
     let (roles, bindings) = (p.roles.clone(), p.role_bindings.clone());
@@ -438,6 +454,7 @@ fn copy_to_targets(p: &mut RbacPreview) {
 
 /// What each bound service account may touch: every rule of every bound role, one row per
 /// (namespace, API group, resource, resource names), verbs merged.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn access_table(p: &RbacPreview) -> Vec<Access> {
     let mut rows: Vec<Access> = Vec::new();
     let bound = p
@@ -456,6 +473,7 @@ fn access_table(p: &RbacPreview) -> Vec<Access> {
     rows
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn rule_rows(account: &str, namespace: &Option<String>, rule: &Rule) -> Vec<Access> {
     let row = |api_group: &str, resource: &str, non_resource_url: bool| Access {
         service_account: account.to_string(),
@@ -476,6 +494,7 @@ fn rule_rows(account: &str, namespace: &Option<String>, rule: &Rule) -> Vec<Acce
     rows
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn merge(rows: &mut Vec<Access>, row: Access) {
     let same = |r: &&mut Access| {
         r.service_account == row.service_account
@@ -497,6 +516,7 @@ fn merge(rows: &mut Vec<Access>, row: Access) {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn notes(csv: &CsvView, p: &mut RbacPreview) {
     if !p.permissions_known {
         p.notes.push(

@@ -27,6 +27,7 @@ pub struct RbacRequest {
 impl RbacRequest {
     /// A request for `package` with the CLI's defaults: its default head, every supported mode,
     /// namespace `operators`, group `operator-group`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn new(package: impl Into<String>) -> RbacRequest {
         RbacRequest {
             package: package.into(),
@@ -68,6 +69,7 @@ pub enum RbacRequestError {
 }
 
 impl std::fmt::Display for RbacRequestError {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             RbacRequestError::UnknownPackage(p) => write!(f, "no package {p:?} in the catalog"),
@@ -88,6 +90,7 @@ impl std::error::Error for RbacRequestError {}
 impl BundleRbac {
     /// Why the previews are incomplete, as the CLI reports it: no install mode to preview, or
     /// permissions unknown (`None` when neither).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn problem(&self) -> Option<String> {
         let name = &self.bundle;
         if self.previews.is_empty() {
@@ -102,12 +105,14 @@ impl BundleRbac {
 
 impl BundleRbac {
     /// The previews as plain text, one after another, a blank line between.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn to_text(&self) -> String {
         let texts: Vec<String> = self.previews.iter().map(RbacPreview::to_text).collect();
         texts.join("\n")
     }
 
     /// The previews as one YAML document (a list), fields as in the JSON.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn to_yaml(&self) -> String {
         let json = serde_json::to_string(&self.previews).unwrap_or_default();
         let doc = crate::declcfg::read_documents("rbac.json", json.as_bytes()).into_iter().next();
@@ -119,6 +124,7 @@ impl BundleRbac {
 }
 
 /// Preview the RBAC of the bundle `request` names in `model`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn preview_bundle_rbac(model: &Model, request: &RbacRequest) -> Result<BundleRbac, RbacRequestError> {
     let package = &request.package;
     let p = model.package(package).ok_or_else(|| RbacRequestError::UnknownPackage(package.clone()))?;

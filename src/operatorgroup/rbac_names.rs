@@ -32,6 +32,7 @@ const GENERATED_NAME_LIMIT: usize = 63;
 
 /// The ClusterRole OLM makes for `group` in `namespace` with role type `role` (`admin`, `edit`,
 /// `view`): `olm.og.<group>.<role>-<hash>`, the group name cut so the name fits 253 characters.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn group_cluster_role_name(namespace: &str, group: &str, role: &str) -> String {
     let hash = base62(&sha224(format!("{namespace}/{group}/{role}").as_bytes()));
     let limit = NAME_LIMIT - "olm.og..-".len() - role.len() - hash.len();
@@ -41,6 +42,7 @@ pub fn group_cluster_role_name(namespace: &str, group: &str, role: &str) -> Stri
 
 /// The label a provided API's ClusterRole carries and its group's ClusterRole selects:
 /// `olm.opgroup.permissions/aggregate-to-<fnv64a hex of Kind.version.group>-<role>`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn aggregation_label(api: &Gvk, role: &str) -> String {
     let key = format!("{}.{}.{}", api.kind, api.version, api.group);
     format!("olm.opgroup.permissions/aggregate-to-{:x}-{role}", fnv64a(key.as_bytes()))
@@ -49,6 +51,7 @@ pub fn aggregation_label(api: &Gvk, role: &str) -> String {
 /// A name OLM's `generateName` makes from `base`: `<base>-<hash>` with the hash as
 /// [`HASH_PLACEHOLDER`]; `base` is cut as OLM cuts it for the longest hash (10 characters) when
 /// the name would exceed 63 characters.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn generated_name(base: &str) -> String {
     const LONGEST_HASH: usize = 10;
     let base = if base.len() + LONGEST_HASH > GENERATED_NAME_LIMIT {
@@ -60,6 +63,7 @@ pub fn generated_name(base: &str) -> String {
 }
 
 /// The first `n` bytes of `s` (Go slices bytes; a cut inside a character moves back to its start).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn cut(s: &str, n: usize) -> &str {
     let mut end = n.min(s.len());
     while !s.is_char_boundary(end) {
@@ -69,12 +73,14 @@ fn cut(s: &str, n: usize) -> &str {
 }
 
 /// FNV-1a, 64 bits.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn fnv64a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
 }
 
 /// A big-endian number in base 62 with Go's digits (`big.Int.Text(62)`): `0-9a-zA-Z`, no leading
 /// zeros.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn base62(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 62] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
     let mut n: Vec<u8> = bytes.iter().copied().skip_while(|&b| b == 0).collect();
@@ -97,6 +103,7 @@ fn base62(bytes: &[u8]) -> String {
 }
 
 /// SHA-224 (FIPS 180-4), as Go's `crypto/sha256.Sum224`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn sha224(message: &[u8]) -> [u8; 28] {
     use sha2::Digest as _;
     sha2::Sha224::digest(message).into()

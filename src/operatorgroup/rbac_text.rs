@@ -5,6 +5,7 @@ use super::rbac::{Access, GeneratedRole, RbacPreview, Rule};
 
 impl RbacPreview {
     /// The preview as text, for the CLI.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn to_text(&self) -> String {
         let mut out = String::new();
         let t = &self.target;
@@ -37,6 +38,7 @@ impl RbacPreview {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn roles_section(out: &mut String, title: &str, roles: &[GeneratedRole]) {
     if roles.is_empty() {
         return;
@@ -60,6 +62,7 @@ fn roles_section(out: &mut String, title: &str, roles: &[GeneratedRole]) {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn bindings_section(out: &mut String, title: &str, bindings: &[super::rbac::GeneratedBinding]) {
     if bindings.is_empty() {
         return;
@@ -75,6 +78,7 @@ fn bindings_section(out: &mut String, title: &str, bindings: &[super::rbac::Gene
 }
 
 /// `verbs on group/resources [names]` or `verbs on URLs`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn rule_text(r: &Rule) -> String {
     let verbs = r.verbs.join(",");
     if !r.non_resource_urls.is_empty() {
@@ -86,6 +90,7 @@ fn rule_text(r: &Rule) -> String {
     format!("{verbs} on {} in {}{names}", r.resources.join(","), groups.join(","))
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn access_section(out: &mut String, access: &[Access]) {
     if access.is_empty() {
         return;

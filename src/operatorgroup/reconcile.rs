@@ -25,6 +25,7 @@ pub enum ApiReconciliation {
 
 impl ApiReconciliation {
     /// OLM's name of the result.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn as_str(self) -> &'static str {
         match self {
             ApiReconciliation::RemoveApis => "RemoveAPIs",
@@ -37,6 +38,7 @@ impl ApiReconciliation {
 
 /// Compare `add` (a CSV's provided APIs) with `group`'s APIs and with the APIs of the groups of
 /// `others` that intersect it.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn reconcile_api_intersection(add: &ApiSet, group: &GroupSurface, others: &[GroupSurface]) -> ApiReconciliation {
     let elsewhere: ApiSet =
         group.intersecting(others).into_iter().flat_map(|g| g.provided_apis.iter().cloned()).collect();
@@ -63,6 +65,7 @@ pub enum ApiStep {
 
 /// One sync's provided-API step for a CSV providing `add` in `group` (whose current annotation
 /// text is `annotation`, and which is static when `static_apis`).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn csv_api_step(
     add: &ApiSet,
     group: &GroupSurface,
@@ -98,6 +101,7 @@ pub fn csv_api_step(
 }
 
 impl From<Failure> for ApiStep {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn from(f: Failure) -> ApiStep {
         ApiStep::Fail(f)
     }

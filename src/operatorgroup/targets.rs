@@ -16,6 +16,7 @@ pub enum TargetsError {
 }
 
 impl std::fmt::Display for TargetsError {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             TargetsError::NamespaceAll(list) => {
@@ -31,6 +32,7 @@ impl std::error::Error for TargetsError {}
 /// The namespaces `group` targets: its `targetNamespaces` when any; else all namespaces (`{""}`)
 /// when it has no selector or an empty one; else the namespaces whose labels match (possibly
 /// none).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn operator_group_targets(
     group: &OperatorGroup,
     namespaces: &[Namespace],
@@ -51,6 +53,7 @@ pub fn operator_group_targets(
 }
 
 /// The group's `status.namespaces`: as given, or as OLM would write it from the spec (sorted).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn status_namespaces(group: &OperatorGroup, namespaces: &[Namespace]) -> Result<Vec<String>, TargetsError> {
     match &group.status_namespaces {
         Some(status) => Ok(status.clone()),
@@ -59,12 +62,14 @@ pub fn status_namespaces(group: &OperatorGroup, namespaces: &[Namespace]) -> Res
 }
 
 /// Whether a namespace set means all namespaces: exactly `{""}`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn is_all_namespaces(set: &BTreeSet<String>) -> bool {
     set.len() == 1 && set.contains("")
 }
 
 /// Whether two target sets share a namespace; an all-namespaces set shares one with any
 /// non-empty set.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn namespaces_intersect(a: &BTreeSet<String>, b: &BTreeSet<String>) -> bool {
     if is_all_namespaces(a) {
         return !b.is_empty();
@@ -92,6 +97,7 @@ pub struct GroupSurface {
 
 impl GroupSurface {
     /// The surface of a group with this status and annotation.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn new(name: &str, namespace: &str, status: &[String], annotation: &str) -> GroupSurface {
         let mut targets: BTreeSet<String> = status.iter().cloned().collect();
         if status.first().is_some_and(|first| !first.is_empty()) {
@@ -106,17 +112,20 @@ impl GroupSurface {
     }
 
     /// The surface of `group` whose status is `status`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn of(group: &OperatorGroup, status: &[String]) -> GroupSurface {
         GroupSurface::new(&group.name, &group.namespace, status, group.provided_apis.as_deref().unwrap_or(""))
     }
 
     /// `name/namespace`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn identifier(&self) -> String {
         format!("{}/{}", self.name, self.namespace)
     }
 
     /// The groups of `others` whose targets intersect this group's, in their order; the group
     /// itself (same name and namespace) is skipped.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn intersecting<'a>(&self, others: &'a [GroupSurface]) -> Vec<&'a GroupSurface> {
         others
             .iter()

@@ -31,6 +31,7 @@ pub struct BasicTemplate {
 }
 
 /// The basic template of a catalog, as `FromReader` builds it.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn to_basic_template(cfg: &DeclarativeConfig) -> BasicTemplate {
     let entries = read_order(cfg)
         .into_iter()
@@ -44,6 +45,7 @@ pub fn to_basic_template(cfg: &DeclarativeConfig) -> BasicTemplate {
 }
 
 /// The template as `opm alpha convert-template basic -o json|yaml` prints it.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn write_basic_template(t: &BasicTemplate, format: Format) -> String {
     let entries = if t.entries.is_empty() { Value::Null } else { Value::Array(t.entries.clone()) };
     let value =
@@ -56,6 +58,7 @@ pub fn write_basic_template(t: &BasicTemplate, format: Format) -> String {
 
 /// Every blob in the order it was read: files in order of first appearance, blobs by position
 /// within a file. Blobs made in code (no position) keep their kind order.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn read_order(cfg: &DeclarativeConfig) -> Vec<BlobRef<'_>> {
     let mut blobs: Vec<BlobRef<'_>> = cfg
         .packages
@@ -78,6 +81,7 @@ fn read_order(cfg: &DeclarativeConfig) -> Vec<BlobRef<'_>> {
     blobs
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn sort_keys(node: Node) -> Node {
     let value = match node.value {
         Value::Array(items) => Value::Array(items.into_iter().map(sort_keys).collect()),
@@ -91,10 +95,12 @@ fn sort_keys(node: Node) -> Node {
     Node::new(node.pos, value)
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn string(s: &str) -> Node {
     Node::new(Pos::default(), Value::String(s.into()))
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn object(members: Vec<(&str, Node)>) -> Node {
     let members =
         members.into_iter().map(|(k, v)| Member { key: k.into(), key_pos: Pos::default(), value: v }).collect();

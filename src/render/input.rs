@@ -22,6 +22,7 @@ pub enum InputKind {
 }
 
 /// The kind of input `files` (paths relative to the input's root) make.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn input_kind(files: &[FileInput]) -> InputKind {
     let top = |dir: &str| files.iter().any(|f| f.path.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/')));
     if top("manifests") && top("metadata") {
@@ -35,6 +36,7 @@ pub fn input_kind(files: &[FileInput]) -> InputKind {
 
 /// Render one input, whatever its kind: every problem is reported (located) and what can be
 /// rendered is.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn render_input(files: &[FileInput], options: &BundleOptions) -> (InputKind, Rendered) {
     let kind = input_kind(files);
     let rendered = match kind {

@@ -43,6 +43,7 @@ impl Rendered {
     /// `f` of a directory input `name` becomes `name/f`; with `single_file`, the input is one file
     /// and every `f` becomes `name`. So findings (also those of a later validation) say where
     /// the problem is from where the user stands.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn name_files(&mut self, name: &str, single_file: bool) {
         let rename = |f: &str| -> String {
             if single_file {
@@ -73,6 +74,7 @@ impl Rendered {
     /// The rendered blobs checked as a catalog read from files is checked (`opm validate`'s
     /// checks, plus lints unless `options` turn them off), the rendering's own findings first.
     /// Findings point at the files the blobs came from: a template's lines, a CSV.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn validate(self, options: validate::Options) -> Validated {
         let loaded = Loaded { config: self.config, diagnostics: self.diagnostics, files: Vec::new() };
         validate::validate_loaded_with(loaded, options)
@@ -110,11 +112,13 @@ pub struct BundleSource {
 
 impl BundleSource {
     /// An empty source.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn new() -> BundleSource {
         BundleSource::default()
     }
 
     /// Add one bundle under its image reference (a later bundle with the same image wins).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn add(&mut self, bundle: RenderedBundle) {
         self.by_image.insert(bundle.blob.image.value.clone(), bundle);
     }
@@ -122,6 +126,7 @@ impl BundleSource {
     /// Add the bundles of an input of any kind `render` reads (a catalog, a bundle directory, a
     /// tree), given as its files; returns the problems met while rendering it. Bundles are found
     /// by their `image`, so bundle directories need `options.image_ref_template` to have one.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn add_input(&mut self, files: &[FileInput], options: &BundleOptions) -> Vec<Diagnostic> {
         let (_, rendered) = render_input(files, options);
         self.add_catalog(&rendered.config);
@@ -129,16 +134,19 @@ impl BundleSource {
     }
 
     /// The bundle published under `image`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn get(&self, image: &str) -> Option<&RenderedBundle> {
         self.by_image.get(image)
     }
 
     /// How many bundles the source holds.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn len(&self) -> usize {
         self.by_image.len()
     }
 
     /// Whether the source holds no bundle.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn is_empty(&self) -> bool {
         self.by_image.is_empty()
     }

@@ -8,6 +8,7 @@ use crate::render::{Annotations, BundleSource, RenderedBundle};
 impl BundleSource {
     /// Add every bundle of a catalog under its image reference (bundles without an image are
     /// skipped: nothing can name them).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn add_catalog(&mut self, cfg: &DeclarativeConfig) {
         for b in cfg.bundles.iter().filter(|b| !b.image.value.is_empty()) {
             self.add(RenderedBundle {

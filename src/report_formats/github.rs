@@ -8,15 +8,18 @@ use std::fmt::Write as _;
 use crate::diagnostic::{Diagnostic, Severity};
 
 /// A message (the command's data).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn escape_data(s: &str) -> String {
     s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
 }
 
 /// A property value (`file=…`).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn command(s: Severity) -> &'static str {
     match s {
         Severity::Error => "error",
@@ -25,6 +28,7 @@ fn command(s: Severity) -> &'static str {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn line(d: &Diagnostic) -> String {
     let mut props = vec![format!("file={}", escape_property(&d.location.file))];
     if d.location.line > 0 {
@@ -40,6 +44,7 @@ fn line(d: &Diagnostic) -> String {
 }
 
 /// One workflow command per finding, each ending with a newline.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn to_github(diagnostics: &[Diagnostic]) -> String {
     diagnostics.iter().map(|d| line(d) + "\n").collect()
 }

@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use crate::diagnostic::{Diagnostic, Severity};
 
 /// `s` as XML character data or an attribute value.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -27,6 +28,7 @@ fn escape(s: &str) -> String {
     out
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn testcase(d: &Diagnostic, out: &mut String) {
     let name = format!("{} at {}", d.code, d.location);
     let _ = write!(out, "    <testcase classname=\"{}\" name=\"{}\">", escape(&d.location.file), escape(&name));
@@ -45,6 +47,7 @@ fn testcase(d: &Diagnostic, out: &mut String) {
 }
 
 /// The JUnit report of `diagnostics`, the suite named `suite`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn to_junit(suite: &str, diagnostics: &[Diagnostic]) -> String {
     let failures = diagnostics.iter().filter(|d| d.is_error()).count();
     let tests = diagnostics.len().max(1);

@@ -9,6 +9,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::diff::{CatalogDiff, ChangeKind, PackageChange, Routes, SafetyRow};
 
 /// Text in a table cell: `|` escaped, HTML characters as entities, line breaks as `<br>`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn cell(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -19,10 +20,12 @@ fn cell(s: &str) -> String {
 }
 
 /// Text in a code span inside a cell.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn code(s: &str) -> String {
     format!("`{}`", s.replace('`', "'").replace('|', "\\|").replace(['\n', '\r'], " "))
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn status(s: Severity) -> &'static str {
     match s {
         Severity::Error => "❌ error",
@@ -31,10 +34,12 @@ fn status(s: Severity) -> &'static str {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn header(title: &str, summary: &str, out: &mut String) {
     let _ = write!(out, "### {title}\n\n**{}**\n\n", cell(summary));
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn table(diagnostics: &[Diagnostic], out: &mut String) {
     if diagnostics.is_empty() {
         out.push_str("No findings.\n");
@@ -57,6 +62,7 @@ fn table(diagnostics: &[Diagnostic], out: &mut String) {
 }
 
 /// The findings of `validate` as a comment.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn findings(title: &str, diagnostics: &[Diagnostic], summary: &str) -> String {
     let mut out = String::new();
     header(title, summary, &mut out);
@@ -64,6 +70,7 @@ pub fn findings(title: &str, diagnostics: &[Diagnostic], summary: &str) -> Strin
     out
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn kind(k: ChangeKind) -> &'static str {
     match k {
         ChangeKind::Added => "added",
@@ -73,6 +80,7 @@ fn kind(k: ChangeKind) -> &'static str {
 }
 
 /// What changed in a package, in one cell.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn details(p: &PackageChange) -> String {
     let mut parts = Vec::new();
     if let Some(c) = &p.default_channel {
@@ -105,6 +113,7 @@ fn details(p: &PackageChange) -> String {
     parts.join("; ")
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn changes(d: &CatalogDiff, out: &mut String) {
     if d.packages.is_empty() {
         return;
@@ -115,11 +124,13 @@ fn changes(d: &CatalogDiff, out: &mut String) {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn routes(r: &SafetyRow, pick: fn(&Routes) -> &crate::diff::Route) -> String {
     let new = r.new.as_ref().map_or_else(|| "gone".to_string(), |n| pick(n).summary());
     cell(&format!("{} → {new}", pick(&r.old).summary()))
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn safety(d: &CatalogDiff, out: &mut String) {
     for s in &d.safety {
         let rows: Vec<&SafetyRow> = s.rows.iter().filter(|r| r.changed || !r.findings.is_empty()).collect();
@@ -147,6 +158,7 @@ fn safety(d: &CatalogDiff, out: &mut String) {
 }
 
 /// A catalog diff as a comment: summary, findings, changes, update safety per package.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn diff(d: &CatalogDiff, summary: &str) -> String {
     let mut out = findings("olm-catalog diff", &d.findings, summary);
     changes(d, &mut out);

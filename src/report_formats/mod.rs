@@ -32,6 +32,7 @@ impl ReportFormat {
         &[ReportFormat::Sarif, ReportFormat::Github, ReportFormat::Markdown, ReportFormat::Junit];
 
     /// The format's name on the command line (`sarif`, `github`, `markdown`, `junit`).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn name(self) -> &'static str {
         match self {
             ReportFormat::Sarif => "sarif",
@@ -42,6 +43,7 @@ impl ReportFormat {
     }
 
     /// The format called `name`, if any.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn from_name(name: &str) -> Option<ReportFormat> {
         ReportFormat::ALL.iter().copied().find(|f| f.name() == name)
     }
@@ -49,6 +51,7 @@ impl ReportFormat {
 
 /// The findings of `validate` in `format`; `valid` is the catalog's verdict (no errors), shown
 /// in the Markdown summary. Ends with a newline.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn render_diagnostics(format: ReportFormat, diagnostics: &[Diagnostic], valid: bool) -> String {
     let summary = format!("{}: {}", if valid { "valid" } else { "invalid" }, counts(diagnostics));
     render(format, "olm-catalog validate", diagnostics, &summary)
@@ -56,6 +59,7 @@ pub fn render_diagnostics(format: ReportFormat, diagnostics: &[Diagnostic], vali
 
 /// A catalog diff in `format`: its findings, and for Markdown the change summary and the
 /// update-safety table per package. Ends with a newline.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn render_diff(format: ReportFormat, diff: &CatalogDiff) -> String {
     match format {
         ReportFormat::Markdown => markdown::diff(diff, &diff_summary(diff)),
@@ -63,6 +67,7 @@ pub fn render_diff(format: ReportFormat, diff: &CatalogDiff) -> String {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn render(format: ReportFormat, title: &str, diagnostics: &[Diagnostic], summary: &str) -> String {
     match format {
         ReportFormat::Sarif => sarif::to_sarif(diagnostics),
@@ -73,6 +78,7 @@ fn render(format: ReportFormat, title: &str, diagnostics: &[Diagnostic], summary
 }
 
 /// `2 errors, 1 warning` (and `, 3 notes` when there are notes), as the text summary says it.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn counts(diagnostics: &[Diagnostic]) -> String {
     let count = |s: Severity| diagnostics.iter().filter(|d| d.severity == s).count();
     let mut out =
@@ -84,10 +90,12 @@ fn counts(diagnostics: &[Diagnostic]) -> String {
     out
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn plural(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn diff_summary(d: &CatalogDiff) -> String {
     let count = |k| d.packages.iter().filter(|p| p.kind == k).count();
     format!(
@@ -103,11 +111,13 @@ fn diff_summary(d: &CatalogDiff) -> String {
 pub(crate) mod testing {
     use crate::diagnostic::{Code, Diagnostic, Location};
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn loc(file: &str, line: u32, column: u32) -> Location {
         Location { file: file.into(), line, column, pointer: "/entries/0".into() }
     }
 
     /// An error with a related place, a warning, and a note about a whole file.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn sample() -> Vec<Diagnostic> {
         vec![
             Diagnostic::error(Code::ALL[0], "bad, really: 100%\nsecond <line> & \"quoted\"", loc("a/c.yaml", 3, 5))

@@ -103,6 +103,7 @@ struct RelatedLocation<'a> {
     physical_location: Physical<'a>,
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn physical(l: &Location) -> Physical<'_> {
     Physical {
         artifact_location: Artifact { uri: &l.file },
@@ -110,6 +111,7 @@ fn physical(l: &Location) -> Physical<'_> {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn result(d: &Diagnostic) -> SarifResult<'_> {
     let pointer = &d.location.pointer;
     SarifResult {
@@ -134,6 +136,7 @@ fn result(d: &Diagnostic) -> SarifResult<'_> {
 }
 
 /// The SARIF log of `diagnostics`, pretty-printed JSON with a final newline.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn to_sarif(diagnostics: &[Diagnostic]) -> String {
     let mut ids: Vec<&'static str> = diagnostics.iter().map(|d| d.code.as_str()).collect();
     crate::sort::sort(&mut ids);

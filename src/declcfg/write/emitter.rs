@@ -33,29 +33,34 @@ pub(super) struct Emitter<'a> {
 }
 
 impl<'a> Emitter<'a> {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(super) fn new(out: &'a mut String) -> Emitter<'a> {
         Emitter { out, column: 0, indent: -1, indents: Vec::new(), whitespace: true, indention: true }
     }
 
     /// `put`: one ASCII character.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(super) fn put(&mut self, c: char) {
         self.out.push(c);
         self.column += 1;
     }
 
     /// `write`: one character of a scalar (any width counts as one column).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(super) fn write(&mut self, c: char) {
         self.out.push(c);
         self.column += 1;
     }
 
     /// `put_break`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(super) fn put_break(&mut self) {
         self.out.push('\n');
         self.column = 0;
     }
 
     /// `write_break`: a line break of the scalar itself.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(super) fn write_break(&mut self, c: char) {
         if c == '\n' {
             self.put_break();
@@ -66,6 +71,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// `yaml_emitter_write_indent`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(super) fn write_indent(&mut self) {
         let indent = self.indent.max(0) as usize;
         if !self.indention || self.column > indent || (self.column == indent && !self.whitespace) {
@@ -79,6 +85,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// `yaml_emitter_write_indicator`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(super) fn write_indicator(
         &mut self,
         indicator: &str,
@@ -97,6 +104,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// `yaml_emitter_increase_indent`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(super) fn increase_indent(&mut self, flow: bool, indentless: bool) {
         self.indents.push(self.indent);
         if self.indent < 0 {
@@ -106,6 +114,7 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(super) fn pop_indent(&mut self) {
         self.indent = self.indents.pop().unwrap_or(-1);
     }

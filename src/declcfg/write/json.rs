@@ -6,11 +6,13 @@
 use super::super::value::{go_float, write_go_string, Node, Value};
 
 /// `value` and its trailing newline.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn write_value(value: &Node, out: &mut String) {
     write_node(value, 0, out);
     out.push('\n');
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn write_node(node: &Node, depth: usize, out: &mut String) {
     match &node.value {
         Value::Null => out.push_str("null"),
@@ -43,6 +45,7 @@ fn write_node(node: &Node, depth: usize, out: &mut String) {
 }
 
 /// The comma before every item but the first, then the item's line.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn separator(index: usize, depth: usize, out: &mut String) {
     if index > 0 {
         out.push(',');
@@ -50,6 +53,7 @@ fn separator(index: usize, depth: usize, out: &mut String) {
     newline(depth, out);
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn newline(depth: usize, out: &mut String) {
     out.push('\n');
     for _ in 0..depth {

@@ -36,6 +36,7 @@ pub enum RawKeys {
 }
 
 impl RawKeys {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn apply(self, node: &Node) -> Node {
         match self {
             RawKeys::AsGiven => node.clone(),
@@ -45,6 +46,7 @@ impl RawKeys {
 }
 
 /// An `olm.package` blob.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn package(p: &Package, raw: RawKeys) -> Node {
     let mut o = Obj::new(SCHEMA_PACKAGE);
     o.put("name", string(&p.name.value));
@@ -61,6 +63,7 @@ pub(super) fn package(p: &Package, raw: RawKeys) -> Node {
 }
 
 /// An `olm.channel` blob.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn channel(c: &Channel, raw: RawKeys) -> Node {
     let mut o = Obj::new(SCHEMA_CHANNEL);
     o.put("name", string(&c.name.value));
@@ -81,6 +84,7 @@ pub(super) fn channel(c: &Channel, raw: RawKeys) -> Node {
 }
 
 /// An `olm.bundle` blob.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn bundle(b: &Bundle, raw: RawKeys) -> Node {
     let mut o = Obj::new(SCHEMA_BUNDLE);
     o.put_nonempty("name", &b.name.value);
@@ -100,6 +104,7 @@ pub(super) fn bundle(b: &Bundle, raw: RawKeys) -> Node {
 }
 
 /// An `olm.deprecations` blob.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn deprecation(d: &Deprecation) -> Node {
     let mut o = Obj::new(SCHEMA_DEPRECATIONS);
     o.put("package", string(&d.package.value));
@@ -117,11 +122,13 @@ pub(super) fn deprecation(d: &Deprecation) -> Node {
 }
 
 /// A blob of another schema: the whole blob, raw.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn meta(m: &Meta, raw: RawKeys) -> Node {
     raw.apply(&m.blob)
 }
 
 /// A copy of `node` with object keys in Go's map order (sorted by bytes) at every level.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn sorted(node: &Node) -> Node {
     let value = match &node.value {
         Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
@@ -138,14 +145,17 @@ pub(super) fn sorted(node: &Node) -> Node {
     Node::new(Pos::default(), value)
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn string(s: &str) -> Node {
     Node::new(Pos::default(), Value::String(s.into()))
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn array(items: impl Iterator<Item = Node>) -> Node {
     Node::new(Pos::default(), Value::Array(items.collect()))
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn property(p: &Property, raw: RawKeys) -> Node {
     let mut o = Obj::default();
     o.put("type", string(&p.type_.value));
@@ -159,17 +169,20 @@ struct Obj(Vec<Member>);
 
 impl Obj {
     /// An object whose first member is `schema`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn new(schema: &str) -> Obj {
         let mut o = Obj::default();
         o.put("schema", string(schema));
         o
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn put(&mut self, key: &str, value: Node) {
         self.0.push(Member { key: key.into(), key_pos: Pos::default(), value });
     }
 
     /// An `omitempty` string field.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn put_nonempty(&mut self, key: &str, value: &str) {
         if !value.is_empty() {
             self.put(key, string(value));
@@ -177,12 +190,14 @@ impl Obj {
     }
 
     /// The `omitempty` `properties` field.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn put_properties(&mut self, properties: &[Property], raw: RawKeys) {
         if !properties.is_empty() {
             self.put("properties", array(properties.iter().map(|p| property(p, raw))));
         }
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn node(self) -> Node {
         Node::new(Pos::default(), Value::Object(self.0))
     }

@@ -26,6 +26,7 @@ use super::yaml_scalar::{self, Style};
 const MAX_SIMPLE_KEY: usize = 128;
 
 /// Write `value` as the one document of a `yaml.Marshal` call (no `---`; a final newline).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn write_document(value: &Node, out: &mut String) {
     let mut e = Emitter::new(out);
     e.node(value, Context::default());
@@ -33,6 +34,7 @@ pub(super) fn write_document(value: &Node, out: &mut String) {
 }
 
 impl Emitter<'_> {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn node(&mut self, node: &Node, ctx: Context) {
         match &node.value {
             Value::Object(members) if members.is_empty() => self.flow_empty("{", "}"),
@@ -46,6 +48,7 @@ impl Emitter<'_> {
         }
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn flow_empty(&mut self, open: &str, close: &str) {
         self.write_indicator(open, true, true, false);
         self.increase_indent(true, false);
@@ -53,6 +56,7 @@ impl Emitter<'_> {
         self.write_indicator(close, false, false, false);
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn sequence(&mut self, items: &[Node], ctx: Context) {
         self.increase_indent(false, ctx.mapping && !self.indention);
         for item in items {
@@ -63,6 +67,7 @@ impl Emitter<'_> {
         self.pop_indent();
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn mapping(&mut self, members: &[Member]) {
         self.increase_indent(false, false);
         let mut sorted: Vec<&Member> = members.iter().collect();
@@ -87,6 +92,7 @@ impl Emitter<'_> {
 }
 
 /// The YAML text of a JSON number as go-yaml re-reads and re-prints Go's JSON text of it.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn number(n: f64) -> String {
     let text = go_float(n);
     if let Ok(i) = text.parse::<i64>() {
@@ -99,6 +105,7 @@ pub(super) fn number(n: f64) -> String {
 }
 
 /// go-yaml v2's `keyList.Less` for two string keys, as an ordering.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn key_order(a: &str, b: &str) -> Ordering {
     if key_less(a, b) {
         Ordering::Less
@@ -109,6 +116,7 @@ pub(super) fn key_order(a: &str, b: &str) -> Ordering {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn key_less(a: &str, b: &str) -> bool {
     let ar: Vec<char> = a.chars().collect();
     let br: Vec<char> = b.chars().collect();
@@ -131,6 +139,7 @@ fn key_less(a: &str, b: &str) -> bool {
 /// The non-letter branch of `keyList.Less` at the first difference `i`: compare the runs of
 /// digits starting there as numbers (a run continuing non-zero digits before `i` counts from 1),
 /// then by run length, then by the characters.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn digits_less(ar: &[char], br: &[char], i: usize) -> bool {
     let (mut an, mut bn) = (0i64, 0i64);
     if ar[i] == '0' || br[i] == '0' {

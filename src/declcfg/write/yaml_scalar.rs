@@ -36,6 +36,7 @@ pub(super) enum Style {
 }
 
 /// The style `stringv` asks for.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn string_style(s: &str) -> Style {
     if s.contains('\n') {
         Style::Literal
@@ -47,11 +48,13 @@ pub(super) fn string_style(s: &str) -> Style {
 }
 
 /// Whether the text holds a line break (go-yaml's `multiline`).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn is_multiline(s: &str) -> bool {
     s.chars().any(is_break)
 }
 
 /// Emit a scalar (`yaml_emitter_emit_scalar`).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn emit(e: &mut Emitter<'_>, value: &str, requested: Style, ctx: Context) {
     let style = select_style(&Analysis::of(value), value, requested, ctx.simple_key);
     e.increase_indent(true, false);
@@ -66,6 +69,7 @@ pub(super) fn emit(e: &mut Emitter<'_>, value: &str, requested: Style, ctx: Cont
 }
 
 /// `canUsePlain`: the text would read back, unquoted, as this same string.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn can_use_plain(s: &str) -> bool {
     let Some(&first) = s.as_bytes().first() else {
         return false; // the empty scalar is null
@@ -87,6 +91,7 @@ fn can_use_plain(s: &str) -> bool {
 }
 
 /// The value of `text` read as a one-document YAML file.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn reads_as(text: &str) -> Option<Value> {
     match reader::parse(&Document::new(text, 1)) {
         Ok(Some(node)) => Some(node.value),
@@ -96,6 +101,7 @@ fn reads_as(text: &str) -> Option<Value> {
 
 /// `^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$` (YAML 1.1 base-60 floats, which go-yaml
 /// quotes for other parsers' sake).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn is_base60_float(s: &str) -> bool {
     let b = s.strip_prefix(['+', '-']).unwrap_or(s).as_bytes();
     let mut i = 0;
@@ -141,6 +147,7 @@ struct Analysis {
 }
 
 impl Analysis {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn of(value: &str) -> Analysis {
         if value.is_empty() {
             return Analysis { multiline: false, block_plain: true, single_quoted: true, block: false };
@@ -199,6 +206,7 @@ impl Analysis {
 }
 
 /// `yaml_emitter_select_scalar_style` in block context, for untagged scalars.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn select_style(a: &Analysis, value: &str, requested: Style, simple_key: bool) -> Style {
     let mut style = requested;
     if simple_key && a.multiline {
@@ -217,14 +225,17 @@ fn select_style(a: &Analysis, value: &str, requested: Style, simple_key: bool) -
 }
 
 /// libyaml's `is_printable` on a whole character.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn is_printable(c: char) -> bool {
     matches!(c as u32, 0x0A | 0x20..=0x7E | 0xA0..=0xD7FF | 0xE000..=0xFFFD) && c != '\u{FEFF}'
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn is_break(c: char) -> bool {
     matches!(c, '\r' | '\n' | '\u{85}' | '\u{2028}' | '\u{2029}')
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn write_plain(e: &mut Emitter<'_>, value: &str, allow_breaks: bool) {
     if !e.whitespace {
         e.put(' ');
@@ -259,6 +270,7 @@ fn write_plain(e: &mut Emitter<'_>, value: &str, allow_breaks: bool) {
     e.indention = false;
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn write_single(e: &mut Emitter<'_>, value: &str, allow_breaks: bool) {
     e.write_indicator("'", true, false, false);
     let chars: Vec<char> = value.chars().collect();
@@ -296,6 +308,7 @@ fn write_single(e: &mut Emitter<'_>, value: &str, allow_breaks: bool) {
     e.indention = false;
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn write_double(e: &mut Emitter<'_>, value: &str, allow_breaks: bool) {
     e.write_indicator("\"", true, false, false);
     let chars: Vec<char> = value.chars().collect();
@@ -327,6 +340,7 @@ fn write_double(e: &mut Emitter<'_>, value: &str, allow_breaks: bool) {
 }
 
 /// A double-quoted escape as libyaml writes it (upper-case hex).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn escape(c: char) -> String {
     let short = match c {
         '\0' => "0",
@@ -356,6 +370,7 @@ fn escape(c: char) -> String {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn write_literal(e: &mut Emitter<'_>, value: &str) {
     e.write_indicator("|", true, false, false);
     if value.starts_with(|c: char| c == ' ' || is_break(c)) {
@@ -386,6 +401,7 @@ fn write_literal(e: &mut Emitter<'_>, value: &str) {
 
 /// The chomping indicator: `-` without a final break, none for exactly one, `+` for more (or a
 /// text that is a single break).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn chomping(value: &str) -> Option<&'static str> {
     let mut rev = value.chars().rev();
     match (rev.next(), rev.next()) {

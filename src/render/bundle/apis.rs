@@ -25,6 +25,7 @@ pub struct ApiKey {
 }
 
 impl fmt::Display for ApiKey {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}/{}/{} ({})", self.group, self.version, self.kind, self.plural)
     }
@@ -40,6 +41,7 @@ struct Definition {
 
 /// `spec.<section>.owned` and `.required` of the CSV (the section key matches exactly, as opm
 /// looks it up in a map; the fields inside case-insensitively).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn definitions(csv: &Node, section: &str) -> Result<(Vec<Definition>, Vec<Definition>), String> {
     let spec = spec_of(csv)?;
     let Some(block) = spec.and_then(|s| s.get(section)).filter(|b| b.value != crate::declcfg::Value::Null) else {
@@ -57,6 +59,7 @@ fn definitions(csv: &Node, section: &str) -> Result<(Vec<Definition>, Vec<Defini
     Ok((list("owned")?, list("required")?))
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn definition(node: &Node) -> Result<Definition, String> {
     if node.as_object().is_none() && node.value != crate::declcfg::Value::Null {
         return Err(fields::mismatch(node, "registry.DefinitionKey"));
@@ -70,6 +73,7 @@ fn definition(node: &Node) -> Result<Definition, String> {
 }
 
 /// The CSV's `spec` as opm's raw message: an error when missing or not an object.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn spec_of(csv: &Node) -> Result<Option<&Node>, String> {
     match csv.field("spec").map(|m| &m.value) {
         None => Err("unexpected end of JSON input".into()),
@@ -80,6 +84,7 @@ pub fn spec_of(csv: &Node) -> Result<Option<&Node>, String> {
 }
 
 /// `plural.group` split at the first dot.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn plural_group(def: &Definition) -> Result<ApiKey, String> {
     match def.name.split_once('.') {
         Some((plural, group)) => Ok(ApiKey {
@@ -94,6 +99,7 @@ fn plural_group(def: &Definition) -> Result<ApiKey, String> {
 
 /// The version part of an `apiVersion` (`apiextensions.k8s.io/v1` → `v1`), as
 /// `schema.ParseGroupVersion` splits it.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn api_version_of(node: &Node) -> String {
     let api_version = fields::loose_string(node, "apiVersion");
     match api_version.matches('/').count() {
@@ -104,6 +110,7 @@ fn api_version_of(node: &Node) -> String {
 }
 
 /// The APIs the CRD manifests and the CSV's owned API services provide.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn provided(manifests: &Manifests) -> Result<BTreeSet<ApiKey>, String> {
     let mut out = BTreeSet::new();
     for m in manifests.objects.iter().filter(|m| m.kind == "CustomResourceDefinition") {
@@ -116,6 +123,7 @@ pub fn provided(manifests: &Manifests) -> Result<BTreeSet<ApiKey>, String> {
     Ok(out)
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn crd_apis(m: &Manifest, out: &mut BTreeSet<ApiKey>) {
     let api_version = api_version_of(&m.node);
     if api_version != "v1" && api_version != "v1beta1" {
@@ -141,6 +149,7 @@ fn crd_apis(m: &Manifest, out: &mut BTreeSet<ApiKey>) {
 }
 
 /// The APIs the CSV requires (CRDs and API services).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn required(csv: &Node) -> Result<BTreeSet<ApiKey>, String> {
     let mut out = BTreeSet::new();
     let (_, crds) = definitions(csv, "customresourcedefinitions")?;
@@ -156,6 +165,7 @@ pub fn required(csv: &Node) -> Result<BTreeSet<ApiKey>, String> {
 
 /// Every CRD the CSV owns that no manifest provides, each as opm's message (opm stops at the
 /// first, picked at random from a map; here every one is named).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn missing_owned_crds(manifests: &Manifests, provided: &BTreeSet<ApiKey>) -> Result<Vec<String>, String> {
     let (owned, _) = definitions(&manifests.csv().node, "customresourcedefinitions")?;
     let mut missing = BTreeSet::new();

@@ -18,9 +18,11 @@ use crate::declcfg::{Node, Value};
 type Built = Result<Option<Node>, String>;
 
 /// The `olm.csv.metadata` property of a CSV manifest.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn from_csv(csv: &Node) -> Result<Prop, String> {
     let meta = fields::get(csv, "metadata");
     let spec = fields::get(csv, "spec");
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn at<'a>(n: Option<&'a Node>, f: &str) -> Option<&'a Node> {
         n.and_then(|n| fields::get(n, f))
     }
@@ -45,6 +47,7 @@ pub fn from_csv(csv: &Node) -> Result<Prop, String> {
 }
 
 /// An existing `olm.csv.metadata` value, re-encoded through opm's struct.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn canonical(value: &Node) -> Result<Prop, String> {
     check_object(Some(value), "property.CSVMetadata")?;
     let at = |f: &str| fields::get(value, f);
@@ -84,6 +87,7 @@ struct Sources<'a> {
     provider: Option<&'a Node>,
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn build(s: Sources<'_>) -> Result<Prop, String> {
     let members = vec![
         ("annotations", string_map(s.annotations)?),
@@ -105,10 +109,12 @@ fn build(s: Sources<'_>) -> Result<Prop, String> {
 }
 
 /// An object of the members that are present (omitempty).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn present(members: Vec<(&str, Option<Node>)>) -> Node {
     object(members.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))).collect())
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn check_object(n: Option<&Node>, go_type: &str) -> Result<(), String> {
     match n {
         Some(n) if n.as_object().is_none() => Err(fields::mismatch(n, go_type)),
@@ -117,17 +123,20 @@ fn check_object(n: Option<&Node>, go_type: &str) -> Result<(), String> {
 }
 
 /// A string field that is always written.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn req_str(n: Option<&Node>) -> Result<Node, String> {
     Ok(node(Value::String(n.map(fields::as_string).transpose()?.unwrap_or_default().into())))
 }
 
 /// A string field with `omitempty`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn opt_str(n: Option<&Node>) -> Built {
     let s = req_str(n)?;
     Ok((s.as_str() != Some("")).then_some(s))
 }
 
 /// A `map[string]string` with `omitempty`, keys sorted.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn string_map(n: Option<&Node>) -> Built {
     let Some(n) = n else { return Ok(None) };
     let members = n.as_object().ok_or_else(|| fields::mismatch(n, "map[string]string"))?;
@@ -140,6 +149,7 @@ fn string_map(n: Option<&Node>) -> Built {
 }
 
 /// A slice with `omitempty`, each element converted by `item`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn list(n: Option<&Node>, item: fn(&Node) -> Result<Node, String>) -> Built {
     let Some(n) = n else { return Ok(None) };
     let items = n.as_array().ok_or_else(|| fields::mismatch(n, "a slice"))?;
@@ -148,6 +158,7 @@ fn list(n: Option<&Node>, item: fn(&Node) -> Result<Node, String>) -> Built {
 }
 
 /// The element `n` as a struct (null is the zero struct).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn each_field<'a>(n: &'a Node, go_type: &str) -> Result<impl Fn(&str) -> Option<&'a Node>, String> {
     if n.value != Value::Null && n.as_object().is_none() {
         return Err(fields::mismatch(n, go_type));
@@ -156,12 +167,14 @@ fn each_field<'a>(n: &'a Node, go_type: &str) -> Result<impl Fn(&str) -> Option<
 }
 
 /// `{owned, required}` (`CustomResourceDefinitions` / `APIServiceDefinitions`), always written.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn owned_required(n: Option<&Node>, item: fn(&Node) -> Result<Node, String>) -> Result<Node, String> {
     let Some(n) = n else { return Ok(object(vec![])) };
     let f = each_field(n, "v1alpha1.CustomResourceDefinitions")?;
     Ok(present(vec![("owned", list(f("owned"), item)?), ("required", list(f("required"), item)?)]))
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn crd_description(n: &Node) -> Result<Node, String> {
     let f = each_field(n, "v1alpha1.CRDDescription")?;
     let mut members = vec![
@@ -173,6 +186,7 @@ fn crd_description(n: &Node) -> Result<Node, String> {
     Ok(present(members))
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn api_service(n: &Node) -> Result<Node, String> {
     let f = each_field(n, "v1alpha1.APIServiceDescription")?;
     let mut members = vec![
@@ -188,6 +202,7 @@ fn api_service(n: &Node) -> Result<Node, String> {
 }
 
 /// `displayName`, `description`, `resources` and the three descriptor lists.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn descriptions<'a>(f: &impl Fn(&str) -> Option<&'a Node>) -> Result<Vec<(&'static str, Option<Node>)>, String> {
     Ok(vec![
         ("displayName", opt_str(f("displayName"))?),
@@ -199,6 +214,7 @@ fn descriptions<'a>(f: &impl Fn(&str) -> Option<&'a Node>) -> Result<Vec<(&'stat
     ])
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn int32(n: Option<&Node>) -> Built {
     match n {
         None => Ok(None),
@@ -211,11 +227,13 @@ fn int32(n: Option<&Node>) -> Built {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn resource(n: &Node) -> Result<Node, String> {
     let f = each_field(n, "v1alpha1.APIResourceReference")?;
     Ok(object(vec![("name", req_str(f("name"))?), ("kind", req_str(f("kind"))?), ("version", req_str(f("version"))?)]))
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn descriptor(n: &Node) -> Result<Node, String> {
     let f = each_field(n, "v1alpha1.SpecDescriptor")?;
     let value = n.field("value").map(|m| {
@@ -232,6 +250,7 @@ fn descriptor(n: &Node) -> Result<Node, String> {
     ]))
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn install_mode(n: &Node) -> Result<Node, String> {
     let f = each_field(n, "v1alpha1.InstallMode")?;
     let supported = match f("supported") {
@@ -242,20 +261,24 @@ fn install_mode(n: &Node) -> Result<Node, String> {
     Ok(object(vec![("type", req_str(f("type"))?), ("supported", node(Value::Bool(supported)))]))
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn app_link(n: &Node) -> Result<Node, String> {
     let f = each_field(n, "v1alpha1.AppLink")?;
     Ok(present(vec![("name", opt_str(f("name"))?), ("url", opt_str(f("url"))?)]))
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn app_link_or_empty(n: Option<&Node>) -> Result<Node, String> {
     n.map_or_else(|| Ok(object(vec![])), app_link)
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn maintainer(n: &Node) -> Result<Node, String> {
     let f = each_field(n, "v1alpha1.Maintainer")?;
     Ok(present(vec![("name", opt_str(f("name"))?), ("email", opt_str(f("email"))?)]))
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn native_api(n: &Node) -> Result<Node, String> {
     let f = each_field(n, "v1.GroupVersionKind")?;
     Ok(object(vec![

@@ -6,16 +6,19 @@ use crate::declcfg::{Node, Value};
 use crate::diagnostic::Location;
 
 /// `node.field`, absent when missing or `null`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn get<'a>(node: &'a Node, field: &str) -> Option<&'a Node> {
     node.field(field).map(|m| &m.value).filter(|v| v.value != Value::Null)
 }
 
 /// Follow a path of fields (`["spec", "version"]`).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn path<'a>(node: &'a Node, fields: &[&str]) -> Option<&'a Node> {
     fields.iter().try_fold(node, |n, f| get(n, f))
 }
 
 /// A string field: `""` when absent, an error when it holds another JSON type.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn string(node: &Node, field: &str) -> Result<String, String> {
     match get(node, field) {
         None => Ok(String::new()),
@@ -24,6 +27,7 @@ pub fn string(node: &Node, field: &str) -> Result<String, String> {
 }
 
 /// A string value, or Go's error for another JSON type.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn as_string(v: &Node) -> Result<String, String> {
     match &v.value {
         Value::String(s) => Ok(s.to_string()),
@@ -34,11 +38,13 @@ pub fn as_string(v: &Node) -> Result<String, String> {
 
 /// A string field, `""` for anything but a string (as `unstructured.NestedString` reads
 /// `metadata.name` and `kind`).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn loose_string(node: &Node, field: &str) -> String {
     get(node, field).and_then(Node::as_str).unwrap_or_default().to_string()
 }
 
 /// The elements of an array field (none when absent), or Go's error for another JSON type.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn array<'a>(node: &'a Node, field: &str, go_type: &str) -> Result<&'a [Node], String> {
     match get(node, field) {
         None => Ok(&[]),
@@ -47,16 +53,19 @@ pub fn array<'a>(node: &'a Node, field: &str, go_type: &str) -> Result<&'a [Node
 }
 
 /// Go's `json: cannot unmarshal <kind> into Go value of type <go_type>`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn mismatch(v: &Node, go_type: &str) -> String {
     format!("json: cannot unmarshal {} into Go value of type {go_type}", v.kind_name())
 }
 
 /// A location in `file` at `node`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn at(file: &str, node: &Node) -> Location {
     Location { file: file.to_string(), line: node.pos.line, column: node.pos.column, pointer: String::new() }
 }
 
 /// The whole file `file`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn whole(file: &str) -> Location {
     Location { file: file.to_string(), ..Location::default() }
 }

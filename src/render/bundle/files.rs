@@ -16,6 +16,7 @@ pub struct BundleFile<'a> {
 }
 
 /// The files of `folder` (`manifests` or `metadata`) directly under `root`, sorted by name.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn files_in<'a>(root: &str, folder: &str, files: &'a [FileInput]) -> Vec<BundleFile<'a>> {
     let mut out: Vec<BundleFile<'a>> = files
         .iter()
@@ -30,6 +31,7 @@ pub fn files_in<'a>(root: &str, folder: &str, files: &'a [FileInput]) -> Vec<Bun
 }
 
 /// `path` relative to `root` (`root` may be empty, or end with `/`).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn relative<'a>(root: &str, path: &'a str) -> Option<&'a str> {
     let root = root.trim_end_matches('/');
     if root.is_empty() || root == "." {
@@ -39,6 +41,7 @@ fn relative<'a>(root: &str, path: &'a str) -> Option<&'a str> {
 }
 
 /// `root/folder`, for findings about a folder as a whole.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn folder_path(root: &str, folder: &str) -> String {
     let root = root.trim_end_matches('/');
     if root.is_empty() {

@@ -20,12 +20,14 @@ pub enum Keys {
 }
 
 /// `node` as compact JSON.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn to_json(node: &Node, keys: Keys, escape_html: bool) -> String {
     let mut out = String::new();
     write_node(node, keys, escape_html, &mut out);
     out
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn write_node(node: &Node, keys: Keys, html: bool, out: &mut String) {
     match &node.value {
         Value::Null => out.push_str("null"),
@@ -63,6 +65,7 @@ fn write_node(node: &Node, keys: Keys, html: bool, out: &mut String) {
 
 /// A JSON string literal as Go's encoder writes it. Runs of bytes that need no escape are copied
 /// whole (the manifests embedded in a bundle are mostly such runs).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn write_string(s: &str, html: bool, out: &mut String) {
     out.reserve(s.len() + 2);
     out.push('"');
@@ -95,6 +98,7 @@ pub fn write_string(s: &str, html: bool, out: &mut String) {
 }
 
 /// Whether byte `b` may start a character Go escapes.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn may_escape(b: u8, html: bool) -> bool {
     let table = if html { &MAY_ESCAPE_HTML } else { &MAY_ESCAPE };
     table[b as usize]
@@ -104,6 +108,7 @@ const MAY_ESCAPE: [bool; 256] = escape_table(false);
 const MAY_ESCAPE_HTML: [bool; 256] = escape_table(true);
 
 /// Control characters, `"`, `\`, the lead byte of U+2028/U+2029, and with `html` `<`, `>`, `&`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 const fn escape_table(html: bool) -> [bool; 256] {
     let mut t = [false; 256];
     let mut b = 0;
@@ -123,6 +128,7 @@ const fn escape_table(html: bool) -> [bool; 256] {
 }
 
 /// The escape of one character `may_escape` stopped at.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn escape(c: char, out: &mut String) {
     match c {
         '"' => out.push_str("\\\""),
@@ -139,6 +145,7 @@ fn escape(c: char, out: &mut String) {
 }
 
 /// Sort every object's members by key, recursively (a value that went through a Go map).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn sort_keys(node: &mut Node) {
     match &mut node.value {
         Value::Array(items) => items.iter_mut().for_each(sort_keys),

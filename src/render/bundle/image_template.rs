@@ -20,6 +20,7 @@ enum Part {
 
 impl ImageRefTemplate {
     /// Compile `text`, or say what is not supported.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn compile(text: &str) -> Result<ImageRefTemplate, String> {
         let mut parts = Vec::new();
         let mut rest = text;
@@ -46,6 +47,7 @@ impl ImageRefTemplate {
     }
 
     /// The image reference for a bundle.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn execute(&self, package: &str, name: &str, version: &str) -> String {
         self.parts
             .iter()
@@ -59,6 +61,7 @@ impl ImageRefTemplate {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn field(action: &str, text: &str) -> Result<Part, String> {
     match action {
         ".Package" => Ok(Part::Package),

@@ -34,12 +34,14 @@ pub struct Manifests {
 
 impl Manifests {
     /// The CSV.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn csv(&self) -> &Manifest {
         &self.objects[self.csv]
     }
 }
 
 /// Read `root/manifests/`; `None` (with the error reported) when opm would fail the bundle.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn read(root: &str, files: &[FileInput], diags: &mut Vec<Diagnostic>) -> Option<Manifests> {
     let mut objects: Vec<Manifest> = Vec::new();
     let mut csv: Option<usize> = None;
@@ -70,6 +72,7 @@ pub fn read(root: &str, files: &[FileInput], diags: &mut Vec<Diagnostic>) -> Opt
 }
 
 /// The first document of `file` as an object with a `kind`, warning about what opm skips.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn decode(file: &BundleFile<'_>, diags: &mut Vec<Diagnostic>) -> Option<Manifest> {
     let mut docs = read_documents(file.path, file.bytes).into_iter();
     let first = match docs.next() {
@@ -99,6 +102,7 @@ fn decode(file: &BundleFile<'_>, diags: &mut Vec<Diagnostic>) -> Option<Manifest
     Some(Manifest { file: file.path.to_string(), node, kind })
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn undecodable(
     file: &BundleFile<'_>,
     why: &str,
@@ -110,6 +114,7 @@ fn undecodable(
     None
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn extra_csv(ignored: &Manifest, first: &Manifest) -> Diagnostic {
     let name =
         |m: &Manifest| fields::path(&m.node, &["metadata", "name"]).and_then(Node::as_str).unwrap_or("").to_string();
@@ -123,6 +128,7 @@ fn extra_csv(ignored: &Manifest, first: &Manifest) -> Diagnostic {
 }
 
 /// At most 200 characters of an object's JSON, for messages.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn shorten(json: &str) -> String {
     match json.char_indices().nth(200) {
         Some((i, _)) => format!("{}...", &json[..i]),

@@ -50,6 +50,7 @@ struct Decoded<'a> {
 }
 
 /// Read `root/metadata/`; `None` (with opm's error) when there is no annotations file.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn read(root: &str, files: &[FileInput], diags: &mut Vec<Diagnostic>) -> Option<Metadata> {
     let decoded: Vec<Decoded<'_>> = files_in(root, "metadata", files).into_iter().map(|f| decode(f, diags)).collect();
     let annotations = decoded.iter().find_map(|d| annotations_of(d.node.as_ref().ok()?).ok().flatten());
@@ -72,6 +73,7 @@ pub fn read(root: &str, files: &[FileInput], diags: &mut Vec<Diagnostic>) -> Opt
     Some(Metadata { annotations, dependencies: entries(dependencies), properties: entries(properties) })
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn decode<'a>(file: BundleFile<'a>, diags: &mut Vec<Diagnostic>) -> Decoded<'a> {
     let mut docs = read_documents(file.path, file.bytes).into_iter();
     let node = match docs.next() {
@@ -95,6 +97,7 @@ fn decode<'a>(file: BundleFile<'a>, diags: &mut Vec<Diagnostic>) -> Decoded<'a> 
 }
 
 /// The annotations of an `AnnotationsFile`: `Ok(None)` when it decodes to the zero value.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn annotations_of(node: &Node) -> Result<Option<Annotations>, String> {
     if node.as_object().is_none() {
         return Err(fields::mismatch(node, "registry.AnnotationsFile"));
@@ -114,6 +117,7 @@ fn annotations_of(node: &Node) -> Result<Option<Annotations>, String> {
 }
 
 /// The first file (index) whose `key` list decodes with at least one entry.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn first_list(decoded: &[Decoded<'_>], key: &str) -> Option<(usize, Vec<Entry>)> {
     decoded.iter().enumerate().find_map(|(i, d)| {
         let entries = list_of(d.node.as_ref().ok()?, key, d.file.path).ok()?;
@@ -122,6 +126,7 @@ fn first_list(decoded: &[Decoded<'_>], key: &str) -> Option<(usize, Vec<Entry>)>
 }
 
 /// The `key` list of a `DependenciesFile` / `PropertiesFile` (`[{type, value}]`).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn list_of(node: &Node, key: &str, file: &str) -> Result<Vec<Entry>, String> {
     if node.as_object().is_none() {
         return Err(fields::mismatch(node, "a map"));
@@ -141,6 +146,7 @@ fn list_of(node: &Node, key: &str, file: &str) -> Result<Vec<Entry>, String> {
 }
 
 /// A warning when a file named after `key` (`dependencies.yaml`) is not the one opm used.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn skipped_warning(d: &Decoded<'_>, key: &str, used: Option<&str>) -> Option<Diagnostic> {
     if !d.file.name.starts_with(key) || used == Some(d.file.path) {
         return None;
@@ -158,6 +164,7 @@ fn skipped_warning(d: &Decoded<'_>, key: &str, used: Option<&str>) -> Option<Dia
 }
 
 /// Why a decoded file gives no `key` entries.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn list_problem(node: &Node, key: &str, file: &str) -> String {
     if let Err(e) = list_of(node, key, file) {
         return format!("is not a {key} file: {e}");

@@ -13,6 +13,7 @@ use crate::diagnostic::{Code, Diagnostic};
 
 /// Migrate every bundle of `cfg`; a bundle whose CSV or metadata does not decode is left as it
 /// is and reported (opm stops the whole render there).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn migrate_to_csv_metadata(cfg: &mut DeclarativeConfig) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     for bundle in &mut cfg.bundles {
@@ -24,6 +25,7 @@ pub fn migrate_to_csv_metadata(cfg: &mut DeclarativeConfig) -> Vec<Diagnostic> {
     diags
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn migrate_bundle(bundle: &mut declcfg::Bundle) -> Result<(), String> {
     let mut props: Vec<declcfg::Property> = bundle.properties.to_vec();
     if props.iter().any(|p| p.type_.value == TYPE_CSV_METADATA) {

@@ -67,12 +67,14 @@ pub struct BundleOutcome {
 /// Render the bundle directory `root` (the path prefix as the caller names it, e.g.
 /// `operators/foo/0.1.0`; empty for files named `manifests/...`) from `files` (paths include the
 /// prefix) into one `olm.bundle`, as `opm render` does.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn render_bundle_dir(root: &str, files: &[FileInput], options: &BundleOptions) -> BundleOutcome {
     let mut diagnostics = Vec::new();
     let bundle = render(root, files, options, &mut diagnostics);
     BundleOutcome { bundle, diagnostics }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn render(
     root: &str,
     files: &[FileInput],
@@ -142,6 +144,7 @@ fn render(
 }
 
 /// The provided APIs, once every CRD the CSV owns is among them.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn checked_provided_apis(manifests: &Manifests, name: &str) -> Result<BTreeSet<ApiKey>, Vec<(Code, String)>> {
     let wrap = |e: String| format!("error checking provided apis in bundle {name}: {e}");
     let provided = apis::provided(manifests).map_err(|e| vec![(Code::BundleInvalidCsv, wrap(e))])?;
@@ -155,6 +158,7 @@ fn checked_provided_apis(manifests: &Manifests, name: &str) -> Result<BTreeSet<A
 }
 
 /// `spec.version`, `spec.release` and the required APIs of the CSV.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn csv_facts(csv: &Node) -> Result<(String, String, BTreeSet<ApiKey>), String> {
     let spec = apis::spec_of(csv).map_err(|e| format!("get version: {e}"))?;
     let version = match spec.and_then(|s| s.get("version")) {
@@ -172,6 +176,7 @@ fn csv_facts(csv: &Node) -> Result<(String, String, BTreeSet<ApiKey>), String> {
 
 /// The CSV's `olm.properties` annotation (a JSON list of properties); one that does not decode
 /// is logged and ignored by opm, a warning here.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn csv_properties(csv: &Manifest, diags: &mut Vec<Diagnostic>) -> Vec<Prop> {
     let annotation = fields::path(&csv.node, &["metadata", "annotations"]).and_then(|a| a.get("olm.properties"));
     let Some(annotation) = annotation else { return Vec::new() };
@@ -187,6 +192,7 @@ fn csv_properties(csv: &Manifest, diags: &mut Vec<Diagnostic>) -> Vec<Prop> {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn decode_property_list(annotation: &Node) -> Result<Vec<Prop>, String> {
     let text = fields::as_string(annotation)?;
     let mut reader = JsonReader::new(&text, 1);
@@ -207,6 +213,7 @@ fn decode_property_list(annotation: &Node) -> Result<Vec<Prop>, String> {
 }
 
 /// The image: the template's expansion when a template is given, else the given image.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn image_of(options: &BundleOptions, inputs: &Inputs<'_>, name: &str, combined: &[Prop]) -> Result<String, String> {
     let Some(text) = &options.image_ref_template else { return Ok(options.image.clone().unwrap_or_default()) };
     let template = ImageRefTemplate::compile(text)?;
@@ -218,6 +225,7 @@ fn image_of(options: &BundleOptions, inputs: &Inputs<'_>, name: &str, combined: 
 }
 
 /// `--migrate-level bundle-object-to-csv-metadata` on a freshly rendered bundle.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn migrate_props(props: &mut Vec<Prop>, csv: &Node) -> Result<(), String> {
     if props.iter().any(|p| p.type_ == TYPE_CSV_METADATA) {
         for p in props.iter_mut().filter(|p| p.type_ == TYPE_CSV_METADATA) {
@@ -231,6 +239,7 @@ fn migrate_props(props: &mut Vec<Prop>, csv: &Node) -> Result<(), String> {
     Ok(())
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn assemble_bundle(
     csv: &Manifest,
     name: &str,

@@ -46,6 +46,7 @@ pub struct Prop {
 
 impl Prop {
     /// A property whose value opm builds from a Go struct (fields in `value`'s member order).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn built(type_: &str, value: Node) -> Prop {
         let raw = to_json(&value, Keys::AsIs, false);
         Prop { type_: type_.to_string(), value, raw }
@@ -53,6 +54,7 @@ impl Prop {
 
     /// A property read from a YAML or JSON metadata file (Go converted it to JSON: keys sorted,
     /// HTML escaped). A missing value is Go's nil `RawMessage`, written as `null`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn from_file(entry: &Entry) -> Prop {
         let (value, raw) = match &entry.value {
             Some(v) => {
@@ -67,6 +69,7 @@ impl Prop {
     }
 
     /// A property whose raw value is JSON text as written (the CSV's `olm.properties`).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn as_written(type_: String, value: Option<Node>) -> Prop {
         let raw = value.as_ref().map(|v| to_json(v, Keys::AsIs, false)).unwrap_or_default();
         Prop { type_, value: value.unwrap_or_else(|| node(Value::Null)), raw }
@@ -74,16 +77,19 @@ impl Prop {
 }
 
 /// A node with no position.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn node(value: Value) -> Node {
     Node::new(Pos::default(), value)
 }
 
 /// A string node.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn string(s: &str) -> Node {
     node(Value::String(s.into()))
 }
 
 /// An object node with members in the given (Go struct field) order.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn object(members: Vec<(&str, Node)>) -> Node {
     node(Value::Object(
         members.into_iter().map(|(k, v)| Member { key: k.into(), key_pos: Pos::default(), value: v }).collect(),
@@ -91,6 +97,7 @@ pub fn object(members: Vec<(&str, Node)>) -> Node {
 }
 
 /// `olm.package {packageName, version, release}` (release omitted when empty).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn package(name: &str, version: &str, release: &str) -> Prop {
     let mut members = vec![("packageName", string(name)), ("version", string(version))];
     if !release.is_empty() {
@@ -99,11 +106,13 @@ pub fn package(name: &str, version: &str, release: &str) -> Prop {
     Prop::built(TYPE_PACKAGE, object(members))
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn gvk(type_: &str, k: &Gvk) -> Prop {
     Prop::built(type_, object(vec![("group", string(&k.0)), ("kind", string(&k.1)), ("version", string(&k.2))]))
 }
 
 /// `olm.bundle.object` for one manifest.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn bundle_object(manifest: &Node) -> Prop {
     let data = base64::engine::general_purpose::STANDARD.encode(to_json(manifest, Keys::Sorted, true));
     Prop::built(TYPE_BUNDLE_OBJECT, object(vec![("data", node(Value::String(data.into())))]))
@@ -136,6 +145,7 @@ pub struct Inputs<'a> {
 
 /// The properties from the properties file and the derived ones, deduplicated (opm's
 /// `bundle.Properties`), in order.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn bundle_properties(inputs: &Inputs<'_>) -> Vec<Prop> {
     let mut derived = Vec::new();
     if !inputs.package.is_empty() {
@@ -150,6 +160,7 @@ pub fn bundle_properties(inputs: &Inputs<'_>) -> Vec<Prop> {
 }
 
 /// Keep the first of each (type, raw value).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn dedup(props: Vec<Prop>) -> Vec<Prop> {
     let mut seen = HashSet::new();
     props.into_iter().filter(|p| seen.insert((p.type_.clone(), p.raw.clone()))).collect()
@@ -165,6 +176,7 @@ pub struct AssembleError {
 }
 
 /// The final, sorted property list (steps 3–6), or the error opm stops with.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn assemble(inputs: &Inputs<'_>, props: &[Prop]) -> Result<Vec<Prop>, AssembleError> {
     let unlocated = |message: String| AssembleError { message, at: None };
     let mut provided: BTreeSet<Gvk> = BTreeSet::new();
@@ -218,6 +230,7 @@ pub fn assemble(inputs: &Inputs<'_>, props: &[Prop]) -> Result<Vec<Prop>, Assemb
     Ok(objects_last(out))
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn decode_gvk(value: &Node) -> Result<Gvk, String> {
     if value.as_object().is_none() && value.value != Value::Null {
         return Err(fields::mismatch(value, "property.GVK"));
@@ -225,11 +238,13 @@ fn decode_gvk(value: &Node) -> Result<Gvk, String> {
     Ok((fields::string(value, "group")?, fields::string(value, "kind")?, fields::string(value, "version")?))
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn parse_error(i: usize, p: &Prop, err: &str) -> String {
     format!("parse property[{i}] of type {:?}: {err}", p.type_)
 }
 
 /// `olm.bundle.object` and `olm.csv.metadata` moved to the end, each group keeping its order.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn objects_last(props: Vec<Prop>) -> Vec<Prop> {
     let (objects, mut others): (Vec<Prop>, Vec<Prop>) =
         props.into_iter().partition(|p| p.type_ == TYPE_BUNDLE_OBJECT || p.type_ == TYPE_CSV_METADATA);

@@ -19,6 +19,7 @@ pub struct Related {
 }
 
 /// The related images of a bundle whose CSV is `csv` and image `bundle_image`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn related_images(csv: &Node, bundle_image: &str) -> Result<Vec<Related>, String> {
     let spec = spec_of(csv)?;
     let mut out = Vec::new();
@@ -47,6 +48,7 @@ pub fn related_images(csv: &Node, bundle_image: &str) -> Result<Vec<Related>, St
 
 /// The images of `install.spec.deployments[].spec.template.spec.(initC|c)ontainers[]`, when
 /// the install strategy is `deployment` (a set, as opm's map).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn operator_images(spec: &Node) -> BTreeSet<String> {
     let mut images = BTreeSet::new();
     let Some(install) = fields::get(spec, "install") else { return images };

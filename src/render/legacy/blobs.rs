@@ -12,11 +12,13 @@ use crate::diagnostic::{Code, Diagnostic, Location};
 use crate::gotext::{decode_base64, quote};
 
 /// A blob source at `pos` in `file`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn source(file: &str, pos: Pos) -> Source {
     Source { file: Arc::from(file), pos }
 }
 
 /// The `olm.package` blob.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn package(source: Source, name: &str, default_channel: Spanned<String>, icon: Option<Icon>) -> Package {
     let name = Spanned::new(name.to_string(), source.pos);
     Package { source, name, default_channel, icon, description: String::new(), properties: Vec::new() }
@@ -24,6 +26,7 @@ pub fn package(source: Source, name: &str, default_channel: Spanned<String>, ico
 
 /// The `olm.channel` blob of a planned channel; every entry is placed at `entry_pos` (its edges
 /// come from CSVs in other files).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn channel(source: Source, package: &str, planned: &PlannedChannel, entry_pos: Pos) -> Channel {
     let at = |s: &str| Spanned::new(s.to_string(), entry_pos);
     let entries = planned
@@ -44,6 +47,7 @@ pub fn channel(source: Source, package: &str, planned: &PlannedChannel, entry_po
 
 /// The icon of a CSV (`bundle` names it in the warning), or `None` when it has no data or does
 /// not decode (then with the warning, located at `location`).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn icon(bundle: &str, data: &str, media_type: &str, location: Location) -> (Option<Icon>, Option<Diagnostic>) {
     if data.is_empty() {
         return (None, None);

@@ -22,6 +22,7 @@ pub enum UpdateGraph {
 
 /// The mode `ci.yaml` (the file `path`) sets; a file that does not parse or names another mode
 /// is reported as a warning and read as `replaces-mode`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn update_graph(path: &str, bytes: &[u8]) -> (UpdateGraph, Vec<Diagnostic>) {
     let whole_file = || Location { file: path.to_string(), ..Location::default() };
     let mut docs = read_documents(path, bytes).into_iter();

@@ -16,21 +16,25 @@ pub struct CsvEdges {
 }
 
 /// The CSV's `metadata.name`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn name(csv: &Node) -> Option<&str> {
     csv.get("metadata")?.get("name")?.as_str()
 }
 
 /// The CSV's `spec.version`, as written.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn version(csv: &Node) -> Option<&str> {
     csv.get("spec")?.get("version")?.as_str()
 }
 
 /// Whether a manifest is a ClusterServiceVersion.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn is_csv(manifest: &Node) -> bool {
     manifest.get("kind").and_then(Node::as_str) == Some("ClusterServiceVersion")
 }
 
 /// The edges of `csv`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn edges(csv: &Node) -> CsvEdges {
     let spec = csv.get("spec");
     let text = |n: Option<&Node>| n.and_then(|n| n.as_str().map(|s| Spanned::new(s.to_string(), n.pos)));
@@ -46,6 +50,7 @@ pub fn edges(csv: &Node) -> CsvEdges {
 }
 
 /// `spec.icon[0]`: its `base64data` and `mediatype`, and where the icon starts.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn icon(csv: &Node) -> Option<(String, String, Pos)> {
     let first = csv.get("spec")?.get("icon")?.as_array()?.first()?;
     let field = |k: &str| first.get(k).and_then(Node::as_str).unwrap_or("").to_string();

@@ -11,11 +11,13 @@ use crate::declcfg::FileInput;
 const IGNORED_DIRS: &[&str] = &["catalog-templates"];
 
 /// The parent directory of `path` (`""` for a top-level name).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn parent(path: &str) -> &str {
     path.trim_end_matches('/').rsplit_once('/').map_or("", |(dir, _)| dir)
 }
 
 /// `dir/name`, or `name` when `dir` is empty.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn join(dir: &str, name: &str) -> String {
     if dir.is_empty() {
         name.to_string()
@@ -25,20 +27,24 @@ pub fn join(dir: &str, name: &str) -> String {
 }
 
 /// Whether `path` lies inside directory `dir` (every path lies inside `""`).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn is_under(path: &str, dir: &str) -> bool {
     let dir = dir.trim_end_matches('/');
     dir.is_empty() || path.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/'))
 }
 
 /// The files inside directory `dir`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn files_under(files: &[FileInput], dir: &str) -> Vec<FileInput> {
     files.iter().filter(|f| is_under(&f.path, dir)).cloned().collect()
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn segments(dir: &str) -> impl Iterator<Item = &str> {
     dir.split('/').filter(|s| !s.is_empty())
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn ignored(dir: &str) -> bool {
     segments(dir).any(|s| IGNORED_DIRS.contains(&s))
 }
@@ -46,6 +52,7 @@ fn ignored(dir: &str) -> bool {
 /// Every bundle directory of the tree, sorted: a directory with a file under `manifests/` and a
 /// file under `metadata/`. Directories inside another bundle's `manifests/` or `metadata/`, and
 /// under `catalog-templates/`, are not bundles.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn bundle_roots(files: &[FileInput]) -> Vec<String> {
     let (mut with_manifests, mut with_metadata) = (BTreeSet::new(), BTreeSet::new());
     for f in files {
@@ -66,6 +73,7 @@ pub fn bundle_roots(files: &[FileInput]) -> Vec<String> {
 
 /// Every `*.package.yaml` (or `.yml`) outside bundle directories and `catalog-templates/`,
 /// sorted: each one's directory is a package-manifest root.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn package_manifest_files<'a>(files: &'a [FileInput], bundle_roots: &[String]) -> Vec<&'a FileInput> {
     let mut found: Vec<&FileInput> = files
         .iter()
@@ -77,6 +85,7 @@ pub fn package_manifest_files<'a>(files: &'a [FileInput], bundle_roots: &[String
 }
 
 /// The nearest `ci.yaml` governing directory `dir`: in `dir` or one of its ancestors.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn ci_yaml_for<'a>(files: &'a [FileInput], dir: &str) -> Option<&'a FileInput> {
     let mut at = dir;
     loop {
@@ -92,6 +101,7 @@ pub fn ci_yaml_for<'a>(files: &'a [FileInput], dir: &str) -> Option<&'a FileInpu
 }
 
 /// The longest directory that holds every one of `dirs` (`""` when they share none).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn common_dir<'a>(dirs: impl IntoIterator<Item = &'a str>) -> String {
     let mut common: Option<Vec<&str>> = None;
     for d in dirs {

@@ -68,6 +68,7 @@ pub struct PlannedChannel {
 
 /// Version order, lowest first; a bundle without a version sorts below every version, and equal
 /// versions by name.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn by_version(a: &GraphBundle, b: &GraphBundle) -> Ordering {
     let version = match (&a.version, &b.version) {
         (Some(x), Some(y)) => x.compare(y),
@@ -77,6 +78,7 @@ fn by_version(a: &GraphBundle, b: &GraphBundle) -> Ordering {
 }
 
 /// The bundles in version order.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn sorted(bundles: &[GraphBundle]) -> Vec<&GraphBundle> {
     let mut out: Vec<&GraphBundle> = bundles.iter().collect();
     crate::sort::sort_by(&mut out, |a, b| by_version(a, b));
@@ -84,11 +86,13 @@ pub fn sorted(bundles: &[GraphBundle]) -> Vec<&GraphBundle> {
 }
 
 /// Every channel named by some bundle, sorted by name.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn channel_names(bundles: &[GraphBundle]) -> BTreeSet<&str> {
     bundles.iter().flat_map(|b| b.channels.iter().map(String::as_str)).collect()
 }
 
 /// The channels of the package, sorted by name, each with its entries in version order.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn channels(bundles: &[GraphBundle], mode: UpdateGraph) -> Vec<PlannedChannel> {
     let ordered = sorted(bundles);
     channel_names(bundles)
@@ -126,6 +130,7 @@ const DEFAULT_KEY: &str = "operators.operatorframework.io.bundle.channel.default
 pub struct NoDefaultChannel(pub Vec<String>);
 
 impl std::fmt::Display for NoDefaultChannel {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let channels = crate::gotext::string_slice(&self.0);
         write!(f, "unable to determine default channel among channel heads: no bundle sets {DEFAULT_KEY} and the package has channels {channels}")
@@ -133,6 +138,7 @@ impl std::fmt::Display for NoDefaultChannel {
 }
 
 /// The default channel and the bundle that decided it (`None` when implied by a lone channel).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn default_channel(bundles: &[GraphBundle]) -> Result<(String, Option<&GraphBundle>), NoDefaultChannel> {
     if let Some(b) = sorted(bundles).into_iter().rev().find(|b| !b.default_channel.is_empty()) {
         return Ok((b.default_channel.clone(), Some(b)));
@@ -145,6 +151,7 @@ pub fn default_channel(bundles: &[GraphBundle]) -> Result<(String, Option<&Graph
 }
 
 /// The head of `channel`: its highest version.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn head<'a>(bundles: &'a [GraphBundle], channel: &str) -> Option<&'a GraphBundle> {
     sorted(bundles).into_iter().rev().find(|b| b.channels.iter().any(|c| c == channel))
 }

@@ -11,6 +11,7 @@ use crate::render::bundle::BundleOutcome;
 use crate::render::Annotations;
 
 /// The annotations file a bundle built from `annotations` would carry.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn annotations_yaml(a: &Annotations) -> String {
     let q = |s: &str| serde_json::to_string(s).unwrap_or_default();
     let mut out = String::from("annotations:\n");
@@ -27,6 +28,7 @@ fn annotations_yaml(a: &Annotations) -> String {
 
 /// Render the files directly in `dir` as a bundle with `annotations`, using `render_dir` (which
 /// renders a `manifests/` + `metadata/` directory).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn render(
     dir: &str,
     files: &[FileInput],

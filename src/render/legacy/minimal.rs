@@ -8,11 +8,13 @@ use crate::declcfg::{self, read_documents, FileInput, Node, Source, Spanned};
 use crate::render::bundle::BundleOutcome;
 use crate::render::{Annotations, RenderedBundle};
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn first_doc(f: &FileInput) -> Option<Node> {
     read_documents(&f.path, &f.content).into_iter().next()?.ok()?.value
 }
 
 /// The annotations of `metadata/`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn annotations(root: &str, files: &[FileInput]) -> Option<Annotations> {
     let dir = discover::join(root, "metadata");
     files.iter().filter(|f| discover::parent(&f.path) == dir).find_map(|f| {
@@ -29,6 +31,7 @@ pub fn annotations(root: &str, files: &[FileInput]) -> Option<Annotations> {
 }
 
 /// Render the CSV in `dir` with `annotations`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn render(dir: &str, files: &[FileInput], annotations: Annotations) -> BundleOutcome {
     let csv_file = files
         .iter()
@@ -56,6 +59,7 @@ pub fn render(dir: &str, files: &[FileInput], annotations: Annotations) -> Bundl
 }
 
 /// Render a bundle directory (`manifests/` + `metadata/`).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn render_bundle_dir(root: &str, files: &[FileInput]) -> BundleOutcome {
     match annotations(root, files) {
         Some(a) => render(&discover::join(root, "manifests"), files, a),

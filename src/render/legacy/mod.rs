@@ -29,6 +29,7 @@ use crate::render::Rendered;
 pub use ci::UpdateGraph;
 
 /// Whether `files` hold bundle directories or package manifests (the layouts this module reads).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn has_legacy_layout(files: &[FileInput]) -> bool {
     let roots = discover::bundle_roots(files);
     !roots.is_empty() || !discover::package_manifest_files(files, &roots).is_empty()
@@ -36,6 +37,7 @@ pub fn has_legacy_layout(files: &[FileInput]) -> bool {
 
 /// Every file of a tree (bundle directories in the community layout, package manifests, or both),
 /// paths as the user names them → FBC packages. Each bundle is rendered with `options`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn render_tree(files: &[FileInput], options: &BundleOptions) -> Rendered {
     let mut out = tree::render_bundles(files, &|root, files| render_bundle_dir(root, files, options));
     let roots = discover::bundle_roots(files);
@@ -50,6 +52,7 @@ pub fn render_tree(files: &[FileInput], options: &BundleOptions) -> Rendered {
 
 /// The package-manifest directory `root` (its `<pkg>.package.yaml` and version folders, given in
 /// `files`) → one FBC package. Each version folder is rendered as a bundle with `options`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn render_package_manifest(root: &str, files: &[FileInput], options: &BundleOptions) -> Rendered {
     package_manifest::render(root, files, &|dir, files, annotations| {
         manifests_dir::render(dir, files, annotations, &|root, files| render_bundle_dir(root, files, options))

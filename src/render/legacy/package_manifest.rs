@@ -56,12 +56,14 @@ struct CsvInfo {
     csv: Node,
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn locate(file: &str, pos: Pos, pointer: &str) -> Location {
     Location { file: file.to_string(), line: pos.line, column: pos.column, pointer: pointer.to_string() }
 }
 
 /// A string field as Go's `encoding/json` binds it (keys matched case-insensitively); a value of
 /// another type is opm's decoding error.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn string_field(node: &Node, key: &str, go_field: &str) -> Result<Spanned<String>, String> {
     let Some(m) = node.field(key) else { return Ok(Spanned::default()) };
     match &m.value.value {
@@ -75,6 +77,7 @@ fn string_field(node: &Node, key: &str, go_field: &str) -> Result<Spanned<String
 }
 
 /// Decode `<pkg>.package.yaml` (`pkg/registry/decode.go` `DecodePackageManifest`).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn parse(file: &FileInput) -> Result<PackageManifest, Diagnostic> {
     let whole = |code: Code, message: String, pos: Pos| Diagnostic::error(code, message, locate(&file.path, pos, ""));
     let invalid = |message: String, pos: Pos| {
@@ -121,6 +124,7 @@ pub fn parse(file: &FileInput) -> Result<PackageManifest, Diagnostic> {
 
 /// The package manifest file of directory `root`: a `*.package.yaml` in it, or else any other
 /// file in it that reads as an object with `packageName`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn manifest_file<'a>(root: &str, files: &'a [FileInput]) -> Option<&'a FileInput> {
     let here: Vec<&FileInput> =
         files.iter().filter(|f| discover::parent(&f.path) == root.trim_end_matches('/')).collect();
@@ -133,6 +137,7 @@ fn manifest_file<'a>(root: &str, files: &'a [FileInput]) -> Option<&'a FileInput
 }
 
 /// Every CSV under `root`, by name (a second CSV of the same name is reported and ignored).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn find_csvs(files: &[FileInput], skip: &str, diags: &mut Vec<Diagnostic>) -> BTreeMap<String, CsvInfo> {
     let mut out: BTreeMap<String, CsvInfo> = BTreeMap::new();
     for f in files.iter().filter(|f| f.path != skip) {
@@ -159,6 +164,7 @@ fn find_csvs(files: &[FileInput], skip: &str, diags: &mut Vec<Diagnostic>) -> BT
 
 /// The members of one channel, walking as `addPackageChannels` walked, oldest first: the skipped
 /// CSVs that are not on the replaces chain, then the chain from its tail to `currentCSV`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn members(
     channel: &ManifestChannel,
     manifest: &PackageManifest,
@@ -208,6 +214,7 @@ fn members(
 }
 
 /// The default channel (`PackageManifest.GetDefaultChannel`), or opm's error when none is listed.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn default_channel(manifest: &PackageManifest, diags: &mut Vec<Diagnostic>) -> Spanned<String> {
     let listed = |name: &str| manifest.channels.iter().any(|c| c.name.value == name);
     if !manifest.default_channel.value.is_empty() && listed(&manifest.default_channel.value) {
@@ -224,6 +231,7 @@ fn default_channel(manifest: &PackageManifest, diags: &mut Vec<Diagnostic>) -> S
 
 /// Render the package manifest directory `root`; `render_dir` renders one version folder given the
 /// annotations the package manifest implies for it.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn render(
     root: &str,
     files: &[FileInput],
@@ -311,6 +319,7 @@ pub fn render(
     out
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn entry(name: &str, edges: &CsvEdges) -> PlannedEntry {
     PlannedEntry {
         name: name.to_string(),

@@ -23,6 +23,7 @@ struct TreeBundle {
 }
 
 /// Render every bundle directory of `files` with `render_dir`, then assemble each package.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn render_bundles(files: &[FileInput], render_dir: &dyn Fn(&str, &[FileInput]) -> BundleOutcome) -> Rendered {
     let mut out = Rendered::default();
     let mut by_package: BTreeMap<String, Vec<TreeBundle>> = BTreeMap::new();
@@ -47,6 +48,7 @@ pub fn render_bundles(files: &[FileInput], render_dir: &dyn Fn(&str, &[FileInput
     out
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn left_out(root: &str) -> Diagnostic {
     let location = Location { file: root.to_string(), ..Location::default() };
     let message = format!(
@@ -57,6 +59,7 @@ pub(super) fn left_out(root: &str) -> Diagnostic {
 }
 
 /// The version a bundle's `olm.package` property gives, parsed.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn blob_version(blob: &declcfg::Bundle) -> Option<Version> {
     property::parse_all(&blob.properties).into_iter().find_map(|(_, p)| match p {
         Property::Package(pp) => pp.parsed_version.ok(),
@@ -65,6 +68,7 @@ pub fn blob_version(blob: &declcfg::Bundle) -> Option<Version> {
 }
 
 /// What the graph rules need from a rendered bundle.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn graph_bundle(b: &RenderedBundle) -> GraphBundle {
     GraphBundle {
         name: b.blob.name.value.clone(),
@@ -76,6 +80,7 @@ pub fn graph_bundle(b: &RenderedBundle) -> GraphBundle {
 }
 
 /// One package: its mode, channels, default channel and icon, then its blobs.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn assemble(package: &str, mut bundles: Vec<TreeBundle>, files: &[FileInput], out: &mut Rendered) {
     let dir = discover::common_dir(bundles.iter().map(|b| discover::parent(&b.root)));
     let ci_file = discover::ci_yaml_for(files, &dir);
@@ -118,6 +123,7 @@ fn assemble(package: &str, mut bundles: Vec<TreeBundle>, files: &[FileInput], ou
 
 /// In semver-mode a bundle needs a version to be placed (`AddBundleToGraph`: `Bundle version %s
 /// is not valid`); one without is reported and left out.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn placeable(b: &TreeBundle, out: &mut Rendered) -> bool {
     if b.graph.version.is_some() {
         return true;

@@ -13,6 +13,7 @@ use crate::render::{BundleSource, Rendered};
 const SCHEMA: &str = "olm.template.basic";
 
 /// Expand the template document `doc` of `file`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn expand(file: &str, doc: Option<Node>, source: &BundleSource) -> Rendered {
     let mut out = Rendered::default();
     let entries = match spec(file, doc.as_ref(), SCHEMA, "basic.BasicTemplate") {
@@ -47,6 +48,7 @@ pub(super) fn expand(file: &str, doc: Option<Node>, source: &BundleSource) -> Re
 
 /// The `entries` of a template that holds FBC blobs (basic, substitutes), after opm's checks of
 /// the document: an object whose `schema` is `schema` (`go_type` names its Go struct in errors).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn spec<'d>(
     file: &str,
     doc: Option<&'d Node>,
@@ -98,12 +100,14 @@ pub(super) fn spec<'d>(
 }
 
 /// `basic.BasicTemplate` → `BasicTemplate` (Go names the struct without its package in field errors).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn short(go_type: &str) -> &str {
     go_type.rsplit('.').next().unwrap_or(go_type)
 }
 
 /// The entries decoded as FBC blobs, each with its index, as opm's `declcfg.LoadSlice` does; a
 /// bad entry is reported (located at its template position) and left out.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn load_entries(file: &str, entries: &[(usize, &Node)], diags: &mut Vec<Diagnostic>) -> Vec<(usize, Blob)> {
     let mut blobs = Vec::new();
     for (i, node) in entries {
@@ -119,11 +123,13 @@ pub(super) fn load_entries(file: &str, entries: &[(usize, &Node)], diags: &mut V
 
 /// Whether a bundle entry is only a reference: a schema and an image, no package, properties or
 /// related images.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn is_reference(b: &crate::declcfg::Bundle) -> bool {
     !b.image.value.is_empty() && b.package.value.is_empty() && b.properties.is_empty() && b.related_images.is_empty()
 }
 
 /// An image the source does not hold: opm would pull it; we cannot, offline.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn not_found(file: &str, image: &str, pos: Pos, pointer: &str) -> Diagnostic {
     let msg = format!(
         "bundle image {} is not among the given bundles (opm would pull it from its registry)",

@@ -8,6 +8,7 @@ use crate::diagnostic::{Code, Diagnostic};
 
 /// The first document of a template file (`None` for an empty document, which opm reads as
 /// `null`). An empty file or one whose first document does not parse is an error.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn first_document(file: &FileInput) -> Result<Option<Node>, Diagnostic> {
     match read_documents(&file.path, &file.content).into_iter().next() {
         None => Err(error(&file.path, Code::TemplateSchema, "decoding template input: EOF".into(), Pos::new(1, 1), "")),
@@ -20,6 +21,7 @@ pub(super) fn first_document(file: &FileInput) -> Result<Option<Node>, Diagnosti
 }
 
 /// The kind named by the first document's `schema`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn detect(file: &FileInput) -> Result<TemplateKind, Diagnostic> {
     let doc = first_document(file)?;
     let fail =

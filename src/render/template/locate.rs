@@ -8,6 +8,7 @@ use crate::declcfg::{self, Member, Node, Pos, Spanned, Value};
 use crate::diagnostic::{Code, Diagnostic, Location};
 
 /// An error at `pos` (with JSON `pointer`) in the template `file`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn error(file: &str, code: Code, message: String, pos: Pos, pointer: &str) -> Diagnostic {
     let location =
         Location { file: file.to_string(), line: pos.line, column: pos.column, pointer: pointer.to_string() };
@@ -15,17 +16,20 @@ pub(super) fn error(file: &str, code: Code, message: String, pos: Pos, pointer: 
 }
 
 /// `parent` extended by one key or index (escaped as JSON pointers require).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn child(parent: &str, key: &str) -> String {
     format!("{parent}/{}", key.replace('~', "~0").replace('/', "~1"))
 }
 
 /// Go's `encoding/json` text for a value of the wrong JSON type bound to a struct field:
 /// `json: cannot unmarshal string into Go struct field T.path of type bool`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn type_error(value: &Node, field_path: &str, go_type: &str) -> String {
     format!("json: cannot unmarshal {} into Go struct field {field_path} of type {go_type}", value.kind_name())
 }
 
 /// The members of an object, or Go's error for binding another value to the struct `go_type`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn object<'n>(node: &'n Node, go_type: &str) -> Result<&'n [Member], String> {
     node.as_object()
         .ok_or_else(|| format!("json: cannot unmarshal {} into Go value of type {go_type}", node.kind_name()))
@@ -33,6 +37,7 @@ pub(super) fn object<'n>(node: &'n Node, go_type: &str) -> Result<&'n [Member], 
 
 /// A copy of `bundle` located at the template element `pos` of `file`: the blob, its fields,
 /// properties and related images all point there (the author wrote only the image reference).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn relocate(bundle: &declcfg::Bundle, file: &Arc<str>, pos: Pos) -> declcfg::Bundle {
     let spanned = |s: &Spanned<String>| Spanned::new(s.value.clone(), pos);
     let properties: Vec<declcfg::Property> = bundle
@@ -60,6 +65,7 @@ pub(super) fn relocate(bundle: &declcfg::Bundle, file: &Arc<str>, pos: Pos) -> d
 }
 
 /// `node` with every position set to `pos`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn reposition(node: &Node, pos: Pos) -> Node {
     let value = match &node.value {
         Value::Array(items) => Value::Array(items.iter().map(|n| reposition(n, pos)).collect()),

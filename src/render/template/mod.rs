@@ -33,6 +33,7 @@ impl TemplateKind {
     pub const ALL: [TemplateKind; 3] = [TemplateKind::Basic, TemplateKind::Semver, TemplateKind::Substitutes];
 
     /// The `schema` that selects this kind.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn schema(self) -> &'static str {
         match self {
             TemplateKind::Basic => "olm.template.basic",
@@ -42,6 +43,7 @@ impl TemplateKind {
     }
 
     /// The kind's name on opm's command line (`basic`, `semver`, `substitutes`).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn name(self) -> &'static str {
         match self {
             TemplateKind::Basic => "basic",
@@ -51,11 +53,13 @@ impl TemplateKind {
     }
 
     /// The kind a `schema` selects.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn from_schema(schema: &str) -> Option<TemplateKind> {
         TemplateKind::ALL.into_iter().find(|k| k.schema() == schema)
     }
 
     /// The kind a command-line name (`basic`) selects.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn from_name(name: &str) -> Option<TemplateKind> {
         TemplateKind::ALL.into_iter().find(|k| k.name() == name)
     }
@@ -63,6 +67,7 @@ impl TemplateKind {
 
 /// Expand a template file (path + bytes) against the bundles of `source`, its kind detected from
 /// the `schema` of its first document as opm does.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn expand_template(file: &FileInput, source: &BundleSource) -> Rendered {
     match detect::detect(file) {
         Ok(kind) => expand_template_as(kind, file, source),
@@ -72,6 +77,7 @@ pub fn expand_template(file: &FileInput, source: &BundleSource) -> Rendered {
 
 /// Expand a template file as the given kind, whatever its `schema` says (opm's
 /// `render-template TYPE FILE`); each kind then checks the schema itself.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn expand_template_as(kind: TemplateKind, file: &FileInput, source: &BundleSource) -> Rendered {
     let doc = match detect::first_document(file) {
         Ok(doc) => doc,
@@ -88,6 +94,7 @@ pub fn expand_template_as(kind: TemplateKind, file: &FileInput, source: &BundleS
 
 /// The kind of template `file` is, by the `schema` of its first document; `None` when it is not
 /// a template (a catalog file, say). Files that name no template schema are not parsed.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn template_kind(file: &FileInput) -> Option<TemplateKind> {
     let names = TemplateKind::ALL.map(TemplateKind::schema);
     let mentions = |needle: &str| file.content.windows(needle.len()).any(|w| w == needle.as_bytes());

@@ -29,6 +29,7 @@ struct Substitution {
 }
 
 /// Expand the template document `doc` of `file`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn expand(file: &str, doc: Option<Node>, source: &BundleSource) -> Rendered {
     let mut out = Rendered::default();
     let parsed = spec(file, doc.as_ref(), SCHEMA, GO_TYPE).and_then(|e| Ok((e, substitutions(file, doc.as_ref())?)));
@@ -95,6 +96,7 @@ pub(super) fn expand(file: &str, doc: Option<Node>, source: &BundleSource) -> Re
 }
 
 /// The `substitutions` of the document (keys bound case-insensitively; unknown keys ignored).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn substitutions(file: &str, doc: Option<&Node>) -> Result<Vec<Substitution>, Diagnostic> {
     let Some(m) = doc.and_then(|d| d.field("substitutions")) else {
         return Ok(Vec::new());
@@ -135,6 +137,7 @@ fn substitutions(file: &str, doc: Option<&Node>) -> Result<Vec<Substitution>, Di
 }
 
 /// opm's checks of a substitution's own fields.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn check_fields(s: &Substitution) -> Result<(), String> {
     if s.name.is_empty() {
         return Err("substitution name cannot be empty".into());
@@ -149,6 +152,7 @@ fn check_fields(s: &Substitution) -> Result<(), String> {
 }
 
 /// The base must exist and have a lower version (and release) than the substitute.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn check_versions(config: &DeclarativeConfig, s: &Substitution, substitute: &declcfg::Bundle) -> Result<(), String> {
     let sub_version = composite_version(substitute)
         .map_err(|e| format!("failed to get composite version for substitute bundle {}: {e}", q(&s.name)))?;
@@ -164,6 +168,7 @@ fn check_versions(config: &DeclarativeConfig, s: &Substitution, substitute: &dec
 }
 
 /// A bundle's version and release from its single `olm.package` property.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn composite_version(b: &declcfg::Bundle) -> Result<VersionRelease, String> {
     let packages: Vec<property::PackageProperty> = property::parse_all(&b.properties)
         .into_iter()
@@ -181,6 +186,7 @@ fn composite_version(b: &declcfg::Bundle) -> Result<VersionRelease, String> {
 }
 
 /// Put `substitute` in the place of the base in every channel, and add it to the bundles.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn apply(config: &mut DeclarativeConfig, s: &Substitution, substitute: &declcfg::Bundle) {
     let sub_name = &substitute.name.value;
     for channel in &mut config.channels {
@@ -213,12 +219,14 @@ fn apply(config: &mut DeclarativeConfig, s: &Substitution, substitute: &declcfg:
 }
 
 /// The errors opm's `ConvertToModel` would give for `config` (model build and checks).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn model_errors(config: &DeclarativeConfig) -> Vec<Diagnostic> {
     let loaded = Loaded { config: config.clone(), diagnostics: Vec::new(), files: Vec::new() };
     let validated = validate_loaded_with(loaded, Options { lints: false, ..Options::default() });
     validated.report.diagnostics.into_iter().filter(Diagnostic::is_error).collect()
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn prefixed(diags: Vec<Diagnostic>, prefix: &str) -> impl Iterator<Item = Diagnostic> + '_ {
     diags.into_iter().map(move |mut d| {
         d.message = format!("{prefix}{}", d.message);

@@ -66,6 +66,7 @@ struct Mark {
 impl Mark {
     /// opm's `highwaterChannel.gt`: higher archetype, then higher version, then the preferred
     /// kind, then the kind opm ranks higher (minor > major > none).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn beats(&self, other: &Mark, preference: Stream) -> bool {
         if self.archetype != other.archetype {
             return self.archetype > other.archetype;
@@ -97,6 +98,7 @@ struct Tuple {
 }
 
 /// The channel name for `version` in `archetype`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn channel_name(archetype: &str, kind: Stream, v: &Version) -> String {
     match kind {
         Stream::Minor => format!("{archetype}-v{}.{}", v.major(), v.minor()),
@@ -105,6 +107,7 @@ fn channel_name(archetype: &str, kind: Stream, v: &Version) -> String {
 }
 
 /// Generate and link the channels of the archetypes' bundles (each list sorted here).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn generate(archetypes: &[Vec<Listed>; 3], kinds: &[Stream], preference: Stream) -> Channels {
     let mut channels: BTreeMap<String, Generated> = BTreeMap::new();
     let mut tuples = Vec::new();
@@ -141,6 +144,7 @@ pub(super) fn generate(archetypes: &[Vec<Listed>; 3], kinds: &[Stream], preferen
 }
 
 /// opm's `linkChannels`: edges for the highest version of each minor.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn link(channels: &mut BTreeMap<String, Generated>, tuples: &mut [Tuple]) {
     crate::sort::sort_by(tuples, |a, b| {
         (a.archetype, a.kind).cmp(&(b.archetype, b.kind)).then_with(|| a.version.compare(&b.version))
@@ -172,6 +176,7 @@ fn link(channels: &mut BTreeMap<String, Generated>, tuples: &mut [Tuple]) {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn set_edges(channels: &mut BTreeMap<String, Generated>, at: &Tuple, zmax: &str, acc: &BTreeSet<String>) {
     if let Some(entry) = channels.get_mut(&at.channel).and_then(|c| c.entries.get_mut(at.index)) {
         entry.replaces = zmax.to_string();

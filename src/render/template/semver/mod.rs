@@ -22,6 +22,7 @@ use channels::{Channels, Listed};
 use read::{BundleRef, Stream, Template};
 
 /// Expand the template document `doc` of `file`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn expand(file: &str, doc: Option<Node>, source: &BundleSource) -> Rendered {
     let template = match read::read(file, doc.as_ref()) {
         Ok(t) => t,
@@ -57,6 +58,7 @@ pub(super) fn expand(file: &str, doc: Option<Node>, source: &BundleSource) -> Re
 
 /// Step 1: every distinct image, looked up; each one not found is reported where it is first
 /// listed. Keyed by image, with the first reference.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn render_images<'a>(
     file: &str,
     template: &'a Template,
@@ -91,6 +93,7 @@ struct Placed {
 impl Placed {
     /// The bundles of one archetype that opm can place, each problem reported at the template
     /// element (`render: unable to post-process bundle info: ...`).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn archetype(
         &mut self,
         file: &str,
@@ -139,6 +142,7 @@ impl Placed {
 }
 
 /// The bundle's package name and version from its single `olm.package` property, or opm's error.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn package_and_version(b: &declcfg::Bundle) -> Result<(String, Version), String> {
     let name = &b.name.value;
     let props = property::parse_all(&b.properties);
@@ -169,6 +173,7 @@ fn package_and_version(b: &declcfg::Bundle) -> Result<(String, Version), String>
 
 /// The bundles (by index) whose version equals an earlier one's once build metadata is
 /// stripped, with opm's message.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn build_metadata_conflicts(listed: &[Listed]) -> Vec<(usize, String)> {
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     let mut out = Vec::new();
@@ -190,6 +195,7 @@ fn build_metadata_conflicts(listed: &[Listed]) -> Vec<(usize, String)> {
 
 /// The `olm.package` blob: named by the first bundle, with the default channel, and the
 /// description and icon of the default channel's last entry's CSV.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn package_blob(
     file: &Arc<str>,
     name: &str,
@@ -222,6 +228,7 @@ fn package_blob(
 }
 
 /// An `olm.channel` blob located at the bundle that created the channel.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn channel_blob(file: &Arc<str>, package: &str, c: &channels::Generated) -> declcfg::Channel {
     let entries = c
         .entries

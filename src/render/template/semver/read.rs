@@ -50,6 +50,7 @@ pub(super) struct Template {
 const TOP: &str = "SemverTemplateData";
 
 /// Decode and check the template document `doc` of `file`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn read(file: &str, doc: Option<&Node>) -> Result<Template, Vec<Diagnostic>> {
     let start = doc.map_or(Pos::new(1, 1), |d| d.pos);
     let mut d = Decoded {
@@ -103,6 +104,7 @@ struct Decoded {
 }
 
 impl Default for Template {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn default() -> Template {
         Template {
             major: false,
@@ -115,11 +117,13 @@ impl Default for Template {
 }
 
 impl Decoded {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fail(&mut self, message: String, pos: Pos, pointer: &str) {
         self.errors.push((message, pos, pointer.to_string()));
     }
 
     /// The top-level keys, in the sorted order of the JSON `sigs.k8s.io/yaml` hands to Go.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn top(&mut self, members: &[Member]) {
         let mut sorted: Vec<&Member> = members.iter().collect();
         crate::sort::sort_by(&mut sorted, |a, b| a.key.cmp(&b.key));
@@ -160,6 +164,7 @@ impl Decoded {
         }
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn string(&mut self, v: &Node, field: &str, pointer: &str) -> Option<String> {
         match &v.value {
             Value::String(s) => Some(s.to_string()),
@@ -170,6 +175,7 @@ impl Decoded {
         }
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn boolean(&mut self, v: &Node, field: &str, pointer: &str) -> Option<bool> {
         match &v.value {
             Value::Bool(b) => Some(*b),
@@ -181,6 +187,7 @@ impl Decoded {
     }
 
     /// `{bundles: [{image: ...}, ...]}`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn archetype(&mut self, v: &Node, name: &str, pointer: &str) -> Vec<BundleRef> {
         let mut refs = Vec::new();
         let Some(members) = v.as_object() else {
@@ -212,6 +219,7 @@ impl Decoded {
     }
 
     /// `{image: ...}`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn bundle(&mut self, item: &Node, archetype: &str, pointer: &str) -> Option<BundleRef> {
         let field = format!("{TOP}.{archetype}.bundles");
         let mut found = BundleRef { image: String::new(), pos: item.pos, pointer: pointer.to_string() };
@@ -240,6 +248,7 @@ impl Decoded {
     }
 
     /// opm's defaults and checks of the generated kinds and the default-channel preference.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn settle_kinds(&mut self) -> Result<(), String> {
         let t = &mut self.template;
         if !t.major && !t.minor {
@@ -267,6 +276,7 @@ impl Decoded {
 }
 
 /// Whether `key` binds to a field of the template (a null for it leaves the field unset).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn known(key: &str) -> bool {
     ["schema", "generateMajorChannels", "generateMinorChannels", "defaultChannelTypePreference"]
         .iter()
