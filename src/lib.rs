@@ -67,6 +67,7 @@ pub mod render;
 pub mod report_formats;
 #[cfg(feature = "resolver")]
 pub mod resolve;
+mod hash;
 mod sort;
 pub mod synth;
 pub mod validate;

@@ -4,7 +4,7 @@
 //! skipRanges covering an entry from a sweep over the version order ([`Fans::sweep`]), and the
 //! best of them by the caller's ranking (OLM v0's channel order, OLM v1's highest version).
 
-use std::collections::HashMap;
+use crate::hash::{HashMap, HashMapExt};
 
 use super::edge::EdgeKind;
 use super::fan::Fans;

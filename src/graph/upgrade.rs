@@ -6,7 +6,7 @@
 //! staying put) and picks the highest version ([`successors_v1`]). A version with no path to the
 //! head is stranded, and we say why.
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use serde::Serialize;
 

@@ -3,7 +3,7 @@
 //! on the replaces chain walked from the head or skipped by some entry. Each step is linear in
 //! the channel's size; the messages name at most [`OPM_LIST_CAP`] entries.
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet, HashSetExt};
 
 use super::{Channel, Entry};
 use crate::gotext::{join_capped, OPM_LIST_CAP};
