@@ -222,13 +222,13 @@ pub(crate) struct PackageFacts<'a> {
 
 impl<'a> PackageFacts<'a> {
     pub(crate) fn new(package: &'a Package) -> PackageFacts<'a> {
-        let mut channels_of: HashMap<&str, Vec<&str>> = HashMap::new();
+        let mut channels_of: HashMap<&str, Vec<&str>> = HashMap::with_capacity(package.bundles.len());
         for ch in &package.channels {
             for e in &ch.entries {
                 channels_of.entry(e.name.value.as_str()).or_default().push(ch.name.as_str());
             }
         }
-        let mut bundles: HashMap<&str, &Bundle> = HashMap::new();
+        let mut bundles: HashMap<&str, &Bundle> = HashMap::with_capacity(package.bundles.len());
         for b in &package.bundles {
             bundles.entry(b.name.value.as_str()).or_insert(b);
         }

@@ -19,7 +19,7 @@ pub(crate) struct Declared<'a> {
 impl<'a> Declared<'a> {
     /// Index the `replaces` and `skips` of every entry of `channel` (empty names ignored).
     pub(crate) fn new(channel: &'a Channel) -> Declared<'a> {
-        let mut replaced_by: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut replaced_by: HashMap<&str, Vec<usize>> = HashMap::with_capacity(channel.entries.len());
         let mut skipped_by: HashMap<&str, Vec<usize>> = HashMap::new();
         for (i, e) in channel.entries.iter().enumerate() {
             if !e.replaces.value.is_empty() {

@@ -298,6 +298,7 @@ impl<'a> Seen<'a> {
             if self.few.contains(&name) {
                 return false;
             }
+            self.many.reserve(4 * Seen::FEW);
             self.many.extend(self.few);
         }
         self.many.insert(name)

@@ -44,7 +44,7 @@ impl std::error::Error for ChainError {}
 impl Channel {
     /// The channel head: the single entry that no entry replaces or skips.
     pub fn head(&self) -> Result<&Entry, ChainError> {
-        let mut incoming: HashSet<&str> = HashSet::new();
+        let mut incoming: HashSet<&str> = HashSet::with_capacity(self.entries.len());
         for e in &self.entries {
             if !e.replaces.value.is_empty() {
                 incoming.insert(&e.replaces.value);
