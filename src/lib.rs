@@ -59,6 +59,7 @@ mod dns_label;
 pub mod edit;
 mod gotext;
 pub mod graph;
+mod hash;
 mod image_ref;
 pub mod model;
 pub mod operatorgroup;
@@ -67,7 +68,6 @@ pub mod render;
 pub mod report_formats;
 #[cfg(feature = "resolver")]
 pub mod resolve;
-mod hash;
 mod sort;
 pub mod synth;
 pub mod validate;

@@ -22,8 +22,8 @@ mod constraint;
 mod index;
 mod text;
 
-use std::collections::BTreeMap;
 use crate::hash::{HashMap, HashMapExt};
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::Serialize;

@@ -7,8 +7,8 @@
 //! into edges within a budget. This is the JSON the CLI and the bindings print, and what the DOT
 //! export and the lints read.
 
-use std::collections::BTreeMap;
 use crate::hash::{HashMap, HashMapExt, HashSet};
+use std::collections::BTreeMap;
 
 use petgraph::graph::{DiGraph, NodeIndex};
 use serde::Serialize;

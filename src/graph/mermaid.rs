@@ -8,8 +8,8 @@
 //! counted first (each skipRange resolved against the channel's version order, without testing
 //! every pair) and a graph of more than a budget of edges is refused ([`MermaidError::TooLarge`]).
 
-use std::collections::{BTreeMap, BTreeSet};
 use crate::hash::{HashMap, HashMapExt};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use super::channel_graph::EXPANSION_BUDGET;
