@@ -64,6 +64,10 @@ for f in pkg/dist/web/olm_catalog_bg.wasm pkg/dist/web-full/olm_catalog_bg.wasm 
     --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext --strip-debug --strip-producers "$f" -o "$f"
 done
 for f in pkg/dist/web/olm_catalog_bg.wasm pkg/dist/web-full/olm_catalog_bg.wasm; do
+  # The byte scans are vectorized (see wasm_build); a module without one SIMD instruction means the
+  # flag was lost again.
+  simd=$(scripts/node_modules/.bin/wasm-dis "$f" | grep -c 'i8x16\.' || true)
+  [ "$simd" -gt 0 ] || { echo "build-pkg: $f has no SIMD instructions" >&2; exit 1; }
   raw=$(wc -c < "$f")
   gz=$(gzip -9 -c "$f" | wc -c)
   echo "build-pkg: $f $((raw / 1024)) KB raw, $((gz / 1024)) KB gzipped"

@@ -64,6 +64,7 @@ mod dns_label;
 pub mod edit;
 mod gotext;
 pub mod graph;
+mod hash;
 mod image_ref;
 pub mod model;
 pub mod operatorgroup;

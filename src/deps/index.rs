@@ -4,7 +4,7 @@
 //! `package` leaves of `olm.constraint` values that are not negated), keyed by what it names.
 //! Built in one pass over the model; each package's view then reads only the lists it needs.
 
-use std::collections::HashMap;
+use crate::hash::{HashMap, HashMapExt};
 
 use super::bits::Bits;
 use crate::model::{Bundle, Model, Package};

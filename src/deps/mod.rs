@@ -22,7 +22,8 @@ mod constraint;
 mod index;
 mod text;
 
-use std::collections::{BTreeMap, HashMap};
+use crate::hash::{HashMap, HashMapExt};
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::Serialize;

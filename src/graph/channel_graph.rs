@@ -7,7 +7,8 @@
 //! into edges within a budget. This is the JSON the CLI and the bindings print, and what the DOT
 //! export and the lints read.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use crate::hash::{HashMap, HashMapExt, HashSet};
+use std::collections::BTreeMap;
 
 use petgraph::graph::{DiGraph, NodeIndex};
 use serde::Serialize;
@@ -221,13 +222,13 @@ pub(crate) struct PackageFacts<'a> {
 
 impl<'a> PackageFacts<'a> {
     pub(crate) fn new(package: &'a Package) -> PackageFacts<'a> {
-        let mut channels_of: HashMap<&str, Vec<&str>> = HashMap::new();
+        let mut channels_of: HashMap<&str, Vec<&str>> = HashMap::with_capacity(package.bundles.len());
         for ch in &package.channels {
             for e in &ch.entries {
                 channels_of.entry(e.name.value.as_str()).or_default().push(ch.name.as_str());
             }
         }
-        let mut bundles: HashMap<&str, &Bundle> = HashMap::new();
+        let mut bundles: HashMap<&str, &Bundle> = HashMap::with_capacity(package.bundles.len());
         for b in &package.bundles {
             bundles.entry(b.name.value.as_str()).or_insert(b);
         }

@@ -3,7 +3,7 @@
 //! the rule it checks; [`package`] runs them channel by channel, in a fixed order. Channels opm
 //! already rejects (empty, or without a single head) are not linted.
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashMapExt, HashSet};
 use std::ops::Range;
 
 use super::channel_graph::{ChannelGraph, PackageFacts, Prepared};

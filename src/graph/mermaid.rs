@@ -8,7 +8,8 @@
 //! counted first (each skipRange resolved against the channel's version order, without testing
 //! every pair) and a graph of more than a budget of edges is refused ([`MermaidError::TooLarge`]).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use crate::hash::{HashMap, HashMapExt};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use super::channel_graph::EXPANSION_BUDGET;
@@ -106,7 +107,7 @@ impl std::error::Error for MermaidError {}
 /// do not decode, that has not exactly one `olm.package` property, or whose version is invalid.
 #[cfg_attr(olm_wasm_size, optimize(size))]
 fn check_versions(bundles: &[&Bundle]) -> Result<(), MermaidError> {
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = crate::hash::HashSet::default();
     for b in bundles.iter().filter(|b| seen.insert(b.name.value.as_str())) {
         let bundle = b.name.value.clone();
         let invalid = b.properties.iter().find_map(|(i, p)| match p {

@@ -2,7 +2,7 @@
 //! with skipped entries left out. Entries off that chain can never be picked by OLM v0, neither as
 //! an upgrade target nor as a dependency.
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet, HashSetExt};
 
 use crate::gotext::{join_capped, quote as q, OPM_LIST_CAP};
 use crate::model::{Channel, Entry};

@@ -22,7 +22,7 @@
 //! Positions come from [`super::layout`], nodes listed oldest version first, so ranks run from
 //! the oldest version to the head.
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use serde::Serialize;
 

@@ -4,7 +4,7 @@
 //! skipRanges covering an entry from a sweep over the version order ([`Fans::sweep`]), and the
 //! best of them by the caller's ranking (OLM v0's channel order, OLM v1's highest version).
 
-use std::collections::HashMap;
+use crate::hash::{HashMap, HashMapExt};
 
 use super::edge::EdgeKind;
 use super::fan::Fans;
@@ -19,7 +19,7 @@ pub(crate) struct Declared<'a> {
 impl<'a> Declared<'a> {
     /// Index the `replaces` and `skips` of every entry of `channel` (empty names ignored).
     pub(crate) fn new(channel: &'a Channel) -> Declared<'a> {
-        let mut replaced_by: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut replaced_by: HashMap<&str, Vec<usize>> = HashMap::with_capacity(channel.entries.len());
         let mut skipped_by: HashMap<&str, Vec<usize>> = HashMap::new();
         for (i, e) in channel.entries.iter().enumerate() {
             if !e.replaces.value.is_empty() {

@@ -6,7 +6,7 @@
 //! staying put) and picks the highest version ([`successors_v1`]). A version with no path to the
 //! head is stranded, and we say why.
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use serde::Serialize;
 
@@ -244,8 +244,7 @@ fn walk(
     };
     let mut steps = Vec::new();
     let first = cur.name.clone();
-    let mut seen: HashSet<&str> = HashSet::new();
-    seen.insert(&first);
+    let mut seen = Seen::new(&first);
     let mut blocked_first = None;
     // Once on an entry of the channel, callers answer from their memo.
     while head != Some(cur.name.as_str()) {
@@ -265,6 +264,45 @@ fn walk(
     }
     let reached = head == Some(cur.name.as_str());
     Ok(Walk { steps, cur, reached, blocked: blocked_first })
+}
+
+/// The names a walk has been on, to stop at a cycle. Most walks are a few steps long, so the
+/// first [`Seen::FEW`] names are kept in an array and compared one by one, with no allocation
+/// and no hashing; a longer walk moves them into a hash set.
+struct Seen<'a> {
+    few: [&'a str; Seen::FEW],
+    len: usize,
+    many: HashSet<&'a str>,
+}
+
+impl<'a> Seen<'a> {
+    const FEW: usize = 8;
+
+    fn new(first: &'a str) -> Seen<'a> {
+        let mut few = [""; Seen::FEW];
+        few[0] = first;
+        Seen { few, len: 1, many: HashSet::new() }
+    }
+
+    /// Adds `name`; false when the walk was on it already.
+    fn insert(&mut self, name: &'a str) -> bool {
+        if self.len < Seen::FEW {
+            if self.few[..self.len].contains(&name) {
+                return false;
+            }
+            self.few[self.len] = name;
+            self.len += 1;
+            return true;
+        }
+        if self.many.is_empty() {
+            if self.few.contains(&name) {
+                return false;
+            }
+            self.many.reserve(4 * Seen::FEW);
+            self.many.extend(self.few);
+        }
+        self.many.insert(name)
+    }
 }
 
 /// A channel prepared for OLM v0 walks: its order, parsed skipRanges, which entries are
@@ -733,6 +771,19 @@ mod tests {
     /// The steps from bundle `from`, as `1.0.0 -> 1.1.0 (replaces)`.
     fn steps(m: &Model, semantics: Semantics, from: &str) -> Vec<String> {
         render(&path_from(m, semantics, Start::Bundle(from.into())))
+    }
+
+    #[test]
+    fn a_walk_remembers_every_name_it_was_on_short_or_long() {
+        let names: Vec<String> = (0..3 * Seen::FEW).map(|i| format!("foo.v{i}")).collect();
+        let mut seen = Seen::new(&names[0]);
+        for (i, name) in names.iter().enumerate().skip(1) {
+            assert!(seen.insert(name), "{name} is new");
+            for old in &names[..=i] {
+                assert!(!seen.insert(old), "{old} was seen (after {name})");
+            }
+        }
+        assert!(seen.insert("bar.v1"));
     }
 
     fn render(p: &UpgradePath) -> Vec<String> {

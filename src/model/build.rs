@@ -4,7 +4,8 @@
 //! order opm would meet them) and the offending blob or field is left out so the rest can still
 //! be checked.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use crate::hash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use std::collections::BTreeSet;
 
 use super::{Bundle, Channel, Deprecation, Entry, Model, Package};
 use crate::declcfg::{self, DeclarativeConfig};

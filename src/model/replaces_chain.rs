@@ -3,7 +3,7 @@
 //! on the replaces chain walked from the head or skipped by some entry. Each step is linear in
 //! the channel's size; the messages name at most [`OPM_LIST_CAP`] entries.
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet, HashSetExt};
 
 use super::{Channel, Entry};
 use crate::gotext::{join_capped, OPM_LIST_CAP};
@@ -44,7 +44,7 @@ impl std::error::Error for ChainError {}
 impl Channel {
     /// The channel head: the single entry that no entry replaces or skips.
     pub fn head(&self) -> Result<&Entry, ChainError> {
-        let mut incoming: HashSet<&str> = HashSet::new();
+        let mut incoming: HashSet<&str> = HashSet::with_capacity(self.entries.len());
         for e in &self.entries {
             if !e.replaces.value.is_empty() {
                 incoming.insert(&e.replaces.value);

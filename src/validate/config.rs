@@ -7,7 +7,8 @@
 //! package and the message with any `file:line:col` in it removed, never by position, so edits
 //! elsewhere in a file do not make old findings look new.
 
-use std::collections::{BTreeMap, HashMap};
+use crate::hash::{HashMap, HashMapExt};
+use std::collections::BTreeMap;
 
 use crate::declcfg::{DeclarativeConfig, Pos};
 use crate::diagnostic::{Code, Diagnostic, Location, Severity};

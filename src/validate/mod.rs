@@ -163,7 +163,7 @@ fn opm_message(loaded: &Loaded, model: &Model, build_diags: &[Diagnostic], tree:
 /// last channel blob has entries naming no bundle, with those entries' names (at most
 /// [`OPM_LIST_CAP`]).
 fn last_channel_dangling_entries(cfg: &DeclarativeConfig, model: &Model) -> Option<String> {
-    let mut last_channel: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+    let mut last_channel: crate::hash::HashMap<&str, &str> = crate::hash::HashMap::default();
     for c in &cfg.channels {
         last_channel.insert(c.package.value.as_str(), c.name.value.as_str());
     }

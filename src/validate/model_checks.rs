@@ -9,7 +9,8 @@
 //! are not diagnostics (the entry is reported once, as `entry-without-bundle`), except the
 //! entry's own `skips` and `skipRange` problems.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use crate::hash::{HashMap, HashMapExt};
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::error_tree::ErrorTree;
 use crate::diagnostic::{Code, Diagnostic, Location};

@@ -106,7 +106,7 @@ fn within_caret(from: &Version, to: &Version) -> bool {
 
 fn zero_major(p: &Package, out: &mut Vec<Diagnostic>) {
     // By name, first bundle of each name as `Package::bundle` finds it (a map: one lookup per edge).
-    let mut by_name: std::collections::HashMap<&str, &Bundle> = std::collections::HashMap::new();
+    let mut by_name: crate::hash::HashMap<&str, &Bundle> = crate::hash::HashMap::default();
     for b in &p.bundles {
         by_name.entry(b.name.value.as_str()).or_insert(b);
     }

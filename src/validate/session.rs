@@ -20,7 +20,8 @@
 //!
 //! [`validate_files_with`]: super::validate_files_with
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use crate::hash::{HashMap, HashMapExt};
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::declcfg::load::parse_file;
 use crate::declcfg::{load_files, Blob, DeclarativeConfig, FileInput};

@@ -5,7 +5,7 @@
 //! worded `error converting YAML to JSON: yaml: line N: ...` like opm's (the parser's own text
 //! after that differs from go-yaml's).
 
-use std::collections::HashMap;
+use crate::hash::{HashMap, HashMapExt};
 
 use saphyr_parser::{Event, Parser, ScalarStyle, ScanError};
 
