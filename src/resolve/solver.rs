@@ -284,36 +284,40 @@ impl Witness {
         let mut breakable: Vec<Vec<Applied>> = vec![Vec::new(); vars.len()];
         let mut needed: Vec<Vec<Applied>> = vec![Vec::new(); vars.len()];
         let mut budget = 0;
-        for (vi, v) in vars.iter().enumerate() {
-            for (ci, c) in v.constraints.iter().enumerate() {
-                let a = Applied { variable: vi, constraint: ci };
-                budget += 1 + members(&c.kind);
-                match &c.kind {
-                    ConstraintKind::Mandatory => needed[vi].push(a),
-                    ConstraintKind::Prohibited => breakable[vi].push(a),
-                    ConstraintKind::Dependency(d) => {
-                        breakable[vi].push(a);
-                        for &x in d {
-                            needed[x].push(a);
+        // Constraints of at most one member first, then the others: a repair that must fail
+        // usually fails on a cheap one (a prohibited candidate, a dependency without any).
+        for small in [true, false] {
+            for (vi, v) in vars.iter().enumerate() {
+                for (ci, c) in v.constraints.iter().enumerate() {
+                    if (members(&c.kind) <= 1) != small {
+                        continue;
+                    }
+                    let a = Applied { variable: vi, constraint: ci };
+                    budget += 1 + members(&c.kind);
+                    match &c.kind {
+                        ConstraintKind::Mandatory => needed[vi].push(a),
+                        ConstraintKind::Prohibited => breakable[vi].push(a),
+                        ConstraintKind::Dependency(d) => {
+                            breakable[vi].push(a);
+                            for &x in d {
+                                needed[x].push(a);
+                            }
                         }
-                    }
-                    ConstraintKind::Conflict(o) => {
-                        breakable[vi].push(a);
-                        breakable[*o].push(a);
-                    }
-                    ConstraintKind::AtMost(_, d) => {
-                        for &x in d {
-                            breakable[x].push(a);
+                        ConstraintKind::Conflict(o) => {
+                            breakable[vi].push(a);
+                            breakable[*o].push(a);
+                        }
+                        ConstraintKind::AtMost(_, d) => {
+                            for &x in d {
+                                breakable[x].push(a);
+                            }
                         }
                     }
                 }
             }
         }
-        // Cheap constraints first: a repair that must fail usually fails on one of them.
-        let size = |a: &Applied| members(&vars[a.variable].constraints[a.constraint].kind);
         for list in breakable.iter_mut().chain(needed.iter_mut()) {
             list.dedup();
-            list.sort_by_key(size);
         }
         let n = vars.len();
         Witness { model: vec![false; n], breakable, needed, flipped: Vec::new(), is_flipped: vec![false; n], budget }
