@@ -292,7 +292,9 @@ fn bundle_facts<'a>(
     let mut b = Bundle {
         name,
         version,
-        properties: Vec::new(),
+        // Room for every property and the `olm.package` one `ensure_package` may add: one
+        // allocation instead of a few as the vector grows.
+        properties: Vec::with_capacity(props.size_hint().1.unwrap_or(0) + 1),
         provides: Vec::new(),
         packages: Vec::new(),
         labels: Vec::new(),

@@ -9,6 +9,12 @@
 //! is taken. This gives the answer OLM's search defines (spec §3.2: the first leaf in its
 //! depth-first order whose guesses are satisfiable together with every constraint) without
 //! backtracking, because a satisfiable set of guesses always has an acceptable next candidate.
+//!
+//! Whether the guesses can still be completed is first asked of a model kept beside the search
+//! ([`Witness`]): installing the next candidate and mending, by hand, what that breaks usually
+//! proves it. The SAT solver is built and asked only when that fails (always for an
+//! unsatisfiable problem, whose core only the solver gives), so a typical resolution makes no
+//! SAT call. The answer does not depend on which model proves a guess possible.
 
 use std::cell::Cell;
 use std::collections::{HashMap, VecDeque};
@@ -179,50 +185,45 @@ impl Sat {
 }
 
 /// Find OLM's solution, or a minimal unsatisfiable set of constraints.
+///
+/// The SAT solver is only built and asked when a model found by hand (see [`Witness`]) cannot
+/// prove what the search needs: first that the constraints hold together, then that each
+/// guess can be added. The answer is the same either way; a typical resolution needs no SAT
+/// call at all.
 pub fn solve(vars: &[Variable], conflict_budget: u64) -> Result<Solution, SolveError> {
-    let mut sat = Sat::new(conflict_budget);
-    let Encoded { lits, assumed, anchors } = encode(&mut sat, vars);
-    let base: Vec<Lit> = assumed.iter().map(|(l, _)| *l).collect();
-    if !sat.check(&base)? {
-        return Err(SolveError::NotSatisfiable(minimal_core(&mut sat, vars, &assumed)?));
-    }
-    let model = read_model(&sat, &lits);
-    let search = Search {
-        vars,
-        sat,
-        lits,
-        assumed,
-        assumptions: base,
-        model,
-        breakable: breakable(vars),
-        installed: vec![false; vars.len()],
-    };
-    search.run(&anchors)
+    Search::new(vars, conflict_budget).solve()
 }
 
-/// The problem as SAT clauses (spec §3.1).
+/// The variables with a Mandatory constraint, in input order.
+fn anchors(vars: &[Variable]) -> Vec<usize> {
+    (0..vars.len()).filter(|&i| vars[i].constraints.iter().any(|c| c.kind == ConstraintKind::Mandatory)).collect()
+}
+
+/// The problem as SAT clauses (spec §3.1), in a solver.
 struct Encoded {
+    sat: Sat,
     /// The literal of each variable ("installed").
     lits: Vec<Lit>,
     /// Activation literal of each assumed constraint; Mandatory maps to the subject's literal.
     assumed: Vec<(Lit, Applied)>,
-    /// The variables with a Mandatory constraint, in input order.
-    anchors: Vec<usize>,
 }
 
-/// Encode every constraint as clauses guarded by its activation literal, and find the anchors.
-fn encode(sat: &mut Sat, vars: &[Variable]) -> Encoded {
+impl Encoded {
+    /// Every constraint's activation literal: the assumptions under which the problem holds.
+    fn base(&self) -> Vec<Lit> {
+        self.assumed.iter().map(|(l, _)| *l).collect()
+    }
+}
+
+/// Encode every constraint as clauses guarded by its activation literal.
+fn encode(mut sat: Sat, vars: &[Variable]) -> Encoded {
     let lits: Vec<Lit> = (0..vars.len()).map(|_| Lit::new(sat.var(), true)).collect();
     let mut assumed: Vec<(Lit, Applied)> = Vec::new();
-    let mut anchors: Vec<usize> = Vec::new();
     for (vi, v) in vars.iter().enumerate() {
         let x = lits[vi];
         for (ci, c) in v.constraints.iter().enumerate() {
             let applied = Applied { variable: vi, constraint: ci };
             if c.kind == ConstraintKind::Mandatory {
-                if !anchors.contains(&vi) {
-                    anchors.push(vi);
-                }
                 assumed.push((x, applied));
                 continue;
             }
@@ -237,11 +238,13 @@ fn encode(sat: &mut Sat, vars: &[Variable]) -> Encoded {
                     sat.clause(&clause);
                 }
                 ConstraintKind::Conflict(o) => sat.clause(&[!a, !x, !lits[*o]]),
-                ConstraintKind::AtMost(n, d) => at_most(sat, a, *n, &d.iter().map(|&i| lits[i]).collect::<Vec<_>>()),
+                ConstraintKind::AtMost(n, d) => {
+                    at_most(&mut sat, a, *n, &d.iter().map(|&i| lits[i]).collect::<Vec<_>>())
+                }
             }
         }
     }
-    Encoded { lits, assumed, anchors }
+    Encoded { sat, lits, assumed }
 }
 
 /// The SAT solver's last model, over the original variables only.
@@ -249,28 +252,200 @@ fn read_model(sat: &Sat, lits: &[Lit]) -> Vec<bool> {
     lits.iter().map(|l| SolverInterface::value_var(&sat.solver, l.var()) == lbool::TRUE).collect()
 }
 
-/// For each variable, the constraints that setting it true can break.
-fn breakable(vars: &[Variable]) -> Vec<Vec<Applied>> {
-    let mut breakable: Vec<Vec<Applied>> = vec![Vec::new(); vars.len()];
-    for (vi, v) in vars.iter().enumerate() {
-        for (ci, c) in v.constraints.iter().enumerate() {
-            let a = Applied { variable: vi, constraint: ci };
-            match &c.kind {
-                ConstraintKind::Mandatory => {}
-                ConstraintKind::Prohibited | ConstraintKind::Dependency(_) => breakable[vi].push(a),
-                ConstraintKind::Conflict(o) => {
-                    breakable[vi].push(a);
-                    breakable[*o].push(a);
-                }
-                ConstraintKind::AtMost(_, d) => {
-                    for &x in d {
-                        breakable[x].push(a);
+/// A model of every constraint and the guesses so far, kept beside the search: at first the
+/// assignment that installs nothing with the anchors then installed, or the SAT solver's model
+/// when that repair fails; after each SAT call, its model. Before the SAT solver is asked
+/// whether one more guess can be added, the model is changed locally to include it: the guess
+/// is set true, and
+/// each constraint that this breaks is mended by flipping another variable that is neither
+/// guessed nor flipped already (a dependency gets its first such candidate, a conflict or an
+/// at-most loses members, a prohibited variable is turned off), and so on from each flip. When
+/// nothing is left broken, the model proves the guesses satisfiable and the SAT solver is not
+/// asked; when a constraint cannot be mended that way, or the repair has examined as many
+/// constraint members as the whole problem holds, the flips are undone and the SAT solver
+/// decides. The search's answer does not depend on the model: it only saves SAT calls.
+struct Witness {
+    model: Vec<bool>,
+    /// For each variable, the constraints that setting it true can break.
+    breakable: Vec<Vec<Applied>>,
+    /// For each variable, the constraints that setting it false can break: its Mandatory, and
+    /// the dependencies that list it.
+    needed: Vec<Vec<Applied>>,
+    /// The variables the current repair flipped, in order (each at most once).
+    flipped: Vec<usize>,
+    is_flipped: Vec<bool>,
+    /// How many constraint members one repair may examine: the size of the whole problem.
+    budget: usize,
+}
+
+impl Witness {
+    /// The model that installs nothing, and the indexes of what each flip can break.
+    fn new(vars: &[Variable]) -> Witness {
+        let mut breakable: Vec<Vec<Applied>> = vec![Vec::new(); vars.len()];
+        let mut needed: Vec<Vec<Applied>> = vec![Vec::new(); vars.len()];
+        let mut budget = 0;
+        // Constraints of at most one member first, then the others: a repair that must fail
+        // usually fails on a cheap one (a prohibited candidate, a dependency without any).
+        for small in [true, false] {
+            for (vi, v) in vars.iter().enumerate() {
+                for (ci, c) in v.constraints.iter().enumerate() {
+                    if (members(&c.kind) <= 1) != small {
+                        continue;
+                    }
+                    let a = Applied { variable: vi, constraint: ci };
+                    budget += 1 + members(&c.kind);
+                    match &c.kind {
+                        ConstraintKind::Mandatory => needed[vi].push(a),
+                        ConstraintKind::Prohibited => breakable[vi].push(a),
+                        ConstraintKind::Dependency(d) => {
+                            breakable[vi].push(a);
+                            for &x in d {
+                                needed[x].push(a);
+                            }
+                        }
+                        ConstraintKind::Conflict(o) => {
+                            breakable[vi].push(a);
+                            breakable[*o].push(a);
+                        }
+                        ConstraintKind::AtMost(_, d) => {
+                            for &x in d {
+                                breakable[x].push(a);
+                            }
+                        }
                     }
                 }
             }
         }
+        for list in breakable.iter_mut().chain(needed.iter_mut()) {
+            list.dedup();
+        }
+        let n = vars.len();
+        Witness { model: vec![false; n], breakable, needed, flipped: Vec::new(), is_flipped: vec![false; n], budget }
     }
-    breakable
+
+    /// Whether the model, repaired, has every variable of `cs` true: then the guesses and `cs`
+    /// are satisfiable together. On failure the model is left as it was.
+    fn extend(&mut self, vars: &[Variable], guessed: &[bool], cs: &[usize]) -> bool {
+        for &c in cs {
+            if !self.model[c] && !self.is_flipped[c] {
+                self.flip(c);
+            }
+        }
+        if self.flipped.is_empty() {
+            return true;
+        }
+        let ok = self.mend(vars, guessed) && self.verified(vars);
+        for &v in &self.flipped {
+            if !ok {
+                self.model[v] = !self.model[v];
+            }
+            self.is_flipped[v] = false;
+        }
+        self.flipped.clear();
+        ok
+    }
+
+    fn flip(&mut self, v: usize) {
+        self.model[v] = !self.model[v];
+        self.is_flipped[v] = true;
+        self.flipped.push(v);
+    }
+
+    /// Whether `v` may be flipped by this repair.
+    fn free(&self, guessed: &[bool], v: usize) -> bool {
+        !guessed[v] && !self.is_flipped[v]
+    }
+
+    /// The constraints that flipping `v` (to its current value) can break.
+    fn exposed(&self, v: usize) -> &[Applied] {
+        if self.model[v] {
+            &self.breakable[v]
+        } else {
+            &self.needed[v]
+        }
+    }
+
+    /// Check the constraints each flip can break, in the order of the flips, mending each
+    /// broken one; false when one cannot be mended or the budget runs out.
+    fn mend(&mut self, vars: &[Variable], guessed: &[bool]) -> bool {
+        let mut spent = 0;
+        let mut i = 0;
+        while i < self.flipped.len() {
+            let v = self.flipped[i];
+            i += 1;
+            for k in 0..self.exposed(v).len() {
+                let a = self.exposed(v)[k];
+                spent += 1 + members(&vars[a.variable].constraints[a.constraint].kind);
+                if spent > self.budget {
+                    return false;
+                }
+                if !holds(vars, &self.model, a) && !self.mend_one(vars, guessed, a) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Flip what makes the broken constraint `a` hold again, if this repair may.
+    fn mend_one(&mut self, vars: &[Variable], guessed: &[bool], a: Applied) -> bool {
+        let s = a.variable;
+        match &vars[s].constraints[a.constraint].kind {
+            ConstraintKind::Mandatory | ConstraintKind::Prohibited => {
+                if !self.free(guessed, s) {
+                    return false;
+                }
+                self.flip(s);
+            }
+            ConstraintKind::Dependency(d) => {
+                if let Some(&x) = d.iter().find(|&&x| self.free(guessed, x)) {
+                    self.flip(x);
+                } else if self.free(guessed, s) {
+                    self.flip(s);
+                } else {
+                    return false;
+                }
+            }
+            ConstraintKind::Conflict(o) => {
+                if self.free(guessed, *o) {
+                    self.flip(*o);
+                } else if self.free(guessed, s) {
+                    self.flip(s);
+                } else {
+                    return false;
+                }
+            }
+            ConstraintKind::AtMost(n, d) => {
+                let mut excess = d.iter().filter(|&&x| self.model[x]).count().saturating_sub(*n);
+                for &x in d {
+                    if excess == 0 {
+                        break;
+                    }
+                    if self.model[x] && self.free(guessed, x) {
+                        self.flip(x);
+                        excess -= 1;
+                    }
+                }
+            }
+        }
+        holds(vars, &self.model, a)
+    }
+
+    /// Whether every constraint a flip could break holds (each was mended when its flip was
+    /// checked, but a later flip may touch it again; this pass makes the proof independent of
+    /// the order of the repair).
+    fn verified(&self, vars: &[Variable]) -> bool {
+        self.flipped.iter().all(|&v| self.exposed(v).iter().all(|&a| holds(vars, &self.model, a)))
+    }
+}
+
+/// How many variables a constraint lists besides its subject.
+fn members(kind: &ConstraintKind) -> usize {
+    match kind {
+        ConstraintKind::Mandatory | ConstraintKind::Prohibited => 0,
+        ConstraintKind::Conflict(_) => 1,
+        ConstraintKind::Dependency(d) | ConstraintKind::AtMost(_, d) => d.len(),
+    }
 }
 
 /// Whether constraint `a` holds in `model`.
@@ -290,23 +465,63 @@ fn holds(vars: &[Variable], model: &[bool], a: Applied) -> bool {
 /// breadth-first.
 struct Search<'v> {
     vars: &'v [Variable],
-    sat: Sat,
-    lits: Vec<Lit>,
-    assumed: Vec<(Lit, Applied)>,
-    /// Every constraint's activation literal, then the guesses so far.
-    assumptions: Vec<Lit>,
-    /// A model of the guesses so far (original variables only). Setting one more variable
-    /// true can only break the constraints listed in `breakable` for it; when none breaks, the
-    /// model itself proves the extended guesses satisfiable and the SAT solver is not asked.
-    model: Vec<bool>,
-    breakable: Vec<Vec<Applied>>,
+    conflict_budget: u64,
+    /// The SAT solver with the problem, built the first time it is needed.
+    encoded: Option<Encoded>,
+    /// How many times the SAT solver was asked.
+    sat_calls: usize,
+    /// A model of the guesses so far, which proves most next guesses satisfiable without the
+    /// SAT solver.
+    witness: Witness,
     /// The guessed (installed) variables.
     installed: Vec<bool>,
+    /// The same, in the order they were guessed.
+    guesses: Vec<usize>,
 }
 
-impl Search<'_> {
+impl<'v> Search<'v> {
+    fn new(vars: &'v [Variable], conflict_budget: u64) -> Search<'v> {
+        Search {
+            vars,
+            conflict_budget,
+            encoded: None,
+            sat_calls: 0,
+            witness: Witness::new(vars),
+            installed: vec![false; vars.len()],
+            guesses: Vec::new(),
+        }
+    }
+
+    /// Check that the constraints hold together, then search.
+    fn solve(&mut self) -> Result<Solution, SolveError> {
+        let vars = self.vars;
+        let anchors = anchors(vars);
+        // Every constraint but Mandatory holds when nothing is installed: from there, install
+        // the anchors and mend what breaks. When that fails, the SAT solver decides.
+        if !self.witness.extend(vars, &self.installed, &anchors) {
+            let base = self.encoded().base();
+            if !self.check(&base)? {
+                let sat = self.encoded();
+                return Err(SolveError::NotSatisfiable(minimal_core(&mut sat.sat, vars, &sat.assumed)?));
+            }
+        }
+        self.run(&anchors)
+    }
+
+    /// Ask the SAT solver whether the assumptions can hold; when they can, its model becomes
+    /// the witness.
+    fn check(&mut self, assumptions: &[Lit]) -> Result<bool, SolveError> {
+        self.sat_calls += 1;
+        let sat = self.encoded();
+        let ok = sat.sat.check(assumptions)?;
+        if ok {
+            self.witness.model = read_model(&sat.sat, &sat.lits);
+        }
+        Ok(ok)
+    }
+
     /// OLM's search: each choice is met by a guessed candidate or guesses its first acceptable one.
-    fn run(mut self, anchors: &[usize]) -> Result<Solution, SolveError> {
+    fn run(&mut self, anchors: &[usize]) -> Result<Solution, SolveError> {
         let vars = self.vars;
         let mut picks: Vec<Pick> = Vec::new();
         let mut already_met = Vec::new();
@@ -322,9 +537,11 @@ impl Search<'_> {
             let Some(c) = chosen else {
                 // Unreachable when the guesses so far were satisfiable (the subject's
                 // dependency holds in some model); report the constraints that block it.
-                return Err(SolveError::NotSatisfiable(minimal_core(&mut self.sat, vars, &self.assumed)?));
+                let sat = self.encoded();
+                return Err(SolveError::NotSatisfiable(minimal_core(&mut sat.sat, vars, &sat.assumed)?));
             };
             self.installed[c] = true;
+            self.guesses.push(c);
             picks.push(Pick { variable: c, by, rejected });
             for (ci, k) in vars[c].constraints.iter().enumerate() {
                 if let ConstraintKind::Dependency(d) = &k.kind {
@@ -338,33 +555,33 @@ impl Search<'_> {
         Ok(Solution { installed, picks, already_met })
     }
 
+    /// The SAT solver with the problem (built on first use).
+    fn encoded(&mut self) -> &mut Encoded {
+        self.encoded.get_or_insert_with(|| encode(Sat::new(self.conflict_budget), self.vars))
+    }
+
+    /// Every constraint's activation literal, the guesses so far, and `c`.
+    fn assumptions_with(&mut self, c: usize) -> Vec<Lit> {
+        let sat = self.encoded.get_or_insert_with(|| encode(Sat::new(self.conflict_budget), self.vars));
+        let mut assumptions = sat.base();
+        assumptions.extend(self.guesses.iter().chain([&c]).map(|&g| sat.lits[g]));
+        assumptions
+    }
+
     /// The first candidate installable with the guesses so far (then guessed), and those before it.
     fn first_acceptable(&mut self, candidates: &[usize]) -> Result<(Option<usize>, Vec<usize>), SolveError> {
         let mut rejected = Vec::new();
         for &c in candidates {
-            self.assumptions.push(self.lits[c]);
-            if self.witnessed(c) {
+            if self.witness.extend(self.vars, &self.installed, &[c]) {
                 return Ok((Some(c), rejected));
             }
-            if self.sat.check(&self.assumptions)? {
-                self.model = read_model(&self.sat, &self.lits);
+            let assumptions = self.assumptions_with(c);
+            if self.check(&assumptions)? {
                 return Ok((Some(c), rejected));
             }
-            self.assumptions.pop();
             rejected.push(c);
         }
         Ok((None, rejected))
-    }
-
-    /// Whether the model with `c` set true still satisfies every constraint (no SAT call needed).
-    fn witnessed(&mut self, c: usize) -> bool {
-        if self.model[c] {
-            return true;
-        }
-        self.model[c] = true;
-        let ok = self.breakable[c].iter().all(|&a| holds(self.vars, &self.model, a));
-        self.model[c] = ok;
-        ok
     }
 }
 
@@ -606,6 +823,95 @@ mod tests {
             }
         }
         from_ids(&spec).unwrap()
+    }
+
+    /// The witness of `vs` after installing `cs` from the model that installs nothing, with
+    /// `guessed` pinned: its model when the repair succeeded.
+    fn repaired(vs: &[Variable], guessed: &[&str], cs: &[&str]) -> Option<Vec<String>> {
+        let at = |id: &str| vs.iter().position(|v| v.id == id).unwrap();
+        let mut w = Witness::new(vs);
+        let mut pinned = vec![false; vs.len()];
+        for &g in guessed {
+            pinned[at(g)] = true;
+            w.model[at(g)] = true;
+        }
+        let cs: Vec<usize> = cs.iter().map(|&c| at(c)).collect();
+        let before = w.model.clone();
+        if !w.extend(vs, &pinned, &cs) {
+            assert_eq!(w.model, before, "a failed repair leaves the model as it was");
+            return None;
+        }
+        assert!(satisfies(vs, &w.model));
+        Some((0..vs.len()).filter(|&i| w.model[i]).map(|i| vs[i].id.clone()).collect())
+    }
+
+    #[test]
+    fn a_repair_installs_the_first_free_candidate_of_each_broken_dependency() {
+        use IdConstraint::*;
+        let vs =
+            vars(&[("a", vec![Mandatory, dep(&["x", "y"])]), ("x", vec![dep(&["z"])]), ("y", vec![]), ("z", vec![])]);
+        assert_eq!(repaired(&vs, &[], &["a"]).unwrap(), ["a", "x", "z"]);
+    }
+
+    #[test]
+    fn a_repair_turns_off_what_an_at_most_or_a_conflict_forbids_but_never_a_guess() {
+        use IdConstraint::*;
+        let vs = vars(&[
+            ("g", vec![Mandatory, AtMost(1, vec!["p1".into(), "p2".into()])]),
+            ("p1", vec![Conflict("q".into())]),
+            ("p2", vec![]),
+            ("q", vec![]),
+        ]);
+        // p2 (not guessed) makes way for p1; q makes way for p1 too.
+        let mut w = Witness::new(&vs);
+        w.model = vec![true, false, true, true];
+        assert!(w.extend(&vs, &[true, false, false, false], &[1]));
+        assert_eq!(w.model, [true, true, false, false]);
+        // A guessed p2 cannot make way: the repair fails and leaves the model as it was.
+        assert_eq!(repaired(&vs, &["g", "p2"], &["p1"]), None);
+    }
+
+    #[test]
+    fn a_repair_fails_on_what_it_cannot_mend() {
+        use IdConstraint::*;
+        // A prohibited candidate, and a dependency without candidates.
+        let vs = vars(&[("a", vec![Mandatory, dep(&["x"])]), ("x", vec![Prohibited])]);
+        assert_eq!(repaired(&vs, &[], &["a"]), None);
+        let vs = vars(&[("a", vec![Mandatory, dep(&[])])]);
+        assert_eq!(repaired(&vs, &[], &["a"]), None);
+        // x is flipped already (installed for a), so it cannot be turned off for b.
+        let vs = vars(&[("a", vec![dep(&["x"])]), ("b", vec![Conflict("x".into())]), ("x", vec![])]);
+        assert_eq!(repaired(&vs, &[], &["a", "b"]), None);
+        assert_eq!(repaired(&vs, &[], &["a"]).unwrap(), ["a", "x"]);
+    }
+
+    /// Where the repair is not enough (it never backtracks: here it installs the first
+    /// candidate, whose requirement is prohibited), the SAT solver decides; a typical problem
+    /// needs no SAT call at all.
+    #[test]
+    fn the_sat_solver_is_asked_only_when_a_repair_fails() {
+        use IdConstraint::*;
+        let calls = |vs: &[Variable]| {
+            let mut s = Search::new(vs, DEFAULT_CONFLICT_BUDGET);
+            let installed = s.solve().map(|s| names(vs, &s));
+            (installed, s.sat_calls)
+        };
+        let vs = vars(&[
+            ("a", vec![Mandatory, dep(&["x1", "x2"])]),
+            ("x1", vec![dep(&["y"])]),
+            ("x2", vec![]),
+            ("y", vec![]),
+        ]);
+        assert_eq!(calls(&vs), (Ok(vec!["a".into(), "x1".into(), "y".into()]), 0));
+        let vs = vars(&[
+            ("a", vec![Mandatory, dep(&["x1", "x2"])]),
+            ("x1", vec![dep(&["y"])]),
+            ("x2", vec![]),
+            ("y", vec![Prohibited]),
+        ]);
+        // The first repair fails (y is prohibited), the solver finds a model with x2; x1 is
+        // then tried first, fails to repair and is refuted by the solver.
+        assert_eq!(calls(&vs), (Ok(vec!["a".into(), "x2".into()]), 2));
     }
 
     #[test]

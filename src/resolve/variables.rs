@@ -36,15 +36,20 @@ pub struct Built {
     pub dependency_text: HashMap<(usize, usize), String>,
 }
 
+/// No variable yet (in `Builder::var_of_entry`).
+const NONE: usize = usize::MAX;
+
 struct Builder<'a> {
     problem: &'a Cluster,
     snap: &'a Snapshot<'a>,
     vars: Vec<Variable>,
     subjects: Vec<Subject>,
-    var_of_entry: HashMap<EntryId, usize>,
+    /// Each entry's variable, once it has one (`NONE` before).
+    var_of_entry: Vec<usize>,
     by_identifier: HashMap<String, usize>,
     order_cache: HashMap<(usize, String, String), Result<Vec<EntryId>, String>>,
-    explored: std::collections::HashSet<EntryId>,
+    /// Whether each entry was explored.
+    explored: Vec<bool>,
     /// Each explored bundle's dependency predicates.
     predicates: HashMap<usize, Rc<[Predicate]>>,
     /// What CEL rules have cost so far.
@@ -59,10 +64,10 @@ pub fn build(problem: &Cluster, snap: &Snapshot) -> Result<Built, Vec<String>> {
         snap,
         vars: Vec::new(),
         subjects: Vec::new(),
-        var_of_entry: HashMap::new(),
+        var_of_entry: vec![NONE; snap.entries.len()],
         by_identifier: HashMap::new(),
         order_cache: HashMap::new(),
-        explored: std::collections::HashSet::new(),
+        explored: vec![false; snap.entries.len()],
         predicates: HashMap::new(),
         cel: CelMeter::default(),
         built: Built::default(),
@@ -84,7 +89,7 @@ pub fn build(problem: &Cluster, snap: &Snapshot) -> Result<Built, Vec<String>> {
     Ok(b.finish())
 }
 
-fn join_and(ids: &[String]) -> String {
+fn join_and<S: AsRef<str>>(ids: &[S]) -> String {
     super::join_capped(ids, " and ")
 }
 
@@ -99,12 +104,12 @@ impl<'a> Builder<'a> {
 
     /// The variable for an entry, created (with its intrinsic constraints) on first use.
     fn bundle_var(&mut self, e: EntryId) -> usize {
-        if let Some(&v) = self.var_of_entry.get(&e) {
-            return v;
+        if self.var_of_entry[e] != NONE {
+            return self.var_of_entry[e];
         }
         let id = self.snap.identifier(e);
         if let Some(&v) = self.by_identifier.get(&id) {
-            self.var_of_entry.insert(e, v);
+            self.var_of_entry[e] = v;
             return v;
         }
         let entry = &self.snap.entries[e];
@@ -130,7 +135,7 @@ impl<'a> Builder<'a> {
         let v = self.vars.len();
         self.vars.push(Variable { id: id.clone(), constraints });
         self.subjects.push(Subject::Bundle(e));
-        self.var_of_entry.insert(e, v);
+        self.var_of_entry[e] = v;
         self.by_identifier.insert(id, v);
         v
     }
@@ -139,7 +144,7 @@ impl<'a> Builder<'a> {
     fn explore(&mut self, start: &[EntryId]) -> Result<(), String> {
         let mut stack: Vec<EntryId> = start.iter().rev().copied().collect();
         while let Some(e) = stack.pop() {
-            if !self.explored.insert(e) {
+            if std::mem::replace(&mut self.explored[e], true) {
                 continue;
             }
             let v = self.bundle_var(e);
@@ -151,7 +156,7 @@ impl<'a> Builder<'a> {
                 let ci = self.vars[v].constraints.len();
                 self.vars[v].constraints.push(Self::constraint(ConstraintKind::Dependency(ids), message));
                 self.built.dependency_text.insert((v, ci), pred.to_string());
-                stack.extend(candidates.iter().rev().filter(|c| !self.explored.contains(c)));
+                stack.extend(candidates.iter().rev().filter(|&&c| !self.explored[c]));
             }
         }
         Ok(())
@@ -371,67 +376,67 @@ impl<'a> Builder<'a> {
 
     /// One provider per GVK, one bundle per package, over every bundle variable so far.
     fn invariants(&mut self) {
-        let mut gvks: BTreeMap<(String, String, String), Vec<String>> = BTreeMap::new();
-        let mut packages: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        let mut var_by_id: HashMap<String, usize> = HashMap::new();
+        let snap = self.snap;
+        let mut gvks: BTreeMap<(&str, &str, &str), Vec<usize>> = BTreeMap::new();
+        let mut packages: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
         for (v, s) in self.subjects.iter().enumerate() {
             let Subject::Bundle(e) = s else { continue };
-            let b = self.snap.bundle(*e);
-            let id = self.vars[v].id.clone();
-            var_by_id.insert(id.clone(), v);
+            let b = snap.bundle(*e);
             let mut seen_g = Vec::new();
             for g in &b.provides {
                 if !seen_g.contains(&g) {
                     seen_g.push(g);
-                    gvks.entry((g.kind.clone(), g.group.clone(), g.version.clone())).or_default().push(id.clone());
+                    gvks.entry((&g.kind, &g.group, &g.version)).or_default().push(v);
                 }
             }
             let mut seen_p: Vec<&str> = Vec::new();
             for (p, _, _) in &b.packages {
                 if !seen_p.contains(p) {
                     seen_p.push(p);
-                    packages.entry(p.to_string()).or_default().push(id.clone());
+                    packages.entry(p).or_default().push(v);
                 }
             }
         }
+        // Each group's variables by identifier (identifiers are unique: one variable each).
         let add = |vars: &mut Vec<Variable>,
                    subjects: &mut Vec<Subject>,
                    name: String,
-                   mut ids: Vec<String>,
+                   mut refs: Vec<usize>,
                    only: String,
                    provide: String| {
-            crate::sort::sort(&mut ids);
-            ids.dedup();
-            if ids.len() < 2 {
+            crate::sort::sort_by(&mut refs, |&a, &b| vars[a].id.cmp(&vars[b].id));
+            refs.dedup();
+            if refs.len() < 2 {
                 return;
             }
-            let refs: Vec<usize> = ids.iter().map(|i| var_by_id[i]).collect();
+            let ids: Vec<&str> = refs.iter().map(|&i| vars[i].id.as_str()).collect();
+            let message = format!("{} {provide}", join_and(&ids));
             vars.push(Variable {
                 id: name,
                 constraints: vec![
                     Self::constraint(ConstraintKind::Mandatory, only),
-                    Self::constraint(ConstraintKind::AtMost(1, refs), format!("{} {provide}", join_and(&ids))),
+                    Self::constraint(ConstraintKind::AtMost(1, refs), message),
                 ],
             });
             subjects.push(Subject::Invariant);
         };
-        for ((kind, group, version), ids) in gvks {
+        for ((kind, group, version), refs) in gvks {
             let name = format!("{kind} ({group}/{version})");
             add(
                 &mut self.vars,
                 &mut self.subjects,
                 name.clone(),
-                ids,
+                refs,
                 format!("there can be only one provider of {name}"),
                 format!("provide {name}"),
             );
         }
-        for (p, ids) in packages {
+        for (p, refs) in packages {
             add(
                 &mut self.vars,
                 &mut self.subjects,
-                p.clone(),
-                ids,
+                p.to_string(),
+                refs,
                 format!("there can be only one operator from package {p}"),
                 format!("originate from package {p}"),
             );
@@ -443,17 +448,31 @@ impl<'a> Builder<'a> {
     /// then everything else in creation order.
     fn finish(mut self) -> Built {
         let n = self.vars.len();
-        let rank = |i: usize| -> (u8, String, usize) {
+        // Four groups, each kept in creation order, then the first three sorted by their key:
+        // only the few anchors are compared by name.
+        let mut groups: [Vec<usize>; 4] = Default::default();
+        for i in 0..n {
             let mandatory = self.vars[i].constraints.iter().any(|c| c.kind == ConstraintKind::Mandatory);
-            match &self.subjects[i] {
-                Subject::Bundle(e) if mandatory => (0, self.snap.entries[*e].name.to_string(), i),
-                Subject::Subscription(s) => (1, String::new(), *s),
-                Subject::Invariant => (2, self.vars[i].id.clone(), i),
-                Subject::Bundle(_) => (3, String::new(), i),
-            }
+            let group = match &self.subjects[i] {
+                Subject::Bundle(_) if mandatory => 0,
+                Subject::Subscription(_) => 1,
+                Subject::Invariant => 2,
+                Subject::Bundle(_) => 3,
+            };
+            groups[group].push(i);
+        }
+        let (snap, vars, subjects) = (self.snap, &self.vars, &self.subjects);
+        let name = |i: usize| match subjects[i] {
+            Subject::Bundle(e) => snap.entries[e].name,
+            _ => "",
         };
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by_cached_key(|&i| rank(i));
+        crate::sort::sort_by(&mut groups[0], |&a, &b| name(a).cmp(name(b)));
+        crate::sort::sort_by_key(&mut groups[1], |&i| match subjects[i] {
+            Subject::Subscription(s) => s,
+            _ => 0,
+        });
+        crate::sort::sort_by(&mut groups[2], |&a, &b| vars[a].id.cmp(&vars[b].id));
+        let order: Vec<usize> = groups.concat();
         let mut new_index = vec![0; n];
         for (new, &old) in order.iter().enumerate() {
             new_index[old] = new;
