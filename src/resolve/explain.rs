@@ -3,7 +3,7 @@
 //! nothing satisfies the constraints, a tree that says for each conflicting requirement which
 //! candidates existed and what excluded each one.
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use serde::Serialize;
 

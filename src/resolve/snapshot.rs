@@ -4,8 +4,8 @@
 //! installed operators, and indexes by GVK and package name. Nothing here parses text: every
 //! version, range and property was parsed when the model (or the cluster) was built.
 
+use crate::hash::HashMap;
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use crate::cluster::{Cluster, InstalledCsv};
 use crate::declcfg::{self, Node, Spanned};

@@ -17,7 +17,9 @@
 //! SAT call. The answer does not depend on which model proves a guess possible.
 
 use std::cell::Cell;
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+use crate::hash::{HashMap, HashMapExt};
 use std::fmt;
 use std::rc::Rc;
 

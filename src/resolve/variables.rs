@@ -2,7 +2,9 @@
 //! its dependencies (candidates in OLM's preference order), a variable per subscription, and the
 //! one-provider-per-GVK and one-bundle-per-package invariants.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
+
+use crate::hash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use std::rc::Rc;
 
 use super::predicate::{self, CelMeter, Predicate};

@@ -40,8 +40,8 @@ mod error;
 #[cfg(test)]
 mod tests;
 
+use crate::hash::HashSet;
 use std::cmp::Ordering;
-use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
