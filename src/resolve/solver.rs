@@ -503,8 +503,7 @@ impl<'v> Search<'v> {
         if !self.witness.extend(vars, &self.installed, &anchors) {
             let base = self.encoded().base();
             if !self.check(&base)? {
-                let sat = self.encoded();
-                return Err(SolveError::NotSatisfiable(minimal_core(&mut sat.sat, vars, &sat.assumed)?));
+                return Err(self.not_satisfiable());
             }
         }
         self.run(&anchors)
@@ -539,8 +538,7 @@ impl<'v> Search<'v> {
             let Some(c) = chosen else {
                 // Unreachable when the guesses so far were satisfiable (the subject's
                 // dependency holds in some model); report the constraints that block it.
-                let sat = self.encoded();
-                return Err(SolveError::NotSatisfiable(minimal_core(&mut sat.sat, vars, &sat.assumed)?));
+                return Err(self.not_satisfiable());
             };
             self.installed[c] = true;
             self.guesses.push(c);
@@ -562,11 +560,23 @@ impl<'v> Search<'v> {
         self.encoded.get_or_insert_with(|| encode(Sat::new(self.conflict_budget), self.vars))
     }
 
+    /// The error of a problem found unsatisfiable: its minimal core (or the budget's error).
+    fn not_satisfiable(&mut self) -> SolveError {
+        let vars = self.vars;
+        let sat = self.encoded();
+        match minimal_core(&mut sat.sat, vars, &sat.assumed) {
+            Ok(core) => SolveError::NotSatisfiable(core),
+            Err(e) => e,
+        }
+    }
+
     /// Every constraint's activation literal, the guesses so far, and `c`.
     fn assumptions_with(&mut self, c: usize) -> Vec<Lit> {
-        let sat = self.encoded.get_or_insert_with(|| encode(Sat::new(self.conflict_budget), self.vars));
+        let guesses = std::mem::take(&mut self.guesses);
+        let sat = self.encoded();
         let mut assumptions = sat.base();
-        assumptions.extend(self.guesses.iter().chain([&c]).map(|&g| sat.lits[g]));
+        assumptions.extend(guesses.iter().chain([&c]).map(|&g| sat.lits[g]));
+        self.guesses = guesses;
         assumptions
     }
 
