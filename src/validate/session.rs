@@ -434,16 +434,22 @@ impl Session {
         (s, model)
     }
 
+    /// The files read, in walk order.
+    fn files_in_walk_order(&self) -> Vec<&String> {
+        let mut files: Vec<(&String, usize)> = self.rank.iter().map(|(f, r)| (f, *r)).collect();
+        crate::sort::sort_by_key(&mut files, |(_, r)| *r);
+        files.into_iter().map(|(f, _)| f).collect()
+    }
+
     /// Set the read positions (`order`) of `model`'s packages, channels and bundles to those a
     /// build of the whole catalog gives them (a package built from its own blobs counts from 0):
     /// a package's rank among the packages in load order; a channel's or a bundle's index among
     /// every `olm.channel` or `olm.bundle` blob read, skipped ones too.
     pub(crate) fn renumber(&self, model: &mut model::Model) {
-        let mut files: Vec<(&String, usize)> = self.rank.iter().map(|(f, r)| (f, *r)).collect();
-        crate::sort::sort_by_key(&mut files, |(_, r)| *r);
+        let files = self.files_in_walk_order();
         let mut placed: HashMap<&str, FileBlobs> = HashMap::with_capacity(files.len());
         let (mut channels, mut bundles) = (0, 0);
-        for (f, _) in files {
+        for f in files {
             let Some(p) = self.parsed.get(f) else { continue };
             let at = FileBlobs::new(channels, bundles, &p.blobs);
             channels += p.blobs.channels.len();
@@ -671,10 +677,9 @@ impl Session {
     /// The findings about `olm.deprecations` blobs that name no package: the conversion of every
     /// deprecation blob of the catalog (nothing else), keeping only those findings.
     fn unnamed_deprecation_findings(&self) -> Vec<Diagnostic> {
-        let mut files: Vec<(&String, usize)> = self.rank.iter().map(|(f, r)| (f, *r)).collect();
-        crate::sort::sort_by_key(&mut files, |(_, r)| *r);
+        let files = self.files_in_walk_order();
         let mut cfg = DeclarativeConfig::default();
-        for (f, _) in files {
+        for f in files {
             if let Some(p) = self.parsed.get(f) {
                 cfg.deprecations.extend(p.blobs.deprecations.iter().cloned());
             }
