@@ -2,14 +2,6 @@
 // errors are `Error`s with `name` and `code`, catalog handles are plain classes, and an internal
 // panic (a bug) resets the module instead of leaving it unusable.
 
-/**
- * @param {() => any} getRaw the current raw module
- * @param {() => void} reset
- * @param {(() => any) | null} getResolverRaw the full module (resolver, render, templates, diffs,
- *   OperatorGroup checks, RBAC previews, Mermaid and DOT, formatDiagnostics), when it is a separate
- *   one (browsers: the core module leaves them out); `null` when `getRaw`'s module has everything
- *   (Node)
- */
 /** Whether the module already loaded has the test-only panic hook (never before `init()`). */
 function hasPanicHook(getRaw) {
   try {
@@ -19,7 +11,17 @@ function hasPanicHook(getRaw) {
   }
 }
 
-export function makeApi(getRaw, reset, getResolverRaw = null) {
+/**
+ * @param {() => any} getRaw the current raw module
+ * @param {() => void} reset
+ * @param {(() => any) | null} getResolverRaw the resolver's module (`resolve`, `resolveText`,
+ *   `resolveV1`), when it is a separate one (browsers: the core module leaves it out); `null` when
+ *   `getRaw`'s module has everything (Node)
+ * @param {(() => any) | null} getToolsRaw the tools' module (render, templates, diffs, edits,
+ *   OperatorGroup checks, RBAC previews, Mermaid and DOT, packageDeps, openCatalog,
+ *   formatDiagnostics), when it is a separate one (browsers); `null` in Node
+ */
+export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null) {
   let generation = 0;
 
   function call(fn) {
@@ -39,19 +41,22 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     }
   }
 
-  // A call into the full module (the core one in Node, which has everything).
-  const callFull = (fn) => call((coreRaw) => fn(getResolverRaw ? getResolverRaw() : coreRaw));
+  // A call into the resolver's or the tools' module (the core one in Node, which has everything).
+  const callResolver = (fn) => call((coreRaw) => fn(getResolverRaw ? getResolverRaw() : coreRaw));
+  const callTools = (fn) => call((coreRaw) => fn(getToolsRaw ? getToolsRaw() : coreRaw));
+  const separate = getResolverRaw !== null || getToolsRaw !== null;
 
   class Catalog {
     #handle;
     #generation;
     #files;
-    #resolverHandle;
+    /** The catalog loaded again in another module (raw module → its handle there). */
+    #mirrors = new Map();
     constructor(files) {
       this.#handle = call((raw) => raw.loadCatalog(files));
       this.#generation = generation;
-      // With a separate full module the catalog is loaded there again when first needed there.
-      if (getResolverRaw) this.#files = files;
+      // With separate on-demand modules the catalog is loaded in each again when first needed there.
+      if (separate) this.#files = files;
     }
     #use(fn) {
       if (this.#handle === undefined) {
@@ -74,32 +79,39 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     upgradePath(options) { return this.#use((h) => h.upgradePath(options)); }
     graphPicture(options) { return this.#use((h) => h.graphPicture(options)); }
     renderGraphSvg(options) { return this.#use((h) => h.renderGraphSvg(options)); }
-    packageDeps(options) { return this.#full((h) => h.packageDeps(options)); }
-    packageDepsText(options) { return this.#full((h) => h.packageDepsText(options)); }
-    toMermaid(options) { return this.#full((h) => h.toMermaid(options)); }
-    toDot(pkg, channel) { return this.#full((h) => h.toDot(pkg, channel)); }
-    checkOperatorGroups(check) { return this.#full((h) => h.checkOperatorGroups(check)); }
-    checkOperatorGroupsText(check) { return this.#full((h) => h.checkOperatorGroupsText(check)); }
-    previewRbac(options) { return this.#full((h) => h.previewRbac(options)); }
-    previewRbacText(options, format) { return this.#full((h) => h.previewRbacText(options, format)); }
+    packageDeps(options) { return this.#tools((h) => h.packageDeps(options)); }
+    packageDepsText(options) { return this.#tools((h) => h.packageDepsText(options)); }
+    toMermaid(options) { return this.#tools((h) => h.toMermaid(options)); }
+    toDot(pkg, channel) { return this.#tools((h) => h.toDot(pkg, channel)); }
+    checkOperatorGroups(check) { return this.#tools((h) => h.checkOperatorGroups(check)); }
+    checkOperatorGroupsText(check) { return this.#tools((h) => h.checkOperatorGroupsText(check)); }
+    previewRbac(options) { return this.#tools((h) => h.previewRbac(options)); }
+    previewRbacText(options, format) { return this.#tools((h) => h.previewRbacText(options, format)); }
     /** @internal benchmark hook: every channel's graph and every entry's paths; nodes + paths computed */
     __graphsAndPaths() { return this.#use((h) => h.__graphsAndPaths()); }
-    /** `fn` on this catalog's handle in the full module. */
-    #full(fn) { return callFull((raw) => fn(Catalog._raw(this, raw))); }
-    /** @internal the raw handle in the full module, for a call there (with another catalog, a resolver) */
-    static _raw(c, resolverRaw) {
+    /** `fn` on this catalog's handle in the tools' module. */
+    #tools(fn) { return callTools((raw) => fn(Catalog._raw(this, raw))); }
+    /**
+     * @internal the raw handle in module `raw` (the resolver's or the tools'), for a call there
+     * (with another catalog, a resolver): the catalog is loaded there on first use, then kept.
+     */
+    static _raw(c, raw) {
       return c.#use((h) => {
-        if (!getResolverRaw) return h;
-        if (c.#resolverHandle === undefined) c.#resolverHandle = resolverRaw.loadCatalog(c.#files);
-        return c.#resolverHandle;
+        if (!separate) return h;
+        let mirror = c.#mirrors.get(raw);
+        if (mirror === undefined) {
+          mirror = raw.loadCatalog(c.#files);
+          c.#mirrors.set(raw, mirror);
+        }
+        return mirror;
       });
     }
     /** Release the WebAssembly memory now (otherwise a FinalizationRegistry does it later). */
     free() {
       if (this.#handle !== undefined && this.#generation === generation) this.#handle.free();
-      if (this.#resolverHandle !== undefined) this.#resolverHandle.free();
+      for (const mirror of this.#mirrors.values()) mirror.free();
       this.#handle = undefined;
-      this.#resolverHandle = undefined;
+      this.#mirrors.clear();
       this.#files = undefined;
     }
   }
@@ -110,8 +122,8 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     #handle;
     #generation;
     constructor(files, options) {
-      // The full module's (browsers: after `initResolver()`); the core module leaves it out.
-      this.#handle = callFull((raw) => raw.openCatalog(files, options));
+      // The tools' module's (browsers: after `initTools()`); the core module leaves it out.
+      this.#handle = callTools((raw) => raw.openCatalog(files, options));
       this.#generation = generation;
     }
     #use(fn) {
@@ -153,7 +165,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
       if (c && c.catalog instanceof Catalog) attach.push(c);
       else inline.push(c);
     }
-    return callFull((raw) => {
+    return callResolver((raw) => {
       const resolver = new raw.Resolver();
       try {
         for (const c of attach) {
@@ -180,7 +192,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
       throw invalid('checkOperatorGroups expects a check object');
     }
     const { catalog, ...rest } = check;
-    if (catalog === undefined) return callFull((raw) => inline(raw, rest));
+    if (catalog === undefined) return callTools((raw) => inline(raw, rest));
     if (!(catalog instanceof Catalog)) throw invalid('check.catalog must be a Catalog from loadCatalog');
     return onCatalog(catalog, rest);
   }
@@ -190,11 +202,11 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     return catalog;
   }
 
-  // `diffCatalogs` (full module): both file lists go to the module as they are; a loaded catalog
+  // `diffCatalogs` (tools' module): both file lists go to the module as they are; a loaded catalog
   // on either side makes the other one a (temporary) Catalog too.
   function diffWith(old, neu, options, text) {
     if (Array.isArray(old) && Array.isArray(neu)) {
-      return callFull((raw) => (text ? raw.diffFilesText(old, neu, options) : raw.diffFiles(old, neu, options)));
+      return callTools((raw) => (text ? raw.diffFilesText(old, neu, options) : raw.diffFiles(old, neu, options)));
     }
     const temporary = [];
     const asCatalog = (c, which) => {
@@ -207,7 +219,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     try {
       const o = asCatalog(old, 'old');
       const n = asCatalog(neu, 'new');
-      return callFull((raw) => {
+      return callTools((raw) => {
         const [oh, nh] = [Catalog._raw(o, raw), Catalog._raw(n, raw)];
         return text ? oh.diffText(nh, options) : oh.diff(nh, options);
       });
@@ -235,18 +247,18 @@ export function makeApi(getRaw, reset, getResolverRaw = null) {
     validate: (files, options) => call((raw) => raw.validate(files, options)),
     diffCatalogs: (old, neu, options) => diffWith(old, neu, options, false),
     diffCatalogsText: (old, neu, options) => diffWith(old, neu, options, true),
-    // Catalog edits (full module): plan an operation, apply edits to a file list.
-    planEdit: (files, operation, options) => callFull((raw) => (options?.bundles
+    // Catalog edits (tools' module): plan an operation, apply edits to a file list.
+    planEdit: (files, operation, options) => callTools((raw) => (options?.bundles
       ? raw.planEditWith(files, operation, options.bundles)
       : raw.planEdit(files, operation))),
-    applyEdits: (files, edits) => callFull((raw) => raw.applyEdits(files, edits)),
-    formatDiagnostics: (diagnostics, options) => callFull((raw) => raw.formatDiagnostics(diagnostics, options)),
+    applyEdits: (files, edits) => callTools((raw) => raw.applyEdits(files, edits)),
+    formatDiagnostics: (diagnostics, options) => callTools((raw) => raw.formatDiagnostics(diagnostics, options)),
     resolve: (problem) => withResolver(problem, (r, p) => r.resolve(p)),
     resolveText: (problem) => withResolver(problem, (r, p) => r.resolveText(p)),
-    resolveV1: (problem) => callFull((raw) => raw.resolveV1(problem)),
-    render: (files, options) => callFull((raw) => raw.render(files, options)),
-    expandTemplate: (template, bundleSources, options) => callFull((raw) => raw.expandTemplate(template, bundleSources, options)),
-    convertToBasicTemplate: (files, options) => callFull((raw) => raw.convertToBasicTemplate(files, options)),
+    resolveV1: (problem) => callResolver((raw) => raw.resolveV1(problem)),
+    render: (files, options) => callTools((raw) => raw.render(files, options)),
+    expandTemplate: (template, bundleSources, options) => callTools((raw) => raw.expandTemplate(template, bundleSources, options)),
+    convertToBasicTemplate: (files, options) => callTools((raw) => raw.convertToBasicTemplate(files, options)),
     loadCatalog: (files) => new Catalog(files),
     openCatalog: (files, options) => new CatalogSession(files, options),
     packages: (catalog) => catalog.packages(),

@@ -308,14 +308,36 @@ export declare class Catalog {
 export declare function init(input?: string | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;
 export default init;
 
+/** A `.wasm` for `init`, `initResolver` or `initTools`: its URL, a `Response`, its bytes or a compiled module. */
+export type WasmInput = string | URL | Response | BufferSource | WebAssembly.Module;
+
+/** `initResolver`'s options. */
+export interface InitResolverOptions {
+  /**
+   * Also load the tools' module (as `initTools`): `true` (the default) from its default place,
+   * a `WasmInput` from there, `false` not at all (a page that only resolves).
+   */
+  tools?: boolean | WasmInput;
+}
+
 /**
- * Browsers: load the full module before calling `resolve`, `resolveText`, `resolveV1`, `render`,
- * `expandTemplate`, `convertToBasicTemplate`, `diffCatalogs`, `diffCatalogsText`,
- * `checkOperatorGroups*`, `previewRbac*`, `toMermaid`, `toDot` (also as `Catalog` methods) or
- * `formatDiagnostics`; the core module that `init` loads has validation, graphs and paths only, so pages that need no more load less
- * (Node: a no-op). `input` as for `init`.
+ * Browsers: load the on-demand modules before calling `resolve`, `resolveText` or `resolveV1`
+ * (the resolver's module, from `input`, by default `dist/web-resolver/olm_catalog_bg.wasm`) and,
+ * unless `options.tools` is `false`, the tools' calls (the tools' module, as `initTools`): `render`,
+ * `expandTemplate`, `convertToBasicTemplate`, `diffCatalogs*`, `planEdit`, `applyEdits`,
+ * `checkOperatorGroups*`, `previewRbac*`, `toMermaid`, `toDot`, `packageDeps*` (also as `Catalog`
+ * methods), `openCatalog` and `formatDiagnostics`. The core module that `init` loads has
+ * validation, graphs and paths only, so pages that need no more load less. Node: a no-op.
  */
-export declare function initResolver(input?: string | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;
+export declare function initResolver(input?: WasmInput, options?: InitResolverOptions): Promise<void>;
+
+/**
+ * Browsers: load the tools' module alone (by default `dist/web-tools/olm_catalog_bg.wasm`) before
+ * calling `render`, `expandTemplate`, `convertToBasicTemplate`, `diffCatalogs*`, `planEdit`,
+ * `applyEdits`, `checkOperatorGroups*`, `previewRbac*`, `toMermaid`, `toDot`, `packageDeps*`,
+ * `openCatalog` or `formatDiagnostics`; the resolver is not in it (`initResolver`). Node: a no-op.
+ */
+export declare function initTools(input?: WasmInput): Promise<void>;
 
 /** Node only: read a catalog directory (or one file) from disk into `CatalogFile`s. */
 export declare function readCatalog(root: string): CatalogFile[];
@@ -376,7 +398,7 @@ export declare class CatalogSession {
 
 /**
  * Open an editing session on a catalog; `options` as for `validate` (without `baseline`). In
- * browsers it is in the full module: `await initResolver()` first.
+ * browsers it is in the tools' module: `await initTools()` (or `initResolver()`) first.
  */
 export declare function openCatalog(files: CatalogFile[], options?: Omit<ValidateOptions, 'baseline'>): CatalogSession;
 
@@ -1007,7 +1029,7 @@ export declare function previewRbac(catalog: Catalog, options: RbacOptions): Rba
 /** `previewRbac` as the CLI prints it: `'text'` (default) or `'yaml'`. */
 export declare function previewRbacText(catalog: Catalog, options: RbacOptions, format?: 'text' | 'yaml'): string;
 
-// ---- Cross-package view (`packageDeps`, full module in browsers: `await initResolver()` first; the CLI's `deps --format json`)
+// ---- Cross-package view (`packageDeps`, tools' module in browsers: `await initTools()` first; the CLI's `deps --format json`)
 
 /** `packageDeps` options. */
 export interface PackageDepsOptions {
@@ -1112,7 +1134,7 @@ export declare function packageDeps(catalog: Catalog, options: PackageDepsOption
 /** `packageDeps` as the CLI's `deps` text; `failed`: a requirement is unsatisfied or invalid (the CLI exits 1). */
 export declare function packageDepsText(catalog: Catalog, options: PackageDepsOptions): { text: string; failed: boolean };
 
-// ---- Catalog edits (full module) ----
+// ---- Catalog edits (tools' module in browsers: `await initTools()` first) ----
 
 /** How a new entry's upgrade edges are chosen. */
 export type EdgePolicy =

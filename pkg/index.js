@@ -24,31 +24,73 @@ export async function init(input) {
   broken = false;
 }
 
-let resolverRaw = null;
+// The on-demand modules: the resolver's (the core with the resolver and CEL) and the tools' (the
+// core with render, templates, diffs, edits, OperatorGroup checks, RBAC previews, Mermaid, DOT,
+// packageDeps, openCatalog and formatDiagnostics). Each is loaded once; a `Catalog` loaded in the
+// core is loaded again in the module of the first call that needs it there.
+const onDemand = {
+  resolver: { raw: null, loading: null, load: () => import('./dist/web-resolver/olm_catalog.js') },
+  tools: { raw: null, loading: null, load: () => import('./dist/web-tools/olm_catalog.js') },
+};
+
+async function loadModule(which, input) {
+  const m = onDemand[which];
+  if (m.raw) return;
+  // Concurrent calls share one load; a failed load may be retried.
+  m.loading ??= (async () => {
+    const glue = await m.load();
+    await glue.default(input !== undefined && input !== true ? { module_or_path: input } : undefined);
+    m.raw = glue;
+  })().finally(() => { m.loading = null; });
+  await m.loading;
+}
 
 /**
- * Load the full module: the resolver (`resolve`, `resolveText`, `resolveV1`), `render`,
- * `expandTemplate`, `convertToBasicTemplate`, `diffCatalogs*`, `checkOperatorGroups*`,
- * `previewRbac*`, `toMermaid`, `toDot`, `packageDeps*` (also as `Catalog` methods), `openCatalog` (the
- * editor's session) and `formatDiagnostics`. It is larger and kept separate so that pages
- * validating and drawing catalogs load less. By default the `.wasm` next to this package's
- * `dist/web-full/olm_catalog.js` is fetched. Safe to call more than once.
+ * Load the on-demand modules: the resolver's (`resolve`, `resolveText`, `resolveV1`) and, unless
+ * `options.tools` is `false`, the tools' (as `initTools()`: `render`, `expandTemplate`,
+ * `convertToBasicTemplate`, `diffCatalogs*`, `planEdit`, `applyEdits`, `checkOperatorGroups*`,
+ * `previewRbac*`, `toMermaid`, `toDot`, `packageDeps*`, `openCatalog` and `formatDiagnostics`,
+ * also as `Catalog` methods). They are larger and kept separate so that pages validating and
+ * drawing catalogs load less, and a page that only resolves loads the resolver's alone
+ * (`initResolver(input, {tools: false})`). `input` is the resolver's `.wasm` (by default the one
+ * next to this package's `dist/web-resolver/olm_catalog.js`); `options.tools` may also be the
+ * tools' `.wasm` (a URL, `Response`, `BufferSource` or `WebAssembly.Module`). Safe to call more
+ * than once.
  */
-export async function initResolver(input) {
-  if (resolverRaw) return;
-  const m = await import('./dist/web-full/olm_catalog.js');
-  await m.default(input !== undefined ? { module_or_path: input } : undefined);
-  resolverRaw = m;
+export async function initResolver(input, { tools = true } = {}) {
+  await Promise.all([loadModule('resolver', input), tools === false ? undefined : loadModule('tools', tools)]);
+}
+
+/**
+ * Load the tools' module alone: `render`, `expandTemplate`, `convertToBasicTemplate`,
+ * `diffCatalogs*`, `planEdit`, `applyEdits`, `checkOperatorGroups*`, `previewRbac*`, `toMermaid`,
+ * `toDot`, `packageDeps*`, `openCatalog` and `formatDiagnostics` (not the resolver: see
+ * `initResolver`). By default the `.wasm` next to this package's `dist/web-tools/olm_catalog.js`
+ * is fetched. Safe to call more than once.
+ */
+export async function initTools(input) {
+  await loadModule('tools', input);
+}
+
+function notLoaded(message) {
+  const err = new Error(message);
+  err.name = 'OlmCatalogError';
+  err.code = 'not-initialized';
+  return err;
 }
 
 function currentResolver() {
-  if (!resolverRaw) {
-    const err = new Error('call `await initResolver()` first: the resolver, render, templates, diffs, OperatorGroup checks, RBAC previews, Mermaid, DOT, packageDeps, openCatalog and formatDiagnostics are in the module it loads');
-    err.name = 'OlmCatalogError';
-    err.code = 'not-initialized';
-    throw err;
+  if (!onDemand.resolver.raw) {
+    throw notLoaded('call `await initResolver()` first: the resolver (resolve, resolveText, resolveV1) is in the module it loads');
   }
-  return resolverRaw;
+  return onDemand.resolver.raw;
+}
+
+function currentTools() {
+  if (!onDemand.tools.raw) {
+    throw notLoaded('call `await initTools()` (or `await initResolver()`) first: render, templates, diffs, edits, OperatorGroup checks, RBAC previews, Mermaid, DOT, packageDeps, openCatalog and formatDiagnostics are in the module it loads');
+  }
+  return onDemand.tools.raw;
 }
 
 function current() {
@@ -61,10 +103,10 @@ function current() {
   return raw;
 }
 
-const api = makeApi(current, () => { broken = true; }, currentResolver);
+const api = makeApi(current, () => { broken = true; }, currentResolver, currentTools);
 export const {
   validate, diffCatalogs, diffCatalogsText, planEdit, applyEdits, formatDiagnostics, render, expandTemplate, convertToBasicTemplate, resolve, resolveText, resolveV1, loadCatalog, openCatalog, packages, channelGraph, upgradePath, graphPicture, renderGraphSvg, layoutGraph, toMermaid, toDot, checkOperatorGroups, checkOperatorGroupsText, previewRbac, previewRbacText, Catalog, CatalogSession, __panicForTesting, __parseOnly,
 } = api;
-/** The cross-package view of a package (full module: `await initResolver()` first in browsers): `packageDeps(catalog, {package, headsOnly})`, and as the CLI's text. */
+/** The cross-package view of a package (tools' module: `await initTools()` first in browsers): `packageDeps(catalog, {package, headsOnly})`, and as the CLI's text. */
 export const { packageDeps, packageDepsText } = api;
 export default init;

@@ -20,6 +20,8 @@ const api = makeApi(
 export async function init() {}
 /** Nothing to wait for in Node (the resolver is always loaded); kept for browser-shared code. */
 export async function initResolver() {}
+/** Nothing to wait for in Node (the tools are always loaded); kept for browser-shared code. */
+export async function initTools() {}
 export const {
   validate, diffCatalogs, diffCatalogsText, planEdit, applyEdits, formatDiagnostics, render, expandTemplate, convertToBasicTemplate, resolve, resolveText, resolveV1, loadCatalog, openCatalog, packages, channelGraph, upgradePath, graphPicture, renderGraphSvg, layoutGraph, toMermaid, toDot, checkOperatorGroups, checkOperatorGroupsText, previewRbac, previewRbacText, Catalog, CatalogSession, __panicForTesting, __parseOnly,
 } = api;

@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # Builds the npm package's WebAssembly and JS glue with the wasm-bindgen CLI pinned in Cargo.lock
-# (no download from GitHub), and prints the .wasm sizes. Two modules:
+# (no download from GitHub), and prints the .wasm sizes. Four modules:
 # - pkg/dist/web: the core (`--no-default-features`: validation, graphs, paths, the graph picture
 #   and its SVG), what browsers load first;
-# - pkg/dist/{web,node}-full: everything (the default features: the resolver with CEL, render,
-#   templates, diffs, OperatorGroup checks, RBAC previews, packageDeps, the editing session
-#   `openCatalog`); Node uses it directly, browsers load it on demand (`initResolver()`).
+# - pkg/dist/web-resolver: the core with the resolver and CEL (`--no-default-features --features
+#   cel`: `resolve`, `resolveText`, `resolveV1`), which browsers load on demand (`initResolver()`);
+# - pkg/dist/web-tools: the core with the tools (`--no-default-features --features tools`: render,
+#   templates, diffs, edits, OperatorGroup checks, RBAC previews, Mermaid, DOT, packageDeps, the
+#   editing session `openCatalog`, formatDiagnostics), which browsers load on demand (`initTools()`;
+#   `initResolver()` loads it too unless told otherwise). No tool calls the resolver, so no
+#   browser call needs both;
+# - pkg/dist/node-full: everything (the default features), which Node uses directly.
+# Four cargo builds (each in its own target directory, so none invalidates another): after a
+# change to the crate each relinks the crate alone, about a minute per module on this machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Cargo.toml's `wasm` profile: whole-program LTO in one codegen unit, which is smaller and no
@@ -32,7 +39,7 @@ fi
 # one source of flags, not both), so its `+simd128` is repeated here: without it the modules
 # silently lose WebAssembly SIMD (memchr/memmem, line counting and UTF-8 checks fall back to
 # scalar code; docs/performance.md, "WebAssembly against native").
-# `--cfg olm_wasm_size` compiles the cold code of the full module (render, templates, diff, edits,
+# `--cfg olm_wasm_size` compiles the cold code of the on-demand modules (render, templates, diff, edits,
 # OperatorGroups, RBAC, deps, report formats, FBC writing, Mermaid, DOT) for size with the nightly
 # `#[optimize(size)]` attribute on its functions; the hot paths keep opt-level 3 (src/lib.rs).
 wasm_build() {
@@ -42,14 +49,16 @@ wasm_build() {
 # Separate target directories from the stable builds too (different flags and standard library).
 out=${CARGO_TARGET_DIR:-target}/wasm-pkg
 wasm_build --no-default-features --target-dir "$out/core"
-# OLM_TEST_HOOKS=1 (the Node tests) adds the test-only hooks to the full module.
+wasm_build --no-default-features --features cel --target-dir "$out/resolver"
+wasm_build --no-default-features --features tools --target-dir "$out/tools"
+# OLM_TEST_HOOKS=1 (the Node tests) adds the test-only hooks to Node's module.
 wasm_build ${OLM_TEST_HOOKS:+--features test-hooks} --target-dir "$out/full"
-core=$out/core/wasm32-unknown-unknown/wasm/olm_catalog.wasm
-full=$out/full/wasm32-unknown-unknown/wasm/olm_catalog.wasm
+built() { echo "$out/$1/wasm32-unknown-unknown/wasm/olm_catalog.wasm"; }
 rm -rf pkg/dist
-wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web "$core"
-wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web-full "$full"
-wasm-bindgen --target nodejs --weak-refs --out-dir pkg/dist/node-full "$full"
+wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web "$(built core)"
+wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web-resolver "$(built resolver)"
+wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web-tools "$(built tools)"
+wasm-bindgen --target nodejs --weak-refs --out-dir pkg/dist/node-full "$(built full)"
 # The Node glue is CommonJS inside a "type": "module" package.
 echo '{ "type": "commonjs" }' > pkg/dist/node-full/package.json
 # wasm-opt -O3 (npm `binaryen`, scripts/package.json) shrinks each module and keeps its speed (-Os,
@@ -59,11 +68,12 @@ echo '{ "type": "commonjs" }' > pkg/dist/node-full/package.json
 if [ ! -x scripts/node_modules/.bin/wasm-opt ] || [ scripts/package.json -nt scripts/node_modules/.package-lock.json ]; then
   npm install --prefix scripts --no-audit --no-fund --silent
 fi
-for f in pkg/dist/web/olm_catalog_bg.wasm pkg/dist/web-full/olm_catalog_bg.wasm pkg/dist/node-full/olm_catalog_bg.wasm; do
+modules="pkg/dist/web/olm_catalog_bg.wasm pkg/dist/web-resolver/olm_catalog_bg.wasm pkg/dist/web-tools/olm_catalog_bg.wasm pkg/dist/node-full/olm_catalog_bg.wasm"
+for f in $modules; do
   scripts/node_modules/.bin/wasm-opt -O3 --enable-simd --enable-bulk-memory --enable-mutable-globals --enable-multivalue \
     --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext --strip-debug --strip-producers "$f" -o "$f"
 done
-for f in pkg/dist/web/olm_catalog_bg.wasm pkg/dist/web-full/olm_catalog_bg.wasm; do
+for f in $modules; do
   # The byte scans are vectorized (see wasm_build); a module without one SIMD instruction means the
   # flag was lost again.
   simd=$(scripts/node_modules/.bin/wasm-dis "$f" | grep -c 'i8x16\.' || true)

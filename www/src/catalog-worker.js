@@ -3,16 +3,16 @@
 // validate, graphs and paths, the editor's checks, template expansion, diffs, OperatorGroup checks,
 // RBAC previews, resolution). The page sends files (text, or `File`s that are read here) and gets
 // back reports, package lists, graphs and results, never a catalog's text unless it asks for a file.
-// Loading, validation, graphs and paths use the core module; the rest (the resolver, templates,
-// diffs, OperatorGroup checks, RBAC previews, Mermaid and DOT, the deps view, the editor's session)
-// the full one, fetched the first time it is needed.
+// Loading, validation, graphs and paths use the core module; resolution the resolver's module, and
+// the rest (templates, diffs, edits, OperatorGroup checks, RBAC previews, Mermaid and DOT, the deps
+// view, the editor's session) the tools' module, each fetched the first time it is needed.
 //
 // A loaded catalog has a handle (a number); each named slot ('main', the Resolve panel's second
 // source, the Compare panel's sides, the Templates panel's expansion) holds at most one, so
 // loading into a slot frees what it held and later calls on the old handle fail with `freed`.
 // Requests and replies follow rpc.js; the operations are `ops` below.
 import init, {
-  initResolver, loadCatalog, openCatalog, layoutGraph, expandTemplate, diffCatalogs, resolve, checkOperatorGroups, previewRbac,
+  initResolver, initTools, loadCatalog, openCatalog, layoutGraph, expandTemplate, diffCatalogs, resolve, checkOperatorGroups, previewRbac,
 } from '../../pkg/index.js';
 import { fetchCatalog } from '../../pkg/element-fetch.js';
 import { serve } from './rpc.js';
@@ -27,9 +27,11 @@ import { editOps } from './edit-worker.js';
  *   pkg/element-fetch.js)
  */
 
-let modules = null; // { core, full }: the .wasm URLs
-/** Load the full module (once). */
-const full = () => initResolver(modules.full);
+let modules = null; // { core, resolver, tools }: the .wasm URLs
+/** Load the resolver's module (once), without the tools'. */
+const resolverModule = () => initResolver(modules.resolver, { tools: false });
+/** Load the tools' module (once). */
+const tools = () => initTools(modules.tools);
 let nextHandle = 1;
 /**
  * handle → { slot, saved: CatalogFile[], files: CatalogFile[], catalog, session? }; `session` is
@@ -91,11 +93,14 @@ function put(slot, files, saved) {
 
 /** The methods of a loaded catalog the page may call. */
 const CATALOG_METHODS = new Set(['report', 'packages', 'channelGraph', 'upgradePath', 'toMermaid', 'toDot']);
-/** Those of them in the full module. */
-const FULL_METHODS = new Set(['toMermaid', 'toDot']);
+/** Those of them in the tools' module. */
+const TOOLS_METHODS = new Set(['toMermaid', 'toDot']);
 
 const ops = {
-  /** Instantiate the core module; `urls.full` is the module with the resolver, fetched on first use. */
+  /**
+   * Instantiate the core module; `urls.resolver` and `urls.tools` are the on-demand modules' (the
+   * resolver's; templates, diffs, edits and the other tools'), each fetched on first use.
+   */
   async init(urls) {
     modules = urls;
     await init(urls.core);
@@ -144,7 +149,7 @@ const ops = {
    * the other tabs, is re-loaded by `reload`.
    */
   async check(handle, path, content) {
-    await full(); // the session (`openCatalog`) is in the full module
+    await tools(); // the session (`openCatalog`) is in the tools' module
     const e = entry(handle);
     const f = e.files.find((x) => x.path === path);
     if (!f) throw error('not-found', `no file ${path}`);
@@ -156,7 +161,7 @@ const ops = {
   /** Call `method` of a loaded catalog. */
   async catalog(handle, method, ...args) {
     if (!CATALOG_METHODS.has(method)) throw error('invalid-input', `no catalog method ${method}`);
-    if (FULL_METHODS.has(method)) await full();
+    if (TOOLS_METHODS.has(method)) await tools();
     return entry(handle).catalog[method](...args);
   },
 
@@ -198,7 +203,7 @@ const ops = {
   async expandTemplate(template, sources, options, slot) {
     const lists = [];
     for (const s of sources) lists.push(await filesOf(s));
-    await full();
+    await tools();
     const result = expandTemplate(template, lists, options);
     if (!slot) return { result };
     free(slot);
@@ -214,7 +219,7 @@ const ops = {
   /** Load two catalogs (into `slots[0]` and `slots[1]`) and diff them. */
   async diff(oldSource, newSource, options, [oldSlot, newSlot]) {
     const [o, n] = [await filesOf(oldSource), await filesOf(newSource)];
-    await full();
+    await tools();
     const oldHandle = put(oldSlot, o, o);
     const newHandle = put(newSlot, n, n);
     return { oldHandle, newHandle, diff: diffCatalogs(loaded.get(oldHandle).catalog, loaded.get(newHandle).catalog, options) };
@@ -222,32 +227,32 @@ const ops = {
 
   /** `checkOperatorGroups`; `check.handle` names the loaded catalog holding the bundle. */
   async checkOperatorGroups({ handle, ...check }) {
-    await full();
+    await tools();
     return checkOperatorGroups(handle === undefined ? check : { ...check, catalog: entry(handle).catalog });
   },
 
   /** `previewRbac` on a loaded catalog. */
   async previewRbac(handle, options) {
-    await full();
+    await tools();
     return previewRbac(entry(handle).catalog, options);
   },
 
-  /** The cross-package view of a package (`packageDeps`, full module): `{package, headsOnly}`. */
+  /** The cross-package view of a package (`packageDeps`, tools' module): `{package, headsOnly}`. */
   async packageDeps(handle, options) {
-    await full();
+    await tools();
     return entry(handle).catalog.packageDeps(options);
   },
 
   /** Resolve; each catalog source with a `handle` is that loaded catalog. Loads the resolver's module once. */
   async resolve(problem) {
-    await full();
+    await resolverModule();
     const catalogs = (problem.catalogs ?? []).map(({ handle, ...c }) => (handle === undefined ? c : { ...c, catalog: entry(handle).catalog }));
     return resolve({ ...problem, catalogs });
   },
 };
 
 // Editing operations, their previews, undo and redo, and saving (edit-worker.js).
-Object.assign(ops, editOps({ entry, full, put, summary, reload: (handle) => ops.reload(handle), close: free }));
+Object.assign(ops, editOps({ entry, tools, put, summary, reload: (handle) => ops.reload(handle), close: free }));
 
 // After an internal error the module is instantiated afresh before the next request.
 serve(ops, { before: () => (modules ? init() : undefined) });

@@ -56,10 +56,10 @@ export function fileDiff(path, before, after) {
 
 /**
  * The editing operations of catalog-worker.js, over its loaded catalogs.
- * @param {{ entry: (handle: number) => any, full: () => Promise<void>, put: (slot: string, files: CatalogFile[], saved: CatalogFile[]) => number,
+ * @param {{ entry: (handle: number) => any, tools: () => Promise<void>, put: (slot: string, files: CatalogFile[], saved: CatalogFile[]) => number,
  *   summary: (handle: number) => any, reload: (handle: number) => any, close: (slot: string) => void }} deps
  */
-export function editOps({ entry, full, put, summary, reload, close }) {
+export function editOps({ entry, tools, put, summary, reload, close }) {
   /** @returns {EditState} */
   function stateOf(e) {
     e.edit ??= { done: [], undone: [], written: new Map(e.saved.map((f) => [f.path, f.content])), pending: null };
@@ -122,7 +122,7 @@ export function editOps({ entry, full, put, summary, reload, close }) {
      */
     async editPlan(handle, op) {
       const e = entry(handle);
-      await full();
+      await tools();
       const plan = planEdit(e.files, op);
       const touched = [...new Set(plan.edits.map((x) => x.file))];
       const after = applied(e.files, plan.edits);
