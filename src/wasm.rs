@@ -437,6 +437,7 @@ impl Resolver {
 
     /// Resolve and render the outcome as the CLI's text.
     #[wasm_bindgen(js_name = resolveText)]
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn resolve_text(&self, problem: JsValue) -> Result<String, JsValue> {
         Ok(self.run(problem)?.to_text())
     }
@@ -447,6 +448,7 @@ impl Resolver {
 /// throws `code: "no-bundle"` with OLM v1's message when nothing (or more than one) qualifies.
 #[cfg(feature = "resolver")]
 #[wasm_bindgen(js_name = resolveV1)]
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn resolve_v1(problem: JsValue) -> Result<JsValue, JsValue> {
     let problem: resolve::v1::V1Problem = serde_wasm_bindgen::from_value(problem)
         .map_err(|e| js_error("invalid-input", &format!("v1 resolution problem: {e}"), None))?;

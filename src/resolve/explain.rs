@@ -46,6 +46,7 @@ pub struct PickReason {
 }
 
 /// The reasons of every pick, in search order (bundle variables only).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn picks(snap: &Snapshot, built: &Built, solution: &Solution) -> Vec<PickReason> {
     let mut out: Vec<PickReason> = solution.picks.iter().filter_map(|p| pick_reason(snap, built, p)).collect();
     // A subscription whose requirement was already met by a bundle picked for something else:
@@ -59,6 +60,7 @@ pub(super) fn picks(snap: &Snapshot, built: &Built, solution: &Solution) -> Vec<
 }
 
 /// Why the search picked a bundle: its requirement, its rank there, the better ones passed over.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn pick_reason(snap: &Snapshot, built: &Built, p: &Pick) -> Option<PickReason> {
     let vars = &built.variables;
     let Subject::Bundle(e) = built.subjects[p.variable] else { return None };
@@ -95,6 +97,7 @@ fn pick_reason(snap: &Snapshot, built: &Built, p: &Pick) -> Option<PickReason> {
 }
 
 /// `c`'s rank (1-based, 0 if absent) among dependency `a`'s candidates, and how many there are.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn rank_in(built: &Built, a: Applied, c: usize) -> Option<(usize, usize)> {
     let ConstraintKind::Dependency(d) = &built.variables[a.variable].constraints[a.constraint].kind else {
         return None;
@@ -103,6 +106,7 @@ fn rank_in(built: &Built, a: Applied, c: usize) -> Option<(usize, usize)> {
 }
 
 /// Why a subscription got entry `e` at `rank`: channel head, closest upgrade, or a fallback.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn why_for_subscription(snap: &Snapshot, built: &Built, e: EntryId, rank: usize) -> String {
     let upgrading = built.replaces.contains_key(&e);
     let sub = &snap.entries[e];
@@ -124,6 +128,7 @@ fn why_for_subscription(snap: &Snapshot, built: &Built, e: EntryId, rank: usize)
 }
 
 /// Who had requirement `a`: `subscription <name>`, `bundle <name>` or an invariant's id.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn requester(snap: &Snapshot, built: &Built, a: Applied) -> String {
     let vars = &built.variables;
     match &built.subjects[a.variable] {
@@ -134,6 +139,7 @@ fn requester(snap: &Snapshot, built: &Built, a: Applied) -> String {
 }
 
 /// Why a subscription kept `c`, picked earlier for something else: OLM tried nothing better.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn already_met_reason(snap: &Snapshot, built: &Built, out: &[PickReason], a: Applied, c: usize) -> Option<PickReason> {
     let vars = &built.variables;
     let Subject::Subscription(_) = built.subjects[a.variable] else { return None };
@@ -163,6 +169,7 @@ fn already_met_reason(snap: &Snapshot, built: &Built, out: &[PickReason], a: App
 }
 
 /// The explanation tree of an unsatisfiable core.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn explain(snap: &Snapshot, built: &Built, core: &[Applied]) -> Explanation {
     let vars = &built.variables;
     let index = Concerning::new(built, core);
@@ -206,6 +213,7 @@ const MAX_DEPTH: usize = 12;
 const LIST_HEAD: usize = 4;
 
 /// A constraint's message for the tree: long identifier lists are shortened.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn short(built: &Built, a: Applied) -> String {
     let vars = &built.variables;
     let full = solver::message(vars, a);
@@ -235,6 +243,7 @@ fn short(built: &Built, a: Applied) -> String {
 }
 
 /// Requirement `a` as a tree: its candidates, each with the core constraints that exclude it.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn requirement(
     snap: &Snapshot,
     built: &Built,
@@ -271,6 +280,7 @@ struct Candidate {
 }
 
 /// What a requirement without candidates says: no visible bundle matches, or none in its catalog.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn no_candidates(built: &Built, a: Applied) -> Explanation {
     let what = built
         .dependency_text
@@ -281,6 +291,7 @@ fn no_candidates(built: &Built, a: Applied) -> Explanation {
 }
 
 /// The core constraints other than `a` that exclude candidate `c`, requirements expanded.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn exclusions(
     snap: &Snapshot,
     built: &Built,
@@ -314,6 +325,7 @@ struct Concerning {
 }
 
 impl Concerning {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn new(built: &Built, core: &[Applied]) -> Concerning {
         let mut by_variable: HashMap<usize, Vec<Applied>> = HashMap::new();
         for &o in core {
@@ -337,12 +349,14 @@ impl Concerning {
     }
 
     /// The core constraints that can exclude variable `c`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn of(&self, c: usize) -> &[Applied] {
         self.by_variable.get(&c).map_or(&[], Vec::as_slice)
     }
 }
 
 /// Whether variable `c` is an installed operator (a bundle of the virtual catalog).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn is_installed(snap: &Snapshot, built: &Built, c: usize) -> bool {
     match built.subjects[c] {
         Subject::Bundle(e) => snap.catalogs[snap.entries[e].catalog].is_virtual,
@@ -351,6 +365,7 @@ fn is_installed(snap: &Snapshot, built: &Built, c: usize) -> bool {
 }
 
 /// The candidates' nodes; consecutive ones excluded for the same reasons are shown together.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn grouped(built: &Built, total: usize, per_candidate: &[Candidate]) -> Vec<Explanation> {
     let vars = &built.variables;
     let mut out = Vec::new();

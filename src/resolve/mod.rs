@@ -80,6 +80,7 @@ pub enum ResolveError {
 
 impl ResolveError {
     /// `NotSatisfiable`, `Error` or `TooHard`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn kind(&self) -> &'static str {
         match self {
             ResolveError::NotSatisfiable { .. } => "NotSatisfiable",
@@ -105,6 +106,7 @@ pub const MAX_LISTED: usize = 50;
 
 /// `a, b or c` (with `last` = `" or "`), capped at [`MAX_LISTED`] items: `a, b, …, x or 1,950
 /// more`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn join_capped<S: AsRef<str>>(items: &[S], last: &str) -> String {
     match items {
         [] => String::new(),
@@ -121,6 +123,7 @@ pub(crate) fn join_capped<S: AsRef<str>>(items: &[S], last: &str) -> String {
 }
 
 /// `items` joined by `, `, capped at [`MAX_LISTED`]: `a, b, …, x, and 1,950 more`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn comma_capped<S: AsRef<str>>(items: &[S]) -> String {
     let shown: Vec<&str> = items.iter().take(MAX_LISTED).map(AsRef::as_ref).collect();
     match items.len().checked_sub(MAX_LISTED) {
@@ -130,6 +133,7 @@ fn comma_capped<S: AsRef<str>>(items: &[S]) -> String {
 }
 
 /// `1950` as `1,950`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
@@ -143,12 +147,14 @@ fn thousands(n: usize) -> String {
 }
 
 /// The errors once each, in first-seen order.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn unique(errors: &[String]) -> Vec<&String> {
     let mut seen = std::collections::HashSet::new();
     errors.iter().filter(|e| seen.insert(e.as_str())).collect()
 }
 
 impl fmt::Display for ResolveError {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ResolveError::NotSatisfiable { constraints, .. } if constraints.is_empty() => {
@@ -300,6 +306,7 @@ impl From<Result<Resolution, ResolveError>> for Outcome {
 
 impl Outcome {
     /// A plain-text report: what to install and why, or the error and its explanation tree.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn to_text(&self) -> String {
         use std::fmt::Write as _;
         let mut out = String::new();
@@ -334,6 +341,7 @@ impl Outcome {
             let _ = writeln!(out, "error: {e}");
         }
         if let Some(x) = &self.explanation {
+            #[cfg_attr(olm_wasm_size, optimize(size))]
             fn walk(x: &Explanation, depth: usize, out: &mut String) {
                 let _ = writeln!(out, "{}- {}", "  ".repeat(depth), x.message);
                 for c in &x.children {

@@ -96,6 +96,7 @@ pub struct Solution {
 }
 
 /// The message of a constraint, OLM's default text when it has none.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn message(vars: &[Variable], a: Applied) -> String {
     let v = &vars[a.variable];
     let c = &v.constraints[a.constraint];
@@ -116,6 +117,7 @@ pub fn message(vars: &[Variable], a: Applied) -> String {
 }
 
 impl fmt::Display for SolveError {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SolveError::NotSatisfiable(_) => f.write_str("constraints not satisfiable"),
@@ -561,6 +563,7 @@ impl<'v> Search<'v> {
     }
 
     /// The error of a problem found unsatisfiable: its minimal core (or the budget's error).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn not_satisfiable(&mut self) -> SolveError {
         let vars = self.vars;
         let sat = self.encoded();
@@ -636,6 +639,7 @@ fn at_most(sat: &mut Sat, a: Lit, n: usize, xs: &[Lit]) {
 
 /// Shrink the solver's unsat core to a minimal one (deletion-based), as applied constraints
 /// sorted by message.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn minimal_core(sat: &mut Sat, vars: &[Variable], assumed: &[(Lit, Applied)]) -> Result<Vec<Applied>, SolveError> {
     let core_vars: std::collections::HashSet<Var> = sat.solver.unsat_core().iter().map(|l| l.var()).collect();
     let mut core: Vec<(Lit, Applied)> = assumed.iter().filter(|(l, _)| core_vars.contains(&l.var())).cloned().collect();

@@ -87,6 +87,7 @@ pub(super) enum Ty {
 
 impl Ty {
     /// The type's name in cel-go's messages.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn name(&self) -> String {
         match self {
             Ty::Unknown | Ty::Dyn => String::from("dyn"),
@@ -104,22 +105,26 @@ impl Ty {
     }
 
     /// Whether a value of this type may be a bool.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn may_be_bool(&self) -> bool {
         matches!(self, Ty::Bool | Ty::Dyn | Ty::Unknown)
     }
 
     /// Whether the type is dynamic (checks on it are left to evaluation).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn is_dyn(&self) -> bool {
         matches!(self, Ty::Dyn | Ty::Unknown)
     }
 
     /// The type of `properties`: `list(map(string, dyn))`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn properties() -> Ty {
         Ty::List(Box::new(Ty::Map(Box::new(Ty::String), Box::new(Ty::Dyn))))
     }
 
     /// The element type of an index into this list or value type of this map (`None` when
     /// it cannot be indexed); elements of unknown type are dyn.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn indexed(&self) -> Option<Ty> {
         let element = match self {
             Ty::List(element) | Ty::Map(_, element) => (**element).clone(),
@@ -133,6 +138,7 @@ impl Ty {
 /// The common type of two values of one expression (list elements, map keys or values, the
 /// branches of `? :`, a comprehension's accumulator): the type if equal, else dyn (element
 /// types joined inside lists and maps).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn join(a: Ty, b: Ty) -> Ty {
     match (a, b) {
         (a, b) if a == b => a,
@@ -144,6 +150,7 @@ fn join(a: Ty, b: Ty) -> Ty {
 }
 
 /// The static type of `program`, or the issues found in it: (node id, cel-go's message).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn check(program: &IdedExpr) -> Result<Ty, Vec<(u64, String)>> {
     let mut checker = Checker { scopes: Vec::new(), errors: Vec::new(), too_deep: false };
     let ty = checker.check(program, 0);
@@ -166,6 +173,7 @@ struct Checker<'a> {
 
 impl<'a> Checker<'a> {
     /// The type of `e`, recording issues in it.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn check(&mut self, e: &'a IdedExpr, depth: usize) -> Ty {
         if depth > MAX_CHECK_DEPTH {
             if !self.too_deep {
@@ -213,6 +221,7 @@ impl<'a> Checker<'a> {
     }
 
     /// A map literal: its key and value types joined over the entries.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn map(&mut self, entries: &'a [cel::common::ast::IdedEntryExpr], depth: usize) -> Ty {
         let (mut key, mut value) = (Ty::Unknown, Ty::Unknown);
         for entry in entries {
@@ -235,6 +244,7 @@ impl<'a> Checker<'a> {
     }
 
     /// A variable: bound by a comprehension, `properties`, or a type name.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn ident(&mut self, id: u64, name: &'a str) -> Ty {
         // `.x` names the global `x`, skipping comprehension variables.
         let global = match name.strip_prefix('.') {
@@ -258,6 +268,7 @@ impl<'a> Checker<'a> {
 
     /// A macro expansion: the range's elements bound to the iteration variable, the
     /// accumulator's type from its initial value and its step.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn comprehension(&mut self, c: &'a ComprehensionExpr, depth: usize) -> Ty {
         let range = self.check(&c.iter_range, depth);
         let element = match range {
@@ -290,6 +301,7 @@ impl<'a> Checker<'a> {
     }
 
     /// An operator or function call.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn call(&mut self, id: u64, call: &'a CallExpr, depth: usize) -> Ty {
         let target = call.target.as_ref().map(|t| self.check(t, depth));
         let args: Vec<Ty> = call.args.iter().map(|a| self.check(a, depth)).collect();
@@ -301,6 +313,7 @@ impl<'a> Checker<'a> {
     }
 
     /// A call with a receiver: `x.size()`, `s.startsWith(p)`, ...
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn member_call(&mut self, id: u64, name: &str, target: &Ty, args: &[Ty]) -> Ty {
         let counts = MEMBER_FUNCTIONS.iter().find(|(n, _)| *n == name).map(|(_, counts)| *counts);
         match counts {
@@ -326,6 +339,7 @@ impl<'a> Checker<'a> {
     }
 
     /// A call without a receiver: operators, then global functions.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn global_call(&mut self, id: u64, name: &str, args: Vec<Ty>) -> Ty {
         if let Some(ty) = self.operator(id, name, &args) {
             return ty;
@@ -359,6 +373,7 @@ impl<'a> Checker<'a> {
     /// The result type of an operator applied to `args`, recording a no-overload issue where
     /// the operands rule every overload out; `None` when `name` with this many arguments is no
     /// operator.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn operator(&mut self, id: u64, name: &str, args: &[Ty]) -> Option<Ty> {
         let ty = match (name, args) {
             (operators::LOGICAL_AND | operators::LOGICAL_OR, [a, b]) => {
@@ -413,6 +428,7 @@ impl<'a> Checker<'a> {
     }
 
     /// cel-go's issue for a call no overload accepts.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn no_overload(&mut self, id: u64, name: &str, args: &[Ty]) {
         let args: Vec<String> = args.iter().map(Ty::name).collect();
         self.errors.push((id, format!("found no matching overload for '{name}' applied to '({})'", args.join(", "))));
@@ -420,6 +436,7 @@ impl<'a> Checker<'a> {
 }
 
 /// The type of a literal.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn literal_type(literal: &LiteralValue) -> Ty {
     match literal {
         LiteralValue::Boolean(_) => Ty::Bool,

@@ -73,6 +73,7 @@ fn remaining() -> u64 {
     })
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn exceeded(function: &str) -> ExecutionError {
     ExecutionError::function_error(function, "evaluation cost limit exceeded")
 }
@@ -128,11 +129,13 @@ pub(super) fn size(value: &dyn Val, cap: u64) -> u64 {
 
 /// The rule rewritten to meter itself (see the module documentation). Node ids of added
 /// nodes continue after the program's largest.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn meter(program: &IdedExpr) -> IdedExpr {
     let mut r = Rewriter { next_id: max_id(program) + 1 };
     r.expr(program)
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn max_id(e: &IdedExpr) -> u64 {
     let mut max = e.id;
     children(e, &mut |c| max = max.max(max_id(c)));
@@ -140,6 +143,7 @@ fn max_id(e: &IdedExpr) -> u64 {
 }
 
 /// Calls `f` on each direct child expression of `e`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn children<'e>(e: &'e IdedExpr, f: &mut impl FnMut(&'e IdedExpr)) {
     match &e.expr {
         Expr::Call(c) => {
@@ -174,6 +178,7 @@ fn children<'e>(e: &'e IdedExpr, f: &mut impl FnMut(&'e IdedExpr)) {
 
 /// What evaluating `e` once costs at most, apart from the values it charges: its nodes, and
 /// the bytes of its string literals (copied each time they are evaluated).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn weight(e: &IdedExpr) -> u64 {
     let own = match &e.expr {
         Expr::Literal(LiteralValue::String(s)) => 1 + s.inner().len() as u64,
@@ -194,23 +199,27 @@ struct Rewriter {
 }
 
 impl Rewriter {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn node(&mut self, expr: Expr) -> IdedExpr {
         let id = self.next_id;
         self.next_id += 1;
         IdedExpr { id, expr }
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn call(&mut self, func_name: &str, args: Vec<IdedExpr>) -> IdedExpr {
         self.node(Expr::Call(CallExpr { func_name: func_name.to_string(), target: None, args }))
     }
 
     /// `@cost_tick(weight) ? then : otherwise`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn ticked(&mut self, weight: u64, then: IdedExpr, otherwise: IdedExpr) -> IdedExpr {
         let w = self.node(Expr::Literal(LiteralValue::Int(CelInt::from(weight.min(i64::MAX as u64) as i64))));
         let tick = self.call(TICK, vec![w]);
         self.call(operators::CONDITIONAL, vec![tick, then, otherwise])
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn false_literal(&mut self) -> IdedExpr {
         self.node(Expr::Literal(LiteralValue::Boolean(CelBool::from(false))))
     }
@@ -218,6 +227,7 @@ impl Rewriter {
     /// The rewritten `e`, passed through `@cost_charge` when it is a stored value (a name, a
     /// field, a literal collection, a comprehension's result); calls are charged through their
     /// own operands, scalar literals through the step weights.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn charged(&mut self, e: &IdedExpr) -> IdedExpr {
         let inner = self.expr(e);
         match &e.expr {
@@ -229,6 +239,7 @@ impl Rewriter {
         }
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn expr(&mut self, e: &IdedExpr) -> IdedExpr {
         let expr = match &e.expr {
             Expr::Call(c) if CONTROL.contains(&c.func_name.as_str()) => Expr::Call(CallExpr {
@@ -271,6 +282,7 @@ impl Rewriter {
         IdedExpr { id: e.id, expr }
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn comprehension(&mut self, c: &ComprehensionExpr) -> ComprehensionExpr {
         let weight = weight(&c.loop_cond).saturating_add(weight(&c.loop_step));
         ComprehensionExpr {
@@ -286,6 +298,7 @@ impl Rewriter {
     }
 
     /// A comprehension step with its tick in front, in the shapes cel-rust recognises.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn step(&mut self, step: &IdedExpr, accu: &str, weight: u64) -> IdedExpr {
         let is_accu = |e: &IdedExpr| matches!(&e.expr, Expr::Ident(n) if n == accu);
         let appends = |e: &IdedExpr| match &e.expr {
@@ -344,6 +357,7 @@ impl Rewriter {
     }
 
     /// `@result + [x]` with `x` charged and the `+` and the list left as they are.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn append(&mut self, step: &IdedExpr) -> IdedExpr {
         let Expr::Call(c) = &step.expr else { return self.expr(step) };
         let args = c.args.iter().map(|a| self.expr(a)).collect();

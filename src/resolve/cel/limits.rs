@@ -27,6 +27,7 @@ pub(super) const MAX_CHAIN: usize = 256;
 pub(super) const MAX_CODE_POINTS: usize = 100_000;
 
 /// cel-go's error for a rule longer than [`MAX_CODE_POINTS`] (no position, no excerpt).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn check_size(rule: &str) -> Result<(), String> {
     let size = rule.chars().count();
     if size > MAX_CODE_POINTS {
@@ -37,6 +38,7 @@ pub(super) fn check_size(rule: &str) -> Result<(), String> {
 
 /// Lexical bounds on the raw text: bracket nesting at most [`MAX_NESTING`], chain operators at
 /// most [`MAX_CHAIN`]. Returns the byte offset and message of the first violation.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn precheck(src: &str) -> Result<(), (usize, String)> {
     let cs: Vec<(usize, char)> = src.char_indices().collect();
     let mut i = 0;
@@ -68,6 +70,7 @@ pub(super) fn precheck(src: &str) -> Result<(), (usize, String)> {
 
 /// One lexical step of [`precheck`] at `i`: the index after the comment, literal, word, number
 /// or single character there, and how many chain operators it counts for.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn scan_one(cs: &[(usize, char)], i: usize) -> (usize, usize) {
     let at = |k: usize| cs.get(k).map(|c| c.1);
     let word_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
@@ -112,6 +115,7 @@ fn scan_one(cs: &[(usize, char)], i: usize) -> (usize, usize) {
 /// as the CEL grammar's `STRING` rule and ANTLR's longest match delimit it; `None` when no
 /// valid literal starts there (the lexer then reports an error and goes on with the text
 /// after it, which the caller scans as code).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn string_end(cs: &[(usize, char)], i: usize, raw: bool) -> Option<usize> {
     let at = |k: usize| cs.get(k).map(|c| c.1);
     let quote = at(i)?;
@@ -143,6 +147,7 @@ pub(super) fn string_end(cs: &[(usize, char)], i: usize, raw: bool) -> Option<us
 }
 
 /// The length of the escape sequence starting with the backslash at `j`, `None` if invalid.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn escape_len(cs: &[(usize, char)], j: usize) -> Option<usize> {
     let at = |k: usize| cs.get(k).map(|c| c.1);
     let hex = |k: usize| at(k).is_some_and(|c| c.is_ascii_hexdigit());

@@ -100,6 +100,7 @@ pub struct CostExceeded {
 }
 
 impl fmt::Display for CostExceeded {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "evaluation exceeded the cost limit of {} units", self.limit)
     }
@@ -131,6 +132,7 @@ pub enum CelError {
 }
 
 impl fmt::Display for CelError {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CelError::Compile(message) => f.write_str(message),
@@ -146,6 +148,7 @@ impl std::error::Error for CelError {}
 
 impl fmt::Debug for CelRule {
     /// Shows the rule text only (the compiled program is an implementation detail).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("CelRule").field("rule", &self.rule).finish_non_exhaustive()
     }
@@ -187,6 +190,7 @@ impl CelRule {
     /// brackets, or with more than 256 binary operators, member accesses and indexes (`&&` and
     /// `||` excepted) are compile errors: the last two bound the recursion of cel-rust's parser
     /// and interpreter. Never panics, whatever the input.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn compile(rule: &str) -> Result<CelRule, CelError> {
         #[cfg(feature = "cel")]
         {
@@ -270,6 +274,7 @@ impl CelRule {
 /// [`CelRule::compile`] before metering: bounds, cel-go's syntax errors, parse, checks, bool
 /// result.
 #[cfg(feature = "cel")]
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn compile_program(rule: &str) -> Result<cel::common::ast::IdedExpr, CelError> {
     limits::check_size(rule).map_err(CelError::Compile)?;
     if let Err((offset, message)) = limits::precheck(rule) {

@@ -81,6 +81,7 @@ kinds! {
 
 impl Kind {
     /// The name ANTLR shows in an expected-token set: the literal, or the symbolic name.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn display(self) -> &'static str {
         use Kind::*;
         match self {
@@ -130,11 +131,13 @@ impl Kind {
 type Set = u64;
 
 /// The set holding only `kind`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 const fn bit(kind: Kind) -> Set {
     1 << kind as u8
 }
 
 /// The set of `kinds`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 const fn set(kinds: &[Kind]) -> Set {
     let mut s = 0;
     let mut i = 0;
@@ -146,11 +149,13 @@ const fn set(kinds: &[Kind]) -> Set {
 }
 
 /// Whether `s` holds `kind`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn has(s: Set, kind: Kind) -> bool {
     s & bit(kind) != 0
 }
 
 /// How ANTLR lists a set: one name alone, several in braces.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn set_text(s: Set) -> String {
     let names: Vec<&str> = KINDS.iter().filter(|k| has(s, **k)).map(|k| k.display()).collect();
     match names.as_slice() {
@@ -203,6 +208,7 @@ struct Token {
 
 /// The syntax errors cel-go reports for `src`, in the order found (the caller sorts them by
 /// position); empty when cel-go's parser would accept it.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn diagnose(src: &str) -> Vec<Issue> {
     let chars: Vec<char> = src.chars().collect();
     let (tokens, lexer_errors) = lex(&chars);
@@ -224,6 +230,7 @@ pub(super) fn diagnose(src: &str) -> Vec<Issue> {
 struct Positions(Vec<(usize, usize)>);
 
 impl Positions {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn new(chars: &[char]) -> Positions {
         let mut out = Vec::with_capacity(chars.len() + 1);
         let (mut line, mut column) = (1, 1);
@@ -240,6 +247,7 @@ impl Positions {
         Positions(out)
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn at(&self, index: usize) -> (usize, usize) {
         self.0[index.min(self.0.len() - 1)]
     }
@@ -258,6 +266,7 @@ enum Lexed {
 
 /// The tokens of `chars` (whitespace and comments included, `EOF` last), and the lexer's
 /// errors as (code-point index, message).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn lex(chars: &[char]) -> (Vec<Token>, Vec<(usize, String)>) {
     let mut tokens = Vec::new();
     let mut errors = Vec::new();
@@ -280,6 +289,7 @@ fn lex(chars: &[char]) -> (Vec<Token>, Vec<(usize, String)>) {
 }
 
 /// The token (or error) starting at `i`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn lex_one(cs: &[char], i: usize) -> Lexed {
     use Kind::*;
     let at = |k: usize| cs.get(k).copied();
@@ -318,6 +328,7 @@ fn lex_one(cs: &[char], i: usize) -> Lexed {
 }
 
 /// The one-character tokens.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn single(c: char) -> Option<Kind> {
     use Kind::*;
     Some(match c {
@@ -341,6 +352,7 @@ fn single(c: char) -> Option<Kind> {
 }
 
 /// `NUM_INT`, `NUM_UINT` or `NUM_FLOAT` at `i`, the longest that matches.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn number(cs: &[char], i: usize) -> Lexed {
     let at = |k: usize| cs.get(k).copied();
     let digit = |k: usize| at(k).is_some_and(|c| c.is_ascii_digit());
@@ -385,6 +397,7 @@ fn number(cs: &[char], i: usize) -> Lexed {
 
 /// An identifier or keyword at `i`, or a string or bytes literal with a prefix (`r`, `b`, `br`
 /// ...) when one follows; the identifier when the literal fails.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn word(cs: &[char], i: usize) -> Lexed {
     let mut end = i;
     while cs.get(end).is_some_and(|c| c.is_ascii_alphanumeric() || *c == '_') {
@@ -417,6 +430,7 @@ fn word(cs: &[char], i: usize) -> Lexed {
 
 /// The end of the quoted literal whose opening quote is at `i`, or the index where it fails.
 /// A triple quote that is never closed leaves the empty literal of its first two quotes.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn quoted(cs: &[char], i: usize, raw: bool) -> Result<usize, usize> {
     let quote = cs[i];
     let at = |k: usize| cs.get(k).copied();
@@ -449,6 +463,7 @@ fn quoted(cs: &[char], i: usize, raw: bool) -> Result<usize, usize> {
 }
 
 /// The index after the escape sequence whose backslash is at `j`, or where it fails.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn escape(cs: &[char], j: usize) -> Result<usize, usize> {
     let digits = |from: usize, n: usize, ok: fn(char) -> bool| {
         (from..from + n).find(|&k| !cs.get(k).is_some_and(|c| ok(*c))).map_or(Ok(from + n), Err)
@@ -464,6 +479,7 @@ fn escape(cs: &[char], j: usize) -> Result<usize, usize> {
 }
 
 /// `ESC_IDENTIFIER`: a backquoted name of letters, digits and `_.-/ `.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn escaped_ident(cs: &[char], i: usize) -> Lexed {
     let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-' | '/' | ' ');
     let mut j = i + 1;
@@ -499,6 +515,7 @@ struct Follow {
 impl Follow {
     /// The follow of a rule invoked here, where `local` may come next in the invoking rule and
     /// `then_end` says whether the invoking rule may end right after the invocation.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn call(self, local: Set, then_end: bool) -> Follow {
         Follow { next: local | if then_end { self.next } else { 0 }, recovery: self.recovery | local }
     }
@@ -538,6 +555,7 @@ struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn new(chars: &'a [char], all: Vec<Token>) -> Parser<'a> {
         let visible = (0..all.len()).filter(|&i| !matches!(all[i].kind, Kind::Whitespace | Kind::Comment)).collect();
         Parser {
@@ -555,15 +573,18 @@ impl<'a> Parser<'a> {
     // Tokens.
 
     /// The `k`-th visible token from the current one (`EOF` past the end).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn token(&self, k: usize) -> Token {
         let i = (self.p + k).min(self.visible.len() - 1);
         self.all[self.visible[i]]
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn la(&self, k: usize) -> Kind {
         self.token(k).kind
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn consume(&mut self) {
         if self.la(0) != Kind::Eof {
             self.p += 1;
@@ -571,6 +592,7 @@ impl<'a> Parser<'a> {
     }
 
     /// ANTLR's display of a token: its text, quoted, with tabs and line ends escaped.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn token_text(&self, t: Token) -> std::string::String {
         if t.kind == Kind::Eof {
             return "'<EOF>'".into();
@@ -582,10 +604,12 @@ impl<'a> Parser<'a> {
     // Reports.
 
     /// Reports at the current token, unless in error recovery mode; enters it.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn report(&mut self, message: std::string::String) {
         self.report_at(self.token(0).start, message);
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn report_at(&mut self, at: usize, message: std::string::String) {
         if !self.recovering {
             self.recovering = true;
@@ -595,6 +619,7 @@ impl<'a> Parser<'a> {
 
     /// A recognition exception caught by a rule: reported, then recovered from by skipping to a
     /// token that may follow one of the rules being parsed.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fail(&mut self, fail: Fail, follow: Follow, site: Site) {
         match fail {
             Fail::Mismatch(expected) => {
@@ -627,6 +652,7 @@ impl<'a> Parser<'a> {
     /// ANTLR's `sync` before an optional block or at a rule's first decision: fine if the next
     /// token is `expected`; else one extraneous token is deleted if the one after it is
     /// expected, or the mismatch is an error.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn sync(&mut self, expected: Set) -> Result<(), Fail> {
         if self.recovering || has(expected, self.la(0)) {
             return Ok(());
@@ -644,6 +670,7 @@ impl<'a> Parser<'a> {
 
     /// ANTLR's `match` of `kind`: a missing token is inserted when the next one could follow
     /// it (`then` is what may come after `kind` here).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn expect(&mut self, kind: Kind, then: Set) -> Result<(), Fail> {
         if self.la(0) == kind {
             self.consume();
@@ -668,6 +695,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Consumes a token known to be there.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn take(&mut self) {
         self.consume();
         self.recovering = false;
@@ -676,6 +704,7 @@ impl<'a> Parser<'a> {
     // Rules.
 
     /// `start: expr EOF`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn start(&mut self) {
         let eof = Follow { next: bit(Kind::Eof), recovery: bit(Kind::Eof) };
         self.expr(eof);
@@ -685,6 +714,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `expr: conditionalOr ('?' conditionalOr ':' expr)?`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn expr(&mut self, f: Follow) {
         self.binary(f.call(bit(Kind::Question), true), 0);
         if self.la(0) != Kind::Question {
@@ -700,6 +730,7 @@ impl<'a> Parser<'a> {
 
     /// The binary operator levels, loosest first: `||`, `&&`, relations, arithmetic; their
     /// operands are `unary`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn binary(&mut self, f: Follow, level: usize) {
         const LEVELS: [Set; 4] = [bit(Kind::Or), bit(Kind::And), RELATIONS, ARITHMETIC];
         let Some(&operators) = LEVELS.get(level) else {
@@ -714,12 +745,14 @@ impl<'a> Parser<'a> {
     }
 
     /// `unary: member | '!'+ member | '-'+ member`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn unary(&mut self, f: Follow) {
         if let Err(fail) = self.sync(EXPR_START).and_then(|()| self.unary_body(f)) {
             self.fail(fail, f, Site::Unary);
         }
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn unary_body(&mut self, f: Follow) -> Result<(), Fail> {
         let member = f.call(0, true);
         match self.la(0) {
@@ -769,6 +802,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `member: primary ('.' '?'? escapeIdent | '.' IDENTIFIER '(' exprList? ')' | '[' '?'? expr ']')*`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn member(&mut self, f: Follow) {
         let suffix = set(&[Kind::Dot, Kind::LBracket]);
         self.primary(f.call(suffix, true));
@@ -782,6 +816,7 @@ impl<'a> Parser<'a> {
     }
 
     /// One `.name`, `.name(...)` or `[...]` after a member; false when none follows.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn member_suffix(&mut self, f: Follow, suffix: Set) -> Result<bool, Fail> {
         let after = suffix | f.next;
         match (self.la(0), self.la(1), self.la(2)) {
@@ -818,12 +853,14 @@ impl<'a> Parser<'a> {
     }
 
     /// `primary`: a name, call or message, `( expr )`, a list, a map or a literal.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn primary(&mut self, f: Follow) {
         if let Err(fail) = self.primary_body(f) {
             self.fail(fail, f, Site::Primary);
         }
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn primary_body(&mut self, f: Follow) -> Result<(), Fail> {
         use Kind::*;
         match self.la(0) {
@@ -850,6 +887,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `'.'? IDENTIFIER` as a variable, a global call `f(...)` or a message `a.b.C{...}`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn named(&mut self, f: Follow) -> Result<(), Fail> {
         let name = usize::from(self.la(0) == Kind::Dot);
         if self.la(name) != Kind::Ident {
@@ -892,6 +930,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `'[' listInit? ','? ']'` or `'{' mapInitializerList? ','? '}'`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn aggregate(&mut self, f: Follow, close: Kind, site: Site) -> Result<(), Fail> {
         self.take();
         let elements = bit(Kind::Question) | EXPR_START;
@@ -913,6 +952,7 @@ impl<'a> Parser<'a> {
 
     /// `listInit: optExpr (',' optExpr)*`; a comma not followed by an element is left to the
     /// list.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn list_init(&mut self, f: Follow) {
         let elements = bit(Kind::Question) | EXPR_START;
         self.opt_expr(f.call(bit(Kind::Comma), true));
@@ -924,6 +964,7 @@ impl<'a> Parser<'a> {
 
     /// `mapInitializerList: optExpr ':' expr (',' optExpr ':' expr)*` (`starts` are the
     /// elements' first tokens), or with `fields` the message's `optField ':' expr` list.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn entries(&mut self, f: Follow, starts: Set, site: Site) {
         loop {
             if site == Site::FieldInit {
@@ -943,6 +984,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `exprList: expr (',' expr)*`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn expr_list(&mut self, f: Follow) {
         self.expr(f.call(bit(Kind::Comma), true));
         while self.la(0) == Kind::Comma {
@@ -952,6 +994,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `optExpr: '?'? expr`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn opt_expr(&mut self, f: Follow) {
         match self.sync(bit(Kind::Question) | EXPR_START) {
             Ok(()) => {
@@ -965,6 +1008,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `optField: '?'? escapeIdent`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn opt_field(&mut self, f: Follow) {
         match self.sync(bit(Kind::Question) | NAMES) {
             Ok(()) => {
@@ -978,6 +1022,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `escapeIdent: IDENTIFIER | ESC_IDENTIFIER`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn escape_ident(&mut self, f: Follow) {
         let result = self.sync(NAMES).and_then(|()| {
             if has(NAMES, self.la(0)) {
@@ -994,6 +1039,7 @@ impl<'a> Parser<'a> {
 }
 
 /// ANTLR's quoting of a token or input text: in single quotes, tabs and line ends escaped.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn quote(text: &str) -> String {
     format!("'{}'", text.replace('\t', "\\t").replace('\n', "\\n").replace('\r', "\\r"))
 }

@@ -22,6 +22,7 @@ pub(super) struct Issue {
 
 impl Issue {
     /// An issue at a byte offset of `src`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub(super) fn at_offset(src: &str, offset: usize, message: String) -> Issue {
         let (line, column) = line_column(src, offset);
         Issue { line, column, message }
@@ -30,6 +31,7 @@ impl Issue {
 
 /// Issues as cel-go displays a list of them: sorted by position (stable, so issues at one place
 /// keep their order), each with its excerpt, joined by newlines.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn display(src: &str, mut issues: Vec<Issue>) -> String {
     crate::sort::sort_by_key(&mut issues, |issue| (issue.line, issue.column));
     let text: Vec<String> = issues.iter().map(|i| located(src, i.line, i.column, &i.message)).collect();
@@ -37,6 +39,7 @@ pub(super) fn display(src: &str, mut issues: Vec<Issue>) -> String {
 }
 
 /// 1-based line and column (in code points) of a byte offset.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn line_column(src: &str, offset: usize) -> (usize, usize) {
     let mut offset = offset.min(src.len());
     while !src.is_char_boundary(offset) {
@@ -50,6 +53,7 @@ pub(super) fn line_column(src: &str, offset: usize) -> (usize, usize) {
 
 /// One issue as cel-go displays it: `ERROR: <input>:line:column: message`, then the source
 /// line and a marker under the column.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn located(src: &str, line: usize, column: usize, message: &str) -> String {
     let mut out = format!("ERROR: <input>:{line}:{column}: {message}");
     let Some(text) = line.checked_sub(1).and_then(|l| src.split('\n').nth(l)) else {
@@ -76,6 +80,7 @@ pub(super) fn located(src: &str, line: usize, column: usize, message: &str) -> S
 
 /// The checker's findings as cel-go's issue list. The Pratt parser keeps no node positions, so
 /// each finding is placed by [`offset_of`].
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn checker_issues(rule: &str, findings: Vec<(u64, String)>) -> String {
     let mut issues: Vec<(usize, String)> =
         findings.into_iter().map(|(_, message)| (offset_of(rule, &message), message)).collect();
@@ -87,6 +92,7 @@ pub(super) fn checker_issues(rule: &str, findings: Vec<(u64, String)>) -> String
 /// cel-rust's parse errors in cel-go's layout, for the errors the syntax module does not word
 /// itself (cel-go's own checks after parsing: reserved identifiers, macro arguments, optional
 /// syntax, literals out of range). cel-rust gives byte columns; cel-go counts code points.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn parse_errors(src: &str, errors: &ParseErrors) -> String {
     let issues: Vec<Issue> = errors
         .errors
@@ -115,6 +121,7 @@ pub(super) fn parse_errors(src: &str, errors: &ParseErrors) -> String {
 }
 
 /// The 1-based code-point column of a 1-based byte column on a 1-based line.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn code_point_column(src: &str, line: usize, byte_column: usize) -> usize {
     let Some(text) = line.checked_sub(1).and_then(|l| src.split('\n').nth(l)) else {
         return byte_column;
@@ -129,6 +136,7 @@ fn code_point_column(src: &str, line: usize, byte_column: usize) -> usize {
 /// Where a checker finding points: the Pratt parser keeps no node positions, so a finding
 /// about a name (`... '<name>' ...`) points at the first occurrence of that name as a token
 /// outside string literals, and any other finding at the start of the rule.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn offset_of(rule: &str, message: &str) -> usize {
     let Some(name) = message.split('\'').nth(1).filter(|n| !n.is_empty()) else {
         return 0;
@@ -164,6 +172,7 @@ fn offset_of(rule: &str, message: &str) -> usize {
 
 /// Whether the text before `start` ends with a macro call's opening bracket: `x` in
 /// `.exists(x, ...)` is the macro's own variable, not a reference.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn binds_macro_variable(rule: &str, start: usize) -> bool {
     let before = rule[..start].trim_end();
     before

@@ -53,6 +53,7 @@ pub enum V1Error {
 }
 
 impl fmt::Display for V1Error {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (package, version_range, channels, installed_version, catalogs) = match self {
             V1Error::InvalidRange { range, reason } => {

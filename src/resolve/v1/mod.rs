@@ -76,6 +76,7 @@ pub struct V1Pick {
 
 /// Chooses the bundle OLM v1 would install or upgrade to, for the JSON form of
 /// the question: [`V1Problem::query`], then [`select`].
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn resolve_v1(problem: &V1Problem) -> Result<V1Pick, V1Error> {
     select(&problem.query())
 }
@@ -93,6 +94,7 @@ impl Installed<'_> {
     /// literally, as upstream does. The range is tested against the version
     /// without a release taken from its build metadata; blang ranges ignore
     /// build metadata, so this is the strict version upstream tests.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn is_replaced_by(&self, entry: &Entry) -> bool {
         entry.replaces.value == self.name
             || entry.skips.iter().any(|s| s.value == self.name)
@@ -116,6 +118,7 @@ struct Best<'a> {
 /// available catalog has the package), then no or several winners. The result
 /// does not depend on the order of the catalogs. Within a catalog, bundles of
 /// equal (version, release) keep the model's order.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn select(query: &V1Query) -> Result<V1Pick, V1Error> {
     let range = match &query.version_range {
         None => None,
@@ -162,6 +165,7 @@ pub fn select(query: &V1Query) -> Result<V1Pick, V1Error> {
 }
 
 /// The pick when exactly one best is left, otherwise operator-controller's error.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn outcome(query: &V1Query, bests: Vec<Best<'_>>) -> Result<V1Pick, V1Error> {
     let version_range = query.version_range.as_ref().map(|r| r.text.clone()).unwrap_or_default();
     let installed_version = query.installed.as_ref().map(|i| i.version_text.clone());
@@ -197,6 +201,7 @@ fn outcome(query: &V1Query, bests: Vec<Best<'_>>) -> Result<V1Pick, V1Error> {
 /// deprecation and the selected channels listing it: not deprecated first,
 /// then highest (version, release), unparsable versions last, ties in the
 /// model's order.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn catalog_best<'a>(
     query: &V1Query,
     package: &'a Package,
@@ -254,11 +259,13 @@ fn catalog_best<'a>(
 /// A bundle's (version, release) as OLM v1 reads it from the model: the
 /// explicit release of its `olm.package` property, or else valid build
 /// metadata as the release (spec §8.4); `None` when the version is invalid.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn version_release(bundle: &Bundle) -> Option<VersionRelease> {
     bundle.version.as_ref().map(|v| VersionRelease::from_parsed(v, bundle.release.as_ref()))
 }
 
 /// The `olm.package` version as written (empty when there is none).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn version_text(bundle: &Bundle) -> String {
     bundle
         .properties

@@ -1,0 +1,131 @@
+// The browsers' façade (`index.js`, the package's "browser" entry) run in Node: `fetch` is replaced
+// by one that reads the packed package's files and records which `.wasm` each step fetched. Checks
+// that each call goes to the module that has it: resolution loads the resolver's module alone,
+// the tools (the deps view, diffs, Mermaid, edits) the tools' module alone, `initResolver()` with
+// no options both (as documented before the split), that a `Catalog` loaded in the core works in
+// either on-demand module, and that the results equal Node's module (which has everything).
+// Each scenario runs in a fresh process, so that no module is loaded before it starts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import * as olm from 'olm-catalog';
+
+const repo = process.env.REPO;
+const example = join(repo, 'www/examples/community');
+
+const problem = (catalog) => ({
+  namespace: 'olm',
+  catalogs: [{ name: 'community', namespace: 'olm', priority: 0, catalog }],
+  subscriptions: [{ name: 'neuron', package: 'aws-neuron-operator', channel: 'Fast', catalog: 'community', catalogNamespace: 'olm' }],
+});
+
+/**
+ * Run `body` (the source of an async function of `web`, the browsers' façade, `files`, the example
+ * catalog's files, and `problem`) in a fresh Node process; its result, with `fetched`: the package
+ * files fetched, in order.
+ */
+function scenario(body) {
+  const script = `
+    import { readFileSync } from 'node:fs';
+    import { dirname, relative } from 'node:path';
+    import { fileURLToPath, pathToFileURL } from 'node:url';
+    import { readCatalog } from 'olm-catalog';
+    const pkg = dirname(fileURLToPath(import.meta.resolve('olm-catalog/package.json')));
+    const fetched = [];
+    globalThis.fetch = async (url) => {
+      const file = fileURLToPath(new URL(url));
+      fetched.push(relative(pkg, file));
+      return new Response(readFileSync(file), { headers: { 'content-type': 'application/wasm' } });
+    };
+    const web = await import(pathToFileURL(pkg + '/index.js'));
+    const files = readCatalog(${JSON.stringify(example)});
+    const problem = ${problem.toString()};
+    const error = (f) => { try { f(); return null; } catch (e) { return { name: e.name, code: e.code, message: e.message }; } };
+    const result = await (async (web, files, problem, error) => { ${body} })(web, files, problem, error);
+    console.log(JSON.stringify({ fetched, result }));
+  `;
+  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', maxBuffer: 1 << 26 }));
+}
+
+const core = 'dist/web/olm_catalog_bg.wasm';
+const resolverWasm = 'dist/web-resolver/olm_catalog_bg.wasm';
+const toolsWasm = 'dist/web-tools/olm_catalog_bg.wasm';
+
+test('browsers: resolution loads the resolver\'s module alone, and a core Catalog resolves there', () => {
+  const { fetched, result } = scenario(`
+    await web.init();
+    const catalog = web.loadCatalog(files);
+    const before = error(() => web.resolve(problem(catalog)));
+    await web.initResolver(undefined, { tools: false });
+    const resolved = web.resolve(problem(catalog));
+    const v1 = error(() => web.resolveV1({}));
+    const deps = error(() => catalog.packageDeps({ package: 'aws-neuron-operator' }));
+    const text = web.resolveText(problem(catalog));
+    catalog.free();
+    return { before, resolved, v1, deps, text };
+  `);
+  assert.deepEqual(fetched, [core, resolverWasm]);
+  assert.equal(result.before.code, 'not-initialized');
+  assert.match(result.before.message, /initResolver\(\)/);
+  const nodeCatalog = olm.loadCatalog(olm.readCatalog(example));
+  assert.deepEqual(result.resolved, olm.resolve(problem(nodeCatalog)));
+  assert.equal(result.text, olm.resolveText(problem(nodeCatalog)));
+  nodeCatalog.free();
+  assert.equal(result.resolved.install[0].name, 'aws-neuron-operator.v1.2.0');
+  // resolveV1 is in the resolver's module: a bad problem is its error, not "not loaded".
+  assert.equal(result.v1.code, 'invalid-input');
+  // The tools are not: their call says which init loads them.
+  assert.equal(result.deps.code, 'not-initialized');
+  assert.match(result.deps.message, /initTools\(\)/);
+});
+
+test('browsers: the tools load the tools\' module alone; a core Catalog is used there', () => {
+  const { fetched, result } = scenario(`
+    await web.init();
+    const catalog = web.loadCatalog(files);
+    const before = error(() => web.toMermaid(catalog, { package: 'aws-neuron-operator' }));
+    await web.initTools();
+    const out = {
+      before,
+      deps: catalog.packageDeps({ package: 'aws-neuron-operator' }),
+      mermaid: web.toMermaid(catalog, { package: 'aws-neuron-operator' }),
+      diff: web.diffCatalogs(catalog, files),
+      session: web.openCatalog(files).report().valid,
+      plan: web.planEdit(files, { op: 'deprecate', package: 'nfs-provisioner-operator', bundle: 'nfs-provisioner-operator.v0.0.8', message: 'use 0.0.9' }).edits.length,
+      resolve: error(() => web.resolve(problem(catalog))),
+    };
+    catalog.free();
+    return out;
+  `);
+  assert.deepEqual(fetched, [core, toolsWasm]);
+  assert.equal(result.before.code, 'not-initialized');
+  const nodeCatalog = olm.loadCatalog(olm.readCatalog(example));
+  assert.deepEqual(result.deps, nodeCatalog.packageDeps({ package: 'aws-neuron-operator' }));
+  assert.equal(result.mermaid, olm.toMermaid(nodeCatalog, { package: 'aws-neuron-operator' }));
+  assert.deepEqual(result.diff, olm.diffCatalogs(nodeCatalog, olm.readCatalog(example)));
+  nodeCatalog.free();
+  assert.equal(result.session, olm.validate(olm.readCatalog(example)).valid);
+  assert.ok(result.plan > 0);
+  assert.equal(result.resolve.code, 'not-initialized');
+  assert.match(result.resolve.message, /initResolver\(\)/);
+});
+
+test('browsers: initResolver() with no options loads both on-demand modules, as before the split', () => {
+  const { fetched, result } = scenario(`
+    await web.init();
+    await Promise.all([web.initResolver(), web.initResolver()]);
+    await web.initTools();
+    const catalog = web.loadCatalog(files);
+    const out = {
+      installs: web.resolve(problem(catalog)).install.length,
+      mermaid: typeof catalog.toMermaid({ package: 'aws-neuron-operator' }),
+      formatted: typeof web.formatDiagnostics(web.validate(files).diagnostics, { format: 'markdown' }),
+    };
+    catalog.free();
+    return out;
+  `);
+  // Each module once, however many inits.
+  assert.deepEqual([...fetched].sort(), [core, resolverWasm, toolsWasm].sort());
+  assert.deepEqual(result, { installs: 1, mermaid: 'string', formatted: 'string' });
+});
