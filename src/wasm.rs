@@ -6,6 +6,12 @@
 //! Without the `tools` feature (the browsers' core module) the exports of render, templates,
 //! OperatorGroup checks, RBAC previews, diffs, Mermaid and DOT output and `formatDiagnostics` are
 //! left out, and so is their code.
+//!
+//! The browsers' resolver module (`resolver` without `tools`, scripts/build-pkg.sh) is loaded only
+//! for resolution: the npm façade calls `loadCatalog` (a catalog's copy for the resolver),
+//! `Resolver` and `resolveV1` there and every other core export in the core module. So in that
+//! build (and only there) those other exports are compiled for size, like the cold code:
+//! `#[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]`.
 #![cfg_attr(not(feature = "tools"), allow(dead_code, unused_imports))]
 
 use serde::Serialize;
@@ -74,6 +80,7 @@ fn content_from_js(content: &JsValue, what: &str) -> Result<Vec<u8>, JsValue> {
 
 /// The lint configuration of `validate`'s options: `config` (YAML or JSON text, or an object of
 /// the same shape), then `lint` (`code=level` settings), `olmV1` and `denyWarnings` over it.
+#[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]
 fn lint_config_from_js(options: &JsValue) -> Result<LintConfig, JsValue> {
     let get = |k: &str| js_sys::Reflect::get(options, &k.into()).ok().filter(|v| !v.is_undefined() && !v.is_null());
     let mut config = LintConfig::default();
@@ -114,6 +121,7 @@ struct ValidateResult<'a> {
 /// (`code=level` settings over it), `olmV1`, `denyWarnings`, and `baseline` (the files of an
 /// older catalog: only new findings are reported). Returns `{valid, passed, diagnostics}`.
 #[wasm_bindgen]
+#[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]
 pub fn validate(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let files = files_from_js(&files)?;
     let options_ = validate_options(&options)?;
@@ -129,6 +137,7 @@ pub fn validate(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
 }
 
 /// `validate`'s options (all but `baseline`).
+#[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]
 fn validate_options(options: &JsValue) -> Result<Options, JsValue> {
     let lints = js_sys::Reflect::get(options, &"lints".into()).ok().and_then(|v| v.as_bool()).unwrap_or(true);
     Ok(Options { lints, config: lint_config_from_js(options)? })
@@ -230,6 +239,7 @@ struct PackageSummary<'a> {
 }
 
 /// A `data:` URL for a package icon whose media type an `<img>` may show.
+#[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]
 fn icon_url(icon: &crate::declcfg::Icon) -> Option<String> {
     use base64::Engine as _;
     const OK: &[&str] = &["image/png", "image/jpeg", "image/gif", "image/svg+xml", "image/webp"];
@@ -269,11 +279,13 @@ impl Catalog {
 #[wasm_bindgen]
 impl Catalog {
     /// The validation report, `{valid, diagnostics}`.
+    #[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]
     pub fn report(&self) -> Result<JsValue, JsValue> {
         to_js(&self.inner.report)
     }
 
     /// Packages with their default channel, channels (head, versions) and deprecations.
+    #[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]
     pub fn packages(&self) -> Result<JsValue, JsValue> {
         let list: Vec<PackageSummary<'_>> = self
             .inner
@@ -310,6 +322,7 @@ impl Catalog {
     /// The upgrade graph of one channel (`ChannelGraph`), or of every channel of the package
     /// (`PackageGraph`) when `channel` is omitted.
     #[wasm_bindgen(js_name = channelGraph)]
+    #[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]
     pub fn channel_graph(&self, package: &str, channel: Option<String>) -> Result<JsValue, JsValue> {
         let p = self.package(package)?;
         match channel {
@@ -326,6 +339,7 @@ impl Catalog {
     /// The upgrades OLM takes: `{package, channel, from, semantics: "v0" | "v1"}` →
     /// `{from, to, steps, stranded, reason}`.
     #[wasm_bindgen(js_name = upgradePath)]
+    #[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]
     pub fn upgrade_path(&self, options: JsValue) -> Result<JsValue, JsValue> {
         let o: PathOptions = serde_wasm_bindgen::from_value(options)
             .map_err(|e| js_error("invalid-input", &format!("upgradePath options: {e}"), None))?;
@@ -464,7 +478,9 @@ pub fn has_resolver() -> bool {
 }
 
 /// Benchmark baseline: parse the files into value trees only (no checks); returns the number of
-/// documents. Not part of the API.
+/// documents. Not part of the API. Like `__graphsAndPaths`, only in Node's module (the `resolver`
+/// and `tools` features), which tests/node/bench.mjs runs: the browsers' modules leave both out.
+#[cfg(all(feature = "resolver", feature = "tools"))]
 #[wasm_bindgen(js_name = __parseOnly)]
 pub fn parse_only(files: JsValue) -> Result<usize, JsValue> {
     Ok(crate::declcfg::load::parse_only(&files_from_js(&files)?))
@@ -473,6 +489,7 @@ pub fn parse_only(files: JsValue) -> Result<usize, JsValue> {
 /// Benchmark hook: every channel's graph and every entry's v0 and v1 path of a loaded catalog
 /// (`internals::graphs_and_paths`, the function the native benchmark times); returns the number
 /// of nodes and paths. Not part of the API.
+#[cfg(all(feature = "resolver", feature = "tools"))]
 #[wasm_bindgen]
 impl Catalog {
     #[wasm_bindgen(js_name = __graphsAndPaths)]
@@ -1035,6 +1052,7 @@ struct PictureOpts {
 }
 
 /// Read picture options (`what` names the function in errors) into the library's.
+#[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]
 fn picture_options(model: &crate::model::Model, options: JsValue, what: &str) -> Result<graph::SvgOptions, JsValue> {
     known_fields(&options, &PICTURE_FIELDS, &format!("{what} options"))?;
     let o: PictureOpts = serde_wasm_bindgen::from_value(options)
@@ -1083,6 +1101,7 @@ fn picture_options(model: &crate::model::Model, options: JsValue, what: &str) ->
 }
 
 /// A `PictureError` as a JS `Error` with a stable `code`.
+#[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]
 fn picture_error(e: graph::PictureError) -> JsValue {
     let code = match &e {
         graph::PictureError::UnknownPackage(_) => "unknown-package",
@@ -1111,6 +1130,7 @@ impl Catalog {
     /// A channel's upgrade graph laid out (`Picture`): `{package, channel?, from?, semantics?,
     /// fans?, fanBudget?, expand?, collapse?, direction?}`.
     #[wasm_bindgen(js_name = graphPicture)]
+    #[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]
     pub fn graph_picture(&self, options: JsValue) -> Result<JsValue, JsValue> {
         let o = picture_options(&self.inner.model, options, "graphPicture")?;
         to_js(&graph::graph_picture(&self.inner.model, &o.picture).map_err(picture_error)?)
@@ -1119,6 +1139,7 @@ impl Catalog {
     /// The same picture as a standalone SVG document: the `graphPicture` options and `theme?`,
     /// `interactive?`, `legend?`, `idPrefix?`.
     #[wasm_bindgen(js_name = renderGraphSvg)]
+    #[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]
     pub fn render_graph_svg(&self, options: JsValue) -> Result<String, JsValue> {
         let o = picture_options(&self.inner.model, options, "renderGraphSvg")?;
         graph::render_graph_svg(&self.inner.model, &o).map_err(picture_error)
@@ -1178,6 +1199,7 @@ struct LayoutOutput {
 /// oldest first), direction?: "lr" | "tb", rankGap?, nodeGap?}` → boxes, routes (`points`, SVG
 /// `d`) and the canvas size.
 #[wasm_bindgen(js_name = layoutGraph)]
+#[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]
 pub fn layout_graph(input: JsValue) -> Result<JsValue, JsValue> {
     use graph::layout::{layout, path_d, Direction, LayoutEdge, LayoutNode, LayoutOptions};
     let i: LayoutInput = serde_wasm_bindgen::from_value(input)

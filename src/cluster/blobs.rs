@@ -7,16 +7,19 @@ use std::sync::Arc;
 use crate::declcfg::{self, property_types::TYPE_PACKAGE, Node, Pos, Source, Spanned};
 
 /// Text with no position of its own.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn text(s: &str) -> Spanned<String> {
     Spanned::new(s.to_string(), Pos::default())
 }
 
 /// Where the blobs of the catalog named by `file` are said to be.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn source(file: &str) -> Source {
     Source { file: Arc::from(file), pos: Pos::default() }
 }
 
 /// An `olm.package` blob.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn package(source: &Source, name: &str, default_channel: &str) -> declcfg::Package {
     declcfg::Package {
         source: source.clone(),
@@ -29,6 +32,7 @@ pub(crate) fn package(source: &Source, name: &str, default_channel: &str) -> dec
 }
 
 /// An `olm.channel` blob.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn channel(
     source: &Source,
     package: &str,
@@ -45,6 +49,7 @@ pub(crate) fn channel(
 }
 
 /// A channel entry (an empty text is an unset field).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn entry(name: &str, replaces: &str, skips: &[String], skip_range: &str) -> declcfg::ChannelEntry {
     declcfg::ChannelEntry {
         pos: Pos::default(),
@@ -56,6 +61,7 @@ pub(crate) fn entry(name: &str, replaces: &str, skips: &[String], skip_range: &s
 }
 
 /// An `olm.bundle` blob with no image.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn bundle(
     source: &Source,
     package: &str,
@@ -74,11 +80,13 @@ pub(crate) fn bundle(
 }
 
 /// A property with a JSON value.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn property(type_: &str, value: &serde_json::Value) -> declcfg::Property {
     declcfg::Property { pos: Pos::default(), type_: text(type_), value: Some(Node::from_json(value)) }
 }
 
 /// `olm.package {packageName, version}`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn package_property(package: &str, version: &str) -> declcfg::Property {
     property(TYPE_PACKAGE, &serde_json::json!({"packageName": package, "version": version}))
 }

@@ -164,6 +164,7 @@ pub enum ProblemError {
 }
 
 impl std::fmt::Display for ProblemError {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ProblemError::PathNotSupported { catalog } => {
@@ -178,6 +179,7 @@ impl std::error::Error for ProblemError {}
 
 impl ProblemJson {
     /// The cluster this problem describes; a catalog with a `path` is an error.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn into_cluster(self) -> Result<Cluster, ProblemError> {
         self.into_cluster_with(&mut |c: &CatalogJson, _: &str| {
             Err(ProblemError::PathNotSupported { catalog: c.name.clone() })
@@ -185,6 +187,7 @@ impl ProblemJson {
     }
 
     /// The cluster this problem describes; `load` reads the catalogs that give a `path`.
+    #[cfg_attr(olm_wasm_size, optimize(size), inline(never))]
     pub fn into_cluster_with(
         self,
         load: &mut dyn FnMut(&CatalogJson, &str) -> Result<Model, ProblemError>,
@@ -214,17 +217,20 @@ impl ProblemJson {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn installed_csv(i: &InstalledJson) -> InstalledCsv {
     let raw = i.properties.iter().map(raw_property).collect();
     InstalledCsv { phase: i.phase.clone(), replaces: i.replaces.clone(), ..InstalledCsv::new(&i.name, &i.version, raw) }
 }
 
 /// An inline catalog as a checked model (its diagnostics do not matter to the resolver).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn catalog_model(c: &CatalogJson) -> Model {
     model::build(&catalog_blobs(c)).0
 }
 
 /// An inline catalog as `declcfg` blobs, every blob located in a file named after the catalog.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn catalog_blobs(c: &CatalogJson) -> DeclarativeConfig {
     let source = blobs::source(&format!("<catalog {}>", c.name));
     let mut cfg = DeclarativeConfig::default();
@@ -240,12 +246,14 @@ pub fn catalog_blobs(c: &CatalogJson) -> DeclarativeConfig {
     cfg
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn entry(e: &EntryJson) -> declcfg::ChannelEntry {
     let field = |f: &Option<String>| f.as_deref().unwrap_or("").to_string();
     blobs::entry(&e.name, &field(&e.replaces), &e.skips, &field(&e.skip_range))
 }
 
 /// A bundle with its properties, and `olm.package` from its version when it has none.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn bundle(package: &str, b: &BundleJson, source: &Source) -> declcfg::Bundle {
     let mut properties: Vec<declcfg::Property> = b.properties.iter().map(raw_property).collect();
     if !b.properties.iter().any(|p| p.type_ == TYPE_PACKAGE) {
@@ -254,6 +262,7 @@ fn bundle(package: &str, b: &BundleJson, source: &Source) -> declcfg::Bundle {
     blobs::bundle(source, package, &b.name, properties)
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn raw_property(p: &PropertyJson) -> declcfg::Property {
     blobs::property(&p.type_, &p.value)
 }

@@ -183,6 +183,7 @@ pub struct VersionConstraint {
 
 impl VersionConstraint {
     /// Parse `text` with Masterminds' rules.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn parse(text: &str) -> VersionConstraint {
         VersionConstraint { text: text.to_string(), parsed: Constraints::parse(text) }
     }
@@ -216,6 +217,7 @@ pub struct V1Source {
 impl V1Problem {
     /// The checked query: every catalog built into a model, the range and
     /// the installed version parsed (errors kept for the selection to report).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn query(&self) -> V1Query {
         V1Query {
             package_name: self.package_name.clone(),
@@ -232,6 +234,7 @@ impl InstalledBundle {
     /// The installed bundle with its (version, release): the version parsed
     /// strictly, then an explicit non-empty release, else the release read
     /// from the build metadata (the first failure is the error).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn parsed(&self) -> V1Installed {
         let version = Version::parse(&self.version).map_err(|e| e.to_string()).and_then(|version| {
             let release = Release::parse(self.release.as_deref().unwrap_or("")).map_err(|e| e.to_string())?;
@@ -243,6 +246,7 @@ impl InstalledBundle {
 
 impl V1Catalog {
     /// The catalog with its model (an empty model when it has no package).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn source(&self, package_name: &str) -> V1Source {
         let model = match &self.package {
             Some(package) => model::build(&package.declarative_config(&self.name, package_name)).0,
@@ -262,6 +266,7 @@ impl V1Package {
     /// named after the catalog: `olm.package`, the channels, the bundles (each
     /// with one `olm.package` property) and an `olm.deprecations` naming the
     /// deprecated bundles.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn declarative_config(&self, catalog: &str, package_name: &str) -> DeclarativeConfig {
         let source = blobs::source(catalog);
         let mut cfg = DeclarativeConfig::default();
@@ -291,10 +296,12 @@ impl V1Package {
 /// (1.0.0, release 1) and `1.0.0+01` still 1.0.0+01 with no release. Splitting the build
 /// metadata here instead would give the same picks for this input, but would hide the rule from
 /// catalogs that reach the selection without this adapter.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn bundle(source: &Source, package_name: &str, b: &V1Bundle) -> declcfg::Bundle {
     blobs::bundle(source, package_name, &b.name, vec![blobs::package_property(package_name, &b.version)])
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn bundle_deprecation(name: &str) -> declcfg::DeprecationEntry {
     declcfg::DeprecationEntry {
         pos: Pos::default(),

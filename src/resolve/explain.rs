@@ -46,7 +46,7 @@ pub struct PickReason {
 }
 
 /// The reasons of every pick, in search order (bundle variables only).
-#[cfg_attr(olm_wasm_size, optimize(size))]
+#[cfg_attr(olm_wasm_size, optimize(size), inline(never))]
 pub(super) fn picks(snap: &Snapshot, built: &Built, solution: &Solution) -> Vec<PickReason> {
     let mut out: Vec<PickReason> = solution.picks.iter().filter_map(|p| pick_reason(snap, built, p)).collect();
     // A subscription whose requirement was already met by a bundle picked for something else:
@@ -169,7 +169,7 @@ fn already_met_reason(snap: &Snapshot, built: &Built, out: &[PickReason], a: App
 }
 
 /// The explanation tree of an unsatisfiable core.
-#[cfg_attr(olm_wasm_size, optimize(size))]
+#[cfg_attr(olm_wasm_size, optimize(size), inline(never))]
 pub(super) fn explain(snap: &Snapshot, built: &Built, core: &[Applied]) -> Explanation {
     let vars = &built.variables;
     let index = Concerning::new(built, core);

@@ -280,6 +280,7 @@ pub struct Outcome {
 }
 
 impl From<Result<Resolution, ResolveError>> for Outcome {
+    #[cfg_attr(olm_wasm_size, optimize(size), inline(never))]
     fn from(r: Result<Resolution, ResolveError>) -> Outcome {
         match r {
             Ok(res) => Outcome {

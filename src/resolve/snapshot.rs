@@ -344,6 +344,7 @@ impl<'a> Bundle<'a> {
 
 /// Installed CSVs that fail-forward leaves out (Replacing CSVs whose chain ends in a Failed
 /// one), or the snapshot error OLM reports.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn fail_forward_dropped(cluster: &Cluster) -> Result<Vec<usize>, String> {
     if !cluster.fail_forward {
         return Ok(Vec::new());

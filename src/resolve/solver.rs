@@ -563,7 +563,7 @@ impl<'v> Search<'v> {
     }
 
     /// The error of a problem found unsatisfiable: its minimal core (or the budget's error).
-    #[cfg_attr(olm_wasm_size, optimize(size))]
+    #[cfg_attr(olm_wasm_size, optimize(size), inline(never))]
     fn not_satisfiable(&mut self) -> SolveError {
         let vars = self.vars;
         let sat = self.encoded();

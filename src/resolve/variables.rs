@@ -91,10 +91,12 @@ pub fn build(problem: &Cluster, snap: &Snapshot) -> Result<Built, Vec<String>> {
     Ok(b.finish())
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn join_and<S: AsRef<str>>(ids: &[S]) -> String {
     super::join_capped(ids, " and ")
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn join_or(ids: &[String]) -> String {
     super::join_capped(ids, " or ")
 }
@@ -604,6 +606,7 @@ impl Stages {
     }
 
     /// Why the subscription is invalid: OLM's message for the first stage that matched nothing.
+    #[cfg_attr(olm_wasm_size, optimize(size), inline(never))]
     fn invalid_reason(&self, sub: &Subscription, starting: Option<&str>) -> Option<String> {
         if self.catalog_empty {
             Some(format!(

@@ -48,6 +48,7 @@ thread_local! {
 
 /// Runs `f` (one evaluation) with a fresh meter allowing `limit`; returns its result and what
 /// it spent (more than `limit` when it was stopped).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn metered<T>(limit: u64, f: impl FnOnce() -> T) -> (T, u64) {
     let saved = METER.with(|m| m.replace((0, limit)));
     let result = f();
@@ -56,6 +57,7 @@ pub(super) fn metered<T>(limit: u64, f: impl FnOnce() -> T) -> (T, u64) {
 }
 
 /// Adds `units` to the running evaluation's meter; `false` once it is past its limit.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn spend(units: u64) -> bool {
     METER.with(|m| {
         let (spent, limit) = m.get();
@@ -66,6 +68,7 @@ fn spend(units: u64) -> bool {
 }
 
 /// What is left of the running evaluation's limit (at least 1, so a size scan always stops).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn remaining() -> u64 {
     METER.with(|m| {
         let (spent, limit) = m.get();
@@ -79,6 +82,7 @@ fn exceeded(function: &str) -> ExecutionError {
 }
 
 /// `@cost_tick(weight)`: charge one comprehension step; true, or an error past the limit.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn tick<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, ExecutionError> {
     let weight = args.first().and_then(|a| a.downcast_ref::<CelInt>()).map_or(1, |w| (*w.inner()).max(1) as u64);
     if spend(weight) {
@@ -89,6 +93,7 @@ pub(super) fn tick<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, 
 }
 
 /// `@cost_charge(value)`: charge the value's size; the value, or an error past the limit.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn charge<'b, 'v>(mut args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, ExecutionError> {
     if args.is_empty() {
         return Err(ExecutionError::invalid_argument_count(1, 0));
@@ -103,6 +108,7 @@ pub(super) fn charge<'b, 'v>(mut args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b,
 
 /// The size of a value in cost units: 1 per value, plus its elements and entries all levels
 /// down, plus the bytes of its strings; counting stops past `cap`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn size(value: &dyn Val, cap: u64) -> u64 {
     let mut total: u64 = 0;
     let mut stack: Vec<&dyn Val> = vec![value];

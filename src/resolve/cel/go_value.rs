@@ -11,6 +11,7 @@ const MAX_DEPTH: usize = 128;
 ///
 /// Only strings and numbers can become versions; the other forms only need to fail parsing
 /// (and read sensibly in the error).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn go_sprint(value: &Value, depth: usize) -> String {
     if depth > MAX_DEPTH {
         return String::from("...");
@@ -52,6 +53,7 @@ pub(super) fn go_sprint(value: &Value, depth: usize) -> String {
 }
 
 /// Go's `%v` of a float64 (see [`crate::gotext::format_g`]).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(super) fn go_float(f: f64) -> String {
     crate::gotext::format_g(f, 64)
 }

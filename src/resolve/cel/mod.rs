@@ -190,7 +190,7 @@ impl CelRule {
     /// brackets, or with more than 256 binary operators, member accesses and indexes (`&&` and
     /// `||` excepted) are compile errors: the last two bound the recursion of cel-rust's parser
     /// and interpreter. Never panics, whatever the input.
-    #[cfg_attr(olm_wasm_size, optimize(size))]
+    #[cfg_attr(olm_wasm_size, optimize(size), inline(never))]
     pub fn compile(rule: &str) -> Result<CelRule, CelError> {
         #[cfg(feature = "cel")]
         {
@@ -205,6 +205,7 @@ impl CelRule {
     }
 
     /// The rule text.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn rule(&self) -> &str {
         &self.rule
     }
@@ -228,12 +229,14 @@ impl CelRule {
     ///
     /// An evaluation that reaches [`CEL_COST_LIMIT`] is no match here; [`CelRule::evaluate`]
     /// tells it apart.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn matches(&self, properties: &[(&str, &serde_json::Value)]) -> bool {
         self.evaluate(properties, CEL_COST_LIMIT).is_ok_and(|e| e.matched)
     }
 
     /// [`CelRule::matches`] with its cost: the result and what it cost, or [`CostExceeded`]
     /// when the evaluation reached `limit` (at most [`CEL_COST_LIMIT`] is sensible).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn evaluate(&self, properties: &[(&str, &serde_json::Value)], limit: u64) -> Result<Evaluated, CostExceeded> {
         #[cfg(feature = "cel")]
         {
@@ -249,11 +252,13 @@ impl CelRule {
     /// [`CelRule::matches`] over the crate's own spanned JSON tree, without going through
     /// serde_json: the same values and the same result (`Value::Null` for a value that failed to
     /// decode; positions are ignored).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn matches_nodes(&self, properties: &[(&str, &crate::declcfg::Node)]) -> bool {
         self.evaluate_nodes(properties, CEL_COST_LIMIT).is_ok_and(|e| e.matched)
     }
 
     /// [`CelRule::evaluate`] over the crate's own spanned JSON tree.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn evaluate_nodes(
         &self,
         properties: &[(&str, &crate::declcfg::Node)],
@@ -352,6 +357,7 @@ mod tests {
     }
 
     /// The properties of opB.v1.0.0 in `res/cel-constraint-gvk`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn provider() -> Vec<(&'static str, Json)> {
         vec![
             ("olm.gvk", json!({"group": "g", "kind": "k", "version": "v"})),
@@ -493,6 +499,7 @@ mod tests {
         let rule = CelRule::compile("true").unwrap();
         assert_eq!(rule.rule(), "true");
         assert!(format!("{rule:?}").contains("\"true\""));
+        #[cfg_attr(olm_wasm_size, optimize(size))]
         fn send_sync<T: Send + Sync>() {}
         send_sync::<CelRule>();
     }
