@@ -28,12 +28,20 @@ const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/cs
 let server;
 let browser;
 let base;
+/**
+ * The `.wasm` files the server sent, in order. Each page is a new browser context (its own cache),
+ * so what a page's work fetched is what was appended while it ran (the tests run one at a time).
+ */
+const wasmServed = [];
+/** The distinct `.wasm` files sent since `from` (an index into `wasmServed`), sorted. */
+const wasmSince = (from) => [...new Set(wasmServed.slice(from))].sort();
 
 before(async () => {
   server = createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
     let p = join(dist, decodeURIComponent(url.pathname));
     if (!p.startsWith(dist)) { res.writeHead(403).end(); return; }
+    if (p.endsWith('.wasm')) wasmServed.push(url.pathname.slice(1));
     try {
       if (statSync(p).isDirectory()) p = join(p, 'index.html');
       res.writeHead(200, { 'content-type': types[extname(p)] ?? 'text/plain' }).end(readFileSync(p));
@@ -91,6 +99,7 @@ async function idle(page) {
 }
 
 test('bundled example: report, packages, graph, path, editor', async () => {
+  const served = wasmServed.length;
   const { page, errors } = await openPage();
   await page.selectOption('#example', 'broken');
   await page.waitForSelector('#summary.invalid');
@@ -130,8 +139,11 @@ test('bundled example: report, packages, graph, path, editor', async () => {
   assert.equal(await page.locator('#graph svg .edge.on-path').count(), 5);
   assert.ok((await page.locator('#path-v1 li').count()) >= 1);
   await page.screenshot({ path: join(shots, 'path.png') });
-  // Mermaid export (from the full module, which the worker fetches for it).
+  // Loading, validation, graphs and paths need the core module alone.
+  assert.deepEqual(wasmSince(served), ['olm_catalog_bg.wasm']);
+  // Mermaid export (from the tools' module, which the worker fetches for it, and nothing else).
   const [mmd] = await Promise.all([page.waitForEvent('download'), page.click('[data-export="mermaid"]')]);
+  assert.deepEqual(wasmSince(served), ['olm_catalog_bg.wasm', 'olm_catalog_tools_bg.wasm']);
   assert.equal(mmd.suggestedFilename(), 'aws-neuron-operator-Fast.mmd');
   const mermaid = readFileSync(await mmd.path(), 'utf8');
   assert.match(mermaid, /^graph LR/);
@@ -264,6 +276,7 @@ test('a 300-entry channel renders with the layout off the main thread', async ()
 });
 
 test('resolve: subscriptions over two catalog sources, install table and why', async () => {
+  const served = wasmServed.length;
   const { page, errors } = await openPage();
   await page.selectOption('#example', 'community');
   await page.waitForSelector('#summary.valid');
@@ -285,6 +298,8 @@ test('resolve: subscriptions over two catalog sources, install table and why', a
   await page.click('#resolve-go');
   await page.waitForSelector('#resolve-install tbody tr');
   assert.match(await page.textContent('#resolve-status'), /^Resolved: 1 bundle/);
+  // Resolution fetched the resolver's module, and not the tools'.
+  assert.deepEqual(wasmSince(served), ['olm_catalog_bg.wasm', 'olm_catalog_resolver_bg.wasm']);
   const row = await page.locator('#resolve-install tbody tr').first().locator('td').allTextContents();
   assert.deepEqual(row.slice(0, 5), ['aws-neuron-operator.v1.2.0', 'aws-neuron-operator', '1.2.0', 'Fast', 'operators/catalog-1']);
   const pick = page.locator('#resolve-picks li[data-bundle="aws-neuron-operator.v1.2.0"]');

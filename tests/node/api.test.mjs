@@ -125,10 +125,14 @@ test('an internal panic does not poison later calls', () => {
 test('the .wasm is exported for custom loaders', () => {
   const url = import.meta.resolve('olm-catalog/olm_catalog_bg.wasm');
   assert.match(url, /olm_catalog_bg\.wasm$/);
-  // The resolver's module (browsers load it with `initResolver`) is larger than the core one.
-  const full = import.meta.resolve('olm-catalog/olm_catalog_full_bg.wasm');
+  // The on-demand modules (browsers load them with `initResolver` and `initTools`) are larger than
+  // the core one; the name of the single on-demand module of earlier versions is the resolver's.
+  const resolver = import.meta.resolve('olm-catalog/olm_catalog_resolver_bg.wasm');
+  const tools = import.meta.resolve('olm-catalog/olm_catalog_tools_bg.wasm');
   const size = (u) => readFileSync(new URL(u)).length;
-  assert.ok(size(full) > size(url), 'the full module is the larger one');
+  assert.ok(size(resolver) > size(url), 'the resolver\'s module is larger than the core');
+  assert.ok(size(tools) > size(url), 'the tools\' module is larger than the core');
+  assert.equal(import.meta.resolve('olm-catalog/olm_catalog_full_bg.wasm'), resolver);
   execFileSync('node', ['-e', `import('olm-catalog').then(m => { if (typeof m.validate !== 'function') process.exit(1) })`]);
 });
 

@@ -1,9 +1,15 @@
 // Compiled with `tsc --strict` against the published types: fails if index.d.ts is inconsistent
 // with how the API is meant to be used.
-import { validate, loadCatalog, openCatalog, type CatalogSession, init, initResolver, resolve, resolveText, resolveV1, render, expandTemplate, convertToBasicTemplate, type RenderResult, type RenderOptions, type TemplateOptions, type RenderInput, type PackageText, type CatalogFormat, type Report, type ValidateReport, type LintConfig, type ChannelGraph, type PackageGraph, type UpgradePath, type OlmCatalogError, type ResolveOutcome, type ResolveProblem, type V1Pick } from 'olm-catalog';
+import { validate, loadCatalog, openCatalog, type CatalogSession, init, initResolver, initTools, type WasmInput, type InitResolverOptions, resolve, resolveText, resolveV1, render, expandTemplate, convertToBasicTemplate, type RenderResult, type RenderOptions, type TemplateOptions, type RenderInput, type PackageText, type CatalogFormat, type Report, type ValidateReport, type LintConfig, type ChannelGraph, type PackageGraph, type UpgradePath, type OlmCatalogError, type ResolveOutcome, type ResolveProblem, type V1Pick } from 'olm-catalog';
 
 await init();
 await initResolver();
+const wasmUrl: WasmInput = new URL('https://example.com/olm_catalog_resolver_bg.wasm');
+const resolverOnly: InitResolverOptions = { tools: false };
+await initResolver(wasmUrl, resolverOnly);
+await initResolver(undefined, { tools: new URL('https://example.com/olm_catalog_tools_bg.wasm') });
+await initTools();
+await initTools(new Uint8Array());
 const report: Report = validate([{ path: 'c.yaml', content: 'schema: olm.package\nname: x\n' }]);
 const first = report.diagnostics[0];
 const where: string = `${first?.file}:${first?.line}:${first?.column} ${first?.code} ${first?.severity}`;
