@@ -12,7 +12,10 @@
 #   browser call needs both;
 # - pkg/dist/node-full: everything (the default features), which Node uses directly.
 # Four cargo builds (each in its own target directory, so none invalidates another): after a
-# change to the crate each relinks the crate alone, about a minute per module on this machine.
+# change to the crate each compiles the crate alone, 1–1.5 min per module on this (shared)
+# machine, and the four wasm-opt passes take about 2.5 min more; the split into a resolver's and a
+# tools' module added one build and one pass, about 2.5 min (docs/performance.md, "WebAssembly
+# size", "(fourth session)").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Cargo.toml's `wasm` profile: whole-program LTO in one codegen unit, which is smaller and no
