@@ -1,8 +1,11 @@
 #![warn(missing_docs)]
 // The WebAssembly build (scripts/build-pkg.sh, nightly) sets `olm_wasm_size` to compile the cold
-// code of the full module (render, templates, diff, edits, OperatorGroups, RBAC, deps, report formats,
-// writing FBC, Mermaid and DOT) for size: `#[cfg_attr(olm_wasm_size, optimize(size))]` on their
-// functions (docs/performance.md, "WebAssembly size"). Stable and native builds never set it.
+// code of the on-demand modules (render, templates, diff, edits, OperatorGroups, RBAC, deps, report
+// formats, writing FBC, Mermaid and DOT; the resolver's explanations, messages, CEL rules' checks
+// and glue, OLM v1's pick and the problem's JSON, but never its search) for size:
+// `#[cfg_attr(olm_wasm_size, optimize(size))]` on their functions, with `inline(never)` where a
+// hot caller would otherwise absorb them (docs/performance.md, "WebAssembly size"). Stable and
+// native builds never set it.
 #![cfg_attr(olm_wasm_size, feature(optimize_attribute))]
 //! olm-catalog: Operator Lifecycle Manager catalogs as data — read File-Based Catalogs, check
 //! them as `opm validate` does (every problem, located), draw their upgrade graphs, compute the
