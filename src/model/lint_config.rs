@@ -36,6 +36,7 @@ pub enum Level {
 
 impl Level {
     /// The level named `name` (`off`, `note`, `warning`, `error`).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn from_name(name: &str) -> Option<Level> {
         Some(match name {
             "off" => Level::Off,
@@ -47,6 +48,7 @@ impl Level {
     }
 
     /// The severity findings get at this level; `None` for off.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn severity(self) -> Option<Severity> {
         match self {
             Level::Off => None,
@@ -58,6 +60,7 @@ impl Level {
 }
 
 impl fmt::Display for Level {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Level::Off => "off",
@@ -71,6 +74,7 @@ impl fmt::Display for Level {
 /// The level of a lint nobody configured. Lints that real catalogs opm accepts trip by the
 /// hundred are notes (see the table in `docs/diagnostics.md`); the OLM v1 lints only run when
 /// switched on, and are warnings then.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn default_level(code: Code) -> Level {
     match code {
         Code::ZStreamGap | Code::UnreachableEntry | Code::SkipRangeCoversNothing => Level::Note,
@@ -105,6 +109,7 @@ pub enum SettingError {
 }
 
 impl fmt::Display for SettingError {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SettingError::Syntax(s) => write!(f, "{s:?} is not code=level"),
@@ -119,6 +124,7 @@ impl fmt::Display for SettingError {
 }
 
 /// The lint code named `name`, refusing codes that are not lints.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn lint_code(name: &str) -> Result<Code, SettingError> {
     let code = Code::from_name(name).ok_or_else(|| SettingError::UnknownCode(name.to_string()))?;
     if code.is_lint() {
@@ -129,12 +135,14 @@ pub fn lint_code(name: &str) -> Result<Code, SettingError> {
 }
 
 /// The level named `name`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn level(name: &str) -> Result<Level, SettingError> {
     Level::from_name(name).ok_or_else(|| SettingError::UnknownLevel(name.to_string()))
 }
 
 impl LintConfig {
     /// The level of `code` for findings in `package` (or outside any package).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn level(&self, code: Code, package: Option<&str>) -> Level {
         package
             .and_then(|p| self.packages.get(p))
@@ -145,6 +153,7 @@ impl LintConfig {
     }
 
     /// Apply one `code=level` setting (a command-line `--lint`), for every package.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn set(&mut self, setting: &str) -> Result<(), SettingError> {
         let (code, lvl) = setting.split_once('=').ok_or_else(|| SettingError::Syntax(setting.to_string()))?;
         self.lints.insert(lint_code(code.trim())?, level(lvl.trim())?);
@@ -153,6 +162,7 @@ impl LintConfig {
 
     /// `other` over `self`: its levels replace these (a global level of `other` also replaces
     /// the per-package levels of `self` for that code), its switches add to them.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn merge(&mut self, other: LintConfig) {
         for levels in self.packages.values_mut() {
             levels.retain(|code, _| !other.lints.contains_key(code));
@@ -167,6 +177,7 @@ impl LintConfig {
 
     /// Read a configuration file (YAML or JSON) named `path`; every problem is a located
     /// `lint-config-invalid` error.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn from_file(path: &str, bytes: &[u8]) -> Result<LintConfig, Vec<Diagnostic>> {
         let mut reader = Reader { path, problems: Vec::new() };
         let mut config = LintConfig::default();
@@ -198,11 +209,13 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn problem(&mut self, node_pos: crate::declcfg::Pos, pointer: String, message: String) {
         let location = Location { file: self.path.to_string(), line: node_pos.line, column: node_pos.column, pointer };
         self.problems.push(Diagnostic::error(Code::LintConfigInvalid, message, location));
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn object<'n>(&mut self, node: &'n Node, pointer: &str) -> &'n [Member] {
         if let Value::Object(members) = &node.value {
             return members;
@@ -213,6 +226,7 @@ impl Reader<'_> {
         &[]
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn document(&mut self, node: &Node, config: &mut LintConfig) {
         for m in self.object(node, "") {
             let pointer = format!("/{}", m.key);
@@ -235,6 +249,7 @@ impl Reader<'_> {
         }
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn boolean(&mut self, node: &Node, pointer: &str) -> bool {
         match node.value {
             Value::Bool(b) => b,
@@ -249,6 +264,7 @@ impl Reader<'_> {
         }
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn levels(&mut self, node: &Node, pointer: &str) -> BTreeMap<Code, Level> {
         let mut out = BTreeMap::new();
         for m in self.object(node, pointer) {
