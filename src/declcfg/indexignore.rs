@@ -52,6 +52,7 @@ struct Pattern {
 
 impl Pattern {
     /// go-git `ParsePattern`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn parse(line: &str, domain: &[String]) -> Pattern {
         let mut p = line;
         let mut inclusion = false;
@@ -78,6 +79,7 @@ impl Pattern {
     }
 
     /// go-git `pattern.Match` with `isDir == false`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn matches(&self, path: &[&str]) -> MatchResult {
         if path.len() <= self.domain.len() {
             return MatchResult::NoMatch;
@@ -98,6 +100,7 @@ impl Pattern {
 
     /// A pattern without `/`: any component may match; a directory-only
     /// pattern may not match the last component.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn simple_name_match(&self, path: &[&str]) -> bool {
         let pat = self.segments.first().map(String::as_str).unwrap_or("");
         for (i, name) in path.iter().enumerate() {
@@ -117,6 +120,7 @@ impl Pattern {
     }
 
     /// A pattern with `/`: segments are matched against leading components.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn glob_match(&self, mut path: &[&str]) -> bool {
         let mut matched = false;
         let mut can_traverse = false;
@@ -183,6 +187,7 @@ pub struct IndexIgnore {
 }
 
 impl Default for IndexIgnore {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn default() -> Self {
         IndexIgnore::new(std::iter::empty())
     }
@@ -194,6 +199,7 @@ impl IndexIgnore {
     /// path like "foo/.indexignore" has domain ["foo"]; ".indexignore" has the
     /// root domain. The files are re-sorted into walk order here, so any input
     /// order gives the same result.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn new<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> IndexIgnore {
         let mut files: Vec<(&'a str, &'a str)> = files.into_iter().collect();
         crate::sort::sort_by(&mut files, |a, b| walk_cmp(a.0, b.0));
@@ -216,6 +222,7 @@ impl IndexIgnore {
 
     /// Whether the file at this relative path ('/'-separated) is ignored.
     /// Files named `.indexignore` are always ignored.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn is_ignored(&self, path: &str) -> bool {
         let components: Vec<&str> = path.split('/').collect();
         if components.last() == Some(&INDEX_IGNORE_FILENAME) {
@@ -234,6 +241,7 @@ impl IndexIgnore {
 
 /// The domain of an ignore file: the components of its directory
 /// (`filepath.Dir`, with "." meaning the root).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn domain_of(path: &str) -> Vec<String> {
     match path.rfind('/') {
         None => Vec::new(),
@@ -251,6 +259,7 @@ fn domain_of(path: &str) -> Vec<String> {
 /// Compare two relative paths in `fs.WalkDir` order: component by component,
 /// each component compared bytewise (Go string order), a directory before
 /// its contents.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn walk_cmp(a: &str, b: &str) -> Ordering {
     a.split('/').cmp(b.split('/'))
 }
@@ -259,6 +268,7 @@ fn walk_cmp(a: &str, b: &str) -> Ordering {
 /// order per directory, depth-first: "a/b" comes before "a.json" because the
 /// directory entry "a" sorts before "a.json").
 #[allow(clippy::ptr_arg)] // the crate-wide API takes `&mut Vec<String>`
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn sort_walk_order(paths: &mut Vec<String>) {
     crate::sort::sort_by(paths, |a, b| walk_cmp(a, b));
 }
@@ -275,6 +285,7 @@ const SEPARATOR: u8 = b'/';
 const RUNE_ERROR: u32 = 0xFFFD;
 
 /// `filepath.Match(pattern, name)`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn go_match(pattern: &str, name: &str) -> Result<bool, BadPattern> {
     let mut pattern = pattern.as_bytes();
     let mut name = name.as_bytes();
@@ -324,6 +335,7 @@ fn go_match(pattern: &str, name: &str) -> Result<bool, BadPattern> {
 }
 
 /// Splits off the leading stars and the next star-free chunk.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn scan_chunk(mut pattern: &[u8]) -> (bool, &[u8], &[u8]) {
     let mut star = false;
     while let Some((&b'*', rest)) = pattern.split_first() {
@@ -349,6 +361,7 @@ fn scan_chunk(mut pattern: &[u8]) -> (bool, &[u8], &[u8]) {
 /// Matches `chunk` at the start of `s`: `Ok(Some(rest))` on a match,
 /// `Ok(None)` on no match, `Err` when the chunk is malformed (checked even
 /// after the match has failed).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn match_chunk<'s>(mut chunk: &[u8], mut s: &'s [u8]) -> Result<Option<&'s [u8]>, BadPattern> {
     let mut failed = false;
     while !chunk.is_empty() {
@@ -407,6 +420,7 @@ fn match_chunk<'s>(mut chunk: &[u8], mut s: &'s [u8]) -> Result<Option<&'s [u8]>
 }
 
 /// Matches rune `r` against the class after a `[`: whether it is in it, and the chunk after `]`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn match_class(mut chunk: &[u8], r: u32) -> Result<(bool, &[u8]), BadPattern> {
     let mut negated = false;
     if chunk.first() == Some(&b'^') {
@@ -438,6 +452,7 @@ fn match_class(mut chunk: &[u8], r: u32) -> Result<(bool, &[u8]), BadPattern> {
 }
 
 /// One (possibly escaped) character of a class; the remainder must not be empty.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn get_esc(mut chunk: &[u8]) -> Result<(u32, &[u8]), BadPattern> {
     match chunk.first() {
         None | Some(b'-') | Some(b']') => return Err(BadPattern),
@@ -462,6 +477,7 @@ fn get_esc(mut chunk: &[u8]) -> Result<(u32, &[u8]), BadPattern> {
 
 /// Go `utf8.DecodeRuneInString` on bytes: `(U+FFFD, 1)` for an invalid
 /// sequence, `(U+FFFD, 0)` for empty input.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn decode_rune(s: &[u8]) -> (u32, usize) {
     let Some(&b0) = s.first() else {
         return (RUNE_ERROR, 0);

@@ -25,21 +25,25 @@ pub enum TreeChild {
 
 impl ErrorTree {
     /// A node labelled `label` with no children yet.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn new(label: impl Into<String>) -> ErrorTree {
         ErrorTree { label: label.into(), children: Vec::new() }
     }
 
     /// Whether nothing was found below this node.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn is_empty(&self) -> bool {
         self.children.is_empty()
     }
 
     /// Add a leaf message.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn leaf(&mut self, message: impl Into<String>) {
         self.children.push(TreeChild::Leaf(message.into()));
     }
 
     /// Add a child node if it has any findings.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn child(&mut self, node: ErrorTree) {
         if !node.is_empty() {
             self.children.push(TreeChild::Node(node));
@@ -47,6 +51,7 @@ impl ErrorTree {
     }
 
     /// The text opm prints.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn render(&self) -> String {
         let mut out = String::new();
         render_node(self, "", &mut out);
@@ -54,6 +59,7 @@ impl ErrorTree {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn render_node(node: &ErrorTree, prefix: &str, out: &mut String) {
     out.push_str(prefix);
     out.push_str(&node.label);
@@ -75,6 +81,7 @@ fn render_node(node: &ErrorTree, prefix: &str, out: &mut String) {
 
 /// The prefix of a child: the parent's last four characters become blanks (or a bar when the
 /// parent has later siblings), then the child's own branch.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn child_prefix(parent: &str, last: bool) -> String {
     let chars: Vec<char> = parent.chars().collect();
     let mut p = String::new();
