@@ -1,8 +1,10 @@
 #![warn(missing_docs)]
 // The WebAssembly build (scripts/build-pkg.sh, nightly) sets `olm_wasm_size` to compile the cold
 // code of the full module (render, templates, diff, edits, OperatorGroups, RBAC, deps, report formats,
-// writing FBC, Mermaid and DOT) for size: `#[cfg_attr(olm_wasm_size, optimize(size))]` on their
-// functions (docs/performance.md, "WebAssembly size"). Stable and native builds never set it.
+// writing FBC, Mermaid and DOT), and the core's cold code (the graph picture and its SVG, the lint
+// configuration, OLM v1 lints, the opm error tree's text, baselines, `.indexignore`), for size:
+// `#[cfg_attr(olm_wasm_size, optimize(size))]` on their functions (docs/performance.md,
+// "WebAssembly size"). Stable and native builds never set it.
 #![cfg_attr(olm_wasm_size, feature(optimize_attribute))]
 //! olm-catalog: Operator Lifecycle Manager catalogs as data — read File-Based Catalogs, check
 //! them as `opm validate` does (every problem, located), draw their upgrade graphs, compute the
