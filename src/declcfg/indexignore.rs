@@ -79,7 +79,6 @@ impl Pattern {
     }
 
     /// go-git `pattern.Match` with `isDir == false`.
-    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn matches(&self, path: &[&str]) -> MatchResult {
         if path.len() <= self.domain.len() {
             return MatchResult::NoMatch;
@@ -100,7 +99,6 @@ impl Pattern {
 
     /// A pattern without `/`: any component may match; a directory-only
     /// pattern may not match the last component.
-    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn simple_name_match(&self, path: &[&str]) -> bool {
         let pat = self.segments.first().map(String::as_str).unwrap_or("");
         for (i, name) in path.iter().enumerate() {
@@ -120,7 +118,6 @@ impl Pattern {
     }
 
     /// A pattern with `/`: segments are matched against leading components.
-    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn glob_match(&self, mut path: &[&str]) -> bool {
         let mut matched = false;
         let mut can_traverse = false;
@@ -222,7 +219,6 @@ impl IndexIgnore {
 
     /// Whether the file at this relative path ('/'-separated) is ignored.
     /// Files named `.indexignore` are always ignored.
-    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn is_ignored(&self, path: &str) -> bool {
         let components: Vec<&str> = path.split('/').collect();
         if components.last() == Some(&INDEX_IGNORE_FILENAME) {
@@ -241,7 +237,6 @@ impl IndexIgnore {
 
 /// The domain of an ignore file: the components of its directory
 /// (`filepath.Dir`, with "." meaning the root).
-#[cfg_attr(olm_wasm_size, optimize(size))]
 fn domain_of(path: &str) -> Vec<String> {
     match path.rfind('/') {
         None => Vec::new(),
@@ -259,7 +254,6 @@ fn domain_of(path: &str) -> Vec<String> {
 /// Compare two relative paths in `fs.WalkDir` order: component by component,
 /// each component compared bytewise (Go string order), a directory before
 /// its contents.
-#[cfg_attr(olm_wasm_size, optimize(size))]
 fn walk_cmp(a: &str, b: &str) -> Ordering {
     a.split('/').cmp(b.split('/'))
 }
@@ -268,7 +262,6 @@ fn walk_cmp(a: &str, b: &str) -> Ordering {
 /// order per directory, depth-first: "a/b" comes before "a.json" because the
 /// directory entry "a" sorts before "a.json").
 #[allow(clippy::ptr_arg)] // the crate-wide API takes `&mut Vec<String>`
-#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn sort_walk_order(paths: &mut Vec<String>) {
     crate::sort::sort_by(paths, |a, b| walk_cmp(a, b));
 }

@@ -48,7 +48,6 @@ impl Level {
     }
 
     /// The severity findings get at this level; `None` for off.
-    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn severity(self) -> Option<Severity> {
         match self {
             Level::Off => None,
@@ -74,7 +73,6 @@ impl fmt::Display for Level {
 /// The level of a lint nobody configured. Lints that real catalogs opm accepts trip by the
 /// hundred are notes (see the table in `docs/diagnostics.md`); the OLM v1 lints only run when
 /// switched on, and are warnings then.
-#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn default_level(code: Code) -> Level {
     match code {
         Code::ZStreamGap | Code::UnreachableEntry | Code::SkipRangeCoversNothing => Level::Note,
@@ -135,14 +133,12 @@ pub fn lint_code(name: &str) -> Result<Code, SettingError> {
 }
 
 /// The level named `name`.
-#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn level(name: &str) -> Result<Level, SettingError> {
     Level::from_name(name).ok_or_else(|| SettingError::UnknownLevel(name.to_string()))
 }
 
 impl LintConfig {
     /// The level of `code` for findings in `package` (or outside any package).
-    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn level(&self, code: Code, package: Option<&str>) -> Level {
         package
             .and_then(|p| self.packages.get(p))

@@ -25,25 +25,21 @@ pub enum TreeChild {
 
 impl ErrorTree {
     /// A node labelled `label` with no children yet.
-    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn new(label: impl Into<String>) -> ErrorTree {
         ErrorTree { label: label.into(), children: Vec::new() }
     }
 
     /// Whether nothing was found below this node.
-    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn is_empty(&self) -> bool {
         self.children.is_empty()
     }
 
     /// Add a leaf message.
-    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn leaf(&mut self, message: impl Into<String>) {
         self.children.push(TreeChild::Leaf(message.into()));
     }
 
     /// Add a child node if it has any findings.
-    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn child(&mut self, node: ErrorTree) {
         if !node.is_empty() {
             self.children.push(TreeChild::Node(node));
