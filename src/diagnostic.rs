@@ -80,7 +80,9 @@ macro_rules! codes {
             pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
             /// The code printed as `name` (`duplicate-bundle`), if there is one.
             pub fn from_name(name: &str) -> Option<Code> {
-                match name { $($text => Some(Code::$variant),)* _ => None }
+                // A search of the table rather than a `match` on the text, which compiles to a
+                // much larger string switch; codes are named only when reading configuration.
+                Code::ALL.iter().copied().find(|c| c.as_str() == name)
             }
         }
     };

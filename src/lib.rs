@@ -2,10 +2,11 @@
 // The WebAssembly build (scripts/build-pkg.sh, nightly) sets `olm_wasm_size` to compile the cold
 // code of the on-demand modules (render, templates, diff, edits, OperatorGroups, RBAC, deps, report
 // formats, writing FBC, Mermaid and DOT; the resolver's explanations, messages, CEL rules' checks
-// and glue, OLM v1's pick and the problem's JSON, but never its search) for size:
-// `#[cfg_attr(olm_wasm_size, optimize(size))]` on their functions, with `inline(never)` where a
-// hot caller would otherwise absorb them (docs/performance.md, "WebAssembly size"). Stable and
-// native builds never set it.
+// and glue, OLM v1's pick and the problem's JSON, but never its search) and the core's cold code
+// (the graph picture and its SVG, the lint configuration, OLM v1 lints, the opm error tree's text,
+// baselines, `.indexignore`) for size: `#[cfg_attr(olm_wasm_size, optimize(size))]` on their
+// functions, with `inline(never)` where a hot caller would otherwise absorb them
+// (docs/performance.md, "WebAssembly size"). Stable and native builds never set it.
 #![cfg_attr(olm_wasm_size, feature(optimize_attribute))]
 //! olm-catalog: Operator Lifecycle Manager catalogs as data — read File-Based Catalogs, check
 //! them as `opm validate` does (every problem, located), draw their upgrade graphs, compute the

@@ -80,7 +80,7 @@ fn content_from_js(content: &JsValue, what: &str) -> Result<Vec<u8>, JsValue> {
 
 /// The lint configuration of `validate`'s options: `config` (YAML or JSON text, or an object of
 /// the same shape), then `lint` (`code=level` settings), `olmV1` and `denyWarnings` over it.
-#[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn lint_config_from_js(options: &JsValue) -> Result<LintConfig, JsValue> {
     let get = |k: &str| js_sys::Reflect::get(options, &k.into()).ok().filter(|v| !v.is_undefined() && !v.is_null());
     let mut config = LintConfig::default();
@@ -763,6 +763,7 @@ const CHECK_FIELDS: [&str; 10] = [
 const RBAC_FIELDS: [&str; 6] = ["package", "bundle", "installMode", "namespace", "targetNamespaces", "operatorGroup"];
 
 /// `value` as an object whose keys are all `known`, or an `invalid-input` error naming `what`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn known_fields(value: &JsValue, known: &[&str], what: &str) -> Result<(), JsValue> {
     let Some(obj) = value.dyn_ref::<js_sys::Object>().filter(|_| value.is_object() && !js_sys::Array::is_array(value))
     else {
@@ -1052,7 +1053,7 @@ struct PictureOpts {
 }
 
 /// Read picture options (`what` names the function in errors) into the library's.
-#[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn picture_options(model: &crate::model::Model, options: JsValue, what: &str) -> Result<graph::SvgOptions, JsValue> {
     known_fields(&options, &PICTURE_FIELDS, &format!("{what} options"))?;
     let o: PictureOpts = serde_wasm_bindgen::from_value(options)
@@ -1130,7 +1131,7 @@ impl Catalog {
     /// A channel's upgrade graph laid out (`Picture`): `{package, channel?, from?, semantics?,
     /// fans?, fanBudget?, expand?, collapse?, direction?}`.
     #[wasm_bindgen(js_name = graphPicture)]
-    #[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn graph_picture(&self, options: JsValue) -> Result<JsValue, JsValue> {
         let o = picture_options(&self.inner.model, options, "graphPicture")?;
         to_js(&graph::graph_picture(&self.inner.model, &o.picture).map_err(picture_error)?)
@@ -1139,7 +1140,7 @@ impl Catalog {
     /// The same picture as a standalone SVG document: the `graphPicture` options and `theme?`,
     /// `interactive?`, `legend?`, `idPrefix?`.
     #[wasm_bindgen(js_name = renderGraphSvg)]
-    #[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn render_graph_svg(&self, options: JsValue) -> Result<String, JsValue> {
         let o = picture_options(&self.inner.model, options, "renderGraphSvg")?;
         graph::render_graph_svg(&self.inner.model, &o).map_err(picture_error)
@@ -1199,7 +1200,7 @@ struct LayoutOutput {
 /// oldest first), direction?: "lr" | "tb", rankGap?, nodeGap?}` → boxes, routes (`points`, SVG
 /// `d`) and the canvas size.
 #[wasm_bindgen(js_name = layoutGraph)]
-#[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn layout_graph(input: JsValue) -> Result<JsValue, JsValue> {
     use graph::layout::{layout, path_d, Direction, LayoutEdge, LayoutNode, LayoutOptions};
     let i: LayoutInput = serde_wasm_bindgen::from_value(input)

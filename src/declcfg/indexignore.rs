@@ -52,6 +52,7 @@ struct Pattern {
 
 impl Pattern {
     /// go-git `ParsePattern`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn parse(line: &str, domain: &[String]) -> Pattern {
         let mut p = line;
         let mut inclusion = false;
@@ -183,6 +184,7 @@ pub struct IndexIgnore {
 }
 
 impl Default for IndexIgnore {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn default() -> Self {
         IndexIgnore::new(std::iter::empty())
     }
@@ -194,6 +196,7 @@ impl IndexIgnore {
     /// path like "foo/.indexignore" has domain ["foo"]; ".indexignore" has the
     /// root domain. The files are re-sorted into walk order here, so any input
     /// order gives the same result.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn new<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> IndexIgnore {
         let mut files: Vec<(&'a str, &'a str)> = files.into_iter().collect();
         crate::sort::sort_by(&mut files, |a, b| walk_cmp(a.0, b.0));
@@ -275,6 +278,7 @@ const SEPARATOR: u8 = b'/';
 const RUNE_ERROR: u32 = 0xFFFD;
 
 /// `filepath.Match(pattern, name)`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn go_match(pattern: &str, name: &str) -> Result<bool, BadPattern> {
     let mut pattern = pattern.as_bytes();
     let mut name = name.as_bytes();
@@ -324,6 +328,7 @@ fn go_match(pattern: &str, name: &str) -> Result<bool, BadPattern> {
 }
 
 /// Splits off the leading stars and the next star-free chunk.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn scan_chunk(mut pattern: &[u8]) -> (bool, &[u8], &[u8]) {
     let mut star = false;
     while let Some((&b'*', rest)) = pattern.split_first() {
@@ -349,6 +354,7 @@ fn scan_chunk(mut pattern: &[u8]) -> (bool, &[u8], &[u8]) {
 /// Matches `chunk` at the start of `s`: `Ok(Some(rest))` on a match,
 /// `Ok(None)` on no match, `Err` when the chunk is malformed (checked even
 /// after the match has failed).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn match_chunk<'s>(mut chunk: &[u8], mut s: &'s [u8]) -> Result<Option<&'s [u8]>, BadPattern> {
     let mut failed = false;
     while !chunk.is_empty() {
@@ -407,6 +413,7 @@ fn match_chunk<'s>(mut chunk: &[u8], mut s: &'s [u8]) -> Result<Option<&'s [u8]>
 }
 
 /// Matches rune `r` against the class after a `[`: whether it is in it, and the chunk after `]`.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn match_class(mut chunk: &[u8], r: u32) -> Result<(bool, &[u8]), BadPattern> {
     let mut negated = false;
     if chunk.first() == Some(&b'^') {
@@ -438,6 +445,7 @@ fn match_class(mut chunk: &[u8], r: u32) -> Result<(bool, &[u8]), BadPattern> {
 }
 
 /// One (possibly escaped) character of a class; the remainder must not be empty.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn get_esc(mut chunk: &[u8]) -> Result<(u32, &[u8]), BadPattern> {
     match chunk.first() {
         None | Some(b'-') | Some(b']') => return Err(BadPattern),
@@ -462,6 +470,7 @@ fn get_esc(mut chunk: &[u8]) -> Result<(u32, &[u8]), BadPattern> {
 
 /// Go `utf8.DecodeRuneInString` on bytes: `(U+FFFD, 1)` for an invalid
 /// sequence, `(U+FFFD, 0)` for empty input.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn decode_rune(s: &[u8]) -> (u32, usize) {
     let Some(&b0) = s.first() else {
         return (RUNE_ERROR, 0);

@@ -5,7 +5,7 @@
 //! event parser as [`load_files`](super::load_files), JSON with a scanner over the same grammar,
 //! so the roots found here sit at the positions the loader gives its blobs.
 
-use saphyr_parser::{Event, Parser, ScalarStyle};
+use olm_yaml_events::{Event, Events, ScalarStyle};
 
 /// Deepest nesting read (the loader refuses deeper files anyway).
 const MAX_DEPTH: usize = 1000;
@@ -153,7 +153,7 @@ struct Open {
 
 fn yaml_spans(text: &str) -> Result<Vec<Span>, SpanError> {
     let lines = Lines::new(text);
-    let mut parser = Parser::new_from_str(text);
+    let mut parser = Events::new(text);
     let mut stack: Vec<Open> = Vec::new();
     let mut roots = Vec::new();
     while let Some(next) = parser.next_event() {

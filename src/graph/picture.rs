@@ -75,6 +75,7 @@ pub struct PictureOptions {
 
 impl PictureOptions {
     /// The default channel of `package`, no path, OLM v0 rules, fans as ranges, collapsing on.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn new(package: impl Into<String>) -> PictureOptions {
         PictureOptions {
             package: package.into(),
@@ -116,6 +117,7 @@ pub enum PictureError {
 }
 
 impl std::fmt::Display for PictureError {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             PictureError::UnknownPackage(p) => write!(f, "no package {} in the catalog", q(p)),
@@ -225,6 +227,7 @@ pub enum PictureEdgeKind {
 
 impl PictureEdgeKind {
     /// The word used in classes and text.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn as_str(self) -> &'static str {
         match self {
             PictureEdgeKind::Replaces => "replaces",
@@ -236,6 +239,7 @@ impl PictureEdgeKind {
 }
 
 impl From<EdgeKind> for PictureEdgeKind {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn from(k: EdgeKind) -> PictureEdgeKind {
         match k {
             EdgeKind::Replaces => PictureEdgeKind::Replaces,
@@ -352,6 +356,7 @@ pub struct Picture {
 /// assert!(picture.nodes.iter().all(|n| n.on_path));
 /// assert_eq!(picture.path.unwrap().lines, ["foo.v1 → foo.v2 (replaces)", "foo.v2 → foo.v3 (replaces)"]);
 /// ```
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn graph_picture(model: &Model, options: &PictureOptions) -> Result<Picture, PictureError> {
     let p = model.package(&options.package).ok_or_else(|| PictureError::UnknownPackage(options.package.clone()))?;
     let c = pick_channel(p, options.channel.as_deref())?;
@@ -391,6 +396,7 @@ pub fn graph_picture(model: &Model, options: &PictureOptions) -> Result<Picture,
 
 /// The path from `start`; a channel OLM v0 cannot order gives a stranded path with the
 /// resolver's reason (the picture is still drawn), an unknown start an error.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn path_or_stranded(
     p: &Package,
     c: &Channel,
@@ -412,6 +418,7 @@ fn path_or_stranded(
 }
 
 /// The channel `name`, else the default channel, else the first.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn pick_channel<'a>(p: &'a Package, name: Option<&str>) -> Result<&'a Channel, PictureError> {
     match name {
         Some(n) => {
@@ -447,6 +454,7 @@ struct Draft<'g> {
 }
 
 impl<'g> Draft<'g> {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn new(p: &Package, c: &Channel, g: &'g ChannelGraph, path: Option<&UpgradePath>) -> Draft<'g> {
         let n = g.nodes.len();
         let mut index: HashMap<&str, usize> = HashMap::new();
@@ -513,6 +521,7 @@ impl<'g> Draft<'g> {
     /// Mark the path's nodes and edges; draw a skipRange step no drawn edge stands for.
     /// A start that is a bare version (`1.2.0`, in no channel as a name) starts at the entry
     /// with that version, if there is one.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn mark_path(&mut self, path: &UpgradePath, index: &HashMap<&str, usize>) {
         let start = index.get(path.from.as_str()).copied().or_else(|| {
             self.g.nodes.iter().position(|n| !n.is_virtual && n.version.as_deref() == Some(path.from.as_str()))
@@ -536,6 +545,7 @@ impl<'g> Draft<'g> {
     }
 
     /// Runs of z-stream releases to collapse, each a list of node indexes in version order.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn z_stream_runs(&self, keep: &[String]) -> Vec<Vec<usize>> {
         let n = self.g.nodes.len();
         let mut ins: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -601,6 +611,7 @@ impl<'g> Draft<'g> {
     }
 
     /// Collapse `groups`, lay out, and describe.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn draw(
         &self,
         groups: &[Vec<usize>],
@@ -691,6 +702,7 @@ impl<'g> Draft<'g> {
     }
 
     /// The drawn node of graph node `i`, with an id not in `ids`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn node(&self, i: usize, ids: &mut HashSet<String>) -> PictureNode {
         let node = &self.g.nodes[i];
         let mut id = node.name.clone();
@@ -731,6 +743,7 @@ impl<'g> Draft<'g> {
     }
 
     /// The drawn node of a collapsed run (graph node indexes, oldest first).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn group_node(&self, run: &[usize]) -> PictureNode {
         let (first, last) = (&self.g.nodes[run[0]], &self.g.nodes[run[run.len() - 1]]);
         let versions = match (&first.version, &last.version) {
@@ -766,11 +779,13 @@ impl<'g> Draft<'g> {
 }
 
 /// A group's id: `group:` and its oldest member's name.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn group_id(first: &str) -> String {
     format!("group:{first}")
 }
 
 /// `text` cut to `max` characters with an ellipsis.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn shorten(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         return text.to_string();
@@ -782,6 +797,7 @@ fn shorten(text: &str, max: usize) -> String {
 
 /// A bundle name cut to `max` characters in the middle, so that its end (the version, which
 /// tells siblings apart) stays.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn shorten_name(text: &str, max: usize) -> String {
     let n = text.chars().count();
     if n <= max {
@@ -797,6 +813,7 @@ fn shorten_name(text: &str, max: usize) -> String {
 
 /// An estimate of how wide `text` is at `size` pixels (sans-serif): the layout and the SVG
 /// renderer agree on it, no font needed.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn text_width(text: &str, size: f64) -> f64 {
     text.chars()
         .map(|c| match c {
@@ -812,6 +829,7 @@ pub(crate) fn text_width(text: &str, size: f64) -> f64 {
 }
 
 /// The width of a node's first line (bold, so a little wider than [`text_width`] says).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn label_width(text: &str) -> f64 {
     text_width(text, LABEL_SIZE) * 1.15
 }
@@ -823,6 +841,7 @@ pub(crate) const BADGE_SIZE: f64 = 9.5;
 const PAD: f64 = 12.0;
 
 /// The badges drawn after a node's label.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn badges(n: &PictureNode) -> Vec<&'static str> {
     let mut b = Vec::new();
     if n.head {
@@ -835,11 +854,13 @@ pub(crate) fn badges(n: &PictureNode) -> Vec<&'static str> {
 }
 
 /// A badge's width.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn badge_width(text: &str) -> f64 {
     text_width(text, BADGE_SIZE) + 10.0
 }
 
 /// Size a node to its text.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn size(n: &mut PictureNode) {
     let badges: f64 = badges(n).iter().map(|b| badge_width(b) + 4.0).sum();
     let line1 = label_width(&n.label) + badges;
@@ -849,6 +870,7 @@ fn size(n: &mut PictureNode) {
 }
 
 /// What a screen reader says for a node.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn aria_label(n: &PictureNode) -> String {
     let mut parts = vec![match (&n.kind, &n.version) {
         (NodeKind::Group, Some(v)) => {
@@ -883,6 +905,7 @@ fn aria_label(n: &PictureNode) -> String {
 }
 
 /// The path with its text.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn picture_path(up: UpgradePath) -> PicturePath {
     let lines = up.steps.iter().map(|s| format!("{} → {} ({})", s.from, s.to, s.edge.as_str())).collect();
     let head = up.to.as_deref().unwrap_or("(no head)");
@@ -898,6 +921,7 @@ fn picture_path(up: UpgradePath) -> PicturePath {
 }
 
 /// The description: size, head, the path in words.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn describe(g: &ChannelGraph, nodes: &[PictureNode], path: Option<&PicturePath>) -> String {
     let versions = g.nodes.iter().filter(|n| !n.is_virtual).count();
     let mut d = format!(

@@ -37,6 +37,7 @@ pub enum Theme {
 
 impl Theme {
     /// `light`, `dark` or `auto`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn as_str(self) -> &'static str {
         match self {
             Theme::Light => "light",
@@ -64,6 +65,7 @@ pub struct SvgOptions {
 
 impl SvgOptions {
     /// Light theme, list items, with the legend, ids prefixed `olm-graph`.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn new(picture: PictureOptions) -> SvgOptions {
         SvgOptions { picture, theme: Theme::Light, interactive: false, legend: true, id_prefix: "olm-graph".into() }
     }
@@ -92,12 +94,14 @@ impl SvgOptions {
 /// assert!(svg.contains("<title id=\"olm-graph-title\">Upgrade graph of foo, channel stable</title>"));
 /// assert!(svg.contains("data-node=\"foo.v2\""));
 /// ```
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn render_graph_svg(model: &Model, options: &SvgOptions) -> Result<String, PictureError> {
     Ok(picture_svg(&graph_picture(model, &options.picture)?, options))
 }
 
 /// Escape text for XML content and attribute values; characters XML cannot hold at all (most
 /// control characters, U+FFFE, U+FFFF) become U+FFFD.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -144,6 +148,7 @@ const COLOURS: &[Colour] = &[
 ];
 
 /// The fallback of colour `var` in `theme` (light for `auto`).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn fallback(var: &str, theme: Theme) -> &'static str {
     let c = COLOURS.iter().find(|c| c.var == var).expect("a known colour");
     if theme == Theme::Dark {
@@ -154,11 +159,13 @@ fn fallback(var: &str, theme: Theme) -> &'static str {
 }
 
 /// `--_name: var(--olm-name, value);` for every colour of one theme.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn colour_vars(dark: bool) -> String {
     COLOURS.iter().map(|c| format!("--_{0}:var(--olm-{0},{1});", c.var, if dark { c.dark } else { c.light })).collect()
 }
 
 /// The embedded stylesheet, every rule scoped to the root's id.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn stylesheet(id: &str, theme: Theme) -> String {
     let r = format!("#{id}");
     let mut css = String::new();
@@ -204,6 +211,7 @@ fn stylesheet(id: &str, theme: Theme) -> String {
 }
 
 /// Which arrowhead an edge ends with.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn marker(e: &PictureEdge) -> &'static str {
     if e.on_path {
         "arrow-path"
@@ -217,6 +225,7 @@ fn marker(e: &PictureEdge) -> &'static str {
 }
 
 /// Arrowhead markers, one per colour.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn markers(id: &str, theme: Theme) -> String {
     let mut s = String::from("<defs>");
     for (name, class, colour) in [
@@ -245,6 +254,7 @@ const LINE: f64 = 18.0;
 const FOOTER_STEPS: usize = 12;
 
 impl Footer {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn new(p: &Picture) -> Footer {
         let mut lines = Vec::new();
         if let Some(path) = &p.path {
@@ -267,16 +277,19 @@ impl Footer {
     }
 
     /// Height: the legend row and every line.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn height(&self) -> f64 {
         16.0 + LINE * (1 + self.lines.len()) as f64
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn width(&self) -> f64 {
         self.lines.iter().map(|(l, _)| text_width(l, 12.0)).fold(460.0, f64::max) + 48.0
     }
 }
 
 /// `picture` as an SVG document.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn picture_svg(p: &Picture, options: &SvgOptions) -> String {
     let id = escape(&options.id_prefix);
     let theme = options.theme;
@@ -317,6 +330,7 @@ pub fn picture_svg(p: &Picture, options: &SvgOptions) -> String {
 }
 
 /// One edge: its curve and, for a fan, its label.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn edge(s: &mut String, id: &str, e: &PictureEdge, theme: Theme) {
     let kind = e.kind.as_str();
     let mut class = format!("edge {kind}");
@@ -352,6 +366,7 @@ fn edge(s: &mut String, id: &str, e: &PictureEdge, theme: Theme) {
 }
 
 /// The middle of a route (of its middle segment).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn midpoint(points: &[Point]) -> Point {
     match points.len() {
         0 => Point { x: 0.0, y: 0.0 },
@@ -368,6 +383,7 @@ fn midpoint(points: &[Point]) -> Point {
 }
 
 /// The classes (and `part` names) of a node.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn node_classes(n: &PictureNode) -> String {
     let mut c = vec![
         "node",
@@ -393,6 +409,7 @@ fn node_classes(n: &PictureNode) -> String {
 }
 
 /// One node: box, texts, badges, tooltip.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn node(s: &mut String, n: &PictureNode, role: &str, theme: Theme) {
     let classes = node_classes(n);
     let _ = write!(
@@ -475,6 +492,7 @@ fn node(s: &mut String, n: &PictureNode, role: &str, theme: Theme) {
 }
 
 /// The legend row, the path's steps and the notes, below the graph.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn legend(s: &mut String, id: &str, p: &Picture, f: &Footer, theme: Theme) {
     let top = p.height;
     let _ = write!(s, "<g class=\"legend\" transform=\"translate(24 {})\">", num(top));

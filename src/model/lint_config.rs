@@ -36,6 +36,7 @@ pub enum Level {
 
 impl Level {
     /// The level named `name` (`off`, `note`, `warning`, `error`).
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn from_name(name: &str) -> Option<Level> {
         Some(match name {
             "off" => Level::Off,
@@ -58,6 +59,7 @@ impl Level {
 }
 
 impl fmt::Display for Level {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Level::Off => "off",
@@ -105,6 +107,7 @@ pub enum SettingError {
 }
 
 impl fmt::Display for SettingError {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SettingError::Syntax(s) => write!(f, "{s:?} is not code=level"),
@@ -119,6 +122,7 @@ impl fmt::Display for SettingError {
 }
 
 /// The lint code named `name`, refusing codes that are not lints.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn lint_code(name: &str) -> Result<Code, SettingError> {
     let code = Code::from_name(name).ok_or_else(|| SettingError::UnknownCode(name.to_string()))?;
     if code.is_lint() {
@@ -145,6 +149,7 @@ impl LintConfig {
     }
 
     /// Apply one `code=level` setting (a command-line `--lint`), for every package.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn set(&mut self, setting: &str) -> Result<(), SettingError> {
         let (code, lvl) = setting.split_once('=').ok_or_else(|| SettingError::Syntax(setting.to_string()))?;
         self.lints.insert(lint_code(code.trim())?, level(lvl.trim())?);
@@ -153,6 +158,7 @@ impl LintConfig {
 
     /// `other` over `self`: its levels replace these (a global level of `other` also replaces
     /// the per-package levels of `self` for that code), its switches add to them.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn merge(&mut self, other: LintConfig) {
         for levels in self.packages.values_mut() {
             levels.retain(|code, _| !other.lints.contains_key(code));
@@ -167,6 +173,7 @@ impl LintConfig {
 
     /// Read a configuration file (YAML or JSON) named `path`; every problem is a located
     /// `lint-config-invalid` error.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn from_file(path: &str, bytes: &[u8]) -> Result<LintConfig, Vec<Diagnostic>> {
         let mut reader = Reader { path, problems: Vec::new() };
         let mut config = LintConfig::default();
@@ -198,11 +205,13 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn problem(&mut self, node_pos: crate::declcfg::Pos, pointer: String, message: String) {
         let location = Location { file: self.path.to_string(), line: node_pos.line, column: node_pos.column, pointer };
         self.problems.push(Diagnostic::error(Code::LintConfigInvalid, message, location));
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn object<'n>(&mut self, node: &'n Node, pointer: &str) -> &'n [Member] {
         if let Value::Object(members) = &node.value {
             return members;
@@ -213,6 +222,7 @@ impl Reader<'_> {
         &[]
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn document(&mut self, node: &Node, config: &mut LintConfig) {
         for m in self.object(node, "") {
             let pointer = format!("/{}", m.key);
@@ -235,6 +245,7 @@ impl Reader<'_> {
         }
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn boolean(&mut self, node: &Node, pointer: &str) -> bool {
         match node.value {
             Value::Bool(b) => b,
@@ -249,6 +260,7 @@ impl Reader<'_> {
         }
     }
 
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn levels(&mut self, node: &Node, pointer: &str) -> BTreeMap<Code, Level> {
         let mut out = BTreeMap::new();
         for m in self.object(node, pointer) {

@@ -77,6 +77,7 @@ pub struct Subject {
 }
 
 /// `message` without `file:line:col` (or `file:line`) references.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn strip_locations(message: &str) -> String {
     let is_location = |word: &str| {
         let mut parts = word.trim_end_matches([',', ';', ')', '.']).rsplit(':');
@@ -88,6 +89,7 @@ fn strip_locations(message: &str) -> String {
 
 impl Validated {
     /// The subject of each finding of the report, in order.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn subjects(&self) -> Vec<Subject> {
         let index = PackageIndex::new(&self.loaded.config);
         self.report
@@ -105,6 +107,7 @@ impl Validated {
 /// The findings of `new` that `baseline` did not have, matched by [`Subject`] (as many times as
 /// the baseline has each); `valid` is then whether none of them is an error. `opm_message` is
 /// kept: it is about the whole new catalog.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn only_new(new: &Validated, baseline: &Validated) -> Report {
     let mut seen: BTreeMap<Subject, usize> = BTreeMap::new();
     for s in baseline.subjects() {

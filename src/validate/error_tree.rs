@@ -47,6 +47,7 @@ impl ErrorTree {
     }
 
     /// The text opm prints.
+    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn render(&self) -> String {
         let mut out = String::new();
         render_node(self, "", &mut out);
@@ -54,6 +55,7 @@ impl ErrorTree {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn render_node(node: &ErrorTree, prefix: &str, out: &mut String) {
     out.push_str(prefix);
     out.push_str(&node.label);
@@ -75,6 +77,7 @@ fn render_node(node: &ErrorTree, prefix: &str, out: &mut String) {
 
 /// The prefix of a child: the parent's last four characters become blanks (or a bar when the
 /// parent has later siblings), then the child's own branch.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn child_prefix(parent: &str, last: bool) -> String {
     let chars: Vec<char> = parent.chars().collect();
     let mut p = String::new();

@@ -17,6 +17,7 @@ use crate::property::Property;
 use crate::version::Version;
 
 /// The OLM v1 lints of one package.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn package(p: &Package) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for b in &p.bundles {
@@ -28,11 +29,13 @@ pub fn package(p: &Package) -> Vec<Diagnostic> {
     out
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn property_location(b: &Bundle, i: usize) -> Location {
     let raw = &b.raw_properties[i];
     b.source.at(raw.pos, format!("/properties/{i}"))
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn dependencies(b: &Bundle, out: &mut Vec<Diagnostic>) {
     for (i, prop) in &b.properties {
         let (code, what) = match prop {
@@ -52,6 +55,7 @@ fn dependencies(b: &Bundle, out: &mut Vec<Diagnostic>) {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn csv(b: &Bundle, out: &mut Vec<Diagnostic>) {
     let Some(csv) = CsvView::from_bundle(b) else { return };
     let at = || property_location(b, csv.origin.property);
@@ -82,6 +86,7 @@ fn csv(b: &Bundle, out: &mut Vec<Diagnostic>) {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn build_metadata(b: &Bundle, out: &mut Vec<Diagnostic>) {
     let Some(v) = b.version.as_ref().filter(|v| v.has_build() && b.release.is_none()) else { return };
     let i = b.properties.iter().find(|(_, p)| matches!(p, Property::Package(_))).map_or(0, |(i, _)| *i);
@@ -96,6 +101,7 @@ fn build_metadata(b: &Bundle, out: &mut Vec<Diagnostic>) {
 }
 
 /// Whether an upgrade `from` → `to` stays inside `^from` (Masterminds' caret on 0.x versions).
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn within_caret(from: &Version, to: &Version) -> bool {
     match (from.major(), from.minor()) {
         (0, 0) => to.major() == 0 && to.minor() == 0 && to.patch() == from.patch(),
@@ -104,6 +110,7 @@ fn within_caret(from: &Version, to: &Version) -> bool {
     }
 }
 
+#[cfg_attr(olm_wasm_size, optimize(size))]
 fn zero_major(p: &Package, out: &mut Vec<Diagnostic>) {
     // By name, first bundle of each name as `Package::bundle` finds it (a map: one lookup per edge).
     let mut by_name: crate::hash::HashMap<&str, &Bundle> = crate::hash::HashMap::default();

@@ -7,7 +7,7 @@
 
 use crate::hash::{HashMap, HashMapExt};
 
-use saphyr_parser::{Event, Parser, ScalarStyle, ScanError};
+use olm_yaml_events::{Event, Events, ScalarStyle, ScanError};
 
 use super::super::json::insert_member;
 use super::super::value::{go_float, Member, Node, Pos, Value};
@@ -23,7 +23,7 @@ use super::{Document, YamlError, MAX_DEPTH, MAX_NODES};
 /// the first document is scanned, as go-yaml scans it.
 pub(crate) fn parse_document(doc: &Document<'_>) -> Result<Option<Node>, YamlError> {
     let mut builder = Builder::new(doc.first_line);
-    let mut parser = Parser::new_from_str(doc.text);
+    let mut parser = Events::new(doc.text);
     let mut root: Option<Node> = None;
     while let Some(next) = parser.next_event() {
         let (event, span) = next.map_err(|e| builder.scan_error(&e, doc.text))?;

@@ -27,8 +27,6 @@ pub(crate) mod utf8;
 #[cfg(test)]
 mod differential;
 
-pub(crate) use events::parse_document as parse_with_events;
-
 use super::value::{Node, Pos};
 
 /// Deepest nesting of sequences and mappings accepted in one document.
