@@ -49,7 +49,7 @@ struct Builder<'a> {
     /// Each entry's variable, once it has one (`NONE` before).
     var_of_entry: Vec<usize>,
     by_identifier: HashMap<String, usize>,
-    order_cache: HashMap<(usize, String, String), Result<Vec<EntryId>, String>>,
+    order_cache: HashMap<(usize, &'a str, &'a str), Result<Vec<EntryId>, String>>,
     /// Whether each entry was explored.
     explored: Vec<bool>,
     /// Each explored bundle's dependency predicates.
@@ -172,7 +172,7 @@ impl<'a> Builder<'a> {
             return Ok(p.clone());
         }
         let mut preds = Vec::new();
-        for p in &self.snap.bundles[bundle].properties {
+        for p in self.snap.bundles[bundle].properties() {
             if let Some(pred) = predicate::for_property(&p.parsed) {
                 preds.push(pred.map_err(|err| err.to_string())?);
             }
@@ -232,7 +232,11 @@ impl<'a> Builder<'a> {
     }
 
     /// A catalog's matching groups in `sortBundles` order, each in channel order (§2.4 step 3).
-    fn catalog_in_order(&mut self, cat: usize, groups: &HashSet<(usize, &str, &str)>) -> Result<Vec<EntryId>, String> {
+    fn catalog_in_order(
+        &mut self,
+        cat: usize,
+        groups: &HashSet<(usize, &'a str, &'a str)>,
+    ) -> Result<Vec<EntryId>, String> {
         let snap = self.snap;
         let mut keys: Vec<(bool, &str, &str)> = groups
             .iter()
@@ -257,11 +261,11 @@ impl<'a> Builder<'a> {
     fn channel_order(
         &mut self,
         cat: usize,
-        package: &str,
-        channel: &str,
+        package: &'a str,
+        channel: &'a str,
         list: &[EntryId],
     ) -> Result<Vec<EntryId>, String> {
-        let key = (cat, package.to_string(), channel.to_string());
+        let key = (cat, package, channel);
         if let Some(r) = self.order_cache.get(&key) {
             return r.clone();
         }
@@ -384,18 +388,17 @@ impl<'a> Builder<'a> {
         for (v, s) in self.subjects.iter().enumerate() {
             let Subject::Bundle(e) = s else { continue };
             let b = snap.bundle(*e);
-            let mut seen_g = Vec::new();
-            for g in &b.provides {
-                if !seen_g.contains(&g) {
-                    seen_g.push(g);
-                    gvks.entry((&g.kind, &g.group, &g.version)).or_default().push(v);
+            // Each variable once per GVK and package, however often its bundle lists them.
+            for g in b.provides() {
+                let list = gvks.entry((&g.kind, &g.group, &g.version)).or_default();
+                if list.last() != Some(&v) {
+                    list.push(v);
                 }
             }
-            let mut seen_p: Vec<&str> = Vec::new();
-            for (p, _, _) in &b.packages {
-                if !seen_p.contains(p) {
-                    seen_p.push(p);
-                    packages.entry(p).or_default().push(v);
+            for (p, _, _) in b.packages() {
+                let list = packages.entry(p).or_default();
+                if list.last() != Some(&v) {
+                    list.push(v);
                 }
             }
         }
