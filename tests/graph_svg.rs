@@ -132,8 +132,11 @@ fn the_highlighted_path_is_the_path_olm_takes() {
             o.picture.from = Some(Start::Bundle(from.clone()));
             o.picture.semantics = semantics;
             let drawn = read_svg(&render_graph_svg(&m, &o).expect("an svg"));
-            let mut want: Vec<(String, String, String, bool)> =
-                path.steps.iter().map(|s| (s.from.to_string(), s.edge.as_str().into(), s.to.to_string(), true)).collect();
+            let mut want: Vec<(String, String, String, bool)> = path
+                .steps
+                .iter()
+                .map(|s| (s.from.to_string(), s.edge.as_str().into(), s.to.to_string(), true))
+                .collect();
             want.sort();
             let mut got: Vec<_> = drawn.edges.iter().filter(|e| e.3).cloned().collect();
             got.sort();

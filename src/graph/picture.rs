@@ -405,7 +405,13 @@ fn path_or_stranded(
                 Start::Bundle(b) | Start::Installed { name: b, .. } => b.clone(),
                 Start::Version(v) => v.to_string(),
             };
-            Ok(UpgradePath { from: from.into(), to: head.map(Into::into), steps: Vec::new(), stranded: true, reason: Some(reason) })
+            Ok(UpgradePath {
+                from: from.into(),
+                to: head.map(Into::into),
+                steps: Vec::new(),
+                stranded: true,
+                reason: Some(reason),
+            })
         }
         Err(e) => Err(PictureError::Path(e)),
     }
@@ -514,9 +520,10 @@ impl<'g> Draft<'g> {
     /// A start that is a bare version (`1.2.0`, in no channel as a name) starts at the entry
     /// with that version, if there is one.
     fn mark_path(&mut self, path: &UpgradePath, index: &HashMap<&str, usize>) {
-        let start = index.get(&*path.from).copied().or_else(|| {
-            self.g.nodes.iter().position(|n| !n.is_virtual && n.version.as_deref() == Some(&*path.from))
-        });
+        let start = index
+            .get(&*path.from)
+            .copied()
+            .or_else(|| self.g.nodes.iter().position(|n| !n.is_virtual && n.version.as_deref() == Some(&*path.from)));
         if let Some(s) = start {
             self.on_path[s] = true;
             self.start = Some(s);
@@ -894,7 +901,15 @@ fn picture_path(up: UpgradePath) -> PicturePath {
         let n = up.steps.len();
         format!("{n} upgrade{} from {} to reach {head}", if n == 1 { "" } else { "s" }, up.from)
     };
-    PicturePath { from: up.from.to_string(), to: up.to.map(|h| h.to_string()), steps: up.steps, stranded: up.stranded, reason: up.reason, lines, summary }
+    PicturePath {
+        from: up.from.to_string(),
+        to: up.to.map(|h| h.to_string()),
+        steps: up.steps,
+        stranded: up.stranded,
+        reason: up.reason,
+        lines,
+        summary,
+    }
 }
 
 /// The description: size, head, the path in words.

@@ -148,7 +148,8 @@ fn cel(rule: &CelRule, b: &Bundle, meter: &mut CelMeter) -> Result<bool, String>
     }
     let limit = CEL_COST_LIMIT.min(remaining);
     let owned: Vec<_> = b.properties().collect();
-    let props: Vec<(&str, &crate::declcfg::Node)> = owned.iter().map(|p| (p.type_.as_ref(), p.value.as_ref())).collect();
+    let props: Vec<(&str, &crate::declcfg::Node)> =
+        owned.iter().map(|p| (p.type_.as_ref(), p.value.as_ref())).collect();
     match rule.evaluate_nodes(&props, limit) {
         Ok(e) => {
             meter.spent = meter.spent.saturating_add(e.cost).saturating_add(e.input.max(1));

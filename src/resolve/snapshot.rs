@@ -189,7 +189,13 @@ impl<'a> Snapshot<'a> {
     fn add_package(&mut self, cid: CatalogId, p: &'a model::Package) {
         let first = self.bundles.len();
         for b in &p.bundles {
-            self.bundles.push(Bundle::new(&b.name.value, b.version.as_ref(), &b.properties, &b.raw_properties, Some(&p.name)));
+            self.bundles.push(Bundle::new(
+                &b.name.value,
+                b.version.as_ref(),
+                &b.properties,
+                &b.raw_properties,
+                Some(&p.name),
+            ));
         }
         for ch in p.channels_in_read_order() {
             let default_channel = p.default_channel.value == ch.name;

@@ -153,11 +153,8 @@ impl<'a> Builder<'a> {
             for (index, pred) in preds.iter().enumerate() {
                 let candidates = self.dependency_candidates(e, pred)?;
                 let ids: Vec<usize> = candidates.iter().map(|&c| self.bundle_var(c)).collect();
-                let message = Message::Requires {
-                    bundle: bundle.clone().unwrap_or_default(),
-                    predicates: preds.clone(),
-                    index,
-                };
+                let message =
+                    Message::Requires { bundle: bundle.clone().unwrap_or_default(), predicates: preds.clone(), index };
                 self.vars[v].constraints.push(Constraint { kind: ConstraintKind::Dependency(ids), message });
                 stack.extend(candidates.iter().rev().filter(|&&c| !self.explored[c]));
             }
