@@ -321,7 +321,7 @@ fn run_v0_graph_path(case: &Value) -> Result<(), String> {
         }
     };
     let up = upgrade_path(p, channel, &start, Semantics::V0).map_err(|e| e.to_string())?;
-    path.extend(up.steps.iter().map(|s| s.to.clone()));
+    path.extend(up.steps.iter().map(|s| s.to.to_string()));
     let got_next = path.first().cloned();
     let want_next = expect["next"].as_str().map(str::to_string);
     if got_next != want_next {

@@ -132,15 +132,18 @@ fn the_highlighted_path_is_the_path_olm_takes() {
             o.picture.from = Some(Start::Bundle(from.clone()));
             o.picture.semantics = semantics;
             let drawn = read_svg(&render_graph_svg(&m, &o).expect("an svg"));
-            let mut want: Vec<(String, String, String, bool)> =
-                path.steps.iter().map(|s| (s.from.clone(), s.edge.as_str().into(), s.to.clone(), true)).collect();
+            let mut want: Vec<(String, String, String, bool)> = path
+                .steps
+                .iter()
+                .map(|s| (s.from.to_string(), s.edge.as_str().into(), s.to.to_string(), true))
+                .collect();
             want.sort();
             let mut got: Vec<_> = drawn.edges.iter().filter(|e| e.3).cloned().collect();
             got.sort();
             assert_eq!(got, want, "{package} from {from} ({semantics:?})");
             let on: BTreeSet<&str> =
                 drawn.nodes.iter().filter(|n| n.1.split(' ').any(|c| c == "on-path")).map(|n| n.0.as_str()).collect();
-            let mut want_nodes: BTreeSet<&str> = path.steps.iter().map(|s| s.to.as_str()).collect();
+            let mut want_nodes: BTreeSet<&str> = path.steps.iter().map(|s| &*s.to).collect();
             want_nodes.insert(from.as_str());
             assert_eq!(on, want_nodes, "{package}: path nodes are never collapsed");
         }

@@ -87,7 +87,7 @@ fn a_replaces_chain_of_50_000() {
         assert!(!up.stranded);
         assert_eq!(up.steps.len(), n - 1);
         assert!(up.steps.iter().all(|s| s.edge == EdgeKind::Replaces));
-        assert_eq!(up.steps.last().map(|s| s.to.as_str()), Some(head.as_str()));
+        assert_eq!(up.steps.last().map(|s| &*s.to), Some(head.as_str()));
     }
 }
 
@@ -132,7 +132,7 @@ fn a_chain_whose_every_entry_skips_all_earlier_versions() {
         let up = path(&v.model, &h, semantics).expect("a path");
         assert_eq!(up.steps.len(), 1);
         assert_eq!(up.steps[0].edge, EdgeKind::SkipRange);
-        assert_eq!(up.steps[0].to, name("chain", n - 1));
+        assert_eq!(&*up.steps[0].to, name("chain", n - 1));
     }
 }
 

@@ -92,9 +92,9 @@ fn graphs_paths_and_exports_of_every_real_package() {
                         // Steps chain, and each is a declared edge of the graph.
                         let mut at = e.name.value.clone();
                         for s in &path.steps {
-                            assert_eq!(s.from, at);
+                            assert_eq!(*s.from, at);
                             assert!(
-                                edges.iter().any(|ge| ge.from == s.from && ge.to == s.to && ge.kind == s.edge),
+                                edges.iter().any(|ge| *ge.from == *s.from && *ge.to == *s.to && ge.kind == s.edge),
                                 "{}/{}: step {} -> {} ({:?}) is not an edge",
                                 p.name,
                                 c.name,
@@ -102,7 +102,7 @@ fn graphs_paths_and_exports_of_every_real_package() {
                                 s.to,
                                 s.edge
                             );
-                            at = s.to.clone();
+                            at = s.to.to_string();
                         }
                         // A path that is not stranded ends at the head.
                         assert_eq!(!path.stranded, at == head, "{}/{} from {}", p.name, c.name, e.name.value);

@@ -57,9 +57,9 @@ fn package_removed(old: &Package) -> Diagnostic {
 fn route(path: Result<UpgradePath, PathError>) -> Route {
     match path {
         Ok(p) => Route {
-            next: p.steps.first().map(|s| s.to.clone()),
-            path: p.steps.iter().map(|s| s.to.clone()).collect(),
-            head: p.to,
+            next: p.steps.first().map(|s| s.to.to_string()),
+            path: p.steps.iter().map(|s| s.to.to_string()).collect(),
+            head: p.to.map(|h| h.to_string()),
             stranded: p.stranded,
             reason: p.reason,
         },

@@ -411,7 +411,13 @@ fn path_or_stranded(
                 Start::Bundle(b) | Start::Installed { name: b, .. } => b.clone(),
                 Start::Version(v) => v.to_string(),
             };
-            Ok(UpgradePath { from, to: head, steps: Vec::new(), stranded: true, reason: Some(reason) })
+            Ok(UpgradePath {
+                from: from.into(),
+                to: head.map(Into::into),
+                steps: Vec::new(),
+                stranded: true,
+                reason: Some(reason),
+            })
         }
         Err(e) => Err(PictureError::Path(e)),
     }
@@ -523,18 +529,19 @@ impl<'g> Draft<'g> {
     /// with that version, if there is one.
     #[cfg_attr(olm_wasm_size, optimize(size))]
     fn mark_path(&mut self, path: &UpgradePath, index: &HashMap<&str, usize>) {
-        let start = index.get(path.from.as_str()).copied().or_else(|| {
-            self.g.nodes.iter().position(|n| !n.is_virtual && n.version.as_deref() == Some(path.from.as_str()))
-        });
+        let start = index
+            .get(&*path.from)
+            .copied()
+            .or_else(|| self.g.nodes.iter().position(|n| !n.is_virtual && n.version.as_deref() == Some(&*path.from)));
         if let Some(s) = start {
             self.on_path[s] = true;
             self.start = Some(s);
         }
         for (k, step) in path.steps.iter().enumerate() {
-            let Some(&to) = index.get(step.to.as_str()) else { continue };
+            let Some(&to) = index.get(&*step.to) else { continue };
             self.on_path[to] = true;
             self.step[to].get_or_insert(k + 1);
-            let from = index.get(step.from.as_str()).copied().or(start.filter(|_| step.from == path.from));
+            let from = index.get(&*step.from).copied().or(start.filter(|_| step.from == path.from));
             let Some(from) = from else { continue };
             let kind: PictureEdgeKind = step.edge.into();
             match self.edges.iter_mut().find(|e| e.from == from && e.to == to && e.kind == kind) {
@@ -917,7 +924,15 @@ fn picture_path(up: UpgradePath) -> PicturePath {
         let n = up.steps.len();
         format!("{n} upgrade{} from {} to reach {head}", if n == 1 { "" } else { "s" }, up.from)
     };
-    PicturePath { from: up.from, to: up.to, steps: up.steps, stranded: up.stranded, reason: up.reason, lines, summary }
+    PicturePath {
+        from: up.from.to_string(),
+        to: up.to.map(|h| h.to_string()),
+        steps: up.steps,
+        stranded: up.stranded,
+        reason: up.reason,
+        lines,
+        summary,
+    }
 }
 
 /// The description: size, head, the path in words.
@@ -946,7 +961,7 @@ fn describe(g: &ChannelGraph, nodes: &[PictureNode], path: Option<&PicturePath>)
         if !p.steps.is_empty() {
             d.push_str(": ");
             let mut names = vec![p.from.as_str()];
-            names.extend(p.steps.iter().map(|s| s.to.as_str()));
+            names.extend(p.steps.iter().map(|s| &*s.to));
             d.push_str(&names.join(" → "));
         }
         d.push('.');

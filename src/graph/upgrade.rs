@@ -6,7 +6,9 @@
 //! staying put) and picks the highest version ([`successors_v1`]). A version with no path to the
 //! head is stranded, and we say why.
 
-use crate::hash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use std::sync::Arc;
+
+use crate::hash::{HashMap, HashMapExt};
 
 use serde::Serialize;
 
@@ -60,13 +62,15 @@ impl Start {
     }
 }
 
-/// One upgrade.
+/// One upgrade. The names are shared (`Arc<str>`): every step and path computed over one channel
+/// at once ([`channel_paths`]) holds the same copy of each entry's name, so a step costs no
+/// allocation of its own.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Step {
     /// The bundle upgraded from.
-    pub from: String,
+    pub from: Arc<str>,
     /// The bundle upgraded to.
-    pub to: String,
+    pub to: Arc<str>,
     /// The edge taken.
     pub edge: EdgeKind,
 }
@@ -75,9 +79,9 @@ pub struct Step {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct UpgradePath {
     /// The start, as given (bundle name or version).
-    pub from: String,
+    pub from: Arc<str>,
     /// The channel head (the goal), when the channel has one.
-    pub to: Option<String>,
+    pub to: Option<Arc<str>>,
     /// The steps, in order.
     pub steps: Vec<Step>,
     /// No path reaches the head.
@@ -108,39 +112,40 @@ impl std::fmt::Display for PathError {
 
 impl std::error::Error for PathError {}
 
-/// The installed state between steps.
-struct Current {
-    name: String,
-    version: Option<Version>,
+/// The installed state between steps, borrowed from the start or the channel's entries.
+#[derive(Clone, Copy)]
+struct Current<'a> {
+    name: &'a str,
+    version: Option<&'a Version>,
 }
 
 /// How `candidate` upgrades from `cur`, if it does (replaces, then skips, then skipRange).
-fn edge_kind(candidate: &Entry, cur: &Current) -> Option<EdgeKind> {
+fn edge_kind(candidate: &Entry, cur: &Current<'_>) -> Option<EdgeKind> {
     edge_kind_with(candidate, candidate.range(), cur)
 }
 
 /// How `candidate` upgrades from `cur` (replaces, then skips, then its already-parsed skipRange).
-fn edge_kind_with(candidate: &Entry, range: Option<&VersionRange>, cur: &Current) -> Option<EdgeKind> {
+fn edge_kind_with(candidate: &Entry, range: Option<&VersionRange>, cur: &Current<'_>) -> Option<EdgeKind> {
     if !cur.name.is_empty() && candidate.replaces.value == cur.name {
         return Some(EdgeKind::Replaces);
     }
     if !cur.name.is_empty() && candidate.skips.iter().any(|s| s.value == cur.name) {
         return Some(EdgeKind::Skips);
     }
-    let v = cur.version.as_ref()?;
+    let v = cur.version?;
     range.filter(|r| r.contains(v)).map(|_| EdgeKind::SkipRange)
 }
 
-fn start_state(package: &Package, start: &Start) -> Result<Current, PathError> {
+fn start_state<'a>(package: &'a Package, start: &'a Start) -> Result<Current<'a>, PathError> {
     match start {
-        Start::Version(v) => Ok(Current { name: String::new(), version: Some(v.clone()) }),
-        Start::Installed { name, version } => Ok(Current { name: name.clone(), version: version.clone() }),
+        Start::Version(v) => Ok(Current { name: "", version: Some(v) }),
+        Start::Installed { name, version } => Ok(Current { name, version: version.as_ref() }),
         Start::Bundle(name) => {
             let known = package.bundle(name).is_some() || package.channels.iter().any(|c| c.entry(name).is_some());
             if !known {
                 return Err(PathError::UnknownBundle(name.clone()));
             }
-            Ok(Current { name: name.clone(), version: package.bundle(name).and_then(|b| b.version.clone()) })
+            Ok(Current { name, version: package.bundle(name).and_then(|b| b.version.as_ref()) })
         }
     }
 }
@@ -191,118 +196,151 @@ pub fn upgrade_path(
 type NextStep = (Option<(usize, EdgeKind)>, Option<usize>);
 
 /// Where a walk from a start towards the head ended.
-struct Walk {
+struct Walk<'a> {
     steps: Vec<Step>,
-    cur: Current,
+    cur: Current<'a>,
     reached: bool,
     /// The first prohibited entry passed over on the way.
     blocked: Option<usize>,
 }
 
-impl Walk {
+impl Walk<'_> {
     fn stranded(&self) -> bool {
         !self.reached
     }
 
-    fn into_path(self, start: &Start, head: Option<String>, reason: Option<String>) -> UpgradePath {
-        UpgradePath { from: start_text(start), to: head, steps: self.steps, stranded: !self.reached, reason }
+    fn into_path(self, from: Arc<str>, head: Option<Arc<str>>, reason: Option<String>) -> UpgradePath {
+        UpgradePath { from, to: head, steps: self.steps, stranded: !self.reached, reason }
     }
 }
 
-/// The entry of `channel` a walk from `start` begins on (the first of that name), if any.
-fn start_entry(channel: &Channel, start: &Start) -> Option<usize> {
-    match start {
-        Start::Bundle(name) => channel.entries.iter().position(|e| &e.name.value == name),
-        _ => None,
+/// Where a walk begins: on an entry of the channel (a start that names an entry: the first entry
+/// of that name), or from a start that is on no entry.
+#[derive(Clone, Copy)]
+enum Begin<'s> {
+    Entry(usize),
+    Elsewhere(&'s Start),
+}
+
+impl<'s> Begin<'s> {
+    fn of(channel: &Channel, start: &'s Start) -> Begin<'s> {
+        let on_entry = match start {
+            Start::Bundle(name) => channel.entries.iter().position(|e| &e.name.value == name),
+            _ => None,
+        };
+        on_entry.map_or(Begin::Elsewhere(start), Begin::Entry)
     }
 }
 
-/// For each entry, the first entry of the channel with its name ([`start_entry`] of every entry
-/// at once).
+/// For each entry, the first entry of the channel with its name.
 fn first_of_names(channel: &Channel) -> Vec<usize> {
     let mut first: HashMap<&str, usize> = HashMap::with_capacity(channel.entries.len());
     channel.entries.iter().enumerate().map(|(i, e)| *first.entry(e.name.value.as_str()).or_insert(i)).collect()
 }
 
-/// Follow `next` (given the entry index the walk is at, if any, and the installed state) one
-/// upgrade at a time until the head, a dead end or a cycle. `at` is the entry the walk starts
-/// on ([`start_entry`]).
-fn walk(
-    package: &Package,
-    channel: &Channel,
-    start: &Start,
-    mut at: Option<usize>,
-    head: Option<&str>,
-    next: impl Fn(Option<usize>, &Current) -> NextStep,
-) -> Result<Walk, PathError> {
-    let mut cur = match (start, at) {
-        // A start on an entry of the channel: known, and its bundle is the entry's.
-        (Start::Bundle(name), Some(i)) => {
-            Current { name: name.clone(), version: entry_version(package, channel.entries[i].bundle).cloned() }
+/// What the walks over one channel share, so that a step allocates nothing and hashes nothing:
+/// each entry's name as one shared string (made on first use, then handed to every step and
+/// path that names the entry), which entry first bears each name, and marks of the names the
+/// current walk has been on (a walk stops at a name it was on: a cycle).
+struct Walker {
+    names: Vec<Option<Arc<str>>>,
+    first: Vec<usize>,
+    /// `seen[first[i]] == walk` when the current walk has been on the name of entry `i`.
+    seen: Vec<u32>,
+    /// The current walk's mark (walks are numbered from 1).
+    walk: u32,
+    /// The current walk's steps, copied out (one allocation of the right size) when it ends.
+    steps: Vec<Step>,
+}
+
+impl Walker {
+    fn new(channel: &Channel) -> Walker {
+        let n = channel.entries.len();
+        Walker { names: vec![None; n], first: first_of_names(channel), seen: vec![0; n], walk: 0, steps: Vec::new() }
+    }
+
+    /// Entry `i`'s name, shared.
+    fn name(&mut self, channel: &Channel, i: usize) -> Arc<str> {
+        self.names[i].get_or_insert_with(|| Arc::from(channel.entries[i].name.value.as_str())).clone()
+    }
+
+    /// The path's start, as given: a start on an entry is that entry's name, shared.
+    fn start_name(&mut self, channel: &Channel, begin: Begin<'_>) -> Arc<str> {
+        match begin {
+            Begin::Entry(i) => self.name(channel, i),
+            Begin::Elsewhere(start) => Arc::from(start_text(start)),
         }
-        _ => start_state(package, start)?,
+    }
+
+    /// Starts a new walk on the name `first` (an entry index, or none when no entry bears the
+    /// start's name).
+    fn begin(&mut self, first: Option<usize>) {
+        self.walk = self.walk.wrapping_add(1);
+        if self.walk == 0 {
+            self.seen.fill(0);
+            self.walk = 1;
+        }
+        self.steps.clear();
+        if let Some(k) = first {
+            self.seen[k] = self.walk;
+        }
+    }
+
+    /// Marks entry `i`'s name as walked on; false when the walk was on it already.
+    fn enter(&mut self, i: usize) -> bool {
+        let k = self.first[i];
+        let new = self.seen[k] != self.walk;
+        self.seen[k] = self.walk;
+        new
+    }
+}
+
+/// Follow `next` (given the entry index the walk is at, if any, and the installed state) one
+/// upgrade at a time from `begin` until the head, a dead end or a cycle.
+fn walk<'a>(
+    package: &'a Package,
+    channel: &'a Channel,
+    begin: Begin<'a>,
+    head: Option<&str>,
+    walker: &mut Walker,
+    next: impl Fn(Option<usize>, &Current<'a>) -> NextStep,
+) -> Result<Walk<'a>, PathError> {
+    let (mut at, mut cur) = match begin {
+        // A start on an entry of the channel: known, and its bundle is the entry's.
+        Begin::Entry(i) => {
+            let e = &channel.entries[i];
+            (Some(i), Current { name: &e.name.value, version: entry_version(package, e.bundle) })
+        }
+        Begin::Elsewhere(start) => (None, start_state(package, start)?),
     };
-    let mut steps = Vec::new();
-    let first = cur.name.clone();
-    let mut seen = Seen::new(&first);
+    let first = match at {
+        Some(i) => Some(walker.first[i]),
+        None => channel.entries.iter().position(|e| e.name.value == cur.name),
+    };
+    walker.begin(first);
     let mut blocked_first = None;
     // Once on an entry of the channel, callers answer from their memo.
-    while head != Some(cur.name.as_str()) {
+    while head != Some(cur.name) {
         let (step, blocked) = next(at, &cur);
         if blocked_first.is_none() {
             blocked_first = blocked;
         }
         let Some((i, kind)) = step else { break };
-        let e = &channel.entries[i];
-        if !seen.insert(&e.name.value) {
+        if !walker.enter(i) {
             break;
         }
-        let to = e.name.value.clone();
-        let next = Current { name: to.clone(), version: entry_version(package, e.bundle).cloned() };
-        steps.push(Step { from: into_display_name(std::mem::replace(&mut cur, next)), to, edge: kind });
+        let from = match at {
+            Some(j) if !cur.name.is_empty() => walker.name(channel, j),
+            _ => Arc::from(display_name(&cur)),
+        };
+        let to = walker.name(channel, i);
+        walker.steps.push(Step { from, to, edge: kind });
+        let e = &channel.entries[i];
+        cur = Current { name: &e.name.value, version: entry_version(package, e.bundle) };
         at = Some(i);
     }
-    let reached = head == Some(cur.name.as_str());
-    Ok(Walk { steps, cur, reached, blocked: blocked_first })
-}
-
-/// The names a walk has been on, to stop at a cycle. Most walks are a few steps long, so the
-/// first [`Seen::FEW`] names are kept in an array and compared one by one, with no allocation
-/// and no hashing; a longer walk moves them into a hash set.
-struct Seen<'a> {
-    few: [&'a str; Seen::FEW],
-    len: usize,
-    many: HashSet<&'a str>,
-}
-
-impl<'a> Seen<'a> {
-    const FEW: usize = 8;
-
-    fn new(first: &'a str) -> Seen<'a> {
-        let mut few = [""; Seen::FEW];
-        few[0] = first;
-        Seen { few, len: 1, many: HashSet::new() }
-    }
-
-    /// Adds `name`; false when the walk was on it already.
-    fn insert(&mut self, name: &'a str) -> bool {
-        if self.len < Seen::FEW {
-            if self.few[..self.len].contains(&name) {
-                return false;
-            }
-            self.few[self.len] = name;
-            self.len += 1;
-            return true;
-        }
-        if self.many.is_empty() {
-            if self.few.contains(&name) {
-                return false;
-            }
-            self.many.reserve(4 * Seen::FEW);
-            self.many.extend(self.few);
-        }
-        self.many.insert(name)
-    }
+    let reached = head == Some(cur.name);
+    Ok(Walk { steps: walker.steps.drain(..).collect(), cur, reached, blocked: blocked_first })
 }
 
 /// A channel prepared for OLM v0 walks: its order, parsed skipRanges, which entries are
@@ -364,17 +402,13 @@ impl<'a> V0Channel<'a> {
         V0Channel { package, channel, order, rank, ranges, prohibited, memo }
     }
 
-    fn head(&self) -> Option<&'a str> {
-        self.order.first().map(|&i| self.channel.entries[i].name.value.as_str())
-    }
-
-    fn kind(&self, i: usize, cur: &Current) -> Option<EdgeKind> {
+    fn kind(&self, i: usize, cur: &Current<'_>) -> Option<EdgeKind> {
         edge_kind_with(&self.channel.entries[i], self.ranges[i].as_ref(), cur)
     }
 
     /// The entry OLM v0 moves to from `cur` (a start that is no entry of the channel), and the
     /// first prohibited entry passed over.
-    fn next(&self, cur: &Current) -> NextStep {
+    fn next(&self, cur: &Current<'_>) -> NextStep {
         let mut blocked = None;
         for &i in &self.order {
             if self.channel.entries[i].name.value == cur.name {
@@ -396,13 +430,14 @@ impl<'a> V0Channel<'a> {
     }
 
     pub(crate) fn path(&self, start: &Start) -> Result<UpgradePath, PathError> {
-        self.path_at(start, start_entry(self.channel, start))
+        self.path_at(Begin::of(self.channel, start), &mut Walker::new(self.channel))
     }
 
-    /// [`path`](V0Channel::path) from `start`, which begins on entry `at` ([`start_entry`]).
-    fn path_at(&self, start: &Start, at: Option<usize>) -> Result<UpgradePath, PathError> {
-        let head = self.head().map(str::to_string);
-        let walk = walk(self.package, self.channel, start, at, head.as_deref(), |at, cur| match at {
+    /// [`path`](V0Channel::path) from `begin`, with the channel's `walker`.
+    fn path_at(&self, begin: Begin<'_>, walker: &mut Walker) -> Result<UpgradePath, PathError> {
+        let head = self.order.first().copied();
+        let head_name = head.map(|h| self.channel.entries[h].name.value.as_str());
+        let walk = walk(self.package, self.channel, begin, head_name, walker, |at, cur| match at {
             Some(i) => self.memo[i],
             None => self.next(cur),
         })?;
@@ -411,7 +446,8 @@ impl<'a> V0Channel<'a> {
             let off = if blocked.is_some() { (Vec::new(), 0) } else { self.off_order_upgraders(&walk.cur) };
             self.reason(&walk.cur, blocked, off)
         });
-        Ok(walk.into_path(start, head, reason))
+        let from = walker.start_name(self.channel, begin);
+        Ok(walk.into_path(from, head.map(|h| walker.name(self.channel, h)), reason))
     }
 
     /// Why OLM v0 cannot reach the head from each entry (`None` for the entries that can), as
@@ -459,9 +495,9 @@ impl<'a> V0Channel<'a> {
             .collect()
     }
 
-    fn current(&self, i: usize) -> Current {
+    fn current(&self, i: usize) -> Current<'a> {
         let e = &self.channel.entries[i];
-        Current { name: e.name.value.clone(), version: entry_version(self.package, e.bundle).cloned() }
+        Current { name: &e.name.value, version: entry_version(self.package, e.bundle) }
     }
 
     /// The off-order entries (other than `q`) that replace or skip entry `q`, merged with the
@@ -494,7 +530,7 @@ impl<'a> V0Channel<'a> {
 
     /// The off-order entries that upgrade `cur` (a scan of the channel, for one path): the first
     /// [`LIST_CAP`] by entry index, and how many.
-    fn off_order_upgraders(&self, cur: &Current) -> (Vec<usize>, usize) {
+    fn off_order_upgraders(&self, cur: &Current<'_>) -> (Vec<usize>, usize) {
         let all: Vec<usize> = (0..self.channel.entries.len())
             .filter(|&i| {
                 self.rank[i].is_none() && self.channel.entries[i].name.value != cur.name && self.kind(i, cur).is_some()
@@ -506,7 +542,7 @@ impl<'a> V0Channel<'a> {
 
     /// A sentence saying why OLM v0 stops at `cur`: the prohibited entry passed over, else the
     /// entries off OLM v0's order that would upgrade it (`off`: the first ones and how many).
-    fn reason(&self, cur: &Current, deprecated: Option<String>, off: (Vec<usize>, usize)) -> String {
+    fn reason(&self, cur: &Current<'_>, deprecated: Option<String>, off: (Vec<usize>, usize)) -> String {
         let who = display_name(cur);
         if let Some(name) = deprecated {
             return format!(
@@ -538,20 +574,12 @@ fn v0_path(package: &Package, channel: &Channel, start: &Start) -> Result<Upgrad
     V0Channel::new(package, channel)?.path(start)
 }
 
-/// [`display_name`], taking the state (its name is not copied).
-fn into_display_name(cur: Current) -> String {
+/// The installed state's name, or its version when it has none (a start from a bare version).
+fn display_name(cur: &Current<'_>) -> String {
     if cur.name.is_empty() {
-        display_name(&cur)
+        cur.version.map(Version::to_string).unwrap_or_default()
     } else {
-        cur.name
-    }
-}
-
-fn display_name(cur: &Current) -> String {
-    if cur.name.is_empty() {
-        cur.version.as_ref().map(Version::to_string).unwrap_or_default()
-    } else {
-        cur.name.clone()
+        cur.name.to_string()
     }
 }
 
@@ -573,7 +601,7 @@ pub fn successors_v1(
     installed: &str,
     version: &Version,
 ) -> Vec<String> {
-    let cur = Current { name: installed.to_string(), version: Some(version.clone()) };
+    let cur = Current { name: installed, version: Some(version) };
     let installed_vr = Some(VersionRelease::from_parsed(version, None));
     let all: Vec<&Channel> = package.channels.iter().collect();
     let chans = channels.unwrap_or(&all);
@@ -606,7 +634,7 @@ pub fn successors_v1(
 /// OLM v1's `legacySuccessor` alone: whether `candidate` replaces or skips the installed bundle, or
 /// covers its version with `skipRange`.
 pub fn legacy_successor(candidate: &Entry, installed: &str, version: &Version) -> bool {
-    let cur = Current { name: installed.to_string(), version: Some(version.clone()) };
+    let cur = Current { name: installed, version: Some(version) };
     edge_kind(candidate, &cur).is_some()
 }
 
@@ -638,8 +666,8 @@ pub fn successors_v1_semver(package: &Package, version: &Version) -> Vec<String>
 struct V1Channel<'a> {
     package: &'a Package,
     channel: &'a Channel,
-    /// The channel head's name (opm's head: nothing replaces or skips it).
-    head: Option<String>,
+    /// The channel head (opm's head: nothing replaces or skips it).
+    head: Option<usize>,
     ranges: Vec<Option<VersionRange>>,
     vrs: Vec<Option<VersionRelease>>,
     deprecated: Vec<bool>,
@@ -651,7 +679,7 @@ impl<'a> V1Channel<'a> {
         let mut v = V1Channel {
             package,
             channel,
-            head: channel.head().ok().map(|e| e.name.value.clone()),
+            head: channel.head().ok().and_then(|h| channel.entries.iter().position(|e| std::ptr::eq(e, h))),
             ranges: channel.entries.iter().map(|e| e.range().cloned()).collect(),
             vrs: channel.entries.iter().map(|e| v1_version_release(package, e)).collect(),
             deprecated: channel
@@ -676,13 +704,13 @@ impl<'a> V1Channel<'a> {
         v
     }
 
-    fn kind(&self, i: usize, cur: &Current) -> Option<EdgeKind> {
+    fn kind(&self, i: usize, cur: &Current<'_>) -> Option<EdgeKind> {
         edge_kind_with(&self.channel.entries[i], self.ranges[i].as_ref(), cur)
     }
 
     /// The highest (version, release) direct successor of `cur` (a start that is no entry of the
     /// channel), non-deprecated ones first.
-    fn next(&self, cur: &Current) -> Option<(usize, EdgeKind)> {
+    fn next(&self, cur: &Current<'_>) -> Option<(usize, EdgeKind)> {
         let mut best: Option<(usize, EdgeKind)> = None;
         for i in 0..self.channel.entries.len() {
             if self.channel.entries[i].name.value == cur.name {
@@ -705,13 +733,13 @@ impl<'a> V1Channel<'a> {
     }
 
     fn path(&self, start: &Start) -> Result<UpgradePath, PathError> {
-        self.path_at(start, start_entry(self.channel, start))
+        self.path_at(Begin::of(self.channel, start), &mut Walker::new(self.channel))
     }
 
-    /// [`path`](V1Channel::path) from `start`, which begins on entry `at` ([`start_entry`]).
-    fn path_at(&self, start: &Start, at: Option<usize>) -> Result<UpgradePath, PathError> {
-        let head = self.head.clone();
-        let walk = walk(self.package, self.channel, start, at, head.as_deref(), |at, cur| match at {
+    /// [`path`](V1Channel::path) from `begin`, with the channel's `walker`.
+    fn path_at(&self, begin: Begin<'_>, walker: &mut Walker) -> Result<UpgradePath, PathError> {
+        let head_name = self.head.map(|h| self.channel.entries[h].name.value.as_str());
+        let walk = walk(self.package, self.channel, begin, head_name, walker, |at, cur| match at {
             Some(i) => (self.memo[i], None),
             None => (self.next(cur), None),
         })?;
@@ -723,7 +751,8 @@ impl<'a> V1Channel<'a> {
                 if walk.cur.version.is_some() { " or covers its version with skipRange" } else { "" }
             )
         });
-        Ok(walk.into_path(start, head, reason))
+        let from = walker.start_name(self.channel, begin);
+        Ok(walk.into_path(from, self.head.map(|h| walker.name(self.channel, h)), reason))
     }
 }
 
@@ -737,16 +766,16 @@ pub fn channel_paths(
     channel: &Channel,
     semantics: Semantics,
 ) -> Result<Vec<UpgradePath>, PathError> {
-    let first = first_of_names(channel);
-    let starts = channel.entries.iter().zip(first).map(|(e, at)| (Start::Bundle(e.name.value.clone()), Some(at)));
+    let mut walker = Walker::new(channel);
+    let n = channel.entries.len();
     match semantics {
         Semantics::V0 => {
             let v0 = V0Channel::new(package, channel)?;
-            starts.map(|(s, at)| v0.path_at(&s, at)).collect()
+            (0..n).map(|i| v0.path_at(Begin::Entry(walker.first[i]), &mut walker)).collect()
         }
         Semantics::V1 => {
             let v1 = V1Channel::new(package, channel);
-            starts.map(|(s, at)| v1.path_at(&s, at)).collect()
+            (0..n).map(|i| v1.path_at(Begin::Entry(walker.first[i]), &mut walker)).collect()
         }
     }
 }
@@ -774,16 +803,19 @@ mod tests {
     }
 
     #[test]
-    fn a_walk_remembers_every_name_it_was_on_short_or_long() {
-        let names: Vec<String> = (0..3 * Seen::FEW).map(|i| format!("foo.v{i}")).collect();
-        let mut seen = Seen::new(&names[0]);
-        for (i, name) in names.iter().enumerate().skip(1) {
-            assert!(seen.insert(name), "{name} is new");
-            for old in &names[..=i] {
-                assert!(!seen.insert(old), "{old} was seen (after {name})");
-            }
-        }
-        assert!(seen.insert("bar.v1"));
+    fn a_walk_remembers_every_name_it_was_on_and_a_new_walk_forgets_them() {
+        // Entries 0 and 2 bear the same name (`first` says so; the model reports and drops such
+        // duplicates, the walks do not rely on it): a walk on one has been on both.
+        let mut w = Walker { names: vec![None; 3], first: vec![0, 1, 0], seen: vec![0; 3], walk: 0, steps: Vec::new() };
+        w.begin(Some(0));
+        assert!(!w.enter(0), "the start");
+        assert!(!w.enter(2), "the start's name");
+        assert!(w.enter(1));
+        assert!(!w.enter(1));
+        w.begin(None);
+        assert!(w.enter(2));
+        assert!(!w.enter(0));
+        assert!(w.enter(1));
     }
 
     fn render(p: &UpgradePath) -> Vec<String> {

@@ -282,9 +282,9 @@ struct Candidate {
 /// What a requirement without candidates says: no visible bundle matches, or none in its catalog.
 #[cfg_attr(olm_wasm_size, optimize(size))]
 fn no_candidates(built: &Built, a: Applied) -> Explanation {
-    let what = built
-        .dependency_text
-        .get(&(a.variable, a.constraint))
+    let what = built.variables[a.variable].constraints[a.constraint]
+        .message
+        .predicate()
         .map(|t| format!("no bundle in the visible catalogs is {t}"))
         .unwrap_or_else(|| "no candidate matched in the subscription's catalog".to_string());
     Explanation { message: what, children: Vec::new() }

@@ -235,8 +235,7 @@ pub fn resolve_with(problem: &Cluster, options: Options) -> Result<Resolution, R
                     name: entry.name.to_string(),
                     package: entry.package.to_string(),
                     version: bundle
-                        .packages
-                        .iter()
+                        .packages()
                         .find(|(n, _, _)| *n == entry.package)
                         .map(|(_, v, _)| v.to_string())
                         .or_else(|| bundle.version.map(|v| v.to_string()))

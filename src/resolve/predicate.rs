@@ -82,14 +82,14 @@ impl Predicate {
     /// [`CEL_RESOLUTION_COST_LIMIT`]: the message names the rule and the candidate.
     pub fn test(&self, b: &Bundle, source_package: &str, meter: &mut CelMeter) -> Result<bool, String> {
         Ok(match self {
-            Predicate::Gvk(g) => b.provides.contains(&g),
+            Predicate::Gvk(g) => b.provides().any(|x| x == g),
             Predicate::Package { name, range } => {
-                let package = b.packages.iter().any(|(n, _, _)| n == name) || source_package == name;
-                let version = b.packages.iter().any(|(_, _, v)| v.as_ref().is_some_and(|v| range.contains(v)))
+                let package = b.packages().any(|(n, _, _)| n == name) || source_package == name;
+                let version = b.packages().any(|(_, _, v)| v.is_some_and(|v| range.contains(v)))
                     || b.version.as_ref().is_some_and(|v| range.contains(v));
                 package && version
             }
-            Predicate::Label(l) => b.labels.iter().any(|x| x == l),
+            Predicate::Label(l) => b.labels().any(|x| x == l),
             Predicate::Cel { rule, .. } => return cel(rule, b, meter),
             Predicate::And(ps) => {
                 for p in ps {
@@ -147,8 +147,9 @@ fn cel(rule: &CelRule, b: &Bundle, meter: &mut CelMeter) -> Result<bool, String>
         return Err(budget_spent());
     }
     let limit = CEL_COST_LIMIT.min(remaining);
+    let owned: Vec<_> = b.properties().collect();
     let props: Vec<(&str, &crate::declcfg::Node)> =
-        b.properties.iter().map(|p| (p.type_.as_ref(), p.value.as_ref())).collect();
+        owned.iter().map(|p| (p.type_.as_ref(), p.value.as_ref())).collect();
     match rule.evaluate_nodes(&props, limit) {
         Ok(e) => {
             meter.spent = meter.spent.saturating_add(e.cost).saturating_add(e.input.max(1));

@@ -191,7 +191,7 @@ fn generated_problems_keep_every_constraint() {
                     .installed
                     .iter()
                     .filter_map(|&i| match built.subjects[i] {
-                        Subject::Bundle(e) => snap.bundle(e).packages.first().map(|(p, _, _)| *p),
+                        Subject::Bundle(e) => snap.bundle(e).packages().next().map(|(p, _, _)| p),
                         _ => None,
                     })
                     .collect();

@@ -4,7 +4,7 @@
 //! installed operators, and indexes by GVK and package name. Nothing here parses text: every
 //! version, range and property was parsed when the model (or the cluster) was built.
 
-use crate::hash::HashMap;
+use crate::hash::{HashMap, HashMapExt};
 use std::borrow::Cow;
 
 use crate::cluster::{Cluster, InstalledCsv};
@@ -46,18 +46,24 @@ pub struct Prop<'a> {
 }
 
 /// Facts about a bundle (or installed CSV), shared by its entries. Borrowed from the model or
-/// the cluster: building the snapshot copies no text.
+/// the cluster: building the snapshot copies no text and allocates nothing per bundle. The
+/// properties and what they give (GVKs, packages, labels) are read from the model's parsed
+/// properties when asked, since a resolution reads those of the few bundles it explores or
+/// tests, and the snapshot holds every bundle of every visible catalog.
 #[derive(Debug)]
 pub struct Bundle<'a> {
     pub name: &'a str,
     /// The bundle's version; `None` when it has none that parses.
     pub version: Option<&'a Version>,
-    /// The properties the registry serves, in order (with `EnsurePackageProperty` applied).
-    pub properties: Vec<Prop<'a>>,
-    pub provides: Vec<&'a Gvk>,
-    /// `(packageName, version text, parsed version)` of every `olm.package` property.
-    pub packages: Vec<(&'a str, &'a str, Option<&'a Version>)>,
-    pub labels: Vec<&'a str>,
+    /// The parsed properties (each with its index into `raw`), the registry's unserved types
+    /// included (see [`Bundle::served`]).
+    parsed: &'a [(usize, Property)],
+    raw: &'a [declcfg::Property],
+    /// A catalog bundle (whose unserved property types are left out), not an installed CSV.
+    catalog: bool,
+    /// The package of the `olm.package` property `EnsurePackageProperty` adds (the bundle has
+    /// none among its served properties).
+    ensured: Option<&'a str>,
     /// Has the legacy `olm.deprecated` property.
     pub deprecated: bool,
 }
@@ -157,9 +163,8 @@ impl<'a> Snapshot<'a> {
     }
 
     fn add_installed(&mut self, cluster: &Cluster, csv: &'a InstalledCsv) {
-        let props = csv.properties.iter().map(|(i, parsed)| (&csv.raw_properties[*i], parsed));
-        let bundle = bundle_facts(&csv.name, Some(&csv.version), props);
-        let package = bundle.packages.last().map(|(n, _, _)| *n).unwrap_or_default();
+        let bundle = Bundle::new(&csv.name, Some(&csv.version), &csv.properties, &csv.raw_properties, None);
+        let package = bundle.packages().last().map(|(n, _, _)| n).unwrap_or_default();
         let subscription =
             cluster.subscriptions.iter().position(|sub| sub.installed_csv.as_deref() == Some(csv.name.as_str()));
         self.bundles.push(bundle);
@@ -184,7 +189,13 @@ impl<'a> Snapshot<'a> {
     fn add_package(&mut self, cid: CatalogId, p: &'a model::Package) {
         let first = self.bundles.len();
         for b in &p.bundles {
-            self.bundles.push(catalog_bundle_facts(&p.name, b));
+            self.bundles.push(Bundle::new(
+                &b.name.value,
+                b.version.as_ref(),
+                &b.properties,
+                &b.raw_properties,
+                Some(&p.name),
+            ));
         }
         for ch in p.channels_in_read_order() {
             let default_channel = p.default_channel.value == ch.name;
@@ -194,8 +205,7 @@ impl<'a> Snapshot<'a> {
                     None => {
                         // An entry without a bundle blob: OLM would serve an entry with no
                         // properties beyond its package.
-                        self.bundles
-                            .push(bundle_facts(&e.name.value, None, std::iter::empty()).ensure_package(&p.name));
+                        self.bundles.push(Bundle::new(&e.name.value, None, &[], &[], Some(&p.name)));
                         self.bundles.len() - 1
                     }
                 };
@@ -217,29 +227,67 @@ impl<'a> Snapshot<'a> {
         }
     }
 
-    /// The indexes by (catalog, package, channel), GVK and package name.
+    /// The indexes by (catalog, package, channel), GVK and package name. Names are hashed
+    /// once per run of entries of one group (a catalog package's channel is one run) and once
+    /// per bundle, not once per entry: a bundle listed in several channels reuses the lists
+    /// its GVKs and packages were found at.
     fn index(&mut self) {
-        for (id, e) in self.entries.iter().enumerate() {
-            let by_catalog = self.groups.entry(e.package).or_default().entry(e.channel).or_default();
+        let Snapshot { entries, bundles, groups, by_gvk, by_package, .. } = self;
+        let mut start = 0;
+        while start < entries.len() {
+            let e = &entries[start];
+            // Entries of one catalog channel borrow the same names: compared by address first.
+            let eq = |a: &str, b: &str| std::ptr::eq(a, b) || a == b;
+            let same = |x: &Entry<'_>| x.catalog == e.catalog && eq(x.package, e.package) && eq(x.channel, e.channel);
+            let end = start + entries[start..].iter().take_while(|x| same(x)).count();
+            let by_catalog = groups.entry(e.package).or_default().entry(e.channel).or_default();
             match by_catalog.iter_mut().find(|(c, _)| *c == e.catalog) {
-                Some((_, list)) => list.push(id),
-                None => by_catalog.push((e.catalog, vec![id])),
+                Some((_, list)) => list.extend(start..end),
+                None => by_catalog.push((e.catalog, (start..end).collect())),
             }
-            let b = &self.bundles[e.bundle];
-            for &g in &b.provides {
-                let list = self.by_gvk.entry(g).or_default();
+            start = end;
+        }
+        // Each bundle's GVK lists, then package lists, as indexes into `lists` (found once).
+        let mut slots: Vec<Option<(u32, u32)>> = vec![None; bundles.len()];
+        let mut flat: Vec<(bool, usize)> = Vec::new();
+        let mut gvk_at: HashMap<&'a Gvk, usize> = HashMap::new();
+        let mut gvk_lists: Vec<(&'a Gvk, Vec<EntryId>)> = Vec::new();
+        let mut package_at: HashMap<&'a str, usize> = HashMap::new();
+        let mut package_lists: Vec<(&'a str, Vec<EntryId>)> = Vec::new();
+        let mut package_slot = |n: &'a str, lists: &mut Vec<(&'a str, Vec<EntryId>)>| {
+            *package_at.entry(n).or_insert_with(|| {
+                lists.push((n, Vec::new()));
+                lists.len() - 1
+            })
+        };
+        for (id, e) in entries.iter().enumerate() {
+            let (from, to) = *slots[e.bundle].get_or_insert_with(|| {
+                let from = flat.len() as u32;
+                let b = &bundles[e.bundle];
+                for g in b.provides() {
+                    let at = *gvk_at.entry(g).or_insert_with(|| {
+                        gvk_lists.push((g, Vec::new()));
+                        gvk_lists.len() - 1
+                    });
+                    flat.push((true, at));
+                }
+                for (n, _, _) in b.packages() {
+                    flat.push((false, package_slot(n, &mut package_lists)));
+                }
+                (from, flat.len() as u32)
+            });
+            // Each list gets the entry once: its own package, then what its bundle names.
+            let own = package_slot(e.package, &mut package_lists);
+            let lists = std::iter::once((false, own)).chain(flat[from as usize..to as usize].iter().copied());
+            for (gvk, at) in lists {
+                let list = if gvk { &mut gvk_lists[at].1 } else { &mut package_lists[at].1 };
                 if list.last() != Some(&id) {
                     list.push(id);
                 }
             }
-            let own = std::iter::once(e.package);
-            let mut names: Vec<&'a str> = b.packages.iter().map(|(n, _, _)| *n).chain(own).collect();
-            crate::sort::sort(&mut names);
-            names.dedup();
-            for n in names {
-                self.by_package.entry(n).or_default().push(id);
-            }
         }
+        by_gvk.extend(gvk_lists);
+        by_package.extend(package_lists);
     }
 
     /// The entry's bundle facts.
@@ -273,72 +321,93 @@ impl<'a> Snapshot<'a> {
     }
 }
 
-/// The facts of a catalog bundle: the properties the registry serves, with
-/// `EnsurePackageProperty` applied.
-fn catalog_bundle_facts<'a>(package: &'a str, b: &'a model::Bundle) -> Bundle<'a> {
-    let served = b
-        .properties
-        .iter()
-        .map(|(i, parsed)| (&b.raw_properties[*i], parsed))
-        .filter(|(raw, _)| !NOT_SERVED.contains(&raw.type_.value.as_str()));
-    bundle_facts(&b.name.value, b.version.as_ref(), served).ensure_package(package)
-}
-
-fn bundle_facts<'a>(
-    name: &'a str,
-    version: Option<&'a Version>,
-    props: impl Iterator<Item = (&'a declcfg::Property, &'a Property)>,
-) -> Bundle<'a> {
-    let mut b = Bundle {
-        name,
-        version,
-        // Room for every property and the `olm.package` one `ensure_package` may add: one
-        // allocation instead of a few as the vector grows.
-        properties: Vec::with_capacity(props.size_hint().1.unwrap_or(0) + 1),
-        provides: Vec::new(),
-        packages: Vec::new(),
-        labels: Vec::new(),
-        deprecated: false,
-    };
-    for (raw, parsed) in props {
-        let value = raw
-            .value
-            .as_ref()
-            .map(Cow::Borrowed)
-            .unwrap_or_else(|| Cow::Owned(Node::new(raw.pos, declcfg::Value::Null)));
-        b.add(raw.type_.value.as_str(), value, parsed);
-    }
-    b
-}
-
 impl<'a> Bundle<'a> {
-    /// Record a property and the facts it gives.
-    fn add(&mut self, type_: &'a str, value: Cow<'a, Node>, parsed: &'a Property) {
-        match parsed {
-            Property::Gvk(g) => self.provides.push(g),
-            Property::Package(pp) => {
-                self.packages.push((&pp.package_name, &pp.version, pp.parsed_version.as_ref().ok()))
+    /// A bundle's facts from its parsed and raw properties; `package`: a catalog bundle's
+    /// package, for which the properties the registry does not serve are left out and
+    /// `EnsurePackageProperty` applies (installed CSVs pass `None`: all their properties count).
+    fn new(
+        name: &'a str,
+        version: Option<&'a Version>,
+        parsed: &'a [(usize, Property)],
+        raw: &'a [declcfg::Property],
+        package: Option<&'a str>,
+    ) -> Bundle<'a> {
+        let mut b = Bundle { name, version, parsed, raw, catalog: package.is_some(), ensured: None, deprecated: false };
+        let mut has_package = false;
+        for p in b.facts() {
+            match p {
+                Property::Package(_) => has_package = true,
+                Property::Deprecated => b.deprecated = true,
+                _ => {}
             }
-            Property::Label(l) => self.labels.push(l),
-            Property::Deprecated => self.deprecated = true,
-            _ => {}
         }
-        self.properties.push(Prop { type_: Cow::Borrowed(type_), value, parsed: Cow::Borrowed(parsed) });
+        b.ensured = package.filter(|_| !has_package);
+        b
     }
 
-    /// OLM's `EnsurePackageProperty`: a bundle without an `olm.package` property gets one naming
-    /// its package (with an empty version).
-    fn ensure_package(mut self, package: &'a str) -> Bundle<'a> {
-        if self.packages.is_empty() {
-            let value = serde_json::json!({"packageName": package, "version": ""});
-            self.packages.push((package, "", None));
-            self.properties.push(Prop {
-                type_: Cow::Borrowed(TYPE_PACKAGE),
-                value: Cow::Owned(Node::from_json(&value)),
-                parsed: Cow::Owned(Property::Package(PackageProperty::new(package, ""))),
-            });
-        }
-        self
+    /// The parsed properties, unserved types included: what the GVKs, packages, labels and the
+    /// deprecation are read from, since only `olm.gvk`, `olm.package`, `olm.label` and
+    /// `olm.deprecated` properties parse to those (no unserved type does), and skipping the
+    /// type comparison matters (every bundle's properties are read to index the snapshot).
+    fn facts(&self) -> impl Iterator<Item = &'a Property> + 'a {
+        self.parsed.iter().map(|(_, p)| p)
+    }
+
+    /// The served properties, raw and parsed, in order (without the ensured package).
+    fn served(&self) -> impl Iterator<Item = (&'a declcfg::Property, &'a Property)> + 'a {
+        let (raw, catalog) = (self.raw, self.catalog);
+        self.parsed
+            .iter()
+            .map(move |(i, parsed)| (&raw[*i], parsed))
+            .filter(move |(r, _)| !catalog || !NOT_SERVED.contains(&r.type_.value.as_str()))
+    }
+
+    /// The properties the registry serves, in order, with `EnsurePackageProperty` applied: a
+    /// bundle without an `olm.package` property gets one naming its package (with an empty
+    /// version) at the end.
+    pub fn properties(&self) -> impl Iterator<Item = Prop<'a>> + 'a {
+        let served = self.served().map(|(raw, parsed)| Prop {
+            type_: Cow::Borrowed(raw.type_.value.as_str()),
+            value: raw
+                .value
+                .as_ref()
+                .map(Cow::Borrowed)
+                .unwrap_or_else(|| Cow::Owned(Node::new(raw.pos, declcfg::Value::Null))),
+            parsed: Cow::Borrowed(parsed),
+        });
+        served.chain(self.ensured.map(|package| Prop {
+            type_: Cow::Borrowed(TYPE_PACKAGE),
+            value: Cow::Owned(Node::from_json(&serde_json::json!({"packageName": package, "version": ""}))),
+            parsed: Cow::Owned(Property::Package(PackageProperty::new(package, ""))),
+        }))
+    }
+
+    /// The GVKs it provides (`olm.gvk`), in order.
+    pub fn provides(&self) -> impl Iterator<Item = &'a Gvk> + 'a {
+        self.facts().filter_map(|p| match p {
+            Property::Gvk(g) => Some(g),
+            _ => None,
+        })
+    }
+
+    /// `(packageName, version text, parsed version)` of every `olm.package` property (the
+    /// ensured one included).
+    pub fn packages(&self) -> impl Iterator<Item = (&'a str, &'a str, Option<&'a Version>)> + 'a {
+        let listed = self.facts().filter_map(|p| match p {
+            Property::Package(pp) => {
+                Some((pp.package_name.as_str(), pp.version.as_str(), pp.parsed_version.as_ref().ok()))
+            }
+            _ => None,
+        });
+        listed.chain(self.ensured.map(|package| (package, "", None)))
+    }
+
+    /// Its labels (`olm.label`), in order.
+    pub fn labels(&self) -> impl Iterator<Item = &'a str> + 'a {
+        self.facts().filter_map(|p| match p {
+            Property::Label(l) => Some(l.as_str()),
+            _ => None,
+        })
     }
 }
 

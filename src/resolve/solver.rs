@@ -25,6 +25,8 @@ use std::rc::Rc;
 
 use batsat::{lbool, Callbacks, ClauseKind, Lit, Solver, SolverInterface, SolverOpts, Var};
 
+use super::predicate::Predicate;
+
 /// What a constraint says about its subject variable.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ConstraintKind {
@@ -40,12 +42,52 @@ pub enum ConstraintKind {
     AtMost(usize, Vec<usize>),
 }
 
-/// A constraint, with the message OLM shows for it (a default text when `None`).
+/// A constraint, with the message OLM shows for it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Constraint {
     pub kind: ConstraintKind,
-    pub message: Option<String>,
+    pub message: Message,
 }
+
+/// What a constraint's message says; the text is only formatted when read ([`message`]): a
+/// resolution makes a constraint per dependency of every bundle it explores, and reads the
+/// messages of the few that explain its picks or its failure.
+#[derive(Debug, Clone)]
+pub enum Message {
+    /// OLM's default text for the constraint's kind.
+    Default,
+    /// A text known when the constraint was made.
+    Text(String),
+    /// A bundle's dependency: `bundle <bundle> requires an operator <predicate>`, the predicate
+    /// being `predicates[index]` (the bundle's, shared by its constraints).
+    Requires { bundle: Rc<str>, predicates: Rc<[Predicate]>, index: usize },
+}
+
+impl Message {
+    /// The dependency's predicate, for a bundle's dependency.
+    pub fn predicate(&self) -> Option<&Predicate> {
+        match self {
+            Message::Requires { predicates, index, .. } => predicates.get(*index),
+            _ => None,
+        }
+    }
+}
+
+impl PartialEq for Message {
+    fn eq(&self, other: &Message) -> bool {
+        match (self, other) {
+            (Message::Default, Message::Default) => true,
+            (Message::Text(a), Message::Text(b)) => a == b,
+            (
+                Message::Requires { bundle: a, predicates: p, index: i },
+                Message::Requires { bundle: b, predicates: q, index: j },
+            ) => a == b && Rc::ptr_eq(p, q) && i == j,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Message {}
 
 /// A boolean variable: true means "installed".
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,8 +142,15 @@ pub struct Solution {
 pub fn message(vars: &[Variable], a: Applied) -> String {
     let v = &vars[a.variable];
     let c = &v.constraints[a.constraint];
-    if let Some(m) = &c.message {
-        return m.clone();
+    match &c.message {
+        Message::Default => {}
+        Message::Text(m) => return m.clone(),
+        Message::Requires { bundle, predicates, index } => {
+            return match predicates.get(*index) {
+                Some(p) => format!("bundle {bundle} requires an operator {p}"),
+                None => format!("bundle {bundle} requires an operator"),
+            };
+        }
     }
     let ids = |ids: &[usize]| ids.iter().map(|&i| vars[i].id.as_str()).collect::<Vec<_>>().join(", ");
     match &c.kind {
@@ -711,7 +760,7 @@ pub fn from_ids(input: &[(String, Vec<IdConstraint>)]) -> Result<Vec<Variable>, 
                             ConstraintKind::AtMost(*n, ids.iter().map(look).collect::<Result<_, _>>()?)
                         }
                     };
-                    Ok(Constraint { kind, message: None })
+                    Ok(Constraint { kind, message: Message::Default })
                 })
                 .collect::<Result<Vec<_>, String>>()?;
             Ok(Variable { id: id.clone(), constraints })
@@ -1041,7 +1090,7 @@ mod tests {
                             ConstraintKind::AtMost(rng.below(3), (0..2 + rng.below(4)).map(|_| rng.below(n)).collect())
                         }
                     };
-                    constraints.push(Constraint { kind, message: None });
+                    constraints.push(Constraint { kind, message: Message::Default });
                 }
                 Variable { id: format!("v{i}"), constraints }
             })

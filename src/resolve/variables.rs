@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use super::predicate::{self, CelMeter, Predicate};
 use super::snapshot::{EntryId, Snapshot};
-use super::solver::{Constraint, ConstraintKind, Variable};
+use super::solver::{Constraint, ConstraintKind, Message, Variable};
 use crate::cluster::{Cluster, Subscription};
 use crate::graph::order::{v0_order_links, Links};
 
@@ -34,8 +34,6 @@ pub struct Built {
     pub replaces: HashMap<EntryId, String>,
     /// Entries picked because of a subscription's `startingCSV`.
     pub starting_csv: HashMap<EntryId, String>,
-    /// For each bundle variable's dependency constraints: the predicate text.
-    pub dependency_text: HashMap<(usize, usize), String>,
 }
 
 /// No variable yet (in `Builder::var_of_entry`).
@@ -49,7 +47,7 @@ struct Builder<'a> {
     /// Each entry's variable, once it has one (`NONE` before).
     var_of_entry: Vec<usize>,
     by_identifier: HashMap<String, usize>,
-    order_cache: HashMap<(usize, String, String), Result<Vec<EntryId>, String>>,
+    order_cache: HashMap<(usize, &'a str, &'a str), Result<Vec<EntryId>, String>>,
     /// Whether each entry was explored.
     explored: Vec<bool>,
     /// Each explored bundle's dependency predicates.
@@ -103,7 +101,7 @@ fn join_or(ids: &[String]) -> String {
 
 impl<'a> Builder<'a> {
     fn constraint(kind: ConstraintKind, message: String) -> Constraint {
-        Constraint { kind, message: Some(message) }
+        Constraint { kind, message: Message::Text(message) }
     }
 
     /// The variable for an entry, created (with its intrinsic constraints) on first use.
@@ -153,13 +151,13 @@ impl<'a> Builder<'a> {
             }
             let v = self.bundle_var(e);
             let preds = self.predicates(e)?;
-            for pred in preds.iter() {
+            let bundle: Option<Rc<str>> = (!preds.is_empty()).then(|| self.snap.entries[e].name.into());
+            for (index, pred) in preds.iter().enumerate() {
                 let candidates = self.dependency_candidates(e, pred)?;
                 let ids: Vec<usize> = candidates.iter().map(|&c| self.bundle_var(c)).collect();
-                let message = format!("bundle {} requires an operator {pred}", self.snap.entries[e].name);
-                let ci = self.vars[v].constraints.len();
-                self.vars[v].constraints.push(Self::constraint(ConstraintKind::Dependency(ids), message));
-                self.built.dependency_text.insert((v, ci), pred.to_string());
+                let message =
+                    Message::Requires { bundle: bundle.clone().unwrap_or_default(), predicates: preds.clone(), index };
+                self.vars[v].constraints.push(Constraint { kind: ConstraintKind::Dependency(ids), message });
                 stack.extend(candidates.iter().rev().filter(|&&c| !self.explored[c]));
             }
         }
@@ -174,7 +172,7 @@ impl<'a> Builder<'a> {
             return Ok(p.clone());
         }
         let mut preds = Vec::new();
-        for p in &self.snap.bundles[bundle].properties {
+        for p in self.snap.bundles[bundle].properties() {
             if let Some(pred) = predicate::for_property(&p.parsed) {
                 preds.push(pred.map_err(|err| err.to_string())?);
             }
@@ -234,7 +232,11 @@ impl<'a> Builder<'a> {
     }
 
     /// A catalog's matching groups in `sortBundles` order, each in channel order (§2.4 step 3).
-    fn catalog_in_order(&mut self, cat: usize, groups: &HashSet<(usize, &str, &str)>) -> Result<Vec<EntryId>, String> {
+    fn catalog_in_order(
+        &mut self,
+        cat: usize,
+        groups: &HashSet<(usize, &'a str, &'a str)>,
+    ) -> Result<Vec<EntryId>, String> {
         let snap = self.snap;
         let mut keys: Vec<(bool, &str, &str)> = groups
             .iter()
@@ -259,11 +261,11 @@ impl<'a> Builder<'a> {
     fn channel_order(
         &mut self,
         cat: usize,
-        package: &str,
-        channel: &str,
+        package: &'a str,
+        channel: &'a str,
         list: &[EntryId],
     ) -> Result<Vec<EntryId>, String> {
-        let key = (cat, package.to_string(), channel.to_string());
+        let key = (cat, package, channel);
         if let Some(r) = self.order_cache.get(&key) {
             return r.clone();
         }
@@ -353,7 +355,7 @@ impl<'a> Builder<'a> {
                 let conflict = ConstraintKind::Conflict(cur_var);
                 if !self.vars[cv].constraints.iter().any(|k| k.kind == conflict) {
                     let msg = format!("{} conflicts with {}", self.vars[cv].id, self.vars[cur_var].id);
-                    self.vars[cv].constraints.push(Constraint { kind: conflict, message: Some(msg) });
+                    self.vars[cv].constraints.push(Self::constraint(conflict, msg));
                 }
                 self.built.replaces.insert(c, self.snap.entries[cur].name.to_string());
             } else if let Some(s) = starting {
@@ -386,18 +388,17 @@ impl<'a> Builder<'a> {
         for (v, s) in self.subjects.iter().enumerate() {
             let Subject::Bundle(e) = s else { continue };
             let b = snap.bundle(*e);
-            let mut seen_g = Vec::new();
-            for g in &b.provides {
-                if !seen_g.contains(&g) {
-                    seen_g.push(g);
-                    gvks.entry((&g.kind, &g.group, &g.version)).or_default().push(v);
+            // Each variable once per GVK and package, however often its bundle lists them.
+            for g in b.provides() {
+                let list = gvks.entry((&g.kind, &g.group, &g.version)).or_default();
+                if list.last() != Some(&v) {
+                    list.push(v);
                 }
             }
-            let mut seen_p: Vec<&str> = Vec::new();
-            for (p, _, _) in &b.packages {
-                if !seen_p.contains(p) {
-                    seen_p.push(p);
-                    packages.entry(p).or_default().push(v);
+            for (p, _, _) in b.packages() {
+                let list = packages.entry(p).or_default();
+                if list.last() != Some(&v) {
+                    list.push(v);
                 }
             }
         }
@@ -500,7 +501,6 @@ impl<'a> Builder<'a> {
         }
         built.subscription_candidates =
             built.subscription_candidates.into_iter().map(|(v, c)| (new_index[v], c)).collect();
-        built.dependency_text = built.dependency_text.into_iter().map(|((v, c), t)| ((new_index[v], c), t)).collect();
         built
     }
 }
@@ -519,8 +519,15 @@ impl<'s> Sources<'s> {
     fn matching(snap: &'s Snapshot, pred: &Predicate, meter: &mut CelMeter) -> Result<Sources<'s>, String> {
         let mut groups = HashSet::new();
         let mut virtual_names = HashSet::new();
-        let mut tested: HashMap<usize, bool> = HashMap::new();
-        for c in snap.candidates(pred.gvk_hint(), pred.package_hint()) {
+        let candidates = snap.candidates(pred.gvk_hint(), pred.package_hint());
+        let mut tested: HashMap<usize, bool> = HashMap::with_capacity(candidates.size_hint().0);
+        // Candidates come in snapshot order, a channel's entries together: a group already
+        // inserted is not hashed again for each of its entries.
+        let mut last: Option<(usize, &str, &str)> = None;
+        let same = |a: (usize, &str, &str), b: (usize, &str, &str)| {
+            a.0 == b.0 && std::ptr::eq(a.1, b.1) && std::ptr::eq(a.2, b.2)
+        };
+        for c in candidates {
             let ce = &snap.entries[c];
             let matches = match tested.get(&ce.bundle) {
                 Some(&m) => m,
@@ -536,7 +543,11 @@ impl<'s> Sources<'s> {
             if snap.catalogs[ce.catalog].is_virtual {
                 virtual_names.insert((ce.catalog, ce.name));
             } else {
-                groups.insert((ce.catalog, ce.package, ce.channel));
+                let key = (ce.catalog, ce.package, ce.channel);
+                if !last.is_some_and(|l| same(l, key)) {
+                    groups.insert(key);
+                    last = Some(key);
+                }
             }
         }
         let matched = tested.into_iter().filter(|&(_, m)| m).map(|(b, _)| b).collect();
