@@ -177,7 +177,7 @@ fn start_text(start: &Start) -> String {
 /// let stable = foo.channel("stable").unwrap();
 /// // OLM v0 takes the skipRange straight to the head; OLM v1 does the same here.
 /// let path = upgrade_path(foo, stable, &Start::Bundle("foo.v1".into()), Semantics::V0).unwrap();
-/// let steps: Vec<&str> = path.steps.iter().map(|s| s.to.as_str()).collect();
+/// let steps: Vec<&str> = path.steps.iter().map(|s| &*s.to).collect();
 /// assert_eq!(steps, ["foo.v3"]);
 /// ```
 pub fn upgrade_path(
