@@ -151,12 +151,14 @@ impl<'a> Builder<'a> {
             }
             let v = self.bundle_var(e);
             let preds = self.predicates(e)?;
-            let bundle: Option<Rc<str>> = (!preds.is_empty()).then(|| self.snap.entries[e].name.into());
+            if preds.is_empty() {
+                continue;
+            }
+            let bundle: Rc<str> = self.snap.entries[e].name.into();
             for (index, pred) in preds.iter().enumerate() {
                 let candidates = self.dependency_candidates(e, pred)?;
                 let ids: Vec<usize> = candidates.iter().map(|&c| self.bundle_var(c)).collect();
-                let message =
-                    Message::Requires { bundle: bundle.clone().unwrap_or_default(), predicates: preds.clone(), index };
+                let message = Message::Requires { bundle: bundle.clone(), predicates: preds.clone(), index };
                 self.vars[v].constraints.push(Constraint { kind: ConstraintKind::Dependency(ids), message });
                 stack.extend(candidates.iter().rev().filter(|&&c| !self.explored[c]));
             }
