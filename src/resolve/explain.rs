@@ -64,7 +64,7 @@ pub(super) fn picks(snap: &Snapshot, built: &Built, solution: &Solution) -> Vec<
 fn pick_reason(snap: &Snapshot, built: &Built, p: &Pick) -> Option<PickReason> {
     let vars = &built.variables;
     let Subject::Bundle(e) = built.subjects[p.variable] else { return None };
-    let installed = snap.catalogs[snap.entries[e].catalog].is_virtual;
+    let installed = snap.catalogs[snap.entry(e).catalog].is_virtual;
     let (required_by, rank, candidates) = match p.by {
         Some(a) => {
             let (rank, candidates) = rank_in(built, a, p.variable)?;
@@ -86,7 +86,7 @@ fn pick_reason(snap: &Snapshot, built: &Built, p: &Pick) -> Option<PickReason> {
     Some(PickReason {
         bundle: vars[p.variable].id.clone(),
         requester: p.by.map(|a| requester(snap, built, a)),
-        name: snap.entries[e].name.to_string(),
+        name: snap.entry(e).name.to_string(),
         installed,
         required_by,
         rank,
@@ -109,7 +109,7 @@ fn rank_in(built: &Built, a: Applied, c: usize) -> Option<(usize, usize)> {
 #[cfg_attr(olm_wasm_size, optimize(size))]
 fn why_for_subscription(snap: &Snapshot, built: &Built, e: EntryId, rank: usize) -> String {
     let upgrading = built.replaces.contains_key(&e);
-    let sub = &snap.entries[e];
+    let sub = snap.entry(e);
     match (upgrading, rank) {
         (true, 1) => format!(
             "the upgrade candidate closest to the head of channel {} that directly replaces, skips or skipRange-covers the installed version",
@@ -133,7 +133,7 @@ fn requester(snap: &Snapshot, built: &Built, a: Applied) -> String {
     let vars = &built.variables;
     match &built.subjects[a.variable] {
         Subject::Subscription(_) => format!("subscription {}", vars[a.variable].id.trim_start_matches("subscription:")),
-        Subject::Bundle(b) => format!("bundle {}", snap.entries[*b].name),
+        Subject::Bundle(b) => format!("bundle {}", snap.entry(*b).name),
         Subject::Invariant => vars[a.variable].id.clone(),
     }
 }
@@ -145,7 +145,7 @@ fn already_met_reason(snap: &Snapshot, built: &Built, out: &[PickReason], a: App
     let Subject::Subscription(_) = built.subjects[a.variable] else { return None };
     let Subject::Bundle(e) = built.subjects[c] else { return None };
     let (rank, candidates) = rank_in(built, a, c)?;
-    let installed = snap.catalogs[snap.entries[e].catalog].is_virtual;
+    let installed = snap.catalogs[snap.entry(e).catalog].is_virtual;
     let earlier = out.iter().find(|p| p.bundle == vars[c].id).and_then(|p| p.requester.clone());
     let why = match (rank, earlier) {
         (1, _) => "already selected, and the most preferred candidate".to_string(),
@@ -157,7 +157,7 @@ fn already_met_reason(snap: &Snapshot, built: &Built, out: &[PickReason], a: App
     };
     Some(PickReason {
         bundle: vars[c].id.clone(),
-        name: snap.entries[e].name.to_string(),
+        name: snap.entry(e).name.to_string(),
         installed,
         required_by: Some(solver::message(vars, a)),
         requester: Some(requester(snap, built, a)),
@@ -359,7 +359,7 @@ impl Concerning {
 #[cfg_attr(olm_wasm_size, optimize(size))]
 fn is_installed(snap: &Snapshot, built: &Built, c: usize) -> bool {
     match built.subjects[c] {
-        Subject::Bundle(e) => snap.catalogs[snap.entries[e].catalog].is_virtual,
+        Subject::Bundle(e) => snap.catalogs[snap.entry(e).catalog].is_virtual,
         _ => false,
     }
 }

@@ -220,7 +220,7 @@ pub fn resolve_with(problem: &Cluster, options: Options) -> Result<Resolution, R
             let mut install: Vec<Install> = Vec::new();
             for &v in &solution.installed {
                 let Subject::Bundle(e) = built.subjects[v] else { continue };
-                let entry = &snap.entries[e];
+                let entry = snap.entry(e);
                 let cat = &snap.catalogs[entry.catalog];
                 if cat.is_virtual {
                     continue;

@@ -6,14 +6,16 @@
 
 use crate::hash::{HashMap, HashMapExt};
 use std::borrow::Cow;
+use std::ops::Range;
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 use crate::cluster::{Cluster, InstalledCsv};
 use crate::declcfg::{self, Node, Spanned};
-use crate::model;
+use crate::model::Model;
 use crate::property::{Gvk, PackageProperty, Property, TYPE_BUNDLE_OBJECT, TYPE_CSV_METADATA, TYPE_PACKAGE};
 use crate::version::{Version, VersionRange};
 
-/// Index of an entry in [`Snapshot::entries`].
+/// Index of an entry of the snapshot (see [`Snapshot::entry`]).
 pub type EntryId = usize;
 /// Index of a catalog in [`Snapshot::catalogs`].
 pub type CatalogId = usize;
@@ -32,8 +34,8 @@ pub struct CatalogInfo {
     pub priority: i32,
     /// The `@existing` catalog.
     pub is_virtual: bool,
-    /// Entries in snapshot order.
-    pub entries: Vec<EntryId>,
+    /// Its entries: catalogs' entries are numbered one catalog after the other, in snapshot order.
+    pub entries: Range<EntryId>,
 }
 
 /// One property as the resolver sees it: the raw value (what CEL reads) and the parsed one,
@@ -46,11 +48,11 @@ pub struct Prop<'a> {
 }
 
 /// Facts about a bundle (or installed CSV), shared by its entries. Borrowed from the model or
-/// the cluster: building the snapshot copies no text and allocates nothing per bundle. The
-/// properties and what they give (GVKs, packages, labels) are read from the model's parsed
-/// properties when asked, since a resolution reads those of the few bundles it explores or
-/// tests, and the snapshot holds every bundle of every visible catalog.
-#[derive(Debug)]
+/// the cluster, and made when asked for ([`Snapshot::bundle`]): the snapshot keeps no per-bundle
+/// data of a catalog beyond its [`CatalogIndex`]. The properties and what they give (GVKs,
+/// packages, labels) are read from the model's parsed properties when asked, since a resolution
+/// reads those of the few bundles it explores or tests.
+#[derive(Debug, Clone, Copy)]
 pub struct Bundle<'a> {
     pub name: &'a str,
     /// The bundle's version; `None` when it has none that parses.
@@ -68,8 +70,9 @@ pub struct Bundle<'a> {
     pub deprecated: bool,
 }
 
-/// One (bundle, channel) pair of a catalog, or an installed CSV.
-#[derive(Debug)]
+/// One (bundle, channel) pair of a catalog, or an installed CSV; made when asked for
+/// ([`Snapshot::entry`]).
+#[derive(Debug, Clone, Copy)]
 pub struct Entry<'a> {
     pub catalog: CatalogId,
     pub package: &'a str,
@@ -79,6 +82,7 @@ pub struct Entry<'a> {
     pub skips: &'a [Spanned<String>],
     /// The skipRange, when set and valid (OLM ignores an invalid one).
     pub skip_range: Option<&'a VersionRange>,
+    /// Its bundle's index (see [`Snapshot::bundle_at`]).
     pub bundle: usize,
     /// The channel is the package's default channel.
     pub default_channel: bool,
@@ -93,25 +97,300 @@ impl<'a> Entry<'a> {
     }
 }
 
-/// One package's entries by channel name, then by catalog.
-type ChannelGroups<'a> = HashMap<&'a str, Vec<(CatalogId, Vec<EntryId>)>>;
+/// Entries (by their index in one catalog) by GVK provided and by package name (an entry's own
+/// package and every `olm.package` its bundle lists), each list in snapshot order.
+#[derive(Debug, Default)]
+struct Lists {
+    by_gvk: HashMap<Gvk, Vec<u32>>,
+    by_package: HashMap<String, Vec<u32>>,
+}
+
+impl Lists {
+    /// The lists of `entries`, whose bundles are `bundle(i)`. Names are hashed once per bundle,
+    /// not once per entry: a bundle listed in several channels reuses the lists its GVKs and
+    /// packages were found at.
+    fn new<'a>(entries: &[(&'a str, usize)], bundles: usize, bundle: impl Fn(usize) -> Bundle<'a>) -> Lists {
+        let mut slots: Vec<Option<(u32, u32)>> = vec![None; bundles];
+        let mut flat: Vec<(bool, usize)> = Vec::new();
+        let mut gvk_at: HashMap<&'a Gvk, usize> = HashMap::new();
+        let mut gvk_lists: Vec<(&'a Gvk, Vec<u32>)> = Vec::new();
+        let mut package_at: HashMap<&'a str, usize> = HashMap::new();
+        let mut package_lists: Vec<(&'a str, Vec<u32>)> = Vec::new();
+        let mut package_slot = |n: &'a str, lists: &mut Vec<(&'a str, Vec<u32>)>| {
+            *package_at.entry(n).or_insert_with(|| {
+                lists.push((n, Vec::new()));
+                lists.len() - 1
+            })
+        };
+        for (id, &(package, b)) in entries.iter().enumerate() {
+            let id = id as u32;
+            let (from, to) = *slots[b].get_or_insert_with(|| {
+                let from = flat.len() as u32;
+                let facts = bundle(b);
+                for g in facts.provides() {
+                    let at = *gvk_at.entry(g).or_insert_with(|| {
+                        gvk_lists.push((g, Vec::new()));
+                        gvk_lists.len() - 1
+                    });
+                    flat.push((true, at));
+                }
+                for (n, _, _) in facts.packages() {
+                    flat.push((false, package_slot(n, &mut package_lists)));
+                }
+                (from, flat.len() as u32)
+            });
+            // Each list gets the entry once: its own package, then what its bundle names.
+            let own = package_slot(package, &mut package_lists);
+            let lists = std::iter::once((false, own)).chain(flat[from as usize..to as usize].iter().copied());
+            for (gvk, at) in lists {
+                let list = if gvk { &mut gvk_lists[at].1 } else { &mut package_lists[at].1 };
+                if list.last() != Some(&id) {
+                    list.push(id);
+                }
+            }
+        }
+        Lists {
+            by_gvk: gvk_lists.into_iter().map(|(g, l)| (g.clone(), l)).collect(),
+            by_package: package_lists.into_iter().map(|(p, l)| (p.to_string(), l)).collect(),
+        }
+    }
+
+    /// The entries that may match a predicate with this GVK / package hint (none without one).
+    fn get(&self, gvk: Option<&Gvk>, package: Option<&str>) -> &[u32] {
+        let list = match (gvk, package) {
+            (Some(g), _) => self.by_gvk.get(g),
+            (None, Some(p)) => self.by_package.get(p),
+            (None, None) => None,
+        };
+        list.map_or(&[], Vec::as_slice)
+    }
+}
+
+/// One catalog entry, as indexes into its model.
+#[derive(Debug, Clone, Copy)]
+struct EntryAt {
+    package: u32,
+    channel: u32,
+    entry: u32,
+    /// Its bundle, in [`CatalogIndex::bundles`].
+    bundle: u32,
+    default_channel: bool,
+}
+
+/// One catalog bundle, as indexes into its model, and the facts that take a scan of its
+/// properties.
+#[derive(Debug, Clone, Copy)]
+struct BundleAt {
+    package: u32,
+    /// In the package's bundles; `None` for an entry without a bundle blob, named by the
+    /// entry `(channel, entry)`.
+    bundle: Option<u32>,
+    channel: u32,
+    entry: u32,
+    has_package: bool,
+    deprecated: bool,
+}
+
+/// What the resolver reads of one catalog, computed once per model and kept while the model
+/// lives ([`CatalogIndex::of`]): its entries in OLM's snapshot order (packages in read order,
+/// each package's channels in read order) and bundles as indexes into the model, the entries by
+/// GVK and package, and each (package, channel)'s run of entries. Resolving against a loaded
+/// catalog again (the site and the benchmarks resolve the same catalog many times) reads the
+/// same index: a resolution's work is then that of the bundles it explores, not the catalog's.
+#[derive(Debug)]
+pub struct CatalogIndex {
+    entries: Vec<EntryAt>,
+    bundles: Vec<BundleAt>,
+    lists: Lists,
+    /// Each package's channels and the run of entries each has.
+    groups: HashMap<String, Vec<(String, Range<u32>)>>,
+}
+
+/// The most catalog indexes kept at once (each while its model lives).
+const KEPT_INDEXES: usize = 16;
+
+/// Indexes of the models resolved against, by model: an index is found by the model's address
+/// and kept only while the model lives (a `Weak` keeps the address from being reused by another
+/// model, and stops answering once the model is dropped or changed through `Arc::make_mut`).
+static INDEXES: Mutex<Vec<(Weak<Model>, Arc<CatalogIndex>)>> = Mutex::new(Vec::new());
+
+impl CatalogIndex {
+    /// The index of `model`: computed on first use, then kept while the model lives (up to
+    /// [`KEPT_INDEXES`] models; the least recently built is dropped first).
+    pub fn of(model: &Arc<Model>) -> Arc<CatalogIndex> {
+        let cached = |kept: &mut Vec<(Weak<Model>, Arc<CatalogIndex>)>| {
+            kept.retain(|(m, _)| m.strong_count() > 0);
+            kept.iter().find(|(m, _)| std::ptr::eq(m.as_ptr(), Arc::as_ptr(model))).map(|(_, ix)| ix.clone())
+        };
+        if let Some(ix) = cached(&mut INDEXES.lock().unwrap_or_else(PoisonError::into_inner)) {
+            return ix;
+        }
+        let ix = Arc::new(CatalogIndex::new(model));
+        let mut kept = INDEXES.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(other) = cached(&mut kept) {
+            return other;
+        }
+        if kept.len() >= KEPT_INDEXES {
+            kept.remove(0);
+        }
+        kept.push((Arc::downgrade(model), ix.clone()));
+        ix
+    }
+
+    /// The index of a catalog: one entry per channel entry, packages and channels in read order.
+    fn new(model: &Model) -> CatalogIndex {
+        let mut ix =
+            CatalogIndex { entries: Vec::new(), bundles: Vec::new(), lists: Lists::default(), groups: HashMap::new() };
+        let mut packages: Vec<usize> = (0..model.packages.len()).collect();
+        crate::sort::sort_by_key(&mut packages, |&p| model.packages[p].order);
+        ix.entries
+            .reserve(model.packages.iter().map(|p| p.channels.iter().map(|c| c.entries.len()).sum::<usize>()).sum());
+        for pi in packages {
+            ix.add_package(model, pi);
+        }
+        let names: Vec<(&str, usize)> =
+            ix.entries.iter().map(|e| (model.packages[e.package as usize].name.as_str(), e.bundle as usize)).collect();
+        ix.lists = Lists::new(&names, ix.bundles.len(), |b| ix.bundle(model, b));
+        ix
+    }
+
+    /// A package's bundles, then one entry per channel entry, channels in read order.
+    fn add_package(&mut self, model: &Model, pi: usize) {
+        let p = &model.packages[pi];
+        let first = self.bundles.len() as u32;
+        for (bi, b) in p.bundles.iter().enumerate() {
+            let facts = Bundle::new(&b.name.value, None, &b.properties, &b.raw_properties, Some(&p.name));
+            self.bundles.push(BundleAt {
+                package: pi as u32,
+                bundle: Some(bi as u32),
+                channel: 0,
+                entry: 0,
+                has_package: facts.ensured.is_none(),
+                deprecated: facts.deprecated,
+            });
+        }
+        let mut channels: Vec<usize> = (0..p.channels.len()).filter(|&c| p.channels[c].source.is_some()).collect();
+        crate::sort::sort_by_key(&mut channels, |&c| p.channels[c].order);
+        let mut runs = Vec::with_capacity(channels.len());
+        for ci in channels {
+            let ch = &p.channels[ci];
+            let default_channel = p.default_channel.value == ch.name;
+            let start = self.entries.len() as u32;
+            for (ei, e) in ch.entries.iter().enumerate() {
+                let bundle = match e.bundle {
+                    Some(b) => first + b as u32,
+                    None => {
+                        // An entry without a bundle blob: OLM would serve an entry with no
+                        // properties beyond its package.
+                        self.bundles.push(BundleAt {
+                            package: pi as u32,
+                            bundle: None,
+                            channel: ci as u32,
+                            entry: ei as u32,
+                            has_package: false,
+                            deprecated: false,
+                        });
+                        self.bundles.len() as u32 - 1
+                    }
+                };
+                self.entries.push(EntryAt {
+                    package: pi as u32,
+                    channel: ci as u32,
+                    entry: ei as u32,
+                    bundle,
+                    default_channel,
+                });
+            }
+            runs.push((ch.name.clone(), start..self.entries.len() as u32));
+        }
+        self.groups.entry(p.name.clone()).or_default().extend(runs);
+    }
+
+    /// Entry `i` of the catalog, as catalog `catalog` of a snapshot whose bundles of this catalog
+    /// start at `bundles`.
+    fn entry<'a>(&self, model: &'a Model, i: usize, catalog: CatalogId, bundles: usize) -> Entry<'a> {
+        let at = self.entries[i];
+        let p = &model.packages[at.package as usize];
+        let ch = &p.channels[at.channel as usize];
+        let e = &ch.entries[at.entry as usize];
+        Entry {
+            catalog,
+            package: &p.name,
+            channel: &ch.name,
+            name: &e.name.value,
+            replaces: &e.replaces.value,
+            skips: &e.skips,
+            skip_range: e.range(),
+            bundle: bundles + at.bundle as usize,
+            default_channel: at.default_channel,
+            subscription: None,
+        }
+    }
+
+    /// Bundle `i` of the catalog.
+    fn bundle<'a>(&self, model: &'a Model, i: usize) -> Bundle<'a> {
+        let at = self.bundles[i];
+        let p = &model.packages[at.package as usize];
+        let ensured = (!at.has_package).then_some(p.name.as_str());
+        match at.bundle {
+            Some(b) => {
+                let b = &p.bundles[b as usize];
+                Bundle {
+                    name: &b.name.value,
+                    version: b.version.as_ref(),
+                    parsed: &b.properties,
+                    raw: &b.raw_properties,
+                    catalog: true,
+                    ensured,
+                    deprecated: at.deprecated,
+                }
+            }
+            None => {
+                let e = &p.channels[at.channel as usize].entries[at.entry as usize];
+                Bundle {
+                    name: &e.name.value,
+                    version: None,
+                    parsed: &[],
+                    raw: &[],
+                    catalog: true,
+                    ensured,
+                    deprecated: false,
+                }
+            }
+        }
+    }
+
+    /// The run of entries of one (package, channel).
+    fn group(&self, package: &str, channel: &str) -> Range<usize> {
+        let runs = self.groups.get(package).map_or(&[][..], Vec::as_slice);
+        runs.iter().find(|(c, _)| c == channel).map_or(0..0, |(_, r)| r.start as usize..r.end as usize)
+    }
+}
+
+/// A visible catalog's model and index, and where its entries and bundles start in the snapshot.
+#[derive(Debug)]
+struct Part<'a> {
+    model: &'a Model,
+    index: Arc<CatalogIndex>,
+    entries: usize,
+    bundles: usize,
+}
 
 /// Everything the resolver can see.
 #[derive(Debug, Default)]
 pub struct Snapshot<'a> {
     /// The visible catalogs, `@existing` first.
     pub catalogs: Vec<CatalogInfo>,
-    /// Every entry, in snapshot order.
-    pub entries: Vec<Entry<'a>>,
-    /// The bundles' facts, shared by their entries.
-    pub bundles: Vec<Bundle<'a>>,
     /// The `@existing` catalog.
     pub existing: CatalogId,
-    by_gvk: HashMap<&'a Gvk, Vec<EntryId>>,
-    by_package: HashMap<&'a str, Vec<EntryId>>,
-    /// Entries of each (catalog, package, channel), in snapshot order: package, then channel,
-    /// then the few catalogs that have both.
-    groups: HashMap<&'a str, ChannelGroups<'a>>,
+    /// The installed CSVs' entries and bundles (the first entries and bundles of the snapshot).
+    installed: Vec<Entry<'a>>,
+    installed_bundles: Vec<Bundle<'a>>,
+    installed_lists: Lists,
+    /// The other catalogs (`catalogs[1..]`).
+    parts: Vec<Part<'a>>,
+    /// How many entries there are.
+    len: usize,
 }
 
 impl<'a> Snapshot<'a> {
@@ -125,40 +404,40 @@ impl<'a> Snapshot<'a> {
         };
         // The virtual catalog of installed operators comes first (`existing` is 0).
         let mut s = Snapshot::default();
-        s.catalogs.push(CatalogInfo {
-            name: EXISTING.into(),
-            namespace: ns.into(),
-            priority: 0,
-            is_virtual: true,
-            entries: Vec::new(),
-        });
         let dropped = fail_forward_dropped(cluster)?;
         for (i, csv) in cluster.installed.iter().enumerate() {
             if !dropped.contains(&i) {
                 s.add_installed(cluster, csv);
             }
         }
+        s.catalogs.push(CatalogInfo {
+            name: EXISTING.into(),
+            namespace: ns.into(),
+            priority: 0,
+            is_virtual: true,
+            entries: 0..s.installed.len(),
+        });
+        let own: Vec<(&str, usize)> = s.installed.iter().map(|e| (e.package, e.bundle)).collect();
+        s.installed_lists = Lists::new(&own, s.installed_bundles.len(), |b| s.installed_bundles[b]);
+        let (mut entries, mut bundles) = (s.installed.len(), s.installed_bundles.len());
         for cat in &cluster.catalogs {
             if !visible_ns.contains(&cat.namespace.as_str()) {
                 continue;
             }
-            let cid = s.catalogs.len();
+            let index = CatalogIndex::of(&cat.model);
+            let n = index.entries.len();
             s.catalogs.push(CatalogInfo {
                 name: cat.name.clone(),
                 namespace: cat.namespace.clone(),
                 priority: cat.priority,
                 is_virtual: false,
-                entries: Vec::new(),
+                entries: entries..entries + n,
             });
-            let packages = cat.model.packages_in_read_order();
-            let size: usize = packages.iter().map(|p| p.channels.iter().map(|c| c.entries.len()).sum::<usize>()).sum();
-            s.entries.reserve(size);
-            s.catalogs[cid].entries.reserve(size);
-            for p in packages {
-                s.add_package(cid, p);
-            }
+            let next = bundles + index.bundles.len();
+            s.parts.push(Part { model: &cat.model, index, entries, bundles });
+            (entries, bundles) = (entries + n, next);
         }
-        s.index();
+        s.len = entries;
         Ok(s)
     }
 
@@ -167,9 +446,8 @@ impl<'a> Snapshot<'a> {
         let package = bundle.packages().last().map(|(n, _, _)| n).unwrap_or_default();
         let subscription =
             cluster.subscriptions.iter().position(|sub| sub.installed_csv.as_deref() == Some(csv.name.as_str()));
-        self.bundles.push(bundle);
-        let id = self.entries.len();
-        self.entries.push(Entry {
+        self.installed_bundles.push(bundle);
+        self.installed.push(Entry {
             catalog: 0,
             package,
             channel: "",
@@ -177,145 +455,79 @@ impl<'a> Snapshot<'a> {
             replaces: "",
             skips: &[],
             skip_range: None,
-            bundle: self.bundles.len() - 1,
+            bundle: self.installed_bundles.len() - 1,
             default_channel: false,
             subscription,
         });
-        self.catalogs[0].entries.push(id);
     }
 
-    /// A catalog package: its bundles' facts, then one entry per channel entry, channels in
-    /// catalog order.
-    fn add_package(&mut self, cid: CatalogId, p: &'a model::Package) {
-        let first = self.bundles.len();
-        for b in &p.bundles {
-            self.bundles.push(Bundle::new(
-                &b.name.value,
-                b.version.as_ref(),
-                &b.properties,
-                &b.raw_properties,
-                Some(&p.name),
-            ));
-        }
-        for ch in p.channels_in_read_order() {
-            let default_channel = p.default_channel.value == ch.name;
-            for e in &ch.entries {
-                let bundle = match e.bundle {
-                    Some(b) => first + b,
-                    None => {
-                        // An entry without a bundle blob: OLM would serve an entry with no
-                        // properties beyond its package.
-                        self.bundles.push(Bundle::new(&e.name.value, None, &[], &[], Some(&p.name)));
-                        self.bundles.len() - 1
-                    }
-                };
-                let id = self.entries.len();
-                self.entries.push(Entry {
-                    catalog: cid,
-                    package: &p.name,
-                    channel: &ch.name,
-                    name: &e.name.value,
-                    replaces: &e.replaces.value,
-                    skips: &e.skips,
-                    skip_range: e.range(),
-                    bundle,
-                    default_channel,
-                    subscription: None,
-                });
-                self.catalogs[cid].entries.push(id);
-            }
+    /// How many entries there are (entries are `0..len()`).
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The catalog part holding entry `id` (`None`: an installed CSV).
+    fn part_of(&self, id: EntryId) -> Option<(CatalogId, &Part<'a>)> {
+        let i = self.parts.partition_point(|p| p.entries <= id);
+        (i > 0).then(|| (i, &self.parts[i - 1]))
+    }
+
+    /// Entry `id`.
+    pub fn entry(&self, id: EntryId) -> Entry<'a> {
+        match self.part_of(id) {
+            Some((cid, p)) => p.index.entry(p.model, id - p.entries, cid, p.bundles),
+            None => self.installed[id],
         }
     }
 
-    /// The indexes by (catalog, package, channel), GVK and package name. Names are hashed
-    /// once per run of entries of one group (a catalog package's channel is one run) and once
-    /// per bundle, not once per entry: a bundle listed in several channels reuses the lists
-    /// its GVKs and packages were found at.
-    fn index(&mut self) {
-        let Snapshot { entries, bundles, groups, by_gvk, by_package, .. } = self;
-        let mut start = 0;
-        while start < entries.len() {
-            let e = &entries[start];
-            // Entries of one catalog channel borrow the same names: compared by address first.
-            let eq = |a: &str, b: &str| std::ptr::eq(a, b) || a == b;
-            let same = |x: &Entry<'_>| x.catalog == e.catalog && eq(x.package, e.package) && eq(x.channel, e.channel);
-            let end = start + entries[start..].iter().take_while(|x| same(x)).count();
-            let by_catalog = groups.entry(e.package).or_default().entry(e.channel).or_default();
-            match by_catalog.iter_mut().find(|(c, _)| *c == e.catalog) {
-                Some((_, list)) => list.extend(start..end),
-                None => by_catalog.push((e.catalog, (start..end).collect())),
-            }
-            start = end;
+    /// Bundle `b` (an [`Entry::bundle`]).
+    pub fn bundle_at(&self, b: usize) -> Bundle<'a> {
+        let i = self.parts.partition_point(|p| p.bundles <= b);
+        match i.checked_sub(1).map(|i| &self.parts[i]) {
+            Some(p) => p.index.bundle(p.model, b - p.bundles),
+            None => self.installed_bundles[b],
         }
-        // Each bundle's GVK lists, then package lists, as indexes into `lists` (found once).
-        let mut slots: Vec<Option<(u32, u32)>> = vec![None; bundles.len()];
-        let mut flat: Vec<(bool, usize)> = Vec::new();
-        let mut gvk_at: HashMap<&'a Gvk, usize> = HashMap::new();
-        let mut gvk_lists: Vec<(&'a Gvk, Vec<EntryId>)> = Vec::new();
-        let mut package_at: HashMap<&'a str, usize> = HashMap::new();
-        let mut package_lists: Vec<(&'a str, Vec<EntryId>)> = Vec::new();
-        let mut package_slot = |n: &'a str, lists: &mut Vec<(&'a str, Vec<EntryId>)>| {
-            *package_at.entry(n).or_insert_with(|| {
-                lists.push((n, Vec::new()));
-                lists.len() - 1
-            })
-        };
-        for (id, e) in entries.iter().enumerate() {
-            let (from, to) = *slots[e.bundle].get_or_insert_with(|| {
-                let from = flat.len() as u32;
-                let b = &bundles[e.bundle];
-                for g in b.provides() {
-                    let at = *gvk_at.entry(g).or_insert_with(|| {
-                        gvk_lists.push((g, Vec::new()));
-                        gvk_lists.len() - 1
-                    });
-                    flat.push((true, at));
-                }
-                for (n, _, _) in b.packages() {
-                    flat.push((false, package_slot(n, &mut package_lists)));
-                }
-                (from, flat.len() as u32)
-            });
-            // Each list gets the entry once: its own package, then what its bundle names.
-            let own = package_slot(e.package, &mut package_lists);
-            let lists = std::iter::once((false, own)).chain(flat[from as usize..to as usize].iter().copied());
-            for (gvk, at) in lists {
-                let list = if gvk { &mut gvk_lists[at].1 } else { &mut package_lists[at].1 };
-                if list.last() != Some(&id) {
-                    list.push(id);
-                }
-            }
-        }
-        by_gvk.extend(gvk_lists);
-        by_package.extend(package_lists);
     }
 
     /// The entry's bundle facts.
-    pub fn bundle(&self, id: EntryId) -> &Bundle<'a> {
-        &self.bundles[self.entries[id].bundle]
+    pub fn bundle(&self, id: EntryId) -> Bundle<'a> {
+        match self.part_of(id) {
+            Some((_, p)) => p.index.bundle(p.model, p.index.entries[id - p.entries].bundle as usize),
+            None => self.installed_bundles[self.installed[id].bundle],
+        }
     }
 
     /// Entries that may match a predicate with this GVK / package hint (a superset), in snapshot
-    /// order; every entry when there is no hint. Borrowed from the indexes: no copy.
-    pub fn candidates(&self, gvk: Option<&Gvk>, package: Option<&str>) -> impl Iterator<Item = EntryId> + '_ {
-        let none: &[EntryId] = &[];
-        let (listed, all) = match (gvk, package) {
-            (Some(g), _) => (self.by_gvk.get(g).map_or(none, Vec::as_slice), 0..0),
-            (None, Some(p)) => (self.by_package.get(p).map_or(none, Vec::as_slice), 0..0),
-            (None, None) => (none, 0..self.entries.len()),
-        };
-        listed.iter().copied().chain(all)
+    /// order; every entry when there is no hint. Read from the indexes: no copy.
+    pub fn candidates<'s>(
+        &'s self,
+        gvk: Option<&'s Gvk>,
+        package: Option<&'s str>,
+    ) -> impl Iterator<Item = EntryId> + 's {
+        let all = if gvk.is_none() && package.is_none() { 0..self.len } else { 0..0 };
+        let installed = self.installed_lists.get(gvk, package).iter().map(|&i| i as usize);
+        let listed = self
+            .parts
+            .iter()
+            .flat_map(move |p| p.index.lists.get(gvk, package).iter().map(|&i| p.entries + i as usize));
+        installed.chain(listed).chain(all)
     }
 
-    /// The entries of one (catalog, package, channel), in snapshot order.
-    pub fn group(&self, catalog: CatalogId, package: &str, channel: &str) -> &[EntryId] {
-        let by_catalog = self.groups.get(package).and_then(|channels| channels.get(channel));
-        by_catalog.and_then(|list| list.iter().find(|(c, _)| *c == catalog)).map_or(&[], |(_, ids)| ids.as_slice())
+    /// The entries of one (catalog, package, channel) of a catalog source (not `@existing`), in
+    /// snapshot order.
+    pub fn group(&self, catalog: CatalogId, package: &str, channel: &str) -> Range<EntryId> {
+        match catalog.checked_sub(1).and_then(|i| self.parts.get(i)) {
+            Some(p) => {
+                let r = p.index.group(package, channel);
+                p.entries + r.start..p.entries + r.end
+            }
+            None => 0..0,
+        }
     }
 
     /// `<catalog>/<namespace>/<channel>/<name>`, OLM's bundle variable identifier.
     pub fn identifier(&self, id: EntryId) -> String {
-        let e = &self.entries[id];
+        let e = self.entry(id);
         let c = &self.catalogs[e.catalog];
         format!("{}/{}/{}/{}", c.name, c.namespace, e.channel, e.name)
     }

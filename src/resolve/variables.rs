@@ -64,16 +64,16 @@ pub fn build(problem: &Cluster, snap: &Snapshot) -> Result<Built, Vec<String>> {
         snap,
         vars: Vec::new(),
         subjects: Vec::new(),
-        var_of_entry: vec![NONE; snap.entries.len()],
+        var_of_entry: vec![NONE; snap.len()],
         by_identifier: HashMap::new(),
         order_cache: HashMap::new(),
-        explored: vec![false; snap.entries.len()],
+        explored: vec![false; snap.len()],
         predicates: HashMap::new(),
         cel: CelMeter::default(),
         built: Built::default(),
     };
     // Installed operators first; their errors are returned at once.
-    let installed: Vec<EntryId> = snap.catalogs[snap.existing].entries.clone();
+    let installed: Vec<EntryId> = snap.catalogs[snap.existing].entries.clone().collect();
     b.explore(&installed).map_err(|e| vec![e])?;
     // Subscriptions, in order; errors are collected.
     let mut errors: Vec<String> = Vec::new();
@@ -114,7 +114,7 @@ impl<'a> Builder<'a> {
             self.var_of_entry[e] = v;
             return v;
         }
-        let entry = &self.snap.entries[e];
+        let entry = self.snap.entry(e);
         let bundle = self.snap.bundle(e);
         let virtual_ = self.snap.catalogs[entry.catalog].is_virtual;
         let mut constraints = Vec::new();
@@ -154,7 +154,7 @@ impl<'a> Builder<'a> {
             if preds.is_empty() {
                 continue;
             }
-            let bundle: Rc<str> = self.snap.entries[e].name.into();
+            let bundle: Rc<str> = self.snap.entry(e).name.into();
             for (index, pred) in preds.iter().enumerate() {
                 let candidates = self.dependency_candidates(e, pred)?;
                 let ids: Vec<usize> = candidates.iter().map(|&c| self.bundle_var(c)).collect();
@@ -169,12 +169,12 @@ impl<'a> Builder<'a> {
     /// The dependency predicates of entry `e`'s bundle, built once per bundle (a bundle listed in
     /// several channels is one set of facts).
     fn predicates(&mut self, e: EntryId) -> Result<Rc<[Predicate]>, String> {
-        let bundle = self.snap.entries[e].bundle;
+        let bundle = self.snap.entry(e).bundle;
         if let Some(p) = self.predicates.get(&bundle) {
             return Ok(p.clone());
         }
         let mut preds = Vec::new();
-        for p in self.snap.bundles[bundle].properties() {
+        for p in self.snap.bundle_at(bundle).properties() {
             if let Some(pred) = predicate::for_property(&p.parsed) {
                 preds.push(pred.map_err(|err| err.to_string())?);
             }
@@ -188,12 +188,12 @@ impl<'a> Builder<'a> {
     fn dependency_candidates(&mut self, e: EntryId, pred: &Predicate) -> Result<Vec<EntryId>, String> {
         let snap = self.snap;
         let sources = Sources::matching(snap, pred, &mut self.cel)
-            .map_err(|err| format!("bundle {}: {err}", snap.entries[e].name))?;
+            .map_err(|err| format!("bundle {}: {err}", snap.entry(e).name))?;
         if sources.groups.is_empty() && sources.virtual_names.is_empty() {
             return Ok(Vec::new());
         }
         let mut ordered: Vec<EntryId> = Vec::new();
-        for cat in self.catalog_order(snap.entries[e].catalog, &sources) {
+        for cat in self.catalog_order(snap.entry(e).catalog, &sources) {
             if snap.catalogs[cat].is_virtual {
                 ordered.extend(installed_in_order(snap, cat, &sources.virtual_names)?);
             } else {
@@ -202,7 +202,7 @@ impl<'a> Builder<'a> {
         }
         // Filtered after sorting: the chain order comes from the whole channel. Each bundle was
         // tested once, when the sources were found.
-        Ok(ordered.into_iter().filter(|&c| sources.matched.contains(&snap.entries[c].bundle)).collect())
+        Ok(ordered.into_iter().filter(|&c| sources.matched.contains(&snap.entry(c).bundle)).collect())
     }
 
     /// Catalogs in the order preferred for a dependent in `own` (`FindPreferred`, §2.4 step 2).
@@ -244,16 +244,15 @@ impl<'a> Builder<'a> {
             .iter()
             .filter(|g| g.0 == cat)
             .map(|&(_, package, channel)| {
-                let default =
-                    snap.group(cat, package, channel).first().is_some_and(|&i| snap.entries[i].default_channel);
+                let default = snap.group(cat, package, channel).next().is_some_and(|i| snap.entry(i).default_channel);
                 (default, package, channel)
             })
             .collect();
         crate::sort::sort_by(&mut keys, |a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)).then(a.2.cmp(b.2)));
         let mut ordered: Vec<EntryId> = Vec::new();
         for (_, package, channel) in keys {
-            let list = snap.group(cat, package, channel);
-            let order = self.channel_order(cat, package, channel, list)?;
+            let list: Vec<EntryId> = snap.group(cat, package, channel).collect();
+            let order = self.channel_order(cat, package, channel, &list)?;
             ordered.extend(order);
         }
         Ok(ordered)
@@ -313,12 +312,12 @@ impl<'a> Builder<'a> {
         let snap = self.snap;
         let current: Vec<EntryId> = match sub.installed_csv.as_deref().filter(|s| !s.is_empty()) {
             Some(name) => {
-                snap.catalogs[snap.existing].entries.iter().copied().filter(|&i| snap.entries[i].name == name).collect()
+                snap.catalogs[snap.existing].entries.clone().filter(|&i| snap.entry(i).name == name).collect()
             }
             None => Vec::new(),
         };
         if current.len() > 1 {
-            let names: Vec<&str> = current.iter().map(|&i| snap.entries[i].name).collect();
+            let names: Vec<&str> = current.iter().map(|&i| snap.entry(i).name).collect();
             return Err(format!(
                 "multiple name matches for status.installedCSV of subscription {}/{}: {}",
                 self.problem.namespace,
@@ -359,7 +358,7 @@ impl<'a> Builder<'a> {
                     let msg = format!("{} conflicts with {}", self.vars[cv].id, self.vars[cur_var].id);
                     self.vars[cv].constraints.push(Self::constraint(conflict, msg));
                 }
-                self.built.replaces.insert(c, self.snap.entries[cur].name.to_string());
+                self.built.replaces.insert(c, self.snap.entry(cur).name.to_string());
             } else if let Some(s) = starting {
                 self.built.starting_csv.insert(c, s.to_string());
             }
@@ -470,7 +469,7 @@ impl<'a> Builder<'a> {
         }
         let (snap, vars, subjects) = (self.snap, &self.vars, &self.subjects);
         let name = |i: usize| match subjects[i] {
-            Subject::Bundle(e) => snap.entries[e].name,
+            Subject::Bundle(e) => snap.entry(e).name,
             _ => "",
         };
         crate::sort::sort_by(&mut groups[0], |&a, &b| name(a).cmp(name(b)));
@@ -530,11 +529,11 @@ impl<'s> Sources<'s> {
             a.0 == b.0 && std::ptr::eq(a.1, b.1) && std::ptr::eq(a.2, b.2)
         };
         for c in candidates {
-            let ce = &snap.entries[c];
+            let ce = snap.entry(c);
             let matches = match tested.get(&ce.bundle) {
                 Some(&m) => m,
                 None => {
-                    let m = pred.test(snap.bundle(c), ce.package, meter)?;
+                    let m = pred.test(&snap.bundle(c), ce.package, meter)?;
                     tested.insert(ce.bundle, m);
                     m
                 }
@@ -565,8 +564,8 @@ fn installed_in_order(
 ) -> Result<Vec<EntryId>, String> {
     let mut keys: Vec<&str> = Vec::new();
     let mut members: HashMap<&str, Vec<EntryId>> = HashMap::new();
-    for &id in &snap.catalogs[cat].entries {
-        let ce = &snap.entries[id];
+    for id in snap.catalogs[cat].entries.clone() {
+        let ce = snap.entry(id);
         if virtual_names.contains(&(cat, ce.name)) {
             let list = members.entry(ce.package).or_default();
             if list.is_empty() {
@@ -605,14 +604,14 @@ impl Stages {
             .collect();
         let catalog_empty = !snap.catalogs.iter().zip(&selected).any(|(c, &s)| s && !c.entries.is_empty());
         let in_package: Vec<EntryId> =
-            snap.candidates(None, Some(&sub.package)).filter(|&i| selected[snap.entries[i].catalog]).collect();
+            snap.candidates(None, Some(&sub.package)).filter(|&i| selected[snap.entry(i).catalog]).collect();
         let in_channel: Vec<EntryId> = in_package
             .iter()
             .copied()
-            .filter(|&i| sub.channel.is_empty() || snap.entries[i].channel == sub.channel)
+            .filter(|&i| sub.channel.is_empty() || snap.entry(i).channel == sub.channel)
             .collect();
         let named: Vec<EntryId> = match starting {
-            Some(s) => in_channel.iter().copied().filter(|&i| snap.entries[i].name == s).collect(),
+            Some(s) => in_channel.iter().copied().filter(|&i| snap.entry(i).name == s).collect(),
             None => in_channel.clone(),
         };
         Stages { catalog_empty, in_package, in_channel, named }
@@ -654,18 +653,18 @@ impl Stages {
 fn subscription_order(snap: &Snapshot, named: &[EntryId]) -> Result<Vec<EntryId>, String> {
     let mut sorted = named.to_vec();
     crate::sort::sort_by(&mut sorted, |&a, &b| {
-        let (ea, eb) = (&snap.entries[a], &snap.entries[b]);
+        let (ea, eb) = (snap.entry(a), snap.entry(b));
         eb.default_channel.cmp(&ea.default_channel).then(ea.channel.cmp(eb.channel))
     });
     let mut ordered: Vec<EntryId> = Vec::new();
     let mut i = 0;
     while i < sorted.len() {
-        let ch = &snap.entries[sorted[i]].channel;
+        let ch = snap.entry(sorted[i]).channel;
         let mut j = i;
-        while j < sorted.len() && &snap.entries[sorted[j]].channel == ch {
+        while j < sorted.len() && snap.entry(sorted[j]).channel == ch {
             j += 1;
         }
-        let package = &snap.entries[sorted[i]].package;
+        let package = snap.entry(sorted[i]).package;
         ordered.extend(sort_channel(snap, package, ch, &sorted[i..j])?);
         i = j;
     }
@@ -674,10 +673,10 @@ fn subscription_order(snap: &Snapshot, named: &[EntryId]) -> Result<Vec<EntryId>
 
 /// Keep what directly replaces, skips or skipRange-covers the installed CSV `cur` (§2.5 step 4).
 fn keep_direct_upgrades(snap: &Snapshot, cur: EntryId, ordered: &mut Vec<EntryId>) {
-    let ce = &snap.entries[cur];
+    let ce = snap.entry(cur);
     let cv = snap.bundle(cur).version;
     ordered.retain(|&i| {
-        let e = &snap.entries[i];
+        let e = snap.entry(i);
         e.skip_range().is_some_and(|r| cv.as_ref().is_some_and(|v| r.contains(v)))
             || e.replaces == ce.name
             || e.skips.iter().any(|s| s.value == ce.name)
@@ -689,7 +688,7 @@ fn sort_channel(snap: &Snapshot, package: &str, channel: &str, list: &[EntryId])
     let links: Vec<Links<crate::declcfg::Spanned<String>>> = list
         .iter()
         .map(|&i| {
-            let e = &snap.entries[i];
+            let e = snap.entry(i);
             Links { name: e.name, replaces: e.replaces, skips: e.skips }
         })
         .collect();
