@@ -168,8 +168,8 @@ fn generated_problems_keep_every_constraint() {
                     .installed
                     .iter()
                     .filter_map(|&i| match built.subjects[i] {
-                        Subject::Bundle(e) if !snap.catalogs[snap.entries[e].catalog].is_virtual => {
-                            Some(snap.entries[e].name.to_string())
+                        Subject::Bundle(e) if !snap.catalogs[snap.entry(e).catalog].is_virtual => {
+                            Some(snap.entry(e).name.to_string())
                         }
                         _ => None,
                     })

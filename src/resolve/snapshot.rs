@@ -466,6 +466,11 @@ impl<'a> Snapshot<'a> {
         self.len
     }
 
+    /// How many bundles there are (bundles are `0..bundles()`).
+    pub fn bundles(&self) -> usize {
+        self.parts.last().map_or(self.installed_bundles.len(), |p| p.bundles + p.index.bundles.len())
+    }
+
     /// The catalog part holding entry `id` (`None`: an installed CSV).
     fn part_of(&self, id: EntryId) -> Option<(CatalogId, &Part<'a>)> {
         let i = self.parts.partition_point(|p| p.entries <= id);

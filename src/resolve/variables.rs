@@ -54,6 +54,8 @@ struct Builder<'a> {
     predicates: HashMap<usize, Rc<[Predicate]>>,
     /// What CEL rules have cost so far.
     cel: CelMeter,
+    /// Which bundles the dependency being explored matches.
+    tested: Tested,
     built: Built,
 }
 
@@ -70,6 +72,7 @@ pub fn build(problem: &Cluster, snap: &Snapshot) -> Result<Built, Vec<String>> {
         explored: vec![false; snap.len()],
         predicates: HashMap::new(),
         cel: CelMeter::default(),
+        tested: Tested::new(snap.bundles()),
         built: Built::default(),
     };
     // Installed operators first; their errors are returned at once.
@@ -187,7 +190,7 @@ impl<'a> Builder<'a> {
     /// OLM's candidates for one dependency of entry `e`, most preferred first (spec §2.4).
     fn dependency_candidates(&mut self, e: EntryId, pred: &Predicate) -> Result<Vec<EntryId>, String> {
         let snap = self.snap;
-        let sources = Sources::matching(snap, pred, &mut self.cel)
+        let sources = Sources::matching(snap, pred, &mut self.cel, &mut self.tested)
             .map_err(|err| format!("bundle {}: {err}", snap.entry(e).name))?;
         if sources.groups.is_empty() && sources.virtual_names.is_empty() {
             return Ok(Vec::new());
@@ -202,7 +205,8 @@ impl<'a> Builder<'a> {
         }
         // Filtered after sorting: the chain order comes from the whole channel. Each bundle was
         // tested once, when the sources were found.
-        Ok(ordered.into_iter().filter(|&c| sources.matched.contains(&snap.entry(c).bundle)).collect())
+        // (`tested` is still in this dependency's round: `catalog_in_order` tests nothing.)
+        Ok(ordered.into_iter().filter(|&c| self.tested.matched(snap.entry(c).bundle)).collect())
     }
 
     /// Catalogs in the order preferred for a dependent in `own` (`FindPreferred`, §2.4 step 2).
@@ -506,22 +510,48 @@ impl<'a> Builder<'a> {
     }
 }
 
-/// A dependency's source sets (§2.4 step 1): matching (catalog, package, channel)s and CSVs,
-/// and the bundles (facts) that match.
+/// Which bundles a dependency's predicate matches, tested once per bundle and per dependency:
+/// one slot per bundle of the snapshot, reused by every dependency (a slot holds the number of
+/// the dependency that last tested it), so finding a dependency's sources hashes nothing.
+struct Tested {
+    /// The dependency being matched (slots of earlier numbers are stale).
+    round: u32,
+    /// The round in which each bundle was last tested, and whether it matched then.
+    slots: Vec<(u32, bool)>,
+}
+
+impl Tested {
+    fn new(bundles: usize) -> Tested {
+        Tested { round: 0, slots: vec![(0, false); bundles] }
+    }
+
+    /// Whether bundle `b` matched in the current round (`false` when not tested in it).
+    fn matched(&self, b: usize) -> bool {
+        self.slots[b] == (self.round, true)
+    }
+}
+
+/// A dependency's source sets (§2.4 step 1): matching (catalog, package, channel)s and CSVs;
+/// the bundles (facts) that match are those [`Tested::matched`] says.
 struct Sources<'s> {
     groups: HashSet<(usize, &'s str, &'s str)>,
     virtual_names: HashSet<(usize, &'s str)>,
-    matched: HashSet<usize>,
 }
 
 impl<'s> Sources<'s> {
     /// The source sets of `pred` over every visible catalog, the virtual one included. Each
-    /// bundle is tested once, however many channels list it.
-    fn matching(snap: &'s Snapshot, pred: &Predicate, meter: &mut CelMeter) -> Result<Sources<'s>, String> {
+    /// bundle is tested once, however many channels list it (a new round of `tested`).
+    fn matching(
+        snap: &'s Snapshot,
+        pred: &Predicate,
+        meter: &mut CelMeter,
+        tested: &mut Tested,
+    ) -> Result<Sources<'s>, String> {
         let mut groups = HashSet::new();
         let mut virtual_names = HashSet::new();
         let candidates = snap.candidates(pred.gvk_hint(), pred.package_hint());
-        let mut tested: HashMap<usize, bool> = HashMap::with_capacity(candidates.size_hint().0);
+        tested.round += 1;
+        let round = tested.round;
         // Candidates come in snapshot order, a channel's entries together: a group already
         // inserted is not hashed again for each of its entries.
         let mut last: Option<(usize, &str, &str)> = None;
@@ -530,11 +560,11 @@ impl<'s> Sources<'s> {
         };
         for c in candidates {
             let ce = snap.entry(c);
-            let matches = match tested.get(&ce.bundle) {
-                Some(&m) => m,
-                None => {
-                    let m = pred.test(&snap.bundle(c), ce.package, meter)?;
-                    tested.insert(ce.bundle, m);
+            let matches = match tested.slots[ce.bundle] {
+                (r, m) if r == round => m,
+                _ => {
+                    let m = pred.test(&snap.bundle_at(ce.bundle), ce.package, meter)?;
+                    tested.slots[ce.bundle] = (round, m);
                     m
                 }
             };
@@ -551,8 +581,7 @@ impl<'s> Sources<'s> {
                 }
             }
         }
-        let matched = tested.into_iter().filter(|&(_, m)| m).map(|(b, _)| b).collect();
-        Ok(Sources { groups, virtual_names, matched })
+        Ok(Sources { groups, virtual_names })
     }
 }
 
