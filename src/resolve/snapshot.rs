@@ -534,7 +534,15 @@ impl<'a> Snapshot<'a> {
     pub fn identifier(&self, id: EntryId) -> String {
         let e = self.entry(id);
         let c = &self.catalogs[e.catalog];
-        format!("{}/{}/{}/{}", c.name, c.namespace, e.channel, e.name)
+        let parts = [c.name.as_str(), &c.namespace, e.channel, e.name];
+        let mut out = String::with_capacity(parts.iter().map(|p| p.len() + 1).sum());
+        for (i, p) in parts.into_iter().enumerate() {
+            if i > 0 {
+                out.push('/');
+            }
+            out.push_str(p);
+        }
+        out
     }
 }
 

@@ -61,6 +61,17 @@ pub enum Message {
     /// A bundle's dependency: `bundle <bundle> requires an operator <predicate>`, the predicate
     /// being `predicates[index]` (the bundle's, shared by its constraints).
     Requires { bundle: Rc<str>, predicates: Rc<[Predicate]>, index: usize },
+    /// A subscription's requirement (its subject's identifier is `subscription:<name>`):
+    /// `subscription <name> requires at least one of <candidates>`, or OLM's text for one or
+    /// no candidate.
+    Subscription,
+    /// An invariant's (its subject's identifier names the GVK or the package): `there can be
+    /// only one provider of <GVK>` / `... operator from package <package>` (Mandatory), `<a>
+    /// and <b> provide <GVK>` / `... originate from package <package>` (AtMost).
+    Invariant {
+        /// One provider per GVK, not one bundle per package.
+        gvk: bool,
+    },
 }
 
 impl Message {
@@ -82,6 +93,8 @@ impl PartialEq for Message {
                 Message::Requires { bundle: a, predicates: p, index: i },
                 Message::Requires { bundle: b, predicates: q, index: j },
             ) => a == b && Rc::ptr_eq(p, q) && i == j,
+            (Message::Subscription, Message::Subscription) => true,
+            (Message::Invariant { gvk: a }, Message::Invariant { gvk: b }) => a == b,
             _ => false,
         }
     }
@@ -151,6 +164,28 @@ pub fn message(vars: &[Variable], a: Applied) -> String {
                 None => format!("bundle {bundle} requires an operator"),
             };
         }
+        Message::Subscription => {
+            let name = v.id.strip_prefix("subscription:").unwrap_or(&v.id);
+            let names: Vec<&str> = listed(&c.kind).iter().map(|&i| vars[i].id.as_str()).collect();
+            return match names.as_slice() {
+                [] => format!("no operators found matching the criteria of subscription {name}"),
+                [one] => format!("subscription {name} requires {one}"),
+                _ => format!("subscription {name} requires at least one of {}", super::join_capped(&names, " or ")),
+            };
+        }
+        Message::Invariant { gvk } => {
+            let names: Vec<&str> = listed(&c.kind).iter().map(|&i| vars[i].id.as_str()).collect();
+            return match (&c.kind, gvk) {
+                (ConstraintKind::AtMost(..), true) => {
+                    format!("{} provide {}", super::join_capped(&names, " and "), v.id)
+                }
+                (ConstraintKind::AtMost(..), false) => {
+                    format!("{} originate from package {}", super::join_capped(&names, " and "), v.id)
+                }
+                (_, true) => format!("there can be only one provider of {}", v.id),
+                (_, false) => format!("there can be only one operator from package {}", v.id),
+            };
+        }
     }
     let ids = |ids: &[usize]| ids.iter().map(|&i| vars[i].id.as_str()).collect::<Vec<_>>().join(", ");
     match &c.kind {
@@ -162,6 +197,14 @@ pub fn message(vars: &[Variable], a: Applied) -> String {
         ConstraintKind::Dependency(d) => format!("{} requires at least one of {}", v.id, ids(d)),
         ConstraintKind::Conflict(o) => format!("{} conflicts with {}", v.id, vars[*o].id),
         ConstraintKind::AtMost(n, d) => format!("{} permits at most {n} of {}", v.id, ids(d)),
+    }
+}
+
+/// The variables a Dependency or AtMost constraint lists (none for the others).
+fn listed(kind: &ConstraintKind) -> &[usize] {
+    match kind {
+        ConstraintKind::Dependency(d) | ConstraintKind::AtMost(_, d) => d,
+        _ => &[],
     }
 }
 

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::hash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use std::hash::BuildHasher;
 use std::rc::Rc;
 
 use super::predicate::{self, CelMeter, Predicate};
@@ -46,7 +47,8 @@ struct Builder<'a> {
     subjects: Vec<Subject>,
     /// Each entry's variable, once it has one (`NONE` before).
     var_of_entry: Vec<usize>,
-    by_identifier: HashMap<String, usize>,
+    /// Bundle variables by the hash of their identifier (the first of each hash).
+    by_identifier: HashMap<u64, usize>,
     order_cache: HashMap<(usize, &'a str, &'a str), Result<Vec<EntryId>, String>>,
     /// Whether each entry was explored.
     explored: Vec<bool>,
@@ -92,16 +94,6 @@ pub fn build(problem: &Cluster, snap: &Snapshot) -> Result<Built, Vec<String>> {
     Ok(b.finish())
 }
 
-#[cfg_attr(olm_wasm_size, optimize(size))]
-fn join_and<S: AsRef<str>>(ids: &[S]) -> String {
-    super::join_capped(ids, " and ")
-}
-
-#[cfg_attr(olm_wasm_size, optimize(size))]
-fn join_or(ids: &[String]) -> String {
-    super::join_capped(ids, " or ")
-}
-
 impl<'a> Builder<'a> {
     fn constraint(kind: ConstraintKind, message: String) -> Constraint {
         Constraint { kind, message: Message::Text(message) }
@@ -113,7 +105,8 @@ impl<'a> Builder<'a> {
             return self.var_of_entry[e];
         }
         let id = self.snap.identifier(e);
-        if let Some(&v) = self.by_identifier.get(&id) {
+        let hash = self.by_identifier.hasher().hash_one(id.as_str());
+        if let Some(v) = self.same_identifier(hash, &id) {
             self.var_of_entry[e] = v;
             return v;
         }
@@ -138,11 +131,21 @@ impl<'a> Builder<'a> {
             }
         }
         let v = self.vars.len();
-        self.vars.push(Variable { id: id.clone(), constraints });
+        self.vars.push(Variable { id, constraints });
         self.subjects.push(Subject::Bundle(e));
         self.var_of_entry[e] = v;
-        self.by_identifier.insert(id, v);
+        self.by_identifier.entry(hash).or_insert(v);
         v
+    }
+
+    /// The bundle variable with identifier `id` (whose hash is `hash`), if there is one: found
+    /// by the hash, and by a scan in the unlikely case that another identifier has that hash.
+    fn same_identifier(&self, hash: u64, id: &str) -> Option<usize> {
+        let v = *self.by_identifier.get(&hash)?;
+        if self.vars[v].id == id {
+            return Some(v);
+        }
+        (0..self.vars.len()).find(|&v| matches!(self.subjects[v], Subject::Bundle(_)) && self.vars[v].id == id)
     }
 
     /// Explore entries and their dependencies (a work stack; each entry once per resolution).
@@ -255,28 +258,35 @@ impl<'a> Builder<'a> {
         crate::sort::sort_by(&mut keys, |a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)).then(a.2.cmp(b.2)));
         let mut ordered: Vec<EntryId> = Vec::new();
         for (_, package, channel) in keys {
-            let list: Vec<EntryId> = snap.group(cat, package, channel).collect();
-            let order = self.channel_order(cat, package, channel, &list)?;
-            ordered.extend(order);
+            self.channel_order(cat, package, channel, &mut ordered)?;
         }
         Ok(ordered)
     }
 
-    /// `sortChannel` of a whole (catalog, package, channel) group, memoized.
+    /// `sortChannel` of a whole (catalog, package, channel) group, memoized, appended to `out`.
     fn channel_order(
         &mut self,
         cat: usize,
         package: &'a str,
         channel: &'a str,
-        list: &[EntryId],
-    ) -> Result<Vec<EntryId>, String> {
+        out: &mut Vec<EntryId>,
+    ) -> Result<(), String> {
         let key = (cat, package, channel);
-        if let Some(r) = self.order_cache.get(&key) {
-            return r.clone();
+        let r = match self.order_cache.get(&key) {
+            Some(r) => r,
+            None => {
+                let list: Vec<EntryId> = self.snap.group(cat, package, channel).collect();
+                let r = sort_channel(self.snap, package, channel, &list);
+                self.order_cache.entry(key).or_insert(r)
+            }
+        };
+        match r {
+            Ok(order) => {
+                out.extend_from_slice(order);
+                Ok(())
+            }
+            Err(e) => Err(e.clone()),
         }
-        let r = sort_channel(self.snap, package, channel, list);
-        self.order_cache.insert(key, r.clone());
-        r
     }
 
     /// One subscription's variable, candidates and requirement (§2.5); `Err` fails the resolution.
@@ -306,7 +316,7 @@ impl<'a> Builder<'a> {
         // 5. Candidates.
         let ids = self.subscription_candidates(&ordered, current, starting)?;
         // 6. The requirement.
-        self.subscription_requirement(v, &sub.name, ids);
+        self.subscription_requirement(v, ids);
         self.built.subscription_candidates.insert(v, (ordered, current));
         Ok(())
     }
@@ -374,15 +384,11 @@ impl<'a> Builder<'a> {
         Ok(ids)
     }
 
-    /// The subscription's Dependency on its candidates, OLM's message for none, one or several.
-    fn subscription_requirement(&mut self, v: usize, sub_name: &str, ids: Vec<usize>) {
-        let names: Vec<String> = ids.iter().map(|&i| self.vars[i].id.clone()).collect();
-        let message = match names.len() {
-            0 => format!("no operators found matching the criteria of subscription {sub_name}"),
-            1 => format!("subscription {sub_name} requires {}", names[0]),
-            _ => format!("subscription {sub_name} requires at least one of {}", join_or(&names)),
-        };
-        self.vars[v].constraints.push(Self::constraint(ConstraintKind::Dependency(ids), message));
+    /// The subscription's Dependency on its candidates, with OLM's message for none, one or
+    /// several (formatted when read).
+    fn subscription_requirement(&mut self, v: usize, ids: Vec<usize>) {
+        let requirement = Constraint { kind: ConstraintKind::Dependency(ids), message: Message::Subscription };
+        self.vars[v].constraints.push(requirement);
     }
 
     /// One provider per GVK, one bundle per package, over every bundle variable so far.
@@ -407,49 +413,36 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        // Each group's variables by identifier (identifiers are unique: one variable each).
-        let add = |vars: &mut Vec<Variable>,
-                   subjects: &mut Vec<Subject>,
-                   name: String,
-                   mut refs: Vec<usize>,
-                   only: String,
-                   provide: String| {
-            crate::sort::sort_by(&mut refs, |&a, &b| vars[a].id.cmp(&vars[b].id));
-            refs.dedup();
-            if refs.len() < 2 {
-                return;
-            }
-            let ids: Vec<&str> = refs.iter().map(|&i| vars[i].id.as_str()).collect();
-            let message = format!("{} {provide}", join_and(&ids));
-            vars.push(Variable {
-                id: name,
-                constraints: vec![
-                    Self::constraint(ConstraintKind::Mandatory, only),
-                    Self::constraint(ConstraintKind::AtMost(1, refs), message),
-                ],
-            });
-            subjects.push(Subject::Invariant);
-        };
+        // Each variable's rank by identifier (identifiers are unique: one variable each), so
+        // that each group's variables are put in identifier order by comparing numbers.
+        let mut by_id: Vec<usize> = (0..self.vars.len()).collect();
+        crate::sort::sort_by(&mut by_id, |&a, &b| self.vars[a].id.cmp(&self.vars[b].id));
+        let mut rank = vec![0; self.vars.len()];
+        for (r, &v) in by_id.iter().enumerate() {
+            rank[v] = r;
+        }
+        let add =
+            |vars: &mut Vec<Variable>, subjects: &mut Vec<Subject>, name: String, mut refs: Vec<usize>, gvk: bool| {
+                crate::sort::sort_by_key(&mut refs, |&v| rank[v]);
+                refs.dedup();
+                if refs.len() < 2 {
+                    return;
+                }
+                let message = Message::Invariant { gvk };
+                vars.push(Variable {
+                    id: name,
+                    constraints: vec![
+                        Constraint { kind: ConstraintKind::Mandatory, message: message.clone() },
+                        Constraint { kind: ConstraintKind::AtMost(1, refs), message },
+                    ],
+                });
+                subjects.push(Subject::Invariant);
+            };
         for ((kind, group, version), refs) in gvks {
-            let name = format!("{kind} ({group}/{version})");
-            add(
-                &mut self.vars,
-                &mut self.subjects,
-                name.clone(),
-                refs,
-                format!("there can be only one provider of {name}"),
-                format!("provide {name}"),
-            );
+            add(&mut self.vars, &mut self.subjects, format!("{kind} ({group}/{version})"), refs, true);
         }
         for (p, refs) in packages {
-            add(
-                &mut self.vars,
-                &mut self.subjects,
-                p.to_string(),
-                refs,
-                format!("there can be only one operator from package {p}"),
-                format!("originate from package {p}"),
-            );
+            add(&mut self.vars, &mut self.subjects, p.to_string(), refs, false);
         }
     }
 
@@ -487,19 +480,21 @@ impl<'a> Builder<'a> {
         for (new, &old) in order.iter().enumerate() {
             new_index[old] = new;
         }
-        let remap = |k: &ConstraintKind| match k {
-            ConstraintKind::Dependency(d) => ConstraintKind::Dependency(d.iter().map(|&i| new_index[i]).collect()),
-            ConstraintKind::Conflict(o) => ConstraintKind::Conflict(new_index[*o]),
-            ConstraintKind::AtMost(m, d) => ConstraintKind::AtMost(*m, d.iter().map(|&i| new_index[i]).collect()),
-            other => other.clone(),
-        };
         let mut vars: Vec<Option<Variable>> = std::mem::take(&mut self.vars).into_iter().map(Some).collect();
         let mut subjects: Vec<Option<Subject>> = std::mem::take(&mut self.subjects).into_iter().map(Some).collect();
         let mut built = self.built;
+        built.variables.reserve(n);
+        built.subjects.reserve(n);
         for &old in &order {
             let mut v = vars[old].take().unwrap_or_else(|| Variable { id: String::new(), constraints: Vec::new() });
             for c in &mut v.constraints {
-                c.kind = remap(&c.kind);
+                match &mut c.kind {
+                    ConstraintKind::Dependency(d) | ConstraintKind::AtMost(_, d) => {
+                        d.iter_mut().for_each(|i| *i = new_index[*i]);
+                    }
+                    ConstraintKind::Conflict(o) => *o = new_index[*o],
+                    ConstraintKind::Mandatory | ConstraintKind::Prohibited => {}
+                }
             }
             built.variables.push(v);
             built.subjects.push(subjects[old].take().unwrap_or(Subject::Invariant));
