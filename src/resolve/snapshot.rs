@@ -308,6 +308,7 @@ impl CatalogIndex {
 
     /// Entry `i` of the catalog, as catalog `catalog` of a snapshot whose bundles of this catalog
     /// start at `bundles`.
+    #[inline]
     fn entry<'a>(&self, model: &'a Model, i: usize, catalog: CatalogId, bundles: usize) -> Entry<'a> {
         let at = self.entries[i];
         let p = &model.packages[at.package as usize];
@@ -328,6 +329,7 @@ impl CatalogIndex {
     }
 
     /// Bundle `i` of the catalog.
+    #[inline]
     fn bundle<'a>(&self, model: &'a Model, i: usize) -> Bundle<'a> {
         let at = self.bundles[i];
         let p = &model.packages[at.package as usize];
@@ -472,12 +474,14 @@ impl<'a> Snapshot<'a> {
     }
 
     /// The catalog part holding entry `id` (`None`: an installed CSV).
+    #[inline]
     fn part_of(&self, id: EntryId) -> Option<(CatalogId, &Part<'a>)> {
         let i = self.parts.partition_point(|p| p.entries <= id);
         (i > 0).then(|| (i, &self.parts[i - 1]))
     }
 
     /// Entry `id`.
+    #[inline]
     pub fn entry(&self, id: EntryId) -> Entry<'a> {
         match self.part_of(id) {
             Some((cid, p)) => p.index.entry(p.model, id - p.entries, cid, p.bundles),
@@ -486,6 +490,7 @@ impl<'a> Snapshot<'a> {
     }
 
     /// Bundle `b` (an [`Entry::bundle`]).
+    #[inline]
     pub fn bundle_at(&self, b: usize) -> Bundle<'a> {
         let i = self.parts.partition_point(|p| p.bundles <= b);
         match i.checked_sub(1).map(|i| &self.parts[i]) {
@@ -495,6 +500,7 @@ impl<'a> Snapshot<'a> {
     }
 
     /// The entry's bundle facts.
+    #[inline]
     pub fn bundle(&self, id: EntryId) -> Bundle<'a> {
         match self.part_of(id) {
             Some((_, p)) => p.index.bundle(p.model, p.index.entries[id - p.entries].bundle as usize),

@@ -413,9 +413,10 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        // Each variable's rank by identifier (identifiers are unique: one variable each), so
-        // that each group's variables are put in identifier order by comparing numbers.
-        let mut by_id: Vec<usize> = (0..self.vars.len()).collect();
+        // Each bundle variable's rank by identifier (identifiers are unique: one variable each),
+        // so that each group's variables are put in identifier order by comparing numbers.
+        let bundle_var = |v: &usize| matches!(self.subjects[*v], Subject::Bundle(_));
+        let mut by_id: Vec<usize> = (0..self.vars.len()).filter(bundle_var).collect();
         crate::sort::sort_by(&mut by_id, |&a, &b| self.vars[a].id.cmp(&self.vars[b].id));
         let mut rank = vec![0; self.vars.len()];
         for (r, &v) in by_id.iter().enumerate() {
