@@ -110,7 +110,10 @@ pub mod internals {
     pub use crate::graph::graphs_and_paths;
     pub use crate::graph::order::{channel_order, v0_order_links, Links};
     #[cfg(feature = "resolver")]
-    pub use crate::resolve::{cel::CelRule, snapshot::Snapshot};
+    pub use crate::resolve::{
+        cel::CelRule,
+        snapshot::{CatalogIndex, Snapshot},
+    };
     /// OLM's SAT layer (`solver` conformance cases).
     #[cfg(feature = "resolver")]
     pub mod solver {

@@ -237,8 +237,9 @@ impl CatalogIndex {
         ix
     }
 
-    /// The index of a catalog: one entry per channel entry, packages and channels in read order.
-    fn new(model: &Model) -> CatalogIndex {
+    /// The index of a catalog, computed afresh (without looking for a kept one): one entry per
+    /// channel entry, packages and channels in read order.
+    pub fn new(model: &Model) -> CatalogIndex {
         let mut ix =
             CatalogIndex { entries: Vec::new(), bundles: Vec::new(), lists: Lists::default(), groups: HashMap::new() };
         let mut packages: Vec<usize> = (0..model.packages.len()).collect();
@@ -252,6 +253,11 @@ impl CatalogIndex {
             ix.entries.iter().map(|e| (model.packages[e.package as usize].name.as_str(), e.bundle as usize)).collect();
         ix.lists = Lists::new(&names, ix.bundles.len(), |b| ix.bundle(model, b));
         ix
+    }
+
+    /// How many entries the catalog has (one per channel entry).
+    pub fn entries(&self) -> usize {
+        self.entries.len()
     }
 
     /// A package's bundles, then one entry per channel entry, channels in read order.
@@ -463,8 +469,8 @@ impl<'a> Snapshot<'a> {
         });
     }
 
-    /// How many entries there are (entries are `0..len()`).
-    pub fn len(&self) -> usize {
+    /// How many entries there are (entries are `0..entries()`).
+    pub fn entries(&self) -> usize {
         self.len
     }
 
