@@ -688,3 +688,53 @@ fn fail_forward_dropped(cluster: &Cluster) -> Result<Vec<usize>, String> {
     }
     Ok(dropped)
 }
+
+#[cfg(test)]
+mod tests {
+    //! A catalog's index is computed once per model, reused while the model lives, and never
+    //! answered for another or an edited model.
+
+    use super::*;
+    use crate::cluster::problem_json::ProblemJson;
+
+    fn model(bundles: &[&str]) -> Arc<Model> {
+        let entries: Vec<String> = bundles.iter().map(|b| format!(r#"{{"name":"{b}"}}"#)).collect();
+        let blobs: Vec<String> = bundles.iter().map(|b| format!(r#"{{"name":"{b}","version":"1.0.0"}}"#)).collect();
+        let json = format!(
+            r#"{{"namespace":"ns","catalogs":[{{"name":"cat","namespace":"ns","packages":[{{"name":"a","defaultChannel":"stable",
+            "channels":[{{"name":"stable","entries":[{}]}}],"bundles":[{}]}}]}}]}}"#,
+            entries.join(","),
+            blobs.join(",")
+        );
+        let cluster = serde_json::from_str::<ProblemJson>(&json).unwrap().into_cluster().unwrap();
+        cluster.catalogs[0].model.clone()
+    }
+
+    #[test]
+    fn the_index_of_a_model_is_computed_once_and_reused() {
+        let m = model(&["a.v1", "a.v2"]);
+        let first = CatalogIndex::of(&m);
+        assert!(Arc::ptr_eq(&first, &CatalogIndex::of(&m.clone())));
+        assert_eq!(first.entries(), 2);
+        let other = model(&["a.v1", "a.v2"]);
+        assert!(!Arc::ptr_eq(&first, &CatalogIndex::of(&other)), "another model, even an equal one, has its own");
+    }
+
+    #[test]
+    fn an_index_is_let_go_with_its_model_and_an_edited_model_gets_a_new_one() {
+        let m = model(&["a.v1"]);
+        let kept = Arc::downgrade(&CatalogIndex::of(&m));
+        drop(m);
+        let _ = CatalogIndex::of(&model(&["a.v1"]));
+        assert!(kept.upgrade().is_none(), "dropped at the next look-up after its model");
+
+        let mut m = model(&["a.v1", "a.v2"]);
+        assert_eq!(CatalogIndex::of(&m).entries(), 2);
+        Arc::make_mut(&mut m).packages[0].channels[0].entries.pop();
+        assert_eq!(
+            CatalogIndex::of(&m).entries(),
+            1,
+            "an edit through Arc::make_mut is never answered from the old index"
+        );
+    }
+}
