@@ -216,7 +216,7 @@ static INDEXES: Mutex<Vec<(Weak<Model>, Arc<CatalogIndex>)>> = Mutex::new(Vec::n
 
 impl CatalogIndex {
     /// The index of `model`: computed on first use, then kept while the model lives (up to
-    /// [`KEPT_INDEXES`] models; the least recently built is dropped first).
+    /// [`KEPT_INDEXES`] models; the least recently built that is not in use is dropped first).
     pub fn of(model: &Arc<Model>) -> Arc<CatalogIndex> {
         let cached = |kept: &mut Vec<(Weak<Model>, Arc<CatalogIndex>)>| {
             kept.retain(|(m, _)| m.strong_count() > 0);
@@ -231,7 +231,11 @@ impl CatalogIndex {
             return other;
         }
         if kept.len() >= KEPT_INDEXES {
-            kept.remove(0);
+            // The least recently built index that nobody holds: one in use (a resolution
+            // running, a caller keeping it) stays, so the list may briefly hold more.
+            if let Some(k) = kept.iter().position(|(_, ix)| Arc::strong_count(ix) == 1) {
+                kept.remove(k);
+            }
         }
         kept.push((Arc::downgrade(model), ix.clone()));
         ix
@@ -718,6 +722,9 @@ mod tests {
         assert_eq!(first.entries(), 2);
         let other = model(&["a.v1", "a.v2"]);
         assert!(!Arc::ptr_eq(&first, &CatalogIndex::of(&other)), "another model, even an equal one, has its own");
+        let many: Vec<_> = (0..KEPT_INDEXES + 4).map(|_| model(&["a.v1"])).collect();
+        many.iter().for_each(|m| drop(CatalogIndex::of(m)));
+        assert!(Arc::ptr_eq(&first, &CatalogIndex::of(&m)), "an index in use is never the one let go");
     }
 
     #[test]
