@@ -1014,8 +1014,9 @@ pub fn format_diagnostics(diagnostics: JsValue, options: JsValue) -> Result<Stri
     Ok(crate::report_formats::render_diagnostics(format, &diagnostics, valid))
 }
 
-// The picture of a channel's upgrade graph (issue 16): in the core module, for the site and the
-// `<olm-upgrade-graph>` element.
+// The picture of a channel's upgrade graph (issue 16): the core module reads the options and
+// the catalog (`pictureDraft`); the layout and the SVG are in the picture module
+// (crates/graph-picture, docs/performance.md "WebAssembly size").
 
 /// The fields of `graphPicture` / `renderGraphSvg` options.
 const PICTURE_FIELDS: [&str; 13] = [
@@ -1128,131 +1129,16 @@ struct DepsOpts {
 
 #[wasm_bindgen]
 impl Catalog {
-    /// A channel's upgrade graph laid out (`Picture`): `{package, channel?, from?, semantics?,
-    /// fans?, fanBudget?, expand?, collapse?, direction?}`.
-    #[wasm_bindgen(js_name = graphPicture)]
+    /// What `graphPicture` / `renderGraphSvg` draw, before layout (`Draft`): their options read
+    /// (`what` names the function in errors), the channel's graph and path from the catalog. The
+    /// picture module's `drawPicture` / `drawSvg` (in Node's module too: feature `picture`) lay
+    /// it out and draw it; the npm façade chains the two.
+    #[wasm_bindgen(js_name = pictureDraft)]
     #[cfg_attr(olm_wasm_size, optimize(size))]
-    pub fn graph_picture(&self, options: JsValue) -> Result<JsValue, JsValue> {
-        let o = picture_options(&self.inner.model, options, "graphPicture")?;
-        to_js(&graph::graph_picture(&self.inner.model, &o.picture).map_err(picture_error)?)
+    pub fn picture_draft(&self, options: JsValue, what: &str) -> Result<JsValue, JsValue> {
+        let o = picture_options(&self.inner.model, options, what)?;
+        to_js(&graph::picture_draft(&self.inner.model, &o.picture).map_err(picture_error)?)
     }
-
-    /// The same picture as a standalone SVG document: the `graphPicture` options and `theme?`,
-    /// `interactive?`, `legend?`, `idPrefix?`.
-    #[wasm_bindgen(js_name = renderGraphSvg)]
-    #[cfg_attr(olm_wasm_size, optimize(size))]
-    pub fn render_graph_svg(&self, options: JsValue) -> Result<String, JsValue> {
-        let o = picture_options(&self.inner.model, options, "renderGraphSvg")?;
-        graph::render_graph_svg(&self.inner.model, &o).map_err(picture_error)
-    }
-}
-
-/// The most nodes and edges `layoutGraph` takes (its work is `n log n` per sweep).
-const LAYOUT_MAX_NODES: usize = 100_000;
-const LAYOUT_MAX_EDGES: usize = 500_000;
-
-#[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct LayoutInput {
-    nodes: Vec<LayoutNodeInput>,
-    #[serde(default)]
-    edges: Vec<LayoutEdgeInput>,
-    #[serde(default)]
-    direction: Option<String>,
-    #[serde(default)]
-    rank_gap: Option<f64>,
-    #[serde(default)]
-    node_gap: Option<f64>,
-}
-
-#[derive(serde::Deserialize)]
-struct LayoutNodeInput {
-    width: f64,
-    height: f64,
-}
-
-#[derive(serde::Deserialize)]
-struct LayoutEdgeInput {
-    from: usize,
-    to: usize,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct LayoutEdgeOutput {
-    points: Vec<graph::layout::Point>,
-    reversed: bool,
-    d: String,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct LayoutOutput {
-    nodes: Vec<graph::layout::NodeBox>,
-    edges: Vec<LayoutEdgeOutput>,
-    width: f64,
-    height: f64,
-    crossings: usize,
-}
-
-/// The generic layered layout the pictures use, for any graph a page draws (package
-/// dependencies, diffs): `{nodes: [{width, height}], edges: [{from, to}] (node indexes, listed
-/// oldest first), direction?: "lr" | "tb", rankGap?, nodeGap?}` → boxes, routes (`points`, SVG
-/// `d`) and the canvas size.
-#[wasm_bindgen(js_name = layoutGraph)]
-#[cfg_attr(olm_wasm_size, optimize(size))]
-pub fn layout_graph(input: JsValue) -> Result<JsValue, JsValue> {
-    use graph::layout::{layout, path_d, Direction, LayoutEdge, LayoutNode, LayoutOptions};
-    let i: LayoutInput = serde_wasm_bindgen::from_value(input)
-        .map_err(|e| js_error("invalid-input", &format!("layoutGraph input: {e}"), None))?;
-    if i.nodes.len() > LAYOUT_MAX_NODES || i.edges.len() > LAYOUT_MAX_EDGES {
-        return Err(js_error(
-            "too-large",
-            &format!(
-                "layoutGraph takes at most {LAYOUT_MAX_NODES} nodes and {LAYOUT_MAX_EDGES} edges, not {} and {}",
-                i.nodes.len(),
-                i.edges.len()
-            ),
-            None,
-        ));
-    }
-    let n = i.nodes.len();
-    if let Some((k, e)) = i.edges.iter().enumerate().find(|(_, e)| e.from >= n || e.to >= n) {
-        return Err(js_error(
-            "invalid-input",
-            &format!("layoutGraph input: edges[{k}] joins {} and {}, but there are {n} nodes", e.from, e.to),
-            None,
-        ));
-    }
-    let size = |v: f64| if v.is_finite() && v >= 0.0 { v.min(10_000.0) } else { 0.0 };
-    let nodes: Vec<LayoutNode> =
-        i.nodes.iter().map(|b| LayoutNode { width: size(b.width), height: size(b.height) }).collect();
-    let edges: Vec<LayoutEdge> = i.edges.iter().map(|e| LayoutEdge { from: e.from, to: e.to }).collect();
-    let direction = match i.direction.as_deref().unwrap_or("lr") {
-        "lr" | "left-to-right" => Direction::LeftToRight,
-        "tb" | "top-to-bottom" => Direction::TopToBottom,
-        other => {
-            return Err(js_error(
-                "invalid-input",
-                &format!("layoutGraph input: direction must be \"lr\" or \"tb\", not {other:?}"),
-                None,
-            ))
-        }
-    };
-    let mut o = LayoutOptions { direction, ..LayoutOptions::default() };
-    if let Some(g) = i.rank_gap {
-        o.rank_gap = size(g);
-    }
-    if let Some(g) = i.node_gap {
-        o.node_gap = size(g);
-    }
-    let l = layout(&nodes, &edges, &o);
-    let edges = l
-        .edges
-        .into_iter()
-        .map(|r| LayoutEdgeOutput { d: path_d(&r.points, o.direction), points: r.points, reversed: r.reversed })
-        .collect();
-    to_js(&LayoutOutput { nodes: l.nodes, edges, width: l.width, height: l.height, crossings: l.crossings })
 }
 
 #[cfg(feature = "tools")]

@@ -1,7 +1,8 @@
 // The browsers' façade (`index.js`, the package's "browser" entry) run in Node: `fetch` is replaced
 // by one that reads the packed package's files and records which `.wasm` each step fetched. Checks
 // that each call goes to the module that has it: resolution loads the resolver's module alone,
-// the tools (the deps view, diffs, Mermaid, edits) the tools' module alone, `initResolver()` with
+// the tools (the deps view, diffs, Mermaid, edits) the tools' module
+// alone, the pictures the picture module alone, `initResolver()` with
 // no options both (as documented before the split), that a `Catalog` loaded in the core works in
 // either on-demand module, and that the results equal Node's module (which has everything).
 // Each scenario runs in a fresh process, so that no module is loaded before it starts.
@@ -51,6 +52,62 @@ function scenario(body) {
 const core = 'dist/web/olm_catalog_bg.wasm';
 const resolverWasm = 'dist/web-resolver/olm_catalog_bg.wasm';
 const toolsWasm = 'dist/web-tools/olm_catalog_bg.wasm';
+const pictureWasm = 'dist/web-picture/olm_graph_picture_bg.wasm';
+
+test('browsers: pictures load the picture module alone, and draw what Node draws', () => {
+  const { fetched, result } = scenario(`
+    await web.init();
+    const catalog = web.loadCatalog(files);
+    const report = web.validate(files).valid;
+    const before = error(() => catalog.graphPicture({ package: 'aws-neuron-operator' }));
+    const layoutBefore = error(() => web.layoutGraph({ nodes: [] }));
+    await Promise.all([web.initPicture(), web.initPicture()]);
+    const options = { package: 'aws-neuron-operator', from: 'aws-neuron-operator.v1.1.1', theme: 'dark' };
+    const { theme, ...pictureOptions } = options;
+    const out = {
+      report,
+      before,
+      layoutBefore,
+      picture: catalog.graphPicture(pictureOptions),
+      svg: catalog.renderGraphSvg(options),
+      fromFiles: web.renderGraphSvg(files, options),
+      layout: web.layoutGraph({ nodes: [{ width: 10, height: 10 }, { width: 10, height: 10 }], edges: [{ from: 0, to: 1 }] }),
+      unknown: error(() => catalog.graphPicture({ package: 'no-such-package' })),
+      badTheme: error(() => catalog.renderGraphSvg({ package: 'aws-neuron-operator', theme: 'pink' })),
+      deps: error(() => catalog.packageDeps({ package: 'aws-neuron-operator' })),
+    };
+    catalog.free();
+    return out;
+  `);
+  assert.deepEqual(fetched, [core, pictureWasm]);
+  assert.equal(result.report, true);
+  for (const e of [result.before, result.layoutBefore]) {
+    assert.equal(e.code, 'not-initialized');
+    assert.match(e.message, /initPicture\(\)/);
+  }
+  const nodeCatalog = olm.loadCatalog(olm.readCatalog(example));
+  const options = { package: 'aws-neuron-operator', from: 'aws-neuron-operator.v1.1.1', theme: 'dark' };
+  const { theme, ...pictureOptions } = options;
+  assert.deepEqual(result.picture, nodeCatalog.graphPicture(pictureOptions));
+  assert.equal(result.picture.path.steps.length, 5);
+  assert.equal(result.svg, nodeCatalog.renderGraphSvg(options));
+  assert.equal(result.fromFiles, result.svg);
+  assert.deepEqual(result.layout, olm.layoutGraph({ nodes: [{ width: 10, height: 10 }, { width: 10, height: 10 }], edges: [{ from: 0, to: 1 }] }));
+  nodeCatalog.free();
+  assert.equal(result.unknown.code, 'unknown-package');
+  assert.equal(result.badTheme.code, 'invalid-input');
+  assert.match(result.badTheme.message, /^renderGraphSvg options: theme must be/);
+  assert.equal(result.deps.code, 'not-initialized');
+});
+
+test('browsers: init(input, {picture: true}) loads the core and the picture module', () => {
+  const { fetched, result } = scenario(`
+    await web.init(undefined, { picture: true });
+    return web.graphPicture(files, { package: 'aws-neuron-operator' }).nodes.length;
+  `);
+  assert.deepEqual([...fetched].sort(), [core, pictureWasm].sort());
+  assert.ok(result >= 12);
+});
 
 test('browsers: resolution loads the resolver\'s module alone, and a core Catalog resolves there', () => {
   const { fetched, result } = scenario(`
