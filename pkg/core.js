@@ -185,6 +185,13 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
     });
   }
 
+  /** `validate`'s options name a lint configuration: a `config`, or `lint` settings. */
+  function lintSettings(options) {
+    if (options === null || typeof options !== 'object') return false;
+    return (options.config !== undefined && options.config !== null)
+      || (options.lint !== undefined && options.lint !== null && !(Array.isArray(options.lint) && options.lint.length === 0));
+  }
+
   function invalid(message) {
     const err = new Error(message);
     err.name = 'OlmCatalogError';
@@ -251,7 +258,9 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
     graphPicture: (catalog, options) => withCatalog(catalog, (c) => c.graphPicture(options), 'graphPicture'),
     renderGraphSvg: (catalog, options) => withCatalog(catalog, (c) => c.renderGraphSvg(options), 'renderGraphSvg'),
     layoutGraph: (input) => callPicture((raw) => raw.layoutGraph(input)),
-    validate: (files, options) => call((raw) => raw.validate(files, options)),
+    // A lint configuration (`config`, `lint`) is read in the tools' module (browsers: the core
+    // module leaves its reader out).
+    validate: (files, options) => (lintSettings(options) ? callTools : call)((raw) => raw.validate(files, options)),
     diffCatalogs: (old, neu, options) => diffWith(old, neu, options, false),
     diffCatalogsText: (old, neu, options) => diffWith(old, neu, options, true),
     // Catalog edits (tools' module): plan an operation, apply edits to a file list.

@@ -392,7 +392,11 @@ export interface ValidateReport extends Report {
   passed: boolean;
 }
 
-/** Validate a catalog like `opm validate`, reporting every problem with its location. */
+/**
+ * Validate a catalog like `opm validate`, reporting every problem with its location. Browsers:
+ * with a lint configuration (`config`, or `lint` settings) the call runs in the tools' module
+ * (`await initTools()` first; before 2026-11-24 the core module read it), else in the core.
+ */
 export declare function validate(files: CatalogFile[], options?: ValidateOptions): ValidateReport;
 export declare function loadCatalog(files: CatalogFile[]): Catalog;
 

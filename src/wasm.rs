@@ -80,11 +80,27 @@ fn content_from_js(content: &JsValue, what: &str) -> Result<Vec<u8>, JsValue> {
 
 /// The lint configuration of `validate`'s options: `config` (YAML or JSON text, or an object of
 /// the same shape), then `lint` (`code=level` settings), `olmV1` and `denyWarnings` over it.
+/// Reading `config` and `lint` (the configuration's reader, `BTreeMap<Code, Level>` building)
+/// is in the modules with `tools` only: the browsers' core module leaves it out for size and the
+/// npm façade sends a `validate` with either to the tools' module (docs/performance.md,
+/// "WebAssembly size").
 #[cfg_attr(olm_wasm_size, optimize(size))]
 fn lint_config_from_js(options: &JsValue) -> Result<LintConfig, JsValue> {
     let get = |k: &str| js_sys::Reflect::get(options, &k.into()).ok().filter(|v| !v.is_undefined() && !v.is_null());
+    let mut config = read_lint_settings(get("config"), get("lint"))?;
+    let mut cli = LintConfig::default();
+    cli.olm_v1 = get("olmV1").and_then(|v| v.as_bool()).unwrap_or(false);
+    cli.deny_warnings = get("denyWarnings").and_then(|v| v.as_bool()).unwrap_or(false);
+    config.merge(cli);
+    Ok(config)
+}
+
+/// `config`, then `lint` over it.
+#[cfg(feature = "tools")]
+#[cfg_attr(olm_wasm_size, optimize(size))]
+fn read_lint_settings(config_value: Option<JsValue>, lint: Option<JsValue>) -> Result<LintConfig, JsValue> {
     let mut config = LintConfig::default();
-    if let Some(c) = get("config") {
+    if let Some(c) = config_value {
         let text = match c.as_string() {
             Some(t) => t,
             None => js_sys::JSON::stringify(&c).ok().and_then(|s| s.as_string()).unwrap_or_default(),
@@ -96,16 +112,29 @@ fn lint_config_from_js(options: &JsValue) -> Result<LintConfig, JsValue> {
         config.merge(parsed);
     }
     let mut cli = LintConfig::default();
-    if let Some(list) = get("lint") {
+    if let Some(list) = lint {
         for s in js_sys::Array::from(&list).iter() {
             let s = s.as_string().unwrap_or_default();
             cli.set(&s).map_err(|e| js_error("invalid-config", &format!("lint {s}: {e}"), None))?;
         }
     }
-    cli.olm_v1 = get("olmV1").and_then(|v| v.as_bool()).unwrap_or(false);
-    cli.deny_warnings = get("denyWarnings").and_then(|v| v.as_bool()).unwrap_or(false);
     config.merge(cli);
     Ok(config)
+}
+
+/// Without `tools` (the browsers' core and resolver modules) no configuration is read: the
+/// façade sends such a call to the tools' module.
+#[cfg(not(feature = "tools"))]
+fn read_lint_settings(config_value: Option<JsValue>, lint: Option<JsValue>) -> Result<LintConfig, JsValue> {
+    let empty = lint.as_ref().is_none_or(|l| js_sys::Array::is_array(l) && js_sys::Array::from(l).length() == 0);
+    if config_value.is_some() || !empty {
+        return Err(js_error(
+            "not-initialized",
+            "validate's `config` and `lint` options are read by the tools' module: call `await initTools()` first",
+            None,
+        ));
+    }
+    Ok(LintConfig::default())
 }
 
 /// `validate`'s result: the report, and whether the run passes (`denyWarnings` counted).

@@ -1,7 +1,7 @@
 // The browsers' façade (`index.js`, the package's "browser" entry) run in Node: `fetch` is replaced
 // by one that reads the packed package's files and records which `.wasm` each step fetched. Checks
 // that each call goes to the module that has it: resolution loads the resolver's module alone,
-// the tools (the deps view, diffs, Mermaid, edits) the tools' module
+// the tools (the deps view, diffs, Mermaid, edits, validate's lint configuration) the tools' module
 // alone, the pictures the picture module alone, `initResolver()` with
 // no options both (as documented before the split), that a `Catalog` loaded in the core works in
 // either on-demand module, and that the results equal Node's module (which has everything).
@@ -142,9 +142,14 @@ test('browsers: the tools load the tools\' module alone; a core Catalog is used 
     await web.init();
     const catalog = web.loadCatalog(files);
     const before = error(() => web.toMermaid(catalog, { package: 'aws-neuron-operator' }));
+    const configBefore = error(() => web.validate(files, { lint: ['head-not-highest=off'] }));
+    const plain = web.validate(files, { lint: [], olmV1: true }).diagnostics.length;
     await web.initTools();
     const out = {
       before,
+      configBefore,
+      plain,
+      configured: web.validate(files, { config: { lints: { 'version-goes-backwards': 'note' } }, lint: ['head-not-highest=off'] }),
       deps: catalog.packageDeps({ package: 'aws-neuron-operator' }),
       mermaid: web.toMermaid(catalog, { package: 'aws-neuron-operator' }),
       diff: web.diffCatalogs(catalog, files),
@@ -157,6 +162,12 @@ test('browsers: the tools load the tools\' module alone; a core Catalog is used 
   `);
   assert.deepEqual(fetched, [core, toolsWasm]);
   assert.equal(result.before.code, 'not-initialized');
+  // A lint configuration is read in the tools' module; without one validate stays in the core.
+  assert.equal(result.configBefore.code, 'not-initialized');
+  assert.match(result.configBefore.message, /initTools\(\)/);
+  assert.equal(result.plain, olm.validate(olm.readCatalog(example), { olmV1: true }).diagnostics.length);
+  const lintOptions = { config: { lints: { 'version-goes-backwards': 'note' } }, lint: ['head-not-highest=off'] };
+  assert.deepEqual(result.configured, olm.validate(olm.readCatalog(example), lintOptions));
   const nodeCatalog = olm.loadCatalog(olm.readCatalog(example));
   assert.deepEqual(result.deps, nodeCatalog.packageDeps({ package: 'aws-neuron-operator' }));
   assert.equal(result.mermaid, olm.toMermaid(nodeCatalog, { package: 'aws-neuron-operator' }));
