@@ -88,10 +88,9 @@ fn content_from_js(content: &JsValue, what: &str) -> Result<Vec<u8>, JsValue> {
 fn lint_config_from_js(options: &JsValue) -> Result<LintConfig, JsValue> {
     let get = |k: &str| js_sys::Reflect::get(options, &k.into()).ok().filter(|v| !v.is_undefined() && !v.is_null());
     let mut config = read_lint_settings(get("config"), get("lint"))?;
-    let mut cli = LintConfig::default();
-    cli.olm_v1 = get("olmV1").and_then(|v| v.as_bool()).unwrap_or(false);
-    cli.deny_warnings = get("denyWarnings").and_then(|v| v.as_bool()).unwrap_or(false);
-    config.merge(cli);
+    // As `merge` does with the flags (no merge here: the core module has no map to merge).
+    config.olm_v1 |= get("olmV1").and_then(|v| v.as_bool()).unwrap_or(false);
+    config.deny_warnings |= get("denyWarnings").and_then(|v| v.as_bool()).unwrap_or(false);
     Ok(config)
 }
 
