@@ -12,6 +12,15 @@ function hasPanicHook(getRaw) {
 }
 
 /**
+ * The draft of a picture (core handle `h`): the picture module (`raw`) reads the options, the
+ * core makes the draft from plain arguments (it reads no options object).
+ */
+function pictureDraft(h, raw, options, what) {
+  const o = raw.pictureOptions(options, what);
+  return h.pictureDraft(o.package, o.channel, o.from, o.v1, o.fans, o.fanBudget, o.topToBottom, o.collapse, o.expand);
+}
+
+/**
  * @param {() => any} getRaw the current raw module
  * @param {() => void} reset
  * @param {(() => any) | null} getResolverRaw the resolver's module (`resolve`, `resolveText`,
@@ -82,8 +91,8 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
     packages() { return this.#use((h) => h.packages()); }
     channelGraph(pkg, channel) { return this.#use((h) => h.channelGraph(pkg, channel)); }
     upgradePath(options) { return this.#use((h) => h.upgradePath(options)); }
-    graphPicture(options) { return this.#picture((h, raw) => raw.drawPicture(h.pictureDraft(options, 'graphPicture'))); }
-    renderGraphSvg(options) { return this.#picture((h, raw) => raw.drawSvg(h.pictureDraft(options, 'renderGraphSvg'), options)); }
+    graphPicture(options) { return this.#picture((h, raw) => raw.drawPicture(pictureDraft(h, raw, options, 'graphPicture'))); }
+    renderGraphSvg(options) { return this.#picture((h, raw) => raw.drawSvg(pictureDraft(h, raw, options, 'renderGraphSvg'), options)); }
     packageDeps(options) { return this.#tools((h) => h.packageDeps(options)); }
     packageDepsText(options) { return this.#tools((h) => h.packageDepsText(options)); }
     toMermaid(options) { return this.#tools((h) => h.toMermaid(options)); }

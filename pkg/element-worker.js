@@ -10,7 +10,7 @@
 // or `{files}`) → the package summaries, `draw(key, options)` → `{svg, picture}` (the
 // `renderGraphSvg` options), `drop(key)`.
 import wasmInit, { loadCatalog } from './dist/web/olm_catalog.js';
-import pictureInit, { drawPicture, drawSvg } from './dist/web-picture/olm_graph_picture.js';
+import pictureInit, { drawPicture, drawSvg, pictureOptions as readPictureOptions } from './dist/web-picture/olm_graph_picture.js';
 import { fetchCatalog } from './element-fetch.js';
 
 const KEEP = 4;
@@ -52,7 +52,7 @@ const ops = {
   draw(key, options) {
     const { catalog } = get(key);
     // One draft (the core module), laid out twice (the picture module): the picture and its SVG.
-    const draft = catalog.pictureDraft(pictureOptions(options), 'graphPicture');
+    const draft = pictureDraft(catalog, readPictureOptions(pictureOptions(options), 'graphPicture'));
     const picture = drawPicture(draft);
     const svg = drawSvg(draft, options);
     return { svg, picture };
@@ -63,6 +63,11 @@ const ops = {
     return true;
   },
 };
+
+/** The draft of `catalog` for options the picture module's `pictureOptions` has read. */
+function pictureDraft(catalog, o) {
+  return catalog.pictureDraft(o.package, o.channel, o.from, o.v1, o.fans, o.fanBudget, o.topToBottom, o.collapse, o.expand);
+}
 
 /** The `graphPicture` options among `renderGraphSvg`'s. */
 export function pictureOptions({ theme, interactive, legend, idPrefix, ...picture }) {

@@ -3,7 +3,7 @@
 # (no download from GitHub), and prints the .wasm sizes. Five modules:
 # - pkg/dist/web: the core (`--no-default-features`: validation, graphs, paths, and the graph
 #   picture's draft, `Catalog.pictureDraft`), what browsers load first;
-# - pkg/dist/web-picture: the picture module, `crates/graph-picture` alone (`drawPicture`,
+# - pkg/dist/web-picture: the picture module, `crates/graph-picture` alone (`pictureOptions`, `drawPicture`,
 #   `drawSvg`, `layoutGraph`: the layout and the SVG of the drafts the core makes), which browsers
 #   load on demand (`initPicture()`); a small crate, so its build takes seconds;
 # - pkg/dist/web-resolver: the core with the resolver and CEL (`--no-default-features --features

@@ -1042,93 +1042,10 @@ pub fn format_diagnostics(diagnostics: JsValue, options: JsValue) -> Result<Stri
     Ok(crate::report_formats::render_diagnostics(format, &diagnostics, valid))
 }
 
-// The picture of a channel's upgrade graph (issue 16): the core module reads the options and
-// the catalog (`pictureDraft`); the layout and the SVG are in the picture module
+// The picture of a channel's upgrade graph (issue 16): the core module reads the catalog
+// (`pictureDraft`, from plain arguments); the options' reading, the layout and the SVG are in the
+// picture module
 // (crates/graph-picture, docs/performance.md "WebAssembly size").
-
-/// The fields of `graphPicture` / `renderGraphSvg` options.
-const PICTURE_FIELDS: [&str; 13] = [
-    "package",
-    "channel",
-    "from",
-    "semantics",
-    "fans",
-    "fanBudget",
-    "expand",
-    "collapse",
-    "direction",
-    "theme",
-    "interactive",
-    "legend",
-    "idPrefix",
-];
-
-#[derive(serde::Deserialize, Default)]
-#[serde(rename_all = "camelCase", default)]
-struct PictureOpts {
-    package: String,
-    channel: Option<String>,
-    from: Option<String>,
-    semantics: Option<String>,
-    fans: bool,
-    fan_budget: Option<usize>,
-    expand: Vec<String>,
-    collapse: Option<bool>,
-    direction: Option<String>,
-    theme: Option<String>,
-    interactive: bool,
-    legend: Option<bool>,
-    id_prefix: Option<String>,
-}
-
-/// Read picture options (`what` names the function in errors) into the library's.
-#[cfg_attr(olm_wasm_size, optimize(size))]
-fn picture_options(model: &crate::model::Model, options: JsValue, what: &str) -> Result<graph::SvgOptions, JsValue> {
-    known_fields(&options, &PICTURE_FIELDS, &format!("{what} options"))?;
-    let o: PictureOpts = serde_wasm_bindgen::from_value(options)
-        .map_err(|e| js_error("invalid-input", &format!("{what} options: {e}"), None))?;
-    let bad = |field: &str, allowed: &str, got: &str| {
-        js_error("invalid-input", &format!("{what} options: {field} must be {allowed}, not {got:?}"), None)
-    };
-    let mut p = graph::PictureOptions::new(o.package.clone());
-    p.channel = o.channel.filter(|c| !c.is_empty());
-    p.semantics = match o.semantics.as_deref().unwrap_or("v0") {
-        "v0" => Semantics::V0,
-        "v1" => Semantics::V1,
-        other => return Err(bad("semantics", "\"v0\" or \"v1\"", other)),
-    };
-    if let Some(from) = o.from.filter(|f| !f.is_empty()) {
-        // `from` names a bundle, or else may be a version (`1.2.0`, `v1.2.0`), as for `upgradePath`.
-        if let Some(pkg) = model.package(&o.package) {
-            let version = Version::parse(from.strip_prefix('v').unwrap_or(&from)).ok();
-            p.from = Some(Start::from_input(pkg, &from, version));
-        }
-    }
-    p.expand_fans = o.fans;
-    if let Some(b) = o.fan_budget {
-        p.fan_budget = b;
-    }
-    p.expand = o.expand;
-    p.collapse = o.collapse.unwrap_or(true);
-    p.direction = match o.direction.as_deref().unwrap_or("lr") {
-        "lr" | "left-to-right" => graph::layout::Direction::LeftToRight,
-        "tb" | "top-to-bottom" => graph::layout::Direction::TopToBottom,
-        other => return Err(bad("direction", "\"lr\" or \"tb\"", other)),
-    };
-    let mut s = graph::SvgOptions::new(p);
-    s.theme = match o.theme.as_deref().unwrap_or("light") {
-        "light" => graph::Theme::Light,
-        "dark" => graph::Theme::Dark,
-        "auto" => graph::Theme::Auto,
-        other => return Err(bad("theme", "\"light\", \"dark\" or \"auto\"", other)),
-    };
-    s.interactive = o.interactive;
-    s.legend = o.legend.unwrap_or(true);
-    if let Some(id) = o.id_prefix {
-        s.id_prefix = id;
-    }
-    Ok(s)
-}
 
 /// A `PictureError` as a JS `Error` with a stable `code`.
 #[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]
@@ -1157,15 +1074,47 @@ struct DepsOpts {
 
 #[wasm_bindgen]
 impl Catalog {
-    /// What `graphPicture` / `renderGraphSvg` draw, before layout (`Draft`): their options read
-    /// (`what` names the function in errors), the channel's graph and path from the catalog. The
-    /// picture module's `drawPicture` / `drawSvg` (in Node's module too: feature `picture`) lay
-    /// it out and draw it; the npm façade chains the two.
+    /// What `graphPicture` / `renderGraphSvg` draw, before layout (`Draft`): the channel's graph
+    /// and path from the catalog, for options the picture module's `pictureOptions` has read
+    /// (plain arguments, so the core reads no options object). The picture module's
+    /// `drawPicture` / `drawSvg` (in Node's module too: feature `picture`) lay it out and draw
+    /// it; the npm façade chains the three.
     #[wasm_bindgen(js_name = pictureDraft)]
     #[cfg_attr(olm_wasm_size, optimize(size))]
-    pub fn picture_draft(&self, options: JsValue, what: &str) -> Result<JsValue, JsValue> {
-        let o = picture_options(&self.inner.model, options, what)?;
-        to_js(&graph::picture_draft(&self.inner.model, &o.picture).map_err(picture_error)?)
+    #[allow(clippy::too_many_arguments)]
+    pub fn picture_draft(
+        &self,
+        package_name: String,
+        channel: Option<String>,
+        from: Option<String>,
+        v1: bool,
+        fans: bool,
+        fan_budget: Option<u32>,
+        top_to_bottom: bool,
+        collapse: bool,
+        expand: Vec<String>,
+    ) -> Result<JsValue, JsValue> {
+        let model = &self.inner.model;
+        let mut p = graph::PictureOptions::new(package_name);
+        p.channel = channel.filter(|c| !c.is_empty());
+        p.semantics = if v1 { Semantics::V1 } else { Semantics::V0 };
+        if let Some(from) = from.filter(|f| !f.is_empty()) {
+            // `from` names a bundle, or else may be a version (`1.2.0`, `v1.2.0`), as for `upgradePath`.
+            if let Some(pkg) = model.package(&p.package) {
+                let version = Version::parse(from.strip_prefix('v').unwrap_or(&from)).ok();
+                p.from = Some(Start::from_input(pkg, &from, version));
+            }
+        }
+        p.expand_fans = fans;
+        if let Some(b) = fan_budget {
+            p.fan_budget = b as usize;
+        }
+        p.expand = expand;
+        p.collapse = collapse;
+        if top_to_bottom {
+            p.direction = graph::layout::Direction::TopToBottom;
+        }
+        to_js(&graph::picture_draft(model, &p).map_err(picture_error)?)
     }
 }
 

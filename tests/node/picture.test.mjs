@@ -87,20 +87,20 @@ test('hostile names are text, never markup', () => {
   assert.equal(pic.channel, 'stable <b>&</b> "\'');
 });
 
-test('browsers: the core module makes the draft, the picture module (no catalog reader) draws it', () => {
+test('browsers: the core module makes the draft from plain arguments, the picture module (no catalog reader) reads the options and draws it', () => {
   const require = createRequire(import.meta.url);
   const pkg = join(require.resolve('olm-catalog/package.json'), '..');
   const core = readFileSync(join(pkg, 'dist/web/olm_catalog.js'), 'utf8');
   const picture = readFileSync(join(pkg, 'dist/web-picture/olm_graph_picture.js'), 'utf8');
-  assert.ok(core.includes('pictureDraft(options, what)'));
-  for (const name of ['drawPicture', 'drawSvg', 'layoutGraph']) {
+  assert.ok(core.includes('pictureDraft(package_name, channel, from, v1, fans, fan_budget, top_to_bottom, collapse, expand)'));
+  for (const name of ['pictureOptions', 'drawPicture', 'drawSvg', 'layoutGraph']) {
     assert.ok(!core.includes(`export function ${name}(`), name);
     assert.ok(picture.includes(`export function ${name}(`), name);
   }
   assert.ok(!picture.includes('loadCatalog') && !picture.includes('export function validate('));
   // Node's module has both halves.
   const node = readFileSync(join(pkg, 'dist/node-full/olm_catalog.js'), 'utf8');
-  assert.ok(node.includes('pictureDraft') && node.includes('drawPicture') && node.includes('layoutGraph'));
+  assert.ok(['pictureDraft', 'pictureOptions', 'drawPicture', 'layoutGraph'].every((name) => node.includes(name)));
 });
 
 test('errors are structured', () => {

@@ -1,10 +1,12 @@
-//! The picture module's JS exports (feature `bindings`, wasm32 only): `drawPicture` and
-//! `drawSvg` take the draft the core module's `Catalog.pictureDraft` returns, `layoutGraph` any
+//! The picture module's JS exports (feature `bindings`, wasm32 only): `pictureOptions` reads
+//! the pictures' options into the core module's `Catalog.pictureDraft` arguments, `drawPicture`
+//! and `drawSvg` take the draft the core module's `Catalog.pictureDraft` returns, `layoutGraph` any
 //! graph. Translation only; errors are JS `Error`s with `name = "OlmCatalogError"` and a `code`,
 //! as the core module's.
 
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::layout::{layout, path_d, Direction, LayoutEdge, LayoutNode, LayoutOptions, NodeBox, Point};
 use crate::{draw, picture_svg, Draft, Picture, SvgStyle, Theme};
@@ -37,7 +39,107 @@ pub fn draw_picture(draft: JsValue) -> Result<JsValue, JsValue> {
     to_js(&drawn(draft)?)
 }
 
-/// `renderGraphSvg`'s drawing options (the core module has checked them).
+/// The fields of `graphPicture` / `renderGraphSvg` options.
+const PICTURE_FIELDS: [&str; 13] = [
+    "package",
+    "channel",
+    "from",
+    "semantics",
+    "fans",
+    "fanBudget",
+    "expand",
+    "collapse",
+    "direction",
+    "theme",
+    "interactive",
+    "legend",
+    "idPrefix",
+];
+
+/// `graphPicture` / `renderGraphSvg` options as given.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+struct PictureOpts {
+    package: String,
+    channel: Option<String>,
+    from: Option<String>,
+    semantics: Option<String>,
+    fans: bool,
+    fan_budget: Option<usize>,
+    expand: Vec<String>,
+    collapse: Option<bool>,
+    direction: Option<String>,
+    theme: Option<String>,
+    interactive: bool,
+    legend: Option<bool>,
+    id_prefix: Option<String>,
+}
+
+/// The options checked, as the core module's `Catalog.pictureDraft` takes them (plain
+/// arguments: the core module reads no options object).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DraftArgs {
+    package: String,
+    channel: Option<String>,
+    from: Option<String>,
+    v1: bool,
+    fans: bool,
+    fan_budget: Option<usize>,
+    top_to_bottom: bool,
+    collapse: bool,
+    expand: Vec<String>,
+}
+
+/// An error for `{what} options: {field} must be {allowed}, not {got:?}`.
+fn bad_option(what: &str, field: &str, allowed: &str, got: &str) -> JsValue {
+    js_error("invalid-input", &format!("{what} options: {field} must be {allowed}, not {got:?}"))
+}
+
+/// `graphPicture` / `renderGraphSvg` options (`what` names the function in errors) checked
+/// (known fields, types, the values of `semantics`, `direction` and `theme`) and returned as
+/// `{package, channel, from, v1, fans, fanBudget, topToBottom, collapse, expand}`, the core
+/// module's `Catalog.pictureDraft` arguments in order; the façade chains the two.
+#[wasm_bindgen(js_name = pictureOptions)]
+pub fn picture_options(options: JsValue, what: &str) -> Result<JsValue, JsValue> {
+    let obj = options.dyn_ref::<js_sys::Object>().filter(|_| options.is_object() && !js_sys::Array::is_array(&options));
+    let Some(obj) = obj else {
+        return Err(js_error("invalid-input", &format!("{what} options must be an object")));
+    };
+    let keys = js_sys::Object::keys(obj);
+    if let Some(k) = keys.iter().filter_map(|k| k.as_string()).find(|k| !PICTURE_FIELDS.contains(&k.as_str())) {
+        let hint = if k == "path" { " (pass a loaded catalog as `catalog`)" } else { "" };
+        return Err(js_error("invalid-input", &format!("{what} options: unknown field `{k}`{hint}")));
+    }
+    let o: PictureOpts = serde_wasm_bindgen::from_value(options)
+        .map_err(|e| js_error("invalid-input", &format!("{what} options: {e}")))?;
+    let v1 = match o.semantics.as_deref().unwrap_or("v0") {
+        "v0" => false,
+        "v1" => true,
+        other => return Err(bad_option(what, "semantics", "\"v0\" or \"v1\"", other)),
+    };
+    let top_to_bottom = match o.direction.as_deref().unwrap_or("lr") {
+        "lr" | "left-to-right" => false,
+        "tb" | "top-to-bottom" => true,
+        other => return Err(bad_option(what, "direction", "\"lr\" or \"tb\"", other)),
+    };
+    if let Some(other) = o.theme.as_deref().filter(|t| !matches!(*t, "light" | "dark" | "auto")) {
+        return Err(bad_option(what, "theme", "\"light\", \"dark\" or \"auto\"", other));
+    }
+    to_js(&DraftArgs {
+        package: o.package,
+        channel: o.channel,
+        from: o.from,
+        v1,
+        fans: o.fans,
+        fan_budget: o.fan_budget,
+        top_to_bottom,
+        collapse: o.collapse.unwrap_or(true),
+        expand: o.expand,
+    })
+}
+
+/// `renderGraphSvg`'s drawing options (`pictureOptions` has checked them).
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase", default)]
 struct StyleOpts {
