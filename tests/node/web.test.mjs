@@ -54,8 +54,25 @@ const resolverWasm = 'dist/web-resolver/olm_catalog_bg.wasm';
 const toolsWasm = 'dist/web-tools/olm_catalog_bg.wasm';
 const pictureWasm = 'dist/web-picture/olm_graph_picture_bg.wasm';
 
+/** Picture options each function must reject (`invalid-input`), and one set using every field. */
+const BAD_PICTURE_OPTIONS = [
+  { package: 'aws-neuron-operator', bogus: 1 },
+  { package: 'aws-neuron-operator', semantics: 'v2' },
+  { package: 'aws-neuron-operator', direction: 'up' },
+  { package: 'aws-neuron-operator', theme: 'pink' },
+  { package: 'aws-neuron-operator', fanBudget: -1 },
+  { package: 'aws-neuron-operator', expand: 'x' },
+  7,
+];
+const ALL_PICTURE_OPTIONS = {
+  package: 'aws-neuron-operator', channel: '', from: 'v1.1.1', semantics: 'v1', fans: true, fanBudget: 3,
+  expand: ['group:x'], collapse: false, direction: 'tb', theme: 'dark', interactive: true, legend: false, idPrefix: 'p-',
+};
+
 test('browsers: pictures load the picture module alone, and draw what Node draws', () => {
   const { fetched, result } = scenario(`
+    const BAD_OPTIONS = ${JSON.stringify(BAD_PICTURE_OPTIONS)};
+    const ALL_OPTIONS = ${JSON.stringify(ALL_PICTURE_OPTIONS)};
     await web.init();
     const catalog = web.loadCatalog(files);
     const report = web.validate(files).valid;
@@ -74,6 +91,9 @@ test('browsers: pictures load the picture module alone, and draw what Node draws
       layout: web.layoutGraph({ nodes: [{ width: 10, height: 10 }, { width: 10, height: 10 }], edges: [{ from: 0, to: 1 }] }),
       unknown: error(() => catalog.graphPicture({ package: 'no-such-package' })),
       badTheme: error(() => catalog.renderGraphSvg({ package: 'aws-neuron-operator', theme: 'pink' })),
+      // The picture module reads the options (pictureOptions), the core takes them as arguments.
+      badOptions: BAD_OPTIONS.map((o) => error(() => catalog.graphPicture(o))),
+      allOptions: catalog.graphPicture(ALL_OPTIONS),
       deps: error(() => catalog.packageDeps({ package: 'aws-neuron-operator' })),
     };
     catalog.free();
@@ -97,6 +117,17 @@ test('browsers: pictures load the picture module alone, and draw what Node draws
   assert.equal(result.unknown.code, 'unknown-package');
   assert.equal(result.badTheme.code, 'invalid-input');
   assert.match(result.badTheme.message, /^renderGraphSvg options: theme must be/);
+  // Every option read alike in the browsers' two modules and in Node's one.
+  const nodeAgain = olm.loadCatalog(olm.readCatalog(example));
+  const nodeErrors = BAD_PICTURE_OPTIONS.map((o) => {
+    try { nodeAgain.graphPicture(o); return null; } catch (e) { return { name: e.name, code: e.code, message: e.message }; }
+  });
+  assert.deepEqual(result.badOptions, nodeErrors);
+  assert.ok(result.badOptions.every((e) => e?.code === 'invalid-input'), JSON.stringify(result.badOptions));
+  assert.match(result.badOptions[1].message, /^graphPicture options: semantics must be "v0" or "v1", not "v2"$/);
+  assert.deepEqual(result.allOptions, nodeAgain.graphPicture(ALL_PICTURE_OPTIONS));
+  assert.equal(result.allOptions.direction, 'top-to-bottom');
+  nodeAgain.free();
   assert.equal(result.deps.code, 'not-initialized');
 });
 
