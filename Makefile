@@ -45,6 +45,7 @@ bench-build:
 
 test-rust:
 	$(CARGO) test
+	$(CARGO) test -p olm-graph-picture
 
 test-wasm:
 	$(CARGO) test --target wasm32-unknown-unknown --test wasm_node

@@ -12,6 +12,15 @@ function hasPanicHook(getRaw) {
 }
 
 /**
+ * The draft of a picture (core handle `h`): the picture module (`raw`) reads the options, the
+ * core makes the draft from plain arguments (it reads no options object).
+ */
+function pictureDraft(h, raw, options, what) {
+  const o = raw.pictureOptions(options, what);
+  return h.pictureDraft(o.package, o.channel, o.from, o.v1, o.fans, o.fanBudget, o.topToBottom, o.collapse, o.expand);
+}
+
+/**
  * @param {() => any} getRaw the current raw module
  * @param {() => void} reset
  * @param {(() => any) | null} getResolverRaw the resolver's module (`resolve`, `resolveText`,
@@ -20,8 +29,11 @@ function hasPanicHook(getRaw) {
  * @param {(() => any) | null} getToolsRaw the tools' module (render, templates, diffs, edits,
  *   OperatorGroup checks, RBAC previews, Mermaid and DOT, packageDeps, openCatalog,
  *   formatDiagnostics), when it is a separate one (browsers); `null` in Node
+ * @param {(() => any) | null} getPictureRaw the picture module (`drawPicture`, `drawSvg`,
+ *   `layoutGraph`: the layout and the SVG of the drafts the core's `pictureDraft` makes), when it
+ *   is a separate one (browsers); `null` when `getRaw`'s module has it (Node)
  */
-export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null) {
+export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null, getPictureRaw = null) {
   let generation = 0;
 
   function call(fn) {
@@ -44,6 +56,8 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
   // A call into the resolver's or the tools' module (the core one in Node, which has everything).
   const callResolver = (fn) => call((coreRaw) => fn(getResolverRaw ? getResolverRaw() : coreRaw));
   const callTools = (fn) => call((coreRaw) => fn(getToolsRaw ? getToolsRaw() : coreRaw));
+  // The picture module holds no catalog: the core makes the draft, the picture module draws it.
+  const callPicture = (fn) => call((coreRaw) => fn(getPictureRaw ? getPictureRaw() : coreRaw));
   const separate = getResolverRaw !== null || getToolsRaw !== null;
 
   class Catalog {
@@ -77,8 +91,8 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
     packages() { return this.#use((h) => h.packages()); }
     channelGraph(pkg, channel) { return this.#use((h) => h.channelGraph(pkg, channel)); }
     upgradePath(options) { return this.#use((h) => h.upgradePath(options)); }
-    graphPicture(options) { return this.#use((h) => h.graphPicture(options)); }
-    renderGraphSvg(options) { return this.#use((h) => h.renderGraphSvg(options)); }
+    graphPicture(options) { return this.#picture((h, raw) => raw.drawPicture(pictureDraft(h, raw, options, 'graphPicture'))); }
+    renderGraphSvg(options) { return this.#picture((h, raw) => raw.drawSvg(pictureDraft(h, raw, options, 'renderGraphSvg'), options)); }
     packageDeps(options) { return this.#tools((h) => h.packageDeps(options)); }
     packageDepsText(options) { return this.#tools((h) => h.packageDepsText(options)); }
     toMermaid(options) { return this.#tools((h) => h.toMermaid(options)); }
@@ -89,6 +103,8 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
     previewRbacText(options, format) { return this.#tools((h) => h.previewRbacText(options, format)); }
     /** @internal benchmark hook: every channel's graph and every entry's paths; nodes + paths computed */
     __graphsAndPaths() { return this.#use((h) => h.__graphsAndPaths()); }
+    /** `fn(handle, pictureRaw)`: the draft from this catalog's handle, drawn in the picture module. */
+    #picture(fn) { return callPicture((raw) => this.#use((h) => fn(h, raw))); }
     /** `fn` on this catalog's handle in the tools' module. */
     #tools(fn) { return callTools((raw) => fn(Catalog._raw(this, raw))); }
     /**
@@ -178,6 +194,13 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
     });
   }
 
+  /** `validate`'s options name a lint configuration: a `config`, or `lint` settings. */
+  function lintSettings(options) {
+    if (options === null || typeof options !== 'object') return false;
+    return (options.config !== undefined && options.config !== null)
+      || (options.lint !== undefined && options.lint !== null && !(Array.isArray(options.lint) && options.lint.length === 0));
+  }
+
   function invalid(message) {
     const err = new Error(message);
     err.name = 'OlmCatalogError';
@@ -243,8 +266,10 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
   return {
     graphPicture: (catalog, options) => withCatalog(catalog, (c) => c.graphPicture(options), 'graphPicture'),
     renderGraphSvg: (catalog, options) => withCatalog(catalog, (c) => c.renderGraphSvg(options), 'renderGraphSvg'),
-    layoutGraph: (input) => call((raw) => raw.layoutGraph(input)),
-    validate: (files, options) => call((raw) => raw.validate(files, options)),
+    layoutGraph: (input) => callPicture((raw) => raw.layoutGraph(input)),
+    // A lint configuration (`config`, `lint`) is read in the tools' module (browsers: the core
+    // module leaves its reader out).
+    validate: (files, options) => (lintSettings(options) ? callTools : call)((raw) => raw.validate(files, options)),
     diffCatalogs: (old, neu, options) => diffWith(old, neu, options, false),
     diffCatalogsText: (old, neu, options) => diffWith(old, neu, options, true),
     // Catalog edits (tools' module): plan an operation, apply edits to a file list.

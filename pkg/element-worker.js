@@ -4,10 +4,13 @@
 // four most recently used are kept).
 //
 // Messages: `{id, op, args}` → `{id, ok: true, value}` or `{id, ok: false, error: {name, code,
-// message}}`, handled in order. Operations: `init(wasmUrl)`, `load(key, source)` (source `{url}`
+// message}}`, handled in order. Operations: `init(wasmUrl, pictureWasmUrl)` (the core module, which
+// reads catalogs and makes the pictures' drafts, and the picture module, which lays them out and
+// draws them), `load(key, source)` (source `{url}`
 // or `{files}`) → the package summaries, `draw(key, options)` → `{svg, picture}` (the
 // `renderGraphSvg` options), `drop(key)`.
 import wasmInit, { loadCatalog } from './dist/web/olm_catalog.js';
+import pictureInit, { drawPicture, drawSvg, pictureOptions as readPictureOptions } from './dist/web-picture/olm_graph_picture.js';
 import { fetchCatalog } from './element-fetch.js';
 
 const KEEP = 4;
@@ -28,8 +31,8 @@ function get(key) {
 }
 
 const ops = {
-  init(wasmUrl) {
-    ready ??= wasmInit({ module_or_path: wasmUrl });
+  init(wasmUrl, pictureWasmUrl) {
+    ready ??= Promise.all([wasmInit({ module_or_path: wasmUrl }), pictureInit({ module_or_path: pictureWasmUrl })]);
     return ready.then(() => true);
   },
   async load(key, source) {
@@ -48,8 +51,10 @@ const ops = {
   },
   draw(key, options) {
     const { catalog } = get(key);
-    const picture = catalog.graphPicture(pictureOptions(options));
-    const svg = catalog.renderGraphSvg(options);
+    // One draft (the core module), laid out twice (the picture module): the picture and its SVG.
+    const draft = pictureDraft(catalog, readPictureOptions(pictureOptions(options), 'graphPicture'));
+    const picture = drawPicture(draft);
+    const svg = drawSvg(draft, options);
     return { svg, picture };
   },
   drop(key) {
@@ -58,6 +63,11 @@ const ops = {
     return true;
   },
 };
+
+/** The draft of `catalog` for options the picture module's `pictureOptions` has read. */
+function pictureDraft(catalog, o) {
+  return catalog.pictureDraft(o.package, o.channel, o.from, o.v1, o.fans, o.fanBudget, o.topToBottom, o.collapse, o.expand);
+}
 
 /** The `graphPicture` options among `renderGraphSvg`'s. */
 export function pictureOptions({ theme, interactive, legend, idPrefix, ...picture }) {

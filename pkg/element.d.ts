@@ -25,7 +25,7 @@ export interface OlmUpgradeGraphEventMap extends HTMLElementEventMap {
  */
 export declare class OlmUpgradeGraph extends HTMLElement {
   static readonly observedAttributes: string[];
-  /** A loaded `Catalog` (drawn on the page's thread) or files (loaded in the worker); wins over `src`. */
+  /** A loaded `Catalog` (drawn on the page's thread, after `await initPicture()` there) or files (loaded in the worker); wins over `src`. */
   catalog: Catalog | CatalogFile[] | null;
   /** The last drawn picture. */
   readonly picture: Picture | null;
@@ -38,8 +38,8 @@ export declare class OlmUpgradeGraph extends HTMLElement {
   removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
 }
 
-/** Where the worker script and the core `.wasm` are, when not beside this module (call before the first element loads). */
-export declare function configure(urls: { workerUrl?: string | URL; wasmUrl?: string | URL }): void;
+/** Where the worker script, the core `.wasm` and the picture module's `.wasm` are, when not beside this module (call before the first element loads). */
+export declare function configure(urls: { workerUrl?: string | URL; wasmUrl?: string | URL; pictureWasmUrl?: string | URL }): void;
 
 /** Register the element under `name` (default `olm-upgrade-graph`; done on import). */
 export declare function define(name?: string): void;

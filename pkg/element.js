@@ -1,6 +1,6 @@
 // `<olm-upgrade-graph>`: a channel's upgrade graph in any page, drawn by the same Rust layout and
-// SVG renderer as the site and `olm-catalog graph --format svg` (`renderGraphSvg`, in the core
-// WebAssembly module), with the path from an installed version to the head highlighted and listed
+// SVG renderer as the site and `olm-catalog graph --format svg` (`renderGraphSvg`: the core
+// WebAssembly module reads the catalog, the picture module lays it out and draws it), with the path from an installed version to the head highlighted and listed
 // below it. Loading, parsing and layout run in a worker (element-worker.js); this file is the
 // page side: attributes, the shadow DOM, and events. Catalog text only ever reaches the page as
 // escaped SVG and as text nodes.
@@ -12,7 +12,8 @@
 // `package` (default: the catalog's only package), `channel` (default: the package's default
 // channel), `from` (bundle name or version), `semantics` (`v0` | `v1`), `fans` (draw every
 // skipRange edge), `theme` (`light` | `dark` | `auto`). Property `catalog`: a `Catalog` from
-// `loadCatalog` (drawn on the page's thread) or a `CatalogFile[]` (loaded in the worker); it wins
+// `loadCatalog` (drawn on the page's thread, which must have loaded the picture module:
+// `await initPicture()`) or a `CatalogFile[]` (loaded in the worker); it wins
 // over `src`. Events: `node-select` (a node picked by click, Enter or Space; `detail.bundle`),
 // `graph-render` (`detail.picture`), `graph-error` (`detail.error`). Styling: the SVG's
 // `--olm-*` custom properties, `--olm-graph-max-height`, and `::part()` (container, toolbar,
@@ -48,16 +49,19 @@ button:focus-visible,.viewport:focus-visible{outline:2px solid var(--_focus);out
 let config = {
   workerUrl: () => new URL('./element-worker.js', import.meta.url),
   wasmUrl: () => new URL('./dist/web/olm_catalog_bg.wasm', import.meta.url),
+  pictureWasmUrl: () => new URL('./dist/web-picture/olm_graph_picture_bg.wasm', import.meta.url),
 };
 
 /**
- * Where the worker script and the `.wasm` are (the single-file build points both at itself and
- * its neighbour). Call before the first element loads.
- * @param {{workerUrl?: string | URL, wasmUrl?: string | URL}} urls
+ * Where the worker script and the two `.wasm` are: the core module's (`wasmUrl`) and the picture
+ * module's (`pictureWasmUrl`; the single-file build points them at itself and its neighbours).
+ * Call before the first element loads.
+ * @param {{workerUrl?: string | URL, wasmUrl?: string | URL, pictureWasmUrl?: string | URL}} urls
  */
-export function configure({ workerUrl, wasmUrl }) {
+export function configure({ workerUrl, wasmUrl, pictureWasmUrl }) {
   if (workerUrl) config = { ...config, workerUrl: () => new URL(workerUrl, location.href) };
   if (wasmUrl) config = { ...config, wasmUrl: () => new URL(wasmUrl, location.href) };
+  if (pictureWasmUrl) config = { ...config, pictureWasmUrl: () => new URL(pictureWasmUrl, location.href) };
 }
 
 // ---- the worker, shared by every element of the page
@@ -91,7 +95,7 @@ function startWorker() {
     pending.set(id, { resolve, reject });
     w.postMessage({ id, op, args });
   });
-  call('init', String(config.wasmUrl())).catch(() => {});
+  call('init', String(config.wasmUrl()), String(config.pictureWasmUrl())).catch(() => {});
   return { w, call };
 }
 const call = (op, ...args) => {

@@ -304,11 +304,27 @@ export declare class Catalog {
   free(): void;
 }
 
-/** Browsers: instantiate the module first (Node: a no-op). */
-export declare function init(input?: string | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;
+/** `init`'s options. */
+export interface InitOptions {
+  /** Also load the picture module (as `initPicture`): `true` from its default place, or its `WasmInput`. */
+  picture?: boolean | WasmInput;
+}
+
+/** Browsers: instantiate the core module first (Node: a no-op). */
+export declare function init(input?: string | URL | Response | BufferSource | WebAssembly.Module, options?: InitOptions): Promise<void>;
 export default init;
 
-/** A `.wasm` for `init`, `initResolver` or `initTools`: its URL, a `Response`, its bytes or a compiled module. */
+/**
+ * Browsers: load the picture module (by default `dist/web-picture/olm_graph_picture_bg.wasm`)
+ * before calling `graphPicture`, `renderGraphSvg` (also as `Catalog` methods) or `layoutGraph`:
+ * the core module reads the catalog and makes the picture's draft, this small module lays it out
+ * and draws it (before 2026-11-24 both were in the core module, and `init()` was enough: add
+ * `await initPicture()`, or `init(input, {picture: true})`). Calling them before throws
+ * `not-initialized`. Node: a no-op.
+ */
+export declare function initPicture(input?: WasmInput): Promise<void>;
+
+/** A `.wasm` for `init`, `initPicture`, `initResolver` or `initTools`: its URL, a `Response`, its bytes or a compiled module. */
 export type WasmInput = string | URL | Response | BufferSource | WebAssembly.Module;
 
 /** `initResolver`'s options. */
@@ -376,7 +392,11 @@ export interface ValidateReport extends Report {
   passed: boolean;
 }
 
-/** Validate a catalog like `opm validate`, reporting every problem with its location. */
+/**
+ * Validate a catalog like `opm validate`, reporting every problem with its location. Browsers:
+ * with a lint configuration (`config`, or `lint` settings) the call runs in the tools' module
+ * (`await initTools()` first; before 2026-11-24 the core module read it), else in the core.
+ */
 export declare function validate(files: CatalogFile[], options?: ValidateOptions): ValidateReport;
 export declare function loadCatalog(files: CatalogFile[]): Catalog;
 
@@ -614,14 +634,16 @@ export declare function upgradePath(catalog: Catalog, options: UpgradePathOption
  * A channel's upgrade graph laid out (the same layout as the SVG, the site and the element).
  * Takes a loaded catalog, or a file list loaded for this call. Throws `unknown-package`,
  * `unknown-channel`, `no-channels`, `no-path` (a `from` that names nothing) or `too-large`.
+ * Browsers: `await initPicture()` first (the layout is in the picture module).
  */
 export declare function graphPicture(catalog: Catalog | CatalogFile[], options: GraphPictureOptions): Picture;
-/** The picture as a standalone, accessible SVG document (in the core module: no `initResolver()`). */
+/** The picture as a standalone, accessible SVG document (browsers: `await initPicture()` first). */
 export declare function renderGraphSvg(catalog: Catalog | CatalogFile[], options: RenderGraphSvgOptions): string;
 /**
  * The layered layout the pictures use, for any graph a page draws: node boxes and edges by node
  * index (list nodes oldest first: ranks follow the edges, the input order breaks ties). At most
  * 100,000 nodes and 500,000 edges (`too-large`); an edge naming a missing node is `invalid-input`.
+ * Browsers: `await initPicture()` first.
  */
 export declare function layoutGraph(input: LayoutGraphInput): LayoutGraphResult;
 export interface LayoutGraphInput {

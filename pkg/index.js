@@ -8,8 +8,13 @@ let raw = null;
 let lastInput;
 let broken = false;
 
-/** Instantiate the WebAssembly module. Safe to call more than once. */
-export async function init(input) {
+/**
+ * Instantiate the core WebAssembly module. Safe to call more than once. `options.picture`: also
+ * load the picture module (as `initPicture()`; `true`, or its `.wasm`), which `graphPicture`,
+ * `renderGraphSvg` and `layoutGraph` need.
+ */
+export async function init(input, { picture = false } = {}) {
+  if (picture !== false) await Promise.all([init(input), initPicture(picture)]);
   if (raw && !broken) return;
   if (input !== undefined) lastInput = input;
   if (!raw) {
@@ -24,11 +29,12 @@ export async function init(input) {
   broken = false;
 }
 
-// The on-demand modules: the resolver's (the core with the resolver and CEL) and the tools' (the
+// The on-demand modules: the picture module (the layout and the SVG, no catalog reader), the resolver's (the core with the resolver and CEL) and the tools' (the
 // core with render, templates, diffs, edits, OperatorGroup checks, RBAC previews, Mermaid, DOT,
 // packageDeps, openCatalog and formatDiagnostics). Each is loaded once; a `Catalog` loaded in the
 // core is loaded again in the module of the first call that needs it there.
 const onDemand = {
+  picture: { raw: null, loading: null, load: () => import('./dist/web-picture/olm_graph_picture.js') },
   resolver: { raw: null, loading: null, load: () => import('./dist/web-resolver/olm_catalog.js') },
   tools: { raw: null, loading: null, load: () => import('./dist/web-tools/olm_catalog.js') },
 };
@@ -72,6 +78,17 @@ export async function initTools(input) {
   await loadModule('tools', input);
 }
 
+/**
+ * Load the picture module: the layout and the SVG of upgrade graphs (`graphPicture`,
+ * `renderGraphSvg`, also as `Catalog` methods, and `layoutGraph`). The core module reads the
+ * catalog and makes each picture's draft; this small module lays it out and draws it, so pages
+ * that only validate never fetch it. By default the `.wasm` next to this package's
+ * `dist/web-picture/olm_graph_picture.js` is fetched. Safe to call more than once.
+ */
+export async function initPicture(input) {
+  await loadModule('picture', input);
+}
+
 function notLoaded(message) {
   const err = new Error(message);
   err.name = 'OlmCatalogError';
@@ -88,9 +105,16 @@ function currentResolver() {
 
 function currentTools() {
   if (!onDemand.tools.raw) {
-    throw notLoaded('call `await initTools()` (or `await initResolver()`) first: render, templates, diffs, edits, OperatorGroup checks, RBAC previews, Mermaid, DOT, packageDeps, openCatalog and formatDiagnostics are in the module it loads');
+    throw notLoaded('call `await initTools()` (or `await initResolver()`) first: render, templates, diffs, edits, OperatorGroup checks, RBAC previews, Mermaid, DOT, packageDeps, openCatalog, formatDiagnostics and the lint configuration of validate (config, lint) are in the module it loads');
   }
   return onDemand.tools.raw;
+}
+
+function currentPicture() {
+  if (!onDemand.picture.raw) {
+    throw notLoaded('call `await initPicture()` first: the layout and the SVG of graphPicture, renderGraphSvg and layoutGraph are in the picture module it loads');
+  }
+  return onDemand.picture.raw;
 }
 
 function current() {
@@ -103,7 +127,7 @@ function current() {
   return raw;
 }
 
-const api = makeApi(current, () => { broken = true; }, currentResolver, currentTools);
+const api = makeApi(current, () => { broken = true; }, currentResolver, currentTools, currentPicture);
 export const {
   validate, diffCatalogs, diffCatalogsText, planEdit, applyEdits, formatDiagnostics, render, expandTemplate, convertToBasicTemplate, resolve, resolveText, resolveV1, loadCatalog, openCatalog, packages, channelGraph, upgradePath, graphPicture, renderGraphSvg, layoutGraph, toMermaid, toDot, checkOperatorGroups, checkOperatorGroupsText, previewRbac, previewRbacText, Catalog, CatalogSession, __panicForTesting, __parseOnly,
 } = api;

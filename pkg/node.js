@@ -22,6 +22,8 @@ export async function init() {}
 export async function initResolver() {}
 /** Nothing to wait for in Node (the tools are always loaded); kept for browser-shared code. */
 export async function initTools() {}
+/** Nothing to wait for in Node (the picture's layout and SVG are always loaded); kept for browser-shared code. */
+export async function initPicture() {}
 export const {
   validate, diffCatalogs, diffCatalogsText, planEdit, applyEdits, formatDiagnostics, render, expandTemplate, convertToBasicTemplate, resolve, resolveText, resolveV1, loadCatalog, openCatalog, packages, channelGraph, upgradePath, graphPicture, renderGraphSvg, layoutGraph, toMermaid, toDot, checkOperatorGroups, checkOperatorGroupsText, previewRbac, previewRbacText, Catalog, CatalogSession, __panicForTesting, __parseOnly,
 } = api;

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Builds the npm package's WebAssembly and JS glue with the wasm-bindgen CLI pinned in Cargo.lock
-# (no download from GitHub), and prints the .wasm sizes. Four modules:
-# - pkg/dist/web: the core (`--no-default-features`: validation, graphs, paths, the graph picture
-#   and its SVG), what browsers load first;
+# (no download from GitHub), and prints the .wasm sizes. Five modules:
+# - pkg/dist/web: the core (`--no-default-features`: validation, graphs, paths, and the graph
+#   picture's draft, `Catalog.pictureDraft`), what browsers load first;
+# - pkg/dist/web-picture: the picture module, `crates/graph-picture` alone (`pictureOptions`, `drawPicture`,
+#   `drawSvg`, `layoutGraph`: the layout and the SVG of the drafts the core makes), which browsers
+#   load on demand (`initPicture()`); a small crate, so its build takes seconds;
 # - pkg/dist/web-resolver: the core with the resolver and CEL (`--no-default-features --features
 #   cel`: `resolve`, `resolveText`, `resolveV1`), which browsers load on demand (`initResolver()`);
 # - pkg/dist/web-tools: the core with the tools (`--no-default-features --features tools`: render,
@@ -10,7 +13,8 @@
 #   editing session `openCatalog`, formatDiagnostics), which browsers load on demand (`initTools()`;
 #   `initResolver()` loads it too unless told otherwise). No tool calls the resolver, so no
 #   browser call needs both;
-# - pkg/dist/node-full: everything (the default features), which Node uses directly.
+# - pkg/dist/node-full: everything (the default features, `picture` among them), which Node uses
+#   directly.
 # Four cargo builds (each in its own target directory, so none invalidates another): after a
 # change to the crate each compiles the crate alone, 1–1.5 min per module on this (shared)
 # machine, and the four wasm-opt passes take about 2.5 min more; the split into a resolver's and a
@@ -52,6 +56,11 @@ wasm_build() {
 # Separate target directories from the stable builds too (different flags and standard library).
 out=${CARGO_TARGET_DIR:-target}/wasm-pkg
 wasm_build --no-default-features --target-dir "$out/core"
+# The picture module: the picture crate's library as a cdylib with its bindings (the crate is an
+# rlib for olm-catalog, which must not export them from the browsers' modules).
+RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Ctarget-feature=+simd128 --cfg olm_wasm_size" cargo "+$toolchain" rustc \
+  -p olm-graph-picture --lib --crate-type cdylib --features bindings --profile wasm --target wasm32-unknown-unknown \
+  -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size --target-dir "$out/picture"
 wasm_build --no-default-features --features cel --target-dir "$out/resolver"
 wasm_build --no-default-features --features tools --target-dir "$out/tools"
 # OLM_TEST_HOOKS=1 (the Node tests) adds the test-only hooks to Node's module.
@@ -59,6 +68,7 @@ wasm_build ${OLM_TEST_HOOKS:+--features test-hooks} --target-dir "$out/full"
 built() { echo "$out/$1/wasm32-unknown-unknown/wasm/olm_catalog.wasm"; }
 rm -rf pkg/dist
 wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web "$(built core)"
+wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web-picture "$out/picture/wasm32-unknown-unknown/wasm/olm_graph_picture.wasm"
 wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web-resolver "$(built resolver)"
 wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web-tools "$(built tools)"
 wasm-bindgen --target nodejs --weak-refs --out-dir pkg/dist/node-full "$(built full)"
@@ -71,16 +81,18 @@ echo '{ "type": "commonjs" }' > pkg/dist/node-full/package.json
 if [ ! -x scripts/node_modules/.bin/wasm-opt ] || [ scripts/package.json -nt scripts/node_modules/.package-lock.json ]; then
   npm install --prefix scripts --no-audit --no-fund --silent
 fi
-modules="pkg/dist/web/olm_catalog_bg.wasm pkg/dist/web-resolver/olm_catalog_bg.wasm pkg/dist/web-tools/olm_catalog_bg.wasm pkg/dist/node-full/olm_catalog_bg.wasm"
+modules="pkg/dist/web/olm_catalog_bg.wasm pkg/dist/web-picture/olm_graph_picture_bg.wasm pkg/dist/web-resolver/olm_catalog_bg.wasm pkg/dist/web-tools/olm_catalog_bg.wasm pkg/dist/node-full/olm_catalog_bg.wasm"
 for f in $modules; do
   scripts/node_modules/.bin/wasm-opt -O3 --enable-simd --enable-bulk-memory --enable-mutable-globals --enable-multivalue \
     --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext --strip-debug --strip-producers "$f" -o "$f"
 done
 for f in $modules; do
   # The byte scans are vectorized (see wasm_build); a module without one SIMD instruction means the
-  # flag was lost again.
-  simd=$(scripts/node_modules/.bin/wasm-dis "$f" | grep -c 'i8x16\.' || true)
-  [ "$simd" -gt 0 ] || { echo "build-pkg: $f has no SIMD instructions" >&2; exit 1; }
+  # flag was lost again. The picture module scans no bytes.
+  if [ "$f" != pkg/dist/web-picture/olm_graph_picture_bg.wasm ]; then
+    simd=$(scripts/node_modules/.bin/wasm-dis "$f" | grep -c 'i8x16\.' || true)
+    [ "$simd" -gt 0 ] || { echo "build-pkg: $f has no SIMD instructions" >&2; exit 1; }
+  fi
   raw=$(wc -c < "$f")
   gz=$(gzip -9 -c "$f" | wc -c)
   echo "build-pkg: $f $((raw / 1024)) KB raw, $((gz / 1024)) KB gzipped"

@@ -80,11 +80,26 @@ fn content_from_js(content: &JsValue, what: &str) -> Result<Vec<u8>, JsValue> {
 
 /// The lint configuration of `validate`'s options: `config` (YAML or JSON text, or an object of
 /// the same shape), then `lint` (`code=level` settings), `olmV1` and `denyWarnings` over it.
+/// Reading `config` and `lint` (the configuration's reader, `BTreeMap<Code, Level>` building)
+/// is in the modules with `tools` only: the browsers' core module leaves it out for size and the
+/// npm façade sends a `validate` with either to the tools' module (docs/performance.md,
+/// "WebAssembly size").
 #[cfg_attr(olm_wasm_size, optimize(size))]
 fn lint_config_from_js(options: &JsValue) -> Result<LintConfig, JsValue> {
     let get = |k: &str| js_sys::Reflect::get(options, &k.into()).ok().filter(|v| !v.is_undefined() && !v.is_null());
+    let mut config = read_lint_settings(get("config"), get("lint"))?;
+    // As `merge` does with the flags (no merge here: the core module has no map to merge).
+    config.olm_v1 |= get("olmV1").and_then(|v| v.as_bool()).unwrap_or(false);
+    config.deny_warnings |= get("denyWarnings").and_then(|v| v.as_bool()).unwrap_or(false);
+    Ok(config)
+}
+
+/// `config`, then `lint` over it.
+#[cfg(feature = "tools")]
+#[cfg_attr(olm_wasm_size, optimize(size))]
+fn read_lint_settings(config_value: Option<JsValue>, lint: Option<JsValue>) -> Result<LintConfig, JsValue> {
     let mut config = LintConfig::default();
-    if let Some(c) = get("config") {
+    if let Some(c) = config_value {
         let text = match c.as_string() {
             Some(t) => t,
             None => js_sys::JSON::stringify(&c).ok().and_then(|s| s.as_string()).unwrap_or_default(),
@@ -96,16 +111,29 @@ fn lint_config_from_js(options: &JsValue) -> Result<LintConfig, JsValue> {
         config.merge(parsed);
     }
     let mut cli = LintConfig::default();
-    if let Some(list) = get("lint") {
+    if let Some(list) = lint {
         for s in js_sys::Array::from(&list).iter() {
             let s = s.as_string().unwrap_or_default();
             cli.set(&s).map_err(|e| js_error("invalid-config", &format!("lint {s}: {e}"), None))?;
         }
     }
-    cli.olm_v1 = get("olmV1").and_then(|v| v.as_bool()).unwrap_or(false);
-    cli.deny_warnings = get("denyWarnings").and_then(|v| v.as_bool()).unwrap_or(false);
     config.merge(cli);
     Ok(config)
+}
+
+/// Without `tools` (the browsers' core and resolver modules) no configuration is read: the
+/// façade sends such a call to the tools' module.
+#[cfg(not(feature = "tools"))]
+fn read_lint_settings(config_value: Option<JsValue>, lint: Option<JsValue>) -> Result<LintConfig, JsValue> {
+    let empty = lint.as_ref().is_none_or(|l| js_sys::Array::is_array(l) && js_sys::Array::from(l).length() == 0);
+    if config_value.is_some() || !empty {
+        return Err(js_error(
+            "not-initialized",
+            "validate's `config` and `lint` options are read by the tools' module: call `await initTools()` first",
+            None,
+        ));
+    }
+    Ok(LintConfig::default())
 }
 
 /// `validate`'s result: the report, and whether the run passes (`denyWarnings` counted).
@@ -1014,92 +1042,10 @@ pub fn format_diagnostics(diagnostics: JsValue, options: JsValue) -> Result<Stri
     Ok(crate::report_formats::render_diagnostics(format, &diagnostics, valid))
 }
 
-// The picture of a channel's upgrade graph (issue 16): in the core module, for the site and the
-// `<olm-upgrade-graph>` element.
-
-/// The fields of `graphPicture` / `renderGraphSvg` options.
-const PICTURE_FIELDS: [&str; 13] = [
-    "package",
-    "channel",
-    "from",
-    "semantics",
-    "fans",
-    "fanBudget",
-    "expand",
-    "collapse",
-    "direction",
-    "theme",
-    "interactive",
-    "legend",
-    "idPrefix",
-];
-
-#[derive(serde::Deserialize, Default)]
-#[serde(rename_all = "camelCase", default)]
-struct PictureOpts {
-    package: String,
-    channel: Option<String>,
-    from: Option<String>,
-    semantics: Option<String>,
-    fans: bool,
-    fan_budget: Option<usize>,
-    expand: Vec<String>,
-    collapse: Option<bool>,
-    direction: Option<String>,
-    theme: Option<String>,
-    interactive: bool,
-    legend: Option<bool>,
-    id_prefix: Option<String>,
-}
-
-/// Read picture options (`what` names the function in errors) into the library's.
-#[cfg_attr(olm_wasm_size, optimize(size))]
-fn picture_options(model: &crate::model::Model, options: JsValue, what: &str) -> Result<graph::SvgOptions, JsValue> {
-    known_fields(&options, &PICTURE_FIELDS, &format!("{what} options"))?;
-    let o: PictureOpts = serde_wasm_bindgen::from_value(options)
-        .map_err(|e| js_error("invalid-input", &format!("{what} options: {e}"), None))?;
-    let bad = |field: &str, allowed: &str, got: &str| {
-        js_error("invalid-input", &format!("{what} options: {field} must be {allowed}, not {got:?}"), None)
-    };
-    let mut p = graph::PictureOptions::new(o.package.clone());
-    p.channel = o.channel.filter(|c| !c.is_empty());
-    p.semantics = match o.semantics.as_deref().unwrap_or("v0") {
-        "v0" => Semantics::V0,
-        "v1" => Semantics::V1,
-        other => return Err(bad("semantics", "\"v0\" or \"v1\"", other)),
-    };
-    if let Some(from) = o.from.filter(|f| !f.is_empty()) {
-        // `from` names a bundle, or else may be a version (`1.2.0`, `v1.2.0`), as for `upgradePath`.
-        if let Some(pkg) = model.package(&o.package) {
-            let version = Version::parse(from.strip_prefix('v').unwrap_or(&from)).ok();
-            p.from = Some(Start::from_input(pkg, &from, version));
-        }
-    }
-    p.expand_fans = o.fans;
-    if let Some(b) = o.fan_budget {
-        p.fan_budget = b;
-    }
-    p.expand = o.expand;
-    p.collapse = o.collapse.unwrap_or(true);
-    p.direction = match o.direction.as_deref().unwrap_or("lr") {
-        "lr" | "left-to-right" => graph::layout::Direction::LeftToRight,
-        "tb" | "top-to-bottom" => graph::layout::Direction::TopToBottom,
-        other => return Err(bad("direction", "\"lr\" or \"tb\"", other)),
-    };
-    let mut s = graph::SvgOptions::new(p);
-    s.theme = match o.theme.as_deref().unwrap_or("light") {
-        "light" => graph::Theme::Light,
-        "dark" => graph::Theme::Dark,
-        "auto" => graph::Theme::Auto,
-        other => return Err(bad("theme", "\"light\", \"dark\" or \"auto\"", other)),
-    };
-    s.interactive = o.interactive;
-    s.legend = o.legend.unwrap_or(true);
-    if let Some(id) = o.id_prefix {
-        s.id_prefix = id;
-    }
-    Ok(s)
-}
+// The picture of a channel's upgrade graph (issue 16): the core module reads the catalog
+// (`pictureDraft`, from plain arguments); the options' reading, the layout and the SVG are in the
+// picture module
+// (crates/graph-picture, docs/performance.md "WebAssembly size").
 
 /// A `PictureError` as a JS `Error` with a stable `code`.
 #[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]
@@ -1128,131 +1074,48 @@ struct DepsOpts {
 
 #[wasm_bindgen]
 impl Catalog {
-    /// A channel's upgrade graph laid out (`Picture`): `{package, channel?, from?, semantics?,
-    /// fans?, fanBudget?, expand?, collapse?, direction?}`.
-    #[wasm_bindgen(js_name = graphPicture)]
+    /// What `graphPicture` / `renderGraphSvg` draw, before layout (`Draft`): the channel's graph
+    /// and path from the catalog, for options the picture module's `pictureOptions` has read
+    /// (plain arguments, so the core reads no options object). The picture module's
+    /// `drawPicture` / `drawSvg` (in Node's module too: feature `picture`) lay it out and draw
+    /// it; the npm façade chains the three.
+    #[wasm_bindgen(js_name = pictureDraft)]
     #[cfg_attr(olm_wasm_size, optimize(size))]
-    pub fn graph_picture(&self, options: JsValue) -> Result<JsValue, JsValue> {
-        let o = picture_options(&self.inner.model, options, "graphPicture")?;
-        to_js(&graph::graph_picture(&self.inner.model, &o.picture).map_err(picture_error)?)
-    }
-
-    /// The same picture as a standalone SVG document: the `graphPicture` options and `theme?`,
-    /// `interactive?`, `legend?`, `idPrefix?`.
-    #[wasm_bindgen(js_name = renderGraphSvg)]
-    #[cfg_attr(olm_wasm_size, optimize(size))]
-    pub fn render_graph_svg(&self, options: JsValue) -> Result<String, JsValue> {
-        let o = picture_options(&self.inner.model, options, "renderGraphSvg")?;
-        graph::render_graph_svg(&self.inner.model, &o).map_err(picture_error)
-    }
-}
-
-/// The most nodes and edges `layoutGraph` takes (its work is `n log n` per sweep).
-const LAYOUT_MAX_NODES: usize = 100_000;
-const LAYOUT_MAX_EDGES: usize = 500_000;
-
-#[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct LayoutInput {
-    nodes: Vec<LayoutNodeInput>,
-    #[serde(default)]
-    edges: Vec<LayoutEdgeInput>,
-    #[serde(default)]
-    direction: Option<String>,
-    #[serde(default)]
-    rank_gap: Option<f64>,
-    #[serde(default)]
-    node_gap: Option<f64>,
-}
-
-#[derive(serde::Deserialize)]
-struct LayoutNodeInput {
-    width: f64,
-    height: f64,
-}
-
-#[derive(serde::Deserialize)]
-struct LayoutEdgeInput {
-    from: usize,
-    to: usize,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct LayoutEdgeOutput {
-    points: Vec<graph::layout::Point>,
-    reversed: bool,
-    d: String,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct LayoutOutput {
-    nodes: Vec<graph::layout::NodeBox>,
-    edges: Vec<LayoutEdgeOutput>,
-    width: f64,
-    height: f64,
-    crossings: usize,
-}
-
-/// The generic layered layout the pictures use, for any graph a page draws (package
-/// dependencies, diffs): `{nodes: [{width, height}], edges: [{from, to}] (node indexes, listed
-/// oldest first), direction?: "lr" | "tb", rankGap?, nodeGap?}` → boxes, routes (`points`, SVG
-/// `d`) and the canvas size.
-#[wasm_bindgen(js_name = layoutGraph)]
-#[cfg_attr(olm_wasm_size, optimize(size))]
-pub fn layout_graph(input: JsValue) -> Result<JsValue, JsValue> {
-    use graph::layout::{layout, path_d, Direction, LayoutEdge, LayoutNode, LayoutOptions};
-    let i: LayoutInput = serde_wasm_bindgen::from_value(input)
-        .map_err(|e| js_error("invalid-input", &format!("layoutGraph input: {e}"), None))?;
-    if i.nodes.len() > LAYOUT_MAX_NODES || i.edges.len() > LAYOUT_MAX_EDGES {
-        return Err(js_error(
-            "too-large",
-            &format!(
-                "layoutGraph takes at most {LAYOUT_MAX_NODES} nodes and {LAYOUT_MAX_EDGES} edges, not {} and {}",
-                i.nodes.len(),
-                i.edges.len()
-            ),
-            None,
-        ));
-    }
-    let n = i.nodes.len();
-    if let Some((k, e)) = i.edges.iter().enumerate().find(|(_, e)| e.from >= n || e.to >= n) {
-        return Err(js_error(
-            "invalid-input",
-            &format!("layoutGraph input: edges[{k}] joins {} and {}, but there are {n} nodes", e.from, e.to),
-            None,
-        ));
-    }
-    let size = |v: f64| if v.is_finite() && v >= 0.0 { v.min(10_000.0) } else { 0.0 };
-    let nodes: Vec<LayoutNode> =
-        i.nodes.iter().map(|b| LayoutNode { width: size(b.width), height: size(b.height) }).collect();
-    let edges: Vec<LayoutEdge> = i.edges.iter().map(|e| LayoutEdge { from: e.from, to: e.to }).collect();
-    let direction = match i.direction.as_deref().unwrap_or("lr") {
-        "lr" | "left-to-right" => Direction::LeftToRight,
-        "tb" | "top-to-bottom" => Direction::TopToBottom,
-        other => {
-            return Err(js_error(
-                "invalid-input",
-                &format!("layoutGraph input: direction must be \"lr\" or \"tb\", not {other:?}"),
-                None,
-            ))
+    #[allow(clippy::too_many_arguments)]
+    pub fn picture_draft(
+        &self,
+        package_name: String,
+        channel: Option<String>,
+        from: Option<String>,
+        v1: bool,
+        fans: bool,
+        fan_budget: Option<u32>,
+        top_to_bottom: bool,
+        collapse: bool,
+        expand: Vec<String>,
+    ) -> Result<JsValue, JsValue> {
+        let model = &self.inner.model;
+        let mut p = graph::PictureOptions::new(package_name);
+        p.channel = channel.filter(|c| !c.is_empty());
+        p.semantics = if v1 { Semantics::V1 } else { Semantics::V0 };
+        if let Some(from) = from.filter(|f| !f.is_empty()) {
+            // `from` names a bundle, or else may be a version (`1.2.0`, `v1.2.0`), as for `upgradePath`.
+            if let Some(pkg) = model.package(&p.package) {
+                let version = Version::parse(from.strip_prefix('v').unwrap_or(&from)).ok();
+                p.from = Some(Start::from_input(pkg, &from, version));
+            }
         }
-    };
-    let mut o = LayoutOptions { direction, ..LayoutOptions::default() };
-    if let Some(g) = i.rank_gap {
-        o.rank_gap = size(g);
+        p.expand_fans = fans;
+        if let Some(b) = fan_budget {
+            p.fan_budget = b as usize;
+        }
+        p.expand = expand;
+        p.collapse = collapse;
+        if top_to_bottom {
+            p.direction = graph::layout::Direction::TopToBottom;
+        }
+        to_js(&graph::picture_draft(model, &p).map_err(picture_error)?)
     }
-    if let Some(g) = i.node_gap {
-        o.node_gap = size(g);
-    }
-    let l = layout(&nodes, &edges, &o);
-    let edges = l
-        .edges
-        .into_iter()
-        .map(|r| LayoutEdgeOutput { d: path_d(&r.points, o.direction), points: r.points, reversed: r.reversed })
-        .collect();
-    to_js(&LayoutOutput { nodes: l.nodes, edges, width: l.width, height: l.height, crossings: l.crossings })
 }
 
 #[cfg(feature = "tools")]

@@ -24,13 +24,15 @@ await build({
   logLevel: 'warning',
 });
 cpSync(join(here, '../pkg/dist/web/olm_catalog_bg.wasm'), join(dist, 'olm_catalog_bg.wasm'));
-// The on-demand modules: the resolver's, loaded when the Resolve tab first resolves, and the tools'
+// The on-demand modules: the picture module (the graphs' layout and SVG), loaded when the first
+// graph is drawn (the Explore tab, the Compare panel), the resolver's, loaded when the Resolve tab first resolves, and the tools'
 // (templates, diffs, edits, OperatorGroups, RBAC, Mermaid, DOT, deps, the editor's checks).
+cpSync(join(here, '../pkg/dist/web-picture/olm_graph_picture_bg.wasm'), join(dist, 'olm_graph_picture_bg.wasm'));
 cpSync(join(here, '../pkg/dist/web-resolver/olm_catalog_bg.wasm'), join(dist, 'olm_catalog_resolver_bg.wasm'));
 cpSync(join(here, '../pkg/dist/web-tools/olm_catalog_bg.wasm'), join(dist, 'olm_catalog_tools_bg.wasm'));
 for (const f of ['index.html', 'style.css']) cpSync(join(here, f), join(dist, f));
 // The <olm-upgrade-graph> element's single file (scripts/build-element.mjs), for the Embed snippet
-// and pages on the same host; its .wasm is the core module copied above.
+// and pages on the same host; its .wasm files are the core and the picture module copied above.
 cpSync(join(here, '../pkg/dist/element/olm-upgrade-graph.js'), join(dist, 'olm-upgrade-graph.js'));
 
 const titles = {

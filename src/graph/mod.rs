@@ -11,15 +11,17 @@
 //! `channel_graph` reads `upgrade` (for stranded entries); `lint` and `dot` read the channel
 //! graph; `mermaid` reads the model and `fan`.
 //!
-//! The picture (issue 16): `layout` is a generic layered layout that knows nothing of catalogs;
-//! `picture` reads the channel graph, `upgrade` and `layout` and says what to draw where
-//! ([`Picture`]); `svg` draws a picture as a standalone SVG document.
+//! The picture (issue 16): `picture` reads the channel graph and `upgrade` and says what to draw
+//! ([`picture_draft`]); the crate `olm-graph-picture` (`crates/graph-picture`, re-exported here:
+//! [`layout`], [`draw`], the picture's types, the SVG) lays it out and draws it, so that the
+//! browsers can keep that code in a module of its own; `svg` draws a catalog's channel as a
+//! standalone SVG document. The vocabulary the picture shares with the analyses
+//! ([`EdgeKind`], [`Semantics`], [`Step`]) is defined in that crate.
 
 mod channel_graph;
 mod dot;
 mod edge;
 mod fan;
-pub mod layout;
 pub(crate) mod lint;
 mod mermaid;
 pub(crate) mod order;
@@ -38,13 +40,15 @@ pub use channel_graph::{ChannelGraph, ExpansionError, GraphEdge, GraphFan, Graph
 pub use dot::{to_dot, to_dot_within};
 pub use edge::EdgeKind;
 pub use mermaid::{to_mermaid, to_mermaid_within, MermaidError, MermaidOptions};
+/// The generic layered layout the pictures use (`crates/graph-picture`).
+pub use olm_graph_picture::layout;
 pub use order::{v0_order, OrderError};
 pub use picture::{
-    graph_picture, NodeGroup, NodeKind, Picture, PictureEdge, PictureEdgeKind, PictureError, PictureNode,
-    PictureOptions, PicturePath, COLLAPSE_THRESHOLD, FAN_EXPANSION_BUDGET, MAX_PICTURE_EDGES, MAX_PICTURE_NODES,
-    PATH_KEPT_EXPANDED,
+    draw, graph_picture, picture_draft, Draft, DraftEdge, DraftNode, NodeGroup, NodeKind, Picture, PictureEdge,
+    PictureEdgeKind, PictureError, PictureNode, PictureOptions, PicturePath, TooLarge, COLLAPSE_THRESHOLD,
+    FAN_EXPANSION_BUDGET, MAX_PICTURE_EDGES, MAX_PICTURE_NODES, PATH_KEPT_EXPANDED,
 };
-pub use svg::{escape as escape_xml, picture_svg, render_graph_svg, SvgOptions, Theme};
+pub use svg::{escape as escape_xml, picture_svg, render_graph_svg, SvgOptions, SvgStyle, Theme};
 pub use upgrade::{
     channel_paths, legacy_successor, successors_v1, successors_v1_semver, upgrade_path, PathError, Semantics, Start,
     Step, UpgradePath,

@@ -21,15 +21,9 @@ use crate::model::{Channel, Entry, Package};
 use crate::property::Property;
 use crate::version::{Version, VersionRange, VersionRelease};
 
-/// Which OLM's rules to follow.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Semantics {
-    /// OLM v0: the resolver's one-step-at-a-time upgrades.
-    V0,
-    /// OLM v1: the highest successor, legacy rules.
-    V1,
-}
+/// Which OLM's rules to follow, and one upgrade (defined with the picture's data,
+/// `crates/graph-picture`, which draws paths).
+pub use olm_graph_picture::{Semantics, Step};
 
 /// Where an upgrade starts: an installed bundle, or a bare version that is in no channel.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,19 +54,6 @@ impl Start {
             _ => Start::Bundle(text.to_string()),
         }
     }
-}
-
-/// One upgrade. The names are shared (`Arc<str>`): every step and path computed over one channel
-/// at once ([`channel_paths`]) holds the same copy of each entry's name, so a step costs no
-/// allocation of its own.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Step {
-    /// The bundle upgraded from.
-    pub from: Arc<str>,
-    /// The bundle upgraded to.
-    pub to: Arc<str>,
-    /// The edge taken.
-    pub edge: EdgeKind,
 }
 
 /// The upgrades OLM would make from a start to the channel head.

@@ -99,8 +99,10 @@ test('two elements, by src and by catalog, match upgradePath and channelGraph fo
 <olm-upgrade-graph id="by-src" src="/fbc/community-v4.20/${file}" package="${p.name}" from="${from}"></olm-upgrade-graph>
 <olm-upgrade-graph id="by-catalog" package="${p.name}" from="${from}"></olm-upgrade-graph>
 <script type="module">
-  import init, { loadCatalog } from '/pkg/index.js';
+  import init, { initPicture, loadCatalog } from '/pkg/index.js';
+  // A Catalog drawn on the page's thread: the page loads the picture module too.
   await init('/pkg/dist/web/olm_catalog_bg.wasm');
+  await initPicture('/pkg/dist/web-picture/olm_graph_picture_bg.wasm');
   const text = await (await fetch('/fbc/community-v4.20/${file}')).text();
   document.querySelector('#by-catalog').catalog = loadCatalog([{ path: '${file}', content: text }]);
 </script>`);

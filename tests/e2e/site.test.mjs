@@ -107,6 +107,10 @@ test('bundled example: report, packages, graph, path, editor', async () => {
   assert.equal(await page.getAttribute('#summary', 'data-warnings'), '1');
   assert.equal(await page.locator('.diag.error').count(), 5);
   await page.screenshot({ path: join(shots, 'report.png') });
+  // The report draws no graph: the picture module is not fetched yet (the editor's checks fetch
+  // the tools' module).
+  await idle(page);
+  assert.deepEqual(wasmSince(served).filter((f) => f !== 'olm_catalog_tools_bg.wasm'), ['olm_catalog_bg.wasm']);
 
   await page.selectOption('#example', 'community');
   await page.waitForSelector('#summary.valid');
@@ -140,9 +144,10 @@ test('bundled example: report, packages, graph, path, editor', async () => {
   assert.ok((await page.locator('#path-v1 li').count()) >= 1);
   await page.screenshot({ path: join(shots, 'path.png') });
   // Mermaid export (from the tools' module, which the worker fetched for the editor's checks or
-  // fetches for it). Nothing on this page needs the resolver's module.
+  // fetches for it); the graph was drawn by the picture module. Nothing on this page needs the
+  // resolver's module.
   const [mmd] = await Promise.all([page.waitForEvent('download'), page.click('[data-export="mermaid"]')]);
-  assert.deepEqual(wasmSince(served), ['olm_catalog_bg.wasm', 'olm_catalog_tools_bg.wasm']);
+  assert.deepEqual(wasmSince(served), ['olm_catalog_bg.wasm', 'olm_catalog_tools_bg.wasm', 'olm_graph_picture_bg.wasm']);
   assert.equal(mmd.suggestedFilename(), 'aws-neuron-operator-Fast.mmd');
   const mermaid = readFileSync(await mmd.path(), 'utf8');
   assert.match(mermaid, /^graph LR/);

@@ -84,11 +84,16 @@ console.log(`  wasm validate               ${validate.toFixed(1)} ms  ${(mb / va
 console.log(`  olm_catalog_bg.wasm (core)  ${kb(wasm.length).toFixed(0)} KB raw, ${coreGz.toFixed(0)} KB gzipped (target ≤ 250 KB)`);
 console.log(`  resolver's module (on demand) ${kb(resolverWasm.length).toFixed(0)} KB raw, ${resolverGz.toFixed(0)} KB gzipped (issue 15's "full": target ≤ 550 KB)`);
 console.log(`  tools' module (on demand)   ${kb(toolsWasm.length).toFixed(0)} KB raw, ${toolsGz.toFixed(0)} KB gzipped (for information)`);
+// The picture module (`initPicture()`): the layout and the SVG of the drafts the core makes.
+const pictureWasm = readFileSync(join(repo, 'pkg/dist/web-picture/olm_graph_picture_bg.wasm'));
+const pictureGz = kb(gzipSync(pictureWasm, { level: 9 }).length);
+console.log(`  picture module (on demand)  ${kb(pictureWasm.length).toFixed(0)} KB raw, ${pictureGz.toFixed(0)} KB gzipped (for information)`);
 console.log(`  Node's module (everything)  ${kb(nodeWasm.length).toFixed(0)} KB raw, ${nodeGz.toFixed(0)} KB gzipped (for information)`);
 target('wasm validate, community-v4.20', validate, 'ms', 200);
 target('core .wasm, gzipped', coreGz, 'KB', 250);
 target('resolver module (core + resolver + CEL, what \'full\' held when issue 15 was written) .wasm, gzipped', resolverGz, 'KB', 550);
 info('tools module (core + render, templates, diffs, edits, OperatorGroups, RBAC, deps, session) .wasm, gzipped', toolsGz, 'KB');
+info('picture module (the graphs\' layout and SVG, no catalog reader) .wasm, gzipped', pictureGz, 'KB');
 info('Node\'s module (everything) .wasm, gzipped', nodeGz, 'KB');
 
 // wasm against native, phase by phase (issue 15: wasm in Node ≤ 1.3× native). The native side

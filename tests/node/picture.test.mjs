@@ -87,10 +87,20 @@ test('hostile names are text, never markup', () => {
   assert.equal(pic.channel, 'stable <b>&</b> "\'');
 });
 
-test('both functions are in the core module browsers load first', () => {
+test('browsers: the core module makes the draft from plain arguments, the picture module (no catalog reader) reads the options and draws it', () => {
   const require = createRequire(import.meta.url);
-  const glue = readFileSync(join(require.resolve('olm-catalog/package.json'), '../dist/web/olm_catalog.js'), 'utf8');
-  assert.ok(glue.includes('graphPicture(options)') && glue.includes('renderGraphSvg(options)'));
+  const pkg = join(require.resolve('olm-catalog/package.json'), '..');
+  const core = readFileSync(join(pkg, 'dist/web/olm_catalog.js'), 'utf8');
+  const picture = readFileSync(join(pkg, 'dist/web-picture/olm_graph_picture.js'), 'utf8');
+  assert.ok(core.includes('pictureDraft(package_name, channel, from, v1, fans, fan_budget, top_to_bottom, collapse, expand)'));
+  for (const name of ['pictureOptions', 'drawPicture', 'drawSvg', 'layoutGraph']) {
+    assert.ok(!core.includes(`export function ${name}(`), name);
+    assert.ok(picture.includes(`export function ${name}(`), name);
+  }
+  assert.ok(!picture.includes('loadCatalog') && !picture.includes('export function validate('));
+  // Node's module has both halves.
+  const node = readFileSync(join(pkg, 'dist/node-full/olm_catalog.js'), 'utf8');
+  assert.ok(['pictureDraft', 'pictureOptions', 'drawPicture', 'layoutGraph'].every((name) => node.includes(name)));
 });
 
 test('errors are structured', () => {

@@ -1,7 +1,8 @@
 // The browsers' façade (`index.js`, the package's "browser" entry) run in Node: `fetch` is replaced
 // by one that reads the packed package's files and records which `.wasm` each step fetched. Checks
 // that each call goes to the module that has it: resolution loads the resolver's module alone,
-// the tools (the deps view, diffs, Mermaid, edits) the tools' module alone, `initResolver()` with
+// the tools (the deps view, diffs, Mermaid, edits, validate's lint configuration) the tools' module
+// alone, the pictures the picture module alone, `initResolver()` with
 // no options both (as documented before the split), that a `Catalog` loaded in the core works in
 // either on-demand module, and that the results equal Node's module (which has everything).
 // Each scenario runs in a fresh process, so that no module is loaded before it starts.
@@ -51,6 +52,93 @@ function scenario(body) {
 const core = 'dist/web/olm_catalog_bg.wasm';
 const resolverWasm = 'dist/web-resolver/olm_catalog_bg.wasm';
 const toolsWasm = 'dist/web-tools/olm_catalog_bg.wasm';
+const pictureWasm = 'dist/web-picture/olm_graph_picture_bg.wasm';
+
+/** Picture options each function must reject (`invalid-input`), and one set using every field. */
+const BAD_PICTURE_OPTIONS = [
+  { package: 'aws-neuron-operator', bogus: 1 },
+  { package: 'aws-neuron-operator', semantics: 'v2' },
+  { package: 'aws-neuron-operator', direction: 'up' },
+  { package: 'aws-neuron-operator', theme: 'pink' },
+  { package: 'aws-neuron-operator', fanBudget: -1 },
+  { package: 'aws-neuron-operator', expand: 'x' },
+  7,
+];
+const ALL_PICTURE_OPTIONS = {
+  package: 'aws-neuron-operator', channel: '', from: 'v1.1.1', semantics: 'v1', fans: true, fanBudget: 3,
+  expand: ['group:x'], collapse: false, direction: 'tb', theme: 'dark', interactive: true, legend: false, idPrefix: 'p-',
+};
+
+test('browsers: pictures load the picture module alone, and draw what Node draws', () => {
+  const { fetched, result } = scenario(`
+    const BAD_OPTIONS = ${JSON.stringify(BAD_PICTURE_OPTIONS)};
+    const ALL_OPTIONS = ${JSON.stringify(ALL_PICTURE_OPTIONS)};
+    await web.init();
+    const catalog = web.loadCatalog(files);
+    const report = web.validate(files).valid;
+    const before = error(() => catalog.graphPicture({ package: 'aws-neuron-operator' }));
+    const layoutBefore = error(() => web.layoutGraph({ nodes: [] }));
+    await Promise.all([web.initPicture(), web.initPicture()]);
+    const options = { package: 'aws-neuron-operator', from: 'aws-neuron-operator.v1.1.1', theme: 'dark' };
+    const { theme, ...pictureOptions } = options;
+    const out = {
+      report,
+      before,
+      layoutBefore,
+      picture: catalog.graphPicture(pictureOptions),
+      svg: catalog.renderGraphSvg(options),
+      fromFiles: web.renderGraphSvg(files, options),
+      layout: web.layoutGraph({ nodes: [{ width: 10, height: 10 }, { width: 10, height: 10 }], edges: [{ from: 0, to: 1 }] }),
+      unknown: error(() => catalog.graphPicture({ package: 'no-such-package' })),
+      badTheme: error(() => catalog.renderGraphSvg({ package: 'aws-neuron-operator', theme: 'pink' })),
+      // The picture module reads the options (pictureOptions), the core takes them as arguments.
+      badOptions: BAD_OPTIONS.map((o) => error(() => catalog.graphPicture(o))),
+      allOptions: catalog.graphPicture(ALL_OPTIONS),
+      deps: error(() => catalog.packageDeps({ package: 'aws-neuron-operator' })),
+    };
+    catalog.free();
+    return out;
+  `);
+  assert.deepEqual(fetched, [core, pictureWasm]);
+  assert.equal(result.report, true);
+  for (const e of [result.before, result.layoutBefore]) {
+    assert.equal(e.code, 'not-initialized');
+    assert.match(e.message, /initPicture\(\)/);
+  }
+  const nodeCatalog = olm.loadCatalog(olm.readCatalog(example));
+  const options = { package: 'aws-neuron-operator', from: 'aws-neuron-operator.v1.1.1', theme: 'dark' };
+  const { theme, ...pictureOptions } = options;
+  assert.deepEqual(result.picture, nodeCatalog.graphPicture(pictureOptions));
+  assert.equal(result.picture.path.steps.length, 5);
+  assert.equal(result.svg, nodeCatalog.renderGraphSvg(options));
+  assert.equal(result.fromFiles, result.svg);
+  assert.deepEqual(result.layout, olm.layoutGraph({ nodes: [{ width: 10, height: 10 }, { width: 10, height: 10 }], edges: [{ from: 0, to: 1 }] }));
+  nodeCatalog.free();
+  assert.equal(result.unknown.code, 'unknown-package');
+  assert.equal(result.badTheme.code, 'invalid-input');
+  assert.match(result.badTheme.message, /^renderGraphSvg options: theme must be/);
+  // Every option read alike in the browsers' two modules and in Node's one.
+  const nodeAgain = olm.loadCatalog(olm.readCatalog(example));
+  const nodeErrors = BAD_PICTURE_OPTIONS.map((o) => {
+    try { nodeAgain.graphPicture(o); return null; } catch (e) { return { name: e.name, code: e.code, message: e.message }; }
+  });
+  assert.deepEqual(result.badOptions, nodeErrors);
+  assert.ok(result.badOptions.every((e) => e?.code === 'invalid-input'), JSON.stringify(result.badOptions));
+  assert.match(result.badOptions[1].message, /^graphPicture options: semantics must be "v0" or "v1", not "v2"$/);
+  assert.deepEqual(result.allOptions, nodeAgain.graphPicture(ALL_PICTURE_OPTIONS));
+  assert.equal(result.allOptions.direction, 'top-to-bottom');
+  nodeAgain.free();
+  assert.equal(result.deps.code, 'not-initialized');
+});
+
+test('browsers: init(input, {picture: true}) loads the core and the picture module', () => {
+  const { fetched, result } = scenario(`
+    await web.init(undefined, { picture: true });
+    return web.graphPicture(files, { package: 'aws-neuron-operator' }).nodes.length;
+  `);
+  assert.deepEqual([...fetched].sort(), [core, pictureWasm].sort());
+  assert.ok(result >= 12);
+});
 
 test('browsers: resolution loads the resolver\'s module alone, and a core Catalog resolves there', () => {
   const { fetched, result } = scenario(`
@@ -85,9 +173,14 @@ test('browsers: the tools load the tools\' module alone; a core Catalog is used 
     await web.init();
     const catalog = web.loadCatalog(files);
     const before = error(() => web.toMermaid(catalog, { package: 'aws-neuron-operator' }));
+    const configBefore = error(() => web.validate(files, { lint: ['head-not-highest=off'] }));
+    const plain = web.validate(files, { lint: [], olmV1: true }).diagnostics.length;
     await web.initTools();
     const out = {
       before,
+      configBefore,
+      plain,
+      configured: web.validate(files, { config: { lints: { 'version-goes-backwards': 'note' } }, lint: ['head-not-highest=off'] }),
       deps: catalog.packageDeps({ package: 'aws-neuron-operator' }),
       mermaid: web.toMermaid(catalog, { package: 'aws-neuron-operator' }),
       diff: web.diffCatalogs(catalog, files),
@@ -100,6 +193,12 @@ test('browsers: the tools load the tools\' module alone; a core Catalog is used 
   `);
   assert.deepEqual(fetched, [core, toolsWasm]);
   assert.equal(result.before.code, 'not-initialized');
+  // A lint configuration is read in the tools' module; without one validate stays in the core.
+  assert.equal(result.configBefore.code, 'not-initialized');
+  assert.match(result.configBefore.message, /initTools\(\)/);
+  assert.equal(result.plain, olm.validate(olm.readCatalog(example), { olmV1: true }).diagnostics.length);
+  const lintOptions = { config: { lints: { 'version-goes-backwards': 'note' } }, lint: ['head-not-highest=off'] };
+  assert.deepEqual(result.configured, olm.validate(olm.readCatalog(example), lintOptions));
   const nodeCatalog = olm.loadCatalog(olm.readCatalog(example));
   assert.deepEqual(result.deps, nodeCatalog.packageDeps({ package: 'aws-neuron-operator' }));
   assert.equal(result.mermaid, olm.toMermaid(nodeCatalog, { package: 'aws-neuron-operator' }));

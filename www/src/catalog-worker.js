@@ -3,7 +3,8 @@
 // validate, graphs and paths, the editor's checks, template expansion, diffs, OperatorGroup checks,
 // RBAC previews, resolution). The page sends files (text, or `File`s that are read here) and gets
 // back reports, package lists, graphs and results, never a catalog's text unless it asks for a file.
-// Loading, validation, graphs and paths use the core module; resolution the resolver's module, and
+// Loading, validation, graphs and paths use the core module; drawing graphs (their layout and SVG)
+// the picture module, with the core making each picture's draft; resolution the resolver's module, and
 // the rest (templates, diffs, edits, OperatorGroup checks, RBAC previews, Mermaid and DOT, the deps
 // view, the editor's session) the tools' module, each fetched the first time it is needed.
 //
@@ -12,7 +13,7 @@
 // loading into a slot frees what it held and later calls on the old handle fail with `freed`.
 // Requests and replies follow rpc.js; the operations are `ops` below.
 import init, {
-  initResolver, initTools, loadCatalog, openCatalog, layoutGraph, expandTemplate, diffCatalogs, resolve, checkOperatorGroups, previewRbac,
+  initPicture, initResolver, initTools, loadCatalog, openCatalog, layoutGraph, expandTemplate, diffCatalogs, resolve, checkOperatorGroups, previewRbac,
 } from '../../pkg/index.js';
 import { fetchCatalog } from '../../pkg/element-fetch.js';
 import { serve } from './rpc.js';
@@ -27,7 +28,9 @@ import { editOps } from './edit-worker.js';
  *   pkg/element-fetch.js)
  */
 
-let modules = null; // { core, resolver, tools }: the .wasm URLs
+let modules = null; // { core, picture, resolver, tools }: the .wasm URLs
+/** Load the picture module (once). */
+const picture = () => initPicture(modules.picture);
 /** Load the resolver's module (once), without the tools'. */
 const resolverModule = () => initResolver(modules.resolver, { tools: false });
 /** Load the tools' module (once). */
@@ -98,8 +101,9 @@ const TOOLS_METHODS = new Set(['toMermaid', 'toDot']);
 
 const ops = {
   /**
-   * Instantiate the core module; `urls.resolver` and `urls.tools` are the on-demand modules' (the
-   * resolver's; templates, diffs, edits and the other tools'), each fetched on first use.
+   * Instantiate the core module; `urls.picture`, `urls.resolver` and `urls.tools` are the on-demand
+   * modules' (the graphs' layout and SVG; the resolver's; templates, diffs, edits and the other
+   * tools'), each fetched on first use.
    */
   async init(urls) {
     modules = urls;
@@ -169,7 +173,8 @@ const ops = {
    * A channel laid out and drawn (`{svg, picture}`): `renderGraphSvg` and `graphPicture` with the
    * same options, as the `<olm-upgrade-graph>` element shows it.
    */
-  draw(handle, options) {
+  async draw(handle, options) {
+    await picture();
     const { catalog } = entry(handle);
     const { theme, interactive, legend, idPrefix, ...pictureOptions } = options;
     return { picture: catalog.graphPicture(pictureOptions), svg: catalog.renderGraphSvg(options) };
@@ -179,7 +184,8 @@ const ops = {
    * The shared layered layout (`layoutGraph`, as the element's and the CLI's pictures) of a graph
    * that is no catalog's, such as a comparison's merged channel.
    */
-  layout(input) {
+  async layout(input) {
+    await picture();
     return layoutGraph(input);
   },
 

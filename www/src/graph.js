@@ -1,5 +1,5 @@
 // Channel graphs. A catalog's channel (`showPicture`) is drawn as the `<olm-upgrade-graph>` element
-// and the CLI draw it: laid out and rendered as SVG by the core module (`renderGraphSvg`, in the
+// and the CLI draw it: laid out and rendered as SVG by the picture module from the core's draft (`renderGraphSvg`, in the
 // worker), shown by the element's viewer (pkg/element-view.js). A comparison's merged graph, which
 // is no catalog's, is laid out by the same layered layout (`layoutGraph`, in the worker) and drawn by
 // our own code (`renderGraph`). Edge kinds follow the

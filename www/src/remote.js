@@ -10,7 +10,7 @@ const rpc = connect(worker, (n) => { document.body.dataset.busy = String(n); });
 export const call = (op, ...args) => rpc.call(op, ...args);
 
 /** Instantiate the module in the worker (the resolver's and the tools' modules are fetched when first needed). */
-export const start = () => call('init', { core: './olm_catalog_bg.wasm', resolver: './olm_catalog_resolver_bg.wasm', tools: './olm_catalog_tools_bg.wasm' });
+export const start = () => call('init', { core: './olm_catalog_bg.wasm', picture: './olm_graph_picture_bg.wasm', resolver: './olm_catalog_resolver_bg.wasm', tools: './olm_catalog_tools_bg.wasm' });
 
 /** A catalog loaded in the worker: its report, packages and file paths, and async calls on it. */
 export class RemoteCatalog {

@@ -1,5 +1,5 @@
 //! A generic layered ("Sugiyama-style") layout: boxes and directed edges in, positions and edge
-//! routes out. Knows nothing about catalogs; [`super::picture`] feeds it channel graphs.
+//! routes out. Knows nothing about catalogs; [`crate::draw`] feeds it channel graphs.
 //!
 //! The rules, in order:
 //! 1. **Cycles** are broken by a depth-first search that starts from the lowest node index and
@@ -27,7 +27,7 @@
 //! Every step is deterministic (no hashing order, ties by index) and linear or `n log n` per
 //! sweep, so a 5,000-node graph lays out in milliseconds.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A box to place.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -48,7 +48,7 @@ pub struct LayoutEdge {
 }
 
 /// Which way ranks run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Direction {
     /// Rank 0 on the left, later ranks to the right.
@@ -150,7 +150,7 @@ pub struct Layout {
 /// Lay out `nodes` and `edges` (see the module documentation for the rules).
 ///
 /// ```
-/// use olm_catalog::graph::layout::{layout, LayoutEdge, LayoutNode, LayoutOptions};
+/// use olm_graph_picture::layout::{layout, LayoutEdge, LayoutNode, LayoutOptions};
 ///
 /// let nodes = vec![LayoutNode { width: 80.0, height: 30.0 }; 3];
 /// let edges = [LayoutEdge { from: 0, to: 1 }, LayoutEdge { from: 1, to: 2 }];
@@ -187,7 +187,7 @@ fn break_cycles(n: usize, edges: &[LayoutEdge]) -> Vec<bool> {
         }
     }
     for list in &mut out {
-        crate::sort::sort_by_key(list, |&i| (edges[i].to, i));
+        list.sort_by_key(|&i| (edges[i].to, i));
     }
     // 0 unseen, 1 on the stack, 2 done.
     let mut state = vec![0u8; n];
@@ -308,7 +308,7 @@ impl Layered {
         };
         // Shortest edges get their dummies first, while the budget lasts.
         let mut by_span: Vec<usize> = (0..dag.len()).filter(|&i| layered[i]).collect();
-        crate::sort::sort_by_key(&mut by_span, |&i| (rank[dag[i].1] - rank[dag[i].0], i));
+        by_span.sort_by_key(|&i| (rank[dag[i].1] - rank[dag[i].0], i));
         let mut budget = options.dummy_budget;
         for i in by_span {
             let (a, b) = dag[i];
@@ -392,7 +392,7 @@ impl Layered {
                     (bary, position[v], v)
                 })
                 .collect();
-            crate::sort::sort_by(&mut keyed, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             self.layers[r] = keyed.into_iter().map(|k| k.2).collect();
             for (i, &v) in self.layers[r].iter().enumerate() {
                 position[v] = i;
@@ -410,7 +410,7 @@ impl Layered {
                 .flat_map(|&v| self.down[v].iter().map(move |&w| (v, w)))
                 .map(|(v, w)| (position[v], position[w]))
                 .collect();
-            crate::sort::sort(&mut pairs);
+            pairs.sort();
             total += inversions(pairs.iter().map(|p| p.1), self.layers[r + 1].len());
         }
         total
