@@ -110,7 +110,8 @@ impl State {
 
     /// A small block from the region, or `None` (no room left in the budget, or no memory).
     fn alloc(&mut self, layout: Layout) -> Option<*mut u8> {
-        let start = self.cur.next_multiple_of(layout.align());
+        // Alignments are powers of two.
+        let start = (self.cur + layout.align() - 1) & !(layout.align() - 1);
         let start = if self.page != 0 && start + layout.size() <= self.page + PAGE {
             start
         } else {
