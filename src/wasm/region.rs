@@ -256,7 +256,8 @@ unsafe impl GlobalAlloc for Allocator {
             // SAFETY: both blocks are valid for the smaller size and do not overlap (the old one
             // is still live).
             unsafe { std::ptr::copy_nonoverlapping(ptr, new, layout.size().min(new_size)) };
-            state.release(addr);
+            // (`state` is not used past `self.alloc`, which takes the state again.)
+            self.state().release(addr);
         }
         new
     }
