@@ -207,6 +207,8 @@ fn small(layout: Layout) -> bool {
 // live block overlaps (the bump pointer only moves forward until every block of the page is
 // freed); a pointer is returned to where it came from by its page's entry in `live`.
 unsafe impl GlobalAlloc for Allocator {
+    // Out of line: inlined at every allocation site, the region would grow the modules by tens of KB.
+    #[inline(never)]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let state = self.state();
         if state.active && small(layout) {
@@ -218,6 +220,8 @@ unsafe impl GlobalAlloc for Allocator {
         unsafe { System.alloc(layout) }
     }
 
+    // Out of line: inlined at every allocation site, the region would grow the modules by tens of KB.
+    #[inline(never)]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         let state = self.state();
         if state.page_of(ptr as usize).is_some() {
@@ -228,6 +232,8 @@ unsafe impl GlobalAlloc for Allocator {
         }
     }
 
+    // Out of line: inlined at every allocation site, the region would grow the modules by tens of KB.
+    #[inline(never)]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let state = self.state();
         let addr = ptr as usize;
