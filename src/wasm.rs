@@ -138,16 +138,7 @@ pub fn validate(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
         Some(b) => only_new(&validated, &validate_files_with(&files_from_js(&b)?, options_)),
         None => validated.report,
     };
-    json_to_js(&ValidateResult { passed: report.passes(deny_warnings), report: &report })
-}
-
-/// `value` as JS objects, through JSON text parsed by the engine: for the hundreds of findings
-/// of a real catalog, faster than [`to_js`] building the objects one by one (the same values:
-/// `to_js` is JSON-compatible).
-fn json_to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    let json = serde_json::to_string(value)
-        .map_err(|e| js_error("internal", &format!("cannot convert the result: {e}"), None))?;
-    js_sys::JSON::parse(&json)
+    to_js(&ValidateResult { passed: report.passes(deny_warnings), report: &report })
 }
 
 /// The global allocator: dlmalloc, with a region for `validate` (`region`'s documentation).
