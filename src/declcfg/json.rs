@@ -354,6 +354,42 @@ pub fn insert_member(members: &mut Vec<Member>, member: Member) {
     }
 }
 
+/// Whether two of `members` have the same key. Each key is read once into a fingerprint (its
+/// length and first and last bytes); only keys with equal fingerprints are compared.
+pub fn has_duplicate_keys(members: &[Member]) -> bool {
+    const SMALL: usize = 32;
+    if members.len() > SMALL {
+        let mut seen = crate::hash::HashSet::default();
+        return !members.iter().all(|m| seen.insert(m.key.as_str()));
+    }
+    let mut prints = [(0u32, ""); SMALL];
+    for (i, m) in members.iter().enumerate() {
+        let key = m.key.as_str();
+        let b = key.as_bytes();
+        let print = (b.len() as u32) << 16
+            | u32::from(b.first().copied().unwrap_or(0)) << 8
+            | u32::from(b.last().copied().unwrap_or(0));
+        if prints[..i].iter().any(|&(p, k)| p == print && k == key) {
+            return true;
+        }
+        prints[i] = (print, key);
+    }
+    false
+}
+
+/// Collect `members` into an object's member list: in order when no key repeats, else each
+/// repeated key keeps its first place and its last value ([`insert_member`]).
+pub fn collect_members(members: impl ExactSizeIterator<Item = Member> + AsRef<[Member]>) -> Vec<Member> {
+    if !has_duplicate_keys(members.as_ref()) {
+        return members.collect();
+    }
+    let mut out = Vec::with_capacity(members.len());
+    for m in members {
+        insert_member(&mut out, m);
+    }
+    out
+}
+
 /// A character quoted as Go's JSON scanner does in its messages.
 pub fn quote_char(c: char) -> String {
     match c {
@@ -375,6 +411,32 @@ mod tests {
             out.push(r.next_value()?);
         }
         Ok(out)
+    }
+
+    fn member(key: &str) -> Member {
+        Member { key: key.into(), key_pos: Pos::default(), value: Node::new(Pos::default(), Value::Null) }
+    }
+
+    #[test]
+    fn duplicate_keys_are_found_among_few_and_many_members() {
+        let keys = |ks: &[&str]| ks.iter().map(|k| member(k)).collect::<Vec<_>>();
+        assert!(!has_duplicate_keys(&keys(&[])));
+        assert!(!has_duplicate_keys(&keys(&["ab", "ba", "axb", "a-b"])));
+        assert!(has_duplicate_keys(&keys(&["ab", "ba", "axb", "ab"])));
+        let many: Vec<String> = (0..40).map(|i| format!("k{i}")).collect();
+        let mut ms = keys(&many.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(!has_duplicate_keys(&ms));
+        ms.push(member("k7"));
+        assert!(has_duplicate_keys(&ms));
+    }
+
+    #[test]
+    fn collected_members_keep_the_first_place_and_the_last_value_of_a_repeated_key() {
+        let mut ms = vec![member("a"), member("b"), member("a")];
+        ms[2].value.value = Value::Bool(true);
+        let out = collect_members(ms.into_iter());
+        assert_eq!(out.iter().map(|m| m.key.as_str()).collect::<Vec<_>>(), ["a", "b"]);
+        assert_eq!(out[0].value.value, Value::Bool(true));
     }
 
     #[test]

@@ -181,6 +181,21 @@ pub fn field_index(members: &[Member], field: &str) -> Option<usize> {
     best
 }
 
+/// [`field_index`] for each of `fields` at once, in one pass over `members` (each key read once):
+/// `out[f]` is the index of the member `field_of(members, fields[f])` selects. `out` must be as
+/// long as `fields`.
+pub fn fields_index<'f>(members: &[Member], fields: impl Iterator<Item = &'f str> + Clone, out: &mut [Option<usize>]) {
+    out.iter_mut().for_each(|o| *o = None);
+    for (i, m) in members.iter().enumerate() {
+        let key = m.key.as_str();
+        for (f, field) in fields.clone().enumerate() {
+            if key_matches(key, field) && out[f].is_none_or(|b| key >= members[b].key.as_str()) {
+                out[f] = Some(i);
+            }
+        }
+    }
+}
+
 /// Whether `key` folds to `field`. Field names are ASCII, and a key can only fold to one when it
 /// is as long (ASCII) or longer (non-ASCII letters such as the Kelvin sign fold to ASCII ones).
 fn key_matches(key: &str, field: &str) -> bool {

@@ -2,7 +2,7 @@
 //! JSON type mismatch the way Go's `encoding/json` does. Unknown keys are ignored and `null`
 //! leaves the zero value, as in Go.
 
-use crate::declcfg::value::{Node, Value};
+use crate::declcfg::value::{fields_index, Node, Value};
 
 /// A Go type, as far as JSON decoding cares.
 pub enum GoType {
@@ -132,9 +132,13 @@ pub fn check(node: &Node, ty: &GoType) -> Result<(), String> {
     walk(node, ty, "", &mut Vec::new())
 }
 
-/// `go_struct`: the innermost Go struct name; `path`: the JSON field names down to `node`.
+/// Most fields of one Go struct (`CRDDescription`'s are 9, `CSVMetadata`'s 14).
+const MAX_FIELDS: usize = 16;
+
+/// `go_struct`: the innermost Go struct's name (package-qualified; messages use the part after
+/// the last `.`); `path`: the JSON field names down to `node`.
 fn walk(node: &Node, ty: &GoType, go_struct: &str, path: &mut Vec<&'static str>) -> Result<(), String> {
-    if node.value == Value::Null {
+    if matches!(node.value, Value::Null) {
         return Ok(());
     }
     let fail = |go_type: &str| -> Result<(), String> {
@@ -145,7 +149,7 @@ fn walk(node: &Node, ty: &GoType, go_struct: &str, path: &mut Vec<&'static str>)
             Err(format!(
                 "json: cannot unmarshal {} into Go struct field {}.{} of type {}",
                 node.kind_name(),
-                go_struct,
+                go_struct.rsplit('.').next().unwrap_or(go_struct),
                 path,
                 go_type
             ))
@@ -180,12 +184,16 @@ fn walk(node: &Node, ty: &GoType, go_struct: &str, path: &mut Vec<&'static str>)
             _ => fail(name),
         },
         Struct(name, fields) => match &node.value {
-            Value::Object(_) => {
-                let short = name.rsplit('.').next().unwrap_or(name);
-                for (field, fty) in fields.iter() {
-                    if let Some(m) = node.field(field) {
+            Value::Object(members) => {
+                // Each field's member, found in one pass over the keys (Go's case-insensitive
+                // match, as `Node::field`), then walked in field order.
+                let mut found = [None; MAX_FIELDS];
+                let found = &mut found[..fields.len()];
+                fields_index(members, fields.iter().map(|(f, _)| *f), found);
+                for ((field, fty), m) in fields.iter().zip(found.iter()) {
+                    if let Some(m) = m {
                         path.push(field);
-                        let r = walk(&m.value, fty, short, path);
+                        let r = walk(&members[*m].value, fty, name, path);
                         path.pop();
                         r?;
                     }
@@ -204,6 +212,31 @@ mod tests {
 
     fn node(src: &str) -> Node {
         JsonReader::new(src, 1).next_value().unwrap()
+    }
+
+    /// `walk` looks a struct's fields up in an array of `MAX_FIELDS`.
+    #[test]
+    fn no_struct_has_more_fields_than_the_walk_holds() {
+        fn widest(ty: &GoType) -> usize {
+            match ty {
+                Slice(_, inner) | Map(_, inner) => widest(inner),
+                Struct(_, fields) => fields.iter().map(|(_, t)| widest(t)).fold(fields.len(), usize::max),
+                _ => 0,
+            }
+        }
+        for ty in [&PACKAGE, &PACKAGE_REQUIRED, &GVK, &GVK_REQUIRED, &BUNDLE_OBJECT, &CHANNEL, &CSV_METADATA] {
+            assert!(widest(ty) <= MAX_FIELDS);
+        }
+    }
+
+    /// Keys that differ only by case: Go keeps the last in sorted order, whatever the source order.
+    #[test]
+    fn of_keys_that_fold_together_the_last_in_sorted_order_is_checked() {
+        assert!(check(&node(r#"{"version":"1","Version":1}"#), &PACKAGE).is_ok());
+        assert_eq!(
+            check(&node(r#"{"Version":"1","version":1}"#), &PACKAGE).unwrap_err(),
+            "json: cannot unmarshal number into Go struct field Package.version of type string"
+        );
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! indentation indicators), the content indentation, and the lines, folded or kept.
 
 use super::lines::LINE;
-use super::{scalar, Bail, Fast, Node, R};
+use super::{Bail, Fast, Node, Str, Value, R};
 
 /// What a block scalar does with its final line breaks.
 #[derive(Clone, Copy, PartialEq)]
@@ -156,7 +156,10 @@ impl Fast<'_> {
         }
         // The line that ended the scalar belongs to the parent.
         self.i = if k >= b.len() { b.len() } else { self.ls };
-        Ok(Node::new(pos, scalar(&out, false)?))
+        // A block scalar is a string whatever its text (as `scalar::resolve` of any scalar that is
+        // neither plain nor tagged): the buffer becomes the value, without a copy.
+        out.shrink_to_fit();
+        Ok(Node::new(pos, Value::String(Str::from(out))))
     }
 
     /// Inside a block scalar, from a line start: eat up to `indent` spaces on each line,

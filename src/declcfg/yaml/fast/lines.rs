@@ -93,6 +93,33 @@ fn bad_multibyte(b: &[u8], k: usize) -> bool {
     }
 }
 
+/// [`candidates`] for sixteen bytes with WebAssembly SIMD: bit `i` of the mask is set when byte
+/// `i` may belong to stop set `KIND` (the same superset: every byte below 0x20, tabs included,
+/// and every byte from 0x7f).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd {
+    use core::arch::wasm32::*;
+
+    use super::{LINE, PLAIN, SQ};
+
+    #[inline(always)]
+    pub(super) fn candidates<const KIND: u8>(chunk: &[u8]) -> u16 {
+        debug_assert_eq!(chunk.len(), 16);
+        // SAFETY: `chunk` holds 16 readable bytes; WebAssembly loads need no alignment.
+        let x = unsafe { v128_load(chunk.as_ptr().cast::<v128>()) };
+        // Below 0x20 or from 0x7f: `x - 0x20` (wrapping) above 0x5e, unsigned.
+        let common = u8x16_gt(u8x16_sub(x, u8x16_splat(0x20)), u8x16_splat(0x5e));
+        let eq = |c: u8| u8x16_eq(x, u8x16_splat(c));
+        let m = match KIND {
+            PLAIN => v128_or(common, v128_or(eq(b' '), eq(b':'))),
+            LINE => common,
+            SQ => v128_or(common, eq(b'\'')),
+            _ => v128_or(common, v128_or(eq(b'"'), eq(b'\\'))),
+        };
+        u8x16_bitmask(m)
+    }
+}
+
 impl Fast<'_> {
     /// The first byte at or after `k` that stop set `KIND` stops on and that needs a look
     /// (checked multi-byte characters are passed over), or the end. Looks at eight bytes at
@@ -109,6 +136,18 @@ impl Fast<'_> {
         loop {
             // The next candidate byte.
             loop {
+                // In WebAssembly, sixteen bytes at a time with SIMD first (the fast path runs
+                // about twice as slowly under V8 as natively; docs/performance.md).
+                #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+                if let Some(chunk) = b.get(k..k + 16) {
+                    let m = simd::candidates::<KIND>(chunk);
+                    if m != 0 {
+                        k += m.trailing_zeros() as usize;
+                        break;
+                    }
+                    k += 16;
+                    continue;
+                }
                 match b.get(k..k + 8) {
                     Some(chunk) => {
                         let mut word = [0u8; 8];

@@ -34,7 +34,7 @@ pub(super) mod tests;
 
 use std::borrow::Cow;
 
-use super::super::json::insert_member;
+use super::super::json::collect_members;
 use super::super::value::{Member, Node, Pos, Str, Value};
 use super::scalar::{self, Scalar};
 use super::{Document, YamlError};
@@ -319,10 +319,7 @@ impl<'a> Fast<'a> {
             }
         }
         // Duplicate keys: the last wins, in the first one's place, as the slow path does.
-        let mut members = Vec::with_capacity(self.members.len() - start);
-        for m in self.members.drain(start..) {
-            insert_member(&mut members, m);
-        }
+        let members = collect_members(self.members.drain(start..));
         Ok(Node::new(pos, Value::Object(members)))
     }
 
