@@ -27,6 +27,7 @@ pub use olm_graph_picture::{
     draw, Draft, DraftEdge, DraftNode, NodeGroup, NodeKind, Picture, PictureEdge, PictureEdgeKind, PictureNode,
     PicturePath, TooLarge, COLLAPSE_THRESHOLD, MAX_PICTURE_EDGES, MAX_PICTURE_NODES, PATH_KEPT_EXPANDED,
 };
+use olm_graph_picture::{mark_path, picture_path};
 
 /// The most skipRange edges a picture draws when asked to expand its fans.
 pub const FAN_EXPANSION_BUDGET: usize = 2_000;
@@ -172,7 +173,8 @@ pub fn picture_draft(model: &Model, options: &PictureOptions) -> Result<Draft, P
         None => None,
     };
     let mut d = draft(p, c, &g, path.as_ref());
-    d.path = path.map(picture_path);
+    d.path = path
+        .map(|up| picture_path(up.from.to_string(), up.to.map(|h| h.to_string()), up.steps, up.stranded, up.reason));
     d.semantics = options.semantics;
     d.direction = options.direction;
     d.collapse = options.collapse;
@@ -309,60 +311,9 @@ fn draft(p: &Package, c: &Channel, g: &ChannelGraph, path: Option<&UpgradePath>)
         notes: Vec::new(),
     };
     if let Some(path) = path {
-        mark_path(&mut d, path, &index);
+        mark_path(&mut d, &path.from, &path.steps);
     }
     d
-}
-
-/// Mark the path's nodes and edges; draw a skipRange step no drawn edge stands for. A start that
-/// is a bare version (`1.2.0`, in no channel as a name) starts at the entry with that version, if
-/// there is one.
-#[cfg_attr(olm_wasm_size, optimize(size))]
-fn mark_path(d: &mut Draft, path: &UpgradePath, index: &HashMap<&str, usize>) {
-    let start = index
-        .get(&*path.from)
-        .copied()
-        .or_else(|| d.nodes.iter().position(|n| !n.is_virtual && n.version.as_deref() == Some(&*path.from)));
-    if let Some(s) = start {
-        d.nodes[s].on_path = true;
-        d.start = Some(s);
-    }
-    for (k, step) in path.steps.iter().enumerate() {
-        let Some(&to) = index.get(&*step.to) else { continue };
-        d.nodes[to].on_path = true;
-        d.nodes[to].step.get_or_insert(k + 1);
-        let from = index.get(&*step.from).copied().or(start.filter(|_| step.from == path.from));
-        let Some(from) = from else { continue };
-        let kind: PictureEdgeKind = step.edge.into();
-        match d.edges.iter_mut().find(|e| e.from == from && e.to == to && e.kind == kind) {
-            Some(e) => e.on_path = true,
-            None => d.edges.push(DraftEdge { from, to, kind, on_path: true, range: None, covers: None }),
-        }
-    }
-}
-
-/// The path with its text.
-#[cfg_attr(olm_wasm_size, optimize(size))]
-fn picture_path(up: UpgradePath) -> PicturePath {
-    let lines = up.steps.iter().map(|s| format!("{} → {} ({})", s.from, s.to, s.edge.as_str())).collect();
-    let head = up.to.as_deref().unwrap_or("(no head)");
-    let summary = if up.stranded {
-        format!("Stranded: no path from {} to {head}: {}", up.from, up.reason.as_deref().unwrap_or(""))
-    } else if up.steps.is_empty() {
-        format!("{} is the head of the channel", up.from)
-    } else {
-        let n = up.steps.len();
-        format!("{n} upgrade{} from {} to reach {head}", if n == 1 { "" } else { "s" }, up.from)
-    };
-    PicturePath {
-        from: up.from.to_string(),
-        to: up.to.map(|h| h.to_string()),
-        steps: up.steps,
-        stranded: up.stranded,
-        reason: up.reason,
-        lines,
-        summary,
-    }
 }
 
 #[cfg(test)]

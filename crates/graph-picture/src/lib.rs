@@ -14,6 +14,7 @@
 #![cfg_attr(olm_wasm_size, feature(optimize_attribute))]
 #![warn(missing_docs)]
 
+mod draft;
 pub mod layout;
 mod picture;
 mod svg;
@@ -22,6 +23,7 @@ mod vocabulary;
 #[cfg(all(feature = "bindings", target_arch = "wasm32"))]
 mod wasm;
 
+pub use draft::{mark_path, picture_path};
 pub use picture::{
     draw, Draft, DraftEdge, DraftNode, NodeGroup, NodeKind, Picture, PictureEdge, PictureEdgeKind, PictureNode,
     PicturePath, TooLarge, COLLAPSE_THRESHOLD, MAX_PICTURE_EDGES, MAX_PICTURE_NODES, PATH_KEPT_EXPANDED,
