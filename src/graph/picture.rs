@@ -16,18 +16,16 @@
 //! (`Catalog.pictureDraft`) and their small picture module the second (docs/performance.md,
 //! "WebAssembly size").
 
-use crate::hash::{HashMap, HashMapExt};
-
 use super::channel_graph::ChannelGraph;
 use super::upgrade::{upgrade_path, PathError, Semantics, Start, UpgradePath};
 use crate::gotext::{quote as q, thousands};
 use crate::model::{Channel, Model, Package};
 use olm_graph_picture::layout::Direction;
+use olm_graph_picture::{draft, picture_path, GraphData, GraphDataEdge, GraphDataFan, GraphDataNode};
 pub use olm_graph_picture::{
     draw, Draft, DraftEdge, DraftNode, NodeGroup, NodeKind, Picture, PictureEdge, PictureEdgeKind, PictureNode,
     PicturePath, TooLarge, COLLAPSE_THRESHOLD, MAX_PICTURE_EDGES, MAX_PICTURE_NODES, PATH_KEPT_EXPANDED,
 };
-use olm_graph_picture::{mark_path, picture_path};
 
 /// The most skipRange edges a picture draws when asked to expand its fans.
 pub const FAN_EXPANSION_BUDGET: usize = 2_000;
@@ -172,7 +170,7 @@ pub fn picture_draft(model: &Model, options: &PictureOptions) -> Result<Draft, P
         Some(start) => Some(path_or_stranded(p, c, start, options.semantics, g.head.clone())?),
         None => None,
     };
-    let mut d = draft(p, c, &g, path.as_ref());
+    let mut d = draft(&graph_data(&g), path.as_ref().map(|up| (&*up.from, up.steps.as_slice())));
     d.path = path
         .map(|up| picture_path(up.from.to_string(), up.to.map(|h| h.to_string()), up.steps, up.stranded, up.reason));
     d.semantics = options.semantics;
@@ -223,97 +221,35 @@ fn pick_channel<'a>(p: &'a Package, name: Option<&str>) -> Result<&'a Channel, P
     }
 }
 
-/// The graph's nodes and the edges to draw between them, the path marked.
+/// The channel graph as the picture crate's plain data.
 #[cfg_attr(olm_wasm_size, optimize(size))]
-fn draft(p: &Package, c: &Channel, g: &ChannelGraph, path: Option<&UpgradePath>) -> Draft {
-    let mut index: HashMap<&str, usize> = HashMap::new();
-    for (i, node) in g.nodes.iter().enumerate() {
-        index.entry(node.name.as_str()).or_insert(i);
-    }
-    // Each major.minor as a small number (only equality counts).
-    let mut minors: HashMap<(u64, u64), usize> = HashMap::new();
-    let nodes = g
-        .nodes
-        .iter()
-        .enumerate()
-        .map(|(i, node)| {
-            let bundle = if i < c.entries.len() {
-                c.entries[i].bundle.and_then(|b| p.bundles.get(b))
-            } else {
-                p.bundle(&node.name)
-            };
-            let minor = bundle.and_then(|b| b.version.as_ref()).map(|v| {
-                let next = minors.len();
-                *minors.entry((v.major(), v.minor())).or_insert(next)
-            });
-            DraftNode {
-                name: node.name.clone(),
-                version: node.version.clone(),
-                is_virtual: node.is_virtual,
-                head: node.head,
-                deprecated: node.deprecated.clone(),
-                skipped: node.skipped,
-                stranded: node.stranded,
-                minor,
-                on_path: false,
-                step: None,
-            }
-        })
-        .collect();
-    let mut edges: Vec<DraftEdge> = g
-        .edges
-        .iter()
-        .filter_map(|e| {
-            Some(DraftEdge {
-                from: *index.get(e.from.as_str())?,
-                to: *index.get(e.to.as_str())?,
-                kind: e.kind.into(),
-                on_path: false,
-                range: None,
-                covers: None,
-            })
-        })
-        .collect();
-    for fan in &g.fans {
-        let Some(&to) = index.get(fan.to.as_str()) else { continue };
-        // The newest entry the range covers, other than its own entry.
-        let newest = fan
-            .runs
-            .iter()
-            .rev()
-            .flat_map(|&[s, e]| g.by_version.get(s..e).unwrap_or_default().iter().rev())
-            .find(|&&i| i != to);
-        if let Some(&from) = newest {
-            edges.push(DraftEdge {
-                from,
-                to,
-                kind: PictureEdgeKind::Fan,
-                on_path: false,
-                range: Some(fan.range.clone()),
-                covers: Some(fan.count),
-            });
-        }
-    }
-    let mut d = Draft {
+fn graph_data(g: &ChannelGraph) -> GraphData {
+    GraphData {
         package: g.package.clone(),
         channel: g.channel.clone(),
-        is_default_channel: g.is_default,
+        is_default: g.is_default,
         head: g.head.clone(),
-        nodes,
+        nodes: g
+            .nodes
+            .iter()
+            .map(|n| GraphDataNode {
+                name: n.name.clone(),
+                version: n.version.clone(),
+                is_virtual: n.is_virtual,
+                head: n.head,
+                deprecated: n.deprecated.clone(),
+                skipped: n.skipped,
+                stranded: n.stranded,
+            })
+            .collect(),
+        edges: g.edges.iter().map(|e| GraphDataEdge { from: e.from.clone(), to: e.to.clone(), kind: e.kind }).collect(),
         by_version: g.by_version.clone(),
-        edges,
-        start: None,
-        path: None,
-        semantics: Semantics::V0,
-        direction: Direction::LeftToRight,
-        collapse: true,
-        expand: Vec::new(),
-        notes: Vec::new(),
-    };
-    if let Some(path) = path {
-        mark_path(&mut d, &path.from, &path.steps);
+        fans: g
+            .fans
+            .iter()
+            .map(|f| GraphDataFan { to: f.to.clone(), range: f.range.clone(), count: f.count, runs: f.runs.clone() })
+            .collect(),
     }
-    d
 }
 
 #[cfg(test)]

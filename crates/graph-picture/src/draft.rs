@@ -6,8 +6,173 @@
 
 use std::collections::HashMap;
 
-use crate::picture::{Draft, DraftEdge, PictureEdgeKind, PicturePath};
-use crate::vocabulary::Step;
+use serde::Deserialize;
+
+use crate::layout::Direction;
+use crate::picture::{Draft, DraftEdge, DraftNode, PictureEdgeKind, PicturePath};
+use crate::vocabulary::{EdgeKind, Semantics, Step};
+
+/// A channel's graph as plain data, as `olm_catalog::graph::ChannelGraph` gives it (and its
+/// `channelGraph` export serializes it): what [`draft`] reads.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct GraphData {
+    /// The package.
+    pub package: String,
+    /// The channel.
+    pub channel: String,
+    /// The channel is the package's default.
+    pub is_default: bool,
+    /// The channel head, if it has one.
+    pub head: Option<String>,
+    /// Entries in channel order, then virtual nodes.
+    pub nodes: Vec<GraphDataNode>,
+    /// The `replaces`, `skips` (and expanded `skipRange`) edges.
+    pub edges: Vec<GraphDataEdge>,
+    /// Indexes into `nodes` of the entries with a version, ascending by version.
+    pub by_version: Vec<usize>,
+    /// The `skipRange` edges as ranges, one fan per entry whose range covers another.
+    pub fans: Vec<GraphDataFan>,
+}
+
+/// A node of [`GraphData`].
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct GraphDataNode {
+    /// The bundle name.
+    pub name: String,
+    /// Its version (`major.minor.patch`, maybe with a pre-release, build or release suffix).
+    pub version: Option<String>,
+    /// Not an entry of the channel.
+    #[serde(rename = "virtual")]
+    pub is_virtual: bool,
+    /// The channel head.
+    pub head: bool,
+    /// The deprecation message, if deprecated.
+    pub deprecated: Option<String>,
+    /// Skipped by another entry.
+    pub skipped: bool,
+    /// No upgrade reaches the head from it.
+    pub stranded: bool,
+}
+
+/// An edge of [`GraphData`], by node names.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct GraphDataEdge {
+    /// The entry upgraded from.
+    pub from: String,
+    /// The entry upgraded to.
+    pub to: String,
+    /// The kind of edge.
+    pub kind: EdgeKind,
+}
+
+/// A skipRange fan of [`GraphData`].
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct GraphDataFan {
+    /// The entry whose skipRange it is.
+    pub to: String,
+    /// The range, as written.
+    pub range: String,
+    /// How many entries it covers.
+    pub count: usize,
+    /// The covered entries: half-open runs of positions in `by_version`.
+    pub runs: Vec<[usize; 2]>,
+}
+
+/// The draft of `g`: its nodes (each major.minor as a small number, only equality counting),
+/// its edges, each fan as one edge from the newest entry it covers (other than its own), the
+/// path from `from` along `steps` marked ([`mark_path`]); no path text, default options.
+#[cfg_attr(olm_wasm_size, optimize(size))]
+pub fn draft(g: &GraphData, path: Option<(&str, &[Step])>) -> Draft {
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    for (i, node) in g.nodes.iter().enumerate() {
+        index.entry(node.name.as_str()).or_insert(i);
+    }
+    let mut minors: HashMap<&str, usize> = HashMap::new();
+    let nodes = g
+        .nodes
+        .iter()
+        .map(|node| {
+            let minor = node.version.as_deref().map(|v| {
+                let next = minors.len();
+                *minors.entry(major_minor(v)).or_insert(next)
+            });
+            DraftNode {
+                name: node.name.clone(),
+                version: node.version.clone(),
+                is_virtual: node.is_virtual,
+                head: node.head,
+                deprecated: node.deprecated.clone(),
+                skipped: node.skipped,
+                stranded: node.stranded,
+                minor,
+                on_path: false,
+                step: None,
+            }
+        })
+        .collect();
+    let mut edges: Vec<DraftEdge> = g
+        .edges
+        .iter()
+        .filter_map(|e| {
+            Some(DraftEdge {
+                from: *index.get(e.from.as_str())?,
+                to: *index.get(e.to.as_str())?,
+                kind: e.kind.into(),
+                on_path: false,
+                range: None,
+                covers: None,
+            })
+        })
+        .collect();
+    for fan in &g.fans {
+        let Some(&to) = index.get(fan.to.as_str()) else { continue };
+        let newest = fan
+            .runs
+            .iter()
+            .rev()
+            .flat_map(|&[s, e]| g.by_version.get(s..e).unwrap_or_default().iter().rev())
+            .find(|&&i| i != to);
+        if let Some(&from) = newest {
+            edges.push(DraftEdge {
+                from,
+                to,
+                kind: PictureEdgeKind::Fan,
+                on_path: false,
+                range: Some(fan.range.clone()),
+                covers: Some(fan.count),
+            });
+        }
+    }
+    let mut d = Draft {
+        package: g.package.clone(),
+        channel: g.channel.clone(),
+        is_default_channel: g.is_default,
+        head: g.head.clone(),
+        nodes,
+        by_version: g.by_version.clone(),
+        edges,
+        start: None,
+        path: None,
+        semantics: Semantics::V0,
+        direction: Direction::LeftToRight,
+        collapse: true,
+        expand: Vec::new(),
+        notes: Vec::new(),
+    };
+    if let Some((from, steps)) = path {
+        mark_path(&mut d, from, steps);
+    }
+    d
+}
+
+/// `major.minor` of a version's text: up to its second dot (the version's numbers are written
+/// without leading zeros, so equal text is equal numbers).
+fn major_minor(v: &str) -> &str {
+    let end = v.match_indices('.').nth(1).map_or(v.len(), |(i, _)| i);
+    &v[..end]
+}
 
 /// Mark the path from `from` along `steps` on `d`: its nodes and edges, each step's number;
 /// draw a step no drawn edge stands for. A start that is a bare version (`1.2.0`, in no channel
@@ -93,7 +258,7 @@ mod tests {
         }
     }
 
-    fn draft() -> Draft {
+    fn three() -> Draft {
         Draft {
             package: "foo".into(),
             channel: "stable".into(),
@@ -125,7 +290,7 @@ mod tests {
 
     #[test]
     fn a_path_marks_its_nodes_and_edges_and_draws_a_missing_step() {
-        let mut d = draft();
+        let mut d = three();
         mark_path(
             &mut d,
             "foo.v1",
@@ -140,7 +305,7 @@ mod tests {
 
     #[test]
     fn a_bare_version_starts_at_its_entry_and_unknown_targets_keep_their_numbers() {
-        let mut d = draft();
+        let mut d = three();
         mark_path(
             &mut d,
             "1.0.0",
@@ -149,6 +314,24 @@ mod tests {
         assert_eq!(d.start, Some(0));
         assert_eq!(d.nodes[2].step, Some(2));
         assert_eq!((d.edges[1].from, d.edges[1].to), (0, 2));
+    }
+
+    #[test]
+    fn a_fan_starts_at_the_newest_entry_it_covers_and_minors_are_numbered() {
+        let n =
+            |name: &str, v: &str| GraphDataNode { name: name.into(), version: Some(v.into()), ..Default::default() };
+        let g = GraphData {
+            package: "foo".into(),
+            channel: "stable".into(),
+            nodes: vec![n("foo.v3", "1.1.0"), n("foo.v2", "1.0.1+b.1"), n("foo.v1", "1.0.0")],
+            by_version: vec![2, 1, 0],
+            fans: vec![GraphDataFan { to: "foo.v3".into(), range: "<1.1.0".into(), count: 2, runs: vec![[0, 3]] }],
+            ..Default::default()
+        };
+        let d = draft(&g, None);
+        assert_eq!(d.nodes.iter().map(|n| n.minor).collect::<Vec<_>>(), [Some(0), Some(1), Some(1)]);
+        assert_eq!((d.edges[0].from, d.edges[0].to, d.edges[0].covers), (1, 0, Some(2)));
+        assert_eq!(major_minor("10.20.3-rc.1"), "10.20");
     }
 
     #[test]

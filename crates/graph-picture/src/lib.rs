@@ -23,7 +23,7 @@ mod vocabulary;
 #[cfg(all(feature = "bindings", target_arch = "wasm32"))]
 mod wasm;
 
-pub use draft::{mark_path, picture_path};
+pub use draft::{draft, mark_path, picture_path, GraphData, GraphDataEdge, GraphDataFan, GraphDataNode};
 pub use picture::{
     draw, Draft, DraftEdge, DraftNode, NodeGroup, NodeKind, Picture, PictureEdge, PictureEdgeKind, PictureNode,
     PicturePath, TooLarge, COLLAPSE_THRESHOLD, MAX_PICTURE_EDGES, MAX_PICTURE_NODES, PATH_KEPT_EXPANDED,
