@@ -85,10 +85,7 @@ pub struct GraphDataFan {
 /// path from `from` along `steps` marked ([`mark_path`]); no path text, default options.
 #[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn draft(g: &GraphData, path: Option<(&str, &[Step])>) -> Draft {
-    let mut index: HashMap<&str, usize> = HashMap::new();
-    for (i, node) in g.nodes.iter().enumerate() {
-        index.entry(node.name.as_str()).or_insert(i);
-    }
+    let index = first_of_each(g.nodes.iter().map(|n| n.name.as_str()));
     let mut minors: HashMap<&str, usize> = HashMap::new();
     let nodes = g
         .nodes
@@ -167,6 +164,15 @@ pub fn draft(g: &GraphData, path: Option<(&str, &[Step])>) -> Draft {
     d
 }
 
+/// Each name's first position.
+fn first_of_each<'a>(names: impl Iterator<Item = &'a str>) -> HashMap<&'a str, usize> {
+    let mut index = HashMap::new();
+    for (i, name) in names.enumerate() {
+        index.entry(name).or_insert(i);
+    }
+    index
+}
+
 /// `major.minor` of a version's text: up to its second dot (the version's numbers are written
 /// without leading zeros, so equal text is equal numbers).
 fn major_minor(v: &str) -> &str {
@@ -180,29 +186,25 @@ fn major_minor(v: &str) -> &str {
 /// stands for it.
 #[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn mark_path(d: &mut Draft, from: &str, steps: &[Step]) {
-    let mut index: HashMap<&str, usize> = HashMap::new();
-    for (i, node) in d.nodes.iter().enumerate() {
-        index.entry(node.name.as_str()).or_insert(i);
-    }
+    let index = first_of_each(d.nodes.iter().map(|n| n.name.as_str()));
     // The positions only: the names are borrowed from `d`, which is changed below.
     let find = |name: &str| index.get(name).copied();
     let start = find(from).or_else(|| d.nodes.iter().position(|n| !n.is_virtual && n.version.as_deref() == Some(from)));
-    let marks: Vec<(usize, Option<usize>, PictureEdgeKind)> = steps
+    // Steps whose target is not drawn are skipped; the numbers count all steps.
+    let marks: Vec<(usize, Option<usize>, PictureEdgeKind, usize)> = steps
         .iter()
-        .filter_map(|step| {
+        .enumerate()
+        .filter_map(|(k, step)| {
             let to = find(&step.to)?;
-            Some((to, find(&step.from).or(start.filter(|_| &*step.from == from)), step.edge.into()))
+            Some((to, find(&step.from).or(start.filter(|_| &*step.from == from)), step.edge.into(), k + 1))
         })
         .collect();
-    // `marks` skips steps whose target is not drawn; their numbers count all steps.
-    let numbers: Vec<usize> =
-        steps.iter().enumerate().filter(|(_, s)| find(&s.to).is_some()).map(|(k, _)| k + 1).collect();
     drop(index);
     if let Some(s) = start {
         d.nodes[s].on_path = true;
         d.start = Some(s);
     }
-    for ((to, from, kind), k) in marks.into_iter().zip(numbers) {
+    for (to, from, kind, k) in marks {
         d.nodes[to].on_path = true;
         d.nodes[to].step.get_or_insert(k);
         let Some(from) = from else { continue };
