@@ -12,12 +12,24 @@ function hasPanicHook(getRaw) {
 }
 
 /**
- * The draft of a picture (core handle `h`): the picture module (`raw`) reads the options, the
- * core makes the draft from plain arguments (it reads no options object).
+ * What a picture draws (core handle `h`, picture module `raw`): the options checked by the
+ * picture module, then the channel's graph and the path from the core: `[graph, path, args]`,
+ * the arguments of the picture module's `drawPicture` and `drawSvg`. A channel OLM v0 cannot
+ * order strands the start: the picture draws it, with the reason.
  */
-function pictureDraft(h, raw, options, what) {
+export function pictureInput(h, raw, options, what) {
   const o = raw.pictureOptions(options, what);
-  return h.pictureDraft(o.package, o.channel, o.from, o.v1, o.fans, o.fanBudget, o.topToBottom, o.collapse, o.expand);
+  const graph = o.channel ? h.channelGraph(o.package, o.channel) : raw.pictureChannel(h.channelGraph(o.package));
+  let path = null;
+  if (o.from) {
+    try {
+      path = h.upgradePath({ package: o.package, channel: graph.channel, from: o.from, semantics: o.v1 ? 'v1' : 'v0' });
+    } catch (e) {
+      if (e?.code !== 'no-path' || e.stranded === undefined) throw e;
+      path = { from: e.stranded, to: graph.head ?? null, steps: [], stranded: true, reason: e.message };
+    }
+  }
+  return [graph, path, o];
 }
 
 /**
@@ -29,9 +41,9 @@ function pictureDraft(h, raw, options, what) {
  * @param {(() => any) | null} getToolsRaw the tools' module (render, templates, diffs, edits,
  *   OperatorGroup checks, RBAC previews, Mermaid and DOT, packageDeps, openCatalog,
  *   formatDiagnostics), when it is a separate one (browsers); `null` in Node
- * @param {(() => any) | null} getPictureRaw the picture module (`drawPicture`, `drawSvg`,
- *   `layoutGraph`: the layout and the SVG of the drafts the core's `pictureDraft` makes), when it
- *   is a separate one (browsers); `null` when `getRaw`'s module has it (Node)
+ * @param {(() => any) | null} getPictureRaw the picture module (`pictureOptions`, `pictureChannel`,
+ *   `drawPicture`, `drawSvg`, `layoutGraph`: the pictures of the channel graphs and paths the core
+ *   computes), when it is a separate one (browsers); `null` when `getRaw`'s module has it (Node)
  */
 export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null, getPictureRaw = null) {
   let generation = 0;
@@ -56,7 +68,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
   // A call into the resolver's or the tools' module (the core one in Node, which has everything).
   const callResolver = (fn) => call((coreRaw) => fn(getResolverRaw ? getResolverRaw() : coreRaw));
   const callTools = (fn) => call((coreRaw) => fn(getToolsRaw ? getToolsRaw() : coreRaw));
-  // The picture module holds no catalog: the core makes the draft, the picture module draws it.
+  // The picture module holds no catalog: the core computes the graph and path, the picture module draws them.
   const callPicture = (fn) => call((coreRaw) => fn(getPictureRaw ? getPictureRaw() : coreRaw));
   const separate = getResolverRaw !== null || getToolsRaw !== null;
 
@@ -91,8 +103,8 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
     packages() { return this.#use((h) => h.packages()); }
     channelGraph(pkg, channel) { return this.#use((h) => h.channelGraph(pkg, channel)); }
     upgradePath(options) { return this.#use((h) => h.upgradePath(options)); }
-    graphPicture(options) { return this.#picture((h, raw) => raw.drawPicture(pictureDraft(h, raw, options, 'graphPicture'))); }
-    renderGraphSvg(options) { return this.#picture((h, raw) => raw.drawSvg(pictureDraft(h, raw, options, 'renderGraphSvg'), options)); }
+    graphPicture(options) { return this.#picture((h, raw) => raw.drawPicture(...pictureInput(h, raw, options, 'graphPicture'))); }
+    renderGraphSvg(options) { return this.#picture((h, raw) => raw.drawSvg(...pictureInput(h, raw, options, 'renderGraphSvg'), options)); }
     packageDeps(options) { return this.#tools((h) => h.packageDeps(options)); }
     packageDepsText(options) { return this.#tools((h) => h.packageDepsText(options)); }
     toMermaid(options) { return this.#tools((h) => h.toMermaid(options)); }
@@ -103,7 +115,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
     previewRbacText(options, format) { return this.#tools((h) => h.previewRbacText(options, format)); }
     /** @internal benchmark hook: every channel's graph and every entry's paths; nodes + paths computed */
     __graphsAndPaths() { return this.#use((h) => h.__graphsAndPaths()); }
-    /** `fn(handle, pictureRaw)`: the draft from this catalog's handle, drawn in the picture module. */
+    /** `fn(handle, pictureRaw)`: this catalog's graph and path, drawn in the picture module. */
     #picture(fn) { return callPicture((raw) => this.#use((h) => fn(h, raw))); }
     /** `fn` on this catalog's handle in the tools' module. */
     #tools(fn) { return callTools((raw) => fn(Catalog._raw(this, raw))); }

@@ -5,12 +5,13 @@
 //
 // Messages: `{id, op, args}` → `{id, ok: true, value}` or `{id, ok: false, error: {name, code,
 // message}}`, handled in order. Operations: `init(wasmUrl, pictureWasmUrl)` (the core module, which
-// reads catalogs and makes the pictures' drafts, and the picture module, which lays them out and
-// draws them), `load(key, source)` (source `{url}`
+// reads catalogs and computes channel graphs and paths, and the picture module, which lays them out
+// and draws them), `load(key, source)` (source `{url}`
 // or `{files}`) → the package summaries, `draw(key, options)` → `{svg, picture}` (the
 // `renderGraphSvg` options), `drop(key)`.
 import wasmInit, { loadCatalog } from './dist/web/olm_catalog.js';
-import pictureInit, { drawPicture, drawSvg, pictureOptions as readPictureOptions } from './dist/web-picture/olm_graph_picture.js';
+import pictureInit, * as picture from './dist/web-picture/olm_graph_picture.js';
+import { pictureInput } from './core.js';
 import { fetchCatalog } from './element-fetch.js';
 
 const KEEP = 4;
@@ -51,11 +52,9 @@ const ops = {
   },
   draw(key, options) {
     const { catalog } = get(key);
-    // One draft (the core module), laid out twice (the picture module): the picture and its SVG.
-    const draft = pictureDraft(catalog, readPictureOptions(pictureOptions(options), 'graphPicture'));
-    const picture = drawPicture(draft);
-    const svg = drawSvg(draft, options);
-    return { svg, picture };
+    // One graph and path (the core module), drawn twice (the picture module): the picture and its SVG.
+    const input = pictureInput(catalog, picture, pictureOptions(options), 'graphPicture');
+    return { svg: picture.drawSvg(...input, options), picture: picture.drawPicture(...input) };
   },
   drop(key) {
     catalogs.get(key)?.catalog.free();
@@ -63,11 +62,6 @@ const ops = {
     return true;
   },
 };
-
-/** The draft of `catalog` for options the picture module's `pictureOptions` has read. */
-function pictureDraft(catalog, o) {
-  return catalog.pictureDraft(o.package, o.channel, o.from, o.v1, o.fans, o.fanBudget, o.topToBottom, o.collapse, o.expand);
-}
 
 /** The `graphPicture` options among `renderGraphSvg`'s. */
 export function pictureOptions({ theme, interactive, legend, idPrefix, ...picture }) {

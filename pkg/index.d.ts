@@ -271,6 +271,11 @@ export interface OlmCatalogError extends Error {
     | 'internal-panic'
     | 'internal';
   diagnostics?: Diagnostic[];
+  /**
+   * `no-path` from `upgradePath` when OLM v0 cannot order the channel (no head, several chains, a
+   * cycle): the start, named as a stranded path's `from` (the message says why).
+   */
+  stranded?: string;
 }
 
 /** A loaded catalog, parsed once. Call `free()` when done (a FinalizationRegistry also frees it). */

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Builds the npm package's WebAssembly and JS glue with the wasm-bindgen CLI pinned in Cargo.lock
 # (no download from GitHub), and prints the .wasm sizes. Five modules:
-# - pkg/dist/web: the core (`--no-default-features`: validation, graphs, paths, and the graph
-#   picture's draft, `Catalog.pictureDraft`), what browsers load first;
-# - pkg/dist/web-picture: the picture module, `crates/graph-picture` alone (`pictureOptions`, `drawPicture`,
-#   `drawSvg`, `layoutGraph`: the layout and the SVG of the drafts the core makes), which browsers
+# - pkg/dist/web: the core (`--no-default-features`: validation, graphs, paths), what browsers
+#   load first;
+# - pkg/dist/web-picture: the picture module, `crates/graph-picture` alone (`pictureOptions`,
+#   `pictureChannel`, `drawPicture`, `drawSvg`, `layoutGraph`: the pictures of the channel graphs
+#   and paths the core computes), which browsers
 #   load on demand (`initPicture()`); a small crate, so its build takes seconds;
 # - pkg/dist/web-resolver: the core with the resolver and CEL (`--no-default-features --features
 #   cel`: `resolve`, `resolveText`, `resolveV1`), which browsers load on demand (`initResolver()`);

@@ -403,8 +403,13 @@ impl Catalog {
         })?;
         // `from` names a bundle, or else may be a version (`1.2.0`, `v1.2.0`).
         let version = Version::parse(o.from.strip_prefix('v').unwrap_or(&o.from)).ok();
-        let path = graph::upgrade_path(p, c, &Start::from_input(p, &o.from, version), semantics)
-            .map_err(|e| js_error("no-path", &e.to_string(), None))?;
+        let start = Start::from_input(p, &o.from, version);
+        let path = graph::upgrade_path(p, c, &start, semantics).map_err(|e| {
+            // A channel OLM v0 cannot order strands every start: `stranded` names the start, as a
+            // stranded path's `from` would (the pictures draw such a path, with the message as reason).
+            let stranded = matches!(e, graph::PathError::Order(_)).then(|| ("stranded", JsValue::from(start.name())));
+            js_error("no-path", &e.to_string(), stranded)
+        })?;
         to_js(&path)
     }
 
@@ -1057,24 +1062,6 @@ pub fn format_diagnostics(diagnostics: JsValue, options: JsValue) -> Result<Stri
     Ok(crate::report_formats::render_diagnostics(format, &diagnostics, valid))
 }
 
-// The picture of a channel's upgrade graph (issue 16): the core module reads the catalog
-// (`pictureDraft`, from plain arguments); the options' reading, the layout and the SVG are in the
-// picture module
-// (crates/graph-picture, docs/performance.md "WebAssembly size").
-
-/// A `PictureError` as a JS `Error` with a stable `code`.
-#[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]
-fn picture_error(e: graph::PictureError) -> JsValue {
-    let code = match &e {
-        graph::PictureError::UnknownPackage(_) => "unknown-package",
-        graph::PictureError::UnknownChannel { .. } => "unknown-channel",
-        graph::PictureError::NoChannels(_) => "no-channels",
-        graph::PictureError::Path(_) => "no-path",
-        graph::PictureError::TooLarge { .. } => "too-large",
-    };
-    js_error(code, &e.to_string(), None)
-}
-
 /// `packageDeps` options: `{package, headsOnly?}`.
 // The cross-package view is in the full module (`tools`): the browsers' core module leaves it
 // out for size (docs/performance.md, "WebAssembly size").
@@ -1085,52 +1072,6 @@ struct DepsOpts {
     package: String,
     #[serde(default)]
     heads_only: bool,
-}
-
-#[wasm_bindgen]
-impl Catalog {
-    /// What `graphPicture` / `renderGraphSvg` draw, before layout (`Draft`): the channel's graph
-    /// and path from the catalog, for options the picture module's `pictureOptions` has read
-    /// (plain arguments, so the core reads no options object). The picture module's
-    /// `drawPicture` / `drawSvg` (in Node's module too: feature `picture`) lay it out and draw
-    /// it; the npm façade chains the three.
-    #[wasm_bindgen(js_name = pictureDraft)]
-    #[cfg_attr(olm_wasm_size, optimize(size))]
-    #[allow(clippy::too_many_arguments)]
-    pub fn picture_draft(
-        &self,
-        package_name: String,
-        channel: Option<String>,
-        from: Option<String>,
-        v1: bool,
-        fans: bool,
-        fan_budget: Option<u32>,
-        top_to_bottom: bool,
-        collapse: bool,
-        expand: Vec<String>,
-    ) -> Result<JsValue, JsValue> {
-        let model = &self.inner.model;
-        let mut p = graph::PictureOptions::new(package_name);
-        p.channel = channel.filter(|c| !c.is_empty());
-        p.semantics = if v1 { Semantics::V1 } else { Semantics::V0 };
-        if let Some(from) = from.filter(|f| !f.is_empty()) {
-            // `from` names a bundle, or else may be a version (`1.2.0`, `v1.2.0`), as for `upgradePath`.
-            if let Some(pkg) = model.package(&p.package) {
-                let version = Version::parse(from.strip_prefix('v').unwrap_or(&from)).ok();
-                p.from = Some(Start::from_input(pkg, &from, version));
-            }
-        }
-        p.expand_fans = fans;
-        if let Some(b) = fan_budget {
-            p.fan_budget = b as usize;
-        }
-        p.expand = expand;
-        p.collapse = collapse;
-        if top_to_bottom {
-            p.direction = graph::layout::Direction::TopToBottom;
-        }
-        to_js(&graph::picture_draft(model, &p).map_err(picture_error)?)
-    }
 }
 
 #[cfg(feature = "tools")]

@@ -10,6 +10,7 @@
 use crate::hash::{HashMap, HashMapExt, HashSet};
 use std::collections::BTreeMap;
 
+use olm_graph_picture::fans::{Expanded, Shape};
 use petgraph::graph::{DiGraph, NodeIndex};
 use serde::Serialize;
 
@@ -416,14 +417,13 @@ impl ChannelGraph {
 
     /// The nodes a fan stands for an edge from, in channel order.
     pub fn fan_sources(&self, fan: &GraphFan) -> Vec<&GraphNode> {
-        let mut idx: Vec<usize> = fan
-            .runs
-            .iter()
-            .flat_map(|&[start, end]| self.by_version.get(start..end).unwrap_or_default().iter().copied())
-            .filter(|&i| self.nodes.get(i).is_some_and(|n| n.name != fan.to))
-            .collect();
-        crate::sort::sort(&mut idx);
-        idx.into_iter().filter_map(|i| self.nodes.get(i)).collect()
+        let shape = Shape {
+            nodes: self.nodes.iter().map(|n| (n.name.as_str(), n.is_virtual)).collect(),
+            fans: vec![(fan.to.as_str(), &fan.runs[..])],
+            by_version: &self.by_version,
+            ..Shape::default()
+        };
+        shape.fan_sources(0).into_iter().filter_map(|i| self.nodes.get(i)).collect()
     }
 
     /// Every edge, the fans expanded in place (after each entry's `replaces` and `skips` edges, a
@@ -439,23 +439,25 @@ impl ChannelGraph {
                 budget,
             });
         }
-        let mut out = Vec::with_capacity(total);
-        let mut explicit = self.edges.iter().peekable();
-        let mut fans = self.fans.iter().peekable();
-        for n in self.nodes.iter().filter(|n| !n.is_virtual) {
-            while let Some(e) = explicit.next_if(|e| e.to == n.name) {
-                out.push(e.clone());
-            }
-            if let Some(f) = fans.next_if(|f| f.to == n.name) {
-                out.extend(self.fan_sources(f).into_iter().map(|from| GraphEdge {
-                    from: from.name.clone(),
-                    to: f.to.clone(),
-                    kind: EdgeKind::SkipRange,
-                }));
-            }
+        let edge = |e: Expanded| match e {
+            Expanded::Edge(k) => self.edges[k].clone(),
+            Expanded::Fan { fan, from } => GraphEdge {
+                from: self.nodes[from].name.clone(),
+                to: self.fans[fan].to.clone(),
+                kind: EdgeKind::SkipRange,
+            },
+        };
+        Ok(self.shape().expansion().into_iter().map(edge).collect())
+    }
+
+    /// What the fans' expansion reads (`olm_graph_picture::fans`, the rule the pictures share).
+    fn shape(&self) -> Shape<'_> {
+        Shape {
+            nodes: self.nodes.iter().map(|n| (n.name.as_str(), n.is_virtual)).collect(),
+            edge_targets: self.edges.iter().map(|e| e.to.as_str()).collect(),
+            fans: self.fans.iter().map(|f| (f.to.as_str(), &f.runs[..])).collect(),
+            by_version: &self.by_version,
         }
-        out.extend(explicit.cloned());
-        Ok(out)
     }
 
     /// Turn the fans into `skipRange` edges ([`expanded_edges`](ChannelGraph::expanded_edges)),

@@ -18,17 +18,14 @@
 
 use super::channel_graph::ChannelGraph;
 use super::upgrade::{upgrade_path, PathError, Semantics, Start, UpgradePath};
-use crate::gotext::{quote as q, thousands};
+use crate::gotext::quote as q;
 use crate::model::{Channel, Model, Package};
 use olm_graph_picture::layout::Direction;
-use olm_graph_picture::{draft, picture_path, GraphData, GraphDataEdge, GraphDataFan, GraphDataNode};
+use olm_graph_picture::{channel_draft, DraftOptions, GraphData, GraphDataEdge, GraphDataFan, GraphDataNode, PathData};
 pub use olm_graph_picture::{
     draw, Draft, DraftEdge, DraftNode, NodeGroup, NodeKind, Picture, PictureEdge, PictureEdgeKind, PictureNode,
-    PicturePath, TooLarge, COLLAPSE_THRESHOLD, MAX_PICTURE_EDGES, MAX_PICTURE_NODES, PATH_KEPT_EXPANDED,
+    PicturePath, TooLarge, COLLAPSE_THRESHOLD, FAN_EXPANSION_BUDGET, MAX_PICTURE_EDGES, MAX_PICTURE_NODES, PATH_KEPT_EXPANDED,
 };
-
-/// The most skipRange edges a picture draws when asked to expand its fans.
-pub const FAN_EXPANSION_BUDGET: usize = 2_000;
 
 /// What to draw.
 #[derive(Debug, Clone, PartialEq)]
@@ -155,30 +152,27 @@ pub fn graph_picture(model: &Model, options: &PictureOptions) -> Result<Picture,
 pub fn picture_draft(model: &Model, options: &PictureOptions) -> Result<Draft, PictureError> {
     let p = model.package(&options.package).ok_or_else(|| PictureError::UnknownPackage(options.package.clone()))?;
     let c = pick_channel(p, options.channel.as_deref())?;
-    let mut g = ChannelGraph::new(p, c);
-    let mut notes = Vec::new();
-    if options.expand_fans && !g.fans.is_empty() {
-        if let Err(e) = g.expand_ranges(options.fan_budget) {
-            notes.push(format!(
-                "skipRanges drawn as fans: expanding them would draw {} edges, more than {}",
-                thousands(e.edges),
-                thousands(e.budget)
-            ));
-        }
-    }
+    let g = ChannelGraph::new(p, c);
     let path = match &options.from {
         Some(start) => Some(path_or_stranded(p, c, start, options.semantics, g.head.clone())?),
         None => None,
     };
-    let mut d = draft(&graph_data(&g), path.as_ref().map(|up| (&*up.from, up.steps.as_slice())));
-    d.path = path
-        .map(|up| picture_path(up.from.to_string(), up.to.map(|h| h.to_string()), up.steps, up.stranded, up.reason));
-    d.semantics = options.semantics;
-    d.direction = options.direction;
-    d.collapse = options.collapse;
-    d.expand = options.expand.clone();
-    d.notes = notes;
-    Ok(d)
+    let path = path.map(|up| PathData {
+        from: up.from.to_string(),
+        to: up.to.map(|h| h.to_string()),
+        steps: up.steps,
+        stranded: up.stranded,
+        reason: up.reason,
+    });
+    let o = DraftOptions {
+        semantics: options.semantics,
+        expand_fans: options.expand_fans,
+        fan_budget: options.fan_budget,
+        collapse: options.collapse,
+        expand: options.expand.clone(),
+        direction: options.direction,
+    };
+    Ok(channel_draft(graph_data(&g), path, o))
 }
 
 /// The path from `start`; a channel OLM v0 cannot order gives a stranded path with the
@@ -193,19 +187,13 @@ fn path_or_stranded(
 ) -> Result<UpgradePath, PictureError> {
     match upgrade_path(p, c, start, semantics) {
         Ok(path) => Ok(path),
-        Err(PathError::Order(reason)) => {
-            let from = match start {
-                Start::Bundle(b) | Start::Installed { name: b, .. } => b.clone(),
-                Start::Version(v) => v.to_string(),
-            };
-            Ok(UpgradePath {
-                from: from.into(),
-                to: head.map(Into::into),
-                steps: Vec::new(),
-                stranded: true,
-                reason: Some(reason),
-            })
-        }
+        Err(PathError::Order(reason)) => Ok(UpgradePath {
+            from: start.name().into(),
+            to: head.map(Into::into),
+            steps: Vec::new(),
+            stranded: true,
+            reason: Some(reason),
+        }),
         Err(e) => Err(PictureError::Path(e)),
     }
 }

@@ -54,6 +54,14 @@ impl Start {
             _ => Start::Bundle(text.to_string()),
         }
     }
+
+    /// The start as a path's `from` names it: the bundle, or the version's text.
+    pub fn name(&self) -> String {
+        match self {
+            Start::Bundle(b) | Start::Installed { name: b, .. } => b.clone(),
+            Start::Version(v) => v.to_string(),
+        }
+    }
 }
 
 /// The upgrades OLM would make from a start to the channel head.

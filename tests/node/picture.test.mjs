@@ -3,7 +3,9 @@
 // take a Catalog or a file list, escape hostile catalog text, and fail with structured errors.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import * as olm from 'olm-catalog';
@@ -87,20 +89,20 @@ test('hostile names are text, never markup', () => {
   assert.equal(pic.channel, 'stable <b>&</b> "\'');
 });
 
-test('browsers: the core module makes the draft from plain arguments, the picture module (no catalog reader) reads the options and draws it', () => {
+test('browsers: the core module computes the graph and path, the picture module (no catalog reader) reads the options and draws them', () => {
   const require = createRequire(import.meta.url);
   const pkg = join(require.resolve('olm-catalog/package.json'), '..');
   const core = readFileSync(join(pkg, 'dist/web/olm_catalog.js'), 'utf8');
   const picture = readFileSync(join(pkg, 'dist/web-picture/olm_graph_picture.js'), 'utf8');
-  assert.ok(core.includes('pictureDraft(package_name, channel, from, v1, fans, fan_budget, top_to_bottom, collapse, expand)'));
-  for (const name of ['pictureOptions', 'drawPicture', 'drawSvg', 'layoutGraph']) {
+  assert.ok(!core.includes('pictureDraft') && core.includes('channelGraph(') && core.includes('upgradePath('));
+  for (const name of ['pictureOptions', 'pictureChannel', 'drawPicture', 'drawSvg', 'layoutGraph']) {
     assert.ok(!core.includes(`export function ${name}(`), name);
     assert.ok(picture.includes(`export function ${name}(`), name);
   }
   assert.ok(!picture.includes('loadCatalog') && !picture.includes('export function validate('));
   // Node's module has both halves.
   const node = readFileSync(join(pkg, 'dist/node-full/olm_catalog.js'), 'utf8');
-  assert.ok(['pictureDraft', 'pictureOptions', 'drawPicture', 'layoutGraph'].every((name) => node.includes(name)));
+  assert.ok(['pictureOptions', 'pictureChannel', 'drawPicture', 'layoutGraph'].every((name) => node.includes(name)));
 });
 
 test('errors are structured', () => {
@@ -134,4 +136,49 @@ test('layoutGraph lays out any graph with the same layout', () => {
   assert.ok(tb.nodes[0].y < tb.nodes[1].y);
   assert.throws(() => olm.layoutGraph({ nodes: [box], edges: [{ from: 0, to: 5 }] }), (e) => e.code === 'invalid-input' && /edges\[0\]/.test(e.message));
   assert.throws(() => olm.layoutGraph({ nodes: [box], direction: 'up' }), (e) => e.code === 'invalid-input');
+});
+
+/** A one-package catalog: channel `stable` (entries as given) and the bundles they name. */
+function catalogOf(entries) {
+  const docs = [{ schema: 'olm.package', name: 'foo', defaultChannel: 'stable' }, { schema: 'olm.channel', package: 'foo', name: 'stable', entries }];
+  for (const e of entries) {
+    const version = e.name.replace(/^foo\.v/, '');
+    docs.push({ schema: 'olm.bundle', name: e.name, package: 'foo', image: `example.com/foo:${version}`, properties: [{ type: 'olm.package', value: { packageName: 'foo', version } }] });
+  }
+  return [{ path: 'catalog.json', content: docs.map((d) => JSON.stringify(d)).join('\n') }];
+}
+
+/** A chain of `n` entries 1.0.0 … 1.0.(n-1), each replacing the previous one and skipping every earlier version by range. */
+function fanChain(n) {
+  return Array.from({ length: n }, (_, i) => ({
+    name: `foo.v1.0.${i}`,
+    ...(i > 0 ? { replaces: `foo.v1.0.${i - 1}`, skipRange: `<1.0.${i}` } : {}),
+  }));
+}
+
+test('the pictures the package draws are the CLI\'s: fans expanded or over their budget, a stranded start', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'olm-picture-'));
+  const cases = [
+    { name: 'fans', entries: fanChain(12), options: {}, flags: [] },
+    { name: 'expanded', entries: fanChain(12), options: { fans: true }, flags: ['--expand-ranges'] },
+    { name: 'over-budget', entries: fanChain(70), options: { fans: true }, flags: ['--expand-ranges'] },
+    { name: 'path', entries: fanChain(12), options: { from: 'foo.v1.0.3', semantics: 'v1' }, flags: ['--from', 'foo.v1.0.3', '--semantics', 'v1'] },
+    // Two heads: OLM v0 cannot order the channel, so every start is stranded.
+    { name: 'stranded', entries: [{ name: 'foo.v1.0.0' }, { name: 'foo.v1.0.1', replaces: 'foo.v1.0.0' }, { name: 'foo.v1.0.2', replaces: 'foo.v1.0.0' }], options: { from: '1.0.0' }, flags: ['--from', '1.0.0'] },
+  ];
+  for (const c of cases) {
+    const files = catalogOf(c.entries);
+    const path = join(dir, c.name);
+    mkdirSync(path);
+    writeFileSync(join(path, 'catalog.json'), files[0].content);
+    const r = spawnSync(process.env.NATIVE_CLI, ['graph', path, '--package', 'foo', '--format', 'svg', ...c.flags], { encoding: 'utf8' });
+    assert.equal(r.status, 0, `${c.name}: ${r.stderr}`);
+    assert.equal(olm.renderGraphSvg(files, { package: 'foo', ...c.options }), r.stdout, c.name);
+  }
+  const over = olm.graphPicture(catalogOf(fanChain(70)), { package: 'foo', fans: true });
+  assert.match(over.notes[0], /^skipRanges drawn as fans: expanding them would draw 2,484 edges, more than 2,000$/);
+  const stranded = olm.graphPicture(catalogOf(cases[4].entries), { package: 'foo', from: '1.0.0' });
+  assert.equal(stranded.path.stranded, true);
+  assert.equal(stranded.path.from, '1.0.0');
+  assert.ok(stranded.path.reason.length > 0);
 });

@@ -8,7 +8,9 @@ use std::collections::HashMap;
 
 use serde::Deserialize;
 
+use crate::fans::{Expanded, Shape};
 use crate::layout::Direction;
+use crate::text::thousands;
 use crate::picture::{Draft, DraftEdge, DraftNode, PictureEdgeKind, PicturePath};
 use crate::vocabulary::{EdgeKind, Semantics, Step};
 
@@ -78,6 +80,121 @@ pub struct GraphDataFan {
     pub count: usize,
     /// The covered entries: half-open runs of positions in `by_version`.
     pub runs: Vec<[usize; 2]>,
+}
+
+/// The most skipRange edges a picture draws when asked to expand its fans.
+pub const FAN_EXPANSION_BUDGET: usize = 2_000;
+
+impl GraphData {
+    /// How many upgrade edges the graph has, each fan counted as the edges it stands for.
+    pub fn edge_count(&self) -> usize {
+        self.edges.len() + self.fans.iter().map(|f| f.count).sum::<usize>()
+    }
+
+    /// Turn the fans into `skipRange` edges ([`fans`](crate::fans): after each entry's explicit
+    /// edges, one from each entry its range covers), if there are at most `budget` edges then;
+    /// otherwise nothing changes and the error is how many there would be.
+    pub fn expand_fans(&mut self, budget: usize) -> Result<(), usize> {
+        let total = self.edge_count();
+        if total > budget {
+            return Err(total);
+        }
+        let shape = Shape {
+            nodes: self.nodes.iter().map(|n| (n.name.as_str(), n.is_virtual)).collect(),
+            edge_targets: self.edges.iter().map(|e| e.to.as_str()).collect(),
+            fans: self.fans.iter().map(|f| (f.to.as_str(), &f.runs[..])).collect(),
+            by_version: &self.by_version,
+        };
+        let edges = shape
+            .expansion()
+            .into_iter()
+            .map(|e| match e {
+                Expanded::Edge(k) => self.edges[k].clone(),
+                Expanded::Fan { fan, from } => GraphDataEdge {
+                    from: self.nodes[from].name.clone(),
+                    to: self.fans[fan].to.clone(),
+                    kind: EdgeKind::SkipRange,
+                },
+            })
+            .collect();
+        self.edges = edges;
+        self.fans.clear();
+        Ok(())
+    }
+}
+
+/// A path as `olm_catalog::graph::UpgradePath` gives it (and its `upgradePath` export
+/// serializes it).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(default)]
+pub struct PathData {
+    /// The start, as given (bundle name or version).
+    pub from: String,
+    /// The channel head, when the channel has one.
+    pub to: Option<String>,
+    /// The steps, in order.
+    pub steps: Vec<Step>,
+    /// No path reaches the head.
+    pub stranded: bool,
+    /// Why, when stranded.
+    pub reason: Option<String>,
+}
+
+/// How to draft a channel's picture: what of the picture's options needs no catalog.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DraftOptions {
+    /// Whose rules the highlighted path follows.
+    pub semantics: Semantics,
+    /// Draw every skipRange edge instead of one fan per range (within `fan_budget`).
+    pub expand_fans: bool,
+    /// The most skipRange edges expanding fans may draw.
+    pub fan_budget: usize,
+    /// Collapse z-stream runs in graphs of [`COLLAPSE_THRESHOLD`](crate::COLLAPSE_THRESHOLD)
+    /// nodes or more.
+    pub collapse: bool,
+    /// Ids of groups to keep expanded (`group:` and the oldest member's name).
+    pub expand: Vec<String>,
+    /// Which way the versions run.
+    pub direction: Direction,
+}
+
+impl Default for DraftOptions {
+    /// OLM v0 rules, fans as ranges, collapsing on, left to right.
+    fn default() -> DraftOptions {
+        DraftOptions {
+            semantics: Semantics::V0,
+            expand_fans: false,
+            fan_budget: FAN_EXPANSION_BUDGET,
+            collapse: true,
+            expand: Vec::new(),
+            direction: Direction::LeftToRight,
+        }
+    }
+}
+
+/// The draft of channel graph `g` with `path` highlighted: its fans expanded if asked and
+/// within the budget (else a note says why they stay fans), the path marked ([`draft`]) and
+/// written out ([`picture_path`]), the options set.
+#[cfg_attr(olm_wasm_size, optimize(size))]
+pub fn channel_draft(mut g: GraphData, path: Option<PathData>, o: DraftOptions) -> Draft {
+    let mut notes = Vec::new();
+    if o.expand_fans && !g.fans.is_empty() {
+        if let Err(edges) = g.expand_fans(o.fan_budget) {
+            notes.push(format!(
+                "skipRanges drawn as fans: expanding them would draw {} edges, more than {}",
+                thousands(edges),
+                thousands(o.fan_budget)
+            ));
+        }
+    }
+    let mut d = draft(&g, path.as_ref().map(|p| (p.from.as_str(), p.steps.as_slice())));
+    d.path = path.map(|p| picture_path(p.from, p.to, p.steps, p.stranded, p.reason));
+    d.semantics = o.semantics;
+    d.direction = o.direction;
+    d.collapse = o.collapse;
+    d.expand = o.expand;
+    d.notes = notes;
+    d
 }
 
 /// The draft of `g`: its nodes (each major.minor as a small number, only equality counting),

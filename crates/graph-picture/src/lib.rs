@@ -15,6 +15,7 @@
 #![warn(missing_docs)]
 
 mod draft;
+pub mod fans;
 pub mod layout;
 mod picture;
 mod svg;
@@ -23,7 +24,10 @@ mod vocabulary;
 #[cfg(all(feature = "bindings", target_arch = "wasm32"))]
 mod wasm;
 
-pub use draft::{draft, mark_path, picture_path, GraphData, GraphDataEdge, GraphDataFan, GraphDataNode};
+pub use draft::{
+    channel_draft, draft, mark_path, picture_path, DraftOptions, GraphData, GraphDataEdge, GraphDataFan, GraphDataNode,
+    PathData, FAN_EXPANSION_BUDGET,
+};
 pub use picture::{
     draw, Draft, DraftEdge, DraftNode, NodeGroup, NodeKind, Picture, PictureEdge, PictureEdgeKind, PictureNode,
     PicturePath, TooLarge, COLLAPSE_THRESHOLD, MAX_PICTURE_EDGES, MAX_PICTURE_NODES, PATH_KEPT_EXPANDED,

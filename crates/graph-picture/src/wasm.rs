@@ -1,7 +1,7 @@
-//! The picture module's JS exports (feature `bindings`, wasm32 only): `pictureOptions` reads
-//! the pictures' options into the core module's `Catalog.pictureDraft` arguments, `drawPicture`
-//! and `drawSvg` take the draft the core module's `Catalog.pictureDraft` returns, `layoutGraph` any
-//! graph. Translation only; errors are JS `Error`s with `name = "OlmCatalogError"` and a `code`,
+//! The picture module's JS exports (feature `bindings`, wasm32 only): `pictureOptions` checks
+//! the pictures' options, `pictureChannel` picks the channel drawn when they name none,
+//! `drawPicture` and `drawSvg` draw a channel from the graph and path the core module computes
+//! (`channelGraph`, `upgradePath`), `layoutGraph` lays out any graph. Translation only; errors are JS `Error`s with `name = "OlmCatalogError"` and a `code`,
 //! as the core module's.
 
 use serde::{Deserialize, Serialize};
@@ -9,7 +9,10 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::layout::{layout, path_d, Direction, LayoutEdge, LayoutNode, LayoutOptions, NodeBox, Point};
-use crate::{draw, picture_svg, Draft, Picture, SvgStyle, Theme};
+use crate::{
+    channel_draft, draw, picture_svg, DraftOptions, GraphData, PathData, Picture, Semantics, SvgStyle, Theme,
+    FAN_EXPANSION_BUDGET,
+};
 
 /// A JS `Error` with `name = "OlmCatalogError"` and a stable `code`.
 fn js_error(code: &str, message: &str) -> JsValue {
@@ -24,19 +27,45 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     value.serialize(&ser).map_err(|e| js_error("internal", &format!("cannot convert the result: {e}")))
 }
 
-/// The draft read and drawn.
-fn drawn(draft: JsValue) -> Result<Picture, JsValue> {
-    let d: Draft =
-        serde_wasm_bindgen::from_value(draft).map_err(|e| js_error("invalid-input", &format!("picture draft: {e}")))?;
-    d.check().map_err(|e| js_error("invalid-input", &format!("picture draft: {e}")))?;
+/// The draft of channel graph `graph` (the core module's `channelGraph`, one channel) with
+/// `path` (its `upgradePath`, or `null`), for the options `pictureOptions` returned, drawn.
+fn drawn(graph: JsValue, path: JsValue, args: JsValue) -> Result<Picture, JsValue> {
+    let invalid = |what: &str, e: serde_wasm_bindgen::Error| js_error("invalid-input", &format!("picture {what}: {e}"));
+    let g: GraphData = serde_wasm_bindgen::from_value(graph).map_err(|e| invalid("graph", e))?;
+    let path: Option<PathData> = serde_wasm_bindgen::from_value(path).map_err(|e| invalid("path", e))?;
+    let a: DraftArgs = serde_wasm_bindgen::from_value(args).map_err(|e| invalid("options", e))?;
+    let o = DraftOptions {
+        semantics: if a.v1 { Semantics::V1 } else { Semantics::V0 },
+        expand_fans: a.fans,
+        fan_budget: a.fan_budget.unwrap_or(FAN_EXPANSION_BUDGET),
+        collapse: a.collapse,
+        expand: a.expand,
+        direction: if a.top_to_bottom { Direction::TopToBottom } else { Direction::LeftToRight },
+    };
+    let d = channel_draft(g, path, o);
+    d.check().map_err(|e| js_error("invalid-input", &format!("picture graph: {e}")))?;
     draw(&d).map_err(|e| js_error("too-large", &e.to_string()))
 }
 
-/// A draft (`Catalog.pictureDraft` in the core module) laid out: the `Picture` that
-/// `graphPicture` returns.
+/// A channel's picture (`graphPicture`): `graph` is the core module's `channelGraph` of one
+/// channel, `path` its `upgradePath` (or `null`), `args` what `pictureOptions` returned.
 #[wasm_bindgen(js_name = drawPicture)]
-pub fn draw_picture(draft: JsValue) -> Result<JsValue, JsValue> {
-    to_js(&drawn(draft)?)
+pub fn draw_picture(graph: JsValue, path: JsValue, args: JsValue) -> Result<JsValue, JsValue> {
+    to_js(&drawn(graph, path, args)?)
+}
+
+/// The graph of the channel a picture draws when its options name none: of a package's graphs
+/// (the core module's `channelGraph` without a channel), the default channel's, else the
+/// first; `no-channels` when the package has none.
+#[wasm_bindgen(js_name = pictureChannel)]
+pub fn picture_channel(package_graph: JsValue) -> Result<JsValue, JsValue> {
+    let field = |o: &JsValue, k: &str| js_sys::Reflect::get(o, &k.into()).unwrap_or(JsValue::UNDEFINED);
+    let channels = js_sys::Array::from(&field(&package_graph, "channels"));
+    let default = channels.iter().find(|c| field(c, "isDefault").is_truthy());
+    default.or_else(|| channels.iter().next()).ok_or_else(|| {
+        let package = field(&package_graph, "package").as_string().unwrap_or_default();
+        js_error("no-channels", &format!("package {package:?} has no channels"))
+    })
 }
 
 /// The fields of `graphPicture` / `renderGraphSvg` options.
@@ -75,9 +104,9 @@ struct PictureOpts {
     id_prefix: Option<String>,
 }
 
-/// The options checked, as the core module's `Catalog.pictureDraft` takes them (plain
-/// arguments: the core module reads no options object).
-#[derive(Serialize)]
+/// The options checked: what the façade needs to ask the core module for the channel's graph and
+/// path, and what [`drawn`] reads.
+#[derive(Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct DraftArgs {
     package: String,
@@ -98,8 +127,9 @@ fn bad_option(what: &str, field: &str, allowed: &str, got: &str) -> JsValue {
 
 /// `graphPicture` / `renderGraphSvg` options (`what` names the function in errors) checked
 /// (known fields, types, the values of `semantics`, `direction` and `theme`) and returned as
-/// `{package, channel, from, v1, fans, fanBudget, topToBottom, collapse, expand}`, the core
-/// module's `Catalog.pictureDraft` arguments in order; the façade chains the two.
+/// `{package, channel, from, v1, fans, fanBudget, topToBottom, collapse, expand}`: the façade
+/// asks the core module for the channel's graph and path and passes the three to `drawPicture`
+/// or `drawSvg`.
 #[wasm_bindgen(js_name = pictureOptions)]
 pub fn picture_options(options: JsValue, what: &str) -> Result<JsValue, JsValue> {
     let obj = options.dyn_ref::<js_sys::Object>().filter(|_| options.is_object() && !js_sys::Array::is_array(&options));
@@ -149,11 +179,11 @@ struct StyleOpts {
     id_prefix: Option<String>,
 }
 
-/// A draft laid out and drawn as a standalone SVG document: `options` are `renderGraphSvg`'s
-/// (`theme?`, `interactive?`, `legend?`, `idPrefix?` are read here, the rest were read by the
-/// core module into the draft).
+/// A channel's picture as a standalone SVG document (`renderGraphSvg`): `graph`, `path` and
+/// `args` as for `drawPicture`; of `options`, `renderGraphSvg`'s own, `theme?`, `interactive?`,
+/// `legend?` and `idPrefix?` are read here.
 #[wasm_bindgen(js_name = drawSvg)]
-pub fn draw_svg(draft: JsValue, options: JsValue) -> Result<String, JsValue> {
+pub fn draw_svg(graph: JsValue, path: JsValue, args: JsValue, options: JsValue) -> Result<String, JsValue> {
     let o: StyleOpts = if options.is_undefined() || options.is_null() {
         StyleOpts::default()
     } else {
@@ -176,7 +206,7 @@ pub fn draw_svg(draft: JsValue, options: JsValue) -> Result<String, JsValue> {
     if let Some(id) = o.id_prefix {
         style.id_prefix = id;
     }
-    Ok(picture_svg(&drawn(draft)?, &style))
+    Ok(picture_svg(&drawn(graph, path, args)?, &style))
 }
 
 /// The most nodes and edges `layoutGraph` takes (its work is `n log n` per sweep).
