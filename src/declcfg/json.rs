@@ -222,7 +222,7 @@ impl<'a> JsonReader<'a> {
             return Err(self.unexpected("in numeric literal"));
         }
         let text = self.src.get(start..self.at).unwrap_or("0");
-        let n: f64 = text.parse().unwrap_or(f64::NAN);
+        let n = crate::gotext::parse_decimal(text).unwrap_or(f64::NAN);
         if !n.is_finite() {
             return Err(JsonError {
                 message: format!("json: cannot unmarshal number {text} into Go value of type float64"),

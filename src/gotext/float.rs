@@ -1,4 +1,5 @@
-//! How Go prints a float: `%v` (`strconv.FormatFloat(f, 'g', -1, bits)`) and `encoding/json`.
+//! How Go prints a float: `%v` (`strconv.FormatFloat(f, 'g', -1, bits)`) and `encoding/json`;
+//! and how it reads one written in decimal ([`parse_decimal`], `strconv.ParseFloat`).
 //!
 //! Both use the shortest digits that read back to the same value (what Rust's `{:e}` gives);
 //! they differ in when they switch to exponent form: `%v` when the decimal exponent is below -4
@@ -10,6 +11,35 @@ fn shortest(abs: f64, bits: u32) -> (String, i32) {
     let s = if bits == 32 { format!("{:e}", abs as f32) } else { format!("{abs:e}") };
     let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
     (mant.replace('.', ""), exp.parse().unwrap_or(0))
+}
+
+/// The `f64` nearest to decimal text `[+-]digits[.digits][(e|E)[+-]digits]` (digits may be
+/// missing on one side of the point, not both), correctly rounded as Go's `strconv.ParseFloat`
+/// and Rust's `str::parse` round it; an infinity when it overflows. `None` for any other text
+/// (`inf`, `nan`, hexadecimal and underscores are the callers' business).
+///
+/// The same value as `text.parse::<f64>()` on that grammar, without the standard library's
+/// table of 651 powers of five, 10 KB in every WebAssembly module that parses a float.
+pub fn parse_decimal(text: &str) -> Option<f64> {
+    use lexical_parse_float::FromLexical;
+    let b = text.as_bytes();
+    let body = match b.first() {
+        Some(b'+' | b'-') => &b[1..],
+        _ => b,
+    };
+    // The grammar checked here: the crate reads `inf`, `NaN` and other spellings too.
+    let mantissa = body.iter().position(|c| matches!(c, b'e' | b'E')).map_or(body, |e| &body[..e]);
+    let exponent = &body[mantissa.len()..];
+    let digits = mantissa.iter().filter(|c| c.is_ascii_digit()).count();
+    let points = mantissa.iter().filter(|&&c| c == b'.').count();
+    let exponent_ok = match exponent {
+        [] => true,
+        [_, b'+' | b'-', rest @ ..] | [_, rest @ ..] => !rest.is_empty() && rest.iter().all(u8::is_ascii_digit),
+    };
+    if digits == 0 || points > 1 || digits + points != mantissa.len() || !exponent_ok {
+        return None;
+    }
+    f64::from_lexical(b).ok()
 }
 
 /// `d.ddde±XX` with Go's at-least-two-digit exponent.
@@ -96,7 +126,72 @@ pub fn json_number(f: f64) -> Result<String, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{format_g, json_number};
+    use super::{format_g, json_number, parse_decimal};
+
+    /// `parse_decimal` must be `str::parse::<f64>` on the decimal grammar, bit for bit, and
+    /// refuse everything else.
+    fn same_as_std(text: &str) {
+        let std = text.parse::<f64>().ok();
+        let decimal = text.bytes().all(|c| c.is_ascii_digit() || b"+-.eE".contains(&c));
+        let ours = parse_decimal(text);
+        if decimal || ours.is_some() {
+            assert_eq!(ours.map(f64::to_bits), std.map(f64::to_bits), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn decimal_text_reads_as_the_standard_library_reads_it() {
+        for s in [
+            "0", "-0", "+0", "1", "1.", ".5", "+.5", "-1e5", "1E+5", "1.5e-5", "007", "0.1", "3.14159",
+            "1e308", "1.7976931348623157e308", "1.7976931348623158e308", "1.7976931348623159e308", "1e309",
+            "2.2250738585072014e-308", "4.9e-324", "2.4e-324", "2.5e-324", "1e-400", "9007199254740993",
+            "123456789012345678901234567890", "0.000000000000000000000000000001", "1e0000000000000000000001",
+            "2.4703282292062327e-324", "2.4703282292062328e-324", "9007199254740992.5", "9007199254740993.0000000001",
+        ] {
+            same_as_std(s);
+            assert!(parse_decimal(s).is_some(), "{s}");
+        }
+        for s in ["", ".", "+", "-", "e5", ".e5", "1e", "1e+", "1.5.5", "1e5.5", "1x", " 1", "1_0", "0x1", "inf",
+            "-inf", "infinity", "NaN", "nan", "1e5e5", "++1", "1+", "٣"] {
+            assert_eq!(parse_decimal(s), None, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn random_decimal_text_reads_as_the_standard_library_reads_it() {
+        // A fixed xorshift sequence: many digits (rounding halfway cases), exponents at the
+        // edges of the range (overflow, subnormals) and stray signs and points.
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        for _ in 0..20_000 {
+            let mut s = String::new();
+            for _ in 0..next(3) {
+                s.push(b"+-."[next(3) as usize] as char);
+            }
+            for _ in 0..next(40) {
+                s.push((b'0' + next(10) as u8) as char);
+            }
+            if next(2) == 0 {
+                s.push('.');
+            }
+            for _ in 0..next(25) {
+                s.push((b'0' + next(10) as u8) as char);
+            }
+            if next(2) == 0 {
+                s.push(if next(2) == 0 { 'e' } else { 'E' });
+                if next(2) == 0 {
+                    s.push(if next(2) == 0 { '-' } else { '+' });
+                }
+                s.push_str(&next(700).to_string());
+            }
+            same_as_std(&s);
+        }
+    }
 
     #[test]
     fn percent_v_switches_to_exponent_form_at_a_million() {

@@ -101,7 +101,7 @@ pub(super) fn number(n: f64) -> String {
     if let Ok(u) = text.parse::<u64>() {
         return u.to_string();
     }
-    crate::gotext::format_g(text.parse::<f64>().unwrap_or(n), 64)
+    crate::gotext::format_g(crate::gotext::parse_decimal(&text).unwrap_or(n), 64)
 }
 
 /// go-yaml v2's `keyList.Less` for two string keys, as an ordering.

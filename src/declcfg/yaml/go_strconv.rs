@@ -40,10 +40,7 @@ pub(super) fn go_parse_float_dot(s: &str) -> Option<f64> {
         return None;
     }
     let clean: String = s.chars().filter(|&c| c != '_').collect();
-    match clean.parse::<f64>() {
-        Ok(f) if f.is_finite() => Some(f),
-        _ => None,
-    }
+    crate::gotext::parse_decimal(&clean).filter(|f| f.is_finite())
 }
 
 /// Go `strconv.underscoreOK`: underscores only between digits or after a base prefix.

@@ -283,7 +283,7 @@ fn resolve_implicit(text: &str, want: Want) -> Resolved {
             }
             if yaml_style_float(&plain) {
                 // Rust and Go both round correctly; Go reports overflow as an error.
-                if let Some(f) = plain.parse::<f64>().ok().filter(|f| f.is_finite()) {
+                if let Some(f) = crate::gotext::parse_decimal(&plain).filter(|f| f.is_finite()) {
                     return Resolved::Float(f);
                 }
             }
