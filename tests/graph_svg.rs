@@ -130,7 +130,7 @@ fn the_highlighted_path_is_the_path_olm_takes() {
             let path = upgrade_path(p, c, &Start::Bundle(from.clone()), semantics).expect("a path");
             let mut o = SvgOptions::new(PictureOptions::new(package));
             o.picture.from = Some(Start::Bundle(from.clone()));
-            o.picture.semantics = semantics;
+            o.picture.drawing.semantics = semantics;
             let drawn = read_svg(&render_graph_svg(&m, &o).expect("an svg"));
             let mut want: Vec<(String, String, String, bool)> = path
                 .steps

@@ -403,7 +403,7 @@ mod native {
         let p = m.package(package).ok_or_else(|| Fail(format!("no package {package:?} in {}", path.display())))?;
         let mut picture = PictureOptions::new(package);
         picture.channel = channel;
-        picture.semantics = match flags.semantics {
+        picture.drawing.semantics = match flags.semantics {
             SemanticsArg::V0 => Semantics::V0,
             SemanticsArg::V1 => Semantics::V1,
         };
@@ -412,9 +412,9 @@ mod native {
             let version = Version::parse(f.strip_prefix('v').unwrap_or(&f)).ok();
             Start::from_input(p, &f, version)
         });
-        picture.expand = flags.expand;
-        picture.collapse = flags.collapse;
-        picture.expand_fans = flags.fans;
+        picture.drawing.expand = flags.expand;
+        picture.drawing.collapse = flags.collapse;
+        picture.drawing.expand_fans = flags.fans;
         let mut options = SvgOptions::new(picture);
         options.theme = match flags.theme {
             ThemeArg::Light => Theme::Light,

@@ -20,11 +20,11 @@ use super::channel_graph::ChannelGraph;
 use super::upgrade::{upgrade_path, PathError, Semantics, Start, UpgradePath};
 use crate::gotext::quote as q;
 use crate::model::{Channel, Model, Package};
-use olm_graph_picture::layout::Direction;
-use olm_graph_picture::{channel_draft, DraftOptions, GraphData, GraphDataEdge, GraphDataFan, GraphDataNode, PathData};
+use olm_graph_picture::{channel_draft, GraphData, GraphDataEdge, GraphDataFan, GraphDataNode, PathData};
 pub use olm_graph_picture::{
-    draw, Draft, DraftEdge, DraftNode, NodeGroup, NodeKind, Picture, PictureEdge, PictureEdgeKind, PictureNode,
-    PicturePath, TooLarge, COLLAPSE_THRESHOLD, FAN_EXPANSION_BUDGET, MAX_PICTURE_EDGES, MAX_PICTURE_NODES, PATH_KEPT_EXPANDED,
+    draw, Draft, DraftEdge, DraftNode, DraftOptions, NodeGroup, NodeKind, Picture, PictureEdge, PictureEdgeKind,
+    PictureNode, PicturePath, TooLarge, COLLAPSE_THRESHOLD, FAN_EXPANSION_BUDGET, MAX_PICTURE_EDGES, MAX_PICTURE_NODES,
+    PATH_KEPT_EXPANDED,
 };
 
 /// What to draw.
@@ -37,35 +37,15 @@ pub struct PictureOptions {
     /// Highlight the path from this start to the head. Read a user's text with
     /// [`Start::from_input`].
     pub from: Option<Start>,
-    /// Whose rules the highlighted path follows.
-    pub semantics: Semantics,
-    /// Draw every skipRange edge instead of one fan per range (within `fan_budget`).
-    pub expand_fans: bool,
-    /// The most skipRange edges expanding fans may draw.
-    pub fan_budget: usize,
-    /// Collapse z-stream runs in graphs of [`COLLAPSE_THRESHOLD`] nodes or more.
-    pub collapse: bool,
-    /// Ids of groups to keep expanded (`group:` and the oldest member's name).
-    pub expand: Vec<String>,
-    /// Which way the versions run.
-    pub direction: Direction,
+    /// How to draw: whose rules the path follows, fans, collapsing, direction.
+    pub drawing: DraftOptions,
 }
 
 impl PictureOptions {
     /// The default channel of `package`, no path, OLM v0 rules, fans as ranges, collapsing on.
     #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn new(package: impl Into<String>) -> PictureOptions {
-        PictureOptions {
-            package: package.into(),
-            channel: None,
-            from: None,
-            semantics: Semantics::V0,
-            expand_fans: false,
-            fan_budget: FAN_EXPANSION_BUDGET,
-            collapse: true,
-            expand: Vec::new(),
-            direction: Direction::LeftToRight,
-        }
+        PictureOptions { package: package.into(), channel: None, from: None, drawing: DraftOptions::default() }
     }
 }
 
@@ -154,7 +134,7 @@ pub fn picture_draft(model: &Model, options: &PictureOptions) -> Result<Draft, P
     let c = pick_channel(p, options.channel.as_deref())?;
     let g = ChannelGraph::new(p, c);
     let path = match &options.from {
-        Some(start) => Some(path_or_stranded(p, c, start, options.semantics, g.head.clone())?),
+        Some(start) => Some(path_or_stranded(p, c, start, options.drawing.semantics, g.head.clone())?),
         None => None,
     };
     let path = path.map(|up| PathData {
@@ -164,15 +144,7 @@ pub fn picture_draft(model: &Model, options: &PictureOptions) -> Result<Draft, P
         stranded: up.stranded,
         reason: up.reason,
     });
-    let o = DraftOptions {
-        semantics: options.semantics,
-        expand_fans: options.expand_fans,
-        fan_budget: options.fan_budget,
-        collapse: options.collapse,
-        expand: options.expand.clone(),
-        direction: options.direction,
-    };
-    Ok(channel_draft(graph_data(&g), path, o))
+    Ok(channel_draft(graph_data(&g), path, options.drawing.clone()))
 }
 
 /// The path from `start`; a channel OLM v0 cannot order gives a stranded path with the
@@ -297,10 +269,10 @@ mod tests {
         assert_eq!((fans[0].from.as_str(), fans[0].to.as_str(), fans[0].covers), ("foo.v1.0.2", "foo.v1.0.3", Some(3)));
         assert_eq!(fans[0].label.as_deref(), Some("<1.0.3 (3)"));
         let mut o = PictureOptions::new("foo");
-        o.expand_fans = true;
+        o.drawing.expand_fans = true;
         let p = picture(&m, &o);
         assert_eq!(p.edges.iter().filter(|e| e.kind == PictureEdgeKind::SkipRange).count(), 3);
-        o.fan_budget = 2;
+        o.drawing.fan_budget = 2;
         let p = picture(&m, &o);
         assert_eq!(p.edges.iter().filter(|e| e.kind == PictureEdgeKind::Fan).count(), 1);
         assert!(p.notes[0].contains("more than 2"), "{:?}", p.notes);
@@ -332,7 +304,7 @@ mod tests {
         assert!(p.nodes[0].path_start && p.nodes[3].path_step == Some(1));
         assert!(p.description.contains("foo.v1.0.0 → foo.v1.0.3"), "{}", p.description);
         // OLM v1 takes the same single step here.
-        o.semantics = Semantics::V1;
+        o.drawing.semantics = Semantics::V1;
         assert_eq!(picture(&m, &o).path.expect("a path").steps.len(), 1);
     }
 
@@ -407,9 +379,9 @@ mod tests {
         assert_eq!(p.nodes[0].group.as_ref().map(|g| g.count), Some(30));
 
         let mut o = PictureOptions::new("foo");
-        o.expand = vec!["group:foo.v1.0.0".into()];
+        o.drawing.expand = vec!["group:foo.v1.0.0".into()];
         assert_eq!(picture(&m, &o).nodes.len(), 60 + 2);
-        o.collapse = false;
+        o.drawing.collapse = false;
         assert_eq!(picture(&m, &o).nodes.len(), 120);
     }
 
