@@ -10,8 +10,8 @@ use serde::Deserialize;
 
 use crate::fans::{Expanded, Shape};
 use crate::layout::Direction;
-use crate::text::thousands;
 use crate::picture::{Draft, DraftEdge, DraftNode, PictureEdgeKind, PicturePath};
+use crate::text::thousands;
 use crate::vocabulary::{EdgeKind, Semantics, Step};
 
 /// A channel's graph as plain data, as `olm_catalog::graph::ChannelGraph` gives it (and its

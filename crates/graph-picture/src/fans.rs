@@ -91,7 +91,12 @@ mod tests {
         let e = shape().expansion();
         assert_eq!(
             e,
-            [Expanded::Edge(0), Expanded::Fan { fan: 0, from: 1 }, Expanded::Fan { fan: 0, from: 2 }, Expanded::Edge(1)]
+            [
+                Expanded::Edge(0),
+                Expanded::Fan { fan: 0, from: 1 },
+                Expanded::Fan { fan: 0, from: 2 },
+                Expanded::Edge(1)
+            ]
         );
     }
 
