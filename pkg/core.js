@@ -19,7 +19,7 @@ function hasPanicHook(getRaw) {
  */
 export function pictureInput(h, raw, options, what) {
   const o = raw.pictureOptions(options, what);
-  const graph = o.channel ? h.channelGraph(o.package, o.channel) : raw.pictureChannel(h.channelGraph(o.package));
+  const graph = h.channelGraph(o.package, o.channel || h.pictureChannel(o.package));
   let path = null;
   if (o.from) {
     try {
@@ -41,8 +41,7 @@ export function pictureInput(h, raw, options, what) {
  * @param {(() => any) | null} getToolsRaw the tools' module (render, templates, diffs, edits,
  *   OperatorGroup checks, RBAC previews, Mermaid and DOT, packageDeps, openCatalog,
  *   formatDiagnostics), when it is a separate one (browsers); `null` in Node
- * @param {(() => any) | null} getPictureRaw the picture module (`pictureOptions`, `pictureChannel`,
- *   `drawPicture`, `drawSvg`, `layoutGraph`: the pictures of the channel graphs and paths the core
+ * @param {(() => any) | null} getPictureRaw the picture module (`pictureOptions`, `drawPicture`, `drawSvg`, `layoutGraph`: the pictures of the channel graphs and paths the core
  *   computes), when it is a separate one (browsers); `null` when `getRaw`'s module has it (Node)
  */
 export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null, getPictureRaw = null) {

@@ -4,7 +4,7 @@
 # - pkg/dist/web: the core (`--no-default-features`: validation, graphs, paths), what browsers
 #   load first;
 # - pkg/dist/web-picture: the picture module, `crates/graph-picture` alone (`pictureOptions`,
-#   `pictureChannel`, `drawPicture`, `drawSvg`, `layoutGraph`: the pictures of the channel graphs
+#   `drawPicture`, `drawSvg`, `layoutGraph`: the pictures of the channel graphs
 #   and paths the core computes), which browsers
 #   load on demand (`initPicture()`); a small crate, so its build takes seconds;
 # - pkg/dist/web-resolver: the core with the resolver and CEL (`--no-default-features --features

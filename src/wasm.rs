@@ -379,6 +379,16 @@ impl Catalog {
         }
     }
 
+    /// The channel a package's picture draws when its options name none: the default channel,
+    /// else the first (`graphPicture`, `renderGraphSvg`); `no-channels` when there is none.
+    #[wasm_bindgen(js_name = pictureChannel)]
+    pub fn picture_channel(&self, package: &str) -> Result<String, JsValue> {
+        let p = self.package(package)?;
+        graph::default_picture_channel(p).map(|c| c.name.clone()).ok_or_else(|| {
+            js_error("no-channels", &graph::PictureError::NoChannels(p.name.clone()).to_string(), None)
+        })
+    }
+
     /// The upgrades OLM takes: `{package, channel, from, semantics: "v0" | "v1"}` →
     /// `{from, to, steps, stranded, reason}`.
     #[wasm_bindgen(js_name = upgradePath)]

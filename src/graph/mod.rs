@@ -44,7 +44,7 @@ pub use mermaid::{to_mermaid, to_mermaid_within, MermaidError, MermaidOptions};
 pub use olm_graph_picture::layout;
 pub use order::{v0_order, OrderError};
 pub use picture::{
-    draw, graph_picture, picture_draft, Draft, DraftEdge, DraftNode, DraftOptions, NodeGroup, NodeKind, Picture,
+    default_picture_channel, draw, graph_picture, picture_draft, Draft, DraftEdge, DraftNode, DraftOptions, NodeGroup, NodeKind, Picture,
     PictureEdge, PictureEdgeKind, PictureError, PictureNode, PictureOptions, PicturePath, TooLarge, COLLAPSE_THRESHOLD,
     FAN_EXPANSION_BUDGET, MAX_PICTURE_EDGES, MAX_PICTURE_NODES, PATH_KEPT_EXPANDED,
 };

@@ -170,6 +170,12 @@ fn path_or_stranded(
     }
 }
 
+/// The channel a package's picture draws when none is named: its default channel, else its
+/// first.
+pub fn default_picture_channel(p: &Package) -> Option<&Channel> {
+    p.default_channel().or(p.channels.first())
+}
+
 /// The channel `name`, else the default channel, else the first.
 #[cfg_attr(olm_wasm_size, optimize(size))]
 fn pick_channel<'a>(p: &'a Package, name: Option<&str>) -> Result<&'a Channel, PictureError> {
@@ -177,7 +183,7 @@ fn pick_channel<'a>(p: &'a Package, name: Option<&str>) -> Result<&'a Channel, P
         Some(n) => {
             p.channel(n).ok_or_else(|| PictureError::UnknownChannel { package: p.name.clone(), channel: n.to_string() })
         }
-        None => p.default_channel().or(p.channels.first()).ok_or_else(|| PictureError::NoChannels(p.name.clone())),
+        None => default_picture_channel(p).ok_or_else(|| PictureError::NoChannels(p.name.clone())),
     }
 }
 

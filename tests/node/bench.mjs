@@ -84,7 +84,7 @@ console.log(`  wasm validate               ${validate.toFixed(1)} ms  ${(mb / va
 console.log(`  olm_catalog_bg.wasm (core)  ${kb(wasm.length).toFixed(0)} KB raw, ${coreGz.toFixed(0)} KB gzipped (target ≤ 250 KB)`);
 console.log(`  resolver's module (on demand) ${kb(resolverWasm.length).toFixed(0)} KB raw, ${resolverGz.toFixed(0)} KB gzipped (issue 15's "full": target ≤ 550 KB)`);
 console.log(`  tools' module (on demand)   ${kb(toolsWasm.length).toFixed(0)} KB raw, ${toolsGz.toFixed(0)} KB gzipped (for information)`);
-// The picture module (`initPicture()`): the layout and the SVG of the drafts the core makes.
+// The picture module (`initPicture()`): the pictures of the channel graphs and paths the core computes.
 const pictureWasm = readFileSync(join(repo, 'pkg/dist/web-picture/olm_graph_picture_bg.wasm'));
 const pictureGz = kb(gzipSync(pictureWasm, { level: 9 }).length);
 console.log(`  picture module (on demand)  ${kb(pictureWasm.length).toFixed(0)} KB raw, ${pictureGz.toFixed(0)} KB gzipped (for information)`);

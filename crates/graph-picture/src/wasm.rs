@@ -1,6 +1,5 @@
 //! The picture module's JS exports (feature `bindings`, wasm32 only): `pictureOptions` checks
-//! the pictures' options, `pictureChannel` picks the channel drawn when they name none,
-//! `drawPicture` and `drawSvg` draw a channel from the graph and path the core module computes
+//! the pictures' options, `drawPicture` and `drawSvg` draw a channel from the graph and path the core module computes
 //! (`channelGraph`, `upgradePath`), `layoutGraph` lays out any graph. Translation only; errors are JS `Error`s with `name = "OlmCatalogError"` and a `code`,
 //! as the core module's.
 
@@ -52,20 +51,6 @@ fn drawn(graph: JsValue, path: JsValue, args: JsValue) -> Result<Picture, JsValu
 #[wasm_bindgen(js_name = drawPicture)]
 pub fn draw_picture(graph: JsValue, path: JsValue, args: JsValue) -> Result<JsValue, JsValue> {
     to_js(&drawn(graph, path, args)?)
-}
-
-/// The graph of the channel a picture draws when its options name none: of a package's graphs
-/// (the core module's `channelGraph` without a channel), the default channel's, else the
-/// first; `no-channels` when the package has none.
-#[wasm_bindgen(js_name = pictureChannel)]
-pub fn picture_channel(package_graph: JsValue) -> Result<JsValue, JsValue> {
-    let field = |o: &JsValue, k: &str| js_sys::Reflect::get(o, &k.into()).unwrap_or(JsValue::UNDEFINED);
-    let channels = js_sys::Array::from(&field(&package_graph, "channels"));
-    let default = channels.iter().find(|c| field(c, "isDefault").is_truthy());
-    default.or_else(|| channels.iter().next()).ok_or_else(|| {
-        let package = field(&package_graph, "package").as_string().unwrap_or_default();
-        js_error("no-channels", &format!("package {package:?} has no channels"))
-    })
 }
 
 /// The fields of `graphPicture` / `renderGraphSvg` options.
