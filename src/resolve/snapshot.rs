@@ -499,6 +499,16 @@ impl<'a> Snapshot<'a> {
         }
     }
 
+    /// Entry `id`'s bundle (its [`Entry::bundle`]), read from the index alone: the hot loops
+    /// that only test or look up a bundle skip making the whole view.
+    #[inline]
+    pub fn bundle_of(&self, id: EntryId) -> usize {
+        match self.part_of(id) {
+            Some((_, p)) => p.bundles + p.index.entries[id - p.entries].bundle as usize,
+            None => self.installed[id].bundle,
+        }
+    }
+
     /// Bundle `b` (an [`Entry::bundle`]).
     #[inline]
     pub fn bundle_at(&self, b: usize) -> Bundle<'a> {

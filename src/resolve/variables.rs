@@ -175,7 +175,7 @@ impl<'a> Builder<'a> {
     /// The dependency predicates of entry `e`'s bundle, built once per bundle (a bundle listed in
     /// several channels is one set of facts).
     fn predicates(&mut self, e: EntryId) -> Result<Rc<[Predicate]>, String> {
-        let bundle = self.snap.entry(e).bundle;
+        let bundle = self.snap.bundle_of(e);
         if let Some(p) = self.predicates.get(&bundle) {
             return Ok(p.clone());
         }
@@ -209,7 +209,7 @@ impl<'a> Builder<'a> {
         // Filtered after sorting: the chain order comes from the whole channel. Each bundle was
         // tested once, when the sources were found.
         // (`tested` is still in this dependency's round: `catalog_in_order` tests nothing.)
-        Ok(ordered.into_iter().filter(|&c| self.tested.matched(snap.entry(c).bundle)).collect())
+        Ok(ordered.into_iter().filter(|&c| self.tested.matched(snap.bundle_of(c))).collect())
     }
 
     /// Catalogs in the order preferred for a dependent in `own` (`FindPreferred`, §2.4 step 2).
@@ -555,6 +555,10 @@ impl<'s> Sources<'s> {
             a.0 == b.0 && std::ptr::eq(a.1, b.1) && std::ptr::eq(a.2, b.2)
         };
         for c in candidates {
+            // A bundle already tested in this round and not matched needs no view of its entry.
+            if tested.slots[snap.bundle_of(c)] == (round, false) {
+                continue;
+            }
             let ce = snap.entry(c);
             let matches = match tested.slots[ce.bundle] {
                 (r, m) if r == round => m,
