@@ -394,57 +394,82 @@ impl<'a> Builder<'a> {
     /// One provider per GVK, one bundle per package, over every bundle variable so far.
     fn invariants(&mut self) {
         let snap = self.snap;
-        let mut gvks: BTreeMap<(&str, &str, &str), Vec<usize>> = BTreeMap::new();
-        let mut packages: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-        for (v, s) in self.subjects.iter().enumerate() {
-            let Subject::Bundle(e) = s else { continue };
-            let b = snap.bundle(*e);
-            // Each variable once per GVK and package, however often its bundle lists them.
-            for g in b.provides() {
-                let list = gvks.entry((&g.kind, &g.group, &g.version)).or_default();
-                if list.last() != Some(&v) {
-                    list.push(v);
+        // The bundle variables in identifier order (identifiers are unique: one variable each),
+        // so that each group's list is built in that order.
+        let by_id = self.bundle_vars_by_identifier();
+        let mut groups = InvariantGroups::new(snap);
+        for &v in &by_id {
+            let Subject::Bundle(e) = self.subjects[v] else { continue };
+            match snap.invariant_keys(e) {
+                // A catalog bundle: grouped by its index's numbers.
+                Some((part, keys)) => {
+                    for &(gvk, n) in keys {
+                        groups.add_numbered(part, gvk, n, v);
+                    }
+                }
+                // An installed CSV: by name.
+                None => {
+                    let b = snap.bundle(e);
+                    for g in b.provides() {
+                        groups.add(Key::Gvk(&g.kind, &g.group, &g.version), v);
+                    }
+                    for (p, _, _) in b.packages() {
+                        groups.add(Key::Package(p), v);
+                    }
                 }
             }
-            for (p, _, _) in b.packages() {
-                let list = packages.entry(p).or_default();
-                if list.last() != Some(&v) {
-                    list.push(v);
+        }
+        // GVKs, then packages, each in name order (the order of the maps by name this replaces).
+        let mut lists = groups.lists;
+        crate::sort::sort_by(&mut lists, |a, b| a.0.cmp(&b.0));
+        let add = |vars: &mut Vec<Variable>, subjects: &mut Vec<Subject>, name: String, refs: Vec<usize>, gvk: bool| {
+            if refs.len() < 2 {
+                return;
+            }
+            let message = Message::Invariant { gvk };
+            vars.push(Variable {
+                id: name,
+                constraints: vec![
+                    Constraint { kind: ConstraintKind::Mandatory, message: message.clone() },
+                    Constraint { kind: ConstraintKind::AtMost(1, refs), message },
+                ],
+            });
+            subjects.push(Subject::Invariant);
+        };
+        for (key, refs) in lists {
+            match key {
+                Key::Gvk(kind, group, version) => {
+                    add(&mut self.vars, &mut self.subjects, format!("{kind} ({group}/{version})"), refs, true)
                 }
+                Key::Package(p) => add(&mut self.vars, &mut self.subjects, p.to_string(), refs, false),
             }
         }
-        // Each bundle variable's rank by identifier (identifiers are unique: one variable each),
-        // so that each group's variables are put in identifier order by comparing numbers.
-        let bundle_var = |v: &usize| matches!(self.subjects[*v], Subject::Bundle(_));
-        let mut by_id: Vec<usize> = (0..self.vars.len()).filter(bundle_var).collect();
-        crate::sort::sort_by(&mut by_id, |&a, &b| self.vars[a].id.cmp(&self.vars[b].id));
-        let mut rank = vec![0; self.vars.len()];
-        for (r, &v) in by_id.iter().enumerate() {
-            rank[v] = r;
+    }
+
+    /// The bundle variables sorted by identifier. Each is compared first by the eight bytes that
+    /// follow the prefix all identifiers share (the catalog's name and namespace, often the
+    /// channel), as one number, and by the whole identifier only when those are equal: the
+    /// same order as comparing the identifiers, with a fraction of the byte comparisons.
+    fn bundle_vars_by_identifier(&self) -> Vec<usize> {
+        let vars = &self.vars;
+        let bundles = (0..vars.len()).filter(|&v| matches!(self.subjects[v], Subject::Bundle(_)));
+        let mut by_id: Vec<(u64, usize)> = bundles.map(|v| (0, v)).collect();
+        let Some(&(_, first)) = by_id.first() else { return Vec::new() };
+        let first = vars[first].id.as_bytes();
+        let shared = by_id.iter().fold(first.len(), |n, &(_, v)| {
+            first[..n].iter().zip(vars[v].id.as_bytes()).take_while(|(a, b)| a == b).count()
+        });
+        for (key, v) in &mut by_id {
+            // Big-endian, shorter identifiers padded with zeros: a smaller number is a smaller
+            // identifier; equal numbers are compared whole.
+            let rest = &vars[*v].id.as_bytes()[shared..];
+            let mut bytes = [0u8; 8];
+            let n = rest.len().min(8);
+            bytes[..n].copy_from_slice(&rest[..n]);
+            *key = u64::from_be_bytes(bytes);
         }
-        let add =
-            |vars: &mut Vec<Variable>, subjects: &mut Vec<Subject>, name: String, mut refs: Vec<usize>, gvk: bool| {
-                crate::sort::sort_by_key(&mut refs, |&v| rank[v]);
-                refs.dedup();
-                if refs.len() < 2 {
-                    return;
-                }
-                let message = Message::Invariant { gvk };
-                vars.push(Variable {
-                    id: name,
-                    constraints: vec![
-                        Constraint { kind: ConstraintKind::Mandatory, message: message.clone() },
-                        Constraint { kind: ConstraintKind::AtMost(1, refs), message },
-                    ],
-                });
-                subjects.push(Subject::Invariant);
-            };
-        for ((kind, group, version), refs) in gvks {
-            add(&mut self.vars, &mut self.subjects, format!("{kind} ({group}/{version})"), refs, true);
-        }
-        for (p, refs) in packages {
-            add(&mut self.vars, &mut self.subjects, p.to_string(), refs, false);
-        }
+        crate::sort::sort_by(&mut by_id, |a, b| a.0.cmp(&b.0).then_with(|| vars[a.1].id.cmp(&vars[b.1].id)));
+        by_id.into_iter().map(|(_, v)| v).collect()
     }
 
     /// Reorder variables so that anchors come in OLM's documented order: installed operators
@@ -503,6 +528,78 @@ impl<'a> Builder<'a> {
         built.subscription_candidates =
             built.subscription_candidates.into_iter().map(|(v, c)| (new_index[v], c)).collect();
         built
+    }
+}
+
+/// What an invariant is over: a GVK (kind, group, version) or a package. GVKs sort first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Key<'a> {
+    Gvk(&'a str, &'a str, &'a str),
+    Package(&'a str),
+}
+
+/// The bundle variables of each GVK and package, found by the catalog indexes' numbers: a name
+/// is hashed once per GVK and package of each catalog, not once per variable.
+struct InvariantGroups<'a> {
+    snap: &'a Snapshot<'a>,
+    /// Each key's variables, in variable order, each once.
+    lists: Vec<(Key<'a>, Vec<usize>)>,
+    /// The list of each key, by name.
+    by_key: HashMap<Key<'a>, usize>,
+    /// Per catalog part, the list of each GVK and each package number (`NONE` before it is met).
+    numbered: Vec<(Vec<usize>, Vec<usize>)>,
+}
+
+impl<'a> InvariantGroups<'a> {
+    fn new(snap: &'a Snapshot<'a>) -> InvariantGroups<'a> {
+        let numbered = (0..snap.parts())
+            .map(|part| {
+                let (gvks, packages) = snap.key_counts(part);
+                (vec![NONE; gvks], vec![NONE; packages])
+            })
+            .collect();
+        InvariantGroups { snap, lists: Vec::new(), by_key: HashMap::new(), numbered }
+    }
+
+    /// Add variable `v` to the list of GVK (`gvk`) or package number `n` of catalog part `part`.
+    fn add_numbered(&mut self, part: usize, gvk: bool, n: u32, v: usize) {
+        let (gvks, packages) = &self.numbered[part];
+        let mut at = if gvk { gvks[n as usize] } else { packages[n as usize] };
+        if at == NONE {
+            let snap = self.snap;
+            let key = if gvk {
+                let g = snap.gvk_key(part, n);
+                Key::Gvk(&g.kind, &g.group, &g.version)
+            } else {
+                Key::Package(snap.package_key(part, n))
+            };
+            at = self.list_of(key);
+            let (gvks, packages) = &mut self.numbered[part];
+            *(if gvk { &mut gvks[n as usize] } else { &mut packages[n as usize] }) = at;
+        }
+        self.push(at, v);
+    }
+
+    /// Add variable `v` to the list of `key`.
+    fn add(&mut self, key: Key<'a>, v: usize) {
+        let at = self.list_of(key);
+        self.push(at, v);
+    }
+
+    fn list_of(&mut self, key: Key<'a>) -> usize {
+        let lists = &mut self.lists;
+        *self.by_key.entry(key).or_insert_with(|| {
+            lists.push((key, Vec::new()));
+            lists.len() - 1
+        })
+    }
+
+    /// Each variable once per list, however often its bundle lists the GVK or package.
+    fn push(&mut self, at: usize, v: usize) {
+        let list = &mut self.lists[at].1;
+        if list.last() != Some(&v) {
+            list.push(v);
+        }
     }
 }
 
