@@ -777,11 +777,16 @@ impl Stages {
 
 /// Default channel first, then channel name, each channel's run in chain order (§2.5 step 3).
 fn subscription_order(snap: &Snapshot, named: &[EntryId]) -> Result<Vec<EntryId>, String> {
-    let mut sorted = named.to_vec();
-    crate::sort::sort_by(&mut sorted, |&a, &b| {
-        let (ea, eb) = (snap.entry(a), snap.entry(b));
-        eb.default_channel.cmp(&ea.default_channel).then(ea.channel.cmp(eb.channel))
-    });
+    // Each entry's sort key read once (not two entry views per comparison).
+    let mut keyed: Vec<(bool, &str, EntryId)> = named
+        .iter()
+        .map(|&i| {
+            let e = snap.entry(i);
+            (e.default_channel, e.channel, i)
+        })
+        .collect();
+    crate::sort::sort_by(&mut keyed, |a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+    let sorted: Vec<EntryId> = keyed.into_iter().map(|(_, _, i)| i).collect();
     let mut ordered: Vec<EntryId> = Vec::new();
     let mut i = 0;
     while i < sorted.len() {
