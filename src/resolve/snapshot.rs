@@ -555,6 +555,15 @@ impl<'a> Snapshot<'a> {
         self.parts.len()
     }
 
+    /// Whether entry `id`'s bundle is deprecated (its [`Bundle::deprecated`], without the view).
+    #[inline]
+    pub fn deprecated(&self, id: EntryId) -> bool {
+        match self.part_of(id) {
+            Some((_, p)) => p.index.bundles[p.index.entries[id - p.entries].bundle as usize].deprecated,
+            None => self.installed_bundles[self.installed[id].bundle].deprecated,
+        }
+    }
+
     /// Bundle `b` (an [`Entry::bundle`]).
     #[inline]
     pub fn bundle_at(&self, b: usize) -> Bundle<'a> {
@@ -604,7 +613,11 @@ impl<'a> Snapshot<'a> {
 
     /// `<catalog>/<namespace>/<channel>/<name>`, OLM's bundle variable identifier.
     pub fn identifier(&self, id: EntryId) -> String {
-        let e = self.entry(id);
+        self.identifier_of(&self.entry(id))
+    }
+
+    /// [`Snapshot::identifier`] of an entry already viewed.
+    pub fn identifier_of(&self, e: &Entry) -> String {
         let c = &self.catalogs[e.catalog];
         let parts = [c.name.as_str(), &c.namespace, e.channel, e.name];
         let mut out = String::with_capacity(parts.iter().map(|p| p.len() + 1).sum());

@@ -104,14 +104,13 @@ impl<'a> Builder<'a> {
         if self.var_of_entry[e] != NONE {
             return self.var_of_entry[e];
         }
-        let id = self.snap.identifier(e);
+        let entry = self.snap.entry(e);
+        let id = self.snap.identifier_of(&entry);
         let hash = self.by_identifier.hasher().hash_one(id.as_str());
         if let Some(v) = self.same_identifier(hash, &id) {
             self.var_of_entry[e] = v;
             return v;
         }
-        let entry = self.snap.entry(e);
-        let bundle = self.snap.bundle(e);
         let virtual_ = self.snap.catalogs[entry.catalog].is_virtual;
         let mut constraints = Vec::new();
         if virtual_ && entry.subscription.is_none() {
@@ -120,7 +119,7 @@ impl<'a> Builder<'a> {
                 format!("clusterserviceversion {} exists and is not referenced by a subscription", entry.name),
             ));
         }
-        if bundle.deprecated {
+        if self.snap.deprecated(e) {
             constraints.push(Self::constraint(ConstraintKind::Prohibited, format!("bundle {id} is deprecated")));
         }
         if !virtual_ {
@@ -446,14 +445,14 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// The bundle variables sorted by identifier. Each is compared first by the eight bytes that
+    /// The bundle variables sorted by identifier. Each is compared first by the sixteen bytes that
     /// follow the prefix all identifiers share (the catalog's name and namespace, often the
     /// channel), as one number, and by the whole identifier only when those are equal: the
     /// same order as comparing the identifiers, with a fraction of the byte comparisons.
     fn bundle_vars_by_identifier(&self) -> Vec<usize> {
         let vars = &self.vars;
         let bundles = (0..vars.len()).filter(|&v| matches!(self.subjects[v], Subject::Bundle(_)));
-        let mut by_id: Vec<(u64, usize)> = bundles.map(|v| (0, v)).collect();
+        let mut by_id: Vec<(u128, usize)> = bundles.map(|v| (0, v)).collect();
         let Some(&(_, first)) = by_id.first() else { return Vec::new() };
         let first = vars[first].id.as_bytes();
         let shared = by_id.iter().fold(first.len(), |n, &(_, v)| {
@@ -463,10 +462,10 @@ impl<'a> Builder<'a> {
             // Big-endian, shorter identifiers padded with zeros: a smaller number is a smaller
             // identifier; equal numbers are compared whole.
             let rest = &vars[*v].id.as_bytes()[shared..];
-            let mut bytes = [0u8; 8];
-            let n = rest.len().min(8);
+            let mut bytes = [0u8; 16];
+            let n = rest.len().min(16);
             bytes[..n].copy_from_slice(&rest[..n]);
-            *key = u64::from_be_bytes(bytes);
+            *key = u128::from_be_bytes(bytes);
         }
         crate::sort::sort_by(&mut by_id, |a, b| a.0.cmp(&b.0).then_with(|| vars[a.1].id.cmp(&vars[b.1].id)));
         by_id.into_iter().map(|(_, v)| v).collect()
