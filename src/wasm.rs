@@ -179,9 +179,9 @@ static ALLOCATOR: region::Allocator = region::Allocator::new();
 const REGION_BYTES_PER_INPUT_BYTE: usize = 4;
 const REGION_MIN_BYTES: usize = 16 << 20;
 
-/// How much a resolution's region may take from dlmalloc: the 50-subscription problem over 5,000
-/// bundles cuts about N MB of small blocks (the benchmark's); every package of community-v4.20
-/// against two catalogs about M MB. Beyond the budget, small blocks go to dlmalloc.
+/// How much a resolution's region may take from dlmalloc (pages whose blocks are all freed are
+/// reused first, and handed back when the call ends). Beyond the budget, small blocks go to
+/// dlmalloc, so a larger resolution is slower, never refused.
 #[cfg(feature = "resolver")]
 const RESOLVE_REGION_BYTES: usize = 16 << 20;
 
