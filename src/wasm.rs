@@ -179,6 +179,12 @@ static ALLOCATOR: region::Allocator = region::Allocator::new();
 const REGION_BYTES_PER_INPUT_BYTE: usize = 4;
 const REGION_MIN_BYTES: usize = 16 << 20;
 
+/// How much a resolution's region may take from dlmalloc (pages whose blocks are all freed are
+/// reused first, and handed back when the call ends). Beyond the budget, small blocks go to
+/// dlmalloc, so a larger resolution is slower, never refused.
+#[cfg(feature = "resolver")]
+const RESOLVE_REGION_BYTES: usize = 16 << 20;
+
 /// `validate`'s options (all but `baseline`).
 #[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]
 fn validate_options(options: &JsValue) -> Result<Options, JsValue> {
@@ -504,13 +510,26 @@ impl Resolver {
 
     /// Resolve: `{install, errors, errorType, explanation, picks}`.
     pub fn resolve(&self, problem: JsValue) -> Result<JsValue, JsValue> {
+        // The snapshot, the variables and the outcome are dropped before this returns.
+        let _region = region::Region::enter(&ALLOCATOR, RESOLVE_REGION_BYTES);
         to_js(&self.run(problem)?)
+    }
+
+    /// Resolve: the outcome of [`Resolver::resolve`] as JSON text, which the npm façade hands
+    /// to `JSON.parse` (the engine builds the objects faster than one property at a time across
+    /// the boundary; docs/performance.md, "seventh session").
+    #[wasm_bindgen(js_name = resolveJson)]
+    pub fn resolve_json(&self, problem: JsValue) -> Result<String, JsValue> {
+        let _region = region::Region::enter(&ALLOCATOR, RESOLVE_REGION_BYTES);
+        serde_json::to_string(&self.run(problem)?)
+            .map_err(|e| js_error("internal", &format!("cannot convert the result: {e}"), None))
     }
 
     /// Resolve and render the outcome as the CLI's text.
     #[wasm_bindgen(js_name = resolveText)]
     #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn resolve_text(&self, problem: JsValue) -> Result<String, JsValue> {
+        let _region = region::Region::enter(&ALLOCATOR, RESOLVE_REGION_BYTES);
         Ok(self.run(problem)?.to_text())
     }
 }

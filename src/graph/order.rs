@@ -2,7 +2,7 @@
 //! with skipped entries left out. Entries off that chain can never be picked by OLM v0, neither as
 //! an upgrade target nor as a dependency.
 
-use crate::hash::{HashMap, HashSet, HashSetExt};
+use crate::hash::HashMap;
 
 use crate::gotext::{join_capped, quote as q, OPM_LIST_CAP};
 use crate::model::{Channel, Entry};
@@ -97,37 +97,39 @@ pub fn v0_order_links<S: AsRef<str>>(
         return Ok(Vec::new());
     }
     let by_name: HashMap<&str, usize> = entries.iter().enumerate().map(|(i, e)| (e.name, i)).collect();
-    let mut replaced: HashSet<usize> = HashSet::new();
-    let mut skipped: HashSet<usize> = HashSet::new();
+    // Flags by entry index (no hashing: the indexes are dense).
+    let mut replaced = vec![false; entries.len()];
+    let mut skipped = vec![false; entries.len()];
     for e in entries {
         if let Some(&i) = by_name.get(e.replaces) {
-            replaced.insert(i);
+            replaced[i] = true;
         }
         for s in e.skips {
             if let Some(&i) = by_name.get(s.as_ref()) {
-                replaced.insert(i);
-                skipped.insert(i);
+                replaced[i] = true;
+                skipped[i] = true;
             }
         }
     }
-    let heads: Vec<usize> = (0..entries.len()).filter(|i| !replaced.contains(i)).collect();
+    let heads: Vec<usize> = (0..entries.len()).filter(|&i| !replaced[i]).collect();
     if heads.is_empty() {
         return Err(OrderError::NoHeads { package: package.into(), channel: channel.into() });
     }
     let mut chains: Vec<Vec<usize>> = Vec::new();
-    for &h in &heads {
+    // The walk from each head marks what it visits with its own number (one vector for all).
+    let mut visited = vec![0usize; entries.len()];
+    for (walk, &h) in heads.iter().enumerate() {
         let mut chain = Vec::new();
-        let mut visited = HashSet::new();
         let mut cur = Some(h);
         while let Some(i) = cur {
-            if !visited.insert(i) {
+            if std::mem::replace(&mut visited[i], walk + 1) == walk + 1 {
                 return Err(OrderError::Cycle {
                     head: entries[h].name.to_string(),
                     package: package.into(),
                     channel: channel.into(),
                 });
             }
-            if !skipped.contains(&i) {
+            if !skipped[i] {
                 chain.push(i);
             }
             cur = by_name.get(entries[i].replaces).copied();

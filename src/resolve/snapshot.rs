@@ -103,6 +103,14 @@ impl<'a> Entry<'a> {
 struct Lists {
     by_gvk: HashMap<Gvk, Vec<u32>>,
     by_package: HashMap<String, Vec<u32>>,
+    /// The GVKs and packages by number (the order in which they were first met).
+    gvks: Vec<Gvk>,
+    packages: Vec<String>,
+    /// Each bundle's run in `keys` (empty for a bundle no entry lists).
+    key_runs: Vec<(u32, u32)>,
+    /// What each bundle provides, as numbers: `(true, gvk)` for each of `Bundle::provides`, then
+    /// `(false, package)` for each of `Bundle::packages`, in their order.
+    keys: Vec<(bool, u32)>,
 }
 
 impl Lists {
@@ -111,7 +119,7 @@ impl Lists {
     /// packages were found at.
     fn new<'a>(entries: &[(&'a str, usize)], bundles: usize, bundle: impl Fn(usize) -> Bundle<'a>) -> Lists {
         let mut slots: Vec<Option<(u32, u32)>> = vec![None; bundles];
-        let mut flat: Vec<(bool, usize)> = Vec::new();
+        let mut flat: Vec<(bool, u32)> = Vec::new();
         let mut gvk_at: HashMap<&'a Gvk, usize> = HashMap::new();
         let mut gvk_lists: Vec<(&'a Gvk, Vec<u32>)> = Vec::new();
         let mut package_at: HashMap<&'a str, usize> = HashMap::new();
@@ -132,26 +140,30 @@ impl Lists {
                         gvk_lists.push((g, Vec::new()));
                         gvk_lists.len() - 1
                     });
-                    flat.push((true, at));
+                    flat.push((true, at as u32));
                 }
                 for (n, _, _) in facts.packages() {
-                    flat.push((false, package_slot(n, &mut package_lists)));
+                    flat.push((false, package_slot(n, &mut package_lists) as u32));
                 }
                 (from, flat.len() as u32)
             });
             // Each list gets the entry once: its own package, then what its bundle names.
             let own = package_slot(package, &mut package_lists);
-            let lists = std::iter::once((false, own)).chain(flat[from as usize..to as usize].iter().copied());
+            let lists = std::iter::once((false, own as u32)).chain(flat[from as usize..to as usize].iter().copied());
             for (gvk, at) in lists {
-                let list = if gvk { &mut gvk_lists[at].1 } else { &mut package_lists[at].1 };
+                let list = if gvk { &mut gvk_lists[at as usize].1 } else { &mut package_lists[at as usize].1 };
                 if list.last() != Some(&id) {
                     list.push(id);
                 }
             }
         }
         Lists {
+            gvks: gvk_lists.iter().map(|(g, _)| (*g).clone()).collect(),
+            packages: package_lists.iter().map(|(p, _)| p.to_string()).collect(),
             by_gvk: gvk_lists.into_iter().map(|(g, l)| (g.clone(), l)).collect(),
             by_package: package_lists.into_iter().map(|(p, l)| (p.to_string(), l)).collect(),
+            key_runs: slots.into_iter().map(|s| s.unwrap_or((0, 0))).collect(),
+            keys: flat,
         }
     }
 
@@ -499,6 +511,59 @@ impl<'a> Snapshot<'a> {
         }
     }
 
+    /// Entry `id`'s bundle (its [`Entry::bundle`]), read from the index alone: the hot loops
+    /// that only test or look up a bundle skip making the whole view.
+    #[inline]
+    pub fn bundle_of(&self, id: EntryId) -> usize {
+        match self.part_of(id) {
+            Some((_, p)) => p.bundles + p.index.entries[id - p.entries].bundle as usize,
+            None => self.installed[id].bundle,
+        }
+    }
+
+    /// What entry `id`'s bundle provides, as numbers of its catalog's index: `(catalog part,
+    /// keys)`, each key `(true, gvk)` for each of [`Bundle::provides`], then `(false, package)`
+    /// for each of [`Bundle::packages`], in their order (read them with [`Snapshot::gvk_key`] and
+    /// [`Snapshot::package_key`]); `None` for an installed CSV. The invariants group bundles by
+    /// these numbers, and compare names only once per GVK and package of each catalog.
+    #[inline]
+    pub fn invariant_keys(&self, id: EntryId) -> Option<(usize, &[(bool, u32)])> {
+        let (cid, p) = self.part_of(id)?;
+        let lists = &p.index.lists;
+        let (from, to) = lists.key_runs[p.index.entries[id - p.entries].bundle as usize];
+        Some((cid - 1, &lists.keys[from as usize..to as usize]))
+    }
+
+    /// GVK number `n` of catalog part `part` (see [`Snapshot::invariant_keys`]).
+    pub fn gvk_key(&self, part: usize, n: u32) -> &Gvk {
+        &self.parts[part].index.lists.gvks[n as usize]
+    }
+
+    /// Package number `n` of catalog part `part` (see [`Snapshot::invariant_keys`]).
+    pub fn package_key(&self, part: usize, n: u32) -> &str {
+        &self.parts[part].index.lists.packages[n as usize]
+    }
+
+    /// How many GVKs and packages catalog part `part` numbers (see [`Snapshot::invariant_keys`]).
+    pub fn key_counts(&self, part: usize) -> (usize, usize) {
+        let lists = &self.parts[part].index.lists;
+        (lists.gvks.len(), lists.packages.len())
+    }
+
+    /// How many catalog parts there are (catalog sources, `@existing` aside).
+    pub fn parts(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// Whether entry `id`'s bundle is deprecated (its [`Bundle::deprecated`], without the view).
+    #[inline]
+    pub fn deprecated(&self, id: EntryId) -> bool {
+        match self.part_of(id) {
+            Some((_, p)) => p.index.bundles[p.index.entries[id - p.entries].bundle as usize].deprecated,
+            None => self.installed_bundles[self.installed[id].bundle].deprecated,
+        }
+    }
+
     /// Bundle `b` (an [`Entry::bundle`]).
     #[inline]
     pub fn bundle_at(&self, b: usize) -> Bundle<'a> {
@@ -548,7 +613,11 @@ impl<'a> Snapshot<'a> {
 
     /// `<catalog>/<namespace>/<channel>/<name>`, OLM's bundle variable identifier.
     pub fn identifier(&self, id: EntryId) -> String {
-        let e = self.entry(id);
+        self.identifier_of(&self.entry(id))
+    }
+
+    /// [`Snapshot::identifier`] of an entry already viewed.
+    pub fn identifier_of(&self, e: &Entry) -> String {
         let c = &self.catalogs[e.catalog];
         let parts = [c.name.as_str(), &c.namespace, e.channel, e.name];
         let mut out = String::with_capacity(parts.iter().map(|p| p.len() + 1).sum());

@@ -311,31 +311,39 @@ impl State {
         self.fresh = 0;
         self.fresh_len = 0;
         let current = self.page / PAGE;
-        for run in 0..PAGES {
-            if self.runs[run / 64] & (1 << (run % 64)) == 0 {
-                continue;
+        // The runs' first pages, found word by word (a call as short as a resolution's would
+        // otherwise spend a visible part of its time testing 65,536 bits one by one).
+        for word in 0..PAGES / 64 {
+            let mut bits = self.runs[word];
+            while bits != 0 {
+                let run = word * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                self.give_back_run(live, run, current);
             }
-            let pages = &mut live[run..run + GROW];
-            if pages.iter().all(|&c| c == 1) {
-                pages.iter_mut().for_each(|c| *c = 0);
-                self.runs[run / 64] &= !(1 << (run % 64));
-                if (run..run + GROW).contains(&current) {
-                    self.page = 0;
-                    self.cur = 0;
-                }
-                // SAFETY: the run was allocated with this layout (`fresh_page`) and holds no live block.
-                unsafe {
-                    System.dealloc((run * PAGE) as *mut u8, Layout::from_size_align_unchecked(GROW * PAGE, PAGE))
-                };
-                continue;
+        }
+    }
+
+    /// Hand run `run` back to dlmalloc when none of its pages holds a live block, else put its
+    /// empty pages (but the one being cut from, `current`) on the free list.
+    fn give_back_run(&mut self, live: &mut [u32], run: usize, current: usize) {
+        let pages = &mut live[run..run + GROW];
+        if pages.iter().all(|&c| c == 1) {
+            pages.iter_mut().for_each(|c| *c = 0);
+            self.runs[run / 64] &= !(1 << (run % 64));
+            if (run..run + GROW).contains(&current) {
+                self.page = 0;
+                self.cur = 0;
             }
-            for (k, &c) in pages.iter().enumerate() {
-                if c == 1 && run + k != current {
-                    let page = (run + k) * PAGE;
-                    // SAFETY: a page without live blocks: its first word is ours.
-                    unsafe { *(page as *mut usize) = self.free };
-                    self.free = page;
-                }
+            // SAFETY: the run was allocated with this layout (`fresh_page`) and holds no live block.
+            unsafe { System.dealloc((run * PAGE) as *mut u8, Layout::from_size_align_unchecked(GROW * PAGE, PAGE)) };
+            return;
+        }
+        for (k, &c) in pages.iter().enumerate() {
+            if c == 1 && run + k != current {
+                let page = (run + k) * PAGE;
+                // SAFETY: a page without live blocks: its first word is ours.
+                unsafe { *(page as *mut usize) = self.free };
+                self.free = page;
             }
         }
     }

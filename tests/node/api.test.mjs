@@ -161,6 +161,8 @@ test('resolve: loaded catalogs attach as catalog sources; Node and native CLIs a
     const nativeCli = run(native, ['resolve', '--format', 'json', file]);
     assert.equal(nodeCli.code, nativeCli.code, nodeCli.err);
     assert.deepEqual(JSON.parse(nodeCli.out), JSON.parse(nativeCli.out));
+    // The same keys in the same order (the outcome crosses from wasm as JSON text).
+    assert.equal(JSON.stringify(JSON.parse(nodeCli.out)), JSON.stringify(JSON.parse(nativeCli.out)));
     const text = run(cli, ['resolve', file]);
     assert.equal(text.out, run(native, ['resolve', file]).out);
   }

@@ -43,3 +43,81 @@ test('validate: small inputs and a failing one between large ones', () => {
     assert.equal(JSON.stringify(olm.validate(big)), expected);
   }
 });
+
+// `resolve` and `resolveText` cut their small blocks from a region too (src/wasm.rs,
+// `RESOLVE_REGION_BYTES`); a catalog's resolver index, built on its first resolution, outlives
+// the region. The outcomes must not depend on what ran before either.
+test('resolve: the same outcome every time, between validations, loads and failing calls', () => {
+  const files = olm.readCatalog(join(catalogs, 'community-v4.20'));
+  const older = olm.readCatalog(join(catalogs, 'community-v4.16'));
+  const newCatalog = olm.loadCatalog(files);
+  const oldCatalog = olm.loadCatalog(older);
+  const sources = [
+    { name: 'community-v4.20', namespace: 'olm', priority: 10, catalog: newCatalog },
+    { name: 'community-v4.16', namespace: 'olm', priority: 0, catalog: oldCatalog },
+  ];
+  const subscribe = (packages) => packages.map((p) => ({
+    name: p.name, package: p.name, channel: p.defaultChannel ?? '', catalog: 'community-v4.20', catalogNamespace: 'olm',
+  }));
+  const packages = newCatalog.packages();
+  const alone = (p) => olm.resolve({ namespace: 'olm', catalogs: sources, subscriptions: subscribe([p]) });
+  const problems = [
+    // Every package: not satisfiable as a whole (an explanation tree).
+    { namespace: 'olm', catalogs: sources, subscriptions: subscribe(packages) },
+    // Every tenth package that resolves on its own.
+    {
+      namespace: 'olm',
+      catalogs: sources,
+      subscriptions: subscribe(packages.filter((p, i) => i % 10 === 0 && alone(p).errorType === null)),
+    },
+    // Inline catalogs only.
+    {
+      namespace: 'ns',
+      catalogs: [{ name: 'cat', namespace: 'ns', packages: [{
+        name: 'foo', defaultChannel: 'stable',
+        channels: [{ name: 'stable', entries: [{ name: 'foo.v2', replaces: 'foo.v1' }, { name: 'foo.v1' }] }],
+        bundles: [{ name: 'foo.v1', version: '1.0.0' }, { name: 'foo.v2', version: '2.0.0' }],
+      }] }],
+      subscriptions: [{ name: 'foo', package: 'foo', channel: 'stable', catalog: 'cat', catalogNamespace: 'ns' }],
+    },
+  ];
+  const first = problems.map((p) => JSON.stringify(olm.resolve(p)));
+  const texts = problems.map((p) => olm.resolveText(p));
+  assert.equal(JSON.parse(first[0]).errorType, 'NotSatisfiable');
+  assert.equal(JSON.parse(first[1]).errorType, null, first[1].slice(0, 300));
+  assert.ok(JSON.parse(first[1]).install.length > 1, first[1].slice(0, 300));
+  assert.deepEqual(JSON.parse(first[2]).install.map((i) => i.name), ['foo.v2']);
+  const small = olm.readCatalog(join(catalogs, 'kube-descheduler'));
+  const smallReport = JSON.stringify(olm.validate(small));
+  // A catalog loaded after a resolution, resolved against at once (its index is built in that
+  // resolution's region and outlives it).
+  const resolveLoaded = () => {
+    const loaded = olm.loadCatalog(small);
+    try {
+      return JSON.stringify(olm.resolve({
+        namespace: 'olm',
+        catalogs: [{ name: 'k', namespace: 'olm', priority: 0, catalog: loaded }],
+        subscriptions: subscribe(loaded.packages()).map((s) => ({ ...s, catalog: 'k' })),
+      }));
+    } finally {
+      loaded.free();
+    }
+  };
+  const loadedOutcome = resolveLoaded();
+  assert.ok(JSON.parse(loadedOutcome).install.length > 0, loadedOutcome.slice(0, 300));
+  for (let round = 0; round < 3; round++) {
+    problems.forEach((p, i) => {
+      assert.equal(JSON.stringify(olm.resolve(p)), first[i], `problem ${i}, round ${round}`);
+      // Between two resolutions: a validation (its own region), a catalog loaded and kept (no
+      // region), a failing resolution, and the text form.
+      assert.equal(JSON.stringify(olm.validate(small)), smallReport);
+      const kept = olm.loadCatalog(small);
+      assert.throws(() => olm.resolve({ namespace: 1 }), (e) => e.code === 'invalid-input');
+      assert.equal(olm.resolveText(p), texts[i], `problem ${i}, round ${round}`);
+      assert.equal(resolveLoaded(), loadedOutcome, `round ${round}`);
+      kept.free();
+    });
+  }
+  newCatalog.free();
+  oldCatalog.free();
+});
