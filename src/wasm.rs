@@ -390,8 +390,10 @@ impl Catalog {
     #[wasm_bindgen(js_name = pictureChannel)]
     pub fn picture_channel(&self, package: &str) -> Result<String, JsValue> {
         let p = self.package(package)?;
+        // The message is `PictureError::NoChannels`'s, written here: its `Display` would bring
+        // every picture error's text into the core module.
         graph::default_picture_channel(p).map(|c| c.name.clone()).ok_or_else(|| {
-            js_error("no-channels", &graph::PictureError::NoChannels(p.name.clone()).to_string(), None)
+            js_error("no-channels", &format!("package {} has no channels", crate::gotext::quote(&p.name)), None)
         })
     }
 
