@@ -519,7 +519,7 @@ impl Resolver {
 
     /// Resolve: the outcome of [`Resolver::resolve`] as JSON text, which the npm façade hands
     /// to `JSON.parse` (the engine builds the objects faster than one property at a time across
-    /// the boundary; docs/performance.md, "seventh session").
+    /// the boundary; docs/performance.md, "sixth session").
     #[wasm_bindgen(js_name = resolveJson)]
     pub fn resolve_json(&self, problem: JsValue) -> Result<String, JsValue> {
         let _region = region::Region::enter(&ALLOCATOR, RESOLVE_REGION_BYTES);
