@@ -362,26 +362,29 @@ pub fn has_duplicate_keys(members: &[Member]) -> bool {
         let mut seen = crate::hash::HashSet::default();
         return !members.iter().all(|m| seen.insert(m.key.as_str()));
     }
-    let mut prints = [(0u32, ""); SMALL];
+    if members.len() < 2 {
+        return false;
+    }
+    let mut prints = [0u32; SMALL];
     for (i, m) in members.iter().enumerate() {
         let key = m.key.as_str();
         let b = key.as_bytes();
         let print = (b.len() as u32) << 16
             | u32::from(b.first().copied().unwrap_or(0)) << 8
             | u32::from(b.last().copied().unwrap_or(0));
-        if prints[..i].iter().any(|&(p, k)| p == print && k == key) {
+        if prints[..i].iter().zip(members).any(|(&p, other)| p == print && other.key.as_str() == key) {
             return true;
         }
-        prints[i] = (print, key);
+        prints[i] = print;
     }
     false
 }
 
 /// Collect `members` into an object's member list: in order when no key repeats, else each
 /// repeated key keeps its first place and its last value ([`insert_member`]).
-pub fn collect_members(members: impl ExactSizeIterator<Item = Member> + AsRef<[Member]>) -> Vec<Member> {
-    if !has_duplicate_keys(members.as_ref()) {
-        return members.collect();
+pub fn collect_members(members: Vec<Member>) -> Vec<Member> {
+    if !has_duplicate_keys(&members) {
+        return members;
     }
     let mut out = Vec::with_capacity(members.len());
     for m in members {
@@ -434,7 +437,7 @@ mod tests {
     fn collected_members_keep_the_first_place_and_the_last_value_of_a_repeated_key() {
         let mut ms = vec![member("a"), member("b"), member("a")];
         ms[2].value.value = Value::Bool(true);
-        let out = collect_members(ms.into_iter());
+        let out = collect_members(ms);
         assert_eq!(out.iter().map(|m| m.key.as_str()).collect::<Vec<_>>(), ["a", "b"]);
         assert_eq!(out[0].value.value, Value::Bool(true));
     }

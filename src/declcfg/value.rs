@@ -182,15 +182,42 @@ pub fn field_index(members: &[Member], field: &str) -> Option<usize> {
 }
 
 /// [`field_index`] for each of `fields` at once, in one pass over `members` (each key read once):
-/// `out[f]` is the index of the member `field_of(members, fields[f])` selects. `out` must be as
-/// long as `fields`.
-pub fn fields_index<'f>(members: &[Member], fields: impl Iterator<Item = &'f str> + Clone, out: &mut [Option<usize>]) {
+/// `out[f]` is the index of the member `field_of(members, name(&fields[f]))` selects. `out` must
+/// be as long as `fields`.
+///
+/// Each key is only compared with the fields it can fold to: those whose first letter is its
+/// first letter in either case (a key starting with a non-ASCII character may fold to any).
+pub fn fields_index<T>(members: &[Member], fields: &[T], name: impl Fn(&T) -> &str, out: &mut [Option<usize>]) {
     out.iter_mut().for_each(|o| *o = None);
+    // Candidate fields per first byte, folded to 5 bits (`A` and `a` share a slot; a collision
+    // only adds candidates that `key_matches` then rejects).
+    let mut by_first = [0u64; 32];
+    let mut everywhere = 0u64;
+    let all = if fields.len() >= 64 { u64::MAX } else { (1u64 << fields.len()) - 1 };
+    for (f, field) in fields.iter().enumerate().take(64) {
+        match name(field).as_bytes().first() {
+            Some(&c) if c.is_ascii() => by_first[usize::from(c & 31)] |= 1 << f,
+            _ => everywhere |= 1 << f,
+        }
+    }
     for (i, m) in members.iter().enumerate() {
         let key = m.key.as_str();
-        for (f, field) in fields.clone().enumerate() {
-            if key_matches(key, field) && out[f].is_none_or(|b| key >= members[b].key.as_str()) {
+        let mut candidates = match key.as_bytes().first() {
+            Some(&c) if c.is_ascii() && fields.len() <= 64 => by_first[usize::from(c & 31)] | everywhere,
+            _ => all,
+        };
+        while candidates != 0 {
+            let f = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
+            if key_matches(key, name(&fields[f])) && out[f].is_none_or(|b| key >= members[b].key.as_str()) {
                 out[f] = Some(i);
+            }
+        }
+        if fields.len() > 64 {
+            for (f, field) in fields.iter().enumerate().skip(64) {
+                if key_matches(key, name(field)) && out[f].is_none_or(|b| key >= members[b].key.as_str()) {
+                    out[f] = Some(i);
+                }
             }
         }
     }
@@ -210,7 +237,8 @@ fn key_matches(key: &str, field: &str) -> bool {
             return false;
         }
     }
-    if key.len() == field.len() && key.eq_ignore_ascii_case(field) {
+    // Most keys are spelled as their field: one comparison of the bytes first.
+    if key.len() == field.len() && (key == field || key.eq_ignore_ascii_case(field)) {
         return true;
     }
     if key.len() < field.len() || key.is_ascii() {
@@ -325,6 +353,21 @@ mod tests {
         // Kelvin sign folds to k.
         let o = obj(&[("\u{212A}ind", s("x"))]);
         assert_eq!(o.field("kind").unwrap().value.as_str(), Some("x"));
+    }
+
+    #[test]
+    fn fields_found_in_one_pass_are_those_field_of_finds() {
+        let keys = ["Name", "name", "kind", "\u{212A}IND", "versionRange", "-x", "@a", "`a", "", "NAME", "zeta"];
+        let fields = ["name", "kind", "versionrange", "-x", "`a", "", "missing", "x-descriptors"];
+        for n in 0..keys.len() {
+            let o = obj(&keys[..n].iter().map(|k| (*k, s(k))).collect::<Vec<_>>());
+            let members = o.as_object().unwrap();
+            let mut out = [None; 8];
+            fields_index(members, &fields, |f| *f, &mut out);
+            for (f, field) in fields.iter().enumerate() {
+                assert_eq!(out[f], field_index(members, field), "{field} among {:?}", &keys[..n]);
+            }
+        }
     }
 
     #[test]

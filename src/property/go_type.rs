@@ -135,6 +135,18 @@ pub fn check(node: &Node, ty: &GoType) -> Result<(), String> {
 /// Most fields of one Go struct (`CRDDescription`'s are 9, `CSVMetadata`'s 14).
 const MAX_FIELDS: usize = 16;
 
+/// Whether `walk` would accept `node` as a `ty` at once: a value of a scalar type that fits it
+/// (or `null`), so that the walk need not be entered for it (most of an `olm.csv.metadata`
+/// value's nodes). `false` says nothing: the value must be walked.
+#[inline(always)]
+fn accepts(node: &Node, ty: &GoType) -> bool {
+    match (ty, &node.value) {
+        (_, Value::Null) | (Any, _) | (Str | Bytes, Value::String(_)) | (Bool, Value::Bool(_)) => true,
+        (Int, Value::Number(n)) => n.fract() == 0.0,
+        _ => false,
+    }
+}
+
 /// `go_struct`: the innermost Go struct's name (package-qualified; messages use the part after
 /// the last `.`); `path`: the JSON field names down to `node`.
 fn walk(node: &Node, ty: &GoType, go_struct: &str, path: &mut Vec<&'static str>) -> Result<(), String> {
@@ -176,11 +188,19 @@ fn walk(node: &Node, ty: &GoType, go_struct: &str, path: &mut Vec<&'static str>)
         // A struct-valued field (see the *_REF constants): an empty name marks the wrapper.
         Slice("", inner) => walk(node, inner, go_struct, path),
         Slice(name, inner) => match &node.value {
-            Value::Array(items) => items.iter().try_for_each(|i| walk(i, inner, go_struct, path)),
+            Value::Array(items) => {
+                items.iter().try_for_each(|i| if accepts(i, inner) { Ok(()) } else { walk(i, inner, go_struct, path) })
+            }
             _ => fail(name),
         },
         Map(name, inner) => match &node.value {
-            Value::Object(members) => members.iter().try_for_each(|m| walk(&m.value, inner, go_struct, path)),
+            Value::Object(members) => members.iter().try_for_each(|m| {
+                if accepts(&m.value, inner) {
+                    Ok(())
+                } else {
+                    walk(&m.value, inner, go_struct, path)
+                }
+            }),
             _ => fail(name),
         },
         Struct(name, fields) => match &node.value {
@@ -189,11 +209,11 @@ fn walk(node: &Node, ty: &GoType, go_struct: &str, path: &mut Vec<&'static str>)
                 // match, as `Node::field`), then walked in field order.
                 let mut found = [None; MAX_FIELDS];
                 let found = &mut found[..fields.len()];
-                fields_index(members, fields.iter().map(|(f, _)| *f), found);
-                for ((field, fty), m) in fields.iter().zip(found.iter()) {
-                    if let Some(m) = m {
+                fields_index(members, fields, |(f, _)| *f, found);
+                for ((field, fty), &m) in fields.iter().zip(found.iter()) {
+                    if let Some(m) = m.filter(|&m| !accepts(&members[m].value, fty)) {
                         path.push(field);
-                        let r = walk(&members[*m].value, fty, name, path);
+                        let r = walk(&members[m].value, fty, name, path);
                         path.pop();
                         r?;
                     }

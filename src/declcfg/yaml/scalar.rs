@@ -121,6 +121,20 @@ pub(super) fn resolve(text: &str, plain: bool, tag: Option<&str>) -> Result<Scal
     })
 }
 
+/// Whether an untagged plain scalar `text` resolves to a string because of its first byte alone
+/// (the first test of the implicit resolution): no null, boolean, number, timestamp or special
+/// float starts with it. Lets a reader make the string without the general resolution.
+#[inline]
+pub(super) fn plain_is_string(text: &str) -> bool {
+    !matches!(
+        text.as_bytes().first(),
+        None | Some(
+            b'+' | b'-' | b'0'
+                ..=b'9' | b'y' | b'Y' | b'n' | b'N' | b't' | b'T' | b'f' | b'F' | b'o' | b'O' | b'~' | b'.'
+        )
+    )
+}
+
 /// Whether a mapping key is a merge key (`<<`) for go-yaml v2: the value is `<<` and the scalar
 /// is implicit (plain and untagged, or tagged with the non-specific `!`) or tagged `!!merge`.
 /// A quoted `"<<"` without a tag is an ordinary key.
@@ -274,7 +288,13 @@ fn resolve_implicit(text: &str, want: Want) -> Resolved {
             if matches!(want, Want::Any | Want::Timestamp) && parse_timestamp(text) {
                 return Resolved::Timestamp;
             }
-            let plain: String = text.chars().filter(|&c| c != '_').collect();
+            // Underscores are digit separators; most numbers and versions have none, so the
+            // text is only copied when one must be dropped.
+            let plain: std::borrow::Cow<'_, str> = if text.contains('_') {
+                text.chars().filter(|&c| c != '_').collect::<String>().into()
+            } else {
+                text.into()
+            };
             if let Ok(i) = go_parse_int(&plain, 0) {
                 return Resolved::Int(i);
             }
@@ -386,6 +406,64 @@ mod tests {
     fn plain(s: &str) -> Scalar {
         resolve(s, true, None).unwrap()
     }
+    /// The shortcut agrees with the resolution: every text it calls a string resolves to one,
+    /// and it leaves every other kind of scalar to the resolution.
+    #[test]
+    fn plain_texts_known_to_be_strings_by_their_first_byte_resolve_to_strings() {
+        let texts = [
+            "",
+            "~",
+            "null",
+            "Null",
+            "true",
+            "yes",
+            "Y",
+            "on",
+            "off",
+            "no",
+            "N",
+            "false",
+            ".inf",
+            "-.inf",
+            "+.INF",
+            ".nan",
+            "0",
+            "12",
+            "-3",
+            "+4",
+            "0x1f",
+            "0o17",
+            "1_000",
+            "1e3",
+            "1.5",
+            "2006-01-02",
+            "0b101",
+            "-0b1",
+            "name",
+            "quay.io/a/b:1",
+            "Operator",
+            "<<",
+            "@x",
+            "_x",
+            "%x",
+            "=",
+            "\u{e9}t\u{e9}",
+            "9lives",
+            "yaml",
+            "nope",
+        ];
+        for t in texts {
+            let is_str = matches!(plain(t), Scalar::Str(_));
+            if plain_is_string(t) {
+                assert!(is_str, "{t:?} is a string by its first byte but does not resolve to one");
+            }
+            if !is_str {
+                assert!(!plain_is_string(t), "{t:?}");
+            }
+        }
+        assert!(plain_is_string("image") && !plain_is_string("null") && !plain_is_string("12"));
+    }
+
     fn tagged(s: &str, tag: &str) -> Result<Scalar, String> {
         resolve(s, false, Some(tag))
     }

@@ -80,11 +80,8 @@ impl Fast<'_> {
         let mut k = self.i;
         let mut max = 0;
         let first = loop {
-            let start = k;
-            while self.at(k) == b' ' {
-                k += 1;
-            }
-            let sp = k - start;
+            let sp = self.spaces(k, usize::MAX);
+            k += sp;
             max = max.max(sp);
             if k >= b.len() {
                 return Err(Bail);
@@ -167,10 +164,7 @@ impl Fast<'_> {
     /// column is `indent` for a content line, less when the scalar has ended).
     fn block_indent(&mut self, indent: usize, breaks: &mut usize) -> R<usize> {
         loop {
-            let mut k = self.ls;
-            while k - self.ls < indent && self.at(k) == b' ' {
-                k += 1;
-            }
+            let k = self.ls + self.spaces(self.ls, indent);
             if k < self.b.len() && self.b[k] == b'\n' {
                 *breaks += 1;
                 self.newline(k);

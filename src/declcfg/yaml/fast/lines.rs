@@ -35,8 +35,8 @@ pub(super) const LINE: u8 = 1;
 pub(super) const SQ: u8 = 2;
 pub(super) const DQ: u8 = 3;
 
-/// Inside a plain scalar: where a word may end.
-static PLAIN_STOP: [bool; 256] = stops(true, b" :");
+/// Inside a plain scalar: where it may end (`: `, ` #`, the line break) or must be looked at.
+static PLAIN_STOP: [bool; 256] = stops(true, b":#");
 /// Block scalar lines and comments: the end of the line.
 static LINE_STOP: [bool; 256] = stops(false, b"");
 /// Single-quoted scalars.
@@ -73,7 +73,7 @@ fn any_eq(x: u64, c: u8) -> u64 {
 fn candidates<const KIND: u8>(x: u64) -> u64 {
     let common = any_below(x, 0x20) | any_7f_or_above(x);
     match KIND {
-        PLAIN => common | any_below(x, 0x21) | any_eq(x, b':'),
+        PLAIN => common | any_eq(x, b':') | any_eq(x, b'#'),
         LINE => common,
         SQ => common | any_eq(x, b'\''),
         _ => common | any_eq(x, b'"') | any_eq(x, b'\\'),
@@ -111,7 +111,7 @@ mod simd {
         let common = u8x16_gt(u8x16_sub(x, u8x16_splat(0x20)), u8x16_splat(0x5e));
         let eq = |c: u8| u8x16_eq(x, u8x16_splat(c));
         let m = match KIND {
-            PLAIN => v128_or(common, v128_or(eq(b' '), eq(b':'))),
+            PLAIN => v128_or(common, v128_or(eq(b'#'), eq(b':'))),
             LINE => common,
             SQ => v128_or(common, eq(b'\'')),
             _ => v128_or(common, v128_or(eq(b'"'), eq(b'\\'))),
@@ -184,6 +184,31 @@ impl Fast<'_> {
         }
     }
 
+    /// How many spaces there are from `k` on, at most `max`. Eight bytes at a time: the
+    /// indentation of every line is read this way, at least once.
+    #[inline]
+    pub(super) fn spaces(&self, k: usize, max: usize) -> usize {
+        const SPACES: u64 = 0x2020_2020_2020_2020;
+        let b = self.b;
+        let mut n = 0;
+        while n < max {
+            let Some(chunk) = b.get(k + n..k + n + 8) else {
+                while n < max && self.at(k + n) == b' ' {
+                    n += 1;
+                }
+                return n;
+            };
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            let other = u64::from_le_bytes(word) ^ SPACES;
+            if other != 0 {
+                return (n + (other.trailing_zeros() / 8) as usize).min(max);
+            }
+            n += 8;
+        }
+        max
+    }
+
     /// The line break ending the comment that starts at `k`.
     pub(super) fn comment_end(&self, k: usize) -> R<usize> {
         let nl = self.scan::<LINE>(k)?;
@@ -220,10 +245,7 @@ impl Fast<'_> {
     pub(super) fn skip_blank_lines(&mut self) -> R<Option<usize>> {
         loop {
             let start = self.i;
-            let mut k = start;
-            while self.at(k) == b' ' {
-                k += 1;
-            }
+            let k = start + self.spaces(start, usize::MAX);
             if k >= self.b.len() {
                 self.i = self.b.len();
                 return Ok(None);

@@ -114,12 +114,20 @@ struct Key<'a> {
 
 /// Resolve an untagged scalar as the slow path does.
 fn scalar(text: &str, plain: bool) -> R<Value> {
+    // Quoted scalars and most plain ones are strings; only the rest need the resolution.
+    if !plain || scalar::plain_is_string(text) {
+        return Ok(Value::String(Str::from(text)));
+    }
     scalar::resolve(text, plain, None).map(Scalar::into_value).map_err(|_| Bail)
 }
 
 /// The JSON key for a mapping key, as the slow path names it; merge keys and keys
 /// sigs.k8s.io/yaml rejects go to the slow path.
 fn key_string(key: &Key<'_>) -> R<Str> {
+    // Quoted keys and most plain ones are strings (a merge key `<<` is not one of them).
+    if !key.plain || (scalar::plain_is_string(&key.text) && key.text != "<<") {
+        return Ok(Str::from(key.text.as_ref()));
+    }
     if key.plain && scalar::is_merge_key(&key.text, true, None) {
         return Err(Bail);
     }
@@ -319,7 +327,7 @@ impl<'a> Fast<'a> {
             }
         }
         // Duplicate keys: the last wins, in the first one's place, as the slow path does.
-        let members = collect_members(self.members.drain(start..));
+        let members = collect_members(self.members.split_off(start));
         Ok(Node::new(pos, Value::Object(members)))
     }
 
@@ -396,7 +404,7 @@ impl<'a> Fast<'a> {
             }
         }
         let pos = pos.ok_or(Bail)?;
-        let items: Vec<Node> = self.items.drain(start..).collect();
+        let items = self.items.split_off(start);
         Ok(Node::new(pos, Value::Array(items)))
     }
 

@@ -6,45 +6,32 @@ use super::{scalar, Bail, Fast, Node, Stop, R};
 
 impl Fast<'_> {
     /// Read the first line of a plain scalar starting at `j`: returns the end of its text
-    /// (trailing spaces excluded) and what stopped it.
+    /// (trailing spaces excluded) and what stopped it. Spaces are passed over by the byte scan;
+    /// only a `:`, a `#` and the line break are looked at.
     pub(super) fn plain_line(&self, j: usize) -> R<(usize, Stop)> {
+        let b = self.b;
+        // The text ends before the spaces that precede `k` (`j` is never a space).
+        let end = |k: usize| {
+            let mut e = k;
+            while e > j && b[e - 1] == b' ' {
+                e -= 1;
+            }
+            e
+        };
         let mut k = j;
-        let mut end = j;
         loop {
-            let word = k;
-            loop {
-                k = self.scan::<PLAIN>(k)?;
-                if self.at(k) == b':' && k < self.b.len() {
-                    match self.at(k + 1) {
-                        b' ' | b'\n' => {
-                            let end = if k > word { k } else { end };
-                            return Ok((end, Stop::Colon(k)));
-                        }
-                        b'\t' | b'\r' => return Err(Bail),
-                        _ => k += 1,
-                    }
-                } else {
-                    break;
-                }
-            }
-            if k > word {
-                end = k;
-            }
-            if k >= self.b.len() {
-                return Err(Bail);
-            }
-            match self.b[k] {
-                b'\n' => return Ok((end, Stop::Newline(k))),
-                b' ' => {
-                    while self.at(k) == b' ' {
-                        k += 1;
-                    }
-                    match self.at(k) {
-                        b'\n' if k < self.b.len() => return Ok((end, Stop::Newline(k))),
-                        b'#' => return Ok((end, Stop::Comment(k))),
-                        _ => {}
-                    }
-                }
+            k = self.scan::<PLAIN>(k)?;
+            let Some(&c) = b.get(k) else { return Err(Bail) };
+            match c {
+                b':' => match self.at(k + 1) {
+                    b' ' | b'\n' => return Ok((end(k), Stop::Colon(k))),
+                    b'\t' | b'\r' => return Err(Bail),
+                    _ => k += 1,
+                },
+                // A comment starts at a `#` after a space; elsewhere `#` is text.
+                b'#' if k > j && b[k - 1] == b' ' => return Ok((end(k), Stop::Comment(k))),
+                b'#' => k += 1,
+                b'\n' => return Ok((end(k), Stop::Newline(k))),
                 _ => return Err(Bail),
             }
         }
@@ -69,10 +56,7 @@ impl Fast<'_> {
                     let saved = (self.i, self.line, self.ls);
                     let mut breaks = 0usize;
                     let ind = loop {
-                        let mut k = self.i;
-                        while self.at(k) == b' ' {
-                            k += 1;
-                        }
+                        let k = self.i + self.spaces(self.i, usize::MAX);
                         if k >= self.b.len() {
                             break None;
                         }
