@@ -64,8 +64,14 @@ RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Ctarget-feature=+simd128 
   -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size --target-dir "$out/picture"
 wasm_build --no-default-features --features cel --target-dir "$out/resolver"
 wasm_build --no-default-features --features tools --target-dir "$out/tools"
+# Node's module, whose size has no target, is compiled for speed rather than size (docs/performance.md,
+# "(seventh session): the resolver in Node"): `--cfg olm_wasm_speed` and not `olm_wasm_size` (the
+# standard library's stable sort at each call site, `src/sort.rs`, and the cold code at opt-level
+# 3), the standard library without `optimize_for_size` and its `core` at opt-level 3.
 # OLM_TEST_HOOKS=1 (the Node tests) adds the test-only hooks to Node's module.
-wasm_build ${OLM_TEST_HOOKS:+--features test-hooks} --target-dir "$out/full"
+RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Ctarget-feature=+simd128 --cfg olm_wasm_speed" \
+  cargo "+$toolchain" --config 'profile.wasm.package.core.opt-level=3' build --lib --profile wasm \
+  --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort ${OLM_TEST_HOOKS:+--features test-hooks} --target-dir "$out/full"
 built() { echo "$out/$1/wasm32-unknown-unknown/wasm/olm_catalog.wasm"; }
 rm -rf pkg/dist
 wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web "$(built core)"
