@@ -1,8 +1,14 @@
 //! Runs one phase in a loop for profiling (`perf record`):
 //! `cargo run --release --example profile_loop -- DIR parse|load|validate|disk|session N`
-//! (`session`: a session opened on DIR, its largest file edited and restored N times).
+//! (`session`: a session opened on DIR, its largest file edited and restored N times; `resolve`:
+//! DIR is a synthetic catalog as `examples/native_phases.rs` writes it, resolved N times with the
+//! 50 subscriptions of that benchmark).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+#[cfg(feature = "resolver")]
+#[path = "../benches/common/mod.rs"]
+mod common;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -22,6 +28,18 @@ fn main() {
         }
         let cpu = (cpu_now() - c) as f64 / 1e6 / n as f64;
         println!("update {}: {:.2} ms wall, {cpu:.2} ms CPU", big.path, t.elapsed().as_secs_f64() * 1e3 / n as f64);
+        return;
+    }
+    #[cfg(feature = "resolver")]
+    if mode == "resolve" {
+        let model = olm_catalog::validate_files(&files).model;
+        let cluster = common::synth_cluster(model, 50);
+        let (t, c) = (std::time::Instant::now(), cpu_now());
+        for _ in 0..n {
+            std::hint::black_box(olm_catalog::resolve::resolve(&cluster).map(|r| r.install.len()).unwrap_or(0));
+        }
+        let cpu = (cpu_now() - c) as f64 / 1e6 / n as f64;
+        println!("resolve: {:.2} ms wall, {cpu:.2} ms CPU per run", t.elapsed().as_secs_f64() * 1e3 / n as f64);
         return;
     }
     let (t, c) = (std::time::Instant::now(), cpu_now());

@@ -50,10 +50,9 @@ fi
 # `--cfg olm_wasm_size` compiles the cold code of the on-demand modules (render, templates, diff, edits,
 # OperatorGroups, RBAC, deps, report formats, FBC writing, Mermaid, DOT) for size with the nightly
 # `#[optimize(size)]` attribute on its functions; the hot paths keep opt-level 3 (src/lib.rs).
-# STD_FEATURES: the rebuilt standard library's features (default `optimize_for_size`).
 wasm_build() {
   RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Ctarget-feature=+simd128 --cfg olm_wasm_size" cargo "+$toolchain" build --lib --profile wasm \
-    --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort -Zbuild-std-features=${STD_FEATURES-optimize_for_size} "$@"
+    --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size "$@"
 }
 # Separate target directories from the stable builds too (different flags and standard library).
 out=${CARGO_TARGET_DIR:-target}/wasm-pkg
@@ -65,13 +64,16 @@ RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Ctarget-feature=+simd128 
   -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size --target-dir "$out/picture"
 wasm_build --no-default-features --features cel --target-dir "$out/resolver"
 wasm_build --no-default-features --features tools --target-dir "$out/tools"
+# Node's module has no size target, so it is built for speed alone (docs/performance.md, "(seventh
+# session): Node's module built for speed" and "(seventh session): the resolver in Node"):
+# `--cfg olm_wasm_speed` instead of `olm_wasm_size` (the standard library's stable sort at each call
+# site, `src/sort.rs`, and the cold code at opt-level 3), the standard library without
+# `optimize_for_size` and its `core` at opt-level 3 (not .cargo/config.toml's "z"), and below,
+# wasm-opt inlines more. The browsers' modules keep the size-minded build above.
 # OLM_TEST_HOOKS=1 (the Node tests) adds the test-only hooks to Node's module.
-# Node's module has no size target, so it is built for speed alone: the standard library without
-# `optimize_for_size` and `core` at opt-level 3 (not .cargo/config.toml's "z"), and below, wasm-opt
-# inlines more (docs/performance.md, "(seventh session): Node's module built for speed"). The
-# browsers' modules keep the size-minded build above.
-STD_FEATURES= wasm_build ${OLM_TEST_HOOKS:+--features test-hooks} --config 'profile.wasm.package.core.opt-level=3' \
-  --target-dir "$out/full"
+RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Ctarget-feature=+simd128 --cfg olm_wasm_speed" \
+  cargo "+$toolchain" --config 'profile.wasm.package.core.opt-level=3' build --lib --profile wasm \
+  --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort ${OLM_TEST_HOOKS:+--features test-hooks} --target-dir "$out/full"
 built() { echo "$out/$1/wasm32-unknown-unknown/wasm/olm_catalog.wasm"; }
 rm -rf pkg/dist
 wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web "$(built core)"

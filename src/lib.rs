@@ -6,7 +6,9 @@
 // (the graph picture and its SVG, the lint configuration, OLM v1 lints, the opm error tree's text,
 // baselines, `.indexignore`) for size: `#[cfg_attr(olm_wasm_size, optimize(size))]` on their
 // functions, with `inline(never)` where a hot caller would otherwise absorb them
-// (docs/performance.md, "WebAssembly size"). Stable and native builds never set it.
+// (docs/performance.md, "WebAssembly size"). Stable and native builds never set it. Node's module,
+// whose size has no target, is built with `olm_wasm_speed` instead (the standard library's sort at
+// each call site, `sort.rs`; docs/performance.md, "(seventh session): the resolver in Node").
 #![cfg_attr(olm_wasm_size, feature(optimize_attribute))]
 //! olm-catalog: Operator Lifecycle Manager catalogs as data — read File-Based Catalogs, check
 //! them as `opm validate` does (every problem, located), draw their upgrade graphs, compute the

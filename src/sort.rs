@@ -14,9 +14,9 @@ use std::collections::{BTreeMap, BTreeSet};
 /// Sorts `v` stably by `cmp`: the same result as `v.sort_by(cmp)`.
 #[inline]
 pub(crate) fn sort_by<T>(v: &mut [T], cmp: impl FnMut(&T, &T) -> Ordering) {
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(any(not(target_arch = "wasm32"), olm_wasm_speed))]
     v.sort_by(cmp);
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(all(target_arch = "wasm32", not(olm_wasm_speed)))]
     compact_sort_by(v, cmp);
 }
 
@@ -63,7 +63,7 @@ pub(crate) fn btree_set<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<
 }
 
 /// The wasm build's stable sort: an index permutation sorted by [`stable_order`], then applied.
-#[cfg_attr(not(any(target_arch = "wasm32", test)), allow(dead_code))]
+#[cfg_attr(any(not(target_arch = "wasm32"), olm_wasm_speed), allow(dead_code))]
 fn compact_sort_by<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Ordering) {
     if v.len() < 2 {
         return;
@@ -78,7 +78,7 @@ const RUN: usize = 16;
 /// The stable sorted order of `0..n` under `less` (a strict "sorts before" on indices): a
 /// bottom-up merge sort over insertion-sorted runs, which skips merging runs already in order
 /// (so sorted input costs one comparison per run boundary). Not generic, so compiled once.
-#[cfg_attr(not(any(target_arch = "wasm32", test)), allow(dead_code))]
+#[cfg_attr(any(not(target_arch = "wasm32"), olm_wasm_speed), allow(dead_code))]
 #[inline(never)]
 fn stable_order(n: usize, less: &mut dyn FnMut(usize, usize) -> bool) -> Vec<usize> {
     let mut idx: Vec<usize> = (0..n).collect();
@@ -132,7 +132,7 @@ fn merge(run: &mut [usize], mid: usize, left: &mut Vec<usize>, less: &mut dyn Fn
 
 /// Rearranges `v` so that its element `k` is the one that was at `order[k]`, by swaps along the
 /// permutation's cycles (`order` is a permutation of `0..v.len()`).
-#[cfg_attr(not(any(target_arch = "wasm32", test)), allow(dead_code))]
+#[cfg_attr(any(not(target_arch = "wasm32"), olm_wasm_speed), allow(dead_code))]
 fn permute<T>(v: &mut [T], mut order: Vec<usize>) {
     for start in 0..v.len() {
         let mut cur = start;

@@ -663,6 +663,14 @@ impl<'a> Bundle<'a> {
         self.parsed.iter().map(|(_, p)| p)
     }
 
+    /// The parsed properties the registry serves, in order, without the package property
+    /// `EnsurePackageProperty` adds (which is no dependency): what a bundle's dependency
+    /// predicates are read from, without making a [`Prop`] of each (in WebAssembly each of those
+    /// moves was a `memory.copy`, a call out into the engine).
+    pub fn served_parsed(&self) -> impl Iterator<Item = &'a Property> + 'a {
+        self.served().map(|(_, parsed)| parsed)
+    }
+
     /// The served properties, raw and parsed, in order (without the ensured package).
     fn served(&self) -> impl Iterator<Item = (&'a declcfg::Property, &'a Property)> + 'a {
         let (raw, catalog) = (self.raw, self.catalog);

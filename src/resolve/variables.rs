@@ -179,8 +179,9 @@ impl<'a> Builder<'a> {
             return Ok(p.clone());
         }
         let mut preds = Vec::new();
-        for p in self.snap.bundle_at(bundle).properties() {
-            if let Some(pred) = predicate::for_property(&p.parsed) {
+        // The served properties but the ensured `olm.package` (a package property is no predicate).
+        for p in self.snap.bundle_at(bundle).served_parsed() {
+            if let Some(pred) = predicate::for_property(p) {
                 preds.push(pred.map_err(|err| err.to_string())?);
             }
         }
