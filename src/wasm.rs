@@ -334,7 +334,7 @@ impl Catalog {
     }
 
     /// Packages with their default channel, channels (head, versions) and deprecations.
-    #[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]
+    #[cfg_attr(all(olm_wasm_size, not(feature = "tools")), optimize(size))]
     pub fn packages(&self) -> Result<JsValue, JsValue> {
         let list: Vec<PackageSummary<'_>> = self
             .inner
@@ -371,7 +371,7 @@ impl Catalog {
     /// The upgrade graph of one channel (`ChannelGraph`), or of every channel of the package
     /// (`PackageGraph`) when `channel` is omitted.
     #[wasm_bindgen(js_name = channelGraph)]
-    #[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]
+    #[cfg_attr(all(olm_wasm_size, not(feature = "tools")), optimize(size))]
     pub fn channel_graph(&self, package: &str, channel: Option<String>) -> Result<JsValue, JsValue> {
         let p = self.package(package)?;
         match channel {
@@ -400,7 +400,7 @@ impl Catalog {
     /// The upgrades OLM takes: `{package, channel, from, semantics: "v0" | "v1"}` →
     /// `{from, to, steps, stranded, reason}`.
     #[wasm_bindgen(js_name = upgradePath)]
-    #[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]
+    #[cfg_attr(all(olm_wasm_size, not(feature = "tools")), optimize(size))]
     pub fn upgrade_path(&self, options: JsValue) -> Result<JsValue, JsValue> {
         let o: PathOptions = serde_wasm_bindgen::from_value(options)
             .map_err(|e| js_error("invalid-input", &format!("upgradePath options: {e}"), None))?;

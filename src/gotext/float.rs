@@ -20,6 +20,7 @@ fn shortest(abs: f64, bits: u32) -> (String, i32) {
 ///
 /// The same value as `text.parse::<f64>()` on that grammar, without the standard library's
 /// table of 651 powers of five, 10 KB in every WebAssembly module that parses a float.
+#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn parse_decimal(text: &str) -> Option<f64> {
     use lexical_parse_float::FromLexical;
     let b = text.as_bytes();
