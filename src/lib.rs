@@ -10,6 +10,8 @@
 // whose size has no target, is built with `olm_wasm_speed` instead (the standard library's sort at
 // each call site, `sort.rs`; docs/performance.md, "(seventh session): the resolver in Node").
 #![cfg_attr(olm_wasm_size, feature(optimize_attribute))]
+// Stable since the 1.101 nightlies; kept (and its lint allowed) for the nightlies before them.
+#![cfg_attr(olm_wasm_size, allow(stable_features))]
 //! olm-catalog: Operator Lifecycle Manager catalogs as data — read File-Based Catalogs, check
 //! them as `opm validate` does (every problem, located), draw their upgrade graphs, compute the
 //! upgrades OLM makes, and resolve subscriptions as OLM's resolver does.

@@ -1184,10 +1184,13 @@ pub fn apply_edits_js(files: JsValue, edits: JsValue) -> Result<JsValue, JsValue
 /// check that a document is unchanged) several times slower than natively, where the C
 /// library's is vectorized: docs/performance.md, "wasm against native".
 mod mem {
+    use core::ffi::c_void;
+
     /// # Safety
     /// `a` and `b` are valid for reads of `n` bytes (the C contract).
     #[no_mangle]
-    pub unsafe extern "C" fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
+    pub unsafe extern "C" fn memcmp(a: *const c_void, b: *const c_void, n: usize) -> i32 {
+        let (a, b) = (a.cast::<u8>(), b.cast::<u8>());
         let mut i = 0;
         // SAFETY: every read is below `n`, which the caller guarantees readable; unaligned reads
         // are allowed in WebAssembly and done with `read_unaligned`.
@@ -1209,7 +1212,7 @@ mod mem {
     /// # Safety
     /// As [`memcmp`].
     #[no_mangle]
-    pub unsafe extern "C" fn bcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
+    pub unsafe extern "C" fn bcmp(a: *const c_void, b: *const c_void, n: usize) -> i32 {
         // SAFETY: the same contract.
         unsafe { memcmp(a, b, n) }
     }
