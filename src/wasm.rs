@@ -12,6 +12,9 @@
 //! `Resolver` and `resolveV1` there and every other core export in the core module. So in that
 //! build (and only there) those other exports are compiled for size, like the cold code:
 //! `#[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]`.
+//! Three exports called once per click, not per file (`packages`, `channelGraph`,
+//! `upgradePath`), are compiled for size in the browsers' core as well
+//! (`all(olm_wasm_size, not(feature = "tools"))`), to keep that module under 250 KB gzipped.
 #![cfg_attr(not(feature = "tools"), allow(dead_code, unused_imports))]
 
 mod region;
