@@ -44,9 +44,9 @@ pub use mermaid::{to_mermaid, to_mermaid_within, MermaidError, MermaidOptions};
 pub use olm_graph_picture::layout;
 pub use order::{v0_order, OrderError};
 pub use picture::{
-    default_picture_channel, draw, graph_picture, picture_draft, Draft, DraftEdge, DraftNode, DraftOptions, NodeGroup, NodeKind, Picture,
-    PictureEdge, PictureEdgeKind, PictureError, PictureNode, PictureOptions, PicturePath, TooLarge, COLLAPSE_THRESHOLD,
-    FAN_EXPANSION_BUDGET, MAX_PICTURE_EDGES, MAX_PICTURE_NODES, PATH_KEPT_EXPANDED,
+    default_picture_channel, draw, graph_picture, picture_draft, Draft, DraftEdge, DraftNode, DraftOptions, NodeGroup,
+    NodeKind, Picture, PictureEdge, PictureEdgeKind, PictureError, PictureNode, PictureOptions, PicturePath, TooLarge,
+    COLLAPSE_THRESHOLD, FAN_EXPANSION_BUDGET, MAX_PICTURE_EDGES, MAX_PICTURE_NODES, PATH_KEPT_EXPANDED,
 };
 pub use svg::{escape as escape_xml, picture_svg, render_graph_svg, SvgOptions, SvgStyle, Theme};
 pub use upgrade::{
