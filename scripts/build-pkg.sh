@@ -70,8 +70,15 @@ wasm_build --no-default-features --features tools --target-dir "$out/tools"
 # site, `src/sort.rs`, and the cold code at opt-level 3), the standard library without
 # `optimize_for_size` and its `core` at opt-level 3 (not .cargo/config.toml's "z"), and below,
 # wasm-opt inlines more. The browsers' modules keep the size-minded build above.
+# Also for Node's module alone (docs/performance.md, "(eighth session): Node's module, copies and
+# inlining"): LLVM inlines more (`-inline-threshold=NODE_INLINE`, default 225: 6–10 % fewer
+# instructions in a validation and a resolution), and the module is built without bulk memory
+# (`-Ctarget-cpu=mvp` and the other features rustc enables by default), so that copies of run-time
+# lengths call src/wasm.rs's `memcpy`, which copies short ones inline, instead of `memory.copy`,
+# which V8 runs as a call into C.
 # OLM_TEST_HOOKS=1 (the Node tests) adds the test-only hooks to Node's module.
-RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Ctarget-feature=+simd128 --cfg olm_wasm_speed" \
+NODE_INLINE=1000
+RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Ctarget-cpu=mvp -Ctarget-feature=+simd128,+mutable-globals,+sign-ext,+nontrapping-fptoint,+multivalue,+reference-types -Cllvm-args=-inline-threshold=$NODE_INLINE --cfg olm_wasm_speed" \
   cargo "+$toolchain" --config 'profile.wasm.package.core.opt-level=3' build --lib --profile wasm \
   --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort ${OLM_TEST_HOOKS:+--features test-hooks} --target-dir "$out/full"
 built() { echo "$out/$1/wasm32-unknown-unknown/wasm/olm_catalog.wasm"; }
@@ -95,14 +102,27 @@ modules="pkg/dist/web/olm_catalog_bg.wasm pkg/dist/web-picture/olm_graph_picture
 # (`i32.load offset=C`), which differs from the wrapping `i32.add` only for an address within 1 KB
 # of 4 GiB, one Rust code never computes (its pointers stay inside the module's memory, far below
 # that): −2.2 KB gzipped on the core (docs/performance.md, "(seventh session): the core's size").
+# wasm-opt's outputs are kept by a hash of their input and options (in $out/opt-cache), so that a
+# module that did not change is not optimized again: `make test` builds the package twice (the
+# Node tests' build, then the site's), and wasm-opt takes minutes on Node's module.
+mkdir -p "$out/opt-cache"
 for f in $modules; do
   # Node's module: functions with loops inlined too, and larger ones (-ifwl -fimfs 400 -aimfs 20):
   # 4 % fewer instructions in a validation, +200 KB gzipped (no size target for Node's module).
   inline=()
   [ "$f" = pkg/dist/node-full/olm_catalog_bg.wasm ] && inline=(-ifwl -fimfs 400 -aimfs 20)
-  scripts/node_modules/.bin/wasm-opt -O3 --low-memory-unused "${inline[@]}" --enable-simd --enable-bulk-memory --enable-mutable-globals --enable-multivalue \
-    --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext --strip-debug --strip-producers "$f" -o "$f"
+  opts=(-O3 --low-memory-unused "${inline[@]}" --enable-simd --enable-bulk-memory --enable-mutable-globals --enable-multivalue
+    --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext --strip-debug --strip-producers)
+  key=$( (cat "$f"; echo "${opts[*]}"; scripts/node_modules/.bin/wasm-opt --version) | sha256sum | cut -c1-32)
+  if [ -f "$out/opt-cache/$key.wasm" ]; then
+    cp "$out/opt-cache/$key.wasm" "$f"
+  else
+    scripts/node_modules/.bin/wasm-opt "${opts[@]}" "$f" -o "$f"
+    cp "$f" "$out/opt-cache/$key.wasm"
+  fi
 done
+# The cache keeps the last 20 outputs.
+ls -t "$out/opt-cache"/*.wasm | tail -n +21 | xargs -r rm -f
 for f in $modules; do
   # The byte scans are vectorized (see wasm_build); a module without one SIMD instruction means the
   # flag was lost again. The picture module scans no bytes.

@@ -88,6 +88,11 @@ pub mod version;
 #[cfg(target_arch = "wasm32")]
 #[doc(hidden)]
 pub mod wasm;
+/// The byte copies of Node's WebAssembly module (`wasm/copy.rs`), compiled natively for their
+/// unit tests.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+#[path = "wasm/copy.rs"]
+mod wasm_copy;
 
 pub use cluster::{CatalogSource, Cluster, InstalledCsv, Subscription, SystemConstraint};
 #[cfg(not(target_arch = "wasm32"))]
