@@ -1183,11 +1183,12 @@ pub fn apply_edits_js(files: JsValue, edits: JsValue) -> Result<JsValue, JsValue
     to_js(&out)
 }
 
-/// `memcmp` (and `bcmp`) for the WebAssembly build, eight bytes at a time, and in Node's module
-/// `memcpy`, `memmove` and `memset` (see `copy` below). The toolchain's own (compiler-builtins,
-/// linked weakly, so these definitions replace them) compares one byte per iteration, which made string comparisons and equality (name indexes, sorting, a session's
-/// check that a document is unchanged) several times slower than natively, where the C
-/// library's is vectorized: docs/performance.md, "wasm against native".
+/// `memcmp` (and `bcmp`) for the WebAssembly build, eight bytes at a time (Node's module also has
+/// its own `memcpy`, `memmove` and `memset`: src/wasm/copy.rs). The toolchain's own (compiler-builtins,
+/// linked weakly, so this definition replaces it) compares one byte per iteration, which made
+/// string comparisons and equality (name indexes, sorting, a session's check that a document is
+/// unchanged) several times slower than natively, where the C library's is vectorized:
+/// docs/performance.md, "wasm against native".
 mod mem {
     use core::ffi::c_void;
 
@@ -1220,46 +1221,6 @@ mod mem {
     pub unsafe extern "C" fn bcmp(a: *const c_void, b: *const c_void, n: usize) -> i32 {
         // SAFETY: the same contract.
         unsafe { memcmp(a, b, n) }
-    }
-
-    /// `memcpy`, `memmove` and `memset` for Node's module, which is built without bulk memory
-    /// (`-Ctarget-cpu=mvp` and the other default features, scripts/build-pkg.sh): there LLVM
-    /// calls these for copies and fills whose length is known only at run time, where it would
-    /// otherwise emit `memory.copy` and `memory.fill`, which V8 runs as calls out of WebAssembly
-    /// into C (docs/performance.md, "(eighth session): Node's module, copies and inlining").
-    /// They replace compiler-builtins' loops, which move four bytes per iteration; the copies
-    /// themselves are [`super::copy`]'s.
-    #[cfg(all(olm_wasm_speed, not(target_feature = "bulk-memory")))]
-    mod copy {
-        use super::super::copy::{copy_bytes, fill_bytes};
-        use core::ffi::c_void;
-
-        /// # Safety
-        /// The C contract: `s` valid for reads and `d` for writes of `n` bytes, not overlapping.
-        #[no_mangle]
-        pub unsafe extern "C" fn memcpy(d: *mut c_void, s: *const c_void, n: usize) -> *mut c_void {
-            // SAFETY: the caller's contract, passed on (`copy_bytes` also allows overlap).
-            unsafe { copy_bytes(d.cast(), s.cast(), n) };
-            d
-        }
-
-        /// # Safety
-        /// The C contract: `s` valid for reads and `d` for writes of `n` bytes, which may overlap.
-        #[no_mangle]
-        pub unsafe extern "C" fn memmove(d: *mut c_void, s: *const c_void, n: usize) -> *mut c_void {
-            // SAFETY: the caller's contract, passed on.
-            unsafe { copy_bytes(d.cast(), s.cast(), n) };
-            d
-        }
-
-        /// # Safety
-        /// The C contract: `d` valid for writes of `n` bytes.
-        #[no_mangle]
-        pub unsafe extern "C" fn memset(d: *mut c_void, c: i32, n: usize) -> *mut c_void {
-            // SAFETY: the caller's contract, passed on; C's `memset` fills with `c as u8`.
-            unsafe { fill_bytes(d.cast(), c as u8, n) };
-            d
-        }
     }
 }
 

@@ -1,13 +1,17 @@
-//! Byte copies and fills for Node's WebAssembly module, which is built without bulk memory: the
-//! bodies of its `memcpy`, `memmove` and `memset` (`src/wasm.rs`, `mem::copy`). Up to 64 bytes
-//! are moved with a few overlapping loads and stores, every load before the first store; longer
-//! runs 64 bytes per iteration, forward or backward so that overlapping ranges come out as
-//! `memmove` requires. On WebAssembly a block of 16 bytes is a SIMD `v128`; elsewhere (the unit
-//! tests below, run natively) a `[u8; 16]`, so that the same code is tested on every platform.
+//! `memcpy`, `memmove` and `memset` for Node's WebAssembly module, which is built without bulk
+//! memory (`-Ctarget-cpu=mvp` and the other default features, scripts/build-pkg.sh): there LLVM
+//! calls these for copies and fills whose length is known only at run time, where it would
+//! otherwise emit `memory.copy` and `memory.fill`, which V8 runs as calls out of WebAssembly into
+//! C (docs/performance.md, "(eighth session): Node's module, copies and inlining"). They replace
+//! compiler-builtins' loops, which move four bytes per iteration. Up to 64 bytes are moved with a
+//! few overlapping loads and stores, every load before the first store; longer runs 64 bytes per
+//! iteration, forward or backward so that overlapping ranges come out as `memmove` requires. On
+//! WebAssembly a block of 16 bytes is a SIMD `v128`; elsewhere (the unit tests below, run
+//! natively) a `[u8; 16]`, so that the same code is tested on every platform.
 //!
-//! Both functions are `#[inline(always)]`: inlined into `memmove` and `memset`, whose names keep
-//! LLVM from turning their loops back into calls to themselves (it recognizes copy and fill loops
-//! in any other function).
+//! [`copy_bytes`] and [`fill_bytes`] are `#[inline(always)]`: inlined into `memmove` and
+//! `memset`, whose names keep LLVM from turning their loops back into calls to themselves (it
+//! recognizes copy and fill loops in any other function).
 
 #[cfg(target_arch = "wasm32")]
 use core::arch::wasm32::{u8x16_splat as splat, v128 as Block, v128_load as load, v128_store as store};
@@ -155,6 +159,41 @@ unsafe fn block(d: *mut u8, s: *const u8, i: usize) {
         store(d.add(1), b);
         store(d.add(2), c);
         store(d.add(3), e);
+    }
+}
+
+/// The C library's entry points, which LLVM calls (compiled for WebAssembly only: natively the
+/// C library's are used, and the unit tests below call the functions above).
+#[cfg(target_arch = "wasm32")]
+mod c {
+    use super::{copy_bytes, fill_bytes};
+    use core::ffi::c_void;
+
+    /// # Safety
+    /// The C contract: `s` valid for reads and `d` for writes of `n` bytes, not overlapping.
+    #[no_mangle]
+    pub unsafe extern "C" fn memcpy(d: *mut c_void, s: *const c_void, n: usize) -> *mut c_void {
+        // SAFETY: the caller's contract, passed on (`copy_bytes` also allows overlap).
+        unsafe { copy_bytes(d.cast(), s.cast(), n) };
+        d
+    }
+
+    /// # Safety
+    /// The C contract: `s` valid for reads and `d` for writes of `n` bytes, which may overlap.
+    #[no_mangle]
+    pub unsafe extern "C" fn memmove(d: *mut c_void, s: *const c_void, n: usize) -> *mut c_void {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { copy_bytes(d.cast(), s.cast(), n) };
+        d
+    }
+
+    /// # Safety
+    /// The C contract: `d` valid for writes of `n` bytes.
+    #[no_mangle]
+    pub unsafe extern "C" fn memset(d: *mut c_void, c: i32, n: usize) -> *mut c_void {
+        // SAFETY: the caller's contract, passed on; C's `memset` fills with `c as u8`.
+        unsafe { fill_bytes(d.cast(), c as u8, n) };
+        d
     }
 }
 
