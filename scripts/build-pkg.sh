@@ -21,8 +21,18 @@
 # machine, and the four wasm-opt passes take about 2.5 min more; the split into a resolver's and a
 # tools' module added one build and one pass, about 2.5 min (docs/performance.md, "WebAssembly
 # size", "(fourth session)").
+#
+# `scripts/build-pkg.sh --browsers` builds the four browsers' modules alone and leaves
+# pkg/dist/node-full as it is: the site (scripts/build-site.sh) uses no other, and Node's module,
+# built for speed, is the longest build (3–4 min after a change to the crate).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+node_module=1
+case "${1:-}" in
+  "") ;;
+  --browsers) node_module= ;;
+  *) echo "usage: scripts/build-pkg.sh [--browsers]" >&2; exit 2 ;;
+esac
 # Cargo.toml's `wasm` profile: whole-program LTO in one codegen unit, which is smaller and no
 # slower; opt-level 3, because "s" or "z" cut 15 % of the gzipped size but slow validation by
 # about 20 %; cold dependencies (CEL, SHA-224) are at "z" there, and `src/sort.rs` keeps sorting
@@ -78,18 +88,23 @@ wasm_build --no-default-features --features tools --target-dir "$out/tools"
 # which V8 runs as a call into C.
 # OLM_TEST_HOOKS=1 (the Node tests) adds the test-only hooks to Node's module.
 NODE_INLINE=1000
-RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Ctarget-cpu=mvp -Ctarget-feature=+simd128,+mutable-globals,+sign-ext,+nontrapping-fptoint,+multivalue,+reference-types -Cllvm-args=-inline-threshold=$NODE_INLINE --cfg olm_wasm_speed" \
-  cargo "+$toolchain" --config 'profile.wasm.package.core.opt-level=3' build --lib --profile wasm \
-  --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort ${OLM_TEST_HOOKS:+--features test-hooks} --target-dir "$out/full"
+if [ -n "$node_module" ]; then
+  RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Ctarget-cpu=mvp -Ctarget-feature=+simd128,+mutable-globals,+sign-ext,+nontrapping-fptoint,+multivalue,+reference-types -Cllvm-args=-inline-threshold=$NODE_INLINE --cfg olm_wasm_speed" \
+    cargo "+$toolchain" --config 'profile.wasm.package.core.opt-level=3' build --lib --profile wasm \
+    --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort ${OLM_TEST_HOOKS:+--features test-hooks} --target-dir "$out/full"
+fi
 built() { echo "$out/$1/wasm32-unknown-unknown/wasm/olm_catalog.wasm"; }
-rm -rf pkg/dist
+rm -rf pkg/dist/web pkg/dist/web-picture pkg/dist/web-resolver pkg/dist/web-tools
 wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web "$(built core)"
 wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web-picture "$out/picture/wasm32-unknown-unknown/wasm/olm_graph_picture.wasm"
 wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web-resolver "$(built resolver)"
 wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web-tools "$(built tools)"
-wasm-bindgen --target nodejs --weak-refs --out-dir pkg/dist/node-full "$(built full)"
-# The Node glue is CommonJS inside a "type": "module" package.
-echo '{ "type": "commonjs" }' > pkg/dist/node-full/package.json
+if [ -n "$node_module" ]; then
+  rm -rf pkg/dist/node-full
+  wasm-bindgen --target nodejs --weak-refs --out-dir pkg/dist/node-full "$(built full)"
+  # The Node glue is CommonJS inside a "type": "module" package.
+  echo '{ "type": "commonjs" }' > pkg/dist/node-full/package.json
+fi
 # wasm-opt -O3 (npm `binaryen`, scripts/package.json) shrinks each module and keeps its speed (-Os,
 # -Oz and --converge are within 0.1 % of it once gzipped, and -Oz is measurably slower on the
 # resolver); the features are those rustc's wasm32-unknown-unknown target enables by default and
@@ -97,14 +112,15 @@ echo '{ "type": "commonjs" }' > pkg/dist/node-full/package.json
 if [ ! -x scripts/node_modules/.bin/wasm-opt ] || [ scripts/package.json -nt scripts/node_modules/.package-lock.json ]; then
   npm install --prefix scripts --no-audit --no-fund --silent
 fi
-modules="pkg/dist/web/olm_catalog_bg.wasm pkg/dist/web-picture/olm_graph_picture_bg.wasm pkg/dist/web-resolver/olm_catalog_bg.wasm pkg/dist/web-tools/olm_catalog_bg.wasm pkg/dist/node-full/olm_catalog_bg.wasm"
+modules="pkg/dist/web/olm_catalog_bg.wasm pkg/dist/web-picture/olm_graph_picture_bg.wasm pkg/dist/web-resolver/olm_catalog_bg.wasm pkg/dist/web-tools/olm_catalog_bg.wasm${node_module:+ pkg/dist/node-full/olm_catalog_bg.wasm}"
 # `--low-memory-unused` lets wasm-opt fold a constant added to an address into the access's offset
 # (`i32.load offset=C`), which differs from the wrapping `i32.add` only for an address within 1 KB
 # of 4 GiB, one Rust code never computes (its pointers stay inside the module's memory, far below
 # that): −2.2 KB gzipped on the core (docs/performance.md, "(seventh session): the core's size").
 # wasm-opt's outputs are kept by a hash of their input and options (in $out/opt-cache), so that a
-# module that did not change is not optimized again: `make test` builds the package twice (the
-# Node tests' build, then the site's), and wasm-opt takes minutes on Node's module.
+# module that did not change is not optimized again: `make test` builds the browsers' modules
+# twice (in the Node tests' package, then the site's), and a changed branch often leaves a module
+# as it was.
 mkdir -p "$out/opt-cache"
 for f in $modules; do
   # Node's module: functions with loops inlined too, and larger ones (-ifwl -fimfs 400 -aimfs 20):
