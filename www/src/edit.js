@@ -313,6 +313,17 @@ export function createEditing(deps) {
   const view = () => deps.view();
   const graphNode = (name) => view()?.graph?.nodes.find((n) => n.name === name);
 
+  /**
+   * Redraw a toolbar without losing the keyboard's place: a button that had the focus has it again
+   * in the new toolbar (a redraw follows every change of the view, which may come while the user
+   * is on a button).
+   */
+  function keepingFocus(box, render) {
+    const id = box.contains(document.activeElement) ? document.activeElement.id : '';
+    render();
+    if (id) document.getElementById(id)?.focus();
+  }
+
   function renderNodeActions() {
     const v = view();
     nodeBox.replaceChildren();
@@ -631,8 +642,8 @@ export function createEditing(deps) {
     /** The package or channel on screen changed (or the catalog did): redraw the toolbars. */
     refresh() {
       if (selected && !graphNode(selected.name)) selected = null;
-      renderPackageActions();
-      renderNodeActions();
+      keepingFocus(pkgBox, renderPackageActions);
+      keepingFocus(nodeBox, renderNodeActions);
     },
     /** A catalog was opened: forget the selection; show the edit state. */
     async loaded() {
