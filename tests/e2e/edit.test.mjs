@@ -135,6 +135,10 @@ test('promote and deprecate from the graph, preview, apply, undo, redo, save and
   await page.waitForSelector(`#graph svg [data-node="${VISION}.v0.0.1"]`);
   await idle(page);
   await pick(page, `${VISION}.v0.0.1`, { keyboard: true });
+  // The pick also draws the path from the bundle, then puts the focus back on its node: wait for
+  // that, so that the focus moved below is not the one a slow redraw finds.
+  await page.waitForFunction(() => document.getElementById('path-v0').textContent !== '');
+  await idle(page);
   await page.locator('#edit-deprecate').focus();
   await page.keyboard.press('Enter');
   await page.waitForSelector('#edit-dialog[open] #edit-deprecate-message');

@@ -637,7 +637,7 @@ export function createEditing(deps) {
     /** A node was picked in the graph. */
     select(node) {
       selected = node?.kind === 'bundle' ? node : null;
-      renderNodeActions();
+      keepingFocus(nodeBox, renderNodeActions);
     },
     /** The package or channel on screen changed (or the catalog did): redraw the toolbars. */
     refresh() {

@@ -321,13 +321,22 @@ async function pick(node) {
   if (node.kind === 'group') {
     state.expand = [...state.expand, node.id];
     await redraw();
-    state.drawn?.view.focusNode(node.group.first);
+    focusGraphNode(node.group.first);
   } else if (node.kind === 'bundle') {
     editing.select(node);
     $('from').value = node.name;
     await showPath();
-    state.drawn?.view.focusNode(node.id);
+    focusGraphNode(node.id);
   }
+}
+
+/**
+ * After a redraw, the focus back on the node the user was on (the old one is gone), unless they
+ * went elsewhere while it was drawn (a button of the edit toolbar, say): that is left alone.
+ */
+function focusGraphNode(id) {
+  const at = document.activeElement;
+  if (!at || at === document.body || $('graph').contains(at)) state.drawn?.view.focusNode(id);
 }
 
 async function showPath() {
