@@ -99,11 +99,7 @@ build_node() {
 # meanwhile: after a change to the crate, 4.8 min one after the other, 2.9 min in two lanes (the
 # cached wasm-opt outputs of an unchanged module not counted).
 lane() { for b in "$@"; do "build_$b" || return 1; done; }
-if [ -n "$node_module" ]; then
-  lane node core & first=$!
-else
-  lane core & first=$!
-fi
+lane ${node_module:+node} core & first=$!
 lane picture resolver tools & second=$!
 status=0
 wait "$first" || status=$?

@@ -323,8 +323,10 @@ export function createEditing(deps) {
     render();
     if (id) document.getElementById(id)?.focus();
   }
+  const renderNodeActions = () => keepingFocus(nodeBox, drawNodeActions);
+  const renderPackageActions = () => keepingFocus(pkgBox, drawPackageActions);
 
-  function renderNodeActions() {
+  function drawNodeActions() {
     const v = view();
     nodeBox.replaceChildren();
     if (!v || !selected) {
@@ -430,7 +432,7 @@ export function createEditing(deps) {
   }
 
   // ---- operations on the package and the channel on screen
-  function renderPackageActions() {
+  function drawPackageActions() {
     const v = view();
     pkgBox.replaceChildren();
     if (!v) return;
@@ -637,13 +639,13 @@ export function createEditing(deps) {
     /** A node was picked in the graph. */
     select(node) {
       selected = node?.kind === 'bundle' ? node : null;
-      keepingFocus(nodeBox, renderNodeActions);
+      renderNodeActions();
     },
     /** The package or channel on screen changed (or the catalog did): redraw the toolbars. */
     refresh() {
       if (selected && !graphNode(selected.name)) selected = null;
-      keepingFocus(pkgBox, renderPackageActions);
-      keepingFocus(nodeBox, renderNodeActions);
+      renderPackageActions();
+      renderNodeActions();
     },
     /** A catalog was opened: forget the selection; show the edit state. */
     async loaded() {
