@@ -7,10 +7,11 @@
 use crate::hash::{HashMap, HashMapExt};
 use std::borrow::Cow;
 use std::ops::Range;
-use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
 
 use crate::cluster::{Cluster, InstalledCsv};
 use crate::declcfg::{self, Node, Spanned};
+use crate::graph::order::{v0_order_links, Links};
 use crate::model::Model;
 use crate::property::{Gvk, PackageProperty, Property, TYPE_BUNDLE_OBJECT, TYPE_CSV_METADATA, TYPE_PACKAGE};
 use crate::version::{Version, VersionRange};
@@ -186,7 +187,23 @@ struct EntryAt {
     entry: u32,
     /// Its bundle, in [`CatalogIndex::bundles`].
     bundle: u32,
+    /// Its (package, channel)'s run, in [`CatalogIndex::runs`] (the first run of that package
+    /// and channel name, should a catalog repeat them).
+    run: u32,
     default_channel: bool,
+}
+
+/// The entries of one (package, channel) of a catalog, consecutive in the index.
+#[derive(Debug)]
+struct Run {
+    entries: Range<u32>,
+    /// The run's place in OLM's `sortBundles` order of groups: default channels first, then by
+    /// package and channel name.
+    rank: u32,
+    /// The run's `sortChannel` order (its entries in chain order, as entry indexes of the
+    /// catalog) or OLM's error, computed the first time a resolution asks and kept: the order
+    /// of a whole channel depends on the catalog alone.
+    order: OnceLock<Result<Box<[u32]>, String>>,
 }
 
 /// One catalog bundle, as indexes into its model, and the facts that take a scan of its
@@ -214,8 +231,13 @@ pub struct CatalogIndex {
     entries: Vec<EntryAt>,
     bundles: Vec<BundleAt>,
     lists: Lists,
-    /// Each package's channels and the run of entries each has.
-    groups: HashMap<String, Vec<(String, Range<u32>)>>,
+    /// Each package's channels and the number of each one's run in `runs`.
+    groups: HashMap<String, Vec<(String, u32)>>,
+    /// Each (package, channel)'s run of entries, in index order.
+    runs: Vec<Run>,
+    /// Each entry's rank when the entries are ordered by `channel/name` (the part of OLM's bundle
+    /// identifier after the catalog's name and namespace), computed on first use and kept.
+    ranks: OnceLock<Box<[u32]>>,
 }
 
 /// The most catalog indexes kept at once (each while its model lives).
@@ -256,8 +278,14 @@ impl CatalogIndex {
     /// The index of a catalog, computed afresh (without looking for a kept one): one entry per
     /// channel entry, packages and channels in read order.
     pub fn new(model: &Model) -> CatalogIndex {
-        let mut ix =
-            CatalogIndex { entries: Vec::new(), bundles: Vec::new(), lists: Lists::default(), groups: HashMap::new() };
+        let mut ix = CatalogIndex {
+            entries: Vec::new(),
+            bundles: Vec::new(),
+            lists: Lists::default(),
+            groups: HashMap::new(),
+            runs: Vec::new(),
+            ranks: OnceLock::new(),
+        };
         let mut packages: Vec<usize> = (0..model.packages.len()).collect();
         crate::sort::sort_by_key(&mut packages, |&p| model.packages[p].order);
         ix.entries
@@ -268,7 +296,23 @@ impl CatalogIndex {
         let names: Vec<(&str, usize)> =
             ix.entries.iter().map(|e| (model.packages[e.package as usize].name.as_str(), e.bundle as usize)).collect();
         ix.lists = Lists::new(&names, ix.bundles.len(), |b| ix.bundle(model, b));
+        ix.rank_runs(model);
         ix
+    }
+
+    /// Number the runs in `sortBundles` order: default channels first, then package and channel
+    /// names.
+    fn rank_runs(&mut self, model: &Model) {
+        let key = |r: &Run| {
+            let at = self.entries[r.entries.start as usize];
+            let p = &model.packages[at.package as usize];
+            (!at.default_channel, p.name.as_str(), p.channels[at.channel as usize].name.as_str())
+        };
+        let mut order: Vec<usize> = (0..self.runs.len()).collect();
+        crate::sort::sort_by(&mut order, |&a, &b| key(&self.runs[a]).cmp(&key(&self.runs[b])));
+        for (rank, r) in order.into_iter().enumerate() {
+            self.runs[r].rank = rank as u32;
+        }
     }
 
     /// How many entries the catalog has (one per channel entry).
@@ -293,11 +337,14 @@ impl CatalogIndex {
         }
         let mut channels: Vec<usize> = (0..p.channels.len()).filter(|&c| p.channels[c].source.is_some()).collect();
         crate::sort::sort_by_key(&mut channels, |&c| p.channels[c].order);
-        let mut runs = Vec::with_capacity(channels.len());
         for ci in channels {
             let ch = &p.channels[ci];
             let default_channel = p.default_channel.value == ch.name;
             let start = self.entries.len() as u32;
+            // A channel is empty or has a run of its own; a name the package repeats has the
+            // run of its first channel (as a lookup by name finds it).
+            let named = self.groups.get(&p.name).and_then(|cs| cs.iter().find(|(c, _)| *c == ch.name)).map(|c| c.1);
+            let run = named.unwrap_or(self.runs.len() as u32);
             for (ei, e) in ch.entries.iter().enumerate() {
                 let bundle = match e.bundle {
                     Some(b) => first + b as u32,
@@ -320,12 +367,16 @@ impl CatalogIndex {
                     channel: ci as u32,
                     entry: ei as u32,
                     bundle,
+                    run,
                     default_channel,
                 });
             }
-            runs.push((ch.name.clone(), start..self.entries.len() as u32));
+            let end = self.entries.len() as u32;
+            if named.is_none() && end > start {
+                self.runs.push(Run { entries: start..end, rank: 0, order: OnceLock::new() });
+                self.groups.entry(p.name.clone()).or_default().push((ch.name.clone(), run));
+            }
         }
-        self.groups.entry(p.name.clone()).or_default().extend(runs);
     }
 
     /// Entry `i` of the catalog, as catalog `catalog` of a snapshot whose bundles of this catalog
@@ -384,10 +435,53 @@ impl CatalogIndex {
         }
     }
 
+    /// The number of the run of one (package, channel), if it has entries.
+    fn run(&self, package: &str, channel: &str) -> Option<u32> {
+        let runs = self.groups.get(package).map_or(&[][..], Vec::as_slice);
+        runs.iter().find(|(c, _)| c == channel).map(|&(_, r)| r)
+    }
+
     /// The run of entries of one (package, channel).
     fn group(&self, package: &str, channel: &str) -> Range<usize> {
-        let runs = self.groups.get(package).map_or(&[][..], Vec::as_slice);
-        runs.iter().find(|(c, _)| c == channel).map_or(0..0, |(_, r)| r.start as usize..r.end as usize)
+        self.run(package, channel).map_or(0..0, |r| {
+            let e = &self.runs[r as usize].entries;
+            e.start as usize..e.end as usize
+        })
+    }
+
+    /// OLM v0's order (`sortChannel`) of run `run`, as entry indexes of this catalog, head
+    /// first; computed once and kept.
+    fn run_order(&self, model: &Model, run: u32) -> Result<&[u32], &str> {
+        let r = &self.runs[run as usize];
+        let order = r.order.get_or_init(|| {
+            let views: Vec<Entry> =
+                (r.entries.start..r.entries.end).map(|i| self.entry(model, i as usize, 0, 0)).collect();
+            let links: Vec<Links<Spanned<String>>> =
+                views.iter().map(|e| Links { name: e.name, replaces: e.replaces, skips: e.skips }).collect();
+            v0_order_links(views[0].package, views[0].channel, &links)
+                .map(|o| o.into_iter().map(|k| r.entries.start + k as u32).collect())
+                .map_err(|e| e.to_string())
+        });
+        order.as_deref().map_err(String::as_str)
+    }
+
+    /// Each entry's rank in `channel/name` byte order (entries with equal texts ranked apart, in
+    /// catalog order); computed once and kept.
+    fn ranks(&self, model: &Model) -> &[u32] {
+        self.ranks.get_or_init(|| {
+            let views: Vec<Entry> = (0..self.entries.len()).map(|i| self.entry(model, i, 0, 0)).collect();
+            let text = |i: u32| {
+                let e = &views[i as usize];
+                e.channel.bytes().chain([b'/']).chain(e.name.bytes())
+            };
+            let mut order: Vec<u32> = (0..views.len() as u32).collect();
+            crate::sort::sort_by(&mut order, |&a, &b| text(a).cmp(text(b)));
+            let mut ranks = vec![0u32; views.len()];
+            for (rank, &i) in order.iter().enumerate() {
+                ranks[i as usize] = rank as u32;
+            }
+            ranks.into()
+        })
     }
 }
 
@@ -609,6 +703,39 @@ impl<'a> Snapshot<'a> {
             }
             None => 0..0,
         }
+    }
+
+    /// The (package, channel) group of entry `id` of a catalog source, as `(catalog, run)`;
+    /// `None` for an installed CSV.
+    #[inline]
+    pub fn run_of(&self, id: EntryId) -> Option<(CatalogId, u32)> {
+        let (cid, p) = self.part_of(id)?;
+        Some((cid, p.index.entries[id - p.entries].run))
+    }
+
+    /// Run `run`'s place in OLM's `sortBundles` order of a catalog's groups (default channels
+    /// first, then package and channel names).
+    #[inline]
+    pub fn run_rank(&self, catalog: CatalogId, run: u32) -> u32 {
+        self.parts[catalog - 1].index.runs[run as usize].rank
+    }
+
+    /// OLM v0's order (`sortChannel`) of a whole (package, channel) group of a catalog source,
+    /// head first, or OLM's error; computed once per catalog and kept with its index (the
+    /// order depends on the catalog alone).
+    pub fn run_order(&self, catalog: CatalogId, run: u32) -> Result<impl Iterator<Item = EntryId> + '_, &str> {
+        let p = &self.parts[catalog - 1];
+        let order = p.index.run_order(p.model, run)?;
+        Ok(order.iter().map(move |&i| p.entries + i as usize))
+    }
+
+    /// Entry `id`'s catalog and its place among the entries of that catalog source ordered by
+    /// identifier (they share the catalog's name and namespace, so the rest decides); `None` for
+    /// an installed CSV. Computed once per catalog and kept with its index.
+    #[inline]
+    pub fn identifier_rank(&self, id: EntryId) -> Option<(CatalogId, u32)> {
+        let (cid, p) = self.part_of(id)?;
+        Some((cid, p.index.ranks(p.model)[id - p.entries]))
     }
 
     /// `<catalog>/<namespace>/<channel>/<name>`, OLM's bundle variable identifier.

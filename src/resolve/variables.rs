@@ -49,7 +49,6 @@ struct Builder<'a> {
     var_of_entry: Vec<usize>,
     /// Bundle variables by the hash of their identifier (the first of each hash).
     by_identifier: HashMap<u64, usize>,
-    order_cache: HashMap<(usize, &'a str, &'a str), Result<Vec<EntryId>, String>>,
     /// Whether each entry was explored.
     explored: Vec<bool>,
     /// Each explored bundle's dependency predicates.
@@ -70,7 +69,6 @@ pub fn build(problem: &Cluster, snap: &Snapshot) -> Result<Built, Vec<String>> {
         subjects: Vec::new(),
         var_of_entry: vec![NONE; snap.entries()],
         by_identifier: HashMap::new(),
-        order_cache: HashMap::new(),
         explored: vec![false; snap.entries()],
         predicates: HashMap::new(),
         cel: CelMeter::default(),
@@ -240,53 +238,19 @@ impl<'a> Builder<'a> {
         catalogs
     }
 
-    /// A catalog's matching groups in `sortBundles` order, each in channel order (§2.4 step 3).
-    fn catalog_in_order(
-        &mut self,
-        cat: usize,
-        groups: &HashSet<(usize, &'a str, &'a str)>,
-    ) -> Result<Vec<EntryId>, String> {
+    /// A catalog's matching groups in `sortBundles` order (default channels first, then package
+    /// and channel names: each group's rank in the catalog's index), each in channel order
+    /// (§2.4 step 3).
+    fn catalog_in_order(&mut self, cat: usize, groups: &[(usize, u32)]) -> Result<Vec<EntryId>, String> {
         let snap = self.snap;
-        let mut keys: Vec<(bool, &str, &str)> = groups
-            .iter()
-            .filter(|g| g.0 == cat)
-            .map(|&(_, package, channel)| {
-                let default = snap.group(cat, package, channel).next().is_some_and(|i| snap.entry(i).default_channel);
-                (default, package, channel)
-            })
-            .collect();
-        crate::sort::sort_by(&mut keys, |a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)).then(a.2.cmp(b.2)));
+        let mut runs: Vec<(u32, u32)> =
+            groups.iter().filter(|g| g.0 == cat).map(|&(_, run)| (snap.run_rank(cat, run), run)).collect();
+        crate::sort::sort(&mut runs);
         let mut ordered: Vec<EntryId> = Vec::new();
-        for (_, package, channel) in keys {
-            self.channel_order(cat, package, channel, &mut ordered)?;
+        for (_, run) in runs {
+            ordered.extend(snap.run_order(cat, run)?);
         }
         Ok(ordered)
-    }
-
-    /// `sortChannel` of a whole (catalog, package, channel) group, memoized, appended to `out`.
-    fn channel_order(
-        &mut self,
-        cat: usize,
-        package: &'a str,
-        channel: &'a str,
-        out: &mut Vec<EntryId>,
-    ) -> Result<(), String> {
-        let key = (cat, package, channel);
-        let r = match self.order_cache.get(&key) {
-            Some(r) => r,
-            None => {
-                let list: Vec<EntryId> = self.snap.group(cat, package, channel).collect();
-                let r = sort_channel(self.snap, package, channel, &list);
-                self.order_cache.entry(key).or_insert(r)
-            }
-        };
-        match r {
-            Ok(order) => {
-                out.extend_from_slice(order);
-                Ok(())
-            }
-            Err(e) => Err(e.clone()),
-        }
     }
 
     /// One subscription's variable, candidates and requirement (§2.5); `Err` fails the resolution.
@@ -446,30 +410,57 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// The bundle variables sorted by identifier. Each is compared first by the sixteen bytes that
-    /// follow the prefix all identifiers share (the catalog's name and namespace, often the
-    /// channel), as one number, and by the whole identifier only when those are equal: the
-    /// same order as comparing the identifiers, with a fraction of the byte comparisons.
+    /// The bundle variables sorted by identifier (`<catalog>/<namespace>/<channel>/<name>`).
+    /// The identifiers of one catalog share its `<catalog>/<namespace>/` prefix and are ordered
+    /// by the rest, which each catalog's index ranks once ([`Snapshot::identifier_rank`]); when no
+    /// catalog's prefix begins another's (names hold no `/`), the catalogs' prefixes decide
+    /// between catalogs, so each variable's key is two numbers. Otherwise the identifiers
+    /// themselves are compared.
     fn bundle_vars_by_identifier(&self) -> Vec<usize> {
-        let vars = &self.vars;
-        let bundles = (0..vars.len()).filter(|&v| matches!(self.subjects[v], Subject::Bundle(_)));
-        let mut by_id: Vec<(u128, usize)> = bundles.map(|v| (0, v)).collect();
-        let Some(&(_, first)) = by_id.first() else { return Vec::new() };
-        let first = vars[first].id.as_bytes();
-        let shared = by_id.iter().fold(first.len(), |n, &(_, v)| {
-            first[..n].iter().zip(vars[v].id.as_bytes()).take_while(|(a, b)| a == b).count()
+        let (snap, vars) = (self.snap, &self.vars);
+        let entry_of = |v: usize| match self.subjects[v] {
+            Subject::Bundle(e) => Some(e),
+            _ => None,
+        };
+        let bundles: Vec<(usize, EntryId)> = (0..vars.len()).filter_map(|v| Some((v, entry_of(v)?))).collect();
+        let prefix = |c: usize| (snap.catalogs[c].name.as_str(), snap.catalogs[c].namespace.as_str());
+        let mut catalogs: Vec<usize> = (0..snap.catalogs.len()).collect();
+        crate::sort::sort_by(&mut catalogs, |&a, &b| {
+            let text = |c| {
+                let (name, ns) = prefix(c);
+                name.bytes().chain([b'/']).chain(ns.bytes()).chain([b'/'])
+            };
+            text(a).cmp(text(b))
         });
-        for (key, v) in &mut by_id {
-            // Big-endian, shorter identifiers padded with zeros: a smaller number is a smaller
-            // identifier; equal numbers are compared whole.
-            let rest = &vars[*v].id.as_bytes()[shared..];
-            let mut bytes = [0u8; 16];
-            let n = rest.len().min(16);
-            bytes[..n].copy_from_slice(&rest[..n]);
-            *key = u128::from_be_bytes(bytes);
+        let starts_another = catalogs.windows(2).any(|w| {
+            let ((n1, s1), (n2, s2)) = (prefix(w[0]), prefix(w[1]));
+            let (p1, p2) = (format!("{n1}/{s1}/"), format!("{n2}/{s2}/"));
+            p2.starts_with(&p1)
+        });
+        if starts_another {
+            let mut by_id: Vec<usize> = bundles.into_iter().map(|(v, _)| v).collect();
+            crate::sort::sort_by(&mut by_id, |&a, &b| vars[a].id.cmp(&vars[b].id));
+            return by_id;
         }
-        crate::sort::sort_by(&mut by_id, |a, b| a.0.cmp(&b.0).then_with(|| vars[a.1].id.cmp(&vars[b.1].id)));
-        by_id.into_iter().map(|(_, v)| v).collect()
+        let mut place = vec![0u64; snap.catalogs.len()];
+        for (i, &c) in catalogs.iter().enumerate() {
+            place[c] = i as u64;
+        }
+        // Installed CSVs have no index: they are ranked among themselves by identifier.
+        let mut installed: Vec<usize> =
+            bundles.iter().filter(|&&(_, e)| snap.identifier_rank(e).is_none()).map(|&(v, _)| v).collect();
+        crate::sort::sort_by(&mut installed, |&a, &b| vars[a].id.cmp(&vars[b].id));
+        let mut keyed: Vec<(u64, usize)> = installed
+            .into_iter()
+            .enumerate()
+            .map(|(rank, v)| ((place[snap.existing] << 32) | rank as u64, v))
+            .collect();
+        keyed.extend(bundles.iter().filter_map(|&(v, e)| {
+            let (catalog, rank) = snap.identifier_rank(e)?;
+            Some(((place[catalog] << 32) | u64::from(rank), v))
+        }));
+        crate::sort::sort(&mut keyed);
+        keyed.into_iter().map(|(_, v)| v).collect()
     }
 
     /// Reorder variables so that anchors come in OLM's documented order: installed operators
@@ -624,10 +615,11 @@ impl Tested {
     }
 }
 
-/// A dependency's source sets (§2.4 step 1): matching (catalog, package, channel)s and CSVs;
-/// the bundles (facts) that match are those [`Tested::matched`] says.
+/// A dependency's source sets (§2.4 step 1): matching (catalog, package, channel)s, as
+/// `(catalog, run)` of the catalog's index (sorted, each once), and CSVs; the bundles (facts)
+/// that match are those [`Tested::matched`] says.
 struct Sources<'s> {
-    groups: HashSet<(usize, &'s str, &'s str)>,
+    groups: Vec<(usize, u32)>,
     virtual_names: HashSet<(usize, &'s str)>,
 }
 
@@ -640,17 +632,11 @@ impl<'s> Sources<'s> {
         meter: &mut CelMeter,
         tested: &mut Tested,
     ) -> Result<Sources<'s>, String> {
-        let mut groups = HashSet::new();
+        let mut groups = Vec::new();
         let mut virtual_names = HashSet::new();
         let candidates = snap.candidates(pred.gvk_hint(), pred.package_hint());
         tested.round += 1;
         let round = tested.round;
-        // Candidates come in snapshot order, a channel's entries together: a group already
-        // inserted is not hashed again for each of its entries.
-        let mut last: Option<(usize, &str, &str)> = None;
-        let same = |a: (usize, &str, &str), b: (usize, &str, &str)| {
-            a.0 == b.0 && std::ptr::eq(a.1, b.1) && std::ptr::eq(a.2, b.2)
-        };
         for c in candidates {
             // A bundle already tested in this round and not matched needs no view of its entry.
             if tested.slots[snap.bundle_of(c)] == (round, false) {
@@ -668,16 +654,20 @@ impl<'s> Sources<'s> {
             if !matches {
                 continue;
             }
-            if snap.catalogs[ce.catalog].is_virtual {
-                virtual_names.insert((ce.catalog, ce.name));
-            } else {
-                let key = (ce.catalog, ce.package, ce.channel);
-                if !last.is_some_and(|l| same(l, key)) {
-                    groups.insert(key);
-                    last = Some(key);
+            match snap.run_of(c) {
+                // Candidates come in snapshot order, a channel's entries together.
+                Some(key) => {
+                    if groups.last() != Some(&key) {
+                        groups.push(key);
+                    }
+                }
+                None => {
+                    virtual_names.insert((ce.catalog, ce.name));
                 }
             }
         }
+        crate::sort::sort(&mut groups);
+        groups.dedup();
         Ok(Sources { groups, virtual_names })
     }
 }
@@ -969,5 +959,82 @@ mod tests {
                 || l.contains("at most 1 of [cat/ns/stable/a.v1, cat/ns/stable/a.v2]")),
             "{vars:#?}"
         );
+    }
+
+    /// A problem where one bundle requires [`GVK`] and many bundles, in catalogs `cats` (name,
+    /// namespace) and channels `channels`, provide it: the providers' invariant lists them all.
+    fn providers_invariant(cats: &[(&str, &str)], channels: &[&str], installed: bool) -> Vec<String> {
+        let provides = format!(r#"{{"type":"olm.gvk","value":{GVK}}}"#);
+        let catalogs: Vec<String> = cats
+            .iter()
+            .enumerate()
+            .map(|(ci, (name, ns))| {
+                let mut packages = Vec::new();
+                if ci == 0 {
+                    let needs = format!(r#"{{"type":"olm.gvk.required","value":{GVK}}}"#);
+                    packages.push(package("a", r#"{"name":"a.v1"}"#, &bundle("a.v1", "1.0.0", &needs)));
+                }
+                let channel_list: Vec<String> = channels
+                    .iter()
+                    .map(|c| {
+                        format!(
+                            r#"{{"name":"{c}","entries":[{{"name":"p-{c}.v1","replaces":"p.v1"}},{{"name":"p.v1"}}]}}"#
+                        )
+                    })
+                    .collect();
+                let mut bundles: Vec<String> =
+                    channels.iter().map(|c| bundle(&format!("p-{c}.v1"), "1.0.0", &provides)).collect();
+                bundles.push(bundle("p.v1", "1.0.0", &provides));
+                packages.push(format!(
+                    r#"{{"name":"p","defaultChannel":"{}","channels":[{}],"bundles":[{}]}}"#,
+                    channels[0],
+                    channel_list.join(","),
+                    bundles.join(",")
+                ));
+                format!(r#"{{"name":"{name}","namespace":"{ns}","packages":[{}]}}"#, packages.join(","))
+            })
+            .collect();
+        let installed = if installed {
+            let csv = |n: &str| {
+                format!(
+                    r#"{{"name":"{n}","version":"1.0.0","properties":[{provides},{{"type":"olm.package","value":{{"packageName":"{n}","version":"1.0.0"}}}}]}}"#
+                )
+            };
+            format!(r#""installed":[{},{}],"#, csv("z.v1"), csv("b.v1"))
+        } else {
+            String::new()
+        };
+        let vars = variables(&format!(
+            r#"{{"namespace":"ns","catalogs":[{}],{installed}
+            "subscriptions":[{{"name":"sub","package":"a","channel":"stable","catalog":"{}","catalogNamespace":"{}"}}]}}"#,
+            catalogs.join(","),
+            cats[0].0,
+            cats[0].1
+        ));
+        let line = vars.iter().find(|l| l.starts_with("K (g/v1): at most 1 of [")).expect("the GVK's invariant");
+        line.trim_start_matches("K (g/v1): at most 1 of [")
+            .trim_end_matches(']')
+            .split(", ")
+            .map(String::from)
+            .collect()
+    }
+
+    #[test]
+    fn an_invariant_lists_its_bundles_in_identifier_order() {
+        // `-` sorts before `/`, so `x-y/...` comes before `x/...` and catalog `c-d` before `c`.
+        let cases: [(&[(&str, &str)], bool); 3] = [
+            (&[("c", "ns"), ("c-d", "ns"), ("b", "ns")], false),
+            (&[("c", "ns"), ("c-d", "ns"), ("b", "ns")], true),
+            // A catalog's prefix `a/ns/` begins another's (`a/ns/ns/`): compared whole.
+            (&[("a", "ns"), ("a/ns", "ns"), ("a-b", "ns")], true),
+        ];
+        for (cats, installed) in cases {
+            let ids = providers_invariant(cats, &["x", "x-y", "xa", "x.y"], installed);
+            let mut sorted = ids.clone();
+            sorted.sort();
+            assert_eq!(ids, sorted, "{cats:?}");
+            let expected = cats.len() * 8 + if installed { 2 } else { 0 };
+            assert_eq!(ids.len(), expected, "every provider: {ids:#?}");
+        }
     }
 }
