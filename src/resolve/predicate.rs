@@ -122,6 +122,42 @@ impl Predicate {
         }
     }
 
+    /// A text two predicates share exactly when they are the same requirement, so that they
+    /// match the same candidates: the bundles of a package often repeat one dependency, whose
+    /// candidates a resolution then finds once. `None` for a predicate holding a CEL rule, whose
+    /// every evaluation counts against the resolution's budget.
+    pub fn memo_key(&self) -> Option<String> {
+        let mut key = String::new();
+        self.write_key(&mut key).then_some(key)
+    }
+
+    /// Appends [`Predicate::memo_key`]'s text to `out` (each name prefixed by its length, so
+    /// that no two predicates give the same text); `false` when there is a CEL rule.
+    fn write_key(&self, out: &mut String) -> bool {
+        use std::fmt::Write as _;
+        let mut text = |tag: char, parts: &[&str]| {
+            out.push(tag);
+            for p in parts {
+                let _ = write!(out, "{}:{p}", p.len());
+            }
+        };
+        let children = |tag: char, ps: &[Predicate], out: &mut String| {
+            out.push(tag);
+            let _ = write!(out, "{}(", ps.len());
+            ps.iter().all(|p| p.write_key(out))
+        };
+        match self {
+            Predicate::Gvk(g) => text('g', &[&g.group, &g.version, &g.kind]),
+            Predicate::Package { name, range } => text('p', &[name, range.as_str()]),
+            Predicate::Label(l) => text('l', &[l]),
+            Predicate::Cel { .. } => return false,
+            Predicate::And(ps) => return children('&', ps, out),
+            Predicate::Or(ps) => return children('|', ps, out),
+            Predicate::Not(ps) => return children('!', ps, out),
+        }
+        true
+    }
+
     /// A GVK every match must provide, when the predicate pins one.
     pub fn gvk_hint(&self) -> Option<&Gvk> {
         match self {
@@ -247,4 +283,57 @@ fn convert(c: &Constraint, failure_message: &str, depth: usize) -> Result<Predic
         Constraint::Any(cs) => Predicate::Or(children(cs)?),
         Constraint::Not(cs) => Predicate::Not(children(cs)?),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    //! When two dependencies count as the same requirement (their candidates are found once).
+
+    use super::*;
+
+    fn gvk(group: &str, version: &str, kind: &str) -> Predicate {
+        Predicate::Gvk(Gvk { group: group.into(), version: version.into(), kind: kind.into() })
+    }
+
+    fn package(name: &str, range: &str) -> Predicate {
+        Predicate::Package { name: name.into(), range: VersionRange::parse(range).unwrap() }
+    }
+
+    #[test]
+    fn the_same_requirement_has_the_same_key_and_another_a_different_one() {
+        assert_eq!(gvk("g", "v1", "K").memo_key(), gvk("g", "v1", "K").memo_key());
+        assert_eq!(package("p", ">=1.0.0").memo_key(), package("p", ">=1.0.0").memo_key());
+        let different = [
+            gvk("g", "v1", "K"),
+            gvk("g", "v1", "L"),
+            gvk("g", "v1K", ""),
+            gvk("gv", "1", "K"),
+            package("p", ">=1.0.0"),
+            package("p", ">=1.0.1"),
+            package("q", ">=1.0.0"),
+            Predicate::Label("p".into()),
+            Predicate::And(vec![gvk("g", "v1", "K")]),
+            Predicate::Or(vec![gvk("g", "v1", "K")]),
+            Predicate::Not(vec![gvk("g", "v1", "K")]),
+            Predicate::And(vec![gvk("g", "v1", "K"), package("p", ">=1.0.0")]),
+            Predicate::And(vec![package("p", ">=1.0.0"), gvk("g", "v1", "K")]),
+        ];
+        let keys: Vec<String> = different.iter().map(|p| p.memo_key().unwrap()).collect();
+        for (i, a) in keys.iter().enumerate() {
+            for b in &keys[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+    }
+
+    #[test]
+    #[cfg(feature = "cel")]
+    fn a_cel_rule_is_never_shared_since_each_evaluation_is_metered() {
+        let cel = || Predicate::Cel {
+            rule: Box::new(CelRule::compile("properties.exists(p, p.type == 'x')").unwrap()),
+            message: String::new(),
+        };
+        assert_eq!(cel().memo_key(), None);
+        assert_eq!(Predicate::Or(vec![gvk("g", "v1", "K"), cel()]).memo_key(), None);
+    }
 }

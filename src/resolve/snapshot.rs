@@ -615,6 +615,24 @@ impl<'a> Snapshot<'a> {
         }
     }
 
+    /// Entry `id`'s catalog (its [`Entry::catalog`]), read from the index alone.
+    #[inline]
+    pub fn catalog_of(&self, id: EntryId) -> CatalogId {
+        match self.part_of(id) {
+            Some((cid, _)) => cid,
+            None => self.installed[id].catalog,
+        }
+    }
+
+    /// Entry `id`'s package (its [`Entry::package`]), read from the index alone.
+    #[inline]
+    pub fn package_of(&self, id: EntryId) -> &'a str {
+        match self.part_of(id) {
+            Some((_, p)) => &p.model.packages[p.index.entries[id - p.entries].package as usize].name,
+            None => self.installed[id].package,
+        }
+    }
+
     /// What entry `id`'s bundle provides, as numbers of its catalog's index: `(catalog part,
     /// keys)`, each key `(true, gvk)` for each of [`Bundle::provides`], then `(false, package)`
     /// for each of [`Bundle::packages`], in their order (read them with [`Snapshot::gvk_key`] and

@@ -40,6 +40,17 @@ pub struct Built {
 /// No variable yet (in `Builder::var_of_entry`).
 const NONE: usize = usize::MAX;
 
+/// The requirement number of a predicate that is not shared (it holds a CEL rule).
+const UNSHARED: u32 = u32::MAX;
+
+/// A bundle's dependency predicates and each one's requirement number (`UNSHARED`, or the same
+/// number for the same requirement).
+#[derive(Clone)]
+struct Dependencies {
+    predicates: Rc<[Predicate]>,
+    requirements: Rc<[u32]>,
+}
+
 struct Builder<'a> {
     problem: &'a Cluster,
     snap: &'a Snapshot<'a>,
@@ -52,7 +63,12 @@ struct Builder<'a> {
     /// Whether each entry was explored.
     explored: Vec<bool>,
     /// Each explored bundle's dependency predicates.
-    predicates: HashMap<usize, Rc<[Predicate]>>,
+    predicates: HashMap<usize, Dependencies>,
+    /// The requirements met so far, numbered by their [`Predicate::memo_key`].
+    requirements: HashMap<String, u32>,
+    /// Each requirement's candidates for a dependent in a catalog, by (catalog, requirement):
+    /// found once per resolution, however many bundles repeat the requirement.
+    found: HashMap<(usize, u32), Rc<[EntryId]>>,
     /// What CEL rules have cost so far.
     cel: CelMeter,
     /// Which bundles the dependency being explored matches.
@@ -71,6 +87,8 @@ pub fn build(problem: &Cluster, snap: &Snapshot) -> Result<Built, Vec<String>> {
         by_identifier: HashMap::new(),
         explored: vec![false; snap.entries()],
         predicates: HashMap::new(),
+        requirements: HashMap::new(),
+        found: HashMap::new(),
         cel: CelMeter::default(),
         tested: Tested::new(snap.bundles()),
         built: Built::default(),
@@ -153,15 +171,16 @@ impl<'a> Builder<'a> {
                 continue;
             }
             let v = self.bundle_var(e);
-            let preds = self.predicates(e)?;
-            if preds.is_empty() {
+            let deps = self.predicates(e)?;
+            if deps.predicates.is_empty() {
                 continue;
             }
             let bundle: Rc<str> = self.snap.entry(e).name.into();
-            for (index, pred) in preds.iter().enumerate() {
-                let candidates = self.dependency_candidates(e, pred)?;
+            let own = self.snap.catalog_of(e);
+            for (index, pred) in deps.predicates.iter().enumerate() {
+                let candidates = self.requirement_candidates(e, own, pred, deps.requirements[index])?;
                 let ids: Vec<usize> = candidates.iter().map(|&c| self.bundle_var(c)).collect();
-                let message = Message::Requires { bundle: bundle.clone(), predicates: preds.clone(), index };
+                let message = Message::Requires { bundle: bundle.clone(), predicates: deps.predicates.clone(), index };
                 self.vars[v].constraints.push(Constraint { kind: ConstraintKind::Dependency(ids), message });
                 stack.extend(candidates.iter().rev().filter(|&&c| !self.explored[c]));
             }
@@ -170,8 +189,8 @@ impl<'a> Builder<'a> {
     }
 
     /// The dependency predicates of entry `e`'s bundle, built once per bundle (a bundle listed in
-    /// several channels is one set of facts).
-    fn predicates(&mut self, e: EntryId) -> Result<Rc<[Predicate]>, String> {
+    /// several channels is one set of facts), each with its requirement's number.
+    fn predicates(&mut self, e: EntryId) -> Result<Dependencies, String> {
         let bundle = self.snap.bundle_of(e);
         if let Some(p) = self.predicates.get(&bundle) {
             return Ok(p.clone());
@@ -183,9 +202,39 @@ impl<'a> Builder<'a> {
                 preds.push(pred.map_err(|err| err.to_string())?);
             }
         }
-        let preds: Rc<[Predicate]> = preds.into();
-        self.predicates.insert(bundle, preds.clone());
-        Ok(preds)
+        let known = &mut self.requirements;
+        let requirements = preds
+            .iter()
+            .map(|p| match p.memo_key() {
+                Some(key) => {
+                    let next = known.len() as u32;
+                    *known.entry(key).or_insert(next)
+                }
+                None => UNSHARED,
+            })
+            .collect();
+        let deps = Dependencies { predicates: preds.into(), requirements };
+        self.predicates.insert(bundle, deps.clone());
+        Ok(deps)
+    }
+
+    /// The candidates of dependency `pred` (requirement number `requirement`) of entry `e` in
+    /// catalog `own`: found once per catalog and requirement, then shared.
+    fn requirement_candidates(
+        &mut self,
+        e: EntryId,
+        own: usize,
+        pred: &Predicate,
+        requirement: u32,
+    ) -> Result<Rc<[EntryId]>, String> {
+        if let Some(found) = self.found.get(&(own, requirement)) {
+            return Ok(found.clone());
+        }
+        let found: Rc<[EntryId]> = self.dependency_candidates(e, pred)?.into();
+        if requirement != UNSHARED {
+            self.found.insert((own, requirement), found.clone());
+        }
+        Ok(found)
     }
 
     /// OLM's candidates for one dependency of entry `e`, most preferred first (spec §2.4).
@@ -637,17 +686,14 @@ impl<'s> Sources<'s> {
         let candidates = snap.candidates(pred.gvk_hint(), pred.package_hint());
         tested.round += 1;
         let round = tested.round;
+        // Read from the indexes: no entry is viewed but an installed CSV that matches.
         for c in candidates {
-            // A bundle already tested in this round and not matched needs no view of its entry.
-            if tested.slots[snap.bundle_of(c)] == (round, false) {
-                continue;
-            }
-            let ce = snap.entry(c);
-            let matches = match tested.slots[ce.bundle] {
+            let b = snap.bundle_of(c);
+            let matches = match tested.slots[b] {
                 (r, m) if r == round => m,
                 _ => {
-                    let m = pred.test(&snap.bundle_at(ce.bundle), ce.package, meter)?;
-                    tested.slots[ce.bundle] = (round, m);
+                    let m = pred.test(&snap.bundle_at(b), snap.package_of(c), meter)?;
+                    tested.slots[b] = (round, m);
                     m
                 }
             };
@@ -662,6 +708,7 @@ impl<'s> Sources<'s> {
                     }
                 }
                 None => {
+                    let ce = snap.entry(c);
                     virtual_names.insert((ce.catalog, ce.name));
                 }
             }
@@ -1035,6 +1082,34 @@ mod tests {
             assert_eq!(ids, sorted, "{cats:?}");
             let expected = cats.len() * 8 + if installed { 2 } else { 0 };
             assert_eq!(ids.len(), expected, "every provider: {ids:#?}");
+        }
+    }
+
+    #[test]
+    fn each_requirement_has_its_own_candidates_and_a_repeated_one_the_same() {
+        let needs = format!(
+            r#"{{"type":"olm.gvk.required","value":{GVK}}},{{"type":"olm.package.required","value":{{"packageName":"q","versionRange":">=1.0.0"}}}}"#
+        );
+        let a = package(
+            "a",
+            r#"{"name":"a.v1"},{"name":"a.v2","replaces":"a.v1"}"#,
+            &[bundle("a.v1", "1.0.0", &needs), bundle("a.v2", "2.0.0", &needs)].join(","),
+        );
+        let p = package(
+            "p",
+            r#"{"name":"p.v1"}"#,
+            &bundle("p.v1", "1.0.0", &format!(r#"{{"type":"olm.gvk","value":{GVK}}}"#)),
+        );
+        let q = package("q", r#"{"name":"q.v1"}"#, &bundle("q.v1", "1.0.0", ""));
+        let vars = variables(&format!(
+            r#"{{"namespace":"ns","catalogs":[{{"name":"cat","namespace":"ns","packages":[{a},{p},{q}]}}],
+            "subscriptions":[{{"name":"sub","package":"a","channel":"stable","catalog":"cat","catalogNamespace":"ns"}}]}}"#
+        ));
+        for v in ["a.v1", "a.v2"] {
+            for dependency in ["p.v1", "q.v1"] {
+                let line = format!("cat/ns/stable/{v}: one of [cat/ns/stable/{dependency}]");
+                assert!(vars.contains(&line), "{line}: {vars:#?}");
+            }
         }
     }
 }
