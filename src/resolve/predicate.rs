@@ -229,6 +229,19 @@ impl fmt::Display for Predicate {
     }
 }
 
+/// Whether [`for_property`] makes a predicate (or an error) of `p`: whether it is a dependency,
+/// told without building the predicate.
+pub fn is_dependency(p: &Property) -> bool {
+    match p {
+        Property::Constraint(_)
+        | Property::GvkRequired(_)
+        | Property::PackageRequired(_)
+        | Property::LabelRequired(_) => true,
+        Property::Invalid { type_, .. } => type_ == TYPE_GVK_REQUIRED || type_ == TYPE_PACKAGE_REQUIRED,
+        _ => false,
+    }
+}
+
 /// The predicate for one property of a dependent bundle, or `None` when the type is not a
 /// dependency.
 pub fn for_property(p: &Property) -> Option<Result<Predicate, PredicateError>> {
@@ -323,6 +336,33 @@ mod tests {
             for b in &keys[i + 1..] {
                 assert_ne!(a, b);
             }
+        }
+    }
+
+    #[test]
+    fn a_dependency_is_a_property_that_makes_a_predicate_or_an_error() {
+        let properties = [
+            ("olm.gvk.required", r#"{"group":"g","version":"v1","kind":"K"}"#),
+            ("olm.gvk.required", r#""not an object""#),
+            ("olm.package.required", r#"{"packageName":"p","versionRange":">=1.0.0"}"#),
+            ("olm.package.required", r#"{"packageName":"p","versionRange":"not a range"}"#),
+            ("olm.package.required", "[]"),
+            ("olm.label.required", r#"{"label":"l"}"#),
+            ("olm.label.required", "1"),
+            ("olm.constraint", r#"{"failureMessage":"m","package":{"packageName":"p","versionRange":">=1"}}"#),
+            ("olm.constraint", "{}"),
+            ("olm.constraint", "1"),
+            ("olm.gvk", r#"{"group":"g","version":"v1","kind":"K"}"#),
+            ("olm.package", r#"{"packageName":"p","version":"1.0.0"}"#),
+            ("olm.label", r#"{"label":"l"}"#),
+            ("olm.deprecated", "{}"),
+            ("example.com/other", "{}"),
+        ];
+        for (type_, value) in properties {
+            let value = crate::declcfg::json::JsonReader::new(value, 1).next_value().unwrap();
+            let p = crate::property::parse(type_, Some(&value))
+                .unwrap_or_else(|e| Property::Invalid { type_: type_.into(), error: e.to_string() });
+            assert_eq!(is_dependency(&p), for_property(&p).is_some(), "{type_} {value:?}");
         }
     }
 

@@ -218,6 +218,8 @@ struct BundleAt {
     entry: u32,
     has_package: bool,
     deprecated: bool,
+    /// Has a served dependency property (a predicate to explore).
+    dependent: bool,
 }
 
 /// What the resolver reads of one catalog, computed once per model and kept while the model
@@ -236,8 +238,9 @@ pub struct CatalogIndex {
     /// Each (package, channel)'s run of entries, in index order.
     runs: Vec<Run>,
     /// Each entry's rank when the entries are ordered by `channel/name` (the part of OLM's bundle
-    /// identifier after the catalog's name and namespace), computed on first use and kept.
-    ranks: OnceLock<Box<[u32]>>,
+    /// identifier after the catalog's name and namespace), and whether those texts are all
+    /// different; computed on first use and kept.
+    ranks: OnceLock<(Box<[u32]>, bool)>,
 }
 
 /// The most catalog indexes kept at once (each while its model lives).
@@ -333,6 +336,7 @@ impl CatalogIndex {
                 entry: 0,
                 has_package: facts.ensured.is_none(),
                 deprecated: facts.deprecated,
+                dependent: facts.served_parsed().any(super::predicate::is_dependency),
             });
         }
         let mut channels: Vec<usize> = (0..p.channels.len()).filter(|&c| p.channels[c].source.is_some()).collect();
@@ -358,6 +362,7 @@ impl CatalogIndex {
                             entry: ei as u32,
                             has_package: false,
                             deprecated: false,
+                            dependent: false,
                         });
                         self.bundles.len() as u32 - 1
                     }
@@ -467,7 +472,7 @@ impl CatalogIndex {
 
     /// Each entry's rank in `channel/name` byte order (entries with equal texts ranked apart, in
     /// catalog order); computed once and kept.
-    fn ranks(&self, model: &Model) -> &[u32] {
+    fn ranks(&self, model: &Model) -> &(Box<[u32]>, bool) {
         self.ranks.get_or_init(|| {
             let views: Vec<Entry> = (0..self.entries.len()).map(|i| self.entry(model, i, 0, 0)).collect();
             let text = |i: u32| {
@@ -480,7 +485,8 @@ impl CatalogIndex {
             for (rank, &i) in order.iter().enumerate() {
                 ranks[i as usize] = rank as u32;
             }
-            ranks.into()
+            let unique = order.windows(2).all(|w| text(w[0]).ne(text(w[1])));
+            (ranks.into(), unique)
         })
     }
 }
@@ -509,6 +515,11 @@ pub struct Snapshot<'a> {
     parts: Vec<Part<'a>>,
     /// How many entries there are.
     len: usize,
+    /// Each catalog's place in the order of their identifiers' `<catalog>/<namespace>/`
+    /// prefixes, when no prefix begins another (names hold no `/`, and no two catalogs have the
+    /// same name and namespace): then the identifiers of two catalogs compare as their prefixes
+    /// do, and no two catalogs share one.
+    places: Option<Vec<u32>>,
 }
 
 impl<'a> Snapshot<'a> {
@@ -556,7 +567,42 @@ impl<'a> Snapshot<'a> {
             (entries, bundles) = (entries + n, next);
         }
         s.len = entries;
+        s.places = s.prefix_places();
         Ok(s)
+    }
+
+    /// See [`Snapshot::places`].
+    fn prefix_places(&self) -> Option<Vec<u32>> {
+        let prefix = |c: usize| {
+            let c = &self.catalogs[c];
+            c.name.bytes().chain([b'/']).chain(c.namespace.bytes()).chain([b'/'])
+        };
+        let mut order: Vec<usize> = (0..self.catalogs.len()).collect();
+        crate::sort::sort_by(&mut order, |&a, &b| prefix(a).cmp(prefix(b)));
+        // Sorted, a prefix that begins others is followed by one of them.
+        let begins = |a: usize, b: usize| prefix(a).zip(prefix(b)).all(|(x, y)| x == y);
+        if order.windows(2).any(|w| begins(w[0], w[1])) {
+            return None;
+        }
+        let mut places = vec![0; order.len()];
+        for (place, &c) in order.iter().enumerate() {
+            places[c] = place as u32;
+        }
+        Some(places)
+    }
+
+    /// Catalog `catalog`'s place among the catalogs ordered by identifier prefix, when the
+    /// prefixes decide the order of identifiers (see [`Snapshot::places`]).
+    pub fn identifier_place(&self, catalog: CatalogId) -> Option<u32> {
+        self.places.as_ref().map(|p| p[catalog])
+    }
+
+    /// Whether no other entry of the snapshot has entry `id`'s identifier, known from the
+    /// indexes (`false` also when not known: installed CSVs, catalogs whose identifiers may
+    /// meet).
+    #[inline]
+    pub fn identifier_unique(&self, id: EntryId) -> bool {
+        self.places.is_some() && self.part_of(id).is_some_and(|(_, p)| p.index.ranks(p.model).1)
     }
 
     fn add_installed(&mut self, cluster: &Cluster, csv: &'a InstalledCsv) {
@@ -612,6 +658,16 @@ impl<'a> Snapshot<'a> {
         match self.part_of(id) {
             Some((_, p)) => p.bundles + p.index.entries[id - p.entries].bundle as usize,
             None => self.installed[id].bundle,
+        }
+    }
+
+    /// Whether entry `id`'s bundle may have dependencies: `false` when its catalog's index
+    /// found no dependency property among its served properties (installed CSVs are read).
+    #[inline]
+    pub fn dependent(&self, id: EntryId) -> bool {
+        match self.part_of(id) {
+            Some((_, p)) => p.index.bundles[p.index.entries[id - p.entries].bundle as usize].dependent,
+            None => true,
         }
     }
 
@@ -753,7 +809,7 @@ impl<'a> Snapshot<'a> {
     #[inline]
     pub fn identifier_rank(&self, id: EntryId) -> Option<(CatalogId, u32)> {
         let (cid, p) = self.part_of(id)?;
-        Some((cid, p.index.ranks(p.model)[id - p.entries]))
+        Some((cid, p.index.ranks(p.model).0[id - p.entries]))
     }
 
     /// `<catalog>/<namespace>/<channel>/<name>`, OLM's bundle variable identifier.

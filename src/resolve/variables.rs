@@ -122,8 +122,10 @@ impl<'a> Builder<'a> {
         }
         let entry = self.snap.entry(e);
         let id = self.snap.identifier_of(&entry);
-        let hash = self.by_identifier.hasher().hash_one(id.as_str());
-        if let Some(v) = self.same_identifier(hash, &id) {
+        // An identifier no other entry has needs no lookup.
+        let shared = !self.snap.identifier_unique(e);
+        let hash = if shared { self.by_identifier.hasher().hash_one(id.as_str()) } else { 0 };
+        if let Some(v) = shared.then(|| self.same_identifier(hash, &id)).flatten() {
             self.var_of_entry[e] = v;
             return v;
         }
@@ -149,7 +151,9 @@ impl<'a> Builder<'a> {
         self.vars.push(Variable { id, constraints });
         self.subjects.push(Subject::Bundle(e));
         self.var_of_entry[e] = v;
-        self.by_identifier.entry(hash).or_insert(v);
+        if shared {
+            self.by_identifier.entry(hash).or_insert(v);
+        }
         v
     }
 
@@ -171,6 +175,9 @@ impl<'a> Builder<'a> {
                 continue;
             }
             let v = self.bundle_var(e);
+            if !self.snap.dependent(e) {
+                continue;
+            }
             let deps = self.predicates(e)?;
             if deps.predicates.is_empty() {
                 continue;
@@ -467,46 +474,27 @@ impl<'a> Builder<'a> {
     /// themselves are compared.
     fn bundle_vars_by_identifier(&self) -> Vec<usize> {
         let (snap, vars) = (self.snap, &self.vars);
-        let entry_of = |v: usize| match self.subjects[v] {
-            Subject::Bundle(e) => Some(e),
-            _ => None,
-        };
-        let bundles: Vec<(usize, EntryId)> = (0..vars.len()).filter_map(|v| Some((v, entry_of(v)?))).collect();
-        let prefix = |c: usize| (snap.catalogs[c].name.as_str(), snap.catalogs[c].namespace.as_str());
-        let mut catalogs: Vec<usize> = (0..snap.catalogs.len()).collect();
-        crate::sort::sort_by(&mut catalogs, |&a, &b| {
-            let text = |c| {
-                let (name, ns) = prefix(c);
-                name.bytes().chain([b'/']).chain(ns.bytes()).chain([b'/'])
-            };
-            text(a).cmp(text(b))
-        });
-        let starts_another = catalogs.windows(2).any(|w| {
-            let ((n1, s1), (n2, s2)) = (prefix(w[0]), prefix(w[1]));
-            let (p1, p2) = (format!("{n1}/{s1}/"), format!("{n2}/{s2}/"));
-            p2.starts_with(&p1)
-        });
-        if starts_another {
+        let bundles: Vec<(usize, EntryId)> = (0..vars.len())
+            .filter_map(|v| match self.subjects[v] {
+                Subject::Bundle(e) => Some((v, e)),
+                _ => None,
+            })
+            .collect();
+        let Some(existing) = snap.identifier_place(snap.existing) else {
             let mut by_id: Vec<usize> = bundles.into_iter().map(|(v, _)| v).collect();
             crate::sort::sort_by(&mut by_id, |&a, &b| vars[a].id.cmp(&vars[b].id));
             return by_id;
-        }
-        let mut place = vec![0u64; snap.catalogs.len()];
-        for (i, &c) in catalogs.iter().enumerate() {
-            place[c] = i as u64;
-        }
+        };
         // Installed CSVs have no index: they are ranked among themselves by identifier.
         let mut installed: Vec<usize> =
             bundles.iter().filter(|&&(_, e)| snap.identifier_rank(e).is_none()).map(|&(v, _)| v).collect();
         crate::sort::sort_by(&mut installed, |&a, &b| vars[a].id.cmp(&vars[b].id));
-        let mut keyed: Vec<(u64, usize)> = installed
-            .into_iter()
-            .enumerate()
-            .map(|(rank, v)| ((place[snap.existing] << 32) | rank as u64, v))
-            .collect();
+        let key = |place: u32, rank: u32| (u64::from(place) << 32) | u64::from(rank);
+        let mut keyed: Vec<(u64, usize)> =
+            installed.into_iter().enumerate().map(|(rank, v)| (key(existing, rank as u32), v)).collect();
         keyed.extend(bundles.iter().filter_map(|&(v, e)| {
             let (catalog, rank) = snap.identifier_rank(e)?;
-            Some(((place[catalog] << 32) | u64::from(rank), v))
+            Some((key(snap.identifier_place(catalog)?, rank), v))
         }));
         crate::sort::sort(&mut keyed);
         keyed.into_iter().map(|(_, v)| v).collect()
@@ -1111,5 +1099,38 @@ mod tests {
                 assert!(vars.contains(&line), "{line}: {vars:#?}");
             }
         }
+    }
+
+    #[test]
+    fn entries_with_the_same_identifier_share_one_variable() {
+        // `x/y` + `n` and `x` + `y/n` both give `cat/ns/x/y/n`.
+        let provides = format!(r#"{{"type":"olm.gvk","value":{GVK}}}"#);
+        let p = format!(
+            r#"{{"name":"p","defaultChannel":"x","channels":[{{"name":"x/y","entries":[{{"name":"n"}}]}},{{"name":"x","entries":[{{"name":"y/n"}}]}}],"bundles":[{},{}]}}"#,
+            bundle("n", "1.0.0", &provides),
+            bundle("y/n", "1.0.0", &provides)
+        );
+        let needs = format!(r#"{{"type":"olm.gvk.required","value":{GVK}}}"#);
+        let a = package("a", r#"{"name":"a.v1"}"#, &bundle("a.v1", "1.0.0", &needs));
+        let json = format!(
+            r#"{{"namespace":"ns","catalogs":[{{"name":"cat","namespace":"ns","packages":[{a},{p}]}}],
+            "subscriptions":[{{"name":"sub","package":"a","channel":"stable","catalog":"cat","catalogNamespace":"ns"}}]}}"#
+        );
+        let cluster = serde_json::from_str::<ProblemJson>(&json).unwrap().into_cluster().unwrap();
+        let snap = Snapshot::build(&cluster).unwrap();
+        let built = build(&cluster, &snap).unwrap();
+        let same: Vec<usize> =
+            (0..built.variables.len()).filter(|&v| built.variables[v].id == "cat/ns/x/y/n").collect();
+        assert_eq!(same.len(), 1, "one variable: {:#?}", built.variables);
+        let dependency = built
+            .variables
+            .iter()
+            .flat_map(|v| &v.constraints)
+            .find_map(|c| match &c.kind {
+                ConstraintKind::Dependency(d) if d.contains(&same[0]) => Some(d.clone()),
+                _ => None,
+            })
+            .expect("a.v1's dependency");
+        assert_eq!(dependency, vec![same[0], same[0]]);
     }
 }
