@@ -122,38 +122,38 @@ impl Predicate {
         }
     }
 
-    /// A text two predicates share exactly when they are the same requirement, so that they
+    /// Bytes two predicates share exactly when they are the same requirement, so that they
     /// match the same candidates: the bundles of a package often repeat one dependency, whose
     /// candidates a resolution then finds once. `None` for a predicate holding a CEL rule, whose
     /// every evaluation counts against the resolution's budget.
-    pub fn memo_key(&self) -> Option<String> {
-        let mut key = String::new();
+    pub fn memo_key(&self) -> Option<Vec<u8>> {
+        let mut key = Vec::new();
         self.write_key(&mut key).then_some(key)
     }
 
-    /// Appends [`Predicate::memo_key`]'s text to `out` (each name prefixed by its length, so
-    /// that no two predicates give the same text); `false` when there is a CEL rule.
-    fn write_key(&self, out: &mut String) -> bool {
-        use std::fmt::Write as _;
-        let mut text = |tag: char, parts: &[&str]| {
+    /// Appends [`Predicate::memo_key`]'s bytes to `out` (each name after its length, so that no
+    /// two predicates give the same bytes); `false` when there is a CEL rule.
+    fn write_key(&self, out: &mut Vec<u8>) -> bool {
+        let text = |out: &mut Vec<u8>, tag: u8, parts: &[&str]| {
             out.push(tag);
             for p in parts {
-                let _ = write!(out, "{}:{p}", p.len());
+                out.extend_from_slice(&(p.len() as u64).to_le_bytes());
+                out.extend_from_slice(p.as_bytes());
             }
         };
-        let children = |tag: char, ps: &[Predicate], out: &mut String| {
+        let children = |out: &mut Vec<u8>, tag: u8, ps: &[Predicate]| {
             out.push(tag);
-            let _ = write!(out, "{}(", ps.len());
+            out.extend_from_slice(&(ps.len() as u64).to_le_bytes());
             ps.iter().all(|p| p.write_key(out))
         };
         match self {
-            Predicate::Gvk(g) => text('g', &[&g.group, &g.version, &g.kind]),
-            Predicate::Package { name, range } => text('p', &[name, range.as_str()]),
-            Predicate::Label(l) => text('l', &[l]),
+            Predicate::Gvk(g) => text(out, b'g', &[&g.group, &g.version, &g.kind]),
+            Predicate::Package { name, range } => text(out, b'p', &[name, range.as_str()]),
+            Predicate::Label(l) => text(out, b'l', &[l]),
             Predicate::Cel { .. } => return false,
-            Predicate::And(ps) => return children('&', ps, out),
-            Predicate::Or(ps) => return children('|', ps, out),
-            Predicate::Not(ps) => return children('!', ps, out),
+            Predicate::And(ps) => return children(out, b'&', ps),
+            Predicate::Or(ps) => return children(out, b'|', ps),
+            Predicate::Not(ps) => return children(out, b'!', ps),
         }
         true
     }
@@ -331,7 +331,7 @@ mod tests {
             Predicate::And(vec![gvk("g", "v1", "K"), package("p", ">=1.0.0")]),
             Predicate::And(vec![package("p", ">=1.0.0"), gvk("g", "v1", "K")]),
         ];
-        let keys: Vec<String> = different.iter().map(|p| p.memo_key().unwrap()).collect();
+        let keys: Vec<Vec<u8>> = different.iter().map(|p| p.memo_key().unwrap()).collect();
         for (i, a) in keys.iter().enumerate() {
             for b in &keys[i + 1..] {
                 assert_ne!(a, b);

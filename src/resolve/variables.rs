@@ -65,7 +65,7 @@ struct Builder<'a> {
     /// Each explored bundle's dependency predicates.
     predicates: HashMap<usize, Dependencies>,
     /// The requirements met so far, numbered by their [`Predicate::memo_key`].
-    requirements: HashMap<String, u32>,
+    requirements: HashMap<Vec<u8>, u32>,
     /// Each requirement's candidates for a dependent in a catalog, by (catalog, requirement):
     /// found once per resolution, however many bundles repeat the requirement.
     found: HashMap<(usize, u32), Rc<[EntryId]>>,
