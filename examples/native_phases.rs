@@ -11,7 +11,9 @@
 //!   (`internals::graphs_and_paths`, the same function the wasm module runs);
 //! - **resolve**: 50 subscriptions (packages spread evenly, default channels, as in
 //!   `benches/scale.rs`) over a synthetic catalog of BUNDLES bundles (default 5,000), which is
-//!   written to SYNTH_DIR first so that the Node side reads the same bytes.
+//!   written to SYNTH_DIR first so that the Node side reads the same bytes;
+//! - for information (`resolveWithOutcome`, not a phase of the comparison): the same resolution
+//!   with its outcome serialized as the JSON the Node side's `resolve` parses.
 //!
 //! Each phase is timed on one thread (a rayon pool of one, which runs every parallel loop
 //! inline: WebAssembly has no threads, so this is the like-for-like figure) and on rayon's
@@ -33,7 +35,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use olm_catalog::internals::graphs_and_paths;
-use olm_catalog::resolve::resolve;
+use olm_catalog::resolve::{resolve, Outcome};
 use olm_catalog::synth::Synth;
 use olm_catalog::{read_catalog, validate_files, FileInput};
 use serde_json::json;
@@ -60,6 +62,12 @@ fn main() {
     let validate = || validate_files(&files).report.diagnostics.len();
     let graphs = || graphs_and_paths(&model);
     let resolving = || resolve(&cluster).map(|r| r.install.len()).unwrap_or(0);
+    // For information: the resolution with its outcome as the JSON text the façade's `resolve`
+    // parses (the picks' messages formatted), which the `resolve` phase leaves out.
+    let with_outcome = || {
+        let outcome = Outcome::from(resolve(&cluster));
+        serde_json::to_string(&outcome).map_or(0, |_| outcome.install.len())
+    };
     let phase = |f: &(dyn Fn() -> usize + Sync)| {
         let (one, count) = one.install(|| best(runs, f));
         let (all, _) = best(runs, f);
@@ -78,6 +86,7 @@ fn main() {
             "graphs": phase(&graphs),
             "resolve": phase(&resolving),
         },
+        "resolveWithOutcome": phase(&with_outcome),
     });
     println!("{out}");
 }

@@ -127,6 +127,22 @@ impl std::fmt::Display for PropertyError {
 
 impl std::error::Error for PropertyError {}
 
+impl Property {
+    /// Whether the property is a dependency of its bundle (`olm.gvk.required`,
+    /// `olm.package.required`, `olm.label.required`, `olm.constraint`), one that parsed or one of
+    /// the first two that did not: what the resolver makes a predicate of, or fails on.
+    pub fn is_dependency(&self) -> bool {
+        match self {
+            Property::Constraint(_)
+            | Property::GvkRequired(_)
+            | Property::PackageRequired(_)
+            | Property::LabelRequired(_) => true,
+            Property::Invalid { type_, .. } => type_ == TYPE_GVK_REQUIRED || type_ == TYPE_PACKAGE_REQUIRED,
+            _ => false,
+        }
+    }
+}
+
 /// Parse a property the way opm's `property.Parse` does.
 pub fn parse(type_: &str, value: Option<&Node>) -> Result<Property, PropertyError> {
     parse_value(type_, value).map_err(PropertyError)

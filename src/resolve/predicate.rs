@@ -229,21 +229,8 @@ impl fmt::Display for Predicate {
     }
 }
 
-/// Whether [`for_property`] makes a predicate (or an error) of `p`: whether it is a dependency,
-/// told without building the predicate.
-pub fn is_dependency(p: &Property) -> bool {
-    match p {
-        Property::Constraint(_)
-        | Property::GvkRequired(_)
-        | Property::PackageRequired(_)
-        | Property::LabelRequired(_) => true,
-        Property::Invalid { type_, .. } => type_ == TYPE_GVK_REQUIRED || type_ == TYPE_PACKAGE_REQUIRED,
-        _ => false,
-    }
-}
-
 /// The predicate for one property of a dependent bundle, or `None` when the type is not a
-/// dependency.
+/// dependency ([`Property::is_dependency`] tells which without building it).
 pub fn for_property(p: &Property) -> Option<Result<Predicate, PredicateError>> {
     Some(match p {
         Property::Constraint(parsed) => constraint(parsed),
@@ -362,7 +349,7 @@ mod tests {
             let value = crate::declcfg::json::JsonReader::new(value, 1).next_value().unwrap();
             let p = crate::property::parse(type_, Some(&value))
                 .unwrap_or_else(|e| Property::Invalid { type_: type_.into(), error: e.to_string() });
-            assert_eq!(is_dependency(&p), for_property(&p).is_some(), "{type_} {value:?}");
+            assert_eq!(p.is_dependency(), for_property(&p).is_some(), "{type_} {value:?}");
         }
     }
 

@@ -336,7 +336,7 @@ impl CatalogIndex {
                 entry: 0,
                 has_package: facts.ensured.is_none(),
                 deprecated: facts.deprecated,
-                dependent: facts.served_parsed().any(super::predicate::is_dependency),
+                dependent: facts.served_parsed().any(Property::is_dependency),
             });
         }
         let mut channels: Vec<usize> = (0..p.channels.len()).filter(|&c| p.channels[c].source.is_some()).collect();

@@ -151,6 +151,14 @@ info('Node\'s module (everything) .wasm, gzipped', nodeGz, 'KB');
     console.log(`  ${what[phase].padEnd(36)} ${ms(n.oneThread).padStart(21)} ${cpus.padStart(9)} ${ms(n.allThreads).padStart(18)} ${ms(w.wall).padStart(10)} ${ms(w.cpu).padStart(9)}  ${ratio.toFixed(2)}x  (≤ 1.3x ${ratio <= 1.3 ? 'met' : 'NOT met'})`);
     target(`wasm / native (one thread, ${clock}), ${what[phase]}`, ratio, '×', 1.3);
   }
+  // For information: the native resolution with its outcome serialized as the JSON that the
+  // wasm side's `resolve` formats and parses (the native phase above leaves the picks' messages
+  // unformatted), docs/performance.md "(tenth session)".
+  const o = native.resolveWithOutcome;
+  if (o.count !== wasmPhases.resolve.result) throw new Error(`resolve with its outcome: wasm did different work from native (${wasmPhases.resolve.result} vs ${o.count})`);
+  const outcomeRatio = cpu ? wasmPhases.resolve.cpu / o.oneThreadCpu : wasmPhases.resolve.wall / o.oneThread;
+  console.log(`  ${'(the same, native with its outcome JSON)'.padEnd(36)} ${ms(o.oneThread).padStart(21)} ${(cpu ? ms(o.oneThreadCpu) : '').padStart(9)} ${ms(o.allThreads).padStart(18)} ${''.padStart(10)} ${''.padStart(9)}  ${outcomeRatio.toFixed(2)}x  (information)`);
+  info(`wasm / native (one thread, ${clock}), ${what.resolve}, native with its outcome as JSON`, outcomeRatio, '×');
 }
 
 // Resolver (issue 6): a subscription to every package of community-v4.20 (default channel),
