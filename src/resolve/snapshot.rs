@@ -233,7 +233,8 @@ pub struct CatalogIndex {
     entries: Vec<EntryAt>,
     bundles: Vec<BundleAt>,
     lists: Lists,
-    /// Each package's channels and the number of each one's run in `runs`.
+    /// Each package's channels and the number of each one's run in `runs` (while the index is
+    /// built: a channel name a package repeats gets the run of its first channel).
     groups: HashMap<String, Vec<(String, u32)>>,
     /// Each (package, channel)'s run of entries, in index order.
     runs: Vec<Run>,
@@ -438,20 +439,6 @@ impl CatalogIndex {
                 }
             }
         }
-    }
-
-    /// The number of the run of one (package, channel), if it has entries.
-    fn run(&self, package: &str, channel: &str) -> Option<u32> {
-        let runs = self.groups.get(package).map_or(&[][..], Vec::as_slice);
-        runs.iter().find(|(c, _)| c == channel).map(|&(_, r)| r)
-    }
-
-    /// The run of entries of one (package, channel).
-    fn group(&self, package: &str, channel: &str) -> Range<usize> {
-        self.run(package, channel).map_or(0..0, |r| {
-            let e = &self.runs[r as usize].entries;
-            e.start as usize..e.end as usize
-        })
     }
 
     /// OLM v0's order (`sortChannel`) of run `run`, as entry indexes of this catalog, head
@@ -765,18 +752,6 @@ impl<'a> Snapshot<'a> {
             .iter()
             .flat_map(move |p| p.index.lists.get(gvk, package).iter().map(|&i| p.entries + i as usize));
         installed.chain(listed).chain(all)
-    }
-
-    /// The entries of one (catalog, package, channel) of a catalog source (not `@existing`), in
-    /// snapshot order.
-    pub fn group(&self, catalog: CatalogId, package: &str, channel: &str) -> Range<EntryId> {
-        match catalog.checked_sub(1).and_then(|i| self.parts.get(i)) {
-            Some(p) => {
-                let r = p.index.group(package, channel);
-                p.entries + r.start..p.entries + r.end
-            }
-            None => 0..0,
-        }
     }
 
     /// The (package, channel) group of entry `id` of a catalog source, as `(catalog, run)`;
