@@ -62,6 +62,16 @@ pub(crate) fn btree_set<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<
     }
 }
 
+/// Each item's place in `order` (a permutation of `0..order.len()`, such as a sorted list of
+/// indices): `places(order)[order[k]] == k`, so an item's rank is read without a search.
+pub(crate) fn places(order: &[usize]) -> Vec<u32> {
+    let mut places = vec![0; order.len()];
+    for (place, &i) in order.iter().enumerate() {
+        places[i] = place as u32;
+    }
+    places
+}
+
 /// The wasm build's stable sort: an index permutation sorted by [`stable_order`], then applied.
 #[cfg_attr(any(not(target_arch = "wasm32"), olm_wasm_speed), allow(dead_code))]
 fn compact_sort_by<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Ordering) {
@@ -210,6 +220,12 @@ mod tests {
         assert_eq!(v, [3, 2, 1]);
         sort_by(&mut v, |a, b| a.cmp(b));
         assert_eq!(v, [1, 2, 3]);
+    }
+
+    #[test]
+    fn an_items_place_is_where_the_order_lists_it() {
+        assert_eq!(places(&[2, 0, 1]), vec![1, 2, 0]);
+        assert_eq!(places(&[]), Vec::<u32>::new());
     }
 
     #[test]

@@ -314,8 +314,8 @@ impl CatalogIndex {
         };
         let mut order: Vec<usize> = (0..self.runs.len()).collect();
         crate::sort::sort_by(&mut order, |&a, &b| key(&self.runs[a]).cmp(&key(&self.runs[b])));
-        for (rank, r) in order.into_iter().enumerate() {
-            self.runs[r].rank = rank as u32;
+        for (run, rank) in self.runs.iter_mut().zip(crate::sort::places(&order)) {
+            run.rank = rank;
         }
     }
 
@@ -448,11 +448,8 @@ impl CatalogIndex {
         let order = r.order.get_or_init(|| {
             let views: Vec<Entry> =
                 (r.entries.start..r.entries.end).map(|i| self.entry(model, i as usize, 0, 0)).collect();
-            let links: Vec<Links<Spanned<String>>> =
-                views.iter().map(|e| Links { name: e.name, replaces: e.replaces, skips: e.skips }).collect();
-            v0_order_links(views[0].package, views[0].channel, &links)
+            chain_order(views[0].package, views[0].channel, &views)
                 .map(|o| o.into_iter().map(|k| r.entries.start + k as u32).collect())
-                .map_err(|e| e.to_string())
         });
         order.as_deref().map_err(String::as_str)
     }
@@ -462,18 +459,11 @@ impl CatalogIndex {
     fn ranks(&self, model: &Model) -> &(Box<[u32]>, bool) {
         self.ranks.get_or_init(|| {
             let views: Vec<Entry> = (0..self.entries.len()).map(|i| self.entry(model, i, 0, 0)).collect();
-            let text = |i: u32| {
-                let e = &views[i as usize];
-                e.channel.bytes().chain([b'/']).chain(e.name.bytes())
-            };
-            let mut order: Vec<u32> = (0..views.len() as u32).collect();
+            let text = |i: usize| views[i].channel.bytes().chain([b'/']).chain(views[i].name.bytes());
+            let mut order: Vec<usize> = (0..views.len()).collect();
             crate::sort::sort_by(&mut order, |&a, &b| text(a).cmp(text(b)));
-            let mut ranks = vec![0u32; views.len()];
-            for (rank, &i) in order.iter().enumerate() {
-                ranks[i as usize] = rank as u32;
-            }
             let unique = order.windows(2).all(|w| text(w[0]).ne(text(w[1])));
-            (ranks.into(), unique)
+            (crate::sort::places(&order).into(), unique)
         })
     }
 }
@@ -571,11 +561,7 @@ impl<'a> Snapshot<'a> {
         if order.windows(2).any(|w| begins(w[0], w[1])) {
             return None;
         }
-        let mut places = vec![0; order.len()];
-        for (place, &c) in order.iter().enumerate() {
-            places[c] = place as u32;
-        }
-        Some(places)
+        Some(crate::sort::places(&order))
     }
 
     /// Catalog `catalog`'s place among the catalogs ordered by identifier prefix, when the
@@ -908,6 +894,14 @@ impl<'a> Bundle<'a> {
 /// Installed CSVs that fail-forward leaves out (Replacing CSVs whose chain ends in a Failed
 /// one), or the snapshot error OLM reports.
 #[cfg_attr(olm_wasm_size, optimize(size))]
+/// OLM v0's order (`sortChannel`) of `entries`, all or some of one channel's (`package`,
+/// `channel` name it in errors): indexes into `entries`, head first; errors are OLM's texts.
+pub(crate) fn chain_order(package: &str, channel: &str, entries: &[Entry]) -> Result<Vec<usize>, String> {
+    let links: Vec<Links<Spanned<String>>> =
+        entries.iter().map(|e| Links { name: e.name, replaces: e.replaces, skips: e.skips }).collect();
+    v0_order_links(package, channel, &links).map_err(|e| e.to_string())
+}
+
 fn fail_forward_dropped(cluster: &Cluster) -> Result<Vec<usize>, String> {
     if !cluster.fail_forward {
         return Ok(Vec::new());

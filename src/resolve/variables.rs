@@ -9,10 +9,9 @@ use std::hash::BuildHasher;
 use std::rc::Rc;
 
 use super::predicate::{self, CelMeter, Predicate};
-use super::snapshot::{EntryId, Snapshot};
+use super::snapshot::{chain_order, EntryId, Snapshot};
 use super::solver::{Constraint, ConstraintKind, Message, Variable};
 use crate::cluster::{Cluster, Subscription};
-use crate::graph::order::{v0_order_links, Links};
 
 /// What a solver variable stands for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -125,9 +124,11 @@ impl<'a> Builder<'a> {
         // An identifier no other entry has needs no lookup.
         let shared = !self.snap.identifier_unique(e);
         let hash = if shared { self.by_identifier.hasher().hash_one(id.as_str()) } else { 0 };
-        if let Some(v) = shared.then(|| self.same_identifier(hash, &id)).flatten() {
-            self.var_of_entry[e] = v;
-            return v;
+        if shared {
+            if let Some(v) = self.same_identifier(hash, &id) {
+                self.var_of_entry[e] = v;
+                return v;
+            }
         }
         let virtual_ = self.snap.catalogs[entry.catalog].is_virtual;
         let mut constraints = Vec::new();
@@ -297,7 +298,7 @@ impl<'a> Builder<'a> {
     /// A catalog's matching groups in `sortBundles` order (default channels first, then package
     /// and channel names: each group's rank in the catalog's index), each in channel order
     /// (§2.4 step 3).
-    fn catalog_in_order(&mut self, cat: usize, groups: &[(usize, u32)]) -> Result<Vec<EntryId>, String> {
+    fn catalog_in_order(&self, cat: usize, groups: &[(usize, u32)]) -> Result<Vec<EntryId>, String> {
         let snap = self.snap;
         let mut runs: Vec<(u32, u32)> =
             groups.iter().filter(|g| g.0 == cat).map(|&(_, run)| (snap.run_rank(cat, run), run)).collect();
@@ -485,17 +486,18 @@ impl<'a> Builder<'a> {
             crate::sort::sort_by(&mut by_id, |&a, &b| vars[a].id.cmp(&vars[b].id));
             return by_id;
         };
-        // Installed CSVs have no index: they are ranked among themselves by identifier.
-        let mut installed: Vec<usize> =
-            bundles.iter().filter(|&&(_, e)| snap.identifier_rank(e).is_none()).map(|&(v, _)| v).collect();
-        crate::sort::sort_by(&mut installed, |&a, &b| vars[a].id.cmp(&vars[b].id));
         let key = |place: u32, rank: u32| (u64::from(place) << 32) | u64::from(rank);
-        let mut keyed: Vec<(u64, usize)> =
-            installed.into_iter().enumerate().map(|(rank, v)| (key(existing, rank as u32), v)).collect();
-        keyed.extend(bundles.iter().filter_map(|&(v, e)| {
-            let (catalog, rank) = snap.identifier_rank(e)?;
-            Some((key(snap.identifier_place(catalog)?, rank), v))
-        }));
+        let mut keyed: Vec<(u64, usize)> = Vec::with_capacity(bundles.len());
+        // Installed CSVs have no index: they are ranked among themselves by identifier.
+        let mut installed: Vec<usize> = Vec::new();
+        for (v, e) in bundles {
+            match snap.identifier_rank(e) {
+                Some((catalog, rank)) => keyed.push((key(snap.identifier_place(catalog).unwrap_or(0), rank), v)),
+                None => installed.push(v),
+            }
+        }
+        crate::sort::sort_by(&mut installed, |&a, &b| vars[a].id.cmp(&vars[b].id));
+        keyed.extend(installed.into_iter().enumerate().map(|(rank, v)| (key(existing, rank as u32), v)));
         crate::sort::sort(&mut keyed);
         keyed.into_iter().map(|(_, v)| v).collect()
     }
@@ -841,16 +843,8 @@ fn keep_direct_upgrades(snap: &Snapshot, cur: EntryId, ordered: &mut Vec<EntryId
 
 /// `sortChannel` over snapshot entries; errors are OLM's texts.
 fn sort_channel(snap: &Snapshot, package: &str, channel: &str, list: &[EntryId]) -> Result<Vec<EntryId>, String> {
-    let links: Vec<Links<crate::declcfg::Spanned<String>>> = list
-        .iter()
-        .map(|&i| {
-            let e = snap.entry(i);
-            Links { name: e.name, replaces: e.replaces, skips: e.skips }
-        })
-        .collect();
-    v0_order_links(package, channel, &links)
-        .map(|o| o.into_iter().map(|k| list[k]).collect())
-        .map_err(|e| e.to_string())
+    let views: Vec<_> = list.iter().map(|&i| snap.entry(i)).collect();
+    chain_order(package, channel, &views).map(|o| o.into_iter().map(|k| list[k]).collect())
 }
 
 #[cfg(test)]
