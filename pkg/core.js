@@ -212,6 +212,15 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
       || (options.lint !== undefined && options.lint !== null && !(Array.isArray(options.lint) && options.lint.length === 0));
   }
 
+  /** A resolution problem (loaded catalogs taken out) as JSON text for the module. */
+  function problemText(problem) {
+    try {
+      return JSON.stringify(problem);
+    } catch (e) {
+      throw invalid(`resolution problem: ${e.message}`);
+    }
+  }
+
   function invalid(message) {
     const err = new Error(message);
     err.name = 'OlmCatalogError';
@@ -289,9 +298,10 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
       : raw.planEdit(files, operation))),
     applyEdits: (files, edits) => callTools((raw) => raw.applyEdits(files, edits)),
     formatDiagnostics: (diagnostics, options) => callTools((raw) => raw.formatDiagnostics(diagnostics, options)),
-    // As JSON text parsed by the engine: faster than building the objects across the boundary.
-    resolve: (problem) => withResolver(problem, (r, p) => JSON.parse(r.resolveJson(p))),
-    resolveText: (problem) => withResolver(problem, (r, p) => r.resolveText(p)),
+    // The problem in and the outcome out as JSON text, written and parsed by the engine: faster
+    // than reading or building the objects one property at a time across the boundary.
+    resolve: (problem) => withResolver(problem, (r, p) => JSON.parse(r.resolveJson(problemText(p)))),
+    resolveText: (problem) => withResolver(problem, (r, p) => r.resolveText(problemText(p))),
     resolveV1: (problem) => callResolver((raw) => raw.resolveV1(problem)),
     render: (files, options) => callTools((raw) => raw.render(files, options)),
     expandTemplate: (template, bundleSources, options) => callTools((raw) => raw.expandTemplate(template, bundleSources, options)),

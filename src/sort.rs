@@ -64,6 +64,7 @@ pub(crate) fn btree_set<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<
 
 /// Each item's place in `order` (a permutation of `0..order.len()`, such as a sorted list of
 /// indices): `places(order)[order[k]] == k`, so an item's rank is read without a search.
+#[cfg(feature = "resolver")]
 pub(crate) fn places(order: &[usize]) -> Vec<u32> {
     let mut places = vec![0; order.len()];
     for (place, &i) in order.iter().enumerate() {
@@ -223,6 +224,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "resolver")]
     fn an_items_place_is_where_the_order_lists_it() {
         assert_eq!(places(&[2, 0, 1]), vec![1, 2, 0]);
         assert_eq!(places(&[]), Vec::<u32>::new());

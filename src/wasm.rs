@@ -49,6 +49,15 @@ fn js_error(code: &str, message: &str, extra: Option<(&str, JsValue)>) -> JsValu
     err.into()
 }
 
+/// A JSON reading error's message without its line and column: the text was written by
+/// `JSON.stringify` from the caller's object, so a position in it would mean nothing to them.
+#[cfg(feature = "resolver")]
+fn without_position(e: &serde_json::Error) -> String {
+    let message = e.to_string();
+    let position = format!(" at line {} column {}", e.line(), e.column());
+    message.strip_suffix(&position).map(str::to_string).unwrap_or(message)
+}
+
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     let ser = serde_wasm_bindgen::Serializer::json_compatible();
     value.serialize(&ser).map_err(|e| js_error("internal", &format!("cannot convert the result: {e}"), None))
@@ -509,6 +518,19 @@ impl Resolver {
     fn run(&self, problem: JsValue) -> Result<resolve::Outcome, JsValue> {
         let problem: crate::cluster::problem_json::ProblemJson = serde_wasm_bindgen::from_value(problem)
             .map_err(|e| js_error("invalid-input", &format!("resolution problem: {e}"), None))?;
+        self.run_problem(problem)
+    }
+
+    /// [`Resolver::run`] of a problem the façade wrote as JSON text (`JSON.stringify`): read in
+    /// one pass, not one property at a time across the boundary (docs/performance.md, "(eleventh
+    /// session)").
+    fn run_json(&self, problem: &str) -> Result<resolve::Outcome, JsValue> {
+        let problem: crate::cluster::problem_json::ProblemJson = serde_json::from_str(problem)
+            .map_err(|e| js_error("invalid-input", &format!("resolution problem: {}", without_position(&e)), None))?;
+        self.run_problem(problem)
+    }
+
+    fn run_problem(&self, problem: crate::cluster::problem_json::ProblemJson) -> Result<resolve::Outcome, JsValue> {
         let mut cluster =
             problem.into_cluster().map_err(|e| js_error("invalid-input", &format!("resolution problem: {e}"), None))?;
         cluster.catalogs.extend(self.attached.iter().cloned());
@@ -522,22 +544,22 @@ impl Resolver {
         to_js(&self.run(problem)?)
     }
 
-    /// Resolve: the outcome of [`Resolver::resolve`] as JSON text, which the npm façade hands
-    /// to `JSON.parse` (the engine builds the objects faster than one property at a time across
-    /// the boundary; docs/performance.md, "sixth session").
+    /// Resolve a problem given as JSON text: the outcome of [`Resolver::resolve`] as JSON text,
+    /// which the npm façade hands to `JSON.parse` (the engine builds the objects faster than one
+    /// property at a time across the boundary; docs/performance.md, "sixth session").
     #[wasm_bindgen(js_name = resolveJson)]
-    pub fn resolve_json(&self, problem: JsValue) -> Result<String, JsValue> {
+    pub fn resolve_json(&self, problem: &str) -> Result<String, JsValue> {
         let _region = region::Region::enter(&ALLOCATOR, RESOLVE_REGION_BYTES);
-        serde_json::to_string(&self.run(problem)?)
+        serde_json::to_string(&self.run_json(problem)?)
             .map_err(|e| js_error("internal", &format!("cannot convert the result: {e}"), None))
     }
 
-    /// Resolve and render the outcome as the CLI's text.
+    /// Resolve a problem given as JSON text and render the outcome as the CLI's text.
     #[wasm_bindgen(js_name = resolveText)]
     #[cfg_attr(olm_wasm_size, optimize(size))]
-    pub fn resolve_text(&self, problem: JsValue) -> Result<String, JsValue> {
+    pub fn resolve_text(&self, problem: &str) -> Result<String, JsValue> {
         let _region = region::Region::enter(&ALLOCATOR, RESOLVE_REGION_BYTES);
-        Ok(self.run(problem)?.to_text())
+        Ok(self.run_json(problem)?.to_text())
     }
 }
 

@@ -755,6 +755,15 @@ impl<'a> Snapshot<'a> {
         self.parts[catalog - 1].index.runs[run as usize].rank
     }
 
+    /// The entries of run `run` of a catalog source (a (package, channel) group), in catalog
+    /// order.
+    #[inline]
+    pub fn run_entries(&self, catalog: CatalogId, run: u32) -> Range<EntryId> {
+        let p = &self.parts[catalog - 1];
+        let r = &p.index.runs[run as usize].entries;
+        p.entries + r.start as usize..p.entries + r.end as usize
+    }
+
     /// OLM v0's order (`sortChannel`) of a whole (package, channel) group of a catalog source,
     /// head first, or OLM's error; computed once per catalog and kept with its index (the
     /// order depends on the catalog alone).

@@ -757,7 +757,7 @@ impl Stages {
             .collect();
         let catalog_empty = !snap.catalogs.iter().zip(&selected).any(|(c, &s)| s && !c.entries.is_empty());
         let in_package: Vec<EntryId> =
-            snap.candidates(None, Some(&sub.package)).filter(|&i| selected[snap.entry(i).catalog]).collect();
+            snap.candidates(None, Some(&sub.package)).filter(|&i| selected[snap.catalog_of(i)]).collect();
         let in_channel: Vec<EntryId> = in_package
             .iter()
             .copied()
@@ -822,11 +822,21 @@ fn subscription_order(snap: &Snapshot, named: &[EntryId]) -> Result<Vec<EntryId>
         while j < sorted.len() && snap.entry(sorted[j]).channel == ch {
             j += 1;
         }
-        let package = snap.entry(sorted[i]).package;
-        ordered.extend(sort_channel(snap, package, ch, &sorted[i..j])?);
+        let group = &sorted[i..j];
+        match whole_run(snap, group) {
+            // A whole channel of one catalog: its order is kept with the catalog's index.
+            Some((cat, run)) => ordered.extend(snap.run_order(cat, run).map_err(str::to_string)?),
+            None => ordered.extend(sort_channel(snap, snap.entry(group[0]).package, ch, group)?),
+        }
         i = j;
     }
     Ok(ordered)
+}
+
+/// The (catalog, run) whose entries `group` is, all of them in catalog order, if it is one.
+fn whole_run(snap: &Snapshot, group: &[EntryId]) -> Option<(usize, u32)> {
+    let (cat, run) = snap.run_of(*group.first()?)?;
+    snap.run_entries(cat, run).eq(group.iter().copied()).then_some((cat, run))
 }
 
 /// Keep what directly replaces, skips or skipRange-covers the installed CSV `cur` (§2.5 step 4).
@@ -913,6 +923,31 @@ mod tests {
             sub.iter().any(|l| l.ends_with(": one of [cat/ns/stable/a.v2, cat/ns/stable/a.v1]")),
             "the channel head comes first: {vars:#?}"
         );
+    }
+
+    #[test]
+    fn a_whole_channel_of_one_catalog_is_ordered_by_its_kept_run_order_and_a_part_of_it_afresh() {
+        // Entries listed tail first: the order must come from the chain, not the listing.
+        let a = package(
+            "a",
+            r#"{"name":"a.v3","replaces":"a.v2"},{"name":"a.v1"},{"name":"a.v2","replaces":"a.v1"}"#,
+            &[bundle("a.v1", "1.0.0", ""), bundle("a.v2", "2.0.0", ""), bundle("a.v3", "3.0.0", "")].join(","),
+        );
+        let problem = format!(
+            r#"{{"namespace":"ns","catalogs":[{{"name":"cat","namespace":"ns","packages":[{a}]}}],"subscriptions":[]}}"#
+        );
+        let cluster = serde_json::from_str::<ProblemJson>(&problem).unwrap().into_cluster().unwrap();
+        let snap = Snapshot::build(&cluster).unwrap();
+        let cat = (0..snap.catalogs.len()).find(|&c| snap.catalogs[c].name == "cat").unwrap();
+        let all: Vec<EntryId> = snap.catalogs[cat].entries.clone().collect();
+        let names = |ids: &[EntryId]| ids.iter().map(|&i| snap.entry(i).name).collect::<Vec<_>>();
+        assert!(whole_run(&snap, &all).is_some());
+        assert_eq!(names(&subscription_order(&snap, &all).unwrap()), ["a.v3", "a.v2", "a.v1"]);
+        // A part of the channel (a startingCSV's), or the entries in another order, is no run.
+        assert_eq!(whole_run(&snap, &all[1..]), None);
+        let reversed: Vec<EntryId> = all.iter().rev().copied().collect();
+        assert_eq!(whole_run(&snap, &reversed), None);
+        assert_eq!(names(&subscription_order(&snap, &all[2..]).unwrap()), ["a.v2"]);
     }
 
     #[test]
