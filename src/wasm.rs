@@ -515,42 +515,26 @@ impl Resolver {
         });
     }
 
-    fn run(&self, problem: JsValue) -> Result<resolve::Outcome, JsValue> {
-        let problem: crate::cluster::problem_json::ProblemJson = serde_wasm_bindgen::from_value(problem)
-            .map_err(|e| js_error("invalid-input", &format!("resolution problem: {e}"), None))?;
-        self.run_problem(problem)
-    }
-
-    /// [`Resolver::run`] of a problem the façade wrote as JSON text (`JSON.stringify`): read in
-    /// one pass, not one property at a time across the boundary (docs/performance.md, "(eleventh
-    /// session)").
-    fn run_json(&self, problem: &str) -> Result<resolve::Outcome, JsValue> {
+    /// Resolve a problem the façade wrote as JSON text (`JSON.stringify`): read in one pass, not
+    /// one property at a time across the boundary (docs/performance.md, "(eleventh session)").
+    fn run(&self, problem: &str) -> Result<resolve::Outcome, JsValue> {
         let problem: crate::cluster::problem_json::ProblemJson = serde_json::from_str(problem)
             .map_err(|e| js_error("invalid-input", &format!("resolution problem: {}", without_position(&e)), None))?;
-        self.run_problem(problem)
-    }
-
-    fn run_problem(&self, problem: crate::cluster::problem_json::ProblemJson) -> Result<resolve::Outcome, JsValue> {
         let mut cluster =
             problem.into_cluster().map_err(|e| js_error("invalid-input", &format!("resolution problem: {e}"), None))?;
         cluster.catalogs.extend(self.attached.iter().cloned());
         Ok(resolve::resolve(&cluster).into())
     }
 
-    /// Resolve: `{install, errors, errorType, explanation, picks}`.
-    pub fn resolve(&self, problem: JsValue) -> Result<JsValue, JsValue> {
-        // The snapshot, the variables and the outcome are dropped before this returns.
-        let _region = region::Region::enter(&ALLOCATOR, RESOLVE_REGION_BYTES);
-        to_js(&self.run(problem)?)
-    }
-
-    /// Resolve a problem given as JSON text: the outcome of [`Resolver::resolve`] as JSON text,
-    /// which the npm façade hands to `JSON.parse` (the engine builds the objects faster than one
-    /// property at a time across the boundary; docs/performance.md, "sixth session").
+    /// Resolve a problem given as JSON text: the outcome (`{install, errors, errorType,
+    /// explanation, picks}`) as JSON text, which the npm façade hands to `JSON.parse` (the engine
+    /// builds the objects faster than one property at a time across the boundary;
+    /// docs/performance.md, "sixth session").
     #[wasm_bindgen(js_name = resolveJson)]
     pub fn resolve_json(&self, problem: &str) -> Result<String, JsValue> {
+        // The snapshot, the variables and the outcome are dropped before this returns.
         let _region = region::Region::enter(&ALLOCATOR, RESOLVE_REGION_BYTES);
-        serde_json::to_string(&self.run_json(problem)?)
+        serde_json::to_string(&self.run(problem)?)
             .map_err(|e| js_error("internal", &format!("cannot convert the result: {e}"), None))
     }
 
@@ -559,7 +543,7 @@ impl Resolver {
     #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn resolve_text(&self, problem: &str) -> Result<String, JsValue> {
         let _region = region::Region::enter(&ALLOCATOR, RESOLVE_REGION_BYTES);
-        Ok(self.run_json(problem)?.to_text())
+        Ok(self.run(problem)?.to_text())
     }
 }
 

@@ -822,12 +822,8 @@ fn subscription_order(snap: &Snapshot, named: &[EntryId]) -> Result<Vec<EntryId>
         while j < sorted.len() && snap.entry(sorted[j]).channel == ch {
             j += 1;
         }
-        let group = &sorted[i..j];
-        match whole_run(snap, group) {
-            // A whole channel of one catalog: its order is kept with the catalog's index.
-            Some((cat, run)) => ordered.extend(snap.run_order(cat, run).map_err(str::to_string)?),
-            None => ordered.extend(sort_channel(snap, snap.entry(group[0]).package, ch, group)?),
-        }
+        let package = snap.entry(sorted[i]).package;
+        ordered.extend(sort_channel(snap, package, ch, &sorted[i..j])?);
         i = j;
     }
     Ok(ordered)
@@ -851,8 +847,12 @@ fn keep_direct_upgrades(snap: &Snapshot, cur: EntryId, ordered: &mut Vec<EntryId
     });
 }
 
-/// `sortChannel` over snapshot entries; errors are OLM's texts.
+/// `sortChannel` over snapshot entries; errors are OLM's texts. A whole channel of one catalog
+/// takes the order kept with the catalog's index.
 fn sort_channel(snap: &Snapshot, package: &str, channel: &str, list: &[EntryId]) -> Result<Vec<EntryId>, String> {
+    if let Some((cat, run)) = whole_run(snap, list) {
+        return Ok(snap.run_order(cat, run).map_err(str::to_string)?.collect());
+    }
     let views: Vec<_> = list.iter().map(|&i| snap.entry(i)).collect();
     chain_order(package, channel, &views).map(|o| o.into_iter().map(|k| list[k]).collect())
 }
