@@ -17,8 +17,9 @@
 //!
 //! Each phase is timed on one thread (a rayon pool of one, which runs every parallel loop
 //! inline: WebAssembly has no threads, so this is the like-for-like figure) and on rayon's
-//! default pool (every core, for information). Times are the best of `$BENCH_RUNS` (default 7)
-//! runs after one warm-up, in milliseconds, as wall time and, on one thread, as CPU time of the
+//! default pool (every core, for information). Times are the best of at least `$BENCH_RUNS`
+//! (default 7) runs and at least `$BENCH_MIN_MS` (default 0) milliseconds of runs, after one
+//! warm-up, in milliseconds, as wall time and, on one thread, as CPU time of the
 //! process (`getrusage`, as Node's `process.cpuUsage()`; `null` off Unix): the machine is shared, and the fastest run is the one least
 //! disturbed by other work; CPU time leaves out the waits for a core (the Node side measures
 //! both the same way). The output also carries the subscriptions and each
@@ -50,6 +51,7 @@ fn main() {
     };
     let bundles: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(5_000);
     let runs: usize = std::env::var("BENCH_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(7);
+    let min_ms: f64 = std::env::var("BENCH_MIN_MS").ok().and_then(|s| s.parse().ok()).unwrap_or(0.0);
     let files = read(Path::new(catalog));
     write_synth(Path::new(synth_dir), bundles);
     let synth_files = read(Path::new(synth_dir));
@@ -69,8 +71,8 @@ fn main() {
         serde_json::to_string(&outcome).map_or(0, |_| outcome.install.len())
     };
     let phase = |f: &(dyn Fn() -> usize + Sync)| {
-        let (one, count) = one.install(|| best(runs, f));
-        let (all, _) = best(runs, f);
+        let (one, count) = one.install(|| best(runs, min_ms, f));
+        let (all, _) = best(runs, min_ms, f);
         json!({ "oneThread": one.wall, "oneThreadCpu": one.cpu, "allThreads": all.wall, "count": count })
     };
     let out = json!({
@@ -98,11 +100,16 @@ struct Best {
     cpu: Option<f64>,
 }
 
-/// The fastest wall and CPU times of `runs` runs after one warm-up, and the run's count.
-fn best(runs: usize, f: &(dyn Fn() -> usize + Sync)) -> (Best, usize) {
+/// The fastest wall and CPU times of at least `runs` runs and at least `min_ms` of running, after
+/// one warm-up, and the run's count (a phase of a millisecond needs hundreds of runs for its best
+/// to settle; tests/node/bench.mjs measures the wasm side the same way).
+fn best(runs: usize, min_ms: f64, f: &(dyn Fn() -> usize + Sync)) -> (Best, usize) {
     let count = f();
     let mut fastest = Best { wall: f64::INFINITY, cpu: cpu_ms().map(|_| f64::INFINITY) };
-    for _ in 0..runs.max(1) {
+    let start = Instant::now();
+    let mut done = 0;
+    while done < runs.max(1) || start.elapsed().as_secs_f64() * 1e3 < min_ms {
+        done += 1;
         let (t, c) = (Instant::now(), cpu_ms());
         std::hint::black_box(f());
         fastest.wall = fastest.wall.min(t.elapsed().as_secs_f64() * 1e3);
