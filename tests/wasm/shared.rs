@@ -76,18 +76,18 @@ fn resolver_attaches_loaded_catalogs_and_explains_failures() {
     let mut r = olm_catalog::wasm::Resolver::new();
     r.attach(&c, "cat".into(), "ns".into(), 0);
     let problem = |channel: &str| {
-        js_sys::JSON::parse(&format!(
+        format!(
             r#"{{"namespace":"ns","subscriptions":[{{"name":"s","package":"foo","channel":"{channel}","catalog":"cat","catalogNamespace":"ns"}}]}}"#
-        ))
-        .unwrap()
+        )
     };
-    let out = r.resolve(problem("stable")).unwrap();
+    let resolve = |text: String| js_sys::JSON::parse(&r.resolve_json(&text).unwrap()).unwrap();
+    let out = resolve(problem("stable"));
     let install = Array::from(&get(&out, "install"));
     assert_eq!(get(&install.get(0), "name").as_string().as_deref(), Some("foo.v1.1.0"));
     assert!(get(&out, "errorType").is_null());
-    let out = r.resolve(problem("beta")).unwrap();
+    let out = resolve(problem("beta"));
     assert_eq!(get(&out, "errorType").as_string().as_deref(), Some("NotSatisfiable"));
     assert!(get(&out, "explanation").is_object());
-    let err = r.resolve(JsValue::from(3)).unwrap_err();
+    let err = r.resolve_json("3").unwrap_err();
     assert_eq!(get(&err, "code").as_string().as_deref(), Some("invalid-input"));
 }
