@@ -2,7 +2,8 @@
 //! `cargo run --release --example profile_loop -- DIR parse|load|validate|disk|session N`
 //! (`session`: a session opened on DIR, its largest file edited and restored N times; `resolve`:
 //! DIR is a synthetic catalog as `examples/native_phases.rs` writes it, resolved N times with the
-//! 50 subscriptions of that benchmark).
+//! 50 subscriptions of that benchmark; `graphs`: every channel's graph and every entry's v0 and v1
+//! path of DIR, `internals::graphs_and_paths`, the benchmark's graphs phase).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -40,6 +41,16 @@ fn main() {
         }
         let cpu = (cpu_now() - c) as f64 / 1e6 / n as f64;
         println!("resolve: {:.2} ms wall, {cpu:.2} ms CPU per run", t.elapsed().as_secs_f64() * 1e3 / n as f64);
+        return;
+    }
+    if mode == "graphs" {
+        let model = olm_catalog::validate_files(&files).model;
+        let (t, c) = (std::time::Instant::now(), cpu_now());
+        for _ in 0..n {
+            std::hint::black_box(olm_catalog::internals::graphs_and_paths(&model));
+        }
+        let cpu = (cpu_now() - c) as f64 / 1e6 / n as f64;
+        println!("graphs: {:.2} ms wall, {cpu:.2} ms CPU per run", t.elapsed().as_secs_f64() * 1e3 / n as f64);
         return;
     }
     let (t, c) = (std::time::Instant::now(), cpu_now());

@@ -199,6 +199,12 @@ const REGION_MIN_BYTES: usize = 16 << 20;
 #[cfg(feature = "resolver")]
 const RESOLVE_REGION_BYTES: usize = 16 << 20;
 
+/// How much a graph, path or drawing call's region may take from dlmalloc: the channels' orders,
+/// successor tables and steps it builds are all dropped before it returns (in the graphs phase of
+/// the benchmark, dlmalloc's `malloc` and `free` were a sixth of the wasm time; docs/performance.md,
+/// "(twelfth session)").
+const GRAPH_REGION_BYTES: usize = 16 << 20;
+
 /// `validate`'s options (all but `baseline`).
 #[cfg_attr(all(olm_wasm_size, feature = "resolver", not(feature = "tools")), optimize(size))]
 fn validate_options(options: &JsValue) -> Result<Options, JsValue> {
@@ -387,6 +393,7 @@ impl Catalog {
     #[wasm_bindgen(js_name = channelGraph)]
     #[cfg_attr(all(olm_wasm_size, not(feature = "tools")), optimize(size))]
     pub fn channel_graph(&self, package: &str, channel: Option<String>) -> Result<JsValue, JsValue> {
+        let _region = region::Region::enter(&ALLOCATOR, GRAPH_REGION_BYTES);
         let p = self.package(package)?;
         match channel {
             Some(c) => {
@@ -416,6 +423,7 @@ impl Catalog {
     #[wasm_bindgen(js_name = upgradePath)]
     #[cfg_attr(all(olm_wasm_size, not(feature = "tools")), optimize(size))]
     pub fn upgrade_path(&self, options: JsValue) -> Result<JsValue, JsValue> {
+        let _region = region::Region::enter(&ALLOCATOR, GRAPH_REGION_BYTES);
         let o: PathOptions = serde_wasm_bindgen::from_value(options)
             .map_err(|e| js_error("invalid-input", &format!("upgradePath options: {e}"), None))?;
         let semantics = match o.semantics.as_deref().unwrap_or("v0") {
@@ -449,6 +457,7 @@ impl Catalog {
     #[cfg(feature = "tools")]
     #[wasm_bindgen(js_name = toMermaid)]
     pub fn to_mermaid(&self, options: JsValue) -> Result<String, JsValue> {
+        let _region = region::Region::enter(&ALLOCATOR, GRAPH_REGION_BYTES);
         let o: MermaidOpts = if options.is_undefined() || options.is_null() {
             MermaidOpts::default()
         } else {
@@ -468,6 +477,7 @@ impl Catalog {
     #[cfg(feature = "tools")]
     #[wasm_bindgen(js_name = toDot)]
     pub fn to_dot(&self, package: &str, channel: Option<String>) -> Result<String, JsValue> {
+        let _region = region::Region::enter(&ALLOCATOR, GRAPH_REGION_BYTES);
         let p = self.package(package)?;
         let graphs: Vec<ChannelGraph> = p
             .channels
@@ -584,6 +594,7 @@ pub fn parse_only(files: JsValue) -> Result<usize, JsValue> {
 impl Catalog {
     #[wasm_bindgen(js_name = __graphsAndPaths)]
     pub fn graphs_and_paths(&self) -> usize {
+        let _region = region::Region::enter(&ALLOCATOR, GRAPH_REGION_BYTES);
         crate::graph::graphs_and_paths(&self.inner.model)
     }
 }

@@ -1,7 +1,7 @@
 //! The WebAssembly modules' global allocator: the standard one (dlmalloc) with a *region* in front
 //! of it for the length of one call that builds a large, short-lived heap (`validate`, which
 //! reads a whole catalog into value trees, blobs and a model, and drops all of it before it
-//! returns).
+//! returns; a resolution; a channel graph, an upgrade path or a drawing of them).
 //!
 //! While a [`Region`] guard is alive, small allocations (up to [`SMALL`] bytes, alignment up to
 //! 16) are cut from 64 KB pages by bumping a pointer, and each page counts its live allocations:
