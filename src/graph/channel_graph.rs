@@ -177,8 +177,7 @@ impl PackageGraph {
         let facts = PackageFacts::new(package);
         let bundle_channels = crate::sort::btree_map(
             facts
-                .channels_of
-                .iter()
+                .every_listed_name()
                 .map(|(name, chans)| (name.to_string(), chans.iter().map(|c| c.to_string()).collect())),
         );
         PackageGraph {
@@ -214,30 +213,71 @@ impl PackageGraph {
 }
 
 /// What every channel graph of a package reads from the whole package: which channels list each
-/// name, and the bundles by name.
+/// name. Found through each entry's bundle, not by hashing names: the graphs phase hashed every
+/// entry name of the package once per channel graph (docs/performance.md, "(twelfth session)").
 pub(crate) struct PackageFacts<'a> {
     package: &'a Package,
-    channels_of: HashMap<&'a str, Vec<&'a str>>,
-    bundles: HashMap<&'a str, &'a Bundle>,
+    /// The channels (positions in `package.channels`) listing each bundle, by bundle position:
+    /// `listing[starts[b]..starts[b + 1]]`, in channel order.
+    starts: Vec<u32>,
+    listing: Vec<u32>,
+    /// The channels listing each name that no bundle of the package bears (a channel entry whose
+    /// bundle is missing), in channel order.
+    unbundled: HashMap<&'a str, Vec<&'a str>>,
 }
 
 impl<'a> PackageFacts<'a> {
     pub(crate) fn new(package: &'a Package) -> PackageFacts<'a> {
-        let mut channels_of: HashMap<&str, Vec<&str>> = HashMap::with_capacity(package.bundles.len());
+        let n = package.bundles.len();
+        let bundle_of = |e: &crate::model::Entry| e.bundle.filter(|&b| b < n);
+        let mut starts = vec![0u32; n + 1];
+        let mut unbundled: HashMap<&str, Vec<&str>> = HashMap::new();
         for ch in &package.channels {
             for e in &ch.entries {
-                channels_of.entry(e.name.value.as_str()).or_default().push(ch.name.as_str());
+                match bundle_of(e) {
+                    Some(b) => starts[b + 1] += 1,
+                    None => unbundled.entry(e.name.value.as_str()).or_default().push(ch.name.as_str()),
+                }
             }
         }
-        let mut bundles: HashMap<&str, &Bundle> = HashMap::with_capacity(package.bundles.len());
-        for b in &package.bundles {
-            bundles.entry(b.name.value.as_str()).or_insert(b);
+        for b in 0..n {
+            starts[b + 1] += starts[b];
         }
-        PackageFacts { package, channels_of, bundles }
+        let mut next = starts.clone();
+        let mut listing = vec![0u32; starts[n] as usize];
+        for (ci, ch) in package.channels.iter().enumerate() {
+            for b in ch.entries.iter().filter_map(bundle_of) {
+                listing[next[b] as usize] = ci as u32;
+                next[b] += 1;
+            }
+        }
+        PackageFacts { package, starts, listing, unbundled }
     }
 
-    fn channels(&self, name: &str) -> Vec<String> {
-        self.channels_of.get(name).map(|cs| cs.iter().map(|c| c.to_string()).collect()).unwrap_or_default()
+    /// The channels listing `name`: those listing the package's bundle at `bundle` when given
+    /// (an entry's), else those listing the name without a bundle, else its bundle's.
+    fn channels(&self, name: &str, bundle: Option<usize>) -> Vec<String> {
+        let bundle = bundle.filter(|&b| b < self.package.bundles.len());
+        match (bundle, self.unbundled.get(name)) {
+            (None, Some(chans)) => chans.iter().map(|c| c.to_string()).collect(),
+            _ => bundle
+                .or_else(|| self.package.bundle_position(name))
+                .map_or_else(Vec::new, |b| self.listed(b).map(str::to_string).collect()),
+        }
+    }
+
+    /// The names of the channels listing bundle `b`.
+    fn listed(&self, b: usize) -> impl Iterator<Item = &'a str> + '_ {
+        let range = self.starts[b] as usize..self.starts[b + 1] as usize;
+        self.listing[range].iter().map(|&ci| self.package.channels[ci as usize].name.as_str())
+    }
+
+    /// Every name some channel lists, with the channels listing it (in no particular order).
+    fn every_listed_name(&self) -> impl Iterator<Item = (&'a str, Vec<&'a str>)> + '_ {
+        let bundled = (0..self.package.bundles.len())
+            .filter(|&b| self.starts[b] < self.starts[b + 1])
+            .map(|b| (self.package.bundles[b].name.value.as_str(), self.listed(b).collect()));
+        bundled.chain(self.unbundled.iter().map(|(name, chans)| (*name, chans.clone())))
     }
 }
 
@@ -288,8 +328,8 @@ struct NodeFacts<'a, 'p> {
 }
 
 impl<'a> NodeFacts<'a, '_> {
-    fn channels(&self, name: &str) -> Option<Vec<String>> {
-        self.with_channels.then(|| self.package.channels(name))
+    fn channels(&self, name: &str, bundle: Option<usize>) -> Option<Vec<String>> {
+        self.with_channels.then(|| self.package.channels(name, bundle))
     }
 
     /// The node of entry `e` (the `i`th of channel `c`).
@@ -305,7 +345,7 @@ impl<'a> NodeFacts<'a, '_> {
             skipped: self.skipped.contains(name.as_str()),
             on_v0_chain: on_chain[i],
             stranded: stranded[i],
-            channels: self.channels(&name),
+            channels: self.channels(&name, e.bundle),
             name,
         }
     }
@@ -314,14 +354,14 @@ impl<'a> NodeFacts<'a, '_> {
     fn virtual_node(&self, name: &str) -> GraphNode {
         GraphNode {
             name: name.to_string(),
-            version: self.package.bundles.get(name).and_then(|b| b.version_string()),
+            version: self.package.package.bundle(name).and_then(|b| b.version_string()),
             is_virtual: true,
             head: false,
             deprecated: None,
             skipped: self.skipped.contains(name),
             on_v0_chain: false,
             stranded: false,
-            channels: self.channels(name),
+            channels: self.channels(name, None),
         }
     }
 }
@@ -673,5 +713,40 @@ mod tests {
         assert_eq!(p.bundle_channels["foo.v1.1.0"], ["fast", "stable"]);
         let g = ChannelGraph::new(foo(&m), channel(&m, "stable"));
         assert_eq!(g.node("foo.v1.1.0").and_then(|n| n.channels.clone()), Some(vec!["fast".into(), "stable".into()]));
+    }
+
+    #[test]
+    fn nodes_list_the_channels_of_their_name_with_or_without_a_bundle() {
+        let mut m = TestCatalog::new()
+            .channel("stable", "[{name: foo.v1.2.0, replaces: foo.v1.1.0, skips: [foo.v0.9.0]}]")
+            .channel("fast", "[{name: foo.v0.9.0}, {name: foo.v1.1.0, replaces: foo.v0.9.0}]")
+            .build();
+        // As if the catalog's foo.v0.9.0 entry named a bundle that is missing.
+        let p = m.packages.iter_mut().find(|p| p.name == "foo").expect("foo");
+        p.channels
+            .iter_mut()
+            .flat_map(|c| &mut c.entries)
+            .filter(|e| e.name.value == "foo.v0.9.0")
+            .for_each(|e| e.bundle = None);
+        let g = ChannelGraph::new(foo(&m), channel(&m, "stable"));
+        let node = |name: &str| g.node(name).cloned().expect(name);
+        assert!(node("foo.v1.1.0").is_virtual);
+        assert_eq!(node("foo.v1.1.0").channels, Some(vec!["fast".into()]));
+        assert_eq!(node("foo.v1.1.0").version.as_deref(), Some("1.1.0"));
+        assert_eq!(node("foo.v0.9.0").channels, Some(vec!["fast".into()]));
+        assert_eq!(node("foo.v1.2.0").channels, Some(vec!["stable".into()]));
+        let fast = ChannelGraph::new(foo(&m), channel(&m, "fast"));
+        assert_eq!(fast.node("foo.v0.9.0").and_then(|n| n.channels.clone()), Some(vec!["fast".into()]));
+        let whole = PackageGraph::new(foo(&m));
+        let listed: Vec<(&str, &[String])> =
+            whole.bundle_channels.iter().map(|(k, v)| (k.as_str(), v.as_slice())).collect();
+        assert_eq!(
+            listed,
+            [
+                ("foo.v0.9.0", &["fast".to_string()][..]),
+                ("foo.v1.1.0", &["fast".to_string()][..]),
+                ("foo.v1.2.0", &["stable".to_string()][..])
+            ]
+        );
     }
 }
