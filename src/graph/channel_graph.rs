@@ -175,11 +175,12 @@ impl PackageGraph {
     /// Graphs of every channel of `package`.
     pub fn new(package: &Package) -> PackageGraph {
         let facts = PackageFacts::new(package);
-        let bundle_channels = crate::sort::btree_map(
-            facts
-                .every_listed_name()
-                .map(|(name, chans)| (name.to_string(), chans.iter().map(|c| c.to_string()).collect())),
-        );
+        let mut bundle_channels: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for ch in &package.channels {
+            for e in &ch.entries {
+                bundle_channels.entry(e.name.value.clone()).or_default().push(ch.name.clone());
+            }
+        }
         PackageGraph {
             package: package.name.clone(),
             default_channel: (!package.default_channel.value.is_empty()).then(|| package.default_channel.value.clone()),
@@ -254,15 +255,15 @@ impl<'a> PackageFacts<'a> {
         PackageFacts { package, starts, listing, unbundled }
     }
 
-    /// The channels listing `name`: those listing the package's bundle at `bundle` when given
-    /// (an entry's), else those listing the name without a bundle, else its bundle's.
+    /// The channels listing `name`, whose bundle is the package's bundle at `bundle` when known.
     fn channels(&self, name: &str, bundle: Option<usize>) -> Vec<String> {
-        let bundle = bundle.filter(|&b| b < self.package.bundles.len());
-        match (bundle, self.unbundled.get(name)) {
-            (None, Some(chans)) => chans.iter().map(|c| c.to_string()).collect(),
+        let listed = |b: usize| self.listed(b).map(str::to_string).collect();
+        match self.unbundled.get(name) {
+            Some(chans) if bundle.is_none() => chans.iter().map(|c| c.to_string()).collect(),
             _ => bundle
+                .filter(|&b| b < self.package.bundles.len())
                 .or_else(|| self.package.bundle_position(name))
-                .map_or_else(Vec::new, |b| self.listed(b).map(str::to_string).collect()),
+                .map_or_else(Vec::new, listed),
         }
     }
 
@@ -270,14 +271,6 @@ impl<'a> PackageFacts<'a> {
     fn listed(&self, b: usize) -> impl Iterator<Item = &'a str> + '_ {
         let range = self.starts[b] as usize..self.starts[b + 1] as usize;
         self.listing[range].iter().map(|&ci| self.package.channels[ci as usize].name.as_str())
-    }
-
-    /// Every name some channel lists, with the channels listing it (in no particular order).
-    fn every_listed_name(&self) -> impl Iterator<Item = (&'a str, Vec<&'a str>)> + '_ {
-        let bundled = (0..self.package.bundles.len())
-            .filter(|&b| self.starts[b] < self.starts[b + 1])
-            .map(|b| (self.package.bundles[b].name.value.as_str(), self.listed(b).collect()));
-        bundled.chain(self.unbundled.iter().map(|(name, chans)| (*name, chans.clone())))
     }
 }
 
