@@ -255,15 +255,16 @@ impl<'a> PackageFacts<'a> {
         PackageFacts { package, starts, listing, unbundled }
     }
 
-    /// The channels listing `name`, whose bundle is the package's bundle at `bundle` when known.
+    /// The channels listing `name`, whose bundle is the package's bundle at `bundle` when known
+    /// (an entry's); else those listing it without a bundle, else those listing its bundle.
     fn channels(&self, name: &str, bundle: Option<usize>) -> Vec<String> {
         let listed = |b: usize| self.listed(b).map(str::to_string).collect();
-        match self.unbundled.get(name) {
-            Some(chans) if bundle.is_none() => chans.iter().map(|c| c.to_string()).collect(),
-            _ => bundle
-                .filter(|&b| b < self.package.bundles.len())
-                .or_else(|| self.package.bundle_position(name))
-                .map_or_else(Vec::new, listed),
+        match bundle.filter(|&b| b < self.package.bundles.len()) {
+            Some(b) => listed(b),
+            None => match self.unbundled.get(name) {
+                Some(chans) => chans.iter().map(|c| c.to_string()).collect(),
+                None => self.package.bundle_position(name).map_or_else(Vec::new, listed),
+            },
         }
     }
 
