@@ -174,7 +174,6 @@ pub fn graphs_and_paths(model: &crate::model::Model) -> usize {
 impl PackageGraph {
     /// Graphs of every channel of `package`.
     pub fn new(package: &Package) -> PackageGraph {
-        let facts = PackageFacts::new(package);
         let mut bundle_channels: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for ch in &package.channels {
             for e in &ch.entries {
@@ -187,7 +186,7 @@ impl PackageGraph {
             channels: package
                 .channels
                 .iter()
-                .map(|c| ChannelGraph::build(&facts, c, &Prepared::new(package, c), false))
+                .map(|c| ChannelGraph::build(package, c, &Prepared::new(package, c), None))
                 .collect(),
             bundle_channels,
         }
@@ -213,10 +212,10 @@ impl PackageGraph {
     }
 }
 
-/// What every channel graph of a package reads from the whole package: which channels list each
-/// name. Found through each entry's bundle, not by hashing names: the graphs phase hashed every
-/// entry name of the package once per channel graph (docs/performance.md, "(twelfth session)").
-pub(crate) struct PackageFacts<'a> {
+/// Which channels of a package list each name, for the nodes of a channel's graph: found through
+/// each entry's bundle, not by hashing names (the graphs phase hashed every entry name of the
+/// package once per channel graph; docs/performance.md, "(twelfth session)").
+pub(crate) struct ChannelListing<'a> {
     package: &'a Package,
     /// The channels (positions in `package.channels`) listing each bundle, by bundle position:
     /// `listing[starts[b]..starts[b + 1]]`, in channel order.
@@ -227,8 +226,8 @@ pub(crate) struct PackageFacts<'a> {
     unbundled: HashMap<&'a str, Vec<&'a str>>,
 }
 
-impl<'a> PackageFacts<'a> {
-    pub(crate) fn new(package: &'a Package) -> PackageFacts<'a> {
+impl<'a> ChannelListing<'a> {
+    fn new(package: &'a Package) -> ChannelListing<'a> {
         let n = package.bundles.len();
         let bundle_of = |e: &crate::model::Entry| e.bundle.filter(|&b| b < n);
         let mut starts = vec![0u32; n + 1];
@@ -252,7 +251,7 @@ impl<'a> PackageFacts<'a> {
                 next[b] += 1;
             }
         }
-        PackageFacts { package, starts, listing, unbundled }
+        ChannelListing { package, starts, listing, unbundled }
     }
 
     /// The channels listing `name`, whose bundle is the package's bundle at `bundle` when known
@@ -313,23 +312,23 @@ fn deprecation_of(b: &Bundle) -> Option<String> {
     })
 }
 
-/// What every node of one channel's graph is built from: the package's facts, the names some
-/// entry of the channel skips, and whether nodes list their channels.
+/// What every node of one channel's graph is built from: the package, the names some entry of
+/// the channel skips, and the channels listing each name when nodes list their channels.
 struct NodeFacts<'a, 'p> {
-    package: &'p PackageFacts<'a>,
+    package: &'a Package,
     skipped: HashSet<&'a str>,
-    with_channels: bool,
+    listing: Option<&'p ChannelListing<'a>>,
 }
 
-impl<'a> NodeFacts<'a, '_> {
+impl NodeFacts<'_, '_> {
     fn channels(&self, name: &str, bundle: Option<usize>) -> Option<Vec<String>> {
-        self.with_channels.then(|| self.package.channels(name, bundle))
+        self.listing.map(|l| l.channels(name, bundle))
     }
 
     /// The node of entry `e` (the `i`th of channel `c`).
     fn entry_node(&self, c: &Channel, i: usize, head: Option<&str>, on_chain: &[bool], stranded: &[bool]) -> GraphNode {
         let e = &c.entries[i];
-        let bundle = e.bundle.and_then(|b| self.package.package.bundles.get(b));
+        let bundle = e.bundle.and_then(|b| self.package.bundles.get(b));
         let name = e.name.value.clone();
         GraphNode {
             version: bundle.and_then(Bundle::version_string),
@@ -348,7 +347,7 @@ impl<'a> NodeFacts<'a, '_> {
     fn virtual_node(&self, name: &str) -> GraphNode {
         GraphNode {
             name: name.to_string(),
-            version: self.package.package.bundle(name).and_then(|b| b.version_string()),
+            version: self.package.bundle(name).and_then(|b| b.version_string()),
             is_virtual: true,
             head: false,
             deprecated: None,
@@ -404,18 +403,17 @@ fn graph_fans(c: &Channel, fans: &Fans) -> Vec<GraphFan> {
 impl ChannelGraph {
     /// Build the graph of channel `c` of `package`.
     pub fn new(package: &Package, c: &Channel) -> ChannelGraph {
-        ChannelGraph::build(&PackageFacts::new(package), c, &Prepared::new(package, c), true)
+        ChannelGraph::build(package, c, &Prepared::new(package, c), Some(&ChannelListing::new(package)))
     }
 
-    /// The graph of `c` from its package's facts and its prepared view; nodes list their
-    /// channels when `with_channels`.
+    /// The graph of `c` of `package` from its prepared view; nodes list their channels when given
+    /// the package's `listing`.
     pub(crate) fn build(
-        facts: &PackageFacts<'_>,
+        package: &Package,
         c: &Channel,
         prepared: &Prepared<'_>,
-        with_channels: bool,
+        listing: Option<&ChannelListing<'_>>,
     ) -> ChannelGraph {
-        let package = facts.package;
         let head = c.head().ok().map(|e| e.name.value.clone());
         let mut on_chain = vec![false; c.entries.len()];
         if let Ok(o) = &prepared.order {
@@ -425,7 +423,7 @@ impl ChannelGraph {
         }
         let stranded = stranded_entries(c, prepared.v0.as_ref(), head.as_deref());
         let skipped = c.entries.iter().flat_map(|e| e.skips.iter().map(|s| s.value.as_str())).collect();
-        let node_facts = NodeFacts { package: facts, skipped, with_channels };
+        let node_facts = NodeFacts { package, skipped, listing };
         let mut nodes: Vec<GraphNode> =
             (0..c.entries.len()).map(|i| node_facts.entry_node(c, i, head.as_deref(), &on_chain, &stranded)).collect();
         let (edges, virtual_nodes) = edges(&node_facts, c);

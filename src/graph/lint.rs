@@ -6,7 +6,7 @@
 use crate::hash::{HashMap, HashMapExt, HashSet};
 use std::ops::Range;
 
-use super::channel_graph::{ChannelGraph, PackageFacts, Prepared};
+use super::channel_graph::{ChannelGraph, Prepared};
 use super::edge::entry_version;
 use super::smallest::Smallest;
 use super::upgrade::V0Channel;
@@ -17,10 +17,9 @@ use crate::version::Version;
 
 /// The graph lints of one package.
 pub fn package(p: &Package) -> Vec<Diagnostic> {
-    let facts = PackageFacts::new(p);
     let mut out = Vec::new();
     for c in &p.channels {
-        channel(&facts, p, c, &mut out);
+        channel(p, c, &mut out);
     }
     out
 }
@@ -28,8 +27,8 @@ pub fn package(p: &Package) -> Vec<Diagnostic> {
 /// The lints of one channel, in this order: stranded entries; then entry by entry, a replaces
 /// target that is skipped, a version going backwards, a skipRange covering nothing; then the head
 /// (not the highest, deprecated); then unreachable entries; then z-stream gaps.
-fn channel(facts: &PackageFacts<'_>, p: &Package, c: &Channel, out: &mut Vec<Diagnostic>) {
-    let Some(cx) = ChannelLint::new(facts, p, c) else { return };
+fn channel(p: &Package, c: &Channel, out: &mut Vec<Diagnostic>) {
+    let Some(cx) = ChannelLint::new(p, c) else { return };
     out.extend(stranded_entries(&cx));
     for (i, e) in c.entries.iter().enumerate() {
         out.extend(replaces_skipped(&cx, e));
@@ -65,13 +64,13 @@ struct ChannelLint<'a> {
 
 impl<'a> ChannelLint<'a> {
     /// `None` for a channel opm already rejects (no entries, or not exactly one head).
-    fn new(facts: &PackageFacts<'_>, package: &'a Package, channel: &'a Channel) -> Option<ChannelLint<'a>> {
+    fn new(package: &'a Package, channel: &'a Channel) -> Option<ChannelLint<'a>> {
         if channel.entries.is_empty() {
             return None;
         }
         let head = channel.head().ok()?;
         let prepared = Prepared::new(package, channel);
-        let graph = ChannelGraph::build(facts, channel, &prepared, false);
+        let graph = ChannelGraph::build(package, channel, &prepared, None);
         let by_name: HashMap<&str, usize> =
             channel.entries.iter().enumerate().map(|(i, e)| (e.name.value.as_str(), i)).collect();
         let mut skipped_by: HashMap<&str, &str> = HashMap::new();
