@@ -324,5 +324,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
     // Only in the Node tests' build (the `test-hooks` feature); `undefined` in published builds.
     __panicForTesting: hasPanicHook(getRaw) ? () => call((raw) => raw.__panicForTesting()) : undefined,
     __parseOnly: (files) => call((raw) => raw.__parseOnly(files)),
+    // Benchmark hook: the resolution alone, its outcome left in the module (the number of installs).
+    __resolveCount: (problem) => withResolver(problem, (r, p) => r.__resolveCount(problemText(p))),
   };
 }

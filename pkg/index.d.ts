@@ -818,6 +818,8 @@ export declare function resolveText(problem: ResolveProblem): string;
 export declare function resolveV1(problem: V1Problem): V1Pick;
 /** @internal Benchmark baseline: parse only, returns the number of documents. */
 export declare function __parseOnly(files: CatalogFile[]): number;
+/** @internal Benchmark hook: the resolution alone (Node's module), returns the number of installs. */
+export declare function __resolveCount(problem: ResolveProblem): number;
 
 // ---- operator groups and RBAC
 

@@ -599,6 +599,20 @@ impl Catalog {
     }
 }
 
+/// Benchmark hook: the resolution alone (`resolve::resolve`, the function the native benchmark
+/// times) of a problem given as JSON text, on the attached catalogs; returns the number of
+/// installs. The outcome stays in the module: the like-for-like figure beside `__graphsAndPaths`
+/// (docs/performance.md, "(thirteenth session)"). Not part of the API.
+#[cfg(all(feature = "resolver", feature = "tools"))]
+#[wasm_bindgen]
+impl Resolver {
+    #[wasm_bindgen(js_name = __resolveCount)]
+    pub fn resolve_count(&self, problem: &str) -> Result<usize, JsValue> {
+        let _region = region::Region::enter(&ALLOCATOR, RESOLVE_REGION_BYTES);
+        Ok(self.run(problem)?.install.len())
+    }
+}
+
 /// Test hook: panics on purpose, so tests can check that the façade recovers. Only in builds
 /// with the `test-hooks` feature (the Node tests' build), never in the published package.
 #[cfg(feature = "test-hooks")]

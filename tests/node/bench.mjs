@@ -134,6 +134,9 @@ info('Node\'s module (everything) .wasm, gzipped', nodeGz, 'KB');
     graphs: best(() => catalog.__graphsAndPaths(), parityRuns, 1000, parityMs),
     resolve: best(() => olm.resolve(problem).install.length, parityRuns, 1000, parityMs),
   };
+  // For information: the resolution alone, its outcome left in the module (`__resolveCount`: the
+  // problem in as JSON text, no outcome JSON out, no objects built), like `__graphsAndPaths`.
+  const resolutionOnly = best(() => olm.__resolveCount(problem), parityRuns, 1000, parityMs);
   catalog.free();
   synth.free();
   rmSync(synthDir, { recursive: true, force: true });
@@ -163,6 +166,15 @@ info('Node\'s module (everything) .wasm, gzipped', nodeGz, 'KB');
   const outcomeRatio = cpu ? wasmPhases.resolve.cpu / o.oneThreadCpu : wasmPhases.resolve.wall / o.oneThread;
   console.log(`  ${'(the same, native with its outcome JSON)'.padEnd(36)} ${ms(o.oneThread).padStart(21)} ${(cpu ? ms(o.oneThreadCpu) : '').padStart(9)} ${ms(o.allThreads).padStart(18)} ${''.padStart(10)} ${''.padStart(9)}  ${outcomeRatio.toFixed(2)}x  (information)`);
   info(`wasm / native (one thread, ${clock}), ${what.resolve}, native with its outcome as JSON`, outcomeRatio, '×');
+  // The same resolution with its outcome left in the module on the wasm side: what is left of the
+  // gap above is the boundary (the outcome as 65 KB of JSON, parsed into objects), which the
+  // native side does not have (docs/performance.md, "(thirteenth session)").
+  if (resolutionOnly.result !== native.phases.resolve.count) throw new Error(`resolution alone: wasm did different work from native (${resolutionOnly.result} vs ${native.phases.resolve.count})`);
+  const n = native.phases.resolve;
+  const aloneRatio = cpu ? resolutionOnly.cpu / n.oneThreadCpu : resolutionOnly.wall / n.oneThread;
+  const boundary = cpu ? wasmPhases.resolve.cpu - resolutionOnly.cpu : wasmPhases.resolve.wall - resolutionOnly.wall;
+  console.log(`  ${'(the resolution alone, outcome kept)'.padEnd(36)} ${''.padStart(21)} ${''.padStart(9)} ${''.padStart(18)} ${ms(resolutionOnly.wall).padStart(10)} ${ms(resolutionOnly.cpu).padStart(9)}  ${aloneRatio.toFixed(2)}x  (information; the boundary: ${boundary.toFixed(2)} ms)`);
+  info(`wasm / native (one thread, ${clock}), ${what.resolve}, the resolution alone (outcome kept in the module)`, aloneRatio, '×');
 }
 
 // Resolver (issue 6): a subscription to every package of community-v4.20 (default channel),
