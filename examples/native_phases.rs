@@ -64,8 +64,8 @@ fn main() {
     let validate = || validate_files(&files).report.diagnostics.len();
     let graphs = || graphs_and_paths(&model);
     let resolving = || resolve(&cluster).map(|r| r.install.len()).unwrap_or(0);
-    // For information: the resolution with its outcome as the JSON text the façade's `resolve`
-    // parses (the picks' messages formatted), which the `resolve` phase leaves out.
+    // For information: the resolution with its outcome written as the JSON text the façade's
+    // `resolve` parses, which the `resolve` phase leaves out (it stops at the outcome's values).
     let with_outcome = || {
         let outcome = Outcome::from(resolve(&cluster));
         serde_json::to_string(&outcome).map_or(0, |_| outcome.install.len())

@@ -159,8 +159,8 @@ info('Node\'s module (everything) .wasm, gzipped', nodeGz, 'KB');
     target(`wasm / native (one thread, ${clock}), ${what[phase]}`, ratio, '×', 1.3);
   }
   // For information: the native resolution with its outcome serialized as the JSON that the
-  // wasm side's `resolve` formats and parses (the native phase above leaves the picks' messages
-  // unformatted), docs/performance.md "(tenth session)".
+  // wasm side's `resolve` writes and parses (the native phase above builds the outcome's values,
+  // the picks' messages included, but writes no JSON), docs/performance.md "(thirteenth session)".
   const o = native.resolveWithOutcome;
   if (o.count !== wasmPhases.resolve.result) throw new Error(`resolve with its outcome: wasm did different work from native (${wasmPhases.resolve.result} vs ${o.count})`);
   const outcomeRatio = cpu ? wasmPhases.resolve.cpu / o.oneThreadCpu : wasmPhases.resolve.wall / o.oneThread;
