@@ -237,8 +237,15 @@ fn print_table(rows: &[Row], runs: usize) {
     for (i, name) in NAMES.iter().enumerate() {
         let ratio = micros_per_bundle(last.phases[i].best(), last.bundles)
             / micros_per_bundle(first.phases[i].best(), first.bundles);
-        let verdict = if ratio <= TARGET { "met" } else { "NOT met" };
-        println!("  {name:<16} {ratio:5.2}×  {verdict}");
+        common::target(
+            &format!(
+                "scale curve: {name}, {clock} time per bundle, {} vs {} bundles ≤ {TARGET}×",
+                thousands(last.bundles),
+                thousands(first.bundles)
+            ),
+            &format!("{ratio:.2}×"),
+            ratio <= TARGET,
+        );
     }
 }
 
