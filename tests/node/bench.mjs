@@ -150,30 +150,31 @@ info('Node\'s module (everything) .wasm, gzipped', nodeGz, 'KB');
   console.log(`wasm vs native, same phases and input bytes, best of ${parityRuns} runs or more (at least ${parityMs} ms of runs); native on ONE thread (wasm has no threads), on all ${native.threads} for information; ratio of ${clock} times:`);
   const ms = (x) => `${x.toFixed(1).padStart(6)} ms`;
   console.log(`  ${'phase'.padEnd(36)} ${'native 1 thread: wall'.padStart(21)} ${'CPU'.padStart(9)} ${`${native.threads} threads: wall`.padStart(18)} ${'wasm: wall'.padStart(10)} ${'CPU'.padStart(9)}  wasm / native`);
+  /** wasm / native of `w` against `n`, once both are checked to have done the same work. */
+  const ratioOf = (label, w, n) => {
+    if (n.count !== w.result) throw new Error(`${label}: wasm did different work from native (${w.result} vs ${n.count})`);
+    return cpu ? w.cpu / n.oneThreadCpu : w.wall / n.oneThread;
+  };
+  /** One line of the table; a side given as `null` is left blank. */
+  const row = (label, n, w, tail) => console.log(`  ${label.padEnd(36)} ${(n ? ms(n.oneThread) : '').padStart(21)} ${(n && cpu ? ms(n.oneThreadCpu) : '').padStart(9)} ${(n ? ms(n.allThreads) : '').padStart(18)} ${(w ? ms(w.wall) : '').padStart(10)} ${(w ? ms(w.cpu) : '').padStart(9)}  ${tail}`);
   for (const [phase, w] of Object.entries(wasmPhases)) {
-    const n = native.phases[phase];
-    if (n.count !== w.result) throw new Error(`${phase}: wasm did different work from native (${w.result} vs ${n.count})`);
-    const ratio = cpu ? w.cpu / n.oneThreadCpu : w.wall / n.oneThread;
-    const cpus = cpu ? ms(n.oneThreadCpu) : '';
-    console.log(`  ${what[phase].padEnd(36)} ${ms(n.oneThread).padStart(21)} ${cpus.padStart(9)} ${ms(n.allThreads).padStart(18)} ${ms(w.wall).padStart(10)} ${ms(w.cpu).padStart(9)}  ${ratio.toFixed(2)}x  (≤ 1.3x ${ratio <= 1.3 ? 'met' : 'NOT met'})`);
+    const ratio = ratioOf(phase, w, native.phases[phase]);
+    row(what[phase], native.phases[phase], w, `${ratio.toFixed(2)}x  (≤ 1.3x ${ratio <= 1.3 ? 'met' : 'NOT met'})`);
     target(`wasm / native (one thread, ${clock}), ${what[phase]}`, ratio, '×', 1.3);
   }
   // For information: the native resolution with its outcome serialized as the JSON that the
   // wasm side's `resolve` writes and parses (the native phase above builds the outcome's values,
   // the picks' messages included, but writes no JSON), docs/performance.md "(thirteenth session)".
-  const o = native.resolveWithOutcome;
-  if (o.count !== wasmPhases.resolve.result) throw new Error(`resolve with its outcome: wasm did different work from native (${wasmPhases.resolve.result} vs ${o.count})`);
-  const outcomeRatio = cpu ? wasmPhases.resolve.cpu / o.oneThreadCpu : wasmPhases.resolve.wall / o.oneThread;
-  console.log(`  ${'(the same, native with its outcome JSON)'.padEnd(36)} ${ms(o.oneThread).padStart(21)} ${(cpu ? ms(o.oneThreadCpu) : '').padStart(9)} ${ms(o.allThreads).padStart(18)} ${''.padStart(10)} ${''.padStart(9)}  ${outcomeRatio.toFixed(2)}x  (information)`);
+  const outcomeRatio = ratioOf('resolve with its outcome', wasmPhases.resolve, native.resolveWithOutcome);
+  row('(the same, native with its outcome JSON)', native.resolveWithOutcome, null, `${outcomeRatio.toFixed(2)}x  (information)`);
   info(`wasm / native (one thread, ${clock}), ${what.resolve}, native with its outcome as JSON`, outcomeRatio, '×');
   // The same resolution with its outcome left in the module on the wasm side: what is left of the
   // gap above is the boundary (the outcome as 65 KB of JSON, parsed into objects), which the
   // native side does not have (docs/performance.md, "(thirteenth session)").
-  if (resolutionOnly.result !== native.phases.resolve.count) throw new Error(`resolution alone: wasm did different work from native (${resolutionOnly.result} vs ${native.phases.resolve.count})`);
-  const n = native.phases.resolve;
-  const aloneRatio = cpu ? resolutionOnly.cpu / n.oneThreadCpu : resolutionOnly.wall / n.oneThread;
-  const boundary = cpu ? wasmPhases.resolve.cpu - resolutionOnly.cpu : wasmPhases.resolve.wall - resolutionOnly.wall;
-  console.log(`  ${'(the resolution alone, outcome kept)'.padEnd(36)} ${''.padStart(21)} ${''.padStart(9)} ${''.padStart(18)} ${ms(resolutionOnly.wall).padStart(10)} ${ms(resolutionOnly.cpu).padStart(9)}  ${aloneRatio.toFixed(2)}x  (information; the boundary: ${boundary.toFixed(2)} ms)`);
+  const aloneRatio = ratioOf('resolution alone', resolutionOnly, native.phases.resolve);
+  const time = cpu ? 'cpu' : 'wall';
+  const boundary = wasmPhases.resolve[time] - resolutionOnly[time];
+  row('(the resolution alone, outcome kept)', null, resolutionOnly, `${aloneRatio.toFixed(2)}x  (information; the boundary: ${boundary.toFixed(2)} ms)`);
   info(`wasm / native (one thread, ${clock}), ${what.resolve}, the resolution alone (outcome kept in the module)`, aloneRatio, '×');
 }
 
