@@ -10,8 +10,11 @@ export CONFORMANCE_DIR
 # The wasm-bindgen CLI must match the library version pinned in Cargo.lock.
 WASM_BINDGEN_VERSION := $(shell grep -A1 '^name = "wasm-bindgen"$$' Cargo.lock | sed -n 's/^version = "\(.*\)"/\1/p')
 export CHROMEDRIVER ?= /usr/bin/chromedriver
+# The one nightly the WebAssembly modules and the fuzz targets are built with (dated, so that a
+# commit builds the same bytes; scripts/check-wasm.sh checks it).
+NIGHTLY := $(shell cat scripts/nightly-toolchain)
 
-.PHONY: all setup build pkg test bench-build test-rust test-wasm test-node test-e2e test-fuzz serve site bench bench-node clean
+.PHONY: all setup build pkg test bench-build test-rust test-wasm test-node test-e2e test-wasm-build test-fuzz serve site bench bench-node clean
 
 all: build
 
@@ -22,8 +25,8 @@ setup:
 	@command -v python3 >/dev/null || { echo "python3 not found (used to serve the site): apt-get install -y python3"; exit 1; }
 	@rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
 	@# The npm package's modules rebuild the standard library for size (scripts/build-pkg.sh).
-	@rustup component list --toolchain nightly --installed 2>/dev/null | grep -q '^rust-src' || \
-		rustup toolchain install nightly --profile minimal --component rust-src
+	@rustup component list --toolchain $(NIGHTLY) --installed 2>/dev/null | grep -q '^rust-src' || \
+		rustup toolchain install $(NIGHTLY) --profile minimal --component rust-src
 	@[ "$$(wasm-bindgen --version 2>/dev/null)" = "wasm-bindgen $(WASM_BINDGEN_VERSION)" ] || \
 		$(CARGO) install wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION)
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
@@ -38,7 +41,7 @@ pkg: setup
 
 ## test: Rust unit/conformance/real-catalog/CLI tests, the bindings in Node and Chromium, the
 ## packed npm package under Node's test runner; benchmarks are compiled, not run.
-test: setup bench-build test-rust test-wasm test-node test-e2e test-fuzz
+test: setup bench-build test-rust test-wasm test-node test-e2e test-wasm-build test-fuzz
 
 bench-build:
 	$(CARGO) bench --no-run
@@ -58,10 +61,15 @@ test-node:
 test-e2e: site build
 	node --test --test-concurrency=1 --test-reporter=spec tests/e2e/*.test.mjs
 
-## test-fuzz: every cargo-fuzz target of fuzz/ for 5 s on a copy of its seed corpus (nightly
-## toolchain and cargo-fuzz, installed when missing); fails on any crash, hang or out-of-memory.
+## test-wasm-build: the core module within its size budget (250 KB gzipped) and built twice from
+## the same tree to the same bytes (scripts/check-wasm.sh; after test-e2e, which built the modules).
+test-wasm-build:
+	scripts/check-wasm.sh
+
+## test-fuzz: every cargo-fuzz target of fuzz/ for 5 s on a copy of its seed corpus (the pinned
+## nightly, installed by setup, and cargo-fuzz, installed when missing); fails on any crash, hang
+## or out-of-memory.
 test-fuzz:
-	@rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
 	@command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz
 	scripts/fuzz.sh 5
 

@@ -24,13 +24,16 @@
 # `scripts/build-pkg.sh --browsers` builds the four browsers' modules alone and leaves
 # pkg/dist/node-full as it is: the site (scripts/build-site.sh) uses no other, and Node's module,
 # built for speed, is the longest build (3–4 min after a change to the crate).
+# `scripts/build-pkg.sh --core` builds the core alone (pkg/dist/web), for scripts/check-wasm.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 node_module=1
+others=1
 case "${1:-}" in
   "") ;;
   --browsers) node_module= ;;
-  *) echo "usage: scripts/build-pkg.sh [--browsers]" >&2; exit 2 ;;
+  --core) node_module= others= ;;
+  *) echo "usage: scripts/build-pkg.sh [--browsers|--core]" >&2; exit 2 ;;
 esac
 # Cargo.toml's `wasm` profile: whole-program LTO in one codegen unit, which is smaller and no
 # slower; opt-level 3, because "s" or "z" cut 15 % of the gzipped size but slow validation by
@@ -44,9 +47,10 @@ esac
 # message formatting; the façade reports it as `internal-panic` as before, but the console shows
 # no panic message). Together −56 KB gzipped on the core module and no slower
 # (docs/performance.md, "WebAssembly size").
-# OLM_WASM_TOOLCHAIN picks the nightly toolchain (default `nightly`); it is installed with
-# `rust-src` when missing.
-toolchain=${OLM_WASM_TOOLCHAIN:-nightly}
+# The nightly is pinned in scripts/nightly-toolchain (one dated nightly, so that the same commit
+# builds the same bytes: scripts/check-wasm.sh builds the core twice and compares);
+# OLM_WASM_TOOLCHAIN overrides it. It is installed with `rust-src` when missing.
+toolchain=${OLM_WASM_TOOLCHAIN:-$(cat scripts/nightly-toolchain)}
 if ! rustup run "$toolchain" rustc -V >/dev/null 2>&1; then
   rustup toolchain install "$toolchain" --profile minimal --component rust-src
 elif ! rustup component list --toolchain "$toolchain" --installed | grep -q '^rust-src'; then
@@ -100,17 +104,20 @@ build_node() {
 # cached wasm-opt outputs of an unchanged module not counted).
 lane() { for b in "$@"; do "build_$b" || return 1; done; }
 lane ${node_module:+node} core & first=$!
-lane picture resolver tools & second=$!
+lane ${others:+picture resolver tools} & second=$!
 status=0
 wait "$first" || status=$?
 wait "$second" || status=$?
 [ "$status" = 0 ] || { echo "build-pkg: a cargo build failed (see above)" >&2; exit "$status"; }
 built() { echo "$out/$1/wasm32-unknown-unknown/wasm/olm_catalog.wasm"; }
-rm -rf pkg/dist/web pkg/dist/web-picture pkg/dist/web-resolver pkg/dist/web-tools
+rm -rf pkg/dist/web
 wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web "$(built core)"
-wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web-picture "$out/picture/wasm32-unknown-unknown/wasm/olm_graph_picture.wasm"
-wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web-resolver "$(built resolver)"
-wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web-tools "$(built tools)"
+if [ -n "$others" ]; then
+  rm -rf pkg/dist/web-picture pkg/dist/web-resolver pkg/dist/web-tools
+  wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web-picture "$out/picture/wasm32-unknown-unknown/wasm/olm_graph_picture.wasm"
+  wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web-resolver "$(built resolver)"
+  wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web-tools "$(built tools)"
+fi
 if [ -n "$node_module" ]; then
   rm -rf pkg/dist/node-full
   wasm-bindgen --target nodejs --weak-refs --out-dir pkg/dist/node-full "$(built full)"
@@ -124,7 +131,7 @@ fi
 if [ ! -x scripts/node_modules/.bin/wasm-opt ] || [ scripts/package.json -nt scripts/node_modules/.package-lock.json ]; then
   npm install --prefix scripts --no-audit --no-fund --silent
 fi
-modules="pkg/dist/web/olm_catalog_bg.wasm pkg/dist/web-picture/olm_graph_picture_bg.wasm pkg/dist/web-resolver/olm_catalog_bg.wasm pkg/dist/web-tools/olm_catalog_bg.wasm${node_module:+ pkg/dist/node-full/olm_catalog_bg.wasm}"
+modules="pkg/dist/web/olm_catalog_bg.wasm${others:+ pkg/dist/web-picture/olm_graph_picture_bg.wasm pkg/dist/web-resolver/olm_catalog_bg.wasm pkg/dist/web-tools/olm_catalog_bg.wasm}${node_module:+ pkg/dist/node-full/olm_catalog_bg.wasm}"
 # `--low-memory-unused` lets wasm-opt fold a constant added to an address into the access's offset
 # (`i32.load offset=C`), which differs from the wrapping `i32.add` only for an address within 1 KB
 # of 4 GiB, one Rust code never computes (its pointers stay inside the module's memory, far below
