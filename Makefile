@@ -11,7 +11,7 @@ export CONFORMANCE_DIR
 WASM_BINDGEN_VERSION := $(shell grep -A1 '^name = "wasm-bindgen"$$' Cargo.lock | sed -n 's/^version = "\(.*\)"/\1/p')
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 
-.PHONY: all setup build pkg test bench-build test-rust test-wasm test-node test-e2e test-fuzz serve site bench bench-node clean
+.PHONY: all setup build pkg test bench-build test-rust test-wasm test-node test-e2e test-fuzz serve site bench bench-node cli-reference clean
 
 all: build
 
@@ -86,6 +86,12 @@ bench: setup pkg build
 bench-node: pkg
 	$(CARGO) build --release --example native_phases
 	node tests/node/bench.mjs
+
+## cli-reference: docs/cli.md, generated from the CLI's clap definition (tests/cli_reference.rs
+## fails when the committed file differs).
+cli-reference:
+	$(CARGO) run --quiet --bin olm-catalog -- __cli-reference > docs/cli.md.tmp
+	mv docs/cli.md.tmp docs/cli.md
 
 clean:
 	$(CARGO) clean
