@@ -14,7 +14,7 @@ export CHROMEDRIVER ?= /usr/bin/chromedriver
 # commit builds the same bytes; scripts/check-wasm.sh checks it).
 NIGHTLY := $(shell cat scripts/nightly-toolchain)
 
-.PHONY: all setup build pkg test bench-build test-rust test-wasm test-node test-e2e test-wasm-build test-fuzz serve site bench bench-node clean
+.PHONY: all setup build pkg test bench-build test-rust test-wasm test-node test-e2e test-wasm-build test-fuzz serve site bench bench-node cli-reference clean
 
 all: build
 
@@ -94,6 +94,12 @@ bench: setup pkg build
 bench-node: pkg
 	$(CARGO) build --release --example native_phases
 	node tests/node/bench.mjs
+
+## cli-reference: docs/cli.md, generated from the CLI's clap definition (tests/cli_reference.rs
+## fails when the committed file differs).
+cli-reference:
+	$(CARGO) run --quiet --bin olm-catalog -- __cli-reference > docs/cli.md.tmp
+	mv docs/cli.md.tmp docs/cli.md
 
 clean:
 	$(CARGO) clean

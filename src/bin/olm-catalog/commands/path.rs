@@ -1,0 +1,74 @@
+//! `olm-catalog path`: the upgrades OLM v0 or v1 takes from an installed bundle to a channel's
+//! head, or why there are none.
+
+use std::path::PathBuf;
+
+use olm_catalog::graph::{upgrade_path, UpgradePath};
+
+use crate::args::{SemanticsArg, TextOrJson};
+use crate::catalog::{load_built, package, start};
+use crate::output::{answer, push_json, Fail};
+
+pub const EXIT_CODES: &str = "Exit codes:
+- 0: the path reaches the head
+- 1: the version is stranded (the reason says why)
+- 2: usage or I/O error (no such package, channel or bundle included)";
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Catalog directory or file.
+    path: PathBuf,
+    /// The package.
+    #[arg(long)]
+    package: String,
+    /// The channel whose head the path leads to.
+    #[arg(long)]
+    channel: String,
+    /// Installed bundle name, or a version like 1.2.0.
+    #[arg(long)]
+    from: String,
+    /// OLM v0 (one edge per resolution, closest to the head) or OLM v1 (highest successor).
+    #[arg(long, value_enum, default_value_t = SemanticsArg::V0)]
+    semantics: SemanticsArg,
+    /// Output format: one line per upgrade, then a summary; or JSON (`{from, to, steps: [{from,
+    /// to, edge}], stranded, reason}`).
+    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    format: TextOrJson,
+}
+
+pub fn run(a: &Args, out: &mut String) -> Result<u8, Fail> {
+    let m = load_built(&a.path)?;
+    let p = package(&m, &a.package, &a.path)?;
+    let channel = &a.channel;
+    let c = p.channel(channel).ok_or_else(|| Fail(format!("package {:?} has no channel {channel:?}", a.package)))?;
+    let up = upgrade_path(p, c, &start(p, &a.from), a.semantics.into()).map_err(|e| Fail(e.to_string()))?;
+    match a.format {
+        TextOrJson::Json => push_json(out, &up)?,
+        TextOrJson::Text => print_text(&up, channel, out),
+    }
+    Ok(answer(up.stranded))
+}
+
+/// `a -> b (replaces)` per step, then how many upgrades reach the head, or why none does.
+fn print_text(up: &UpgradePath, channel: &str, out: &mut String) {
+    let head = up.to.as_deref().unwrap_or("(no head)");
+    if up.steps.is_empty() && !up.stranded {
+        out.push_str(&format!("{} is the head of channel {channel}\n", up.from));
+    }
+    for s in &up.steps {
+        out.push_str(&format!("{} -> {} ({})\n", s.from, s.to, s.edge.as_str()));
+    }
+    if up.stranded {
+        out.push_str(&format!(
+            "stranded: no path from {} to {head}: {}\n",
+            up.from,
+            up.reason.as_deref().unwrap_or("")
+        ));
+    } else if !up.steps.is_empty() {
+        out.push_str(&format!(
+            "{} upgrade{} to reach {head}\n",
+            up.steps.len(),
+            if up.steps.len() == 1 { "" } else { "s" }
+        ));
+    }
+}
