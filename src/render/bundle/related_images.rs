@@ -1,7 +1,10 @@
 //! `relatedImages` as opm's `getRelatedImages` makes them: the CSV's `spec.relatedImages`, then
 //! the bundle image (nameless) unless listed, then every container and init-container image of
-//! the CSV's deployments (nameless) unless listed; finally sorted by image (stably here; opm's
-//! sort is not stable, which only matters for an image listed twice).
+//! the CSV's deployments (nameless) unless listed; finally sorted by image with Go's unstable
+//! `sort.Slice`, as opm sorts them, so that an image listed twice (under two names) keeps the
+//! order opm gives the pair. opm appends the deployments' images in Go's map order (random);
+//! here they come in image order, so when two or more of them are added to a list of more than
+//! 12, opm's own order of such a pair can vary from run to run.
 
 use std::collections::BTreeSet;
 
@@ -42,7 +45,7 @@ pub fn related_images(csv: &Node, bundle_image: &str) -> Result<Vec<Related>, St
             out.push(Related { name: String::new(), image });
         }
     }
-    crate::sort::sort_by(&mut out, |a, b| a.image.cmp(&b.image));
+    crate::gosort::sort_slice(&mut out, |a, b| a.image < b.image);
     Ok(out)
 }
 
@@ -95,5 +98,26 @@ mod tests {
         assert_eq!(related_images(&csv(&other), "").unwrap().len(), 1);
         let bad = csv("spec:\n  relatedImages: {name: x}\n");
         assert!(related_images(&bad, "").unwrap_err().contains("cannot unmarshal object"));
+    }
+
+    /// Real bundles listing their operator image twice (under two names): the pair ends in the
+    /// order opm's `sort.Slice` leaves it, the whole list equal to opm's render of the bundle.
+    #[test]
+    fn an_image_listed_twice_keeps_the_order_opm_gives_it() {
+        let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/sailoperator/");
+        for nightly in ["1.31.0-nightly-2026-08-08", "1.31.0-nightly-2026-08-20"] {
+            let text = std::fs::read_to_string(format!("{fixtures}{nightly}.clusterserviceversion.yaml")).unwrap();
+            let opm = std::fs::read_to_string(format!("{fixtures}{nightly}.opm-related-images.json")).unwrap();
+            let opm: Vec<serde_json::Value> = serde_json::from_str(&opm).unwrap();
+            let expected: Vec<(String, String)> = opm
+                .iter()
+                .map(|r| (r["name"].as_str().unwrap_or("").to_string(), r["image"].as_str().unwrap().to_string()))
+                .collect();
+            let ours: Vec<(String, String)> =
+                related_images(&csv(&text), "").unwrap().into_iter().map(|r| (r.name, r.image)).collect();
+            assert_eq!(ours, expected, "{nightly}");
+            let names: Vec<&str> = ours.iter().filter(|r| r.1.contains("sail-operator@")).map(|r| &*r.0).collect();
+            assert!(names.len() == 2 && names[1] == "sail-operator", "{nightly}: {names:?}");
+        }
     }
 }
