@@ -672,7 +672,7 @@ impl Session {
             findings.extend(diags);
             findings.extend(lints);
         }
-        let dangling = last_channel_dangling_entries(&cfg, &model);
+        let dangling = last_channel_dangling_entries(&model);
         let package_at = cfg.packages.first().map(|p| p.source.clone());
         let first_channel_at = cfg.channels.first().map(|c| c.source.clone());
         let findings = level_by_file(findings, &self.options, |f| self.parsed.get(f).map(|p| &p.blobs));
@@ -741,21 +741,41 @@ impl Session {
             }
         }
         if self.groups.values().any(|g| g.phase(Phase::Dangling).iter().any(Diagnostic::is_error)) {
-            let dangling = self.groups.values().filter(|g| g.dangling.is_some());
-            if let Some(g) = dangling.min_by_key(|g| self.blob_position(g.first_channel_at.as_ref())) {
-                return g.dangling.clone();
+            let slotted = self.in_map_order(|g| g.first_channel_at.as_ref(), |g| g.dangling.as_ref());
+            if let Some(m) = slotted.into_iter().next() {
+                return Some(m.clone());
             }
         }
         if let Some(m) = first(Phase::Deprecations) {
             return Some(m);
         }
         let mut tree = ErrorTree::new("invalid index");
-        let mut groups: Vec<&Group> = self.groups.values().collect();
-        crate::sort::sort_by_key(&mut groups, |g| self.blob_position(g.package_at.as_ref()));
-        for g in groups {
-            tree.child(g.tree.clone());
+        let trees = self.in_map_order(|g| g.package_at.as_ref(), |g| (!g.tree.is_empty()).then_some(&g.tree));
+        for t in trees {
+            tree.child(t.clone());
         }
         (!tree.is_empty()).then(|| tree.render())
+    }
+
+    /// What `value` gives for the groups, in the order opm's Go map of packages yields them most
+    /// often (`model_checks::go_map_order`), each package keyed where `key_at`'s blob was read.
+    fn in_map_order<'a, T>(
+        &'a self,
+        key_at: impl Fn(&Group) -> Option<&declcfg::Source>,
+        value: impl Fn(&'a Group) -> Option<T>,
+    ) -> Vec<T> {
+        let mut slots: Vec<(usize, u32, u32)> =
+            self.groups.values().filter_map(|g| key_at(g).map(|s| self.blob_position(Some(s)))).collect();
+        crate::sort::sort(&mut slots);
+        let items = self
+            .groups
+            .values()
+            .filter_map(|g| {
+                let slot = slots.binary_search(&self.blob_position(Some(key_at(g)?))).ok()?;
+                Some((slot, value(g)?))
+            })
+            .collect();
+        super::model_checks::go_map_order(slots.len(), items)
     }
 }
 
