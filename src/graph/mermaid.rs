@@ -635,4 +635,36 @@ mod tests {
                     stroke:#FF0000,stroke-width:3px,stroke-dasharray:5;";
         assert_eq!(out.lines().last(), Some(want));
     }
+
+    #[test]
+    fn entries_of_equal_versions_are_drawn_in_the_order_gos_sort_slice_leaves_them() {
+        // 14 entries, four to a version (b00..b03 at 1.0.0, ...): more than 12, so Go's sort
+        // is not an insertion sort and moves equal versions around.
+        let mut text = String::from("{\"schema\":\"olm.package\",\"name\":\"dup\",\"defaultChannel\":\"stable\"}\n");
+        let names: Vec<String> = (0..14).map(|i| format!("dup.b{i:02}")).collect();
+        let mut entries = vec![format!(r#"{{"name":"{}"}}"#, names[0])];
+        entries.extend((1..14).map(|i| format!(r#"{{"name":"{}","replaces":"{}"}}"#, names[i], names[i - 1])));
+        text.push_str(&format!(
+            "{{\"schema\":\"olm.channel\",\"package\":\"dup\",\"name\":\"stable\",\"entries\":[{}]}}\n",
+            entries.join(",")
+        ));
+        for (i, b) in names.iter().enumerate() {
+            text.push_str(&format!(
+                "{{\"schema\":\"olm.bundle\",\"name\":\"{b}\",\"package\":\"dup\",\"image\":\"q/{b}\",\"properties\":[{{\"type\":\"olm.package\",\"value\":{{\"packageName\":\"dup\",\"version\":\"1.{}.0\"}}}}]}}\n",
+                i / 4
+            ));
+        }
+        let loaded = crate::declcfg::load_files(&[crate::declcfg::FileInput::new("catalog.json", text)]);
+        let (m, _) = crate::model::build(&loaded.config);
+        let out =
+            to_mermaid(&m, &MermaidOptions { package: Some("dup".into()), ..Default::default() }).expect("renders");
+        let drawn: Vec<&str> = out
+            .lines()
+            .filter(|l| l.starts_with("      dup-stable-") && !l.contains("--"))
+            .map(|l| l.trim_start().trim_start_matches("dup-stable-").split('[').next().unwrap_or(""))
+            .collect();
+        // The order opm v1.73.0's `opm alpha render-graph -p dup` draws them in.
+        let want = "dup.b13 dup.b12 dup.b08 dup.b11 dup.b10 dup.b09 dup.b06 dup.b07 dup.b05 dup.b04 dup.b00 dup.b03 dup.b02 dup.b01";
+        assert_eq!(drawn.join(" "), want);
+    }
 }
