@@ -70,6 +70,7 @@ mod diagnostic;
 pub mod diff;
 mod dns_label;
 pub mod edit;
+mod gosort;
 mod gotext;
 pub mod graph;
 mod hash;

@@ -10,12 +10,15 @@
 //! - `yaml`, `yaml_scalar` and `emitter`: the same value as sigs.k8s.io/yaml's `JSONToYAML`
 //!   prints it (go-yaml v2: keys in go-yaml's order, its scalar styles, 80-column folding).
 //!
-//! Order (`alpha/declcfg/write.go`, `writeToEncoder` / `organizeByPackage`): blobs are grouped by
-//! package — a package blob by its name, channels, bundles, deprecations and other blobs by their
-//! `package` — and groups are written in package-name order, the group of blobs with no package
-//! (`""`) first. Within a group: package blobs by name, channels by name, bundles by name,
-//! deprecations, then other blobs by schema and then name. opm sorts with `slices.SortFunc`, which
-//! is not stable; here equal keys keep their load order.
+//! Order (`alpha/declcfg/write.go` of operator-registry v1.73.0, `writeToEncoder` /
+//! `configsByPackage`): blobs are grouped by package — a package blob by its name, channels,
+//! bundles, deprecations and other blobs by their `package` — and groups are written in
+//! package-name order. Within a group: package blobs as read, channels by name, bundles by name
+//! (both with Go's unstable `sort.Slice`, reproduced by [`crate::gosort`], so that two blobs
+//! with the same name come out in opm's order), other blobs by schema (stable), then
+//! deprecations as read. Other blobs with no package come last, as read. opm drops the package,
+//! channel, bundle and deprecation blobs that have no package; here they are kept, written with
+//! the package-less other blobs.
 //!
 //! Raw JSON (property values, other-schema blobs) is written as given by [`write()`]: that is what
 //! opm prints for blobs it rendered itself (Go struct order), and what a catalog file holds.
@@ -110,7 +113,7 @@ pub fn write_loaded(cfg: &DeclarativeConfig, format: Format) -> String {
 #[cfg_attr(olm_wasm_size, optimize(size))]
 fn write_stream(cfg: &DeclarativeConfig, format: Format, raw: RawKeys) -> String {
     let mut out = String::new();
-    for group in by_package(cfg).values() {
+    for (_, group) in &by_package(cfg) {
         write_group(group, format, raw, &mut out);
     }
     out
@@ -118,7 +121,7 @@ fn write_stream(cfg: &DeclarativeConfig, format: Format, raw: RawKeys) -> String
 
 /// One text per package, as `WriteFS` lays a catalog out: `(package, text)` in package-name
 /// order, for `<package>/catalog.json` or `<package>/catalog.yaml`. Blobs with no package come
-/// under `""` (opm writes them to `catalog.<ext>` at the root). Raw values as given.
+/// last, under `""` (opm writes them to `catalog.<ext>` at the root). Raw values as given.
 #[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn write_by_package(cfg: &DeclarativeConfig, format: Format) -> Vec<(String, String)> {
     by_package(cfg)
@@ -204,9 +207,10 @@ struct Group<'a> {
     others: Vec<&'a Meta>,
 }
 
-/// opm's `organizeByPackage`, with each group sorted as `writeToEncoder` sorts it.
+/// opm's `configsByPackage`, with each group sorted as `writeToEncoder` sorts it: the groups
+/// in package-name order, the blobs with no package (`""`) last.
 #[cfg_attr(olm_wasm_size, optimize(size))]
-fn by_package(cfg: &DeclarativeConfig) -> BTreeMap<&str, Group<'_>> {
+fn by_package(cfg: &DeclarativeConfig) -> Vec<(&str, Group<'_>)> {
     let mut groups: BTreeMap<&str, Group<'_>> = BTreeMap::new();
     for p in &cfg.packages {
         groups.entry(p.name.as_str()).or_default().packages.push(p);
@@ -223,13 +227,15 @@ fn by_package(cfg: &DeclarativeConfig) -> BTreeMap<&str, Group<'_>> {
     for o in &cfg.others {
         groups.entry(o.package.as_str()).or_default().others.push(o);
     }
+    let unpackaged = groups.remove("");
     for g in groups.values_mut() {
-        crate::sort::sort_by(&mut g.packages, |a, b| a.name.value.cmp(&b.name.value));
-        crate::sort::sort_by(&mut g.channels, |a, b| a.name.value.cmp(&b.name.value));
-        crate::sort::sort_by(&mut g.bundles, |a, b| a.name.value.cmp(&b.name.value));
-        crate::sort::sort_by(&mut g.others, |a, b| (&a.schema, &a.name).cmp(&(&b.schema, &b.name)));
+        crate::gosort::sort_slice(&mut g.channels, |a, b| a.name.value < b.name.value);
+        crate::gosort::sort_slice(&mut g.bundles, |a, b| a.name.value < b.name.value);
+        crate::sort::sort_by(&mut g.others, |a, b| a.schema.cmp(&b.schema));
     }
-    groups
+    let mut out: Vec<(&str, Group<'_>)> = groups.into_iter().collect();
+    out.extend(unpackaged.map(|g| ("", g)));
+    out
 }
 
 #[cfg_attr(olm_wasm_size, optimize(size))]
@@ -240,8 +246,8 @@ fn write_group(g: &Group<'_>, format: Format, raw: RawKeys, out: &mut String) {
         .map(|p| BlobRef::Package(p))
         .chain(g.channels.iter().map(|c| BlobRef::Channel(c)))
         .chain(g.bundles.iter().map(|b| BlobRef::Bundle(b)))
-        .chain(g.deprecations.iter().map(|d| BlobRef::Deprecation(d)))
         .chain(g.others.iter().map(|m| BlobRef::Other(m)))
+        .chain(g.deprecations.iter().map(|d| BlobRef::Deprecation(d)))
         .map(|b| blob_value(b, raw));
     for blob in blobs {
         write_blob(&blob, format, out);

@@ -1,5 +1,6 @@
 //! Mermaid output byte-identical to `opm alpha render-graph` (fbc.md §4.4): channels sorted by
-//! name, entries by decreasing version, `replace`/`skip`/`skipRange(...)` edges from the older
+//! name, entries by decreasing version (both with Go's unstable `sort.Slice`, [`crate::gosort`],
+//! so equal keys end where opm leaves them), `replace`/`skip`/`skipRange(...)` edges from the older
 //! bundle to the newer one, deprecation styling, and — with v0 semantics — the `skipped` class and
 //! red links for edges OLM v0 never takes. Reads the model; like opm's writer it matches versions
 //! and deprecations by name across the whole catalog, and refuses, with opm's words, a catalog
@@ -163,8 +164,9 @@ pub fn to_mermaid_within(model: &Model, opts: &MermaidOptions, budget: usize) ->
         None => None,
         Some(name) => Some(MinimumEdge::new(name, &names, &channels)?),
     };
-    // Stable, so channels of the same name keep catalog order.
-    crate::sort::sort_by(&mut channels, |a, b| a.1.name.cmp(&b.1.name));
+    // opm's `sort.Slice` by name: channels of the same name (in different packages) end where
+    // Go's unstable sort leaves them, which numbers the links.
+    crate::gosort::sort_slice(&mut channels, |a, b| a.1.name < b.1.name);
     let mut drawn = Vec::new();
     for (p, c) in channels {
         if opts.package.as_deref().is_some_and(|f| !f.is_empty() && f != p.name) {
@@ -404,8 +406,11 @@ impl Writer {
         let mut buf = self.buffers.remove(pkg).unwrap_or_default();
         let _ = writeln!(buf, "    %% channel {}", q(&c.name));
         let _ = writeln!(buf, "    subgraph {channel_id}[{}]", q(&c.name));
+        // opm's `sort.Slice` by decreasing version (entries of equal versions where Go leaves them).
         let mut sorted: Vec<usize> = (0..entries.len()).collect();
-        crate::sort::sort_by_key(&mut sorted, |&i| std::cmp::Reverse(names.version(entries[i].name)));
+        crate::gosort::sort_slice(&mut sorted, |&a, &b| {
+            names.version(entries[a].name) > names.version(entries[b].name)
+        });
         let mut skipped: BTreeSet<&str> = BTreeSet::new();
         for i in sorted {
             let covered: Vec<&str> = ranges.of(i).into_iter().map(|x| entries[x].name).collect();
@@ -586,5 +591,80 @@ mod tests {
             to_mermaid(&model, &MermaidOptions::default()).unwrap_err().to_string(),
             "bundle \"foo.v1.1.0\" has invalid version \"1.1.0.1\": Invalid character(s) found in patch number \"0.1\""
         );
+    }
+
+    /// Fifteen packages, each with a `stable` channel of 2 to 5 entries whose head skips the
+    /// bundle it replaces, and an `alpha`, `fast` or `zeta` one holding the same. opm sorts all
+    /// channels by name with `sort.Slice`, so the channels of one name in different packages
+    /// come in Go's own order, which numbers the links.
+    fn same_named_channels() -> String {
+        let mut out = String::new();
+        for k in 0..15 {
+            let pk = format!("pkg{:02}", 14 - k);
+            let n: Vec<String> = (0..k % 4 + 2).map(|i| format!("{pk}.v1.{i}.0")).collect();
+            let mut entries = vec![format!(r#"{{"name":"{}"}}"#, n[0])];
+            for i in 1..n.len() {
+                let skips = if i == n.len() - 1 { format!(r#","skips":["{}"]"#, n[i - 1]) } else { String::new() };
+                entries.push(format!(r#"{{"name":"{}","replaces":"{}"{skips}}}"#, n[i], n[i - 1]));
+            }
+            out.push_str(&format!("{{\"schema\":\"olm.package\",\"name\":\"{pk}\",\"defaultChannel\":\"stable\"}}\n"));
+            for channel in ["stable", ["alpha", "fast", "zeta"][k % 3]] {
+                out.push_str(&format!(
+                    "{{\"schema\":\"olm.channel\",\"package\":\"{pk}\",\"name\":\"{channel}\",\"entries\":[{}]}}\n",
+                    entries.join(",")
+                ));
+            }
+            for (i, b) in n.iter().enumerate() {
+                out.push_str(&format!(
+                    "{{\"schema\":\"olm.bundle\",\"name\":\"{b}\",\"package\":\"{pk}\",\"image\":\"q/{b}\",\"properties\":[{{\"type\":\"olm.package\",\"value\":{{\"packageName\":\"{pk}\",\"version\":\"1.{i}.0\"}}}}]}}\n"
+                ));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn channels_of_the_same_name_are_numbered_in_the_order_gos_sort_slice_leaves_them() {
+        let loaded =
+            crate::declcfg::load_files(&[crate::declcfg::FileInput::new("catalog.json", same_named_channels())]);
+        let (m, _) = crate::model::build(&loaded.config);
+        let out = to_mermaid(&m, &MermaidOptions { v0_semantics: true, ..Default::default() }).expect("renders");
+        // opm v1.73.0's `opm alpha render-graph --draw-v0-semantics` of this catalog.
+        // (The whole text is equal to opm's; its last line shows the numbering.)
+        let want = "linkStyle 2,11,14,18,22,27,30,35,40,44,48,53,58,62,67,70,76,81,86,91,94,100 \
+                    stroke:#FF0000,stroke-width:3px,stroke-dasharray:5;";
+        assert_eq!(out.lines().last(), Some(want));
+    }
+
+    #[test]
+    fn entries_of_equal_versions_are_drawn_in_the_order_gos_sort_slice_leaves_them() {
+        // 14 entries, four to a version (b00..b03 at 1.0.0, ...): more than 12, so Go's sort
+        // is not an insertion sort and moves equal versions around.
+        let mut text = String::from("{\"schema\":\"olm.package\",\"name\":\"dup\",\"defaultChannel\":\"stable\"}\n");
+        let names: Vec<String> = (0..14).map(|i| format!("dup.b{i:02}")).collect();
+        let mut entries = vec![format!(r#"{{"name":"{}"}}"#, names[0])];
+        entries.extend((1..14).map(|i| format!(r#"{{"name":"{}","replaces":"{}"}}"#, names[i], names[i - 1])));
+        text.push_str(&format!(
+            "{{\"schema\":\"olm.channel\",\"package\":\"dup\",\"name\":\"stable\",\"entries\":[{}]}}\n",
+            entries.join(",")
+        ));
+        for (i, b) in names.iter().enumerate() {
+            text.push_str(&format!(
+                "{{\"schema\":\"olm.bundle\",\"name\":\"{b}\",\"package\":\"dup\",\"image\":\"q/{b}\",\"properties\":[{{\"type\":\"olm.package\",\"value\":{{\"packageName\":\"dup\",\"version\":\"1.{}.0\"}}}}]}}\n",
+                i / 4
+            ));
+        }
+        let loaded = crate::declcfg::load_files(&[crate::declcfg::FileInput::new("catalog.json", text)]);
+        let (m, _) = crate::model::build(&loaded.config);
+        let out =
+            to_mermaid(&m, &MermaidOptions { package: Some("dup".into()), ..Default::default() }).expect("renders");
+        let drawn: Vec<&str> = out
+            .lines()
+            .filter(|l| l.starts_with("      dup-stable-") && !l.contains("--"))
+            .map(|l| l.trim_start().trim_start_matches("dup-stable-").split('[').next().unwrap_or(""))
+            .collect();
+        // The order opm v1.73.0's `opm alpha render-graph -p dup` draws them in.
+        let want = "dup.b13 dup.b12 dup.b08 dup.b11 dup.b10 dup.b09 dup.b06 dup.b07 dup.b05 dup.b04 dup.b00 dup.b03 dup.b02 dup.b01";
+        assert_eq!(drawn.join(" "), want);
     }
 }

@@ -1,6 +1,11 @@
 //! opm's aggregated model validation (package, channel and bundle checks), producing both the
-//! error tree opm prints and one located [`Diagnostic`] per finding. Siblings are visited in name
-//! order (opm visits them in Go map order).
+//! error tree opm prints and one located [`Diagnostic`] per finding.
+//!
+//! opm visits a package's channels and a channel's bundles in Go map order, which differs from
+//! run to run; the tree holds the order opm prints most often ([`go_map_order`]): channels
+//! placed by the order their blobs were read in (a synthesized default channel last), bundles
+//! by the order of the channel's entries. Findings are made visiting channels and entries by
+//! name.
 //!
 //! The tree also holds opm's *phantom bundles*: opm turns every channel entry into a model bundle
 //! before it reads the `olm.bundle` blobs, so an entry naming no bundle stays in the model as an
@@ -56,8 +61,17 @@ pub fn package(p: &Package, diags: &mut Vec<Diagnostic>) -> ErrorTree {
     }
     // Bundle-blob findings are shown once, under the first channel (by name) that lists the bundle.
     let mut shown: BTreeSet<usize> = BTreeSet::new();
-    for c in &p.channels {
-        let t = channel(p, c, &mut ctx, &mut shown);
+    let trees: Vec<(usize, ErrorTree)> =
+        p.channels.iter().map(|c| (c.order, channel(p, c, &mut ctx, &mut shown))).collect();
+    // Each channel's slot in opm's map: its place in read order.
+    let mut read_order: Vec<usize> = trees.iter().map(|(order, _)| *order).collect();
+    crate::sort::sort(&mut read_order);
+    let slotted = trees
+        .into_iter()
+        .filter(|(_, t)| !t.is_empty())
+        .map(|(order, t)| (read_order.binary_search(&order).unwrap_or(0), t))
+        .collect();
+    for t in go_map_order(p.channels.len(), slotted) {
         tree.child(t);
     }
     duplicate_versions(p, &mut tree, &mut ctx);
@@ -74,6 +88,32 @@ pub fn package(p: &Package, diags: &mut Vec<Diagnostic>) -> ErrorTree {
         }
     }
     tree
+}
+
+/// The values of the keys of a Go map that opm prints (those with something to say), in the
+/// order a `range` over the map yields them most often. `keys` is the number of keys in the map
+/// and each item's slot its key's place in insertion order.
+///
+/// A map of at most 8 keys holds them in one group of 8 slots, in insertion order; `range`
+/// starts at a random one of the 8 slots and wraps around. So the items come out as a rotation
+/// of their insertion order, starting at the item after the largest gap of slots (counted
+/// around the ring of 8) with probability `gap / 8`: that rotation is returned (the first in
+/// insertion order among equal gaps). Beyond 8 keys Go's order follows the map's random hash
+/// seed; the insertion order is returned.
+pub(super) fn go_map_order<T>(keys: usize, mut items: Vec<(usize, T)>) -> Vec<T> {
+    const SLOTS: usize = 8;
+    crate::sort::sort_by_key(&mut items, |(slot, _)| *slot);
+    let start = if keys <= SLOTS && items.len() > 1 {
+        let gap = |m: usize| {
+            let before = if m == 0 { items[items.len() - 1].0 } else { items[m - 1].0 };
+            (items[m].0 + SLOTS - before - 1) % SLOTS + 1
+        };
+        (0..items.len()).fold(0, |best, m| if gap(m) > gap(best) { m } else { best })
+    } else {
+        0
+    };
+    items.rotate_left(start);
+    items.into_iter().map(|(_, t)| t).collect()
 }
 
 /// The version string opm gives a phantom bundle (its zero version).
@@ -183,6 +223,7 @@ fn channel(p: &Package, c: &Channel, ctx: &mut Ctx<'_>, shown: &mut BTreeSet<usi
     }
     let mut entries: Vec<&Entry> = c.entries.iter().collect();
     crate::sort::sort_by(&mut entries, |a, b| a.name.value.cmp(&b.name.value));
+    let mut bundles: Vec<(usize, ErrorTree)> = Vec::with_capacity(entries.len());
     for e in entries {
         let t = match e.bundle.and_then(|bi| p.bundles.get(bi).map(|b| (bi, b))) {
             Some((bi, b)) => {
@@ -191,6 +232,12 @@ fn channel(p: &Package, c: &Channel, ctx: &mut Ctx<'_>, shown: &mut BTreeSet<usi
             }
             None => phantom_bundle(c, e, ctx),
         };
+        if !t.is_empty() {
+            bundles.push((e.index, t));
+        }
+    }
+    // Each bundle's slot in opm's map: its entry's place in the channel.
+    for t in go_map_order(c.entries.len(), bundles) {
         tree.child(t);
     }
     if let Some(d) = &c.deprecation {
@@ -351,6 +398,22 @@ mod tests {
         let loaded = load_files(&[FileInput::new("catalog.json", catalog.as_bytes().to_vec())]);
         let (model, _) = crate::model::build(&loaded.config);
         model.package("foo").cloned().expect("package foo")
+    }
+
+    #[test]
+    fn go_map_order_starts_after_the_largest_gap_of_slots() {
+        let order = |keys, slots: &[usize]| go_map_order(keys, slots.iter().map(|&s| (s, s)).collect());
+        // Insertion order when the first item has the largest gap before it (around the ring).
+        assert_eq!(order(3, &[1, 2]), [1, 2]);
+        assert_eq!(order(2, &[1, 0]), [0, 1]);
+        // Slots 1 and 6: a range starting at slots 2 to 6 yields 6 first (5 chances in 8).
+        assert_eq!(order(7, &[1, 6]), [6, 1]);
+        assert_eq!(order(8, &[0, 3, 4]), [0, 3, 4]);
+        assert_eq!(order(8, &[1, 2, 7]), [7, 1, 2]);
+        // Equal gaps (4 and 4): the first in insertion order.
+        assert_eq!(order(8, &[2, 6]), [2, 6]);
+        // Beyond 8 keys: insertion order.
+        assert_eq!(order(9, &[1, 7]), [1, 7]);
     }
 
     #[test]

@@ -24,7 +24,7 @@ use crate::hash::{HashMap, HashMapExt};
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::declcfg::load::parse_file;
-use crate::declcfg::{load_files, Blob, DeclarativeConfig, FileInput};
+use crate::declcfg::{self, load_files, Blob, DeclarativeConfig, FileInput};
 use crate::diagnostic::{sort_diagnostics, Code, Diagnostic};
 use crate::model::{self, PhaseEnds};
 
@@ -166,6 +166,10 @@ struct Group {
     tree: ErrorTree,
     /// opm's dangling-entry message for the package's last channel blob.
     dangling: Option<String>,
+    /// Where the package's `olm.package` blob and its first `olm.channel` blob start: the order
+    /// opm most often takes packages in for the tree and for the dangling-entry message.
+    package_at: Option<declcfg::Source>,
+    first_channel_at: Option<declcfg::Source>,
     /// Conversion findings, model findings and lints, levels applied.
     findings: Vec<Diagnostic>,
     /// The package's model, kept only while [`Session::open_with_model`] collects them.
@@ -668,10 +672,12 @@ impl Session {
             findings.extend(diags);
             findings.extend(lints);
         }
-        let dangling = last_channel_dangling_entries(&cfg, &model);
+        let dangling = last_channel_dangling_entries(&model);
+        let package_at = cfg.packages.first().map(|p| p.source.clone());
+        let first_channel_at = cfg.channels.first().map(|c| c.source.clone());
         let findings = level_by_file(findings, &self.options, |f| self.parsed.get(f).map(|p| &p.blobs));
         let package = if self.keep_models { model.packages.into_iter().find(|p| p.name == key) } else { None };
-        Some(Group { build, phases, tree, dangling, findings, package })
+        Some(Group { build, phases, tree, dangling, package_at, first_channel_at, findings, package })
     }
 
     /// The findings about `olm.deprecations` blobs that name no package: the conversion of every
@@ -692,6 +698,12 @@ impl Session {
     fn position(&self, d: &Diagnostic) -> (usize, u32, u32) {
         let rank = self.rank.get(&d.location.file).copied().unwrap_or(usize::MAX);
         (rank, d.location.line, d.location.column)
+    }
+
+    /// Where a blob sits in load order (last when there is none).
+    fn blob_position(&self, at: Option<&declcfg::Source>) -> (usize, u32, u32) {
+        let Some(s) = at else { return (usize::MAX, 0, 0) };
+        (self.rank.get(&*s.file).copied().unwrap_or(usize::MAX), s.pos.line, s.pos.column)
     }
 
     /// Every finding, sorted, with the verdict and opm's message.
@@ -729,18 +741,41 @@ impl Session {
             }
         }
         if self.groups.values().any(|g| g.phase(Phase::Dangling).iter().any(Diagnostic::is_error)) {
-            if let Some(m) = self.groups.values().find_map(|g| g.dangling.clone()) {
-                return Some(m);
+            let slotted = self.in_map_order(|g| g.first_channel_at.as_ref(), |g| g.dangling.as_ref());
+            if let Some(m) = slotted.into_iter().next() {
+                return Some(m.clone());
             }
         }
         if let Some(m) = first(Phase::Deprecations) {
             return Some(m);
         }
         let mut tree = ErrorTree::new("invalid index");
-        for g in self.groups.values() {
-            tree.child(g.tree.clone());
+        let trees = self.in_map_order(|g| g.package_at.as_ref(), |g| (!g.tree.is_empty()).then_some(&g.tree));
+        for t in trees {
+            tree.child(t.clone());
         }
         (!tree.is_empty()).then(|| tree.render())
+    }
+
+    /// What `value` gives for the groups, in the order opm's Go map of packages yields them most
+    /// often (`model_checks::go_map_order`), each package keyed where `key_at`'s blob was read.
+    fn in_map_order<'a, T>(
+        &'a self,
+        key_at: impl Fn(&Group) -> Option<&declcfg::Source>,
+        value: impl Fn(&'a Group) -> Option<T>,
+    ) -> Vec<T> {
+        let mut slots: Vec<(usize, u32, u32)> =
+            self.groups.values().filter_map(|g| key_at(g).map(|s| self.blob_position(Some(s)))).collect();
+        crate::sort::sort(&mut slots);
+        let items = self
+            .groups
+            .values()
+            .filter_map(|g| {
+                let slot = slots.binary_search(&self.blob_position(Some(key_at(g)?))).ok()?;
+                Some((slot, value(g)?))
+            })
+            .collect();
+        super::model_checks::go_map_order(slots.len(), items)
     }
 }
 
@@ -890,7 +925,7 @@ mod tests {
     }
 
     #[test]
-    fn opms_dangling_entry_message_names_the_first_package_by_name() {
+    fn opms_dangling_entry_message_names_the_package_whose_channels_come_first() {
         let dangling = |pkg: &str| format!("{}---\n{}", package(pkg), channel(pkg, &[&format!("{pkg}.v9")]));
         let mut s = open(&[("1.yaml", &dangling("zed")), ("2.yaml", &whole("abe"))], Options::default());
         assert_eq!(
@@ -898,6 +933,11 @@ mod tests {
             Some("no olm.bundle blobs found in package \"zed\" for olm.channel entries [zed.v9]")
         );
         let r = update(&mut s, "2.yaml", &dangling("abe"));
+        assert_eq!(
+            r.opm_message.as_deref(),
+            Some("no olm.bundle blobs found in package \"zed\" for olm.channel entries [zed.v9]")
+        );
+        let r = update(&mut s, "1.yaml", &whole("zed"));
         assert_eq!(
             r.opm_message.as_deref(),
             Some("no olm.bundle blobs found in package \"abe\" for olm.channel entries [abe.v9]")

@@ -45,25 +45,72 @@ fn blobs_are_grouped_by_package_and_sorted_within_each_kind() {
 {"schema":"olm.package","name":"a","defaultChannel":"x"}
 "#,
     );
+    // opm v1.73.0 (`opm render` of this catalog) writes the same order.
     assert_eq!(
         order(&cfg),
         [
-            "x.note /global",
             "package a",
             "package b",
             "channel b/alpha",
             "channel b/stable",
             "bundle b/b.v1",
             "bundle b/b.v2",
-            "deprecations b",
             "a.other b/z",
             "z.other b/n",
+            "deprecations b",
+            "x.note /global",
         ]
     );
 }
 
 #[test]
-fn write_by_package_gives_one_text_per_package_with_the_unpackaged_blobs_under_empty() {
+fn other_blobs_keep_their_order_within_a_schema_and_package_less_ones_come_last_as_read() {
+    let cfg = load(
+        r#"{"schema":"zz.other","name":"b"}
+{"schema":"my.other","package":"p","name":"z"}
+{"schema":"olm.package","name":"p"}
+{"schema":"my.other","package":"p","name":"a"}
+{"schema":"a.other","package":"p","name":"m"}
+{"schema":"zz.other","name":"a"}
+"#,
+    );
+    // As opm v1.73.0 writes them.
+    assert_eq!(order(&cfg), ["package p", "a.other p/m", "my.other p/z", "my.other p/a", "zz.other /b", "zz.other /a"]);
+}
+
+#[test]
+fn channels_and_bundles_with_the_same_name_come_out_in_the_order_gos_sort_slice_leaves_them() {
+    let mut lines = vec![r#"{"schema":"olm.package","name":"p"}"#.to_string()];
+    for i in 0..20 {
+        lines.push(format!(r#"{{"schema":"olm.bundle","package":"p","name":"b{}","image":"img{i}"}}"#, i % 7));
+    }
+    for i in 0..15 {
+        lines.push(format!(
+            r#"{{"schema":"olm.channel","package":"p","name":"c{}","entries":[{{"name":"e{i}"}}]}}"#,
+            i % 4
+        ));
+    }
+    let cfg = load(&lines.join("\n"));
+    let text = write(&cfg, Format::Json);
+    let again = load_files(&[FileInput::new("out.json", text.as_str())]).config;
+    let entries: Vec<&str> = again.channels.iter().map(|c| c.entries[0].name.value.as_str()).collect();
+    let images: Vec<&str> = again.bundles.iter().map(|b| b.image.value.as_str()).collect();
+    // opm v1.73.0's `opm render` of this catalog.
+    assert_eq!(
+        entries,
+        ["e8", "e12", "e4", "e0", "e1", "e13", "e5", "e9", "e6", "e10", "e2", "e14", "e7", "e11", "e3"]
+    );
+    assert_eq!(
+        images,
+        [
+            "img14", "img0", "img7", "img1", "img15", "img8", "img9", "img2", "img16", "img10", "img3", "img17",
+            "img11", "img4", "img18", "img12", "img5", "img19", "img6", "img13"
+        ]
+    );
+}
+
+#[test]
+fn write_by_package_gives_one_text_per_package_with_the_unpackaged_blobs_last_under_empty() {
     let cfg = load(
         r#"{"schema":"olm.package","name":"b","defaultChannel":"s"}
 {"schema":"x.note"}
@@ -72,9 +119,9 @@ fn write_by_package_gives_one_text_per_package_with_the_unpackaged_blobs_under_e
     );
     let files = write_by_package(&cfg, Format::Yaml);
     let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(names, ["", "a", "b"]);
-    assert_eq!(files[0].1, "---\nschema: x.note\n");
-    assert_eq!(files[1].1, "---\ndefaultChannel: s\nname: a\nschema: olm.package\n");
+    assert_eq!(names, ["a", "b", ""]);
+    assert_eq!(files[2].1, "---\nschema: x.note\n");
+    assert_eq!(files[0].1, "---\ndefaultChannel: s\nname: a\nschema: olm.package\n");
 }
 
 #[test]
@@ -91,10 +138,11 @@ fn fields_follow_go_struct_order_and_omitempty() {
     assert_eq!(
         compact,
         concat!(
-            r#"{"schema":"olm.bundle","image":"","properties":[{"type":"t","value":null}],"relatedImages":[{"name":"","image":"i"}]}"#,
             r#"{"schema":"olm.package","name":"p","defaultChannel":""}"#,
             r#"{"schema":"olm.channel","name":"c","package":"p","entries":[{"name":"e"}]}"#,
             r#"{"schema":"olm.deprecations","package":"p","entries":[{"reference":{"schema":"olm.package"},"message":"m"}]}"#,
+            // opm drops a bundle with no package; here it is kept, after the packages.
+            r#"{"schema":"olm.bundle","image":"","properties":[{"type":"t","value":null}],"relatedImages":[{"name":"","image":"i"}]}"#,
         )
     );
 }
