@@ -179,10 +179,14 @@ fn rendered_bundles_equal_the_blobs_the_community_pipeline_published() {
     }
 }
 
-/// The files of the bundle directory `tests/fixtures/<root>`, named relative to it.
+/// The files of the bundle directory `tests/fixtures/<root>`, named relative to it (as the CLI
+/// names the files of a directory it is given).
 fn fixture_files(root: &str) -> Vec<FileInput> {
-    let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let mut files = bundle_files(&base, root);
+    let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(root);
+    let mut files = bundle_files(&base, "");
+    for f in &mut files {
+        f.path = f.path.trim_start_matches('/').to_string();
+    }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     files
 }

@@ -23,6 +23,9 @@
 
 use saphyr_parser::{Event, Marker, ScalarStyle, Span};
 
+/// Most spaces put into a text shorter than this (a longer text may grow by its own length).
+const MAX_ADDED: usize = 1 << 20;
+
 /// What a claim is about.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Kind {
@@ -87,7 +90,10 @@ impl Relaxed {
             scan.line(line, n + 1, start);
             start += raw.len();
         }
-        if scan.inserts.is_empty() {
+        // Hostile input (a bracket far to the right, then many lines at column 0) must not make
+        // the text much longer.
+        let added: usize = scan.inserts.iter().map(|i| i.count).sum();
+        if scan.inserts.is_empty() || added > text.len().max(MAX_ADDED) {
             return None;
         }
         let mut out = String::with_capacity(text.len() + scan.inserts.len() * 8);
@@ -591,6 +597,16 @@ mod tests {
         // A block scalar's body, then a document marker, then a quoted scalar to pad.
         let text = "a: |\n  x\n---\nb: 'y\nz'\n";
         assert_eq!(Relaxed::new(text).unwrap().text(), "a: |\n  x\n---\nb: 'y\n   z'\n");
+    }
+
+    #[test]
+    fn the_text_grows_by_its_length_at_most() {
+        let mut text = format!("a: {}[\n", " ".repeat(5000));
+        text.push_str(&"1,\n".repeat(1000));
+        text.push_str("]\n");
+        assert!(Relaxed::new(&text).is_none());
+        let text = format!("a: {}[\n1,\n]\n", " ".repeat(5000));
+        assert!(Relaxed::new(&text).is_some());
     }
 
     #[test]

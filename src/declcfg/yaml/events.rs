@@ -395,6 +395,29 @@ mod tests {
     }
 
     #[test]
+    fn lines_go_yaml_reads_at_any_column_are_read() {
+        // Inside quoted scalars and flow collections (saphyr reads the text padded; positions
+        // are the original's), and a comment right after a closing quote or bracket.
+        let doc = Document::new("a:\n  b: 'x\n  y'\n  c: [1,\n2]#c\n  d: \"z\"#c\n", 5);
+        let n = parse_document(&doc).unwrap().unwrap();
+        let a = n.get("a").unwrap();
+        assert_eq!(a.get("b").unwrap().as_str(), Some("x y"));
+        let c = a.get("c").unwrap().as_array().unwrap();
+        assert_eq!(c[1].pos, Pos::new(9, 1));
+        assert_eq!(a.get("d").unwrap().pos, Pos::new(10, 6));
+    }
+
+    #[test]
+    fn an_error_after_a_padded_line_is_the_one_reported() {
+        // go-yaml passes the quoted scalar and stops at the bracket: so do we.
+        let err = parse("a:\n  b: 'x\n  y'\n  c: [}\n").unwrap_err();
+        assert_eq!(err.pos.line, 4, "{}", err.message);
+        // A document marker inside a quoted scalar stays an error.
+        let err = parse("a:\n  b: 'x\n...\n  y'\n").unwrap_err();
+        assert!(err.message.ends_with("found unexpected document indicator"), "{}", err.message);
+    }
+
+    #[test]
     fn syntax_errors_are_located() {
         let err = parse("a: [1, 2\n").unwrap_err();
         assert!(err.message.starts_with("error converting YAML to JSON: yaml: line"), "{}", err.message);
