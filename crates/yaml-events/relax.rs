@@ -323,6 +323,8 @@ impl Scan {
     /// indentation: too much, a block scalar's body or a plain scalar's next lines may be read
     /// as nodes, which can only make a claim that the events do not honour).
     fn block(&mut self, line: &mut Line<'_>, mut i: usize, mut parent: isize) {
+        // Where the node's anchor or tag starts, if it has one: its events start there.
+        let mut props: Option<(usize, isize)> = None;
         loop {
             while matches!(line.get(i), Some(b' ' | b'\t')) {
                 i += 1;
@@ -334,30 +336,21 @@ impl Scan {
                     if c != b':' {
                         parent = line.raw(i);
                     }
+                    props = None;
                     i += 1;
                 }
-                b'\'' | b'"' => {
-                    let col = line.col(i);
-                    let double = c == b'"';
-                    let Some(end) = close_quote(line.bytes, i + 1, double) else {
-                        self.open(Kind::Quoted, line.n, col);
-                        self.mode = Mode::Quoted { double };
-                        return;
-                    };
-                    let key = line.raw(i);
-                    return self.after_scalar(line, end, Some((line.n, col)), key);
-                }
-                b'[' | b'{' => {
-                    let col = line.col(i);
-                    self.open(Kind::Flow, line.n, col);
-                    self.mode = Mode::Flow { depth: 0, quote: None, plain: false };
-                    return self.flow(line, i);
+                b'\'' | b'"' | b'[' | b'{' => {
+                    let start = props.unwrap_or_else(|| (line.col(i), line.raw(i)));
+                    return self.opening(line, i, start);
                 }
                 b'|' | b'>' => {
                     self.mode = Mode::BlockScalar { parent, body: None };
                     return;
                 }
                 b'&' | b'!' | b'*' => {
+                    if c != b'*' && props.is_none() {
+                        props = Some((line.col(i), line.raw(i)));
+                    }
                     while !blank(line.get(i)) {
                         i += 1;
                     }
@@ -378,8 +371,28 @@ impl Scan {
                         }
                     }
                     parent = line.raw(start);
+                    props = None;
                     i += 1;
                 }
+            }
+        }
+    }
+
+    /// A quoted scalar or flow collection opening at byte `i` of `line`, its node starting at
+    /// `start` (the changed text's column and the original's: its anchor or tag, if any).
+    fn opening(&mut self, line: &mut Line<'_>, i: usize, start: (usize, isize)) {
+        let c = line.bytes[i];
+        if c == b'[' || c == b'{' {
+            self.open(Kind::Flow, line.n, start.0);
+            self.mode = Mode::Flow { depth: 0, quote: None, plain: false };
+            return self.flow(line, i);
+        }
+        let double = c == b'"';
+        match close_quote(line.bytes, i + 1, double) {
+            Some(end) => self.after_scalar(line, end, Some((line.n, start.0)), start.1),
+            None => {
+                self.open(Kind::Quoted, line.n, start.0);
+                self.mode = Mode::Quoted { double };
             }
         }
     }
@@ -540,6 +553,13 @@ mod tests {
         assert_eq!(values("a:\n  b: [x\ny]\n"), ["a", "b", "x y"]);
         // `#` after a blank starts a comment; brackets in quotes or comments do not count.
         assert_eq!(values("a:\n  b: [x, # ]\n'],'\n]\n"), ["a", "b", "x", "],"]);
+    }
+
+    #[test]
+    fn an_anchor_or_a_tag_may_come_first() {
+        assert_eq!(values("a:\n  b: &n 'x\n y'\n  c: *n\n"), ["a", "b", "x y", "c"]);
+        assert_eq!(values("a:\n  b: !!str 'x\n y'\n"), ["a", "b", "x y"]);
+        assert_eq!(values("a:\n  b: &l [1,\n2]\n"), ["a", "b", "1", "2"]);
     }
 
     #[test]
