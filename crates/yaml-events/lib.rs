@@ -55,8 +55,7 @@ impl<'a> Events<'a> {
     /// ```
     #[inline(never)]
     pub fn relaxed(relaxed: &'a Relaxed) -> Events<'a> {
-        let parser = saphyr_parser::Parser::new_from_str(relaxed.text());
-        Events { parser, relaxed: Some((relaxed, relax::Check::new(relaxed))) }
+        Events { relaxed: Some((relaxed, relax::Check::new(relaxed))), ..Events::new(relaxed.text()) }
     }
 
     /// The next event and its span, a scanner error, or `None` after the end of the stream.
@@ -64,19 +63,32 @@ impl<'a> Events<'a> {
     #[allow(clippy::should_implement_trait)]
     pub fn next_event(&mut self) -> Option<Result<(Event<'a>, Span), ScanError>> {
         let next = self.parser.next_event();
-        let Some((relaxed, check)) = &mut self.relaxed else { return next };
-        Some(match next? {
-            Ok((event, span)) => {
-                check.event(&event, &span);
-                Ok((event, Span::new(relaxed.unpad(span.start), relaxed.unpad(span.end))))
-            }
-            Err(e) => Err(ScanError::new(relaxed.unpad(*e.marker()), e.info().to_string())),
-        })
+        match &mut self.relaxed {
+            None => next,
+            Some((relaxed, check)) => Some(unpad(relaxed, check, next?)),
+        }
     }
 
     /// Whether the events read so far honour what the padding of a [`Relaxed`] text assumed
     /// (always true for a text read as it is).
     pub fn honoured(&self) -> bool {
         self.relaxed.as_ref().is_none_or(|(_, check)| check.honoured())
+    }
+}
+
+/// An event or error of a relaxed text, checked and placed in the original text.
+#[cold]
+#[inline(never)]
+fn unpad<'a>(
+    relaxed: &Relaxed,
+    check: &mut relax::Check<'_>,
+    next: Result<(Event<'a>, Span), ScanError>,
+) -> Result<(Event<'a>, Span), ScanError> {
+    match next {
+        Ok((event, span)) => {
+            check.event(&event, &span);
+            Ok((event, Span::new(relaxed.unpad(span.start), relaxed.unpad(span.end))))
+        }
+        Err(e) => Err(ScanError::new(relaxed.unpad(*e.marker()), e.info().to_string())),
     }
 }

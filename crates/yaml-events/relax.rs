@@ -21,6 +21,8 @@
 //! honours means the changed text is not the original's, and the caller keeps the original's
 //! answer. Positions are mapped back to the original text.
 
+use std::cell::Cell;
+
 use saphyr_parser::{Event, Marker, ScalarStyle, Span};
 
 /// Most spaces put into a text shorter than this (a longer text may grow by its own length).
@@ -47,6 +49,8 @@ struct Claim {
     col: usize,
     last: usize,
     exact: bool,
+    /// Set by [`Check`] once an event honours the claim.
+    honoured: Cell<bool>,
 }
 
 /// Spaces put into the text.
@@ -59,14 +63,16 @@ struct Insert {
     byte: usize,
     /// How many.
     count: usize,
+    /// How many were put in before it.
+    before: usize,
 }
 
 /// A text with the places go-yaml reads and saphyr refuses changed, and what was changed.
 #[derive(Debug)]
 pub struct Relaxed {
     text: String,
-    /// In text order, each with the spaces put in before it.
-    inserts: Vec<(Insert, usize)>,
+    /// In text order.
+    inserts: Vec<Insert>,
     /// In text order of their positions.
     claims: Vec<Claim>,
 }
@@ -85,8 +91,11 @@ impl Relaxed {
         }
         let mut scan = Scan::default();
         let mut start = 0;
-        for (n, raw) in text.split_inclusive('\n').enumerate() {
-            let line = raw.trim_end_matches('\n').trim_end_matches('\r').as_bytes();
+        for (n, raw) in text.as_bytes().split_inclusive(|&b| b == b'\n').enumerate() {
+            let mut line = raw;
+            while let [rest @ .., b'\n' | b'\r'] = line {
+                line = rest;
+            }
             scan.line(line, n + 1, start);
             start += raw.len();
         }
@@ -96,20 +105,24 @@ impl Relaxed {
         if scan.inserts.is_empty() || added > text.len().max(MAX_ADDED) {
             return None;
         }
-        let mut out = String::with_capacity(text.len() + scan.inserts.len() * 8);
+        let mut out = Vec::with_capacity(text.len() + added);
         let (mut copied, mut added) = (0, 0);
-        let mut inserts = Vec::with_capacity(scan.inserts.len());
-        for insert in scan.inserts {
-            out.push_str(&text[copied..insert.byte]);
-            out.extend(std::iter::repeat_n(' ', insert.count));
+        for insert in &mut scan.inserts {
+            out.extend_from_slice(&text.as_bytes()[copied..insert.byte]);
+            out.resize(out.len() + insert.count, b' ');
             copied = insert.byte;
-            inserts.push((insert, added));
+            insert.before = added;
             added += insert.count;
         }
-        out.push_str(&text[copied..]);
-        let mut claims: Vec<Claim> = scan.claims.into_iter().filter(|c| c.exact || c.last > c.line).collect();
-        claims.sort_by_key(|c| (c.line, c.col));
-        Some(Relaxed { text: out, inserts, claims })
+        out.extend_from_slice(&text.as_bytes()[copied..]);
+        let mut claims = scan.claims;
+        claims.retain(|c| c.exact || c.last > c.line);
+        // The scan makes them in text order (no sort: it would add one to the WebAssembly modules).
+        if claims.windows(2).any(|w| (w[0].line, w[0].col) > (w[1].line, w[1].col)) {
+            return None;
+        }
+        // Spaces put in at line starts or before a `#` keep the text UTF-8.
+        Some(Relaxed { text: String::from_utf8(out).ok()?, inserts: scan.inserts, claims })
     }
 
     /// The changed text.
@@ -119,10 +132,10 @@ impl Relaxed {
 
     /// `m` (a position in the changed text) in the original text.
     pub(crate) fn unpad(&self, m: Marker) -> Marker {
-        let at = self.inserts.partition_point(|(i, _)| (i.line, i.col) <= (m.line(), m.col()));
-        let Some(&(last, before)) = at.checked_sub(1).map(|p| &self.inserts[p]) else { return m };
-        let (mut col, mut index) = (m.col(), m.index() - before - last.count);
-        for (insert, _) in self.inserts[..at].iter().rev().take_while(|(i, _)| i.line == m.line()) {
+        let at = self.inserts.partition_point(|i| (i.line, i.col) <= (m.line(), m.col()));
+        let Some(last) = at.checked_sub(1).map(|p| self.inserts[p]) else { return m };
+        let (mut col, mut index) = (m.col(), m.index() - last.before - last.count);
+        for insert in self.inserts[..at].iter().rev().take_while(|i| i.line == m.line()) {
             let cut = insert.count.min(m.col() - insert.col);
             col -= cut;
             index += insert.count - cut;
@@ -134,7 +147,6 @@ impl Relaxed {
 /// The claims of a [`Relaxed`] text checked against its events, as they are read.
 pub(crate) struct Check<'r> {
     relaxed: &'r Relaxed,
-    honoured: Vec<bool>,
     /// Where each collection being read opened.
     open: Vec<Marker>,
     /// The start of the last event read.
@@ -143,7 +155,7 @@ pub(crate) struct Check<'r> {
 
 impl<'r> Check<'r> {
     pub(crate) fn new(relaxed: &'r Relaxed) -> Check<'r> {
-        Check { relaxed, honoured: vec![false; relaxed.claims.len()], open: Vec::new(), seen: (0, 0) }
+        Check { relaxed, open: Vec::new(), seen: (0, 0) }
     }
 
     /// Read one event (in the changed text's positions).
@@ -165,20 +177,19 @@ impl<'r> Check<'r> {
     }
 
     /// A construct of `kind` starts at `at` and ends on line `end_line`.
-    fn honour(&mut self, kind: Kind, at: Marker, end_line: usize) {
+    fn honour(&self, kind: Kind, at: Marker, end_line: usize) {
         let claims = &self.relaxed.claims;
         let first = claims.partition_point(|c| (c.line, c.col) < (at.line(), at.col()));
-        let here = claims.iter().enumerate().skip(first).take_while(|(_, c)| (c.line, c.col) == (at.line(), at.col()));
-        for (k, c) in here {
+        for c in claims[first..].iter().take_while(|c| (c.line, c.col) == (at.line(), at.col())) {
             if c.kind == kind && (end_line == c.last || (!c.exact && end_line > c.last)) {
-                self.honoured[k] = true;
+                c.honoured.set(true);
             }
         }
     }
 
     /// Whether every claim about a place before the last event read was honoured.
     pub(crate) fn honoured(&self) -> bool {
-        self.relaxed.claims.iter().zip(&self.honoured).all(|(c, &ok)| ok || (c.line, c.col) > self.seen)
+        self.relaxed.claims.iter().all(|c| c.honoured.get() || (c.line, c.col) > self.seen)
     }
 }
 
@@ -273,7 +284,7 @@ impl Scan {
             let refused = marker(bytes) || (in_flow && bytes.starts_with(b"%"));
             if spaces < target && !refused {
                 pad = target - spaces;
-                self.inserts.push(Insert { line: n, col: 0, byte: start, count: pad });
+                self.inserts.push(Insert { line: n, col: 0, byte: start, count: pad, before: 0 });
             }
             self.claims[claim].last = n;
         }
@@ -418,12 +429,23 @@ impl Scan {
     /// that the scalar ends on this line (or that a collection ends at that bracket).
     fn glued_comment(&mut self, line: &mut Line<'_>, i: usize, quoted: Option<(usize, usize)>) {
         let col = line.col(i);
-        self.inserts.push(Insert { line: line.n, col, byte: line.start + i, count: 1 });
+        self.inserts.push(Insert { line: line.n, col, byte: line.start + i, count: 1, before: 0 });
         let (kind, (at_line, at_col)) = match quoted {
             Some(start) => (Kind::Quoted, start),
             None => (Kind::FlowEnd, (line.n, col - 1)),
         };
-        self.claims.push(Claim { kind, line: at_line, col: at_col, last: line.n, exact: true });
+        match self.claims.last_mut() {
+            // The scalar's own claim (it opened on an earlier line): it must end on this one.
+            Some(c) if c.kind == kind && (c.line, c.col) == (at_line, at_col) => c.exact = true,
+            _ => self.claims.push(Claim {
+                kind,
+                line: at_line,
+                col: at_col,
+                last: line.n,
+                exact: true,
+                honoured: Cell::new(false),
+            }),
+        }
     }
 
     /// Flow context from byte `i` of `line`.
@@ -476,7 +498,7 @@ impl Scan {
     /// on this line.
     fn open(&mut self, kind: Kind, n: usize, col: usize) {
         self.inside = Some((self.claims.len(), col));
-        self.claims.push(Claim { kind, line: n, col, last: n, exact: false });
+        self.claims.push(Claim { kind, line: n, col, last: n, exact: false, honoured: Cell::new(false) });
     }
 }
 
