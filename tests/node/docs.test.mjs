@@ -12,25 +12,10 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { blocks } from './markdown.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = process.env.REPO ?? join(here, '../..');
-
-/** The fenced blocks of a Markdown text: `{info, line, body}`. */
-export function blocks(text) {
-  const out = [];
-  let open = null;
-  text.split('\n').forEach((line, i) => {
-    const trimmed = line.trimStart();
-    if (open) {
-      if (trimmed.trimEnd() === open.fence) { out.push(open.block); open = null; } else open.block.body.push(line);
-    } else if (trimmed.startsWith('```')) {
-      const fence = trimmed.match(/^`+/)[0];
-      open = { fence, block: { info: trimmed.slice(fence.length).trim(), line: i + 1, body: [] } };
-    }
-  });
-  return out;
-}
 
 const documents = ['README.md', ...readdirSync(join(repo, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
 const words = (info) => info.split(/\s+/);
