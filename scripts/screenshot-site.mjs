@@ -27,10 +27,11 @@ const server = createServer((req, res) => {
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
 try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 760 } });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.goto(`http://127.0.0.1:${server.address().port}/#catalog=community&package=aws-neuron-operator&channel=Fast&from=aws-neuron-operator.v1.1.1`);
   await page.waitForSelector('#path-v0 li', { timeout: 60000 });
   await page.waitForFunction(() => (document.body.dataset.busy ?? '0') === '0');
+  await page.evaluate(() => { for (const e of [document.scrollingElement, ...document.querySelectorAll('main, section, aside')]) e.scrollTop = 0; });
   await page.screenshot({ path: out });
   console.log(`wrote ${out}`);
 } finally {
