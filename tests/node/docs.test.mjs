@@ -38,14 +38,15 @@ test('the documents have JavaScript examples', () => {
 for (const { doc, block, output } of examples) {
   test(`${doc}:${block.line} runs${output ? ' and prints what it shows' : ''}`, () => {
     const scratch = mkdtempSync(join(tmpdir(), 'olm-catalog-js-example-'));
+    const module = join(here, `doc-example-${doc.replace(/\W/g, '_')}-${block.line}.mjs`);
     try {
       for (const dir of ['www/examples', 'docs/examples']) cpSync(join(repo, dir), join(scratch, dir), { recursive: true });
-      const module = join(here, `doc-example-${doc.replace(/\W/g, '_')}-${block.line}.mjs`);
       writeFileSync(module, `${block.body.join('\n')}\n`);
       const printed = execFileSync(process.execPath, [module], { cwd: scratch, encoding: 'utf8', timeout: 60_000 });
       if (output) assert.deepEqual(printed.trimEnd().split('\n').map((l) => l.trimEnd()), output.map((l) => l.trimEnd()));
     } finally {
       rmSync(scratch, { recursive: true, force: true });
+      rmSync(module, { force: true });
     }
   });
 }
