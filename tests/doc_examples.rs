@@ -99,12 +99,8 @@ fn steps(body: &[String]) -> Vec<Step> {
 fn matches(expected: &[String], actual: &[String]) -> bool {
     match expected.split_first() {
         None => actual.is_empty(),
-        Some((first, rest)) if first == "..." => {
-            (0..=actual.len()).any(|skip| matches(rest, &actual[skip..]))
-        }
-        Some((first, rest)) => {
-            actual.first().is_some_and(|a| a == first) && matches(rest, &actual[1..])
-        }
+        Some((first, rest)) if first == "..." => (0..=actual.len()).any(|skip| matches(rest, &actual[skip..])),
+        Some((first, rest)) => actual.first().is_some_and(|a| a == first) && matches(rest, &actual[1..]),
     }
 }
 
@@ -116,8 +112,7 @@ fn scratch(name: &str) -> PathBuf {
         copy_tree(&repo().join(sub), &dir.join(sub));
     }
     std::fs::create_dir_all(dir.join("bin")).unwrap();
-    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_olm-catalog"), dir.join("bin/olm-catalog"))
-        .unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_olm-catalog"), dir.join("bin/olm-catalog")).unwrap();
     dir
 }
 
@@ -152,8 +147,7 @@ fn run(dir: &Path, command: &str) -> Vec<String> {
 fn check_document(doc: &Path) -> (usize, Vec<String>) {
     let name = doc.file_stem().unwrap().to_string_lossy().to_string();
     let text = std::fs::read_to_string(doc).unwrap();
-    let examples: Vec<Block> =
-        blocks(&text).into_iter().filter(|b| b.info == "console example").collect();
+    let examples: Vec<Block> = blocks(&text).into_iter().filter(|b| b.info == "console example").collect();
     if examples.is_empty() {
         return (0, Vec::new());
     }
@@ -222,8 +216,7 @@ fn readme_and_performance_stay_short() {
 
 #[test]
 fn a_transcript_is_commands_and_what_each_prints() {
-    let body: Vec<String> =
-        ["$ a \\", "  --b", "out 1", "out 2", "$ c"].iter().map(|s| s.to_string()).collect();
+    let body: Vec<String> = ["$ a \\", "  --b", "out 1", "out 2", "$ c"].iter().map(|s| s.to_string()).collect();
     assert_eq!(
         steps(&body),
         vec![
