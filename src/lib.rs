@@ -52,7 +52,8 @@
 
 // The layers are crates (ARCHITECTURE.md); this crate is their public API in one place.
 pub use olm_catalog_format::{declcfg, version};
-pub use olm_catalog_model::{cluster, graph, model, property, synth, validate};
+pub use olm_catalog_model::{cluster, graph, property};
+pub use olm_catalog_validate::{synth, validate};
 #[cfg(feature = "resolver")]
 pub use olm_catalog_resolve::resolve;
 pub use olm_catalog_tools::{deps, diff, edit, operatorgroup, render, report_formats};
@@ -74,6 +75,13 @@ pub use resolve::v1::{resolve_v1, V1Pick};
 pub use resolve::{resolve, Outcome, Resolution, ResolveError};
 pub use validate::{validate_files, validate_files_with, Report, Validated};
 pub use version::{Version, VersionRange};
+
+/// The checked catalog: packages, channels, entries and bundles, built by [`model::build`]
+/// (crates/model), and the lint configuration [`model::lint_config`] (crates/lints).
+pub mod model {
+    pub use olm_catalog_lints::lint_config;
+    pub use olm_catalog_model::model::*;
+}
 
 /// The pieces of upstream's machinery that upstream's own tests exercise directly (the SAT
 /// solver, channel ordering, `olm.constraint` parsing, CEL rules), re-exported so the

@@ -210,7 +210,7 @@ codes! {
     UpdateMultipleReplacements = "update-multiple-replacements",
     UpdatePathThroughDeprecated = "update-path-through-deprecated",
     UpdateZStreamNotConverging = "update-z-stream-not-converging",
-    // Lint configuration (model::lint_config) and OLM v1 readiness lints (validate::olm_v1).
+    // Lint configuration (lint_config) and OLM v1 readiness lints (olm_v1), in crates/lints.
     LintConfigInvalid = "lint-config-invalid",
     Olmv1PackageRequired = "olmv1-package-required",
     Olmv1GvkRequired = "olmv1-gvk-required",

@@ -1,8 +1,7 @@
-//! olm-catalog's model layers (ARCHITECTURE.md, L3–L6): typed bundle properties ([`property`]),
-//! the checked catalog ([`model`]) and the cluster as OLM sees it ([`cluster`]), upgrade graphs
-//! ([`graph`]), validation ([`validate`]), and synthetic catalogs ([`synth`]). Built on
-//! `olm-catalog-format`, whose modules are brought into this crate's root so that every module
-//! names them as `crate::declcfg`, `crate::version`, and so on.
+//! olm-catalog's model layers (ARCHITECTURE.md, L3–L5): typed bundle properties ([`property`]),
+//! the checked catalog ([`model`]) and the cluster as OLM sees it ([`cluster`]), and upgrade
+//! graphs ([`graph`]). Built on `olm-catalog-format`, whose modules are brought into this crate's
+//! root so that every module names them as `crate::declcfg`, `crate::version`, and so on.
 //!
 //! The `olm-catalog` crate re-exports it.
 #![warn(missing_docs)]
@@ -16,5 +15,3 @@ pub mod cluster;
 pub mod graph;
 pub mod model;
 pub mod property;
-pub mod synth;
-pub mod validate;

@@ -9,6 +9,6 @@
 #[allow(unused_imports)]
 use olm_catalog_format::{declcfg, diagnostic, gotext, hash, sort, version, Diagnostic, Severity};
 #[allow(unused_imports)]
-use olm_catalog_model::{cluster, graph, model, property, validate};
+use olm_catalog_model::{cluster, graph, model, property};
 
 pub mod resolve;

@@ -4,7 +4,7 @@
 //! ([`deps`]), in-place edits ([`edit`]), and the CI report formats ([`report_formats`]). Cold
 //! code next to validation and graphs: the WebAssembly profile compiles this crate for size
 //! (Cargo.toml, `[profile.wasm.package.olm-catalog-tools]`). Built on the model and format
-//! crates, whose modules are brought into this crate's root so that every module names them as
+//! crates and validation, whose modules are brought into this crate's root so that every module names them as
 //! `crate::model`, `crate::declcfg`, and so on.
 //!
 //! The `olm-catalog` crate re-exports it.
@@ -13,7 +13,9 @@
 #[allow(unused_imports)]
 use olm_catalog_format::{declcfg, diagnostic, gotext, hash, sort, version, Diagnostic, Severity};
 #[allow(unused_imports)]
-use olm_catalog_model::{cluster, graph, model, property, validate};
+use olm_catalog_model::{cluster, graph, model, property};
+#[allow(unused_imports)]
+use olm_catalog_validate::validate;
 
 pub mod deps;
 pub mod diff;

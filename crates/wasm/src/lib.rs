@@ -17,7 +17,9 @@ mod region;
 #[allow(unused_imports)]
 use olm_catalog_format::{declcfg, diagnostic, gotext, hash, sort, version, Diagnostic, Severity};
 #[allow(unused_imports)]
-use olm_catalog_model::{cluster, graph, model, property, validate};
+use olm_catalog_model::{cluster, graph, model, property};
+#[allow(unused_imports)]
+use olm_catalog_validate::validate;
 #[cfg(feature = "resolver")]
 #[allow(unused_imports)]
 use olm_catalog_resolve::resolve;

@@ -5,7 +5,8 @@
 
 mod decode;
 mod documents;
-mod indexignore;
+/// `.indexignore` rules (crates/indexignore, compiled for size in WebAssembly).
+use olm_catalog_indexignore as indexignore;
 #[doc(hidden)]
 pub mod json;
 #[doc(hidden)]

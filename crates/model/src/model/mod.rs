@@ -6,7 +6,6 @@
 
 mod build;
 pub mod csv;
-pub mod lint_config;
 mod replaces_chain;
 
 pub use build::{build, build_phased, PhaseEnds};

@@ -3,13 +3,13 @@
 //! aggregated model checks and puts everything into one [`Report`].
 
 mod config;
-mod error_tree;
 mod lint;
 mod model_checks;
-mod olm_v1;
 mod session;
 
-pub use crate::model::lint_config::{default_level, Level, LintConfig, SettingError};
+pub use crate::lint_config::{default_level, Level, LintConfig, SettingError};
+/// opm's error tree text and OLM v1's readiness lints (crates/lints, compiled for size).
+use olm_catalog_lints::{error_tree, olm_v1};
 pub use config::{apply_levels, only_new, PackageIndex, Subject};
 pub use session::Session;
 

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use crate::declcfg::{DeclarativeConfig, Pos};
 use crate::diagnostic::{Code, Diagnostic, Location, Severity};
-use crate::model::lint_config::LintConfig;
+use crate::lint_config::LintConfig;
 
 use super::{Report, Validated};
 
@@ -125,7 +125,7 @@ pub fn only_new(new: &Validated, baseline: &Validated) -> Report {
 mod tests {
     use super::*;
     use crate::declcfg::FileInput;
-    use crate::model::lint_config::Level;
+    use crate::lint_config::Level;
     use crate::validate::{validate_files_with, Options};
 
     #[test]

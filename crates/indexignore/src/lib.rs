@@ -1,6 +1,9 @@
-//! `.indexignore` handling for catalog directory walks (spec §2.1–§2.2).
+//! `.indexignore` handling for catalog directory walks (spec §2.1–§2.2): `declcfg::indexignore`
+//! of `olm-catalog-format`, a crate of its own so that the WebAssembly profile compiles it for
+//! size (Cargo.toml, `[profile.wasm.package.olm-catalog-indexignore]`): it runs once per load,
+//! and only on catalogs that have such a file.
 //!
-//! This module owns three things, all on in-memory paths (no filesystem
+//! This crate owns three things, all on in-memory paths (no filesystem
 //! access, so it runs unchanged in WebAssembly):
 //!
 //! * parsing every `.indexignore` file of a tree into gitignore patterns the
@@ -21,7 +24,11 @@
 //! negation in Go, it is a literal member), `\` escapes, and `ErrBadPattern`
 //! for malformed patterns, which the gitignore layer turns into "no match".
 
+#![warn(missing_docs)]
+
 use std::cmp::Ordering;
+
+use olm_catalog_base::sort;
 
 /// Name of the per-directory ignore file.
 const INDEX_IGNORE_FILENAME: &str = ".indexignore";
@@ -196,7 +203,7 @@ impl IndexIgnore {
     /// order gives the same result.
     pub fn new<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> IndexIgnore {
         let mut files: Vec<(&'a str, &'a str)> = files.into_iter().collect();
-        crate::sort::sort_by(&mut files, |a, b| walk_cmp(a.0, b.0));
+        sort::sort_by(&mut files, |a, b| walk_cmp(a.0, b.0));
 
         // joelanford/ignore seeds the matcher with the ignore file name itself,
         // at the root domain and with the lowest priority.
@@ -260,7 +267,7 @@ fn walk_cmp(a: &str, b: &str) -> Ordering {
 /// directory entry "a" sorts before "a.json").
 #[allow(clippy::ptr_arg)] // the crate-wide API takes `&mut Vec<String>`
 pub fn sort_walk_order(paths: &mut Vec<String>) {
-    crate::sort::sort_by(paths, |a, b| walk_cmp(a, b));
+    sort::sort_by(paths, |a, b| walk_cmp(a, b));
 }
 
 // ---------------------------------------------------------------------------
