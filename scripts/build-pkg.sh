@@ -90,7 +90,7 @@ build_tools() { wasm_build --no-default-features --features tools --target-dir "
 NODE_INLINE=1000
 # The crates Cargo.toml compiles for size in the `wasm` profile, which Node's module compiles at 3.
 size_crates_at_3=()
-for c in olm-catalog-tools olm-catalog-indexignore olm-catalog-lints; do size_crates_at_3+=(--config "profile.wasm.package.$c.opt-level=3"); done
+for c in olm-catalog-tools olm-catalog-indexignore olm-catalog-lints olm-catalog-cel; do size_crates_at_3+=(--config "profile.wasm.package.$c.opt-level=3"); done
 build_node() {
   RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Ctarget-cpu=mvp -Ctarget-feature=+simd128,+mutable-globals,+sign-ext,+nontrapping-fptoint,+multivalue,+reference-types -Cllvm-args=-inline-threshold=$NODE_INLINE --cfg olm_wasm_speed" \
     cargo "+$toolchain" --config 'profile.wasm.package.core.opt-level=3' "${size_crates_at_3[@]}" build -p olm-catalog-wasm \

@@ -6,7 +6,7 @@
 //! Every file under a crate's `src/` (except `src/bin`, a separate crate) is a module: `src/a.rs`
 //! and `src/a/mod.rs` are `a`, `src/a/b.rs` and `src/a/b/mod.rs` are `a::b`, `src/lib.rs` is the
 //! crate root (`crates/wasm/src/lib.rs` is the module `wasm`, `crates/indexignore/src/lib.rs` the
-//! module `declcfg::indexignore`). Comments, doc comments and string literals are blanked first, and so is every item gated
+//! module `declcfg::indexignore`, `crates/cel/src/lib.rs` the module `resolve::cel`). Comments, doc comments and string literals are blanked first, and so is every item gated
 //! on `#[cfg(test)]` (or `#[cfg(all(test, ...))]`), including test-only module files declared with
 //! `#[cfg(test)] mod x;`. What is left is read for references to other modules: `use crate::...`,
 //! `use super::...`, `use self::...`, grouped imports (`use crate::{a::b, c}`), relative imports of
@@ -781,6 +781,7 @@ const CRATE_SOURCES: &[(&str, &[&str])] = &[
     ("crates/model/src", &[]),
     ("crates/lints/src", &[]),
     ("crates/validate/src", &[]),
+    ("crates/cel/src", &["resolve", "cel"]),
     ("crates/resolve/src", &[]),
     ("crates/tools/src", &[]),
     ("crates/wasm/src", &["wasm"]),

@@ -5,9 +5,9 @@
 //! [`resolve`] takes a [`Cluster`] (checked catalogs, installed operators, subscriptions) and
 //! returns what OLM v0 would install, or OLM's error with an [`explain::Explanation`] tree.
 
+/// CEL rules of `olm.constraint` (crates/cel, compiled for size in WebAssembly).
 #[doc(hidden)]
-
-pub mod cel;
+pub use olm_catalog_cel as cel;
 mod explain;
 mod predicate;
 #[doc(hidden)]

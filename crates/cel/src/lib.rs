@@ -1,7 +1,10 @@
 //! CEL rules of `olm.constraint` (resolver spec §5.3): the public surface ([`CelRule`],
-//! [`CelError`]) and the compile pipeline that ties the files of this folder together.
+//! [`CelError`]) and the compile pipeline that ties the files of this crate together. The
+//! resolver names it `resolve::cel`; a crate of its own so that the WebAssembly profile compiles
+//! it for size, as it does the `cel` interpreter (Cargo.toml, `[profile.wasm.package.olm-catalog-cel]`):
+//! rules are compiled once per catalog and evaluated a few times per resolution.
 //!
-//! This module owns everything about the `cel` kind of generic constraint:
+//! This crate owns everything about the `cel` kind of generic constraint:
 //! - compiling a rule in OLM's environment (`NewCelEnvironment`): one variable, `properties`, of
 //!   type `list(map(string, dyn))`, the CEL standard library and macros, and the custom function
 //!   `semver_compare(dyn, dyn) -> int`;
@@ -11,7 +14,7 @@
 //! - evaluating a compiled rule against one candidate's properties, where a runtime error or a
 //!   non-bool result is "no match", never an error.
 //!
-//! The folder:
+//! The files:
 //! - `limits.rs`: the input bounds checked on the raw text (size, nesting, operator count);
 //! - `cost.rs`: the evaluation cost limit ([`CEL_COST_LIMIT`]): the compiled rule meters its
 //!   own work;
@@ -52,7 +55,12 @@
 //! Without the `cel` feature the API is the same, but [`CelRule::compile`] always fails with
 //! [`CelError::Unsupported`].
 
+#![warn(missing_docs)]
+
 use std::fmt;
+
+#[allow(unused_imports)]
+use olm_catalog_format::{declcfg, gotext, sort, version};
 
 #[cfg(feature = "cel")]
 mod checker;
@@ -270,7 +278,7 @@ impl CelRule {
 /// [`CelRule::compile`] before metering: bounds, cel-go's syntax errors, parse, checks, bool
 /// result.
 #[cfg(feature = "cel")]
-pub(super) fn compile_program(rule: &str) -> Result<cel::common::ast::IdedExpr, CelError> {
+pub(crate) fn compile_program(rule: &str) -> Result<cel::common::ast::IdedExpr, CelError> {
     limits::check_size(rule).map_err(CelError::Compile)?;
     if let Err((offset, message)) = limits::precheck(rule) {
         let (line, column) = texts::line_column(rule, offset);

@@ -437,8 +437,8 @@ mod tests {
     //! The checker's rules, as OLM users meet them: which rules are bool, which names and
     //! overloads exist, and cel-go's wording for each finding.
 
-    use crate::resolve::cel::test_util::{compile_error, eval};
-    use crate::resolve::cel::{CelError, CelRule};
+    use crate::test_util::{compile_error, eval};
+    use crate::{CelError, CelRule};
 
     #[test]
     fn rules_whose_type_is_not_bool_are_rejected() {

@@ -170,8 +170,8 @@ mod tests {
     use serde_json::json;
 
     use crate::declcfg::Node;
-    use crate::resolve::cel::test_util::eval;
-    use crate::resolve::cel::CelRule;
+    use crate::test_util::eval;
+    use crate::CelRule;
 
     #[test]
     fn semver_compare_parse_failure_is_no_match() {

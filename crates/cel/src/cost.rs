@@ -359,7 +359,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::resolve::cel::test_util::{evaluate, with_big_stack};
+    use crate::test_util::{evaluate, with_big_stack};
 
     /// Ten elements; nested `depth` times with `map`, the result has 10^depth leaves.
     fn nested_maps(depth: usize) -> String {
@@ -452,7 +452,7 @@ mod tests {
 
     #[test]
     fn metered_and_unmetered_programs_give_the_same_results() {
-        use crate::resolve::cel::{compile_program, eval};
+        use crate::{compile_program, eval};
         let values = [
             ("olm.gvk", json!({"group": "g", "kind": "k", "version": "v"})),
             ("olm.package", json!({"packageName": "x", "version": "1.0.1"})),

@@ -1006,8 +1006,8 @@ mod tests {
     //! mechanics (each names the cel-go case it mirrors).
 
     use super::*;
-    use crate::resolve::cel::test_util::compile_error;
-    use crate::resolve::cel::texts::{display, located};
+    use crate::test_util::compile_error;
+    use crate::texts::{display, located};
 
     /// The syntax errors of `rule` as cel-go displays them.
     fn syntax_errors(rule: &str) -> String {
@@ -1274,12 +1274,12 @@ mod own_conformance_cases {
     //! The `cel` cases of our own conformance suite (`tests/conformance/own/olm-resolver.json`)
     //! are the common mistakes above, with cel-go's full text: each gives exactly that text.
 
-    use crate::resolve::cel::test_util::compile_error;
+    use crate::test_util::compile_error;
 
     #[test]
     fn each_case_gives_its_error_text() {
         let cases: serde_json::Value =
-            serde_json::from_str(include_str!("../../../../../tests/conformance/own/olm-resolver.json")).unwrap();
+            serde_json::from_str(include_str!("../../../tests/conformance/own/olm-resolver.json")).unwrap();
         let mut checked = 0;
         for case in cases.as_array().unwrap().iter().filter(|c| c["kind"] == "cel") {
             let rule = case["input"]["rule"].as_str().unwrap();

@@ -177,7 +177,7 @@ mod tests {
     //! and the order of several issues.
 
     use super::*;
-    use crate::resolve::cel::test_util::compile_error;
+    use crate::test_util::compile_error;
 
     #[test]
     fn an_issue_shows_its_line_and_a_caret_under_the_column() {

@@ -162,7 +162,7 @@ mod tests {
     //! The bounds: what is rejected, where, and that rules right at the limits still work.
 
     use super::*;
-    use crate::resolve::cel::test_util::{compile_error, eval, with_big_stack};
+    use crate::test_util::{compile_error, eval, with_big_stack};
 
     #[test]
     fn too_long_rules_are_rejected_with_cel_gos_text() {
