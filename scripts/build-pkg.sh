@@ -84,7 +84,7 @@ build_tools() { wasm_build --no-default-features --features tools --target-dir "
 # inlining"): LLVM inlines more (`-inline-threshold=NODE_INLINE`, default 225: 6–10 % fewer
 # instructions in a validation and a resolution), and the module is built without bulk memory
 # (`-Ctarget-cpu=mvp` and the other features rustc enables by default), so that copies of run-time
-# lengths call src/wasm.rs's `memcpy`, which copies short ones inline, instead of `memory.copy`,
+# lengths call crates/wasm/src/copy.rs's `memcpy`, which copies short ones inline, instead of `memory.copy`,
 # which V8 runs as a call into C.
 # OLM_TEST_HOOKS=1 (the Node tests) adds the test-only hooks to Node's module.
 NODE_INLINE=1000

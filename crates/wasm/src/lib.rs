@@ -656,6 +656,7 @@ fn output_format(o: &RenderOpts) -> Result<crate::declcfg::write::Format, JsValu
         .map_err(|e: crate::declcfg::write::UnknownFormat| js_error("invalid-input", &e.to_string(), None))
 }
 
+#[cfg(feature = "tools")]
 fn bundle_options(o: &RenderOpts) -> Result<crate::render::bundle::BundleOptions, JsValue> {
     let migrate = match o.migrate_level.as_deref() {
         None => false,
@@ -691,6 +692,7 @@ struct RenderResult {
     diagnostics: Vec<crate::Diagnostic>,
 }
 
+#[cfg(feature = "tools")]
 fn render_result(
     kind: &'static str,
     rendered: crate::render::Rendered,
@@ -735,6 +737,7 @@ fn input_from_js(value: &JsValue) -> Result<Input, JsValue> {
     Ok(Input { files: files_from_js(&get("files"))?, name: Some((name, get("file").is_truthy())) })
 }
 
+#[cfg(feature = "tools")]
 /// An input's findings with their files named as the native CLI names them.
 fn named(input: &Input, diagnostics: Vec<crate::Diagnostic>) -> Vec<crate::Diagnostic> {
     let mut rendered = crate::render::Rendered { diagnostics, ..Default::default() };
@@ -884,6 +887,7 @@ fn known_fields(value: &JsValue, known: &[&str], what: &str) -> Result<(), JsVal
     Ok(())
 }
 
+#[cfg(feature = "tools")]
 /// A check as the CLI's CHECK file describes it, its bundle read from `catalog` when given.
 fn operator_group_check(
     check: JsValue,
@@ -940,6 +944,7 @@ struct RbacOpts {
     operator_group: Option<String>,
 }
 
+#[cfg(feature = "tools")]
 impl Catalog {
     fn rbac(&self, options: JsValue) -> Result<crate::operatorgroup::rbac_bundle::BundleRbac, JsValue> {
         use crate::operatorgroup::rbac_bundle::{preview_bundle_rbac, RbacRequest, RbacRequestError};
@@ -1032,10 +1037,12 @@ fn diff_opts(options: JsValue) -> Result<DiffOpts, JsValue> {
         .map_err(|e| js_error("invalid-input", &format!("diffCatalogs options: {e}"), None))
 }
 
+#[cfg(feature = "tools")]
 fn diff_models(old: &crate::model::Model, new: &crate::model::Model, o: &DiffOpts) -> crate::diff::CatalogDiff {
     crate::diff::diff_with(old, new, &crate::diff::DiffOptions { package: o.package.clone() })
 }
 
+#[cfg(feature = "tools")]
 /// The diff in `format`: `text`, `json` (the CLI's pretty JSON) or a `report_formats` name.
 fn diff_text(d: &crate::diff::CatalogDiff, format: Option<&str>) -> Result<String, JsValue> {
     match format.unwrap_or("text") {
@@ -1068,6 +1075,7 @@ struct DiffText {
     failed: bool,
 }
 
+#[cfg(feature = "tools")]
 fn diff_output(d: &crate::diff::CatalogDiff, format: Option<&str>) -> Result<JsValue, JsValue> {
     to_js(&DiffText { text: diff_text(d, format)?, failed: d.has_errors() })
 }
