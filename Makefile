@@ -49,8 +49,7 @@ bench-build:
 	$(CARGO) bench --no-run
 
 test-rust:
-	$(CARGO) test
-	$(CARGO) test -p olm-graph-picture
+	$(CARGO) test --workspace
 
 test-wasm:
 	$(CARGO) test --target wasm32-unknown-unknown --test wasm_node

@@ -35,10 +35,12 @@ case "${1:-}" in
   --core) node_module= others= ;;
   *) echo "usage: scripts/build-pkg.sh [--browsers|--core]" >&2; exit 2 ;;
 esac
-# Cargo.toml's `wasm` profile: whole-program LTO in one codegen unit, which is smaller and no
-# slower; opt-level 3, because "s" or "z" cut 15 % of the gzipped size but slow validation by
-# about 20 %; cold dependencies (CEL, SHA-224) are at "z" there, and `src/sort.rs` keeps sorting
-# to one shared routine (docs/performance.md, "WebAssembly size"). The native release profile is
+# The modules are the bindings crate's cdylib (crates/wasm, `olm-catalog-wasm`), its features
+# choosing what each holds. Cargo.toml's `wasm` profile: whole-program LTO in one codegen unit,
+# which is smaller and no slower; opt-level 3, because "s" or "z" cut 15 % of the gzipped size
+# but slow validation by about 20 %; cold crates (the tools, CEL, SHA-224, ...) are at "z" there,
+# one `[profile.wasm.package.NAME]` each, and crates/format's `sort.rs` keeps sorting to one
+# shared routine (docs/performance.md, "WebAssembly size"). The native release profile is
 # untouched. The builds use separate target directories so that none invalidates another.
 #
 # The standard library is rebuilt with the modules (nightly `-Zbuild-std`, from the toolchain's
@@ -60,11 +62,8 @@ fi
 # one source of flags, not both), so its `+simd128` is repeated here: without it the modules
 # silently lose WebAssembly SIMD (memchr/memmem, line counting and UTF-8 checks fall back to
 # scalar code; docs/performance.md, "WebAssembly against native").
-# `--cfg olm_wasm_size` compiles the cold code of the on-demand modules (render, templates, diff, edits,
-# OperatorGroups, RBAC, deps, report formats, FBC writing, Mermaid, DOT) for size with the nightly
-# `#[optimize(size)]` attribute on its functions; the hot paths keep opt-level 3 (src/lib.rs).
 wasm_build() {
-  RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Ctarget-feature=+simd128 --cfg olm_wasm_size" cargo "+$toolchain" build --lib --profile wasm \
+  RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Ctarget-feature=+simd128" cargo "+$toolchain" build -p olm-catalog-wasm --lib --profile wasm \
     --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size "$@"
 }
 # Separate target directories from the stable builds too (different flags and standard library).
@@ -73,7 +72,7 @@ build_core() { wasm_build --no-default-features --target-dir "$out/core"; }
 # The picture module: the picture crate's library as a cdylib with its bindings (the crate is an
 # rlib for olm-catalog, which must not export them from the browsers' modules).
 build_picture() {
-  RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Ctarget-feature=+simd128 --cfg olm_wasm_size" cargo "+$toolchain" rustc \
+  RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Ctarget-feature=+simd128" cargo "+$toolchain" rustc \
     -p olm-graph-picture --lib --crate-type cdylib --features bindings --profile wasm --target wasm32-unknown-unknown \
     -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size --target-dir "$out/picture"
 }
@@ -81,22 +80,26 @@ build_resolver() { wasm_build --no-default-features --features cel --target-dir 
 build_tools() { wasm_build --no-default-features --features tools --target-dir "$out/tools"; }
 # Node's module has no size target, so it is built for speed alone (docs/performance.md, "(seventh
 # session): Node's module built for speed" and "(seventh session): the resolver in Node"):
-# `--cfg olm_wasm_speed` instead of `olm_wasm_size` (the standard library's stable sort at each call
-# site, `src/sort.rs`, and the cold code at opt-level 3), the standard library without
-# `optimize_for_size` and its `core` at opt-level 3 (not .cargo/config.toml's "z"), and below,
-# wasm-opt inlines more. The browsers' modules keep the size-minded build above.
+# `--cfg olm_wasm_speed` (the standard library's stable sort at each call site, crates/format's
+# `sort.rs`), the cold crates at opt-level 3 (`size_crates_at_3`, not Cargo.toml's "z"), the
+# standard library without `optimize_for_size` and its `core` at opt-level 3 (not
+# .cargo/config.toml's "z"), and below, wasm-opt inlines more. The browsers' modules keep the size-minded build above.
 # Also for Node's module alone (docs/performance.md, "(eighth session): Node's module, copies and
 # inlining"): LLVM inlines more (`-inline-threshold=NODE_INLINE`, default 225: 6–10 % fewer
 # instructions in a validation and a resolution), and the module is built without bulk memory
 # (`-Ctarget-cpu=mvp` and the other features rustc enables by default), so that copies of run-time
-# lengths call src/wasm.rs's `memcpy`, which copies short ones inline, instead of `memory.copy`,
+# lengths call crates/wasm/src/copy.rs's `memcpy`, which copies short ones inline, instead of `memory.copy`,
 # which V8 runs as a call into C.
 # OLM_TEST_HOOKS=1 (the Node tests) adds the test-only hooks to Node's module.
 NODE_INLINE=1000
+# The crates Cargo.toml compiles for size in the `wasm` profile, which Node's module compiles at 3.
+size_crates_at_3=()
+for c in olm-catalog-tools olm-catalog-indexignore olm-catalog-lints olm-catalog-cel; do size_crates_at_3+=(--config "profile.wasm.package.$c.opt-level=3"); done
 build_node() {
   RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Ctarget-cpu=mvp -Ctarget-feature=+simd128,+mutable-globals,+sign-ext,+nontrapping-fptoint,+multivalue,+reference-types -Cllvm-args=-inline-threshold=$NODE_INLINE --cfg olm_wasm_speed" \
-    cargo "+$toolchain" --config 'profile.wasm.package.core.opt-level=3' build --lib --profile wasm \
-    --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort ${OLM_TEST_HOOKS:+--features test-hooks} --target-dir "$out/full"
+    cargo "+$toolchain" --config 'profile.wasm.package.core.opt-level=3' "${size_crates_at_3[@]}" build -p olm-catalog-wasm \
+    --lib --profile wasm --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort ${OLM_TEST_HOOKS:+--features test-hooks} \
+    --target-dir "$out/full"
 }
 # The builds run in two lanes at once. Each ends in a long step on one core (the crate's code
 # generation in one unit, with whole-program LTO), and the other lane uses the second core
@@ -109,18 +112,19 @@ status=0
 wait "$first" || status=$?
 wait "$second" || status=$?
 [ "$status" = 0 ] || { echo "build-pkg: a cargo build failed (see above)" >&2; exit "$status"; }
-built() { echo "$out/$1/wasm32-unknown-unknown/wasm/olm_catalog.wasm"; }
+built() { echo "$out/$1/wasm32-unknown-unknown/wasm/olm_catalog_wasm.wasm"; }
 rm -rf pkg/dist/web
-wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web "$(built core)"
+# `--out-name olm_catalog`: the package's JS imports olm_catalog.js and olm_catalog_bg.wasm.
+wasm-bindgen --target web --weak-refs --out-name olm_catalog --out-dir pkg/dist/web "$(built core)"
 if [ -n "$others" ]; then
   rm -rf pkg/dist/web-picture pkg/dist/web-resolver pkg/dist/web-tools
   wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web-picture "$out/picture/wasm32-unknown-unknown/wasm/olm_graph_picture.wasm"
-  wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web-resolver "$(built resolver)"
-  wasm-bindgen --target web --weak-refs --out-dir pkg/dist/web-tools "$(built tools)"
+  wasm-bindgen --target web --weak-refs --out-name olm_catalog --out-dir pkg/dist/web-resolver "$(built resolver)"
+  wasm-bindgen --target web --weak-refs --out-name olm_catalog --out-dir pkg/dist/web-tools "$(built tools)"
 fi
 if [ -n "$node_module" ]; then
   rm -rf pkg/dist/node-full
-  wasm-bindgen --target nodejs --weak-refs --out-dir pkg/dist/node-full "$(built full)"
+  wasm-bindgen --target nodejs --weak-refs --out-name olm_catalog --out-dir pkg/dist/node-full "$(built full)"
   # The Node glue is CommonJS inside a "type": "module" package.
   echo '{ "type": "commonjs" }' > pkg/dist/node-full/package.json
 fi

@@ -1,17 +1,4 @@
 #![warn(missing_docs)]
-// The WebAssembly build (scripts/build-pkg.sh, nightly) sets `olm_wasm_size` to compile the cold
-// code of the on-demand modules (render, templates, diff, edits, OperatorGroups, RBAC, deps, report
-// formats, writing FBC, Mermaid and DOT; the resolver's explanations, messages, CEL rules' checks
-// and glue, OLM v1's pick and the problem's JSON, but never its search) and the core's cold code
-// (the graph picture and its SVG, the lint configuration, OLM v1 lints, the opm error tree's text,
-// baselines, `.indexignore`) for size: `#[cfg_attr(olm_wasm_size, optimize(size))]` on their
-// functions, with `inline(never)` where a hot caller would otherwise absorb them
-// (docs/performance.md, "WebAssembly size"). Stable and native builds never set it. Node's module,
-// whose size has no target, is built with `olm_wasm_speed` instead (the standard library's sort at
-// each call site, `sort.rs`; docs/performance.md, "(seventh session): the resolver in Node").
-#![cfg_attr(olm_wasm_size, feature(optimize_attribute))]
-// Stable since the 1.101 nightlies; kept (and its lint allowed) for the nightlies before them.
-#![cfg_attr(olm_wasm_size, allow(stable_features))]
 //! olm-catalog: Operator Lifecycle Manager catalogs as data — read File-Based Catalogs, check
 //! them as `opm validate` does (every problem, located), draw their upgrade graphs, compute the
 //! upgrades OLM makes, and resolve subscriptions as OLM's resolver does.
@@ -63,45 +50,24 @@
 //! );
 //! ```
 
-pub mod cluster;
-pub mod declcfg;
-pub mod deps;
-mod diagnostic;
-pub mod diff;
-mod dns_label;
-pub mod edit;
-mod gosort;
-mod gotext;
-pub mod graph;
-mod hash;
-mod image_ref;
-pub mod model;
-pub mod operatorgroup;
-pub mod property;
-pub mod render;
-pub mod report_formats;
+// The layers are crates (ARCHITECTURE.md); this crate is their public API in one place.
+pub use olm_catalog_format::{declcfg, version};
+pub use olm_catalog_model::{cluster, graph, property};
+pub use olm_catalog_validate::{synth, validate};
 #[cfg(feature = "resolver")]
-pub mod resolve;
-mod sort;
-pub mod synth;
-pub mod validate;
-pub mod version;
+pub use olm_catalog_resolve::resolve;
+pub use olm_catalog_tools::{deps, diff, edit, operatorgroup, render, report_formats};
 #[cfg(target_arch = "wasm32")]
 #[doc(hidden)]
-pub mod wasm;
-/// The byte copies of Node's WebAssembly module (`wasm/copy.rs`), compiled natively for their
-/// unit tests.
-#[cfg(all(test, not(target_arch = "wasm32")))]
-#[path = "wasm/copy.rs"]
-mod wasm_copy;
+pub use olm_catalog_wasm as wasm;
 
 pub use cluster::{CatalogSource, Cluster, InstalledCsv, Subscription, SystemConstraint};
 #[cfg(not(target_arch = "wasm32"))]
 pub use declcfg::{load_dir, read_catalog};
 pub use declcfg::{load_files, DeclarativeConfig, FileInput, Loaded};
-pub use diagnostic::{Code, Diagnostic, Location, Related, Severity};
 pub use graph::{to_dot, to_mermaid, upgrade_path, ChannelGraph, MermaidOptions, Semantics, Start, UpgradePath};
 pub use model::{build as build_model, Model};
+pub use olm_catalog_format::{Code, Diagnostic, Location, Related, Severity};
 pub use property::Property;
 #[cfg(feature = "resolver")]
 pub use resolve::v1::{resolve_v1, V1Pick};
@@ -109,6 +75,13 @@ pub use resolve::v1::{resolve_v1, V1Pick};
 pub use resolve::{resolve, Outcome, Resolution, ResolveError};
 pub use validate::{validate_files, validate_files_with, Report, Validated};
 pub use version::{Version, VersionRange};
+
+/// The checked catalog: packages, channels, entries and bundles, built by [`model::build`]
+/// (crates/model), and the lint configuration [`model::lint_config`] (crates/lints).
+pub mod model {
+    pub use olm_catalog_lints::lint_config;
+    pub use olm_catalog_model::model::*;
+}
 
 /// The pieces of upstream's machinery that upstream's own tests exercise directly (the SAT
 /// solver, channel ordering, `olm.constraint` parsing, CEL rules), re-exported so the

@@ -1,8 +1,12 @@
-//! The layering of `src/` is the one ARCHITECTURE.md lists in its `layers` block.
+//! The layering of the library's crates (`src/` and `crates/*/src`, see [`CRATE_SOURCES`]) is the
+//! one ARCHITECTURE.md lists in its `layers` block. Cargo refuses an import from a crate to a
+//! crate above it; this test checks the layers inside each crate, and the crates' modules as one
+//! tree (a module's name is the same in every crate).
 //!
-//! Every file under `src/` (except `src/bin`, a separate crate) is a module: `src/a.rs` and
-//! `src/a/mod.rs` are `a`, `src/a/b.rs` and `src/a/b/mod.rs` are `a::b`, `src/lib.rs` is the crate
-//! root. Comments, doc comments and string literals are blanked first, and so is every item gated
+//! Every file under a crate's `src/` (except `src/bin`, a separate crate) is a module: `src/a.rs`
+//! and `src/a/mod.rs` are `a`, `src/a/b.rs` and `src/a/b/mod.rs` are `a::b`, `src/lib.rs` is the
+//! crate root (`crates/wasm/src/lib.rs` is the module `wasm`, `crates/indexignore/src/lib.rs` the
+//! module `declcfg::indexignore`, `crates/cel/src/lib.rs` the module `resolve::cel`). Comments, doc comments and string literals are blanked first, and so is every item gated
 //! on `#[cfg(test)]` (or `#[cfg(all(test, ...))]`), including test-only module files declared with
 //! `#[cfg(test)] mod x;`. What is left is read for references to other modules: `use crate::...`,
 //! `use super::...`, `use self::...`, grouped imports (`use crate::{a::b, c}`), relative imports of
@@ -763,23 +767,48 @@ struct Source {
     code: String,
 }
 
-/// Reads `src/`: every library file, except test-only module files.
+/// The library's sources, one directory per crate of the workspace that holds layers, and the
+/// module its crate root stands for. The layer modules keep their names across crates (each
+/// crate brings the lower crates' modules into its root with `use`, so `crate::declcfg` means
+/// the same module in every crate): the crates' modules form one tree, checked as one. Between
+/// crates, Cargo itself refuses an upward dependency; inside a crate, this test does.
+/// `crates/graph-picture` and `crates/yaml-events` sit below every layer, like dependencies.
+const CRATE_SOURCES: &[(&str, &[&str])] = &[
+    ("src", &[]),
+    ("crates/base/src", &[]),
+    ("crates/indexignore/src", &["declcfg", "indexignore"]),
+    ("crates/format/src", &[]),
+    ("crates/model/src", &[]),
+    ("crates/lints/src", &[]),
+    ("crates/validate/src", &[]),
+    ("crates/cel/src", &["resolve", "cel"]),
+    ("crates/resolve/src", &[]),
+    ("crates/tools/src", &[]),
+    ("crates/wasm/src", &["wasm"]),
+];
+
+/// Reads every crate's `src/`: every library file, except test-only module files.
 fn read_sources(repo: &Path) -> Vec<Source> {
-    let src = repo.join("src");
-    let mut rels = Vec::new();
-    rust_files(&src, &src, &mut rels);
     let mut sources = Vec::new();
-    let mut test_only: Vec<ModPath> = Vec::new();
-    for rel in rels {
-        let Some(module) = module_of(&rel) else { continue };
-        let text = fs::read_to_string(src.join(&rel)).unwrap_or_else(|e| panic!("cannot read src/{rel}: {e}"));
-        let (code, test_modules) = blank_test_only(&blank_comments_and_strings(&text));
-        for name in test_modules {
-            test_only.push(module.iter().cloned().chain([name]).collect());
+    for (dir, root) in CRATE_SOURCES {
+        let src = repo.join(dir);
+        let mut rels = Vec::new();
+        rust_files(&src, &src, &mut rels);
+        let mut test_only: Vec<ModPath> = Vec::new();
+        let mut crate_sources = Vec::new();
+        for rel in rels {
+            let Some(within) = module_of(&rel) else { continue };
+            let module: ModPath = root.iter().map(|s| s.to_string()).chain(within).collect();
+            let text = fs::read_to_string(src.join(&rel)).unwrap_or_else(|e| panic!("cannot read {dir}/{rel}: {e}"));
+            let (code, test_modules) = blank_test_only(&blank_comments_and_strings(&text));
+            for name in test_modules {
+                test_only.push(module.iter().cloned().chain([name]).collect());
+            }
+            crate_sources.push(Source { file: format!("{dir}/{rel}"), module, code });
         }
-        sources.push(Source { file: format!("src/{rel}"), module, code });
+        crate_sources.retain(|s| !test_only.iter().any(|t| s.module.starts_with(t)));
+        sources.extend(crate_sources);
     }
-    sources.retain(|s| !test_only.iter().any(|t| s.module.starts_with(t)));
     sources
 }
 
@@ -1055,14 +1084,14 @@ fn src_follows_the_layers_of_architecture_md() {
     }
     for m in layers.listed.keys() {
         if !krate.modules.contains(m) {
-            println!("note: `{m}` is in the layers of ARCHITECTURE.md but not in src/ (yet)");
+            println!("note: `{m}` is in the layers of ARCHITECTURE.md but in no crate (yet)");
         }
     }
     let problems = check(&layers, &sources, &edges);
     if !problems.is_empty() {
         let layer_list: Vec<String> = (0..layers.names.len()).rev().map(|l| layers.describe(l)).collect();
         panic!(
-            "\n{} layering problem(s) in src/ (layers from ARCHITECTURE.md, highest first: {}).\n\
+            "\n{} layering problem(s) in the crates (layers from ARCHITECTURE.md, highest first: {}).\n\
              A module may use modules of its own layer or lower ones, never a higher one; no cycles.\n\n{}\n",
             problems.len(),
             layer_list.join(" | "),

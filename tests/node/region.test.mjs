@@ -1,5 +1,5 @@
 // `validate` cuts its small blocks from a region of pages in front of the module's allocator
-// (src/wasm/region.rs): pages are reused when all their blocks are freed and handed back when
+// (crates/wasm/src/region.rs): pages are reused when all their blocks are freed and handed back when
 // the call ends. Its reports must not depend on what ran before: the same files give the same
 // report every time, whatever other calls (which allocate outside the region and keep their
 // results) ran between, and catalogs loaded before and after still answer the same.
@@ -44,7 +44,7 @@ test('validate: small inputs and a failing one between large ones', () => {
   }
 });
 
-// `resolve` and `resolveText` cut their small blocks from a region too (src/wasm.rs,
+// `resolve` and `resolveText` cut their small blocks from a region too (crates/wasm/src/lib.rs,
 // `RESOLVE_REGION_BYTES`); a catalog's resolver index, built on its first resolution, outlives
 // the region. The outcomes must not depend on what ran before either.
 test('resolve: the same outcome every time, between validations, loads and failing calls', () => {

@@ -175,7 +175,6 @@ impl Default for DraftOptions {
 /// The draft of channel graph `g` with `path` highlighted: its fans expanded if asked and
 /// within the budget (else a note says why they stay fans), the path marked ([`draft`]) and
 /// written out ([`picture_path`]), the options set.
-#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn channel_draft(mut g: GraphData, path: Option<PathData>, o: DraftOptions) -> Draft {
     let mut notes = Vec::new();
     if o.expand_fans && !g.fans.is_empty() {
@@ -200,7 +199,6 @@ pub fn channel_draft(mut g: GraphData, path: Option<PathData>, o: DraftOptions) 
 /// The draft of `g`: its nodes (each major.minor as a small number, only equality counting),
 /// its edges, each fan as one edge from the newest entry it covers (other than its own), the
 /// path from `from` along `steps` marked ([`mark_path`]); no path text, default options.
-#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn draft(g: &GraphData, path: Option<(&str, &[Step])>) -> Draft {
     let index = first_of_each(g.nodes.iter().map(|n| n.name.as_str()));
     let mut minors: HashMap<&str, usize> = HashMap::new();
@@ -301,7 +299,6 @@ fn major_minor(v: &str) -> &str {
 /// draw a step no drawn edge stands for. A start that is a bare version (`1.2.0`, in no channel
 /// as a name) starts at the entry with that version, if there is one. The first node of a name
 /// stands for it.
-#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn mark_path(d: &mut Draft, from: &str, steps: &[Step]) {
     let index = first_of_each(d.nodes.iter().map(|n| n.name.as_str()));
     // The positions only: the names are borrowed from `d`, which is changed below.
@@ -334,7 +331,6 @@ pub fn mark_path(d: &mut Draft, from: &str, steps: &[Step]) {
 
 /// The path with its text: one line per step, and a sentence saying how many upgrades reach the
 /// head (`to`), or that `from` is the head, or why no path does (`stranded`, `reason`).
-#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn picture_path(
     from: String,
     to: Option<String>,

@@ -11,9 +11,6 @@
 //! `olm_catalog::graph`.
 //!
 //! [`olm-catalog`]: ../olm_catalog/index.html
-#![cfg_attr(olm_wasm_size, feature(optimize_attribute))]
-// Stable since the 1.101 nightlies; kept (and its lint allowed) for the nightlies before them.
-#![cfg_attr(olm_wasm_size, allow(stable_features))]
 #![warn(missing_docs)]
 
 mod draft;

@@ -45,7 +45,6 @@ pub struct TooLarge {
 }
 
 impl std::fmt::Display for TooLarge {
-    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
@@ -147,7 +146,6 @@ pub enum PictureEdgeKind {
 
 impl PictureEdgeKind {
     /// The word used in classes and text.
-    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn as_str(self) -> &'static str {
         match self {
             PictureEdgeKind::Replaces => "replaces",
@@ -159,7 +157,6 @@ impl PictureEdgeKind {
 }
 
 impl From<EdgeKind> for PictureEdgeKind {
-    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn from(k: EdgeKind) -> PictureEdgeKind {
         match k {
             EdgeKind::Replaces => PictureEdgeKind::Replaces,
@@ -336,7 +333,6 @@ pub struct Draft {
 
 impl Draft {
     /// Why the draft cannot be drawn: an index out of range (a draft built by hand, or by JS).
-    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn check(&self) -> Result<(), String> {
         let n = self.nodes.len();
         if let Some((k, e)) = self.edges.iter().enumerate().find(|(_, e)| e.from >= n || e.to >= n) {
@@ -355,7 +351,6 @@ impl Draft {
 /// # Panics
 ///
 /// When an index of `draft` is out of range ([`Draft::check`] says which).
-#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn draw(draft: &Draft) -> Result<Picture, TooLarge> {
     let d = Drawing::new(draft);
     let groups = if draft.collapse && draft.nodes.len() >= COLLAPSE_THRESHOLD {
@@ -384,7 +379,6 @@ struct Drawing<'g> {
 }
 
 impl<'g> Drawing<'g> {
-    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn new(g: &'g Draft) -> Drawing<'g> {
         let mut position = vec![None; g.nodes.len()];
         for (k, &i) in g.by_version.iter().enumerate() {
@@ -395,7 +389,6 @@ impl<'g> Drawing<'g> {
         Drawing { g, position }
     }
 
-    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn z_stream_runs(&self, keep: &[String]) -> Vec<Vec<usize>> {
         let n = self.g.nodes.len();
         let mut ins: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -461,7 +454,6 @@ impl<'g> Drawing<'g> {
     }
 
     /// Collapse `groups`, lay out, and describe.
-    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn draw(&self, groups: &[Vec<usize>], notes: Vec<String>) -> Result<Picture, TooLarge> {
         let g = self.g;
         let n = g.nodes.len();
@@ -546,7 +538,6 @@ impl<'g> Drawing<'g> {
     }
 
     /// The drawn node of graph node `i`, with an id not in `ids`.
-    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn node(&self, i: usize, ids: &mut BTreeSet<String>) -> PictureNode {
         let node = &self.g.nodes[i];
         let mut id = node.name.clone();
@@ -587,7 +578,6 @@ impl<'g> Drawing<'g> {
     }
 
     /// The drawn node of a collapsed run (graph node indexes, oldest first).
-    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn group_node(&self, run: &[usize]) -> PictureNode {
         let (first, last) = (&self.g.nodes[run[0]], &self.g.nodes[run[run.len() - 1]]);
         let versions = match (&first.version, &last.version) {
@@ -622,13 +612,11 @@ impl<'g> Drawing<'g> {
     }
 }
 /// A group's id: `group:` and its oldest member's name.
-#[cfg_attr(olm_wasm_size, optimize(size))]
 fn group_id(first: &str) -> String {
     format!("group:{first}")
 }
 
 /// `text` cut to `max` characters with an ellipsis.
-#[cfg_attr(olm_wasm_size, optimize(size))]
 fn shorten(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         return text.to_string();
@@ -640,7 +628,6 @@ fn shorten(text: &str, max: usize) -> String {
 
 /// A bundle name cut to `max` characters in the middle, so that its end (the version, which
 /// tells siblings apart) stays.
-#[cfg_attr(olm_wasm_size, optimize(size))]
 fn shorten_name(text: &str, max: usize) -> String {
     let n = text.chars().count();
     if n <= max {
@@ -656,7 +643,6 @@ fn shorten_name(text: &str, max: usize) -> String {
 
 /// An estimate of how wide `text` is at `size` pixels (sans-serif): the layout and the SVG
 /// renderer agree on it, no font needed.
-#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn text_width(text: &str, size: f64) -> f64 {
     text.chars()
         .map(|c| match c {
@@ -672,7 +658,6 @@ pub(crate) fn text_width(text: &str, size: f64) -> f64 {
 }
 
 /// The width of a node's first line (bold, so a little wider than [`text_width`] says).
-#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn label_width(text: &str) -> f64 {
     text_width(text, LABEL_SIZE) * 1.15
 }
@@ -684,7 +669,6 @@ pub(crate) const BADGE_SIZE: f64 = 9.5;
 const PAD: f64 = 12.0;
 
 /// The badges drawn after a node's label.
-#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn badges(n: &PictureNode) -> Vec<&'static str> {
     let mut b = Vec::new();
     if n.head {
@@ -697,13 +681,11 @@ pub(crate) fn badges(n: &PictureNode) -> Vec<&'static str> {
 }
 
 /// A badge's width.
-#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn badge_width(text: &str) -> f64 {
     text_width(text, BADGE_SIZE) + 10.0
 }
 
 /// Size a node to its text.
-#[cfg_attr(olm_wasm_size, optimize(size))]
 fn size(n: &mut PictureNode) {
     let badges: f64 = badges(n).iter().map(|b| badge_width(b) + 4.0).sum();
     let line1 = label_width(&n.label) + badges;
@@ -713,7 +695,6 @@ fn size(n: &mut PictureNode) {
 }
 
 /// What a screen reader says for a node.
-#[cfg_attr(olm_wasm_size, optimize(size))]
 fn aria_label(n: &PictureNode) -> String {
     let mut parts = vec![match (&n.kind, &n.version) {
         (NodeKind::Group, Some(v)) => {
@@ -748,7 +729,6 @@ fn aria_label(n: &PictureNode) -> String {
 }
 
 /// The description: size, head, the path in words.
-#[cfg_attr(olm_wasm_size, optimize(size))]
 fn describe(g: &Draft, nodes: &[PictureNode], path: Option<&PicturePath>) -> String {
     let versions = g.nodes.iter().filter(|n| !n.is_virtual).count();
     let mut d = format!(

@@ -36,7 +36,6 @@ pub enum Theme {
 
 impl Theme {
     /// `light`, `dark` or `auto`.
-    #[cfg_attr(olm_wasm_size, optimize(size))]
     pub fn as_str(self) -> &'static str {
         match self {
             Theme::Light => "light",
@@ -62,7 +61,6 @@ pub struct SvgStyle {
 
 impl Default for SvgStyle {
     /// Light theme, list items, with the legend, ids prefixed `olm-graph`.
-    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn default() -> SvgStyle {
         SvgStyle { theme: Theme::Light, interactive: false, legend: true, id_prefix: "olm-graph".into() }
     }
@@ -70,7 +68,6 @@ impl Default for SvgStyle {
 
 /// Escape text for XML content and attribute values; characters XML cannot hold at all (most
 /// control characters, U+FFFE, U+FFFF) become U+FFFD.
-#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -117,7 +114,6 @@ const COLOURS: &[Colour] = &[
 ];
 
 /// The fallback of colour `var` in `theme` (light for `auto`).
-#[cfg_attr(olm_wasm_size, optimize(size))]
 fn fallback(var: &str, theme: Theme) -> &'static str {
     let c = COLOURS.iter().find(|c| c.var == var).expect("a known colour");
     if theme == Theme::Dark {
@@ -128,13 +124,11 @@ fn fallback(var: &str, theme: Theme) -> &'static str {
 }
 
 /// `--_name: var(--olm-name, value);` for every colour of one theme.
-#[cfg_attr(olm_wasm_size, optimize(size))]
 fn colour_vars(dark: bool) -> String {
     COLOURS.iter().map(|c| format!("--_{0}:var(--olm-{0},{1});", c.var, if dark { c.dark } else { c.light })).collect()
 }
 
 /// The embedded stylesheet, every rule scoped to the root's id.
-#[cfg_attr(olm_wasm_size, optimize(size))]
 fn stylesheet(id: &str, theme: Theme) -> String {
     let r = format!("#{id}");
     let mut css = String::new();
@@ -180,7 +174,6 @@ fn stylesheet(id: &str, theme: Theme) -> String {
 }
 
 /// Which arrowhead an edge ends with.
-#[cfg_attr(olm_wasm_size, optimize(size))]
 fn marker(e: &PictureEdge) -> &'static str {
     if e.on_path {
         "arrow-path"
@@ -194,7 +187,6 @@ fn marker(e: &PictureEdge) -> &'static str {
 }
 
 /// Arrowhead markers, one per colour.
-#[cfg_attr(olm_wasm_size, optimize(size))]
 fn markers(id: &str, theme: Theme) -> String {
     let mut s = String::from("<defs>");
     for (name, class, colour) in [
@@ -223,7 +215,6 @@ const LINE: f64 = 18.0;
 const FOOTER_STEPS: usize = 12;
 
 impl Footer {
-    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn new(p: &Picture) -> Footer {
         let mut lines = Vec::new();
         if let Some(path) = &p.path {
@@ -246,19 +237,16 @@ impl Footer {
     }
 
     /// Height: the legend row and every line.
-    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn height(&self) -> f64 {
         16.0 + LINE * (1 + self.lines.len()) as f64
     }
 
-    #[cfg_attr(olm_wasm_size, optimize(size))]
     fn width(&self) -> f64 {
         self.lines.iter().map(|(l, _)| text_width(l, 12.0)).fold(460.0, f64::max) + 48.0
     }
 }
 
 /// `picture` as an SVG document.
-#[cfg_attr(olm_wasm_size, optimize(size))]
 pub fn picture_svg(p: &Picture, options: &SvgStyle) -> String {
     let id = escape(&options.id_prefix);
     let theme = options.theme;
@@ -299,7 +287,6 @@ pub fn picture_svg(p: &Picture, options: &SvgStyle) -> String {
 }
 
 /// One edge: its curve and, for a fan, its label.
-#[cfg_attr(olm_wasm_size, optimize(size))]
 fn edge(s: &mut String, id: &str, e: &PictureEdge, theme: Theme) {
     let kind = e.kind.as_str();
     let mut class = format!("edge {kind}");
@@ -335,7 +322,6 @@ fn edge(s: &mut String, id: &str, e: &PictureEdge, theme: Theme) {
 }
 
 /// The middle of a route (of its middle segment).
-#[cfg_attr(olm_wasm_size, optimize(size))]
 fn midpoint(points: &[Point]) -> Point {
     match points.len() {
         0 => Point { x: 0.0, y: 0.0 },
@@ -352,7 +338,6 @@ fn midpoint(points: &[Point]) -> Point {
 }
 
 /// The classes (and `part` names) of a node.
-#[cfg_attr(olm_wasm_size, optimize(size))]
 fn node_classes(n: &PictureNode) -> String {
     let mut c = vec![
         "node",
@@ -378,7 +363,6 @@ fn node_classes(n: &PictureNode) -> String {
 }
 
 /// One node: box, texts, badges, tooltip.
-#[cfg_attr(olm_wasm_size, optimize(size))]
 fn node(s: &mut String, n: &PictureNode, role: &str, theme: Theme) {
     let classes = node_classes(n);
     let _ = write!(
@@ -461,7 +445,6 @@ fn node(s: &mut String, n: &PictureNode, role: &str, theme: Theme) {
 }
 
 /// The legend row, the path's steps and the notes, below the graph.
-#[cfg_attr(olm_wasm_size, optimize(size))]
 fn legend(s: &mut String, id: &str, p: &Picture, f: &Footer, theme: Theme) {
     let top = p.height;
     let _ = write!(s, "<g class=\"legend\" transform=\"translate(24 {})\">", num(top));

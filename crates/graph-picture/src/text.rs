@@ -1,7 +1,6 @@
 //! Numbers in the picture's text.
 
 /// `n` with a comma every three digits, as in `19,990` (olm-catalog's `gotext::thousands`).
-#[cfg_attr(olm_wasm_size, optimize(size))]
 pub(crate) fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);

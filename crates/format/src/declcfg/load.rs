@@ -1,0 +1,693 @@
+//! Loading catalog files into a [`DeclarativeConfig`]: choosing JSON-stream or YAML reading per
+//! file as opm does, the per-blob "meta" checks (case-folded duplicate keys, `schema`/`package`/
+//! `name` strings, missing schema), dispatch on `schema`, and decoding of bundle objects.
+//!
+//! Unlike opm, a bad blob or file does not stop the load: every problem becomes a located
+//! [`Diagnostic`] and the rest of the catalog is still read. The entry point works on in-memory
+//! `(path, bytes)` pairs so that the same code serves the native CLI and WebAssembly.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::decode::{self, DecodeError};
+use super::indexignore::{sort_walk_order, IndexIgnore};
+use super::json::JsonReader;
+use super::value::{fold, Node, Pos, Value};
+use super::yaml::utf8::InvalidUtf8;
+use super::yaml::{self, YamlError};
+use super::{Blob, DeclarativeConfig, Meta, Source};
+use super::{SCHEMA_BUNDLE, SCHEMA_CHANNEL, SCHEMA_DEPRECATIONS, SCHEMA_PACKAGE};
+use crate::diagnostic::{sort_diagnostics, Code, Diagnostic, Location};
+use crate::gotext::quote as go_quote;
+
+/// One file handed to the loader: its path relative to the catalog root (`/`-separated) and its
+/// bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileInput {
+    /// The path, `/`-separated, relative to the catalog root.
+    pub path: String,
+    /// The bytes.
+    pub content: Vec<u8>,
+}
+
+impl FileInput {
+    /// A file at `path` with `content`.
+    pub fn new(path: impl Into<String>, content: impl Into<Vec<u8>>) -> FileInput {
+        FileInput { path: path.into(), content: content.into() }
+    }
+}
+
+/// The result of loading: the blobs that could be read, and every problem found on the way.
+#[derive(Debug, Clone, Default)]
+pub struct Loaded {
+    /// Every blob read.
+    pub config: DeclarativeConfig,
+    /// What went wrong while reading (each located).
+    pub diagnostics: Vec<Diagnostic>,
+    /// The files that were read, in walk order (ignored ones left out).
+    pub files: Vec<String>,
+}
+
+/// Load a catalog tree given as in-memory files: apply `.indexignore`, read the remaining files in
+/// the order opm walks them, and merge their blobs.
+pub fn load_files(files: &[FileInput]) -> Loaded {
+    let ignore = IndexIgnore::new(
+        files
+            .iter()
+            .filter(|f| f.path.rsplit('/').next() == Some(".indexignore"))
+            .map(|f| (f.path.as_str(), std::str::from_utf8(&f.content).unwrap_or(""))),
+    );
+    let by_path: BTreeMap<&str, &FileInput> = crate::sort::btree_map(files.iter().map(|f| (f.path.as_str(), f)));
+    let order: Vec<String> = by_path.keys().filter(|p| !ignore.is_ignored(p)).map(|p| p.to_string()).collect();
+    load_in_order(order, |p| Ok(parse_file(p, by_path.get(p).map(|f| f.content.as_slice()).unwrap_or(&[]))))
+        .unwrap_or_else(|e: std::convert::Infallible| match e {})
+}
+
+/// Load the files at `paths` (already filtered by `.indexignore`) in opm's walk order: each one
+/// parsed by `parse` (in parallel natively), the blobs merged in order and the diagnostics
+/// sorted. `parse` may fail (a file that cannot be read); the first failure in walk order is
+/// returned.
+pub fn load_in_order<E: Send>(
+    mut order: Vec<String>,
+    parse: impl Fn(&str) -> Result<(Vec<Blob>, Vec<Diagnostic>), E> + Sync,
+) -> Result<Loaded, E> {
+    sort_walk_order(&mut order);
+    #[cfg(not(target_arch = "wasm32"))]
+    let parsed: Vec<_> = {
+        use rayon::prelude::*;
+        order.par_iter().map(|p| parse(p)).collect()
+    };
+    #[cfg(target_arch = "wasm32")]
+    let parsed: Vec<_> = order.iter().map(|p| parse(p)).collect();
+    let mut loaded = Loaded { files: order, ..Loaded::default() };
+    for result in parsed {
+        let (blobs, diags) = result?;
+        for b in blobs {
+            loaded.config.push(b);
+        }
+        loaded.diagnostics.extend(diags);
+    }
+    sort_diagnostics(&mut loaded.diagnostics);
+    Ok(loaded)
+}
+
+/// Parse every file into value trees with the same readers as [`load_files`] (JSON stream or YAML
+/// documents, fast path first), without any blob decoding or checks; returns how many documents
+/// parsed. The baseline the benchmarks compare loading and validation with.
+pub fn parse_only(files: &[FileInput]) -> usize {
+    let one = |f: &FileInput| -> usize {
+        let text = text_of(&f.content);
+        if text.trim_start().starts_with('{') {
+            let mut r = JsonReader::new(&text, 1);
+            let mut n = 0;
+            while !r.at_end() && r.next_value().is_ok() {
+                n += 1;
+            }
+            n
+        } else {
+            let docs = yaml::split_documents(&text, 1).unwrap_or_default();
+            let parse = |d: &yaml::Document<'_>| yaml::parse(d).is_ok();
+            #[cfg(not(target_arch = "wasm32"))]
+            {
+                use rayon::prelude::*;
+                docs.par_iter().filter(|d| parse(d)).count()
+            }
+            #[cfg(target_arch = "wasm32")]
+            {
+                docs.iter().filter(|d| parse(d)).count()
+            }
+        }
+    };
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use rayon::prelude::*;
+        files.par_iter().map(one).sum()
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        files.iter().map(one).sum()
+    }
+}
+
+/// Read one file into blobs. A file whose first non-space byte (within the first 4096) is `{` is
+/// a JSON stream, anything else YAML documents; a JSON stream that fails after at most one
+/// object is read again as YAML from the end of that object, as Kubernetes' decoder does.
+pub fn parse_file(path: &str, bytes: &[u8]) -> (Vec<Blob>, Vec<Diagnostic>) {
+    let file: Arc<str> = Arc::from(path);
+    let text = text_of(bytes);
+    // go-yaml refuses invalid UTF-8 (encoding/json replaces it): YAML documents holding some fail.
+    let invalid = if matches!(text, Cow::Owned(_)) { yaml::utf8::invalid_utf8(bytes) } else { Vec::new() };
+    let mut out = FileBlobs { file, blobs: Vec::new(), diags: Vec::new() };
+    let head = &bytes[..bytes.len().min(4096)];
+    let is_json = head.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
+    if is_json {
+        let mut reader = JsonReader::new(&text, 1);
+        let mut good: Vec<Node> = Vec::new();
+        let mut last_end = 0usize;
+        loop {
+            if reader.at_end() {
+                break;
+            }
+            match reader.next_value() {
+                Ok(node) => {
+                    good.push(node);
+                    last_end = reader.offset();
+                }
+                Err(e) if good.len() < 2 => {
+                    // Fall back to YAML for the rest, from the end of the last good object.
+                    let mut start = last_end;
+                    let rest = text.as_bytes();
+                    while let Some(&b) = rest.get(start) {
+                        if b == b'\n' {
+                            start += 1;
+                            break;
+                        }
+                        if !b.is_ascii_whitespace() {
+                            break;
+                        }
+                        start += 1;
+                    }
+                    let _ = e;
+                    for n in good.drain(..) {
+                        out.blob(n, false);
+                    }
+                    let first_line = 1 + yaml::line_breaks(&text[..start]);
+                    let invalid: Vec<_> = invalid
+                        .iter()
+                        .filter(|i| i.at >= start)
+                        .map(|i| InvalidUtf8 { at: i.at - start, ..*i })
+                        .collect();
+                    out.yaml(text.get(start..).unwrap_or(""), first_line, &invalid);
+                    return out.finish();
+                }
+                Err(e) => {
+                    for n in good.drain(..) {
+                        out.blob(n, false);
+                    }
+                    let loc = out.loc(e.pos, "");
+                    out.diags.push(Diagnostic::error(Code::JsonSyntax, e.message, loc));
+                    return out.finish();
+                }
+            }
+        }
+        for n in good {
+            out.blob(n, false);
+        }
+    } else {
+        out.yaml(&text, 1, &invalid);
+    }
+    out.finish()
+}
+
+/// One YAML document of a file and what loading it gave: at most one blob, and its findings.
+#[derive(Debug, Clone)]
+pub struct DocParse {
+    /// The document's text, as a byte range of the file.
+    pub span: std::ops::Range<usize>,
+    /// The file line of its first line.
+    pub first_line: u32,
+    /// Whether a `---` line started it.
+    pub marker: bool,
+    /// Its blob, when it made one.
+    pub blob: Option<Blob>,
+    /// Its findings.
+    pub diags: Vec<Diagnostic>,
+}
+
+/// [`parse_file`] document by document, for a YAML file of valid UTF-8 (`None` for any other
+/// file: a JSON stream, invalid UTF-8, a bad separator line; use [`parse_file`]). A document's
+/// result depends only on its text, first line and marker, so `reuse(text, first_line, marker)`
+/// may answer it from an earlier parse of the same document; the others are parsed (in
+/// parallel natively). The documents' blobs and findings, in order, are [`parse_file`]'s.
+pub fn parse_file_documents(
+    path: &str,
+    bytes: &[u8],
+    mut reuse: impl FnMut(&str, u32, bool) -> Option<(Option<Blob>, Vec<Diagnostic>)>,
+) -> Option<Vec<DocParse>> {
+    let text = simdutf8::basic::from_utf8(bytes).ok()?;
+    let head = &bytes[..bytes.len().min(4096)];
+    if head.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
+        return None;
+    }
+    let docs = yaml::split_documents(text, 1).ok()?;
+    let offset = |d: &yaml::Document<'_>| d.text.as_ptr() as usize - text.as_ptr() as usize;
+    let mut out: Vec<DocParse> = Vec::with_capacity(docs.len());
+    let mut missing = Vec::new();
+    for (i, d) in docs.iter().enumerate() {
+        let start = offset(d);
+        let (blob, diags) = reuse(d.text, d.first_line, d.marker).unwrap_or_else(|| {
+            missing.push(i);
+            (None, Vec::new())
+        });
+        out.push(DocParse {
+            span: start..start + d.text.len(),
+            first_line: d.first_line,
+            marker: d.marker,
+            blob,
+            diags,
+        });
+    }
+    let file: Arc<str> = Arc::from(path);
+    let one = |&i: &usize| {
+        let mut part = FileBlobs { file: file.clone(), blobs: Vec::new(), diags: Vec::new() };
+        part.yaml_document(&docs[i]);
+        part
+    };
+    #[cfg(not(target_arch = "wasm32"))]
+    let parts: Vec<FileBlobs> = {
+        use rayon::prelude::*;
+        missing.par_iter().map(one).collect()
+    };
+    #[cfg(target_arch = "wasm32")]
+    let parts: Vec<FileBlobs> = missing.iter().map(one).collect();
+    for (i, part) in missing.into_iter().zip(parts) {
+        out[i].blob = part.blobs.into_iter().next();
+        out[i].diags = part.diags;
+    }
+    Some(out)
+}
+
+/// Decode one value tree as a catalog blob, with the loader's meta checks and schema dispatch, as
+/// opm's `declcfg.LoadSlice` does for the entries of a catalog template; every problem is located
+/// in `file` at the node's own positions. `None` when the value is not a usable blob.
+pub fn decode_value(file: &str, node: Node) -> (Option<Blob>, Vec<Diagnostic>) {
+    let mut out = FileBlobs { file: Arc::from(file), blobs: Vec::new(), diags: Vec::new() };
+    out.blob(node, true);
+    (out.blobs.pop(), out.diags)
+}
+
+struct FileBlobs {
+    file: Arc<str>,
+    blobs: Vec<Blob>,
+    diags: Vec<Diagnostic>,
+}
+
+impl FileBlobs {
+    fn finish(self) -> (Vec<Blob>, Vec<Diagnostic>) {
+        (self.blobs, self.diags)
+    }
+
+    fn loc(&self, pos: Pos, pointer: &str) -> Location {
+        Location { file: self.file.to_string(), line: pos.line, column: pos.column, pointer: pointer.to_string() }
+    }
+
+    fn yaml_error(&mut self, e: YamlError) {
+        let loc = self.loc(e.pos, "");
+        self.diags.push(Diagnostic::error(Code::YamlSyntax, e.message, loc));
+    }
+
+    fn yaml(&mut self, text: &str, first_line: u32, invalid_utf8: &[InvalidUtf8]) {
+        let docs = match yaml::split_documents(text, first_line) {
+            Ok(d) => d,
+            Err(e) => return self.yaml_error(e),
+        };
+        let one = |doc: &yaml::Document<'_>| {
+            let mut part = FileBlobs { file: self.file.clone(), blobs: Vec::new(), diags: Vec::new() };
+            match yaml::utf8::check(text, doc, invalid_utf8) {
+                Ok(()) => part.yaml_document(doc),
+                Err(e) => part.yaml_error(e),
+            }
+            part
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        let parts: Vec<FileBlobs> = {
+            use rayon::prelude::*;
+            docs.par_iter().map(one).collect()
+        };
+        #[cfg(target_arch = "wasm32")]
+        let parts: Vec<FileBlobs> = docs.iter().map(one).collect();
+        for part in parts {
+            self.blobs.extend(part.blobs);
+            self.diags.extend(part.diags);
+        }
+    }
+
+    fn yaml_document(&mut self, doc: &yaml::Document<'_>) {
+        // The fast path reads the block YAML real catalogs use; anything else goes to the full parser.
+        let parsed = yaml::parse(doc);
+        match parsed {
+            Ok(Some(node)) => self.blob(node, true),
+            // An empty document (blank, comments only, or a lone `---` line) is null for go-yaml.
+            Ok(None) => {
+                let loc = self.loc(Pos::new(doc.line(), 1), "");
+                self.diags.push(Diagnostic::error(Code::MissingSchema, "object '' is missing root schema field", loc));
+            }
+            Err(e) => self.yaml_error(e),
+        }
+    }
+
+    /// The meta checks and schema dispatch for one top-level value.
+    fn blob(&mut self, node: Node, from_yaml: bool) {
+        let Some(members) = self.object_members(&node, from_yaml) else {
+            return;
+        };
+        if !self.keys_unique_by_case(&node, members) {
+            return;
+        }
+        let Some([schema, package, name]) = self.meta_strings(&node) else {
+            return;
+        };
+        self.dispatch_on_schema(node, schema, package, name);
+    }
+
+    /// The members of a top-level object; a null or any other non-object value is reported.
+    fn object_members<'n>(&mut self, node: &'n Node, from_yaml: bool) -> Option<&'n [super::Member]> {
+        if node.value == Value::Null {
+            // A null is no object, yet opm does not say so. From YAML, sigs.k8s.io/yaml decodes
+            // the JSON `null` into an interface holding the *Meta, which encoding/json sets to
+            // nil without calling Meta.UnmarshalJSON: the Meta stays empty. In a JSON stream the
+            // decoder fills the *Meta itself, whose UnmarshalJSON reads `null` into a nil map
+            // and re-encodes that as `null`.
+            let blob = if from_yaml { "" } else { "null\n" };
+            let loc = self.loc(node.pos, "");
+            let msg = format!("object '{blob}' is missing root schema field");
+            self.diags.push(Diagnostic::error(Code::MissingSchema, msg, loc));
+            return None;
+        }
+        let Some(members) = node.as_object() else {
+            let msg = format!(
+                "{}json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
+                if from_yaml { "error unmarshaling JSON: while decoding JSON: " } else { "" },
+                node.kind_name()
+            );
+            let loc = self.loc(node.pos, "");
+            self.diags.push(Diagnostic::error(Code::NotAnObject, msg, loc));
+            return None;
+        };
+        Some(members)
+    }
+
+    /// Whether no two keys of `members` differ only by case; each such group is reported.
+    fn keys_unique_by_case(&mut self, node: &Node, members: &[super::Member]) -> bool {
+        let mut groups: BTreeMap<String, Vec<&super::Member>> = BTreeMap::new();
+        if members.iter().any(|m| !m.key.is_ascii() || m.key.bytes().any(|b| b.is_ascii_uppercase())) {
+            for m in members {
+                groups.entry(fold(&m.key)).or_default().push(m);
+            }
+        }
+        let mut bad = false;
+        for (folded, ms) in &groups {
+            if ms.len() > 1 {
+                let mut keys: Vec<&str> = ms.iter().map(|m| m.key.as_str()).collect();
+                crate::sort::sort(&mut keys);
+                let msg = format!("duplicate keys for key {}: [{}]", go_quote(folded), keys.join(" "));
+                let second = ms.iter().map(|m| m.key_pos).max().unwrap_or(node.pos);
+                let loc = self.loc(second, &format!("/{}", escape_pointer(ms[ms.len() - 1].key.as_str())));
+                self.diags.push(Diagnostic::error(Code::DuplicateKey, msg, loc));
+                bad = true;
+            }
+        }
+        !bad
+    }
+
+    /// The `schema`, `package` and `name` strings (empty when absent); each non-string is reported.
+    fn meta_strings(&mut self, node: &Node) -> Option<[String; 3]> {
+        let mut meta = [String::new(), String::new(), String::new()];
+        let mut bad = false;
+        for (i, key) in ["schema", "package", "name"].iter().enumerate() {
+            if let Some(m) = node.field(key) {
+                match &m.value.value {
+                    Value::String(s) => meta[i] = s.to_string(),
+                    _ => {
+                        let msg = format!(
+                            "expected value for key {} to be a string, got {}: {}",
+                            go_quote(key),
+                            go_fmt_t(&m.value),
+                            go_fmt_v(&m.value)
+                        );
+                        let loc = self.loc(m.value.pos, &format!("/{}", escape_pointer(&m.key)));
+                        self.diags.push(Diagnostic::error(Code::MetaKeyNotString, msg, loc));
+                        bad = true;
+                    }
+                }
+            }
+        }
+        if bad {
+            None
+        } else {
+            Some(meta)
+        }
+    }
+
+    /// Decode a blob of a known schema, keep one of any other, report one without a schema.
+    fn dispatch_on_schema(&mut self, node: Node, schema: String, package: String, name: String) {
+        let decoded: Result<Blob, (DecodeError, &str)> = match schema.as_str() {
+            "" => {
+                let msg = format!("object '{}\n' is missing root schema field", node.to_go_json());
+                let loc = self.loc(node.pos, "");
+                self.diags.push(Diagnostic::error(Code::MissingSchema, msg, loc));
+                return;
+            }
+            SCHEMA_PACKAGE => decode::package(node, &self.file).map(Blob::Package).map_err(|e| (e, "parse package")),
+            SCHEMA_CHANNEL => decode::channel(node, &self.file).map(Blob::Channel).map_err(|e| (e, "parse channel")),
+            SCHEMA_BUNDLE => decode::bundle(node, &self.file).map(Blob::Bundle).map_err(|e| (e, "parse bundle")),
+            SCHEMA_DEPRECATIONS => {
+                decode::deprecation(node, &self.file).map(Blob::Deprecation).map_err(|e| (e, "parse deprecation"))
+            }
+            _ => {
+                let source = Source { file: self.file.clone(), pos: node.pos };
+                self.blobs.push(Blob::Other(Meta { source, schema, package, name, blob: node }));
+                return;
+            }
+        };
+        self.push_decoded(decoded);
+    }
+
+    /// Keep a decoded blob (a bundle only when its objects decode too), or report why it failed.
+    fn push_decoded(&mut self, decoded: Result<Blob, (DecodeError, &str)>) {
+        match decoded {
+            Ok(Blob::Bundle(mut b)) => {
+                if self.bundle_objects(&mut b) {
+                    self.blobs.push(Blob::Bundle(b));
+                }
+            }
+            Ok(blob) => self.blobs.push(blob),
+            Err((e, what)) => {
+                let code = if e.pointer == "/icon/base64data" { Code::InvalidIcon } else { Code::InvalidField };
+                let loc = self.loc(e.pos, &e.pointer);
+                self.diags.push(Diagnostic::error(code, format!("{what}: {}", e.message), loc));
+            }
+        }
+    }
+
+    /// Decode every `olm.bundle.object` property (base64, then YAML or JSON), as opm does at load
+    /// time. Returns false (and reports) when one fails.
+    fn bundle_objects(&mut self, b: &mut super::Bundle) -> bool {
+        let mut ok = true;
+        for (i, p) in b.properties.iter().enumerate() {
+            if p.type_.value != super::property_types::TYPE_BUNDLE_OBJECT {
+                continue;
+            }
+            let data = match &p.value {
+                None => Err("unexpected end of JSON input".to_string()),
+                Some(v) => match &v.value {
+                    Value::Null => Ok(""),
+                    Value::Object(_) => match v.field("data").map(|m| &m.value) {
+                        None => Ok(""),
+                        Some(Node { value: Value::Null, .. }) => Ok(""),
+                        Some(Node { value: Value::String(s), .. }) => Ok(s.as_str()),
+                        Some(other) => Err(format!(
+                            "json: cannot unmarshal {} into Go struct field BundleObject.data of type []uint8",
+                            other.kind_name()
+                        )),
+                    },
+                    _ => Err(format!(
+                        "json: cannot unmarshal {} into Go value of type property.BundleObject",
+                        v.kind_name()
+                    )),
+                },
+            };
+            // `Err((decoded, message))`: the base64 did not decode, or its manifest did not read.
+            match data.map_err(|m| (false, m)).and_then(check_payload) {
+                Ok(()) => b.object_count += 1,
+                Err((decoded, m)) => {
+                    let (package, name) = (go_quote(&b.package.value), go_quote(&b.name.value));
+                    let what = if decoded {
+                        format!("convert bundle object property at index {i} to JSON")
+                    } else {
+                        format!("parse property at index {i} as bundle object")
+                    };
+                    let message = format!("read bundle objects: package {package}, bundle {name}: {what}: {m}");
+                    let pos = p.value.as_ref().map(|v| v.pos).unwrap_or(p.pos);
+                    let loc = b.source.at(pos, format!("/properties/{i}/value"));
+                    self.diags.push(Diagnostic::error(Code::InvalidBundleObject, message, loc));
+                    ok = false;
+                }
+            }
+        }
+        ok
+    }
+}
+
+/// Whether a bundle object's `data` is base64 of a YAML or JSON document. The bytes are decoded
+/// into a buffer kept per thread: nothing is allocated per payload, and no fresh memory is
+/// touched (the payloads of a big catalog add up to its size).
+fn check_payload(base64: &str) -> Result<(), (bool, String)> {
+    thread_local! {
+        static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    BUFFER.with(|buffer| {
+        let mut buffer = buffer.borrow_mut();
+        crate::gotext::decode_base64_into(base64, &mut buffer).map_err(|e| (false, e.to_string()))?;
+        let checked = check_manifest(&buffer).map_err(|m| (true, m));
+        // A payload far larger than usual does not keep its memory.
+        if buffer.capacity() > 16 << 20 {
+            *buffer = Vec::new();
+        }
+        checked
+    })
+}
+
+/// Whether decoded bundle-object bytes are a YAML or JSON document.
+fn check_manifest(bytes: &[u8]) -> Result<(), String> {
+    if serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok() {
+        return Ok(());
+    }
+    let text = text_of(bytes);
+    let doc = yaml::Document::new(&text, 1);
+    // The fast path first, as for catalog files (it answers as the event parser does).
+    yaml::parse(&doc).map(|_| ()).map_err(|e| e.message)
+}
+
+/// The text of a file: its bytes when they are UTF-8 (checked with a vectorized validator), else
+/// with each invalid sequence replaced by U+FFFD.
+pub fn text_of(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match simdutf8::basic::from_utf8(bytes) {
+        Ok(s) => std::borrow::Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
+}
+
+/// Escape a key for use in a JSON pointer.
+pub fn escape_pointer(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// Go's `%v` of a generic JSON value.
+fn go_fmt_v(n: &Node) -> String {
+    match &n.value {
+        Value::Null => "<nil>".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(f) => crate::gotext::format_g(*f, 64),
+        Value::String(s) => s.to_string(),
+        Value::Array(a) => format!("[{}]", a.iter().map(go_fmt_v).collect::<Vec<_>>().join(" ")),
+        Value::Object(m) => {
+            let mut items: Vec<(&str, String)> = m.iter().map(|m| (m.key.as_str(), go_fmt_v(&m.value))).collect();
+            crate::sort::sort(&mut items);
+            format!("map[{}]", items.iter().map(|(k, v)| format!("{k}:{v}")).collect::<Vec<_>>().join(" "))
+        }
+    }
+}
+
+/// Go's `%t` of a generic JSON value (only bools format cleanly).
+fn go_fmt_t(n: &Node) -> String {
+    match &n.value {
+        Value::Null => "%!t(<nil>)".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(f) => format!("%!t(float64={})", crate::gotext::format_g(*f, 64)),
+        Value::String(s) => format!("%!t(string={s})"),
+        Value::Array(a) => format!("[{}]", a.iter().map(go_fmt_t).collect::<Vec<_>>().join(" ")),
+        Value::Object(m) => {
+            let mut items: Vec<(&str, String)> = m.iter().map(|m| (m.key.as_str(), go_fmt_t(&m.value))).collect();
+            crate::sort::sort(&mut items);
+            format!("map[{}]", items.iter().map(|(k, v)| format!("{k}:{v}")).collect::<Vec<_>>().join(" "))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(files: &[(&str, &str)]) -> Loaded {
+        let inputs: Vec<FileInput> = files.iter().map(|(p, c)| FileInput::new(*p, c.as_bytes())).collect();
+        load_files(&inputs)
+    }
+
+    fn messages(l: &Loaded) -> Vec<String> {
+        l.diagnostics.iter().map(|d| d.message.clone()).collect()
+    }
+
+    #[test]
+    fn json_then_yaml_in_one_file() {
+        let l = load(&[("c.json", "{\"schema\":\"a.b\"}\n---\nschema: c.d\n")]);
+        assert!(l.diagnostics.is_empty(), "{:?}", messages(&l));
+        assert_eq!(l.config.others.len(), 2);
+        assert_eq!(l.config.others[1].source.pos, Pos::new(3, 1));
+    }
+
+    #[test]
+    fn json_stream_then_yaml_fails_after_two_objects() {
+        let l = load(&[("c.json", "{\"schema\":\"a.b\"}{\"schema\":\"a.b\"}\n---\nschema: c.d\n")]);
+        assert_eq!(messages(&l), vec!["invalid character '-' in numeric literal"]);
+        assert_eq!(l.config.others.len(), 2);
+    }
+
+    #[test]
+    fn meta_errors() {
+        let l = load(&[("a.yaml", "hello: world")]);
+        assert_eq!(messages(&l), vec!["object '{\"hello\":\"world\"}\n' is missing root schema field"]);
+        let l = load(&[("a.json", "{\"schema\":\"olm.package\",\"Name\":\"foo\",\"name\":\"foo\"}")]);
+        assert_eq!(messages(&l), vec!["duplicate keys for key \"name\": [Name name]"]);
+        let l = load(&[("a.json", "{\"schema\":1}")]);
+        assert_eq!(messages(&l), vec!["expected value for key \"schema\" to be a string, got %!t(float64=1): 1"]);
+        let l = load(&[("a.json", "{\"schema\": \"olm.package\",\"name\": {}}")]);
+        assert_eq!(messages(&l), vec!["expected value for key \"name\" to be a string, got map[]: map[]"]);
+        let l = load(&[("a.json", "[]")]);
+        assert_eq!(l.diagnostics[0].code, Code::NotAnObject);
+    }
+
+    #[test]
+    fn every_bad_file_is_reported_and_the_rest_loads() {
+        let l = load(&[
+            ("a.yaml", "x: [\n"),
+            ("b.yaml", "# only a comment\n"),
+            ("c.yaml", "schema: olm.package\nname: foo\n"),
+            ("README.md", "# Title\n"),
+        ]);
+        assert_eq!(l.diagnostics.len(), 3);
+        assert_eq!(l.config.packages.len(), 1);
+        assert_eq!(l.diagnostics[0].location.file, "README.md");
+    }
+
+    #[test]
+    fn null_documents_are_objects_without_schema() {
+        // Empty YAML documents, a lone `---`, and YAML nulls: go-yaml's null leaves opm's Meta
+        // empty. A JSON-stream null is re-encoded by Meta.UnmarshalJSON.
+        for (src, line) in
+            [("---", 1), ("---\n---\n", 1), ("a: b\n---\n---\n", 3), ("# c\n", 1), ("null\n", 1), ("---\n~\n", 2)]
+        {
+            let l = load(&[("a.yaml", src)]);
+            let last = l.diagnostics.last().unwrap();
+            assert_eq!(last.message, "object '' is missing root schema field", "{src:?}");
+            assert_eq!((last.code, last.location.line), (Code::MissingSchema, line), "{src:?}");
+        }
+        let l = load(&[("a.json", "{\"schema\":\"a.b\"}\nnull\n")]);
+        assert_eq!(messages(&l), vec!["object 'null\n' is missing root schema field"]);
+        assert_eq!(l.diagnostics[0].location.line, 2);
+        assert!(load(&[("a.yaml", "---\nschema: a.b\n---\n")]).diagnostics.is_empty());
+    }
+
+    #[test]
+    fn json_lines_after_a_byte_order_mark_are_one_yaml_document() {
+        // Not `{` first: YAML. No `---` line: one document, of which go-yaml reads the first line.
+        let l = load(&[("c.json", "\u{feff}{\"schema\":\"a.b\"}\n{\"schema\":\"c.d\"}\n{\"schema\":1}\n")]);
+        assert!(l.diagnostics.is_empty(), "{:?}", messages(&l));
+        assert_eq!(l.config.others.len(), 1);
+        assert_eq!(l.config.others[0].schema, "a.b");
+    }
+
+    #[test]
+    fn bundle_objects_are_decoded() {
+        let l = load(&[(
+            "b.yaml",
+            "schema: olm.bundle\nname: b\npackage: p\nproperties:\n- type: olm.bundle.object\n  value:\n    data: '!!!'\n",
+        )]);
+        assert_eq!(l.diagnostics.len(), 1);
+        assert!(l.diagnostics[0].message.starts_with(
+            "read bundle objects: package \"p\", bundle \"b\": parse property at index 0 as bundle object: illegal base64"
+        ));
+        assert_eq!(l.diagnostics[0].location.pointer, "/properties/0/value");
+    }
+}

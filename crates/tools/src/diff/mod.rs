@@ -1,0 +1,628 @@
+//! What a catalog update changes, and whether it keeps OLM's update promises (seeds 004,
+//! §2.4.3.1.2–2.4.3.1.4): every version installed from the old catalog still has a single way to
+//! the head in the new one, a bad release that was never installed is never installed later, and
+//! z-stream releases lead to the newest patch.
+//!
+//! [`diff`] reads two models and returns a [`CatalogDiff`]: the changes package by package
+//! (`changes.rs`), an update-safety row for every (package, channel, installed version) of the old
+//! catalog with where OLM v0 and v1 take it in each catalog (`safety.rs`), and the broken
+//! promises as `Diagnostic`s with `update-*` codes (`safety.rs`, and `apis.rs` for provided APIs
+//! still required elsewhere). `text.rs` prints it. Plain serialisable values; nothing is printed
+//! or read from files here.
+
+mod apis;
+mod changes;
+mod locate;
+mod safety;
+mod text;
+
+#[cfg(test)]
+mod testing;
+
+use serde::Serialize;
+
+use crate::diagnostic::{sort_diagnostics, Diagnostic, Severity};
+use crate::graph::GraphEdge;
+use crate::model::Model;
+
+/// What to compare.
+#[derive(Debug, Clone, Default)]
+pub struct DiffOptions {
+    /// Only this package (changes, rows and findings about it).
+    pub package: Option<String>,
+}
+
+/// How a package, channel or bundle changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChangeKind {
+    /// Only in the new catalog.
+    Added,
+    /// Only in the old catalog.
+    Removed,
+    /// In both, different.
+    Changed,
+}
+
+/// A value before and after (`None` when unset or absent on that side).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ValueChange {
+    /// In the old catalog.
+    pub old: Option<String>,
+    /// In the new catalog.
+    pub new: Option<String>,
+}
+
+impl ValueChange {
+    /// `Some` when `old` and `new` differ.
+    pub fn of(old: Option<String>, new: Option<String>) -> Option<ValueChange> {
+        (old != new).then_some(ValueChange { old, new })
+    }
+}
+
+/// The whole comparison of two catalogs.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct CatalogDiff {
+    /// Packages that differ, by name.
+    pub packages: Vec<PackageChange>,
+    /// Broken update promises, sorted (errors and warnings with `update-*` codes).
+    pub findings: Vec<Diagnostic>,
+    /// Update safety of every package of the old catalog, by name.
+    pub safety: Vec<PackageSafety>,
+}
+
+impl CatalogDiff {
+    /// Nothing changed and nothing was found.
+    pub fn is_empty(&self) -> bool {
+        self.packages.is_empty() && self.findings.is_empty()
+    }
+
+    /// Whether some finding is an error (a broken update promise).
+    pub fn has_errors(&self) -> bool {
+        self.findings.iter().any(Diagnostic::is_error)
+    }
+
+    /// How many findings are errors and how many warnings.
+    pub fn counts(&self) -> (usize, usize) {
+        let errors = self.findings.iter().filter(|d| d.severity == Severity::Error).count();
+        (errors, self.findings.len() - errors)
+    }
+}
+
+/// How one package changed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PackageChange {
+    /// The package.
+    pub name: String,
+    /// Added, removed or changed.
+    pub kind: ChangeKind,
+    /// The default channel, when it changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_channel: Option<ValueChange>,
+    /// The package's deprecation message, when it changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deprecation: Option<ValueChange>,
+    /// The description or the icon changed.
+    pub metadata_changed: bool,
+    /// Channels that differ, by name.
+    pub channels: Vec<ChannelChange>,
+    /// Bundles that differ, by name.
+    pub bundles: Vec<BundleChange>,
+}
+
+/// How one channel changed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChannelChange {
+    /// The channel.
+    pub name: String,
+    /// Added, removed or changed.
+    pub kind: ChangeKind,
+    /// The head, when it changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub head: Option<ValueChange>,
+    /// Entries only in the new channel, in its entry order.
+    pub entries_added: Vec<String>,
+    /// Entries only in the old channel, in its entry order.
+    pub entries_removed: Vec<String>,
+    /// Upgrade edges only in the new channel.
+    pub edges_added: Vec<GraphEdge>,
+    /// Upgrade edges only in the old channel.
+    pub edges_removed: Vec<GraphEdge>,
+    /// The channel's deprecation message, when it changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deprecation: Option<ValueChange>,
+}
+
+/// How one bundle changed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BundleChange {
+    /// The bundle.
+    pub name: String,
+    /// Added, removed or changed.
+    pub kind: ChangeKind,
+    /// The version (with release), on the side where the bundle is (the new one when both).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// The names of the fields that changed: `version`, `image`, `properties`, `relatedImages`,
+    /// `edges`, `deprecation`.
+    pub fields: Vec<&'static str>,
+    /// The image, when it changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub image: Option<ValueChange>,
+    /// Properties added and removed, by type.
+    pub properties: Vec<PropertyChange>,
+    /// Related images (`name=image`, or the image) only in the new bundle.
+    pub related_images_added: Vec<String>,
+    /// Related images only in the old bundle.
+    pub related_images_removed: Vec<String>,
+    /// Its entries' edges that changed, per channel listing it on both sides.
+    pub edges: Vec<EntryChange>,
+    /// The deprecation message, when it changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deprecation: Option<ValueChange>,
+}
+
+/// A property type whose values differ.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PropertyChange {
+    /// The property type (`olm.gvk`).
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// How many values only the new bundle has.
+    pub added: usize,
+    /// How many values only the old bundle has.
+    pub removed: usize,
+    /// The values added, as compact JSON (left empty for manifests: `olm.bundle.object`,
+    /// `olm.csv.metadata`).
+    pub values_added: Vec<String>,
+    /// The values removed, as compact JSON (empty for manifests).
+    pub values_removed: Vec<String>,
+}
+
+/// One field of a bundle's entry in one channel, before and after.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EntryChange {
+    /// The channel.
+    pub channel: String,
+    /// `replaces`, `skips` or `skipRange`.
+    pub field: &'static str,
+    /// Before and after (`skips` joined with `, `).
+    #[serde(flatten)]
+    pub change: ValueChange,
+}
+
+/// The update-safety rows of one package of the old catalog.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PackageSafety {
+    /// The package.
+    pub package: String,
+    /// Whether the package differs between the catalogs.
+    pub changed: bool,
+    /// One row per (channel, entry) of the old catalog, channels by name, entries in order.
+    pub rows: Vec<SafetyRow>,
+}
+
+/// Where OLM takes one installed version, in the old catalog and in the new one.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SafetyRow {
+    /// The channel subscribed to.
+    pub channel: String,
+    /// The installed bundle (an entry of the old channel).
+    pub installed: String,
+    /// Its version, when known.
+    pub version: Option<String>,
+    /// In the old catalog.
+    pub old: Routes,
+    /// In the new catalog; `None` when the channel (or the package) is gone.
+    pub new: Option<Routes>,
+    /// Whether a route differs between the catalogs.
+    pub changed: bool,
+    /// The codes of the findings about this row.
+    pub findings: Vec<crate::diagnostic::Code>,
+}
+
+/// The routes of OLM v0 and OLM v1 from one installed version.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Routes {
+    /// OLM v0: one edge per resolution, the closest to the head.
+    pub v0: Route,
+    /// OLM v1: the highest direct successor.
+    pub v1: Route,
+}
+
+/// Where one OLM takes an installed version.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Route {
+    /// The first upgrade, if any.
+    pub next: Option<String>,
+    /// Every bundle upgraded to, in order.
+    pub path: Vec<String>,
+    /// The channel head.
+    pub head: Option<String>,
+    /// No path reaches the head.
+    pub stranded: bool,
+    /// Why, when stranded (or why no path could be computed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// Compare `old` with `new`: changes, update-safety rows and findings.
+pub fn diff(old: &Model, new: &Model) -> CatalogDiff {
+    diff_with(old, new, &DiffOptions::default())
+}
+
+/// [`diff`], with options.
+pub fn diff_with(old: &Model, new: &Model, options: &DiffOptions) -> CatalogDiff {
+    let wanted = |name: &str| options.package.as_deref().is_none_or(|p| p == name);
+    let packages: Vec<PackageChange> = changes::packages(old, new).into_iter().filter(|p| wanted(&p.name)).collect();
+    let mut findings = Vec::new();
+    let mut safety: Vec<PackageSafety> = Vec::new();
+    for p in old.packages.iter().filter(|p| wanted(&p.name)) {
+        let changed = packages.iter().any(|c| c.name == p.name);
+        let (s, mut found) = safety::package(p, new.package(&p.name), changed);
+        safety.push(s);
+        findings.append(&mut found);
+    }
+    findings.extend(apis::dropped(old, new).into_iter().filter(|(p, _)| wanted(p)).map(|(_, d)| d));
+    sort_diagnostics(&mut findings);
+    CatalogDiff { packages, findings, safety }
+}
+
+pub use text::to_text;
+
+/// The update promises on the seeds' figures (OpenShift docs §2.4.3.1.2–4) and small variations:
+/// an old and a new catalog of package `foo` (entry `foo.vX.Y.Z` is a bundle of version X.Y.Z),
+/// and the findings the update yields.
+#[cfg(test)]
+mod tests {
+    use super::testing::Catalog;
+    use super::*;
+    use crate::diagnostic::Code;
+
+    fn one(entries: &str) -> Model {
+        Catalog::new().channel("foo", "stable", entries).build()
+    }
+
+    /// (code, the first quoted name in the message) of every finding.
+    fn found(old: &Model, new: &Model) -> Vec<(Code, String)> {
+        diff(old, new)
+            .findings
+            .iter()
+            .map(|d| (d.code, d.message.split('"').nth(1).unwrap_or_default().to_string()))
+            .collect()
+    }
+
+    fn row<'d>(d: &'d CatalogDiff, installed: &str) -> &'d SafetyRow {
+        d.safety.iter().flat_map(|s| &s.rows).find(|r| r.installed == installed).expect("a row")
+    }
+
+    const CHAIN: &str = "
+        - name: foo.v1.0.0
+        - name: foo.v1.1.0
+          replaces: foo.v1.0.0
+        - name: foo.v1.2.0
+          replaces: foo.v1.1.0
+    ";
+
+    #[test]
+    fn a_catalog_compared_with_itself_is_empty() {
+        let m = one(CHAIN);
+        let d = diff(&m, &m);
+        assert!(d.is_empty(), "{d:#?}");
+        assert!(d.safety[0].rows.iter().all(|r| !r.changed));
+        assert_eq!(d.safety[0].rows.len(), 3);
+    }
+
+    mod skipping_updates {
+        //! Figure 2.6: 0.9.1 is bad; the new catalog adds 0.9.2, which replaces 0.9.0 and skips
+        //! 0.9.1, so users on either get one update and nobody installs 0.9.1 any more.
+        use super::*;
+
+        fn old() -> Model {
+            one("
+                - name: etcd.v0.9.0
+                - name: etcd.v0.9.1
+                  replaces: etcd.v0.9.0
+            ")
+        }
+
+        #[test]
+        fn skipping_the_bad_release_keeps_every_promise() {
+            let new = one("
+                - name: etcd.v0.9.0
+                - name: etcd.v0.9.1
+                  replaces: etcd.v0.9.0
+                - name: etcd.v0.9.2
+                  replaces: etcd.v0.9.0
+                  skips: [etcd.v0.9.1]
+            ");
+            let d = diff(&old(), &new);
+            assert_eq!(d.findings, []);
+            let r = row(&d, "etcd.v0.9.0");
+            assert_eq!(r.old.v0.next.as_deref(), Some("etcd.v0.9.1"));
+            let n = r.new.as_ref().unwrap();
+            assert_eq!((n.v0.next.as_deref(), n.v1.next.as_deref()), (Some("etcd.v0.9.2"), Some("etcd.v0.9.2")));
+            assert_eq!(row(&d, "etcd.v0.9.1").new.as_ref().unwrap().v0.path, ["etcd.v0.9.2"]);
+            let c = &d.packages[0].channels[0];
+            assert_eq!(c.head.as_ref().unwrap().new.as_deref(), Some("etcd.v0.9.2"));
+            assert_eq!(c.edges_added.len(), 2);
+        }
+
+        #[test]
+        fn the_skipped_release_may_be_a_virtual_node() {
+            // §2.4.3.1.4: unavailable releases are virtual nodes; skipping by name is enough.
+            let new = one("
+                - name: etcd.v0.9.0
+                - name: etcd.v0.9.2
+                  replaces: etcd.v0.9.0
+                  skips: [etcd.v0.9.1]
+            ");
+            let d = diff(&old(), &new);
+            assert_eq!(d.findings, []);
+            assert_eq!(row(&d, "etcd.v0.9.1").new.as_ref().unwrap().v0.next.as_deref(), Some("etcd.v0.9.2"));
+        }
+
+        #[test]
+        fn upgrading_through_the_release_once_it_is_deprecated_is_a_warning() {
+            let new = Catalog::new()
+                .channel(
+                    "foo",
+                    "stable",
+                    "
+                    - name: etcd.v0.9.0
+                    - name: etcd.v0.9.1
+                      replaces: etcd.v0.9.0
+                    - name: etcd.v0.9.2
+                      replaces: etcd.v0.9.1
+                    ",
+                )
+                .deprecate("foo", "etcd.v0.9.1")
+                .build();
+            let d = diff(&old(), &new);
+            // 0.9.0 also no longer goes straight to the newest patch.
+            assert_eq!(
+                found(&old(), &new),
+                [
+                    (Code::UpdateZStreamNotConverging, "etcd.v0.9.0".into()),
+                    (Code::UpdatePathThroughDeprecated, "stable".into())
+                ]
+            );
+            assert!(d.findings[1].message.contains("OLM v0 and v1 now upgrades \"etcd.v0.9.0\" through \"etcd.v0.9.1\", which is deprecated (do not use etcd.v0.9.1)"), "{}", d.findings[0].message);
+            assert_eq!((d.findings[1].location.line, d.findings[1].location.pointer.as_str()), (10, "/entries/1/name"));
+        }
+    }
+
+    mod z_stream {
+        //! Figure 2.7: z-stream releases of the old catalog update to the newest z-stream release.
+        use super::*;
+
+        const OLD: &str = "
+            - name: foo.v1.0.0
+            - name: foo.v1.0.1
+              replaces: foo.v1.0.0
+            - name: foo.v1.0.2
+              replaces: foo.v1.0.1
+              skipRange: '>=1.0.0 <1.0.2'
+        ";
+
+        #[test]
+        fn a_patch_covering_every_earlier_patch_converges() {
+            let new = one(&format!("{OLD}\n            - name: foo.v1.0.3\n              replaces: foo.v1.0.2\n              skipRange: '>=1.0.0 <1.0.3'"));
+            assert_eq!(found(&one(OLD), &new), []);
+        }
+
+        #[test]
+        fn a_patch_that_only_replaces_leaves_earlier_patches_behind() {
+            let new = one(&format!("{OLD}\n            - name: foo.v1.0.3\n              replaces: foo.v1.0.2"));
+            let want = [
+                (Code::UpdateZStreamNotConverging, "foo.v1.0.0".to_string()),
+                (Code::UpdateZStreamNotConverging, "foo.v1.0.1".to_string()),
+            ];
+            assert_eq!(found(&one(OLD), &new), want);
+            let d = diff(&one(OLD), &new);
+            assert_eq!(
+                d.findings[0].message,
+                "users on \"foo.v1.0.0\" (version 1.0.0) in channel \"stable\" of package \"foo\" upgrade first to \"foo.v1.0.2\" with OLM v0 and v1, not to the newest 1.0 patch \"foo.v1.0.3\" (version 1.0.3): give \"foo.v1.0.3\" a skipRange like \">=1.0.0 <1.0.3\""
+            );
+        }
+
+        #[test]
+        fn what_the_old_catalog_already_did_is_not_reported() {
+            // 1.0.0 already went to 1.0.1 first in the old catalog.
+            let old = one(CHAIN.replace("1.1.0", "1.0.1").replace("1.2.0", "1.0.2").as_str());
+            let new = one(&format!(
+                "{}\n        - name: foo.v1.0.3\n          replaces: foo.v1.0.2",
+                CHAIN.replace("1.1.0", "1.0.1").replace("1.2.0", "1.0.2")
+            ));
+            assert_eq!(found(&old, &new), [(Code::UpdateZStreamNotConverging, "foo.v1.0.1".into())]);
+        }
+    }
+
+    mod replaces_chains {
+        use super::*;
+
+        #[test]
+        fn removing_the_tail_with_nothing_upgrading_from_it_strands_its_users() {
+            let new = one("
+                - name: foo.v1.1.0
+                - name: foo.v1.2.0
+                  replaces: foo.v1.1.0
+            ");
+            let d = diff(&one(CHAIN), &new);
+            assert_eq!(found(&one(CHAIN), &new), [(Code::UpdateReleaseRemoved, "foo.v1.0.0".into())]);
+            let f = &d.findings[0];
+            assert_eq!((f.location.line, f.location.pointer.as_str()), (5, ""));
+            assert_eq!(f.related[0].message, "the removed entry (in the old catalog)");
+            assert_eq!(row(&d, "foo.v1.0.0").findings, [Code::UpdateReleaseRemoved]);
+        }
+
+        #[test]
+        fn pruning_with_a_skip_range_is_fine() {
+            let new = one("
+                - name: foo.v1.2.0
+                  skipRange: '<1.2.0'
+            ");
+            assert_eq!(found(&one(CHAIN), &new), []);
+        }
+
+        #[test]
+        fn removing_the_head_moves_it_backwards() {
+            let new = one("
+                - name: foo.v1.0.0
+                - name: foo.v1.1.0
+                  replaces: foo.v1.0.0
+            ");
+            let d = diff(&one(CHAIN), &new);
+            assert_eq!(found(&one(CHAIN), &new), [(Code::UpdateHeadBackwards, "stable".into())]);
+            assert!(d.findings[0].message.ends_with("from \"foo.v1.2.0\" (version 1.2.0) to \"foo.v1.1.0\" (version 1.1.0): users on the old head and new subscriptions no longer agree, and OLM never downgrades"));
+            assert!(d.has_errors());
+        }
+
+        #[test]
+        fn skipping_the_only_successor_strands_for_olm_v0() {
+            let new = one("
+                - name: foo.v1.0.0
+                - name: foo.v1.1.0
+                  replaces: foo.v1.0.0
+                - name: foo.v1.2.0
+                  replaces: foo.v1.1.0
+                  skips: [foo.v1.1.0]
+            ");
+            let got = found(&one(CHAIN), &new);
+            assert_eq!(
+                got,
+                [
+                    (Code::UpdateNewlyStranded, "foo.v1.0.0".into()),
+                    (Code::UpdatePathThroughDeprecated, "stable".into()),
+                ]
+            );
+            let d = diff(&one(CHAIN), &new);
+            assert!(d.findings[0].message.contains("with OLM v0 in the old catalog"), "{}", d.findings[0].message);
+        }
+
+        #[test]
+        fn a_second_replacement_is_reported() {
+            let new = one("
+                - name: foo.v1.0.0
+                - name: foo.v1.1.0
+                  replaces: foo.v1.0.0
+                - name: foo.v1.2.0
+                  replaces: foo.v1.1.0
+                - name: foo.v1.1.5
+                  replaces: foo.v1.0.0
+                - name: foo.v1.3.0
+                  replaces: foo.v1.1.5
+                - name: foo.v1.4.0
+                  replaces: foo.v1.3.0
+                  skips: [foo.v1.2.0]
+            ");
+            let d = diff(&one(CHAIN), &new);
+            let m = d.findings.iter().find(|f| f.code == Code::UpdateMultipleReplacements).expect("found");
+            assert!(m.message.starts_with("\"foo.v1.0.0\" has 2 replacements in channel \"stable\" of package \"foo\": \"foo.v1.1.0\", \"foo.v1.1.5\""), "{}", m.message);
+            assert_eq!(m.location.pointer, "/entries/3/replaces");
+        }
+    }
+
+    mod channels_and_packages {
+        use super::*;
+
+        #[test]
+        fn removing_the_default_channel_is_an_error_at_the_new_default() {
+            let old = Catalog::new().channel("foo", "stable", CHAIN).channel("foo", "fast", CHAIN).build();
+            let new = Catalog::new().channel("foo", "fast", CHAIN).build();
+            let d = diff(&old, &new);
+            assert_eq!(d.findings.len(), 1);
+            assert_eq!(d.findings[0].code, Code::UpdateChannelRemoved);
+            assert!(d.findings[0].message.contains("It was the default channel; the new default is \"fast\"."));
+            assert_eq!(d.findings[0].location.pointer, "/defaultChannel");
+            let p = &d.packages[0];
+            assert_eq!(p.default_channel.as_ref().unwrap().new.as_deref(), Some("fast"));
+            assert_eq!(p.channels[0].kind, ChangeKind::Removed);
+        }
+
+        #[test]
+        fn removing_a_package_is_an_error_located_in_the_old_catalog() {
+            let old =
+                Catalog::new().channel("foo", "stable", CHAIN).channel("bar", "stable", "- name: bar.v1.0.0").build();
+            let new = Catalog::new().channel("bar", "stable", "- name: bar.v1.0.0").build();
+            let d = diff(&old, &new);
+            assert_eq!(d.findings.iter().map(|f| f.code).collect::<Vec<_>>(), [Code::UpdatePackageRemoved]);
+            assert_eq!(
+                d.packages.iter().map(|p| (p.name.as_str(), p.kind)).collect::<Vec<_>>(),
+                [("foo", ChangeKind::Removed)]
+            );
+            let only_bar = diff_with(&old, &new, &DiffOptions { package: Some("bar".into()) });
+            assert!(only_bar.is_empty());
+        }
+    }
+
+    mod bundles {
+        use super::*;
+
+        #[test]
+        fn changed_fields_are_named_with_properties_by_type() {
+            let old = one(CHAIN);
+            let new = Catalog::new()
+                .channel("foo", "stable", CHAIN)
+                .property("foo.v1.2.0", "olm.gvk", "{group: example.com, version: v1, kind: Foo}")
+                .build();
+            let d = diff(&old, &new);
+            let b = &d.packages[0].bundles[0];
+            assert_eq!(
+                (b.name.as_str(), b.kind, b.fields.clone()),
+                ("foo.v1.2.0", ChangeKind::Changed, vec!["properties"])
+            );
+            assert_eq!(b.properties[0].type_, "olm.gvk");
+            assert_eq!(b.properties[0].values_added, [r#"{"group":"example.com","kind":"Foo","version":"v1"}"#]);
+            assert_eq!(d.findings, []);
+        }
+
+        #[test]
+        fn an_api_dropped_while_another_package_requires_it_is_an_error() {
+            let gvk = "{group: example.com, version: v1, kind: Foo}";
+            let base = || {
+                Catalog::new().channel("foo", "stable", CHAIN).channel("bar", "stable", "- name: bar.v1.0.0").property(
+                    "bar.v1.0.0",
+                    "olm.gvk.required",
+                    gvk,
+                )
+            };
+            let old = base().property("foo.v1.2.0", "olm.gvk", gvk).build();
+            let new = base().build();
+            let d = diff(&old, &new);
+            assert_eq!(d.findings.len(), 1, "{:#?}", d.findings);
+            let f = &d.findings[0];
+            assert_eq!(f.code, Code::UpdateRequiredApiDropped);
+            assert!(f.message.starts_with("the head \"foo.v1.2.0\" of channel \"stable\" of package \"foo\" no longer provides the API \"example.com/v1, Kind=Foo\""), "{}", f.message);
+            assert_eq!(f.related[0].message, "required by \"bar.v1.0.0\" of package \"bar\"");
+            // Nobody requires it: no finding.
+            let old = Catalog::new().channel("foo", "stable", CHAIN).property("foo.v1.2.0", "olm.gvk", gvk).build();
+            assert_eq!(diff(&old, &one(CHAIN)).findings, []);
+        }
+
+        #[test]
+        fn a_package_range_no_longer_satisfied_is_an_error() {
+            let req = "{packageName: foo, versionRange: '>=1.2.0'}";
+            let old = Catalog::new()
+                .channel("foo", "stable", CHAIN)
+                .channel("bar", "stable", "- name: bar.v1.0.0")
+                .property("bar.v1.0.0", "olm.package.required", req)
+                .build();
+            let new = Catalog::new()
+                .channel("foo", "stable", CHAIN.replace("1.2.0", "1.1.5").as_str())
+                .channel("bar", "stable", "- name: bar.v1.0.0")
+                .property("bar.v1.0.0", "olm.package.required", req)
+                .build();
+            let codes: Vec<Code> = diff(&old, &new).findings.iter().map(|f| f.code).collect();
+            assert!(codes.contains(&Code::UpdateRequiredApiDropped), "{codes:?}");
+            assert!(codes.contains(&Code::UpdateHeadBackwards), "{codes:?}");
+        }
+    }
+}

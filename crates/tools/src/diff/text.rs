@@ -1,0 +1,158 @@
+//! The diff as text: a change summary per package, then the findings compiler-style, then a
+//! per-package update-safety table of the rows whose routes changed or that have findings, then
+//! one summary line.
+
+use std::fmt::Write as _;
+
+use super::{BundleChange, CatalogDiff, ChannelChange, PackageChange, Route, SafetyRow, ValueChange};
+
+/// The whole diff as text (what `olm-catalog diff` prints).
+pub fn to_text(d: &CatalogDiff) -> String {
+    let mut out = String::new();
+    for p in &d.packages {
+        package(p, &mut out);
+    }
+    if !d.packages.is_empty() {
+        out.push('\n');
+    }
+    for f in &d.findings {
+        let _ = writeln!(out, "{f}");
+    }
+    if !d.findings.is_empty() {
+        out.push('\n');
+    }
+    for s in &d.safety {
+        let rows: Vec<&SafetyRow> = s.rows.iter().filter(|r| r.changed || !r.findings.is_empty()).collect();
+        if !rows.is_empty() {
+            table(&s.package, &rows, &mut out);
+            out.push('\n');
+        }
+    }
+    summary(d, &mut out);
+    out
+}
+
+fn value(v: &Option<String>) -> String {
+    v.as_deref().map_or_else(|| "(none)".to_string(), |s| format!("{s:?}"))
+}
+
+fn change(label: &str, c: &Option<ValueChange>, out: &mut Vec<String>) {
+    if let Some(c) = c {
+        out.push(format!("{label} {} -> {}", value(&c.old), value(&c.new)));
+    }
+}
+
+fn kind(k: super::ChangeKind) -> &'static str {
+    match k {
+        super::ChangeKind::Added => "added",
+        super::ChangeKind::Removed => "removed",
+        super::ChangeKind::Changed => "changed",
+    }
+}
+
+fn package(p: &PackageChange, out: &mut String) {
+    let _ = writeln!(out, "package {} ({})", p.name, kind(p.kind));
+    let mut parts = Vec::new();
+    change("default channel", &p.default_channel, &mut parts);
+    change("deprecation", &p.deprecation, &mut parts);
+    if p.metadata_changed {
+        parts.push("description or icon changed".into());
+    }
+    for part in parts {
+        let _ = writeln!(out, "  {part}");
+    }
+    if p.kind != super::ChangeKind::Changed {
+        let _ = writeln!(out, "  {} channels, {} bundles", p.channels.len(), p.bundles.len());
+        return;
+    }
+    for c in &p.channels {
+        channel(c, out);
+    }
+    for b in &p.bundles {
+        bundle(b, out);
+    }
+}
+
+fn channel(c: &ChannelChange, out: &mut String) {
+    let mut parts = Vec::new();
+    change("head", &c.head, &mut parts);
+    if !c.entries_added.is_empty() || !c.entries_removed.is_empty() {
+        parts.push(format!("entries +{} -{}", c.entries_added.len(), c.entries_removed.len()));
+    }
+    if !c.edges_added.is_empty() || !c.edges_removed.is_empty() {
+        parts.push(format!("edges +{} -{}", c.edges_added.len(), c.edges_removed.len()));
+    }
+    change("deprecation", &c.deprecation, &mut parts);
+    let detail = if parts.is_empty() { String::new() } else { format!(": {}", parts.join("; ")) };
+    let _ = writeln!(out, "  channel {} ({}){detail}", c.name, kind(c.kind));
+}
+
+fn bundle(b: &BundleChange, out: &mut String) {
+    let version = b.version.as_deref().map(|v| format!(" {v}")).unwrap_or_default();
+    let mut fields: Vec<String> = b.fields.iter().map(|f| f.to_string()).collect();
+    if !b.properties.is_empty() {
+        let by_type: Vec<String> =
+            b.properties.iter().map(|p| format!("{} +{} -{}", p.type_, p.added, p.removed)).collect();
+        if let Some(f) = fields.iter_mut().find(|f| *f == "properties") {
+            *f = format!("properties ({})", by_type.join(", "));
+        }
+    }
+    let detail = if fields.is_empty() { String::new() } else { format!(": {}", fields.join(", ")) };
+    let _ = writeln!(out, "  bundle {}{version} ({}){detail}", b.name, kind(b.kind));
+}
+
+impl Route {
+    /// The route in a few words: `at head`, `stranded`, or `2 steps via foo.v2`.
+    pub fn summary(&self) -> String {
+        route(self)
+    }
+}
+
+fn route(r: &Route) -> String {
+    if r.stranded {
+        "stranded".into()
+    } else if r.path.is_empty() {
+        "at head".into()
+    } else {
+        format!("{} step{} via {}", r.path.len(), if r.path.len() == 1 { "" } else { "s" }, r.path[0])
+    }
+}
+
+fn table(package: &str, rows: &[&SafetyRow], out: &mut String) {
+    let _ = writeln!(out, "update safety: {package}");
+    let mut lines = vec![[
+        "CHANNEL".to_string(),
+        "INSTALLED".into(),
+        "OLM v0 (old -> new)".into(),
+        "OLM v1 (old -> new)".into(),
+        "FINDINGS".into(),
+    ]];
+    for r in rows {
+        let new = |f: fn(&super::Routes) -> &Route| r.new.as_ref().map_or_else(|| "gone".to_string(), |n| route(f(n)));
+        let codes: Vec<&str> = r.findings.iter().map(|c| c.as_str()).collect();
+        lines.push([
+            r.channel.clone(),
+            r.installed.clone(),
+            format!("{} -> {}", route(&r.old.v0), new(|n| &n.v0)),
+            format!("{} -> {}", route(&r.old.v1), new(|n| &n.v1)),
+            codes.join(", "),
+        ]);
+    }
+    let widths: Vec<usize> = (0..5).map(|i| lines.iter().map(|l| l[i].chars().count()).max().unwrap_or(0)).collect();
+    for l in lines {
+        let cells: Vec<String> = l.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect();
+        let _ = writeln!(out, "  {}", cells.join("  ").trim_end());
+    }
+}
+
+fn summary(d: &CatalogDiff, out: &mut String) {
+    let count = |k| d.packages.iter().filter(|p| p.kind == k).count();
+    let (errors, warnings) = d.counts();
+    let _ = writeln!(
+        out,
+        "{} packages changed ({} added, {} removed); {errors} errors, {warnings} warnings",
+        d.packages.len(),
+        count(super::ChangeKind::Added),
+        count(super::ChangeKind::Removed)
+    );
+}

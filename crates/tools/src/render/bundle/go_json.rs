@@ -1,0 +1,180 @@
+//! Compact JSON as Go's `encoding/json` writes it, for the bytes opm compares and embeds: object
+//! keys either sorted (a Go map, such as a manifest decoded as unstructured) or kept in the
+//! node's member order (a Go struct, built here in field order), with or without HTML escaping.
+//!
+//! `json.Marshal` escapes `<`, `>` and `&` as `\u003c`, `\u003e`, `\u0026` (the
+//! `olm.bundle.object` data and YAML converted to JSON); opm's property builder turns HTML
+//! escaping off. Both escape U+2028 and U+2029, and since Go 1.22 write `\b` and `\f` short.
+
+use std::fmt::Write as _;
+
+use crate::declcfg::{Node, Value};
+
+/// How object members are ordered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keys {
+    /// Sorted by key bytes, as Go writes a map.
+    Sorted,
+    /// In the node's member order, as Go writes a struct.
+    AsIs,
+}
+
+/// `node` as compact JSON.
+pub fn to_json(node: &Node, keys: Keys, escape_html: bool) -> String {
+    let mut out = String::new();
+    write_node(node, keys, escape_html, &mut out);
+    out
+}
+
+fn write_node(node: &Node, keys: Keys, html: bool, out: &mut String) {
+    match &node.value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(&crate::gotext::json_number(*n).unwrap_or_else(|_| "null".into())),
+        Value::String(s) => write_string(s, html, out),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_node(item, keys, html, out);
+            }
+            out.push(']');
+        }
+        Value::Object(members) => {
+            let mut ordered: Vec<_> = members.iter().collect();
+            if keys == Keys::Sorted {
+                crate::sort::sort_by(&mut ordered, |a, b| a.key.cmp(&b.key));
+            }
+            out.push('{');
+            for (i, m) in ordered.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_string(&m.key, html, out);
+                out.push(':');
+                write_node(&m.value, keys, html, out);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// A JSON string literal as Go's encoder writes it. Runs of bytes that need no escape are copied
+/// whole (the manifests embedded in a bundle are mostly such runs).
+pub fn write_string(s: &str, html: bool, out: &mut String) {
+    out.reserve(s.len() + 2);
+    out.push('"');
+    let bytes = s.as_bytes();
+    let (mut start, mut i) = (0, 0);
+    while i < bytes.len() {
+        let b = bytes[i];
+        if !may_escape(b, html) {
+            i += 1;
+            continue;
+        }
+        // U+2028 and U+2029 are E2 80 A8 and E2 80 A9; any other E2 sequence is copied.
+        let width = match b {
+            0xE2 if bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0xA8 | 0xA9)) => 3,
+            0xE2 => {
+                i += 1;
+                continue;
+            }
+            _ => 1,
+        };
+        // `i` is at an ASCII byte or a lead byte: a char boundary.
+        out.push_str(&s[start..i]);
+        let c = s[i..].chars().next().unwrap_or_default();
+        escape(c, out);
+        i += width;
+        start = i;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+/// Whether byte `b` may start a character Go escapes.
+fn may_escape(b: u8, html: bool) -> bool {
+    let table = if html { &MAY_ESCAPE_HTML } else { &MAY_ESCAPE };
+    table[b as usize]
+}
+
+const MAY_ESCAPE: [bool; 256] = escape_table(false);
+const MAY_ESCAPE_HTML: [bool; 256] = escape_table(true);
+
+/// Control characters, `"`, `\`, the lead byte of U+2028/U+2029, and with `html` `<`, `>`, `&`.
+const fn escape_table(html: bool) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = true;
+        b += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[0xE2] = true;
+    if html {
+        t[b'<' as usize] = true;
+        t[b'>' as usize] = true;
+        t[b'&' as usize] = true;
+    }
+    t
+}
+
+/// The escape of one character `may_escape` stopped at.
+fn escape(c: char, out: &mut String) {
+    match c {
+        '"' => out.push_str("\\\""),
+        '\\' => out.push_str("\\\\"),
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        '\u{8}' => out.push_str("\\b"),
+        '\u{c}' => out.push_str("\\f"),
+        c => {
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        }
+    }
+}
+
+/// Sort every object's members by key, recursively (a value that went through a Go map).
+pub fn sort_keys(node: &mut Node) {
+    match &mut node.value {
+        Value::Array(items) => items.iter_mut().for_each(sort_keys),
+        Value::Object(members) => {
+            crate::sort::sort_by(members, |a, b| a.key.cmp(&b.key));
+            members.iter_mut().for_each(|m| sort_keys(&mut m.value));
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::declcfg::read_documents;
+
+    fn node(text: &str) -> Node {
+        read_documents("t.yaml", text.as_bytes()).remove(0).unwrap().value.unwrap()
+    }
+
+    #[test]
+    fn a_map_is_written_with_sorted_keys_and_html_escaping() {
+        let n = node("b: <x & y>\na: [1, 2.5, true, null]\n");
+        assert_eq!(to_json(&n, Keys::Sorted, true), r#"{"a":[1,2.5,true,null],"b":"\u003cx \u0026 y\u003e"}"#);
+    }
+
+    #[test]
+    fn a_struct_keeps_its_field_order_and_opm_properties_do_not_escape_html() {
+        let n = node("packageName: bar\nversionRange: <0.1.0\n");
+        assert_eq!(to_json(&n, Keys::AsIs, false), r#"{"packageName":"bar","versionRange":"<0.1.0"}"#);
+    }
+
+    #[test]
+    fn control_characters_and_line_separators_are_escaped_as_go_does() {
+        let mut out = String::new();
+        write_string("a\u{8}\u{c}\u{1}\u{2028}é\u{2029}\u{2027}€\"\\\n\r\t<", false, &mut out);
+        assert_eq!(out, "\"a\\b\\f\\u0001\\u2028é\\u2029\u{2027}€\\\"\\\\\\n\\r\\t<\"");
+    }
+}
