@@ -107,7 +107,7 @@ mod tests {
     /// order opm's `sort.Slice` leaves it, the whole list equal to opm's render of the bundle.
     #[test]
     fn an_image_listed_twice_keeps_the_order_opm_gives_it() {
-        let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/sailoperator/");
+        let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/sailoperator/");
         for nightly in ["1.31.0-nightly-2026-08-08", "1.31.0-nightly-2026-08-20"] {
             let text = std::fs::read_to_string(format!("{fixtures}{nightly}.clusterserviceversion.yaml")).unwrap();
             let opm = std::fs::read_to_string(format!("{fixtures}{nightly}.opm-related-images.json")).unwrap();
