@@ -800,7 +800,7 @@ mod native {
         let outcome = olm_catalog::resolve::Outcome::from(olm_catalog::resolve::resolve(&problem));
         match format {
             TextOrJson::Json => {
-                out.push_str(&serde_json::to_string_pretty(&outcome).map_err(|e| Fail(e.to_string()))?);
+                out.push_str(&serde_json::to_string_pretty(&outcome.with_texts()).map_err(|e| Fail(e.to_string()))?);
                 out.push('\n');
             }
             TextOrJson::Text => out.push_str(&outcome.to_text()),
