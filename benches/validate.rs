@@ -2,14 +2,18 @@
 //! 57 MB `olm.bundle.object` catalog made from them (`common::bundle_object_catalog`).
 //!
 //! Prints, per catalog, the time and MB/s of (a) a bare parse of the same files into our value
-//! tree (the baseline measured in the same run), (b) load (parse + blob decoding), (c) the whole
-//! validation of the files in memory, with the ratio of (c) to (a), and (d) validation from disk
-//! as the CLI runs it (`load_dir` + `validate_loaded`: reading included).
+//! tree, each document's tree dropped as soon as it is built (for information), (b) the
+//! baseline: a parse that keeps its trees and decodes every `olm.bundle.object` payload into a
+//! tree too (`internals::parse_and_decode`, the work any validator must do), (c) load (parse +
+//! blob decoding), (d) the whole validation of the files in memory, with the ratio of (d) to (b),
+//! and (e) validation from disk as the CLI runs it (`load_dir` + `validate_loaded`: reading
+//! included). Every figure is measured in the same run, on both cores.
 //!
-//! Targets (issue 15), recorded for `make bench`'s table: (d) ≥ 20× faster than upstream opm's
-//! `validate` measured on this machine (1.64 s on community-v4.20, 4.78 s on the 57 MB
+//! Targets (issues 15 and 33), recorded for `make bench`'s table: (e) ≥ 20× faster than upstream
+//! opm's `validate` measured on this machine (1.64 s on community-v4.20, 4.78 s on the 57 MB
 //! `olm.bundle.object` catalog: opm cannot be built here, so its times are the issue's), and
-//! (c) ≤ 1.2× the bare parse.
+//! (d) ≤ 1.2× the baseline (b) on community-v4.20, community-v4.16 and the 57 MB catalog; the
+//! ratio to the bare parse (a) is recorded for information.
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -21,7 +25,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use olm_catalog::declcfg::load_files;
-use olm_catalog::internals::parse_only;
+use olm_catalog::internals::{parse_and_decode, parse_only};
 use olm_catalog::validate::{validate_files, validate_loaded};
 
 /// opm validate's wall time on this machine, from the issue (seconds).
@@ -42,6 +46,9 @@ fn main() {
         let parse = common::time(runs, || {
             std::hint::black_box(parse_only(&files));
         });
+        let baseline = common::time(runs, || {
+            std::hint::black_box(parse_and_decode(&files));
+        });
         let load = common::time(runs, || {
             std::hint::black_box(load_files(&files));
         });
@@ -58,16 +65,22 @@ fn main() {
                 "  {what:12} {:8.1} ms  {:7.1} MB/s  {:.2}x baseline",
                 secs(d) * 1e3,
                 mb / secs(d),
-                secs(d) / secs(parse)
+                secs(d) / secs(baseline)
             )
         };
         println!("{name}: {:.1} MB in {} files, valid={}", mb, files.len(), report.valid);
-        println!("  bare parse   {:8.1} ms  {:7.1} MB/s  (baseline)", secs(parse) * 1e3, mb / secs(parse));
+        line("bare parse", parse);
+        println!("  parse+decode {:8.1} ms  {:7.1} MB/s  (baseline)", secs(baseline) * 1e3, mb / secs(baseline));
         line("load", load);
         line("validate", validate);
         line("from disk", from_disk);
-        let ratio = secs(validate) / secs(parse);
-        common::target(&format!("validate {name} ≤ 1.2× bare parse"), &format!("{ratio:.2}×"), ratio <= 1.2);
+        let ratio = secs(validate) / secs(baseline);
+        common::target(&format!("validate {name} ≤ 1.2× parse+decode"), &format!("{ratio:.2}×"), ratio <= 1.2);
+        let bare = secs(validate) / secs(parse);
+        common::info(
+            &format!("validate {name} / bare parse (trees dropped, payloads not decoded)"),
+            &format!("{bare:.2}×"),
+        );
         if let Some(opm) = opm {
             let speedup = opm / secs(from_disk);
             common::target(

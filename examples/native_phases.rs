@@ -11,7 +11,9 @@
 //!   (`internals::graphs_and_paths`, the same function the wasm module runs);
 //! - **resolve**: 50 subscriptions (packages spread evenly, default channels, as in
 //!   `benches/scale.rs`) over a synthetic catalog of BUNDLES bundles (default 5,000), which is
-//!   written to SYNTH_DIR first so that the Node side reads the same bytes;
+//!   written to SYNTH_DIR first so that the Node side reads the same bytes: the resolution with
+//!   its outcome built (`Outcome::from(resolve(..))`, the picks' requirement texts left to be
+//!   formatted on demand, as the Node side's default outcome leaves them);
 //! - for information (`resolveWithOutcome`, not a phase of the comparison): the same resolution
 //!   with its outcome serialized as the JSON the Node side's `resolve` parses.
 //!
@@ -63,9 +65,10 @@ fn main() {
 
     let validate = || validate_files(&files).report.diagnostics.len();
     let graphs = || graphs_and_paths(&model);
-    let resolving = || resolve(&cluster).map(|r| r.install.len()).unwrap_or(0);
+    let resolving = || Outcome::from(resolve(&cluster)).install.len();
     // For information: the resolution with its outcome written as the JSON text the façade's
-    // `resolve` parses, which the `resolve` phase leaves out (it stops at the outcome's values).
+    // `resolve` parses (without the requirement texts, as the module writes it), which the
+    // `resolve` phase leaves out (it stops at the outcome's values).
     let with_outcome = || {
         let outcome = Outcome::from(resolve(&cluster));
         serde_json::to_string(&outcome).map_or(0, |_| outcome.install.len())

@@ -178,8 +178,8 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
     }
   }
 
-  // Split a problem into inline catalogs and loaded ones, run `fn` on a raw Resolver.
-  function withResolver(problem, fn) {
+  // A problem split into the loaded catalogs to attach and the rest, written as JSON text.
+  function prepare(problem) {
     if (problem === null || typeof problem !== 'object' || Array.isArray(problem)) {
       const err = new Error('resolve expects a problem object');
       err.name = 'OlmCatalogError';
@@ -189,20 +189,44 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
     const inline = [];
     const attach = [];
     for (const c of problem.catalogs ?? []) {
-      if (c && c.catalog instanceof Catalog) attach.push(c);
+      if (c && c.catalog instanceof Catalog) attach.push({ catalog: c.catalog, name: c.name, namespace: c.namespace, priority: c.priority ?? 0 });
       else inline.push(c);
     }
+    return { attach, text: problemText({ ...problem, catalogs: inline }) };
+  }
+
+  // Run `fn(resolver, problemText)` on a raw Resolver with a prepared problem's catalogs attached.
+  function withResolver({ attach, text }, fn) {
     return callResolver((raw) => {
       const resolver = new raw.Resolver();
       try {
-        for (const c of attach) {
-          resolver.attach(Catalog._raw(c.catalog, raw), c.name, c.namespace, c.priority ?? 0);
-        }
-        return fn(resolver, { ...problem, catalogs: inline });
+        for (const c of attach) resolver.attach(Catalog._raw(c.catalog, raw), c.name, c.namespace, c.priority);
+        return fn(resolver, text);
       } finally {
         resolver.free();
       }
     });
+  }
+
+  // `resolve`: the outcome crosses as JSON text without the picks' requirement texts (OLM's
+  // constraint messages, which list the candidates: most of the outcome, and rarely read), and
+  // gets a `requiredBy(pick)` method that formats them when first asked, by resolving the same
+  // problem again (nothing is kept in the module meanwhile).
+  function resolveOutcome(problem) {
+    const prepared = prepare(problem);
+    const outcome = withResolver(prepared, (r, text) => JSON.parse(r.resolveJson(text)));
+    let texts = null;
+    Object.defineProperty(outcome, 'requiredBy', {
+      value(pick) {
+        const i = typeof pick === 'number' ? pick : outcome.picks.indexOf(pick);
+        if (!Number.isInteger(i) || i < 0 || i >= outcome.picks.length) {
+          throw invalid('requiredBy expects one of this outcome\'s picks, or its index');
+        }
+        texts ??= withResolver(prepared, (r, text) => JSON.parse(r.requiredByJson(text)));
+        return texts[i];
+      },
+    });
+    return outcome;
   }
 
   /** `validate`'s options name a lint configuration: a `config`, or `lint` settings. */
@@ -300,8 +324,8 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
     formatDiagnostics: (diagnostics, options) => callTools((raw) => raw.formatDiagnostics(diagnostics, options)),
     // The problem in and the outcome out as JSON text, written and parsed by the engine: faster
     // than reading or building the objects one property at a time across the boundary.
-    resolve: (problem) => withResolver(problem, (r, p) => JSON.parse(r.resolveJson(problemText(p)))),
-    resolveText: (problem) => withResolver(problem, (r, p) => r.resolveText(problemText(p))),
+    resolve: resolveOutcome,
+    resolveText: (problem) => withResolver(prepare(problem), (r, text) => r.resolveText(text)),
     resolveV1: (problem) => callResolver((raw) => raw.resolveV1(problem)),
     render: (files, options) => callTools((raw) => raw.render(files, options)),
     expandTemplate: (template, bundleSources, options) => callTools((raw) => raw.expandTemplate(template, bundleSources, options)),
@@ -324,7 +348,9 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
     // Only in the Node tests' build (the `test-hooks` feature); `undefined` in published builds.
     __panicForTesting: hasPanicHook(getRaw) ? () => call((raw) => raw.__panicForTesting()) : undefined,
     __parseOnly: (files) => call((raw) => raw.__parseOnly(files)),
+    // Benchmark baseline of validate: the trees kept, every olm.bundle.object payload decoded into one.
+    __parseAndDecode: (files) => call((raw) => raw.__parseAndDecode(files)),
     // Benchmark hook: the resolution alone, its outcome left in the module (the number of installs).
-    __resolveCount: (problem) => withResolver(problem, (r, p) => r.__resolveCount(problemText(p))),
+    __resolveCount: (problem) => withResolver(prepare(problem), (r, text) => r.__resolveCount(text)),
   };
 }

@@ -752,12 +752,18 @@ export interface Install {
   startingCSV: string | null;
 }
 
-/** Why a bundle was picked. */
+/**
+ * Why a bundle was picked. The text of the requirement that asked for it is formatted on demand:
+ * `ResolveOutcome.requiredBy(pick)`.
+ */
 export interface PickReason {
   bundle: string;
   name: string;
   installed: boolean;
-  requiredBy: string | null;
+  /**
+   * Who had the requirement that asked for it (`subscription <name>`, `bundle <name>`); `null`
+   * when it was mandatory on its own (then it has no requirement text either).
+   */
   requester: string | null;
   rank: number;
   candidates: number;
@@ -778,6 +784,18 @@ export interface ResolveOutcome {
   errorType: 'NotSatisfiable' | 'Error' | 'TooHard' | null;
   explanation: Explanation | null;
   picks: PickReason[];
+  /**
+   * The text of the requirement that asked for a pick (one of `picks`, or its index): OLM's
+   * constraint message, e.g. `subscription foo requires at least one of cat/ns/stable/foo.v2,
+   * cat/ns/stable/foo.v1` (up to 50 candidates, then a count), or `bundle app.v1 requires an
+   * operator providing an API with group: …`; `null` when the pick was mandatory on its own.
+   * Formatted on demand, since these texts would be most of the outcome and most callers never
+   * read them: the first call resolves the same problem again and formats every pick's text (so
+   * the loaded catalogs it named must not have been freed yet); later calls read them. Not an
+   * own enumerable property: `JSON.stringify` and `structuredClone` leave it out. Throws
+   * `code: "invalid-input"` for a pick that is not one of this outcome's.
+   */
+  requiredBy(pick: PickReason | number): string | null;
 }
 
 /** OLM v1's single-package selection input. */
@@ -818,6 +836,8 @@ export declare function resolveText(problem: ResolveProblem): string;
 export declare function resolveV1(problem: V1Problem): V1Pick;
 /** @internal Benchmark baseline: parse only, returns the number of documents. */
 export declare function __parseOnly(files: CatalogFile[]): number;
+/** @internal Benchmark baseline of validate (Node's module): the trees kept and every `olm.bundle.object` payload decoded into one; returns the number of documents and manifests. */
+export declare function __parseAndDecode(files: CatalogFile[]): number;
 /** @internal Benchmark hook: the resolution alone (Node's module), returns the number of installs. */
 export declare function __resolveCount(problem: ResolveProblem): number;
 

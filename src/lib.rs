@@ -89,7 +89,7 @@ pub mod model {
 /// of the API: undocumented, and free to change.
 #[doc(hidden)]
 pub mod internals {
-    pub use crate::declcfg::load::parse_only;
+    pub use crate::declcfg::load::{parse_and_decode, parse_only, ParsedTrees};
     pub use crate::graph::graphs_and_paths;
     pub use crate::graph::order::{channel_order, v0_order_links, Links};
     #[cfg(feature = "resolver")]

@@ -99,9 +99,21 @@ pub fn targets_file() -> PathBuf {
 /// Print one target with its measured value and whether it is met, and record it for the
 /// summary table.
 pub fn target(name: &str, value: &str, met: bool) {
-    use std::io::Write as _;
     let verdict = if met { "met" } else { "NOT met" };
     println!("  target: {name}: {value} ({verdict})");
+    record(name, value, verdict);
+}
+
+/// Print a measure without a target of its own and record it beside the targets ("for
+/// information" in the summary table).
+pub fn info(name: &str, value: &str) {
+    println!("  for information: {name}: {value}");
+    record(name, value, "info");
+}
+
+/// Append one line to the targets file.
+fn record(name: &str, value: &str, verdict: &str) {
+    use std::io::Write as _;
     let line = format!("{}\t{}\t{verdict}\n", name.replace('\t', " "), value.replace('\t', " "));
     if let Some(dir) = targets_file().parent() {
         let _ = std::fs::create_dir_all(dir); // a fresh checkout built elsewhere (CARGO_TARGET_DIR)

@@ -239,7 +239,12 @@ function cmdResolve(argv, out) {
   try {
     if ((opts.format ?? 'text') === 'json') {
       const r = resolve(problem);
-      out.push(JSON.stringify(r, null, 2));
+      // The native CLI's JSON: each pick with its requirement text, asked for here, after `installed`.
+      const picks = r.picks.map((p, i) => {
+        const { bundle, name, installed, ...rest } = p;
+        return { bundle, name, installed, requiredBy: r.requiredBy(i), ...rest };
+      });
+      out.push(JSON.stringify({ ...r, picks }, null, 2));
       return r.errorType === null ? 0 : 1;
     }
     const text = resolveText(problem);

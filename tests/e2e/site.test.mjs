@@ -310,6 +310,14 @@ test('resolve: subscriptions over two catalog sources, install table and why', a
   const pick = page.locator('#resolve-picks li[data-bundle="aws-neuron-operator.v1.2.0"]');
   assert.equal(await pick.locator('.why').textContent(), 'the head of channel Fast');
   assert.equal(await pick.locator('.rank').textContent(), 'required by subscription aws-neuron-operator: candidate 1 of 12');
+  // The requirement's text (OLM's message, listing the candidates) is asked for when opened.
+  assert.equal(await pick.locator('details .mono').textContent(), '…');
+  await pick.locator('details summary').click();
+  const requirement = pick.locator('details .mono', { hasText: 'subscription' });
+  await requirement.waitFor();
+  const text = await requirement.textContent();
+  assert.match(text, /^subscription aws-neuron-operator requires at least one of catalog-1\/operators\/Fast\/aws-neuron-operator\.v1\.2\.0, /);
+  assert.equal(text.split('catalog-1/operators/Fast/').length - 1, 12);
 
   // An upgrade from an installed CSV, from the second source.
   await page.click('#resolve-add-sub');

@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as olm from 'olm-catalog';
 
@@ -179,6 +180,52 @@ test('resolve: loaded catalogs attach as catalog sources; Node and native CLIs a
   } finally {
     catalog.free();
   }
+});
+
+test('resolve: requirement texts are formatted on demand, the same as the native CLI\'s', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'olm-required-by-'));
+  try {
+    const cases = JSON.parse(readFileSync(join(repo, '../shared/conformance/olm-resolver.json'), 'utf8'))
+      .filter((c) => c.kind === 'resolve');
+    let asked = 0;
+    for (const c of cases) {
+      const r = olm.resolve(c.input);
+      if (!r.picks.length) continue;
+      // Not in the outcome: not a field of the picks, not serialized.
+      assert.ok(r.picks.every((p) => !('requiredBy' in p)), c.id);
+      assert.ok(!JSON.stringify(r).includes('requiredBy'), c.id);
+      const file = join(dir, 'problem.json');
+      writeFileSync(file, JSON.stringify(c.input));
+      const expected = JSON.parse(run(native, ['resolve', '--format', 'json', file]).out).picks.map((p) => p.requiredBy);
+      assert.deepEqual(r.picks.map((p, i) => r.requiredBy(i)), expected, c.id);
+      assert.deepEqual(r.picks.map((p) => r.requiredBy(p)), expected, c.id);
+      // A text exactly when a requester had a requirement.
+      assert.deepEqual(r.picks.map((p) => p.requester !== null), expected.map((t) => t !== null), c.id);
+      asked += 1;
+    }
+    assert.ok(asked > 30, `${asked} cases with picks`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  // Attached catalogs: the texts name every candidate of the channel (up to 50).
+  const catalog = olm.loadCatalog(olm.readCatalog(join(repo, 'www/examples/community')));
+  const r = olm.resolve({
+    namespace: 'operators',
+    catalogs: [{ name: 'community', namespace: 'operators', priority: 0, catalog }],
+    subscriptions: [{ name: 's', package: 'nfs-provisioner-operator', channel: 'alpha', catalog: 'community', catalogNamespace: 'operators' }],
+  });
+  assert.match(r.requiredBy(0), /^subscription s requires (at least one of )?community\/operators\/alpha\/nfs-provisioner-operator\.v0\.0\.9/);
+  assert.throws(() => r.requiredBy(r.picks.length), (e) => e.code === 'invalid-input');
+  assert.throws(() => r.requiredBy({ ...r.picks[0] }), (e) => e.code === 'invalid-input');
+  // The texts are formatted by resolving again: the catalog must still be loaded.
+  const later = olm.resolve({
+    namespace: 'operators',
+    catalogs: [{ name: 'community', namespace: 'operators', priority: 0, catalog }],
+    subscriptions: [{ name: 's', package: 'nfs-provisioner-operator', channel: 'alpha', catalog: 'community', catalogNamespace: 'operators' }],
+  });
+  catalog.free();
+  assert.throws(() => later.requiredBy(0), (e) => e.code === 'freed');
+  assert.equal(typeof r.requiredBy(0), 'string', 'texts already formatted are kept');
 });
 
 test('resolve: malformed problems throw structured errors; v1 selection', () => {

@@ -29,6 +29,7 @@ import { editOps } from './edit-worker.js';
  */
 
 let modules = null; // { core, picture, resolver, tools }: the .wasm URLs
+let lastOutcome = null; // the last `resolve`'s outcome, for its picks' requirement texts
 /** Load the picture module (once). */
 const picture = () => initPicture(modules.picture);
 /** Load the resolver's module (once), without the tools'. */
@@ -249,11 +250,21 @@ const ops = {
     return entry(handle).catalog.packageDeps(options);
   },
 
-  /** Resolve; each catalog source with a `handle` is that loaded catalog. Loads the resolver's module once. */
+  /**
+   * Resolve; each catalog source with a `handle` is that loaded catalog. Loads the resolver's
+   * module once. The outcome is kept for `requiredBy` (its method does not cross to the page).
+   */
   async resolve(problem) {
     await resolverModule();
     const catalogs = (problem.catalogs ?? []).map(({ handle, ...c }) => (handle === undefined ? c : { ...c, catalog: entry(handle).catalog }));
-    return resolve({ ...problem, catalogs });
+    lastOutcome = resolve({ ...problem, catalogs });
+    return lastOutcome;
+  },
+
+  /** The requirement text of pick `index` of the last resolution, formatted when asked. */
+  requiredBy(index) {
+    if (!lastOutcome) throw Object.assign(new Error('nothing was resolved yet'), { code: 'invalid-input' });
+    return lastOutcome.requiredBy(index);
   },
 };
 

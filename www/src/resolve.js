@@ -182,6 +182,28 @@ export function createResolvePanel({ main, exampleFiles, readFiles }) {
       h('ul', {}, x.children.map((c) => tree(c, depth + 1, x.children.length === 1)))));
   }
 
+  // A pick's requirement (OLM's constraint message, listing its candidates): asked of the worker
+  // when first opened, since the resolver formats these texts on demand. `resolution` is the run
+  // the pick belongs to: once another has started, the worker answers for that one's picks only.
+  function requirement(index, resolution) {
+    const text = h('div', { class: 'mono' }, '…');
+    const details = h('details', {}, h('summary', {}, 'requirement'), text);
+    let asked = false;
+    details.addEventListener('toggle', async () => {
+      if (!details.open || asked || resolution !== runs) return;
+      asked = true;
+      try {
+        text.textContent = (await call('requiredBy', index)) ?? '';
+      } catch (e) {
+        asked = false;
+        text.textContent = `${e.code ? `${e.code}: ` : ''}${e.message}`;
+      }
+    });
+    return details;
+  }
+
+  let runs = 0; // resolutions started, to tell which one the shown picks belong to
+
   async function run() {
     const out = $('resolve-output');
     out.textContent = '';
@@ -196,6 +218,7 @@ export function createResolvePanel({ main, exampleFiles, readFiles }) {
       return;
     }
     let r;
+    const resolution = ++runs;
     try {
       // The resolver lives in a second, larger module, fetched the first time it is needed.
       status('Resolving (the resolver is fetched the first time)…', '');
@@ -223,11 +246,11 @@ export function createResolvePanel({ main, exampleFiles, readFiles }) {
           h('td', {}, `${i.catalogNamespace}/${i.catalog}`), h('td', { class: 'mono' }, i.replaces ?? '—'), h('td', { class: 'mono' }, i.startingCSV ?? '—'))))));
     }
     if (r.picks.length) {
-      out.append(h('h3', {}, 'Why'), h('ol', { id: 'resolve-picks', class: 'picks' }, r.picks.map((p) => h('li', { 'data-bundle': p.name },
+      out.append(h('h3', {}, 'Why'), h('ol', { id: 'resolve-picks', class: 'picks' }, r.picks.map((p, i) => h('li', { 'data-bundle': p.name },
         h('span', { class: 'mono' }, p.name), p.installed ? h('span', { class: 'tag' }, 'installed') : null,
         h('div', { class: 'why' }, p.why),
         p.requester ? h('div', { class: 'muted rank' }, `required by ${p.requester}: candidate ${p.rank} of ${p.candidates}`) : null,
-        p.requiredBy ? h('details', {}, h('summary', {}, 'requirement'), h('div', { class: 'mono' }, p.requiredBy)) : null,
+        p.requester ? requirement(i, resolution) : null,
         p.rejected.length ? h('div', { class: 'rejected' }, `passed over (cannot be installed with the rest): ${p.rejected.join(', ')}`) : null))));
     }
   }

@@ -534,12 +534,25 @@ impl Resolver {
     /// Resolve a problem given as JSON text: the outcome (`{install, errors, errorType,
     /// explanation, picks}`) as JSON text, which the npm façade hands to `JSON.parse` (the engine
     /// builds the objects faster than one property at a time across the boundary;
-    /// docs/performance.md, "sixth session").
+    /// docs/performance.md, "sixth session"). The picks' requirement texts are left out: the
+    /// façade asks for them when they are read (`requiredByJson`).
     #[wasm_bindgen(js_name = resolveJson)]
     pub fn resolve_json(&self, problem: &str) -> Result<String, JsValue> {
         // The snapshot, the variables and the outcome are dropped before this returns.
         let _region = region::Region::enter(&ALLOCATOR, RESOLVE_REGION_BYTES);
         serde_json::to_string(&self.run(problem)?)
+            .map_err(|e| js_error("internal", &format!("cannot convert the result: {e}"), None))
+    }
+
+    /// Resolve a problem given as JSON text again and format its picks' requirement texts (OLM's
+    /// constraint messages, which list the candidates): a JSON array with one text (or `null`,
+    /// for a pick that was mandatory on its own) per pick of `resolveJson`'s outcome, in order.
+    #[wasm_bindgen(js_name = requiredByJson)]
+    pub fn required_by_json(&self, problem: &str) -> Result<String, JsValue> {
+        let _region = region::Region::enter(&ALLOCATOR, RESOLVE_REGION_BYTES);
+        let texts: Vec<Option<String>> =
+            self.run(problem)?.picks.iter().map(|p| p.required_by.as_ref().map(resolve::Requirement::text)).collect();
+        serde_json::to_string(&texts)
             .map_err(|e| js_error("internal", &format!("cannot convert the result: {e}"), None))
     }
 
@@ -577,6 +590,21 @@ pub fn has_resolver() -> bool {
 #[wasm_bindgen(js_name = __parseOnly)]
 pub fn parse_only(files: JsValue) -> Result<usize, JsValue> {
     Ok(crate::declcfg::load::parse_only(&files_from_js(&files)?))
+}
+
+/// Benchmark baseline of validation: parse the files into value trees that are kept, and decode
+/// every `olm.bundle.object` payload into a tree too (`internals::parse_and_decode`, the work any
+/// validator must do); returns the number of documents and manifests. Not part of the API; only
+/// in Node's module, as `__parseOnly`.
+#[cfg(all(feature = "resolver", feature = "tools"))]
+#[wasm_bindgen(js_name = __parseAndDecode)]
+pub fn parse_and_decode(files: JsValue) -> Result<usize, JsValue> {
+    let files = files_from_js(&files)?;
+    // The trees are dropped before this returns, as validate's are: in a region like validate's.
+    let input: usize = files.iter().map(|f| f.content.len()).sum();
+    let _region = region::Region::enter(&ALLOCATOR, REGION_BYTES_PER_INPUT_BYTE * input + REGION_MIN_BYTES);
+    let trees = crate::declcfg::load::parse_and_decode(&files);
+    Ok(trees.documents.len() + trees.manifests.len())
 }
 
 /// Benchmark hook: every channel's graph and every entry's v0 and v1 path of a loaded catalog

@@ -130,6 +130,77 @@ pub fn parse_only(files: &[FileInput]) -> usize {
     }
 }
 
+/// The value trees of a catalog and of its embedded manifests, as [`parse_and_decode`] keeps them.
+#[derive(Debug, Default)]
+pub struct ParsedTrees {
+    /// Every document of every file that parsed, in file order.
+    pub documents: Vec<Node>,
+    /// Every `olm.bundle.object` manifest that decoded and parsed.
+    pub manifests: Vec<Node>,
+}
+
+/// The work any validator must do before it checks anything: every file parsed into value trees
+/// that are kept (as [`parse_only`], but not dropped document by document), and every
+/// `olm.bundle.object` payload (`properties[].value.data` of any document) decoded from base64
+/// and parsed into a tree (JSON, else YAML), kept too. The baseline the validation benchmarks
+/// compare with (docs/performance.md, "The bare-parse ratio").
+pub fn parse_and_decode(files: &[FileInput]) -> ParsedTrees {
+    let one = |f: &FileInput| -> ParsedTrees {
+        let text = text_of(&f.content);
+        let documents: Vec<Node> = if text.trim_start().starts_with('{') {
+            let mut r = JsonReader::new(&text, 1);
+            std::iter::from_fn(|| if r.at_end() { None } else { r.next_value().ok() }).collect()
+        } else {
+            let docs = yaml::split_documents(&text, 1).unwrap_or_default();
+            let parse = |d: &yaml::Document<'_>| yaml::parse(d).ok().flatten();
+            #[cfg(not(target_arch = "wasm32"))]
+            {
+                use rayon::prelude::*;
+                docs.par_iter().filter_map(parse).collect()
+            }
+            #[cfg(target_arch = "wasm32")]
+            {
+                docs.iter().filter_map(parse).collect()
+            }
+        };
+        let manifests = documents.iter().flat_map(embedded_objects).filter_map(|data| manifest_tree(data)).collect();
+        ParsedTrees { documents, manifests }
+    };
+    #[cfg(not(target_arch = "wasm32"))]
+    let parts: Vec<ParsedTrees> = {
+        use rayon::prelude::*;
+        files.par_iter().map(one).collect()
+    };
+    #[cfg(target_arch = "wasm32")]
+    let parts: Vec<ParsedTrees> = files.iter().map(one).collect();
+    let mut all = ParsedTrees::default();
+    for p in parts {
+        all.documents.extend(p.documents);
+        all.manifests.extend(p.manifests);
+    }
+    all
+}
+
+/// The `data` strings of a document's `olm.bundle.object` properties.
+fn embedded_objects(doc: &Node) -> impl Iterator<Item = &str> {
+    let properties = doc.get("properties").and_then(Node::as_array).unwrap_or(&[]);
+    properties
+        .iter()
+        .filter(|p| p.get("type").and_then(Node::as_str) == Some(super::property_types::TYPE_BUNDLE_OBJECT))
+        .filter_map(|p| p.get("value")?.get("data")?.as_str())
+}
+
+/// An `olm.bundle.object` payload decoded and parsed into a tree (JSON first, then YAML).
+fn manifest_tree(base64: &str) -> Option<Node> {
+    let bytes = crate::gotext::decode_base64(base64).ok()?;
+    let text = text_of(&bytes);
+    let mut json = JsonReader::new(&text, 1);
+    match json.next_value() {
+        Ok(node) => Some(node),
+        Err(_) => yaml::parse(&yaml::Document::new(&text, 1)).ok().flatten(),
+    }
+}
+
 /// Read one file into blobs. A file whose first non-space byte (within the first 4096) is `{` is
 /// a JSON stream, anything else YAML documents; a JSON stream that fails after at most one
 /// object is read again as YAML from the end of that object, as Kubernetes' decoder does.
@@ -689,5 +760,28 @@ mod tests {
             "read bundle objects: package \"p\", bundle \"b\": parse property at index 0 as bundle object: illegal base64"
         ));
         assert_eq!(l.diagnostics[0].location.pointer, "/properties/0/value");
+    }
+
+    #[test]
+    fn the_validation_baseline_keeps_every_tree_and_decodes_every_bundle_object() {
+        use base64::Engine as _;
+        let b64 = |t: &str| base64::engine::general_purpose::STANDARD.encode(t);
+        let bundle = format!(
+            "schema: olm.bundle\nname: b\npackage: p\nproperties:\n- type: olm.bundle.object\n  value:\n    data: {}\n- type: olm.bundle.object\n  value:\n    data: {}\n- type: olm.package\n  value:\n    packageName: p\n",
+            b64(r#"{"kind": "ClusterServiceVersion"}"#),
+            b64("kind: CustomResourceDefinition\n"),
+        );
+        let files = [
+            FileInput::new("p/bundle.yaml", format!("{bundle}---\nschema: olm.package\nname: p\n")),
+            FileInput::new(
+                "q/catalog.json",
+                r#"{"schema": "olm.package", "name": "q"} {"schema": "olm.channel", "name": "c"}"#,
+            ),
+        ];
+        let trees = parse_and_decode(&files);
+        assert_eq!(trees.documents.len(), 4);
+        let kinds: Vec<&str> = trees.manifests.iter().filter_map(|m| m.get("kind")?.as_str()).collect();
+        assert_eq!(kinds, ["ClusterServiceVersion", "CustomResourceDefinition"]);
+        assert_eq!(parse_only(&files), trees.documents.len());
     }
 }

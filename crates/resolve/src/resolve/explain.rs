@@ -3,12 +3,15 @@
 //! nothing satisfies the constraints, a tree that says for each conflicting requirement which
 //! candidates existed and what excluded each one.
 
+use std::fmt;
+use std::sync::Arc;
+
 use crate::hash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use serde::Serialize;
 
 use super::snapshot::{EntryId, Snapshot};
-use super::solver::{self, Applied, ConstraintKind, Pick, Solution};
+use super::solver::{self, Applied, ConstraintKind, Message, Pick, Solution, Variable};
 use super::variables::{Built, Subject};
 
 /// A node of the failure explanation.
@@ -31,8 +34,12 @@ pub struct PickReason {
     pub name: String,
     /// Already installed (kept), rather than new.
     pub installed: bool,
-    /// The requirement that asked for it (its message); `None` when it was mandatory on its own.
-    pub required_by: Option<String>,
+    /// The requirement that asked for it; `None` when it was mandatory on its own. Its text
+    /// (OLM's constraint message, which lists the candidates) is formatted when read
+    /// ([`Requirement::text`]), not with every resolution; it is serialized only on request
+    /// ([`super::Outcome::with_texts`]).
+    #[serde(skip)]
+    pub required_by: Option<Requirement>,
     /// Who had that requirement: `subscription <name>` or `bundle <name>`.
     pub requester: Option<String>,
     /// Its position (1-based) among that requirement's candidates, most preferred first.
@@ -45,30 +52,162 @@ pub struct PickReason {
     pub why: String,
 }
 
-/// The reasons of every pick, in search order (bundle variables only).
-pub(super) fn picks(snap: &Snapshot, built: &Built, solution: &Solution) -> Vec<PickReason> {
-    let mut out: Vec<PickReason> = solution.picks.iter().filter_map(|p| pick_reason(snap, built, p)).collect();
+/// The requirement that asked for a pick, kept so that its text is formatted only when read.
+///
+/// A subscription's requirement lists its candidates' identifiers (up to
+/// [`super::MAX_LISTED`]): these texts were most of a resolution's outcome, and most callers
+/// never read them. The identifiers they name are kept once per resolution, shared by its picks
+/// (moved out of the resolution's variables, not copied).
+#[derive(Clone)]
+pub struct Requirement {
+    /// The identifiers the resolution's requirements name.
+    ids: Arc<[String]>,
+    text: Text,
+}
+
+/// How a requirement's text is made.
+#[derive(Clone)]
+enum Text {
+    /// Formatted with the resolution (a short text: a bundle's dependency, a system constraint).
+    Formatted(String),
+    /// `subscription <name> requires at least one of <candidates>`: `subject` is the
+    /// subscription's identifier, `shown` the first candidates (indexes into `ids`) of `total`.
+    Subscription { subject: u32, shown: Box<[u32]>, total: usize },
+    /// OLM's default text of a dependency: `<subject> requires at least one of <candidates>`.
+    Dependency { subject: u32, candidates: Box<[u32]> },
+}
+
+impl Requirement {
+    /// The requirement's text: OLM's message for the constraint, e.g. `subscription foo requires
+    /// at least one of cat/ns/stable/foo.v2, cat/ns/stable/foo.v1`.
+    pub fn text(&self) -> String {
+        let names = |list: &[u32]| list.iter().map(|&i| self.ids[i as usize].as_str()).collect::<Vec<&str>>();
+        match &self.text {
+            Text::Formatted(t) => t.clone(),
+            Text::Subscription { subject, shown, total } => {
+                solver::subscription_text(&self.ids[*subject as usize], &names(shown), *total)
+            }
+            Text::Dependency { subject, candidates } => {
+                solver::dependency_text(&self.ids[*subject as usize], &names(candidates))
+            }
+        }
+    }
+}
+
+impl fmt::Display for Requirement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text())
+    }
+}
+
+impl fmt::Debug for Requirement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.text(), f)
+    }
+}
+
+impl PartialEq for Requirement {
+    /// Two requirements are equal when their texts are.
+    fn eq(&self, other: &Requirement) -> bool {
+        self.text() == other.text()
+    }
+}
+
+impl Eq for Requirement {}
+
+impl Serialize for Requirement {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.text())
+    }
+}
+
+/// The requirements of a resolution's picks while they are found: which variables' identifiers
+/// their texts name (each kept once, in `taken`), and how each text is made.
+struct Requirements {
+    /// Per variable, its index in `taken` (`u32::MAX`: not taken).
+    place: Vec<u32>,
+    /// The variables whose identifiers are kept, in order.
+    taken: Vec<usize>,
+}
+
+impl Requirements {
+    fn new(variables: usize) -> Requirements {
+        Requirements { place: vec![u32::MAX; variables], taken: Vec::new() }
+    }
+
+    /// Variable `v`'s index among the kept identifiers.
+    fn id(&mut self, v: usize) -> u32 {
+        if self.place[v] == u32::MAX {
+            self.place[v] = self.taken.len() as u32;
+            self.taken.push(v);
+        }
+        self.place[v]
+    }
+
+    /// How the text of dependency `a` is made: its candidates listed from the kept identifiers
+    /// (a subscription's, or OLM's default text), any other message formatted now.
+    fn of(&mut self, vars: &[Variable], a: Applied) -> Text {
+        let c = &vars[a.variable].constraints[a.constraint];
+        let ConstraintKind::Dependency(candidates) = &c.kind else {
+            return Text::Formatted(solver::message(vars, a));
+        };
+        match c.message {
+            Message::Subscription => Text::Subscription {
+                subject: self.id(a.variable),
+                shown: candidates.iter().take(super::MAX_LISTED).map(|&v| self.id(v)).collect(),
+                total: candidates.len(),
+            },
+            Message::Default => Text::Dependency {
+                subject: self.id(a.variable),
+                candidates: candidates.iter().map(|&v| self.id(v)).collect(),
+            },
+            _ => Text::Formatted(solver::message(vars, a)),
+        }
+    }
+
+    /// The kept identifiers, moved out of the variables (which the resolution drops next).
+    fn into_ids(self, vars: &mut [Variable]) -> Arc<[String]> {
+        self.taken.into_iter().map(|v| std::mem::take(&mut vars[v].id)).collect()
+    }
+}
+
+/// The reasons of every pick, in search order (bundle variables only). The picks' requirement
+/// texts keep the identifiers they name, which are moved out of `built`'s variables: `built` is
+/// not used after this.
+pub(super) fn picks(snap: &Snapshot, built: &mut Built, solution: &Solution) -> Vec<PickReason> {
+    let mut requirements = Requirements::new(built.variables.len());
+    let mut texts: Vec<Option<Text>> = Vec::new();
+    let mut out: Vec<PickReason> = Vec::new();
+    for p in &solution.picks {
+        if let Some(reason) = pick_reason(snap, built, p) {
+            texts.push(p.by.map(|a| requirements.of(&built.variables, a)));
+            out.push(reason);
+        }
+    }
     // A subscription whose requirement was already met by a bundle picked for something else:
     // OLM never tries its other candidates (an upgrade, say).
     for &(a, c) in &solution.already_met {
         if let Some(reason) = already_met_reason(snap, built, &out, a, c) {
+            texts.push(Some(requirements.of(&built.variables, a)));
             out.push(reason);
         }
+    }
+    let ids = requirements.into_ids(&mut built.variables);
+    for (pick, text) in out.iter_mut().zip(texts) {
+        pick.required_by = text.map(|text| Requirement { ids: ids.clone(), text });
     }
     out
 }
 
-/// Why the search picked a bundle: its requirement, its rank there, the better ones passed over.
+/// Why the search picked a bundle: its rank in its requirement, the better ones passed over (the
+/// requirement's text is added by [`picks`]).
 fn pick_reason(snap: &Snapshot, built: &Built, p: &Pick) -> Option<PickReason> {
     let vars = &built.variables;
     let Subject::Bundle(e) = built.subjects[p.variable] else { return None };
     let installed = snap.catalogs[snap.entry(e).catalog].is_virtual;
-    let (required_by, rank, candidates) = match p.by {
-        Some(a) => {
-            let (rank, candidates) = rank_in(built, a, p.variable)?;
-            (Some(solver::message(vars, a)), rank, candidates)
-        }
-        None => (None, 1, 1),
+    let (rank, candidates) = match p.by {
+        Some(a) => rank_in(built, a, p.variable)?,
+        None => (1, 1),
     };
     let rejected: Vec<String> = p.rejected.iter().map(|&r| vars[r].id.clone()).collect();
     let why = match p.by.map(|a| &built.subjects[a.variable]) {
@@ -86,7 +225,7 @@ fn pick_reason(snap: &Snapshot, built: &Built, p: &Pick) -> Option<PickReason> {
         requester: p.by.map(|a| requester(snap, built, a)),
         name: snap.entry(e).name.to_string(),
         installed,
-        required_by,
+        required_by: None,
         rank,
         candidates,
         rejected,
@@ -153,7 +292,7 @@ fn already_met_reason(snap: &Snapshot, built: &Built, out: &[PickReason], a: App
         bundle: vars[c].id.clone(),
         name: snap.entry(e).name.to_string(),
         installed,
-        required_by: Some(solver::message(vars, a)),
+        required_by: None,
         requester: Some(requester(snap, built, a)),
         rank,
         candidates,

@@ -23,7 +23,7 @@ use serde::Serialize;
 
 use crate::cluster::Cluster;
 pub use cel::{CostExceeded, Evaluated, CEL_COST_LIMIT};
-pub use explain::{Explanation, PickReason};
+pub use explain::{Explanation, PickReason, Requirement};
 
 use snapshot::Snapshot;
 use solver::{SolveError, DEFAULT_CONFLICT_BUDGET};
@@ -110,17 +110,18 @@ pub const MAX_LISTED: usize = 50;
 /// `a, b or c` (with `last` = `" or "`), capped at [`MAX_LISTED`] items: `a, b, …, x or 1,950
 /// more`.
 pub fn join_capped<S: AsRef<str>>(items: &[S], last: &str) -> String {
-    match items {
+    join_counted(&items[..items.len().min(MAX_LISTED)], items.len(), last)
+}
+
+/// [`join_capped`] of a list of which only the first items are at hand: `shown` are the first
+/// `min(total, MAX_LISTED)` of `total` items.
+pub fn join_counted<S: AsRef<str>>(shown: &[S], total: usize, last: &str) -> String {
+    let head = |items: &[S]| items.iter().map(AsRef::as_ref).collect::<Vec<&str>>().join(", ");
+    match shown {
         [] => String::new(),
-        [one] => one.as_ref().to_string(),
-        _ if items.len() > MAX_LISTED => {
-            let head: Vec<&str> = items[..MAX_LISTED].iter().map(AsRef::as_ref).collect();
-            format!("{}{last}{} more", head.join(", "), thousands(items.len() - MAX_LISTED))
-        }
-        [rest @ .., end] => {
-            let head: Vec<&str> = rest.iter().map(AsRef::as_ref).collect();
-            format!("{}{last}{}", head.join(", "), end.as_ref())
-        }
+        [one] if total == 1 => one.as_ref().to_string(),
+        _ if total > shown.len() => format!("{}{last}{} more", head(shown), thousands(total - shown.len())),
+        [rest @ .., end] => format!("{}{last}{}", head(rest), end.as_ref()),
     }
 }
 
@@ -212,7 +213,7 @@ pub fn resolve_with(problem: &Cluster, options: Options) -> Result<Resolution, R
         return Err(ResolveError::Invalid(vec!["at least one namespace must be provided to resolution".into()]));
     }
     let snap = Snapshot::build(problem).map_err(|e| ResolveError::Invalid(vec![e]))?;
-    let built = variables::build(problem, &snap).map_err(ResolveError::Invalid)?;
+    let mut built = variables::build(problem, &snap).map_err(ResolveError::Invalid)?;
     match solver::solve(&built.variables, options.conflict_budget) {
         Ok(solution) => {
             let mut install: Vec<Install> = Vec::new();
@@ -248,7 +249,7 @@ pub fn resolve_with(problem: &Cluster, options: Options) -> Result<Resolution, R
             crate::sort::sort_by(&mut install, |a, b| {
                 a.name.cmp(&b.name).then(a.catalog.cmp(&b.catalog)).then(a.channel.cmp(&b.channel))
             });
-            let picks = explain::picks(&snap, &built, &solution);
+            let picks = explain::picks(&snap, &mut built, &solution);
             Ok(Resolution { install, picks })
         }
         Err(SolveError::NotSatisfiable(core)) => {
@@ -260,7 +261,8 @@ pub fn resolve_with(problem: &Cluster, options: Options) -> Result<Resolution, R
     }
 }
 
-/// The outcome in the shape the CLI (`--format json`) and the JS API report it.
+/// The outcome in the shape the JS API reports it; [`Outcome::with_texts`] adds each pick's
+/// `requiredBy` text (the CLI's `--format json`).
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Outcome {
@@ -302,6 +304,13 @@ impl From<Result<Resolution, ResolveError>> for Outcome {
 }
 
 impl Outcome {
+    /// The outcome serialized with each pick's `requiredBy` text after `installed` (`null` for a
+    /// pick that was mandatory on its own): the CLI's `--format json`, and the JS API's
+    /// `requiredBy` on demand.
+    pub fn with_texts(&self) -> WithTexts<'_> {
+        WithTexts(self)
+    }
+
     /// A plain-text report: what to install and why, or the error and its explanation tree.
     pub fn to_text(&self) -> String {
         use std::fmt::Write as _;
@@ -351,14 +360,142 @@ impl Outcome {
     }
 }
 
+/// An [`Outcome`] serialized with its picks' requirement texts ([`Outcome::with_texts`]).
+pub struct WithTexts<'a>(&'a Outcome);
+
+impl Serialize for WithTexts<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct as _;
+        let o = self.0;
+        let mut s = serializer.serialize_struct("Outcome", 5)?;
+        s.serialize_field("install", &o.install)?;
+        s.serialize_field("errors", &o.errors)?;
+        s.serialize_field("errorType", &o.error_type)?;
+        s.serialize_field("explanation", &o.explanation)?;
+        s.serialize_field("picks", &PicksWithTexts(&o.picks))?;
+        s.end()
+    }
+}
+
+/// Picks serialized with their `requiredBy` texts.
+struct PicksWithTexts<'a>(&'a [PickReason]);
+
+impl Serialize for PicksWithTexts<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(PickWithText))
+    }
+}
+
+/// A pick with its `requiredBy` text, in the order of [`PickReason`]'s fields.
+struct PickWithText<'a>(&'a PickReason);
+
+impl Serialize for PickWithText<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct as _;
+        let p = self.0;
+        let mut s = serializer.serialize_struct("PickReason", 9)?;
+        s.serialize_field("bundle", &p.bundle)?;
+        s.serialize_field("name", &p.name)?;
+        s.serialize_field("installed", &p.installed)?;
+        s.serialize_field("requiredBy", &p.required_by)?;
+        s.serialize_field("requester", &p.requester)?;
+        s.serialize_field("rank", &p.rank)?;
+        s.serialize_field("candidates", &p.candidates)?;
+        s.serialize_field("rejected", &p.rejected)?;
+        s.serialize_field("why", &p.why)?;
+        s.end()
+    }
+}
+
 #[cfg(test)]
 mod properties;
 
 #[cfg(test)]
 mod tests {
-    //! Long lists in messages are capped.
+    //! Long lists in messages are capped; requirement texts are formatted when read.
 
     use super::*;
+    use crate::cluster::problem_json::ProblemJson;
+
+    /// A subscription to `foo` (channel `stable` of `versions` entries, each replacing the
+    /// previous), whose head depends on package `bar`.
+    fn problem(versions: usize) -> Cluster {
+        let entries: Vec<serde_json::Value> = (1..=versions)
+            .rev()
+            .map(|v| serde_json::json!({"name": format!("foo.v{v}"), "replaces": if v > 1 { format!("foo.v{}", v - 1) } else { String::new() }}))
+            .collect();
+        let mut bundles: Vec<serde_json::Value> = (1..versions)
+            .map(|v| serde_json::json!({"name": format!("foo.v{v}"), "version": format!("{v}.0.0")}))
+            .collect();
+        bundles.push(serde_json::json!({"name": format!("foo.v{versions}"), "version": format!("{versions}.0.0"),
+            "properties": [{"type": "olm.package.required", "value": {"packageName": "bar", "versionRange": ">=1.0.0"}}]}));
+        let problem: ProblemJson = serde_json::from_value(serde_json::json!({
+            "namespace": "ns",
+            "catalogs": [{"name": "cat", "namespace": "ns", "packages": [
+                {"name": "foo", "defaultChannel": "stable", "channels": [{"name": "stable", "entries": entries}], "bundles": bundles},
+                {"name": "bar", "defaultChannel": "stable", "channels": [{"name": "stable", "entries": [{"name": "bar.v1"}]}],
+                 "bundles": [{"name": "bar.v1", "version": "1.0.0"}]}]}],
+            "subscriptions": [{"name": "foo", "package": "foo", "channel": "stable", "catalog": "cat", "catalogNamespace": "ns"}]
+        }))
+        .unwrap();
+        problem.into_cluster().unwrap()
+    }
+
+    #[test]
+    fn requirement_texts_are_olm_messages_formatted_when_read() {
+        let resolution = resolve(&problem(3)).unwrap();
+        let texts: Vec<(&str, Option<String>)> =
+            resolution.picks.iter().map(|p| (p.name.as_str(), p.required_by.as_ref().map(Requirement::text))).collect();
+        assert_eq!(
+            texts,
+            [
+                ("foo.v3", Some("subscription foo requires at least one of cat/ns/stable/foo.v3, cat/ns/stable/foo.v2 or cat/ns/stable/foo.v1".into())),
+                ("bar.v1", Some("bundle foo.v3 requires an operator with package: bar and with version in range: >=1.0.0".into())),
+            ]
+        );
+        // A pick's requirement is there exactly when it has a requester.
+        assert!(resolution.picks.iter().all(|p| p.required_by.is_some() == p.requester.is_some()));
+    }
+
+    #[test]
+    fn a_long_requirement_names_its_first_candidates_and_counts_the_rest() {
+        let resolution = resolve(&problem(MAX_LISTED + 20)).unwrap();
+        let text = resolution.picks[0].required_by.as_ref().unwrap().text();
+        assert!(
+            text.starts_with(&format!(
+                "subscription foo requires at least one of cat/ns/stable/foo.v{}, ",
+                MAX_LISTED + 20
+            )),
+            "{text}"
+        );
+        assert!(text.ends_with(" or 20 more"), "{text}");
+        assert_eq!(text.matches("cat/ns/stable/").count(), MAX_LISTED);
+    }
+
+    #[test]
+    fn the_outcome_serializes_requirement_texts_only_when_asked() {
+        let outcome = Outcome::from(resolve(&problem(2)));
+        let brief = serde_json::to_value(&outcome).unwrap();
+        assert!(brief["picks"][0].get("requiredBy").is_none());
+        let full = serde_json::to_string(&outcome.with_texts()).unwrap();
+        let pick = &serde_json::from_str::<serde_json::Value>(&full).unwrap()["picks"][0];
+        assert_eq!(
+            pick["requiredBy"],
+            "subscription foo requires at least one of cat/ns/stable/foo.v2 or cat/ns/stable/foo.v1"
+        );
+        // The same keys as the brief outcome's, `requiredBy` after `installed`.
+        let keys = |s: &str| -> Vec<String> {
+            let start = s.find("\"picks\":[{").unwrap();
+            s[start..].split(",\"").take(9).map(|k| k.split('"').next().unwrap_or("").to_string()).collect()
+        };
+        assert_eq!(keys(&full)[3], "requiredBy");
+        let mut brief_keys = keys(&serde_json::to_string(&outcome).unwrap());
+        brief_keys.truncate(8);
+        let mut full_keys = keys(&full);
+        full_keys.remove(3);
+        assert_eq!(full_keys, brief_keys);
+        assert_eq!(serde_json::to_value(outcome.with_texts()).unwrap()["install"], brief["install"]);
+    }
 
     #[test]
     fn lists_longer_than_max_listed_end_with_a_count() {

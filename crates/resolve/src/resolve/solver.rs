@@ -164,13 +164,9 @@ pub fn message(vars: &[Variable], a: Applied) -> String {
             };
         }
         Message::Subscription => {
-            let name = v.id.strip_prefix("subscription:").unwrap_or(&v.id);
-            let names: Vec<&str> = listed(&c.kind).iter().map(|&i| vars[i].id.as_str()).collect();
-            return match names.as_slice() {
-                [] => format!("no operators found matching the criteria of subscription {name}"),
-                [one] => format!("subscription {name} requires {one}"),
-                _ => format!("subscription {name} requires at least one of {}", super::join_capped(&names, " or ")),
-            };
+            let listed = listed(&c.kind);
+            let names: Vec<&str> = listed.iter().take(super::MAX_LISTED).map(|&i| vars[i].id.as_str()).collect();
+            return subscription_text(&v.id, &names, listed.len());
         }
         Message::Invariant { gvk } => {
             let names: Vec<&str> = listed(&c.kind).iter().map(|&i| vars[i].id.as_str()).collect();
@@ -190,12 +186,33 @@ pub fn message(vars: &[Variable], a: Applied) -> String {
     match &c.kind {
         ConstraintKind::Mandatory => format!("{} is mandatory", v.id),
         ConstraintKind::Prohibited => format!("{} is prohibited", v.id),
-        ConstraintKind::Dependency(d) if d.is_empty() => {
-            format!("{} has a dependency without any candidates to satisfy it", v.id)
+        ConstraintKind::Dependency(d) => {
+            let names: Vec<&str> = d.iter().map(|&i| vars[i].id.as_str()).collect();
+            dependency_text(&v.id, &names)
         }
-        ConstraintKind::Dependency(d) => format!("{} requires at least one of {}", v.id, ids(d)),
         ConstraintKind::Conflict(o) => format!("{} conflicts with {}", v.id, vars[*o].id),
         ConstraintKind::AtMost(n, d) => format!("{} permits at most {n} of {}", v.id, ids(d)),
+    }
+}
+
+/// A subscription's requirement (`id` is `subscription:<name>`): `subscription <name> requires at
+/// least one of <candidates>`, or OLM's text for one or no candidate. `shown` are the first
+/// candidates' identifiers (at most [`super::MAX_LISTED`]) of `total`.
+pub(crate) fn subscription_text(id: &str, shown: &[&str], total: usize) -> String {
+    let name = id.strip_prefix("subscription:").unwrap_or(id);
+    match (shown, total) {
+        (_, 0) | ([], _) => format!("no operators found matching the criteria of subscription {name}"),
+        ([one], 1) => format!("subscription {name} requires {one}"),
+        _ => format!("subscription {name} requires at least one of {}", super::join_counted(shown, total, " or ")),
+    }
+}
+
+/// OLM's default text of a dependency of variable `id` on the candidates `names`.
+pub(crate) fn dependency_text(id: &str, names: &[&str]) -> String {
+    if names.is_empty() {
+        format!("{id} has a dependency without any candidates to satisfy it")
+    } else {
+        format!("{id} requires at least one of {}", names.join(", "))
     }
 }
 

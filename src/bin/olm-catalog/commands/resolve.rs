@@ -37,7 +37,7 @@ pub fn run(a: &Args, out: &mut String) -> Result<u8, Fail> {
     let problem = read_problem(&a.problem)?;
     let outcome = Outcome::from(resolve(&problem));
     match a.format {
-        TextOrJson::Json => push_json(out, &outcome)?,
+        TextOrJson::Json => push_json(out, &outcome.with_texts())?,
         TextOrJson::Text => out.push_str(&outcome.to_text()),
     }
     Ok(answer(outcome.error_type.is_some()))
