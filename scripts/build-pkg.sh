@@ -19,7 +19,7 @@
 # Five cargo builds (each in its own target directory, so none invalidates another; two at a
 # time, see `lane` below): after a change to the crate each compiles the crate alone, 40 s to
 # 1.8 min per module on this machine, and the wasm-opt passes take a few minutes more
-# (docs/performance.md, "WebAssembly size", "(fourth session)").
+# (docs/performance.md, "WebAssembly size").
 #
 # `scripts/build-pkg.sh --browsers` builds the four browsers' modules alone and leaves
 # pkg/dist/node-full as it is: the site (scripts/build-site.sh) uses no other, and Node's module,
@@ -78,14 +78,13 @@ build_picture() {
 }
 build_resolver() { wasm_build --no-default-features --features cel --target-dir "$out/resolver"; }
 build_tools() { wasm_build --no-default-features --features tools --target-dir "$out/tools"; }
-# Node's module has no size target, so it is built for speed alone (docs/performance.md, "(seventh
-# session): Node's module built for speed" and "(seventh session): the resolver in Node"):
+# Node's module has no size target, so it is built for speed alone (docs/performance.md,
+# "WebAssembly against native"):
 # `--cfg olm_wasm_speed` (the standard library's stable sort at each call site, crates/format's
 # `sort.rs`), the cold crates at opt-level 3 (`size_crates_at_3`, not Cargo.toml's "z"), the
 # standard library without `optimize_for_size` and its `core` at opt-level 3 (not
 # .cargo/config.toml's "z"), and below, wasm-opt inlines more. The browsers' modules keep the size-minded build above.
-# Also for Node's module alone (docs/performance.md, "(eighth session): Node's module, copies and
-# inlining"): LLVM inlines more (`-inline-threshold=NODE_INLINE`, default 225: 6–10 % fewer
+# Also for Node's module alone (docs/performance.md, "WebAssembly against native"): LLVM inlines more (`-inline-threshold=NODE_INLINE`, default 225: 6–10 % fewer
 # instructions in a validation and a resolution), and the module is built without bulk memory
 # (`-Ctarget-cpu=mvp` and the other features rustc enables by default), so that copies of run-time
 # lengths call crates/wasm/src/copy.rs's `memcpy`, which copies short ones inline, instead of `memory.copy`,
@@ -139,7 +138,7 @@ modules="pkg/dist/web/olm_catalog_bg.wasm${others:+ pkg/dist/web-picture/olm_gra
 # `--low-memory-unused` lets wasm-opt fold a constant added to an address into the access's offset
 # (`i32.load offset=C`), which differs from the wrapping `i32.add` only for an address within 1 KB
 # of 4 GiB, one Rust code never computes (its pointers stay inside the module's memory, far below
-# that): −2.2 KB gzipped on the core (docs/performance.md, "(seventh session): the core's size").
+# that): −2.2 KB gzipped on the core (docs/performance.md, "WebAssembly size").
 # wasm-opt's outputs are kept by a hash of their input and options (in $out/opt-cache), so that a
 # module that did not change is not optimized again: `make test` builds the browsers' modules
 # twice (in the Node tests' package, then the site's), and a changed branch often leaves a module

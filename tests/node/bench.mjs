@@ -141,7 +141,7 @@ info('Node\'s module (everything) .wasm, gzipped', nodeGz, 'KB');
   const synthDir = mkdtempSync(join(tmpdir(), 'olm-bench-synth-'));
   // Each side's best of at least `parityRuns` runs and at least `parityMs` of running: the
   // resolution takes a millisecond, and its best of 15 runs varied by a third from one run of
-  // this benchmark to the next (docs/performance.md, "(eleventh session)").
+  // this benchmark to the next.
   const parityMs = 500;
   const env = { ...process.env, BENCH_RUNS: String(parityRuns), BENCH_MIN_MS: String(parityMs) };
   const r = spawnSync(nativePhases, [dir, synthDir, '5000'], { maxBuffer: 1 << 26, env });
@@ -195,7 +195,7 @@ info('Node\'s module (everything) .wasm, gzipped', nodeGz, 'KB');
   }
   // For information: the native resolution with its outcome serialized as the JSON that the
   // wasm side's `resolve` writes and parses (the native phase above builds the outcome's values,
-  // the picks' messages included, but writes no JSON), docs/performance.md "(thirteenth session)".
+  // the picks' messages included, but writes no JSON).
   const outcomeRatio = ratioOf('resolve with its outcome', wasmPhases.resolve, native.resolveWithOutcome);
   row('(the same, native with its outcome JSON)', native.resolveWithOutcome, null, `${outcomeRatio.toFixed(2)}x  (information)`);
   info(`wasm / native (one thread, ${clock}), ${what.resolve}, native with its outcome as JSON`, outcomeRatio, '×');

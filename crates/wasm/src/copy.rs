@@ -2,7 +2,7 @@
 //! memory (`-Ctarget-cpu=mvp` and the other default features, scripts/build-pkg.sh): there LLVM
 //! calls these for copies and fills whose length is known only at run time, where it would
 //! otherwise emit `memory.copy` and `memory.fill`, which V8 runs as calls out of WebAssembly into
-//! C (docs/performance.md, "(eighth session): Node's module, copies and inlining"). They replace
+//! C (docs/performance.md, "WebAssembly against native"). They replace
 //! compiler-builtins' loops, which move four bytes per iteration. Up to 64 bytes are moved with a
 //! few overlapping loads and stores, every load before the first store; longer runs 64 bytes per
 //! iteration, forward or backward so that overlapping ranges come out as `memmove` requires. On

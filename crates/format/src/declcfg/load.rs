@@ -143,7 +143,7 @@ pub struct ParsedTrees {
 /// that are kept (as [`parse_only`], but not dropped document by document), and every
 /// `olm.bundle.object` payload (`properties[].value.data` of any document) decoded from base64
 /// and parsed into a tree (JSON, else YAML), kept too. The baseline the validation benchmarks
-/// compare with (docs/performance.md, "The bare-parse ratio").
+/// compare with (docs/performance.md, the validate row of "The targets").
 pub fn parse_and_decode(files: &[FileInput]) -> ParsedTrees {
     let one = |f: &FileInput| -> ParsedTrees {
         let text = text_of(&f.content);
