@@ -1,0 +1,111 @@
+//! Resolution: `Resolver` (attached catalogs, problems as JSON text), `resolveV1` and the
+//! resolution benchmark hook (`__resolveCount`).
+
+use wasm_bindgen::prelude::*;
+
+use super::catalog::Catalog;
+use crate::convert::{js_error, to_js, without_position};
+use crate::{region, resolve, ALLOCATOR, RESOLVE_REGION_BYTES};
+
+/// Resolution over attached catalogs (loaded `Catalog`s, shared, not copied) and the problem's
+/// own inline catalogs.
+#[cfg(feature = "resolver")]
+#[wasm_bindgen]
+pub struct Resolver {
+    attached: Vec<crate::cluster::CatalogSource>,
+}
+
+#[cfg(feature = "resolver")]
+impl Default for Resolver {
+    fn default() -> Self {
+        Resolver::new()
+    }
+}
+
+#[cfg(feature = "resolver")]
+#[wasm_bindgen]
+impl Resolver {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Resolver {
+        Resolver { attached: Vec::new() }
+    }
+
+    /// Make a loaded catalog visible as catalog source `name` in `namespace` with `priority`.
+    pub fn attach(&mut self, catalog: &Catalog, name: String, namespace: String, priority: i32) {
+        self.attached.push(crate::cluster::CatalogSource {
+            name,
+            namespace,
+            priority,
+            model: catalog.inner.model.clone(),
+        });
+    }
+
+    /// Resolve a problem the façade wrote as JSON text (`JSON.stringify`): read in one pass, not
+    /// one property at a time across the boundary (docs/performance.md, "(eleventh session)").
+    fn run(&self, problem: &str) -> Result<resolve::Outcome, JsValue> {
+        let problem: crate::cluster::problem_json::ProblemJson = serde_json::from_str(problem)
+            .map_err(|e| js_error("invalid-input", &format!("resolution problem: {}", without_position(&e)), None))?;
+        let mut cluster =
+            problem.into_cluster().map_err(|e| js_error("invalid-input", &format!("resolution problem: {e}"), None))?;
+        cluster.catalogs.extend(self.attached.iter().cloned());
+        Ok(resolve::resolve(&cluster).into())
+    }
+
+    /// Resolve a problem given as JSON text: the outcome (`{install, errors, errorType,
+    /// explanation, picks}`) as JSON text, which the npm façade hands to `JSON.parse` (the engine
+    /// builds the objects faster than one property at a time across the boundary;
+    /// docs/performance.md, "sixth session"). The picks' requirement texts are left out: the
+    /// façade asks for them when they are read (`requiredByJson`).
+    #[wasm_bindgen(js_name = resolveJson)]
+    pub fn resolve_json(&self, problem: &str) -> Result<String, JsValue> {
+        // The snapshot, the variables and the outcome are dropped before this returns.
+        let _region = region::Region::enter(&ALLOCATOR, RESOLVE_REGION_BYTES);
+        serde_json::to_string(&self.run(problem)?)
+            .map_err(|e| js_error("internal", &format!("cannot convert the result: {e}"), None))
+    }
+
+    /// Resolve a problem given as JSON text again and format its picks' requirement texts (OLM's
+    /// constraint messages, which list the candidates): a JSON array with one text (or `null`,
+    /// for a pick that was mandatory on its own) per pick of `resolveJson`'s outcome, in order.
+    #[wasm_bindgen(js_name = requiredByJson)]
+    pub fn required_by_json(&self, problem: &str) -> Result<String, JsValue> {
+        let _region = region::Region::enter(&ALLOCATOR, RESOLVE_REGION_BYTES);
+        let texts: Vec<Option<String>> =
+            self.run(problem)?.picks.iter().map(|p| p.required_by.as_ref().map(resolve::Requirement::text)).collect();
+        serde_json::to_string(&texts)
+            .map_err(|e| js_error("internal", &format!("cannot convert the result: {e}"), None))
+    }
+
+    /// Resolve a problem given as JSON text and render the outcome as the CLI's text.
+    #[wasm_bindgen(js_name = resolveText)]
+    pub fn resolve_text(&self, problem: &str) -> Result<String, JsValue> {
+        let _region = region::Region::enter(&ALLOCATOR, RESOLVE_REGION_BYTES);
+        Ok(self.run(problem)?.to_text())
+    }
+}
+
+/// OLM v1's choice for one package (`{packageName, channels, versionRange,
+/// upgradeConstraintPolicy, installedBundle, catalogs}`): `{bundle, version, catalog, ...}`;
+/// throws `code: "no-bundle"` with OLM v1's message when nothing (or more than one) qualifies.
+#[cfg(feature = "resolver")]
+#[wasm_bindgen(js_name = resolveV1)]
+pub fn resolve_v1(problem: JsValue) -> Result<JsValue, JsValue> {
+    let problem: resolve::v1::V1Problem = serde_wasm_bindgen::from_value(problem)
+        .map_err(|e| js_error("invalid-input", &format!("v1 resolution problem: {e}"), None))?;
+    let pick = resolve::v1::resolve_v1(&problem).map_err(|e| js_error("no-bundle", &e.to_string(), None))?;
+    to_js(&pick)
+}
+
+/// Benchmark hook: the resolution alone (`resolve::resolve`, the function the native benchmark
+/// times) of a problem given as JSON text, on the attached catalogs; returns the number of
+/// installs. The outcome stays in the module: the like-for-like figure beside `__graphsAndPaths`
+/// (docs/performance.md, "(thirteenth session)"). Not part of the API.
+#[cfg(all(feature = "resolver", feature = "tools"))]
+#[wasm_bindgen]
+impl Resolver {
+    #[wasm_bindgen(js_name = __resolveCount)]
+    pub fn resolve_count(&self, problem: &str) -> Result<usize, JsValue> {
+        let _region = region::Region::enter(&ALLOCATOR, RESOLVE_REGION_BYTES);
+        Ok(self.run(problem)?.install.len())
+    }
+}
