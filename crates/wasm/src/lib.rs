@@ -89,7 +89,7 @@ const RESOLVE_REGION_BYTES: usize = 16 << 20;
 /// How much a graph, path or drawing call's region may take from dlmalloc: the channels' orders,
 /// successor tables and steps it builds are all dropped before it returns (in the graphs phase of
 /// the benchmark, dlmalloc's `malloc` and `free` were a sixth of the wasm time; docs/performance.md,
-/// "(twelfth session)").
+/// "WebAssembly against native").
 const GRAPH_REGION_BYTES: usize = 16 << 20;
 
 /// Whether this build has the resolver (the npm package ships a build without it for browsers,

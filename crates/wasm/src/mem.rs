@@ -3,7 +3,7 @@
 //! linked weakly, so this definition replaces it) compares one byte per iteration, which made
 //! string comparisons and equality (name indexes, sorting, a session's check that a document is
 //! unchanged) several times slower than natively, where the C library's is vectorized:
-//! docs/performance.md, "wasm against native".
+//! docs/performance.md, "WebAssembly against native".
 
 use core::ffi::c_void;
 

@@ -41,7 +41,7 @@ impl Resolver {
     }
 
     /// Resolve a problem the façade wrote as JSON text (`JSON.stringify`): read in one pass, not
-    /// one property at a time across the boundary (docs/performance.md, "(eleventh session)").
+    /// one property at a time across the boundary (docs/performance.md, "WebAssembly against native").
     fn run(&self, problem: &str) -> Result<resolve::Outcome, JsValue> {
         let problem: crate::cluster::problem_json::ProblemJson = serde_json::from_str(problem)
             .map_err(|e| js_error("invalid-input", &format!("resolution problem: {}", without_position(&e)), None))?;
@@ -54,7 +54,7 @@ impl Resolver {
     /// Resolve a problem given as JSON text: the outcome (`{install, errors, errorType,
     /// explanation, picks}`) as JSON text, which the npm façade hands to `JSON.parse` (the engine
     /// builds the objects faster than one property at a time across the boundary;
-    /// docs/performance.md, "sixth session"). The picks' requirement texts are left out: the
+    /// docs/performance.md, "WebAssembly against native"). The picks' requirement texts are left out: the
     /// façade asks for them when they are read (`requiredByJson`).
     #[wasm_bindgen(js_name = resolveJson)]
     pub fn resolve_json(&self, problem: &str) -> Result<String, JsValue> {
@@ -99,7 +99,7 @@ pub fn resolve_v1(problem: JsValue) -> Result<JsValue, JsValue> {
 /// Benchmark hook: the resolution alone (`resolve::resolve`, the function the native benchmark
 /// times) of a problem given as JSON text, on the attached catalogs; returns the number of
 /// installs. The outcome stays in the module: the like-for-like figure beside `__graphsAndPaths`
-/// (docs/performance.md, "(thirteenth session)"). Not part of the API.
+/// (docs/performance.md, "The targets"). Not part of the API.
 #[cfg(all(feature = "resolver", feature = "tools"))]
 #[wasm_bindgen]
 impl Resolver {
