@@ -42,7 +42,8 @@ pkg: setup
 ## test: Rust unit/conformance/real-catalog/CLI tests (and the shell examples of README.md and
 ## docs/, tests/doc_examples.rs), the bindings in Node and Chromium, the packed npm package under
 ## Node's test runner (with the documents' JavaScript examples), the site and the element in
-## Chromium, the API reference's build, the core module's size budget and reproducible build; benchmarks are compiled, not run.
+## Chromium, the API reference's build, the core module's size budget and reproducible build;
+## benchmarks are compiled, not run.
 test: setup bench-build test-rust test-wasm test-node test-e2e test-wasm-build test-fuzz test-api-docs
 
 bench-build:
