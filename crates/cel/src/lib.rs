@@ -18,7 +18,7 @@
 //! - `limits.rs`: the input bounds checked on the raw text (size, nesting, operator count);
 //! - `cost.rs`: the evaluation cost limit ([`CEL_COST_LIMIT`]): the compiled rule meters its
 //!   own work;
-//! - `syntax.rs`: cel-go's (ANTLR's) syntax errors, checked before cel-rust parses a rule;
+//! - `syntax/`: cel-go's (ANTLR's) syntax errors, checked before cel-rust parses a rule;
 //! - `checker.rs`: the type checker (bool-only inference, unknown names and functions, overloads);
 //! - `texts.rs`: cel-go's issue layout (positions, excerpt and caret lines);
 //! - `eval.rs`: the environment, properties as CEL values, evaluation and `semver_compare`;
@@ -46,7 +46,7 @@
 //!   ANTLR runtime would more than double the WebAssembly module). It keeps no node positions, so
 //!   a checker finding about a name points at the first place that name is used (not bound by a
 //!   macro), and other checker findings at the start of the rule. Syntax errors are found,
-//!   worded and placed as cel-go's ANTLR parser does by `syntax.rs`, which follows ANTLR's error
+//!   worded and placed as cel-go's ANTLR parser does by `syntax/`, which follows ANTLR's error
 //!   recovery for this grammar closely but not in every corner (see there). Ternaries count
 //!   toward the operator limit.
 //!

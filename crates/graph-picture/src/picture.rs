@@ -453,12 +453,11 @@ impl<'g> Drawing<'g> {
         runs
     }
 
-    /// Collapse `groups`, lay out, and describe.
-    fn draw(&self, groups: &[Vec<usize>], notes: Vec<String>) -> Result<Picture, TooLarge> {
+    /// The drawn nodes: graph nodes oldest first (unversioned and virtual ones before the rest),
+    /// a group in place of its members; with each graph node's drawn node and group.
+    fn drawn_nodes(&self, groups: &[Vec<usize>]) -> (Vec<PictureNode>, Vec<usize>, Vec<Option<usize>>) {
         let g = self.g;
         let n = g.nodes.len();
-        // Drawn nodes: graph nodes oldest first (unversioned and virtual ones before the rest),
-        // a group in place of its members.
         let mut group_of = vec![None; n];
         for (k, run) in groups.iter().enumerate() {
             for &i in run {
@@ -485,6 +484,14 @@ impl<'g> Drawing<'g> {
                 }
             }
         }
+        (nodes, drawn_of, group_of)
+    }
+
+    /// Collapse `groups`, lay out, and describe.
+    fn draw(&self, groups: &[Vec<usize>], notes: Vec<String>) -> Result<Picture, TooLarge> {
+        let g = self.g;
+        let n = g.nodes.len();
+        let (mut nodes, drawn_of, group_of) = self.drawn_nodes(groups);
         let edges: Vec<&DraftEdge> =
             g.edges.iter().filter(|e| group_of[e.from].is_none() || group_of[e.from] != group_of[e.to]).collect();
         if nodes.len() > MAX_PICTURE_NODES || edges.len() > MAX_PICTURE_EDGES {

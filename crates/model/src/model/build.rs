@@ -203,56 +203,13 @@ impl Builder {
 
     /// Phase C: `olm.bundle` blobs.
     fn bundles(&mut self, cfg: &DeclarativeConfig) {
-        // The per-bundle checks are independent of each other: run them first (in parallel
-        // natively), then register the bundles in blob order.
-        #[cfg(not(target_arch = "wasm32"))]
-        let mut checked: Vec<Option<(Bundle, Vec<Diagnostic>)>> = {
-            use rayon::prelude::*;
-            cfg.bundles.par_iter().map(|bl| Some(Self::bundle(bl))).collect()
-        };
-        #[cfg(target_arch = "wasm32")]
-        let mut checked: Vec<Option<(Bundle, Vec<Diagnostic>)>> =
-            cfg.bundles.iter().map(|bl| Some(Self::bundle(bl))).collect();
-        // Entry name → (channel, entry) positions, per package.
-        let mut entries_of: Vec<HashMap<String, Vec<(usize, usize)>>> = Vec::with_capacity(self.packages.len());
+        let mut checked = Self::check_bundles(cfg);
+        self.reserve_bundles(cfg);
+        let entries_of = self.entry_positions();
         let mut bundle_names: Vec<HashMap<String, usize>> = vec![HashMap::new(); self.packages.len()];
-        let mut counts = vec![0usize; self.packages.len()];
-        for bl in &cfg.bundles {
-            if let Some(&pi) = self.by_name.get(&bl.package.value) {
-                counts[pi] += 1;
-            }
-        }
-        for (p, n) in self.packages.iter_mut().zip(counts) {
-            p.bundles.reserve_exact(n);
-        }
-        for p in &self.packages {
-            let mut m: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
-            for (ci, c) in p.channels.iter().enumerate() {
-                for (ei, e) in c.entries.iter().enumerate() {
-                    m.entry(e.name.value.clone()).or_default().push((ci, ei));
-                }
-            }
-            entries_of.push(m);
-        }
         for (bi_blob, bl) in cfg.bundles.iter().enumerate() {
-            let name = &bl.name.value;
-            let pkg = &bl.package.value;
-            if pkg.is_empty() {
-                self.err(
-                    Code::BundleNoPackage,
-                    format!("package name must be set for bundle {}", q(name)),
-                    bl.source.blob(),
-                );
-                continue;
-            }
-            let Some(&pi) = self.by_name.get(pkg) else {
-                self.err(
-                    Code::UnknownPackage,
-                    format!("unknown package {} for bundle {}", q(pkg), q(name)),
-                    bl.source.at(bl.package.pos, "/package"),
-                );
-                continue;
-            };
+            let Some(pi) = self.package_of(bl) else { continue };
+            let (name, pkg) = (&bl.name.value, &bl.package.value);
             if let Some(&first) = bundle_names[pi].get(name) {
                 let first = self.packages[pi].bundles[first].source.blob();
                 self.diags.push(
@@ -287,6 +244,70 @@ impl Builder {
         for p in &mut self.packages {
             p.index_bundles();
         }
+    }
+
+    /// The per-bundle checks, independent of each other: run first (in parallel natively), the
+    /// bundles then registered in blob order.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn check_bundles(cfg: &DeclarativeConfig) -> Vec<Option<(Bundle, Vec<Diagnostic>)>> {
+        use rayon::prelude::*;
+        cfg.bundles.par_iter().map(|bl| Some(Self::bundle(bl))).collect()
+    }
+
+    /// The per-bundle checks, one after the other in WebAssembly.
+    #[cfg(target_arch = "wasm32")]
+    fn check_bundles(cfg: &DeclarativeConfig) -> Vec<Option<(Bundle, Vec<Diagnostic>)>> {
+        cfg.bundles.iter().map(|bl| Some(Self::bundle(bl))).collect()
+    }
+
+    /// Reserve each package's bundle list for the bundles that name it.
+    fn reserve_bundles(&mut self, cfg: &DeclarativeConfig) {
+        let mut counts = vec![0usize; self.packages.len()];
+        for bl in &cfg.bundles {
+            if let Some(&pi) = self.by_name.get(&bl.package.value) {
+                counts[pi] += 1;
+            }
+        }
+        for (p, n) in self.packages.iter_mut().zip(counts) {
+            p.bundles.reserve_exact(n);
+        }
+    }
+
+    /// Entry name → (channel, entry) positions, per package.
+    fn entry_positions(&self) -> Vec<HashMap<String, Vec<(usize, usize)>>> {
+        let mut entries_of: Vec<HashMap<String, Vec<(usize, usize)>>> = Vec::with_capacity(self.packages.len());
+        for p in &self.packages {
+            let mut m: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
+            for (ci, c) in p.channels.iter().enumerate() {
+                for (ei, e) in c.entries.iter().enumerate() {
+                    m.entry(e.name.value.clone()).or_default().push((ci, ei));
+                }
+            }
+            entries_of.push(m);
+        }
+        entries_of
+    }
+
+    /// The package a bundle blob names, or `None` (reported) when it names none or an unknown one.
+    fn package_of(&mut self, bl: &declcfg::Bundle) -> Option<usize> {
+        let (name, pkg) = (&bl.name.value, &bl.package.value);
+        if pkg.is_empty() {
+            self.err(
+                Code::BundleNoPackage,
+                format!("package name must be set for bundle {}", q(name)),
+                bl.source.blob(),
+            );
+            return None;
+        }
+        let Some(&pi) = self.by_name.get(pkg) else {
+            self.err(
+                Code::UnknownPackage,
+                format!("unknown package {} for bundle {}", q(pkg), q(name)),
+                bl.source.at(bl.package.pos, "/package"),
+            );
+            return None;
+        };
+        Some(pi)
     }
 
     /// The per-bundle checks of Phase C (properties, `olm.package`, images, version, release).

@@ -37,73 +37,86 @@ fn gvk(k: usize) -> serde_json::Value {
     serde_json::json!({"group": "g", "version": "v1", "kind": format!("K{k}")})
 }
 
+/// The packages of generated catalogs.
+const PACKAGES: [&str; 4] = ["alpha", "beta", "gamma", "delta"];
+
+/// A generated bundle and where it is listed: catalog, package, channel, name, version.
+type Placed = (String, String, String, String, String);
+
 /// A random problem: catalogs, packages, channels with edges, bundles with dependencies, installed
-/// operators and subscriptions. One function on purpose: the generator reads top to bottom as the
-/// shape of a problem, and splitting it would scatter the random choices that make it.
+/// operators and subscriptions.
 fn random_problem(rng: &mut Rng) -> Problem {
-    let packages = ["alpha", "beta", "gamma", "delta"];
     let mut catalogs = Vec::new();
-    let mut all_bundles: Vec<(String, String, String, String, String)> = Vec::new(); // catalog, pkg, channel, name, version
+    let mut all_bundles: Vec<Placed> = Vec::new();
     for c in 0..1 + rng.below(2) {
-        let cname = format!("cat{c}");
-        let mut pkgs = Vec::new();
-        for p in packages.iter().take(2 + rng.below(3)) {
-            let mut channels = Vec::new();
-            let mut bundles: Vec<CatalogBundle> = Vec::new();
-            for ch in ["stable", "fast"].iter().take(1 + rng.below(2)) {
-                let mut entries: Vec<CatalogEntry> = Vec::new();
-                for v in 0..1 + rng.below(4) {
-                    let name = format!("{p}.v{v}");
-                    let replaces = (v > 0).then(|| format!("{p}.v{}", v - 1));
-                    let skips = if v > 1 && rng.chance(20) { vec![format!("{p}.v{}", v - 2)] } else { vec![] };
-                    let skip_range = (v > 0 && rng.chance(20)).then(|| format!("<{v}.0.0"));
-                    entries.push(CatalogEntry { name: name.clone(), replaces, skips, skip_range });
-                    if !bundles.iter().any(|b| b.name == name) {
-                        let version = format!("{v}.0.0");
-                        let mut properties =
-                            vec![prop("olm.package", serde_json::json!({"packageName": p, "version": version}))];
-                        if rng.chance(50) {
-                            properties.push(prop("olm.gvk", gvk(rng.below(4))));
-                        }
-                        if rng.chance(30) {
-                            properties.push(prop("olm.gvk.required", gvk(rng.below(4))));
-                        }
-                        if rng.chance(20) {
-                            let other = packages[rng.below(packages.len())];
-                            let range = if rng.chance(50) { ">=1.0.0" } else { "<2.0.0" };
-                            properties.push(prop(
-                                "olm.package.required",
-                                serde_json::json!({"packageName": other, "versionRange": range}),
-                            ));
-                        }
-                        if rng.chance(10) {
-                            let any = serde_json::json!({"any": {"constraints": [{"gvk": gvk(rng.below(4))}, {"package": {"packageName": packages[rng.below(4)], "versionRange": ">=0.0.0"}}]}});
-                            properties.push(prop("olm.constraint", any));
-                        }
-                        if rng.chance(5) {
-                            properties.push(prop("olm.deprecated", serde_json::json!({})));
-                        }
-                        all_bundles.push((cname.clone(), p.to_string(), ch.to_string(), name.clone(), version.clone()));
-                        bundles.push(CatalogBundle { name, version, properties });
-                    }
-                }
-                channels.push(CatalogChannel { name: ch.to_string(), entries });
-            }
-            pkgs.push(CatalogPackage {
-                name: p.to_string(),
-                default_channel: Some("stable".into()),
-                channels,
-                bundles,
-            });
-        }
-        catalogs.push(Catalog {
-            name: cname,
-            namespace: "ns".into(),
-            priority: rng.below(3) as i32,
-            packages: pkgs,
-            path: None,
-        });
+        catalogs.push(random_catalog(rng, c, &mut all_bundles));
     }
+    let (installed, subscriptions) = random_subscriptions(rng, &all_bundles);
+    Problem { namespace: "ns".into(), catalogs, installed, subscriptions, ..Default::default() }
+}
+
+/// Catalog `cat{c}` with two to four packages; its bundles are added to `all_bundles`.
+fn random_catalog(rng: &mut Rng, c: usize, all_bundles: &mut Vec<Placed>) -> Catalog {
+    let cname = format!("cat{c}");
+    let mut pkgs = Vec::new();
+    for p in PACKAGES.iter().take(2 + rng.below(3)) {
+        pkgs.push(random_package(rng, &cname, p, all_bundles));
+    }
+    Catalog { name: cname, namespace: "ns".into(), priority: rng.below(3) as i32, packages: pkgs, path: None }
+}
+
+/// Package `p` with one or two channels of one to four entries, each replacing the one before
+/// and sometimes skipping or with a skipRange; each bundle once, with random properties.
+fn random_package(rng: &mut Rng, cname: &str, p: &str, all_bundles: &mut Vec<Placed>) -> CatalogPackage {
+    let mut channels = Vec::new();
+    let mut bundles: Vec<CatalogBundle> = Vec::new();
+    for ch in ["stable", "fast"].iter().take(1 + rng.below(2)) {
+        let mut entries: Vec<CatalogEntry> = Vec::new();
+        for v in 0..1 + rng.below(4) {
+            let name = format!("{p}.v{v}");
+            let replaces = (v > 0).then(|| format!("{p}.v{}", v - 1));
+            let skips = if v > 1 && rng.chance(20) { vec![format!("{p}.v{}", v - 2)] } else { vec![] };
+            let skip_range = (v > 0 && rng.chance(20)).then(|| format!("<{v}.0.0"));
+            entries.push(CatalogEntry { name: name.clone(), replaces, skips, skip_range });
+            if !bundles.iter().any(|b| b.name == name) {
+                let version = format!("{v}.0.0");
+                let properties = random_properties(rng, p, &version);
+                all_bundles.push((cname.to_string(), p.to_string(), ch.to_string(), name.clone(), version.clone()));
+                bundles.push(CatalogBundle { name, version, properties });
+            }
+        }
+        channels.push(CatalogChannel { name: ch.to_string(), entries });
+    }
+    CatalogPackage { name: p.to_string(), default_channel: Some("stable".into()), channels, bundles }
+}
+
+/// A bundle's properties: its package, and at random a provided GVK, a required GVK, a
+/// required package, an `any` constraint and a deprecation.
+fn random_properties(rng: &mut Rng, p: &str, version: &str) -> Vec<PropertyValue> {
+    let mut properties = vec![prop("olm.package", serde_json::json!({"packageName": p, "version": version}))];
+    if rng.chance(50) {
+        properties.push(prop("olm.gvk", gvk(rng.below(4))));
+    }
+    if rng.chance(30) {
+        properties.push(prop("olm.gvk.required", gvk(rng.below(4))));
+    }
+    if rng.chance(20) {
+        let other = PACKAGES[rng.below(PACKAGES.len())];
+        let range = if rng.chance(50) { ">=1.0.0" } else { "<2.0.0" };
+        properties.push(prop("olm.package.required", serde_json::json!({"packageName": other, "versionRange": range})));
+    }
+    if rng.chance(10) {
+        let any = serde_json::json!({"any": {"constraints": [{"gvk": gvk(rng.below(4))}, {"package": {"packageName": PACKAGES[rng.below(4)], "versionRange": ">=0.0.0"}}]}});
+        properties.push(prop("olm.constraint", any));
+    }
+    if rng.chance(5) {
+        properties.push(prop("olm.deprecated", serde_json::json!({})));
+    }
+    properties
+}
+
+/// One to three subscriptions to generated bundles, some with their bundle installed.
+fn random_subscriptions(rng: &mut Rng, all_bundles: &[Placed]) -> (Vec<InstalledOperator>, Vec<Subscription>) {
     let mut installed = Vec::new();
     let mut subscriptions = Vec::new();
     for s in 0..1 + rng.below(3) {
@@ -130,7 +143,7 @@ fn random_problem(rng: &mut Rng) -> Problem {
             starting_csv: None,
         });
     }
-    Problem { namespace: "ns".into(), catalogs, installed, subscriptions, ..Default::default() }
+    (installed, subscriptions)
 }
 
 fn cluster(problem: &Problem) -> Cluster {

@@ -422,8 +422,17 @@ impl<'a> DepsIndex<'a> {
         drafts
     }
 
+    /// What draft `d` requires, the bundles that satisfy it, and its status.
     fn requirement(&self, d: Draft) -> Requirement {
-        let mut r = Requirement {
+        let mut r = self.unresolved(&d);
+        let found = self.resolve_draft(&mut r, &d);
+        self.settle(&mut r, found);
+        r
+    }
+
+    /// The requirement of `d` before it is looked up: who declares it, no providers yet.
+    fn unresolved(&self, d: &Draft) -> Requirement {
+        Requirement {
             property: d.type_.to_string(),
             kind: RequirementKind::Constraint,
             text: String::new(),
@@ -444,8 +453,13 @@ impl<'a> DepsIndex<'a> {
             providers: Vec::new(),
             provider_count: 0,
             other_versions: Vec::new(),
-        };
-        let found: Result<Tri, String> = match d.property {
+        }
+    }
+
+    /// Fill in what `d` requires (kind, text, package, range, GVK, label or constraint) and
+    /// find the bundles that satisfy it; `Err` when it cannot be read or evaluated.
+    fn resolve_draft(&self, r: &mut Requirement, d: &Draft) -> Result<Tri, String> {
+        match d.property {
             Property::PackageRequired(req) => {
                 r.kind = RequirementKind::Package;
                 r.text = package_text(&req.package_name, &req.version_range);
@@ -483,7 +497,7 @@ impl<'a> DepsIndex<'a> {
             Property::Constraint(Ok(c)) => match constraint::evaluate(self, c) {
                 Ok((node, tri)) => {
                     r.text = constraint::root_text(&node);
-                    self.constraint_target(&mut r, &node, c);
+                    self.constraint_target(r, &node, c);
                     r.constraint = Some(node);
                     Ok(tri)
                 }
@@ -506,7 +520,11 @@ impl<'a> DepsIndex<'a> {
                 Err(error.clone())
             }
             _ => Err(String::new()),
-        };
+        }
+    }
+
+    /// The status and providers of a requirement once looked up, or its error.
+    fn settle(&self, r: &mut Requirement, found: Result<Tri, String>) {
         match found {
             Ok(tri) => {
                 r.status = constraint::status_of(&tri);
@@ -518,7 +536,6 @@ impl<'a> DepsIndex<'a> {
                 r.error = Some(e);
             }
         }
-        r
     }
 
     /// A constraint whose root is a `gvk` or `package` leaf also fills those fields.

@@ -244,54 +244,11 @@ pub fn render(
         }
     };
     let csvs = find_csvs(files, &file.path, &mut out.diagnostics);
-    let package = manifest.package_name.value.clone();
     let default = default_channel(&manifest, &mut out.diagnostics);
-    let mut channels_of: HashMap<String, Vec<String>> = HashMap::new();
-    let mut order: Vec<String> = Vec::new();
-    for channel in &manifest.channels {
-        let names = members(channel, &manifest, &csvs, &mut out.diagnostics);
-        let entries = names.iter().filter_map(|n| csvs.get(n).map(|c| entry(n, &c.edges))).collect();
-        for n in &names {
-            channels_of.entry(n.clone()).or_default().push(channel.name.value.clone());
-            if !order.contains(n) {
-                order.push(n.clone());
-            }
-        }
-        let planned = PlannedChannel { name: channel.name.value.clone(), entries };
-        out.config.channels.push(blobs::channel(
-            blobs::source(&manifest.file, channel.pos),
-            &package,
-            &planned,
-            channel.pos,
-        ));
-    }
-    let icon = manifest
-        .channels
-        .iter()
-        .find(|c| c.name.value == default.value)
-        .and_then(|c| csvs.get(&c.current_csv.value))
-        .and_then(|h| {
-            let (data, media, pos) = csv::icon(&h.csv)?;
-            let (icon, warning) =
-                blobs::icon(csv::name(&h.csv).unwrap_or(""), &data, &media, locate(&h.file, pos, "/spec/icon/0"));
-            out.diagnostics.extend(warning);
-            icon
-        });
-    out.config
-        .packages
-        .insert(0, blobs::package(blobs::source(&manifest.file, manifest.pos), &package, default.clone(), icon));
-    for (name, info) in &csvs {
-        if !order.contains(name) {
-            let message = format!(
-                "bundle {name} is in no channel: no currentCSV reaches it through replaces or skips; it is left out"
-            );
-            out.diagnostics.push(Diagnostic::warning(
-                Code::PackageManifestUnlistedBundle,
-                message,
-                locate(&info.file, info.csv.pos, ""),
-            ));
-        }
-    }
+    let (order, mut channels_of) = add_channels(&manifest, &csvs, &mut out);
+    add_package(&manifest, &csvs, &default, &mut out);
+    warn_unlisted(&csvs, &order, &mut out.diagnostics);
+    let package = &manifest.package_name.value;
     for name in order {
         let Some(info) = csvs.get(&name) else { continue };
         let annotations = Annotations {
@@ -309,6 +266,75 @@ pub fn render(
         }
     }
     out
+}
+
+/// Add a channel blob per channel of the manifest; returns the bundles of the channels in the
+/// order first met, and the channels each bundle is in.
+fn add_channels(
+    manifest: &PackageManifest,
+    csvs: &BTreeMap<String, CsvInfo>,
+    out: &mut Rendered,
+) -> (Vec<String>, HashMap<String, Vec<String>>) {
+    let package = &manifest.package_name.value;
+    let mut channels_of: HashMap<String, Vec<String>> = HashMap::new();
+    let mut order: Vec<String> = Vec::new();
+    for channel in &manifest.channels {
+        let names = members(channel, manifest, csvs, &mut out.diagnostics);
+        let entries = names.iter().filter_map(|n| csvs.get(n).map(|c| entry(n, &c.edges))).collect();
+        for n in &names {
+            channels_of.entry(n.clone()).or_default().push(channel.name.value.clone());
+            if !order.contains(n) {
+                order.push(n.clone());
+            }
+        }
+        let planned = PlannedChannel { name: channel.name.value.clone(), entries };
+        out.config.channels.push(blobs::channel(
+            blobs::source(&manifest.file, channel.pos),
+            package,
+            &planned,
+            channel.pos,
+        ));
+    }
+    (order, channels_of)
+}
+
+/// Add the package blob first, with the icon of the default channel's current CSV.
+fn add_package(
+    manifest: &PackageManifest,
+    csvs: &BTreeMap<String, CsvInfo>,
+    default: &Spanned<String>,
+    out: &mut Rendered,
+) {
+    let icon = manifest
+        .channels
+        .iter()
+        .find(|c| c.name.value == default.value)
+        .and_then(|c| csvs.get(&c.current_csv.value))
+        .and_then(|h| {
+            let (data, media, pos) = csv::icon(&h.csv)?;
+            let (icon, warning) =
+                blobs::icon(csv::name(&h.csv).unwrap_or(""), &data, &media, locate(&h.file, pos, "/spec/icon/0"));
+            out.diagnostics.extend(warning);
+            icon
+        });
+    let source = blobs::source(&manifest.file, manifest.pos);
+    out.config.packages.insert(0, blobs::package(source, &manifest.package_name.value, default.clone(), icon));
+}
+
+/// Warn of each CSV no channel lists (it is left out).
+fn warn_unlisted(csvs: &BTreeMap<String, CsvInfo>, order: &[String], diags: &mut Vec<Diagnostic>) {
+    for (name, info) in csvs {
+        if !order.contains(name) {
+            let message = format!(
+                "bundle {name} is in no channel: no currentCSV reaches it through replaces or skips; it is left out"
+            );
+            diags.push(Diagnostic::warning(
+                Code::PackageManifestUnlistedBundle,
+                message,
+                locate(&info.file, info.csv.pos, ""),
+            ));
+        }
+    }
 }
 
 fn entry(name: &str, edges: &CsvEdges) -> PlannedEntry {
