@@ -18,8 +18,9 @@
 //!   each RoleBinding to a ClusterRoleBinding.
 //!
 //! [`preview_rbac`] builds all of it and a flattened table of what each service account may
-//! touch; the text rendering is in [`super::rbac_text`]. Names OLM derives from hashes are
-//! reproduced where they are functions of strings ([`super::rbac_names`]).
+//! touch; the text rendering is in [`super::rbac_text`], the Kubernetes manifests in
+//! [`super::rbac_manifests`]. Every name and label OLM derives from a hash is reproduced
+//! ([`super::rbac_names`]).
 
 use std::collections::BTreeMap;
 
@@ -27,7 +28,10 @@ use serde::Serialize;
 
 use super::install_modes::{InstallModeSet, InstallModeType};
 use super::provided_apis::csv_provided_apis;
-use super::rbac_names::{aggregation_label, generated_name, group_cluster_role_name, HASH_PLACEHOLDER_REASON};
+use super::rbac_names::{
+    aggregation_label, binding_hash, cluster_role_name, group_cluster_role_name, role_name, rules_hash,
+    PERMISSIONS_HASH_LABEL,
+};
 use crate::model::csv::{CsvView, PolicyRule, StrategyPermissions};
 use crate::property::Gvk;
 
@@ -133,7 +137,7 @@ fn strings(items: &[&str]) -> Vec<String> {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GeneratedRole {
-    /// `metadata.name` (may hold [`super::rbac_names::HASH_PLACEHOLDER`]).
+    /// `metadata.name`.
     pub name: String,
     /// `metadata.namespace`, for a Role.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -146,6 +150,10 @@ pub struct GeneratedRole {
     /// follows a Go map and varies).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub aggregation_selectors: Vec<BTreeMap<String, String>>,
+    /// Whether this ClusterRole is a Role of the operator's namespace lifted to cluster scope
+    /// (AllNamespaces).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub lifted: bool,
 }
 
 /// A generated RoleBinding (namespaced) or ClusterRoleBinding (`namespace` `None`).
@@ -276,21 +284,26 @@ fn owner_labels(name: &str, namespace: &str, kind: &str) -> BTreeMap<String, Str
 const CSV_KIND: &str = "ClusterServiceVersion";
 
 /// The install plan's objects: a Role and RoleBinding per `permissions` entry in the operator's
-/// namespace, a ClusterRole and ClusterRoleBinding per `clusterPermissions` entry.
+/// namespace, a ClusterRole and ClusterRoleBinding per `clusterPermissions` entry, named and
+/// labelled as OLM does (an entry repeated word for word makes the same objects once).
 fn install_plan_rbac(csv: &CsvView, p: &mut RbacPreview) {
     let ns = p.target.operator_namespace.clone();
     let labels = owner_labels(&p.csv_name, &ns, CSV_KIND);
     for perm in csv.permissions.iter().flatten() {
         note_account(p, perm);
-        let name = generated_name(&format!("{}-{}", p.csv_name, perm.service_account_name));
-        p.roles.push(role(&name, Some(&ns), &labels, perm));
-        p.role_bindings.push(binding(&name, Some(&ns), &labels, "Role", perm, &ns));
+        let name = role_name(&p.csv_name, perm);
+        if !p.roles.iter().any(|r| r.name == name) {
+            p.roles.push(role(&name, Some(&ns), &labels, perm));
+            p.role_bindings.push(binding(&name, Some(&ns), &labels, "Role", perm, &ns));
+        }
     }
     for perm in csv.cluster_permissions.iter().flatten() {
         note_account(p, perm);
-        let name = generated_name(&p.csv_name);
-        p.cluster_roles.push(role(&name, None, &labels, perm));
-        p.cluster_role_bindings.push(binding(&name, None, &labels, "ClusterRole", perm, &ns));
+        let name = cluster_role_name(&p.csv_name, &ns, perm);
+        if !p.cluster_roles.iter().any(|r| r.name == name) {
+            p.cluster_roles.push(role(&name, None, &labels, perm));
+            p.cluster_role_bindings.push(binding(&name, None, &labels, "ClusterRole", perm, &ns));
+        }
     }
 }
 
@@ -306,12 +319,15 @@ fn role(
     labels: &BTreeMap<String, String>,
     perm: &StrategyPermissions,
 ) -> GeneratedRole {
+    let mut labels = labels.clone();
+    labels.insert(PERMISSIONS_HASH_LABEL.into(), rules_hash(perm));
     GeneratedRole {
         name: name.to_string(),
         namespace: namespace.map(str::to_string),
-        labels: labels.clone(),
+        labels,
         rules: perm.rules.iter().map(Rule::from).collect(),
         aggregation_selectors: Vec::new(),
+        lifted: false,
     }
 }
 
@@ -323,13 +339,16 @@ fn binding(
     perm: &StrategyPermissions,
     account_namespace: &str,
 ) -> GeneratedBinding {
+    let mut labels = labels.clone();
+    let account = &perm.service_account_name;
+    labels.insert(PERMISSIONS_HASH_LABEL.into(), binding_hash(role_kind, name, account, account_namespace));
     GeneratedBinding {
         name: name.to_string(),
         namespace: namespace.map(str::to_string),
-        labels: labels.clone(),
+        labels,
         role_kind,
         role_name: name.to_string(),
-        service_account: perm.service_account_name.clone(),
+        service_account: account.clone(),
         service_account_namespace: account_namespace.to_string(),
     }
 }
@@ -351,6 +370,7 @@ fn group_roles(target: &RbacTarget, apis: &std::collections::BTreeSet<Gvk>) -> V
                 labels: labels.clone(),
                 rules: Vec::new(),
                 aggregation_selectors: selectors,
+                lifted: false,
             }
         })
         .collect()
@@ -402,37 +422,55 @@ fn api_role(name: &str, role: &str, api: &Gvk, rule: Rule) -> GeneratedRole {
         labels,
         rules: vec![rule],
         aggregation_selectors: Vec::new(),
+        lifted: false,
     }
 }
 
-/// AllNamespaces: each Role of the operator's namespace becomes a ClusterRole of the same name
-/// (plus get/list/watch on namespaces), each RoleBinding a ClusterRoleBinding.
+/// AllNamespaces: each Role of the operator's namespace becomes a ClusterRole of the same name and
+/// labels (its rules plus get/list/watch on namespaces), each RoleBinding a ClusterRoleBinding;
+/// OLM creates neither when one of that name exists.
 fn lift_to_cluster(p: &mut RbacPreview) {
     for r in p.roles.clone() {
+        if p.cluster_roles.iter().any(|c| c.name == r.name) {
+            continue;
+        }
         let mut rules = r.rules.clone();
         rules.push(rule(&["get", "list", "watch"], "", "namespaces", &[]));
-        p.cluster_roles.push(GeneratedRole { namespace: None, rules, ..r });
+        p.cluster_roles.push(GeneratedRole { namespace: None, rules, lifted: true, ..r });
     }
     for b in p.role_bindings.clone() {
+        if p.cluster_role_bindings.iter().any(|c| c.name == b.name) {
+            continue;
+        }
         p.cluster_role_bindings.push(GeneratedBinding { namespace: None, role_kind: "ClusterRole", ..b });
     }
 }
 
 /// Other groups: the Roles and RoleBindings copied into each target namespace but the
-/// operator's, owned by the copied CSV there.
+/// operator's, owned by the copied CSV there: their labels kept, the owner's namespace changed,
+/// `olm.copiedFrom` and `olm.managed` added.
 fn copy_to_targets(p: &mut RbacPreview) {
     let own = p.target.operator_namespace.clone();
     let (roles, bindings) = (p.roles.clone(), p.role_bindings.clone());
-    for ns in p.target.target_namespaces.iter().filter(|ns| **ns != own) {
-        let mut labels = owner_labels(&p.csv_name, ns, CSV_KIND);
-        labels.insert("olm.copiedFrom".into(), own.clone());
-        labels.insert("olm.managed".into(), "true".into());
-        for r in &roles {
-            p.roles.push(GeneratedRole { namespace: Some(ns.clone()), labels: labels.clone(), ..r.clone() });
-        }
-        for b in &bindings {
-            p.role_bindings.push(GeneratedBinding { namespace: Some(ns.clone()), labels: labels.clone(), ..b.clone() });
-        }
+    let (targets, csv_name) = (p.target.target_namespaces.clone(), p.csv_name.clone());
+    for ns in targets.iter().filter(|ns| **ns != own) {
+        let relabel = |labels: &BTreeMap<String, String>| {
+            let mut labels = labels.clone();
+            labels.extend(owner_labels(&csv_name, ns, CSV_KIND));
+            labels.insert("olm.copiedFrom".into(), own.clone());
+            labels.insert("olm.managed".into(), "true".into());
+            labels
+        };
+        let copied: Vec<GeneratedRole> = roles
+            .iter()
+            .map(|r| GeneratedRole { namespace: Some(ns.clone()), labels: relabel(&r.labels), ..r.clone() })
+            .collect();
+        let copied_bindings: Vec<GeneratedBinding> = bindings
+            .iter()
+            .map(|b| GeneratedBinding { namespace: Some(ns.clone()), labels: relabel(&b.labels), ..b.clone() })
+            .collect();
+        p.roles.extend(copied);
+        p.role_bindings.extend(copied_bindings);
     }
 }
 
@@ -505,9 +543,6 @@ fn notes(csv: &CsvView, p: &mut RbacPreview) {
                 .into(),
         );
     }
-    if !p.roles.is_empty() || !p.cluster_roles.is_empty() {
-        p.notes.push(HASH_PLACEHOLDER_REASON.into());
-    }
     if let Some(m) = &p.unsupported {
         p.notes.push(format!(
             "the CSV fails under this group (UnsupportedOperatorGroup: {m}): only the install plan's Roles and \
@@ -532,7 +567,11 @@ mod tests {
     use crate::model::csv::{ApiServiceDescription, CrdDescription, InstallMode};
 
     fn csv(modes: &[&str]) -> CsvView {
-        let perm = |sa: &str, rules: Vec<PolicyRule>| StrategyPermissions { service_account_name: sa.into(), rules };
+        let perm = |sa: &str, rules: Vec<PolicyRule>| StrategyPermissions {
+            service_account_name: sa.into(),
+            rules,
+            rules_null: false,
+        };
         let pods = PolicyRule {
             api_groups: vec!["".into()],
             resources: vec!["pods".into(), "services".into()],
@@ -623,10 +662,14 @@ mod tests {
     fn own_namespace_keeps_roles_in_the_operators_namespace() {
         let p = preview_rbac(&csv(&["OwnNamespace"]), "b", &target(InstallModeType::OwnNamespace, None));
         assert_eq!(p.roles.len(), 1);
-        assert_eq!(p.roles[0].name, "etcd.v1-etcd-operator-<hash>");
+        // Names and hashes as OLM's code (run offline on this CSV) makes them.
+        assert_eq!(p.roles[0].name, "etcd.v1-etcd-operator-7a2G2IFULMnd804xfsJwjZqnNiel8zBwppyGnO");
+        assert_eq!(p.roles[0].labels["olm.permissions.hash"], "2WAtIFef2jz2hymVgAuiqllsC1T6HW7yN1LVIg");
         assert_eq!(p.roles[0].namespace.as_deref(), Some("operators"));
         assert_eq!(p.cluster_roles.len(), 1, "clusterPermissions are cluster-wide in every mode");
-        assert_eq!(p.cluster_roles[0].name, "etcd.v1-<hash>");
+        assert_eq!(p.cluster_roles[0].name, "etcd.v1-3XPDtaBxlMvwmz9bh3zTfNitgsY1qDPSaF1rJH");
+        let binding = &p.cluster_role_bindings[0];
+        assert_eq!(binding.labels["olm.permissions.hash"], "8U0QC4pSITipaDCmoNdrgYo4eS5Fd9vRE65XQh");
         let pods = p.access.iter().find(|a| a.resource == "pods").unwrap();
         assert_eq!(
             (pods.namespace.as_deref(), pods.verbs.clone()),
@@ -644,6 +687,7 @@ mod tests {
         let at: Vec<Option<&str>> = p.roles.iter().map(|r| r.namespace.as_deref()).collect();
         assert_eq!(at, [Some("operators"), Some("a"), Some("b")]);
         assert_eq!(p.roles[1].labels["olm.copiedFrom"], "operators");
+        assert_eq!(p.roles[1].labels["olm.permissions.hash"], p.roles[0].labels["olm.permissions.hash"]);
         assert_eq!(p.roles[1].labels["olm.owner.namespace"], "a");
         assert_eq!(p.role_bindings[2].service_account_namespace, "operators");
         let scopes: Vec<Option<&str>> =
@@ -656,7 +700,8 @@ mod tests {
         // Seed 000 §2.3.6: "如果 CSV 精确定义了一个包含 * 的目标命名空间，则会针对 CSV 权限字段中定义的每个权限
         // 生成一个 ClusterRole 和相应的 ClusterRoleBinding"; OLM adds get/list/watch on namespaces.
         let p = preview_rbac(&csv(&["AllNamespaces"]), "b", &target(InstallModeType::AllNamespaces, None));
-        let lifted = p.cluster_roles.iter().find(|r| r.name == "etcd.v1-etcd-operator-<hash>").unwrap();
+        let lifted = p.cluster_roles.iter().find(|r| r.name == p.roles[0].name).unwrap();
+        assert!(lifted.lifted && lifted.labels == p.roles[0].labels, "the Role's labels, hash included, are kept");
         assert_eq!(lifted.rules.last().unwrap().resources, ["namespaces"]);
         assert!(p.cluster_role_bindings.iter().any(|b| b.role_name == lifted.name && b.role_kind == "ClusterRole"));
         let pods = p.access.iter().find(|a| a.resource == "pods" && a.namespace.is_none());
