@@ -28,6 +28,7 @@ use serde::Serialize;
 
 use super::install_modes::{InstallModeSet, InstallModeType};
 use super::provided_apis::csv_provided_apis;
+use super::rbac_check::permissions_met;
 use super::rbac_names::{
     aggregation_label, binding_hash, cluster_role_name, group_cluster_role_name, role_name, rules_hash,
     PERMISSIONS_HASH_LABEL,
@@ -227,6 +228,9 @@ pub struct RbacPreview {
     pub cluster_roles: Vec<GeneratedRole>,
     /// ClusterRoleBindings, as the ClusterRoles.
     pub cluster_role_bindings: Vec<GeneratedBinding>,
+    /// OLM's error when its permission check (before copying or lifting the Roles) meets an
+    /// invalid rule: it then neither copies nor lifts them, and retries.
+    pub permission_check_error: Option<String>,
     /// What each service account may touch.
     pub access: Vec<Access>,
     /// Notes about names and assumptions (placeholders, the flavour).
@@ -253,6 +257,7 @@ pub fn preview_rbac(csv: &CsvView, bundle: &str, target: &RbacTarget) -> RbacPre
         role_bindings: Vec::new(),
         cluster_roles: Vec::new(),
         cluster_role_bindings: Vec::new(),
+        permission_check_error: None,
         access: Vec::new(),
         notes: Vec::new(),
     };
@@ -262,9 +267,9 @@ pub fn preview_rbac(csv: &CsvView, bundle: &str, target: &RbacTarget) -> RbacPre
         p.group_cluster_roles = group_roles(target, &apis);
         p.api_cluster_roles = api_roles(csv);
         if target.is_all_namespaces() {
-            lift_to_cluster(&mut p);
+            lift_to_cluster(csv, &mut p);
         } else {
-            copy_to_targets(&mut p);
+            copy_to_targets(csv, &mut p);
         }
     }
     p.access = access_table(&p);
@@ -426,10 +431,18 @@ fn api_role(name: &str, role: &str, api: &Gvk, rule: Rule) -> GeneratedRole {
     }
 }
 
-/// AllNamespaces: each Role of the operator's namespace becomes a ClusterRole of the same name and
-/// labels (its rules plus get/list/watch on namespaces), each RoleBinding a ClusterRoleBinding;
-/// OLM creates neither when one of that name exists.
-fn lift_to_cluster(p: &mut RbacPreview) {
+/// AllNamespaces: unless the service accounts already hold every permission and cluster
+/// permission cluster-wide, each Role of the operator's namespace becomes a ClusterRole of the same
+/// name and labels (its rules plus get/list/watch on namespaces), each RoleBinding a
+/// ClusterRoleBinding; OLM creates neither when one of that name exists.
+fn lift_to_cluster(csv: &CsvView, p: &mut RbacPreview) {
+    let mut all: Vec<StrategyPermissions> = csv.cluster_permissions.clone().unwrap_or_default();
+    all.extend(csv.permissions.iter().flatten().cloned());
+    match permissions_met(p, &all, None) {
+        Ok(false) => {}
+        Ok(true) => return,
+        Err(e) => return p.permission_check_error = Some(e),
+    }
     for r in p.roles.clone() {
         if p.cluster_roles.iter().any(|c| c.name == r.name) {
             continue;
@@ -447,13 +460,22 @@ fn lift_to_cluster(p: &mut RbacPreview) {
 }
 
 /// Other groups: the Roles and RoleBindings copied into each target namespace but the
-/// operator's, owned by the copied CSV there: their labels kept, the owner's namespace changed,
-/// `olm.copiedFrom` and `olm.managed` added.
-fn copy_to_targets(p: &mut RbacPreview) {
+/// operator's where the service accounts do not already hold their permissions, owned by the
+/// copied CSV there: their labels kept, the owner's namespace changed, `olm.copiedFrom` and
+/// `olm.managed` added. An invalid rule stops OLM at its permission check, before any copy.
+fn copy_to_targets(csv: &CsvView, p: &mut RbacPreview) {
     let own = p.target.operator_namespace.clone();
+    let (perms, cluster_perms) = (csv.permissions.clone().unwrap_or_default(), csv.cluster_permissions.clone());
     let (roles, bindings) = (p.roles.clone(), p.role_bindings.clone());
     let (targets, csv_name) = (p.target.target_namespaces.clone(), p.csv_name.clone());
     for ns in targets.iter().filter(|ns| **ns != own) {
+        let met = permissions_met(p, &perms, Some(ns))
+            .and_then(|met| Ok(permissions_met(p, cluster_perms.as_deref().unwrap_or_default(), None)? && met));
+        match met {
+            Ok(false) => {}
+            Ok(true) => continue,
+            Err(e) => return p.permission_check_error = Some(e),
+        }
         let relabel = |labels: &BTreeMap<String, String>| {
             let mut labels = labels.clone();
             labels.extend(owner_labels(&csv_name, ns, CSV_KIND));
@@ -552,12 +574,22 @@ fn notes(csv: &CsvView, p: &mut RbacPreview) {
     if csv_provided_apis(csv).is_err() {
         p.notes.push("a CRD name has no dot: OLM cannot read the CSV's APIs and never installs it".into());
     }
+    if let Some(e) = &p.permission_check_error {
+        p.notes.push(format!(
+            "OLM's permission check fails ({e}): the Roles are neither copied into the target namespaces nor \
+             lifted to cluster scope, and the CSV does not succeed"
+        ));
+    }
     if p.target.is_all_namespaces() && p.unsupported.is_none() && !p.roles.is_empty() {
-        p.notes.push(
+        p.notes.push(if p.cluster_roles.iter().any(|r| r.lifted) {
             "AllNamespaces: OLM lifts each Role to a ClusterRole of the same name (adding get/list/watch on \
-             namespaces) unless the service account already has the permissions cluster-wide"
-                .into(),
-        );
+             namespaces), as the service accounts do not hold the permissions cluster-wide"
+                .into()
+        } else {
+            "AllNamespaces: the service accounts hold every permission cluster-wide already (clusterPermissions), \
+             so OLM lifts no Role to cluster scope"
+                .into()
+        });
     }
 }
 
