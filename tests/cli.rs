@@ -349,14 +349,6 @@ fn rbac_previews_a_real_bundle_under_each_supported_mode() {
     assert!(text.contains("what the operator may touch:"), "{text}");
 
     // YAML.
-    let out = bin()
-        .args(["rbac", "--package", "ecr-secret-operator", "--format", "yaml", "--install-mode", "AllNamespaces"])
-        .arg(&catalog)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("installMode: AllNamespaces"));
-
     // Targets that do not make the mode's group: usage error.
     let out = bin()
         .args([
