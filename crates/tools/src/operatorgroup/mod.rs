@@ -28,6 +28,7 @@ pub mod rbac_bundle;
 pub mod rbac_check;
 pub mod rbac_manifests;
 pub mod rbac_names;
+pub mod rbac_rule;
 pub mod rbac_text;
 pub mod reconcile;
 pub mod targets;

@@ -33,7 +33,7 @@ use super::rbac_names::{
     aggregation_label, binding_hash, cluster_role_name, group_cluster_role_name, role_name, rules_hash,
     PERMISSIONS_HASH_LABEL,
 };
-use crate::model::csv::{CsvView, PolicyRule, StrategyPermissions};
+use crate::model::csv::{CsvView, StrategyPermissions};
 use crate::property::Gvk;
 
 /// The role types OLM aggregates, with the verbs each grants on a provided API.
@@ -98,37 +98,7 @@ impl RbacTarget {
     }
 }
 
-/// A `PolicyRule`, serialisable (empty lists omitted).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Rule {
-    /// `verbs`.
-    pub verbs: Vec<String>,
-    /// `apiGroups`.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub api_groups: Vec<String>,
-    /// `resources`.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub resources: Vec<String>,
-    /// `resourceNames`.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub resource_names: Vec<String>,
-    /// `nonResourceURLs`.
-    #[serde(rename = "nonResourceURLs", skip_serializing_if = "Vec::is_empty")]
-    pub non_resource_urls: Vec<String>,
-}
-
-impl From<&PolicyRule> for Rule {
-    fn from(r: &PolicyRule) -> Rule {
-        Rule {
-            verbs: r.verbs.clone(),
-            api_groups: r.api_groups.clone(),
-            resources: r.resources.clone(),
-            resource_names: r.resource_names.clone(),
-            non_resource_urls: r.non_resource_urls.clone(),
-        }
-    }
-}
+pub use super::rbac_rule::Rule;
 
 fn strings(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| s.to_string()).collect()
@@ -438,7 +408,7 @@ fn api_role(name: &str, role: &str, api: &Gvk, rule: Rule) -> GeneratedRole {
 fn lift_to_cluster(csv: &CsvView, p: &mut RbacPreview) {
     let mut all: Vec<StrategyPermissions> = csv.cluster_permissions.clone().unwrap_or_default();
     all.extend(csv.permissions.iter().flatten().cloned());
-    match permissions_met(p, &all, None) {
+    match permissions_met(&all, None, |account, ns| granted_rules(p, account, ns)) {
         Ok(false) => {}
         Ok(true) => return,
         Err(e) => return p.permission_check_error = Some(e),
@@ -469,8 +439,9 @@ fn copy_to_targets(csv: &CsvView, p: &mut RbacPreview) {
     let (roles, bindings) = (p.roles.clone(), p.role_bindings.clone());
     let (targets, csv_name) = (p.target.target_namespaces.clone(), p.csv_name.clone());
     for ns in targets.iter().filter(|ns| **ns != own) {
-        let met = permissions_met(p, &perms, Some(ns))
-            .and_then(|met| Ok(permissions_met(p, cluster_perms.as_deref().unwrap_or_default(), None)? && met));
+        let granted = |account: &str, ns: Option<&str>| granted_rules(p, account, ns);
+        let met = permissions_met(&perms, Some(ns), granted)
+            .and_then(|met| Ok(permissions_met(cluster_perms.as_deref().unwrap_or_default(), None, granted)? && met));
         match met {
             Ok(false) => {}
             Ok(true) => continue,
@@ -494,6 +465,24 @@ fn copy_to_targets(csv: &CsvView, p: &mut RbacPreview) {
         p.roles.extend(copied);
         p.role_bindings.extend(copied_bindings);
     }
+}
+
+/// The rules granted to `account` in `namespace` (`None`: cluster-wide) by the objects so far: its
+/// ClusterRoleBindings' ClusterRoles, and in a namespace its RoleBindings' Roles there.
+fn granted_rules<'a>(p: &'a RbacPreview, account: &str, namespace: Option<&str>) -> Vec<&'a Rule> {
+    let bound_rules = |roles: &'a [GeneratedRole], b: &GeneratedBinding| {
+        let role = roles.iter().filter(|r| r.name == b.role_name && r.namespace == b.namespace);
+        role.flat_map(|r| &r.rules).collect::<Vec<&'a Rule>>()
+    };
+    let mut rules: Vec<&Rule> = Vec::new();
+    for b in p.cluster_role_bindings.iter().filter(|b| b.service_account == account) {
+        rules.extend(bound_rules(&p.cluster_roles, b));
+    }
+    let Some(ns) = namespace else { return rules };
+    for b in p.role_bindings.iter().filter(|b| b.service_account == account && b.namespace.as_deref() == Some(ns)) {
+        rules.extend(bound_rules(&p.roles, b));
+    }
+    rules
 }
 
 /// What each bound service account may touch: every rule of every bound role, one row per
@@ -596,7 +585,7 @@ fn notes(csv: &CsvView, p: &mut RbacPreview) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::csv::{ApiServiceDescription, CrdDescription, InstallMode};
+    use crate::model::csv::{ApiServiceDescription, CrdDescription, InstallMode, PolicyRule};
 
     fn csv(modes: &[&str]) -> CsvView {
         let perm = |sa: &str, rules: Vec<PolicyRule>| StrategyPermissions {

@@ -10,19 +10,20 @@
 //! resources, empty `resourceNames` allowing every name, URLs with a trailing `*` as prefixes).
 //! The service account is a user without groups there, so only bindings naming it count.
 
-use super::rbac::{GeneratedBinding, GeneratedRole, RbacPreview, Rule};
+use super::rbac_rule::Rule;
 use crate::model::csv::{PolicyRule, StrategyPermissions};
 
 /// Whether every rule of `perms` is allowed to its service account in `namespace` (`None`:
-/// cluster-wide) by the preview's bindings so far; OLM's error text for an invalid rule.
-pub fn permissions_met(
-    p: &RbacPreview,
+/// cluster-wide) by the rules `granted(account, namespace)` gives it; OLM's error text for an
+/// invalid rule.
+pub fn permissions_met<'a>(
     perms: &[StrategyPermissions],
     namespace: Option<&str>,
+    granted: impl Fn(&str, Option<&str>) -> Vec<&'a Rule>,
 ) -> Result<bool, String> {
     let mut met = true;
     for perm in perms {
-        let grants = grants(p, &perm.service_account_name, namespace);
+        let grants = granted(&perm.service_account_name, namespace);
         for rule in &perm.rules {
             rule_valid(rule)?;
             met &= requests(rule).iter().all(|r| grants.iter().any(|g| allows(g, r)));
@@ -41,25 +42,6 @@ fn rule_valid(rule: &PolicyRule) -> Result<(), String> {
         return Err("rule invalid: rule cannot apply to both regular resources and non-resource URLs".into());
     }
     Ok(())
-}
-
-/// The rules granted to `account` in `namespace`: its ClusterRoleBindings' ClusterRoles, and in a
-/// namespace its RoleBindings' Roles there.
-fn grants<'a>(p: &'a RbacPreview, account: &str, namespace: Option<&str>) -> Vec<&'a Rule> {
-    let mut rules: Vec<&Rule> = Vec::new();
-    for b in p.cluster_role_bindings.iter().filter(|b| b.service_account == account) {
-        rules.extend(bound_rules(&p.cluster_roles, b));
-    }
-    let Some(ns) = namespace else { return rules };
-    for b in p.role_bindings.iter().filter(|b| b.service_account == account && b.namespace.as_deref() == Some(ns)) {
-        rules.extend(bound_rules(&p.roles, b));
-    }
-    rules
-}
-
-/// The rules of the role `b` refers to.
-fn bound_rules<'a>(roles: &'a [GeneratedRole], b: &GeneratedBinding) -> Vec<&'a Rule> {
-    roles.iter().filter(|r| r.name == b.role_name && r.namespace == b.namespace).flat_map(|r| &r.rules).collect()
 }
 
 /// One request of a rule's expansion.
