@@ -727,6 +727,32 @@ mod tests {
         assert!(p.cluster_role_bindings.iter().any(|b| b.role_name == lifted.name && b.role_kind == "ClusterRole"));
         let pods = p.access.iter().find(|a| a.resource == "pods" && a.namespace.is_none());
         assert!(pods.is_some(), "pods cluster-wide");
+        assert!(p.to_text().contains(" (the Role of the same name, lifted to cluster scope)\n"));
+    }
+
+    #[test]
+    fn permissions_held_cluster_wide_are_neither_lifted_nor_copied() {
+        // OLM's permissionStatus: clusterPermissions granting everything already cover the Role.
+        let mut c = csv(&["AllNamespaces", "MultiNamespace"]);
+        let everything = PolicyRule {
+            verbs: vec!["*".into()],
+            api_groups: vec!["*".into()],
+            resources: vec!["*".into()],
+            ..PolicyRule::default()
+        };
+        c.cluster_permissions.as_mut().unwrap()[0].rules.push(everything);
+        c.cluster_permissions.as_mut().unwrap()[0].rules[0].verbs = vec!["*".into()];
+        let p = preview_rbac(&c, "b", &target(InstallModeType::AllNamespaces, None));
+        assert!(!p.cluster_roles.iter().any(|r| r.lifted));
+        let p = preview_rbac(&c, "b", &target(InstallModeType::MultiNamespace, Some(&["a", "b"])));
+        assert_eq!(p.roles.len(), 1, "no copies");
+        // A rule without verbs stops OLM's check: nothing is copied, and the preview says why.
+        let mut c = csv(&["MultiNamespace"]);
+        c.permissions.as_mut().unwrap()[0].rules[0].verbs.clear();
+        let p = preview_rbac(&c, "b", &target(InstallModeType::MultiNamespace, Some(&["a", "b"])));
+        assert_eq!(p.permission_check_error.as_deref(), Some("rule invalid: policy rule must have at least one verb"));
+        assert_eq!(p.roles.len(), 1);
+        assert!(p.notes.iter().any(|n| n.starts_with("OLM's permission check fails")));
     }
 
     #[test]
