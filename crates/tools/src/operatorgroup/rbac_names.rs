@@ -1,5 +1,5 @@
-//! The names and labels OLM derives from hashes when it generates RBAC, reproduced where OLM's
-//! hash is a pure function of strings (and marked as a placeholder where it is not).
+//! The names and labels OLM derives from hashes when it generates RBAC, each reproduced byte for
+//! byte from the CSV's text.
 //!
 //! - An OperatorGroup's ClusterRoles are `olm.og.<group>.<role>-<hash>`, the hash being
 //!   `base62(SHA-224("<namespace>/<group>/<role>"))` (OLM's `getClusterRoleName`): reproduced by
@@ -50,7 +50,7 @@ pub const PERMISSIONS_HASH_LABEL: &str = "olm.permissions.hash";
 /// The API group of a binding's role reference.
 pub const RBAC_API_GROUP: &str = "rbac.authorization.k8s.io";
 
-/// The Role (and RoleBinding) OLM makes in `namespace`'s CSV `csv` for one `permissions` entry:
+/// The Role (and RoleBinding) OLM makes for CSV `csv` for one `permissions` entry:
 /// `generateName("<csv>-<serviceAccount>", {name, permission})`.
 pub fn role_name(csv: &str, perm: &StrategyPermissions) -> String {
     let mut json = String::from("{");
