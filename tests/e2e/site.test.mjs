@@ -519,6 +519,7 @@ test('install: OperatorGroup outcome, generated roles, an unsupported mode, tena
   assert.match(manifests, /^# kube-green\.v0\.7\.1 as AllNamespaces: OperatorGroup operator-group in namespace operators, targeting all namespaces\n/);
   const docs = manifests.split(/^---\n/m);
   assert.ok(docs.every((d) => /^apiVersion: /m.test(d) && /^kind: /m.test(d)), manifests);
+  assert.match(await page.textContent('#inst-rbac details.inst-objects summary'), new RegExp(`^The ${docs.length} objects OLM creates`));
   assert.ok(docs.some((d) => d.includes('\nkind: ClusterRole\n') && d.includes('  name: kube-green.v0.7.1-kube-gr-ZleTLia9qHxVbQPVF5GUmIYBhhlOaPepKSeAR\n')), manifests);
 
   // An install mode the CSV does not support: OLM's reason and message.

@@ -294,7 +294,7 @@ export function createInstallPanel({ main, openFile, download }) {
     body.push(objectsView(preview));
     body.push(h('p', { class: 'inst-manifests' },
       h('button', { type: 'button', id: 'inst-download-yaml', onclick: save }, 'Download manifests (YAML)'),
-      ' ', h('span', { class: 'muted' }, `The ${plural(objectCount(preview), 'object')} with the names and labels OLM gives them, one YAML document each, for kubectl apply --dry-run=server or a diff against kubectl get -o yaml (owner references left out).`)));
+      ' ', h('span', { class: 'muted' }, `These ${plural(objectCount(preview), 'object')} as Kubernetes manifests, one YAML document each, named and labelled as OLM makes them: for kubectl apply --dry-run=server, or a diff against kubectl get -o yaml (owner references left out).`)));
     if (preview.notes.length) body.push(h('ul', { class: 'note inst-notes' }, preview.notes.map((n) => h('li', {}, n))));
     return section('inst-rbac', 'Roles OLM generates', ...body);
   }
@@ -338,6 +338,7 @@ export function createInstallPanel({ main, openFile, download }) {
       h('td', {}, r.aggregationSelectors?.length ? `aggregates ${r.aggregationSelectors.map((s) => Object.entries(s).map(([k, v]) => `${k}=${v}`).join(',')).join('; ')}` : plural(r.rules.length, 'rule'))));
     const binding = (kind, b) => rows.push(h('tr', {}, h('td', {}, kind), h('td', { class: 'mono' }, b.name), h('td', {}, b.namespace ?? '—'),
       h('td', {}, `${b.roleKind} ${b.roleName} → ${b.serviceAccountNamespace}/${b.serviceAccount}`)));
+    for (const sa of p.serviceAccounts) rows.push(h('tr', {}, h('td', {}, 'ServiceAccount'), h('td', { class: 'mono' }, sa), h('td', {}, p.target.operatorNamespace), h('td', {}, '—')));
     for (const r of p.groupClusterRoles) role('ClusterRole (group)', r);
     for (const r of p.apiClusterRoles) role('ClusterRole (API)', r);
     for (const r of p.roles) role('Role', r);
