@@ -444,7 +444,7 @@ const resolvePanel = createResolvePanel({ main: () => state.catalog, exampleFile
 const templatesPanel = createTemplatesPanel({ main: () => state.catalog, exampleFiles, readFiles: readFileList, download });
 
 // ---- install: OperatorGroups, install modes, RBAC, tenants
-const installPanel = createInstallPanel({ main: () => state.catalog, openFile });
+const installPanel = createInstallPanel({ main: () => state.catalog, openFile, download });
 
 // ---- compare two catalogs: changes, update safety, graphs coloured by change
 const comparePanel = createComparePanel({ main: () => state.catalog, exampleFiles, readFiles: readFileList, openFile });
