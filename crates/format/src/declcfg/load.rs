@@ -163,7 +163,7 @@ pub fn parse_and_decode(files: &[FileInput]) -> ParsedTrees {
                 docs.iter().filter_map(parse).collect()
             }
         };
-        let manifests = documents.iter().flat_map(embedded_objects).filter_map(|data| manifest_tree(data)).collect();
+        let manifests = documents.iter().flat_map(embedded_objects).filter_map(manifest_tree).collect();
         ParsedTrees { documents, manifests }
     };
     #[cfg(not(target_arch = "wasm32"))]
