@@ -205,22 +205,27 @@ export function editOps({ entry, tools, put, summary, reload, close }) {
     },
 
     /**
-     * The files changed since saved: `{files: [{path, content}]}`, and with `zip`, those files as
-     * one zip archive (`zip`: its bytes).
+     * The files changed since saved: `{files: [{path, content, base}]}` (`base`: the text as
+     * opened or last saved, which a write-back checks the folder still holds; null for a file the
+     * edits created), and with `zip`, those files as one zip archive (`zip`: its bytes).
      */
     editChanged(handle, { zip = false } = {}) {
       const e = entry(handle);
+      const st = stateOf(e);
       const { changed } = status(e);
-      const files = e.files.filter((f) => changed.includes(f.path)).map((f) => ({ path: f.path, content: f.content }));
+      const files = e.files.filter((f) => changed.includes(f.path)).map((f) => ({ path: f.path, content: f.content, base: st.written.get(f.path) ?? null }));
       if (!zip) return { files };
       return { files, zip: zipSync(Object.fromEntries(files.map((f) => [f.path, strToU8(f.content)]))) };
     },
 
-    /** The changed files were saved: they are the new baseline of "changed". */
-    editSaved(handle) {
+    /**
+     * The changed files were saved: they are the new baseline of "changed". `files` (`[{path,
+     * content}]`): only those texts were saved (what was typed meanwhile stays unsaved).
+     */
+    editSaved(handle, { files } = {}) {
       const e = entry(handle);
       const st = stateOf(e);
-      for (const f of e.files) st.written.set(f.path, f.content);
+      for (const f of files ?? e.files) st.written.set(f.path, f.content);
       return status(e);
     },
   };
