@@ -9,8 +9,8 @@
 // operations (add a bundle, a new channel, the default channel) with a single-file download, saving
 // into a folder through the File System Access API (all or nothing under injected write and commit
 // failures, refused with the file named when the folder's copy changed or was deleted, then
-// overwritten or reloaded), and the time to plan and apply an edit on
-// community-v4.20 (printed). axe-core finds no serious violation in the dialogs, the graph view
+// overwritten or reloaded; www/src/folder.js on its own for the files an edit creates), and the
+// time to plan and apply an edit on community-v4.20 (printed). axe-core finds no serious violation in the dialogs, the graph view
 // and the Edits panel. Screenshots go to www/e2e-screenshots/ (git-ignored).
 // Run after `scripts/build-site.sh`: `node --test tests/e2e/edit.test.mjs`.
 import { test, before, after } from 'node:test';
@@ -491,6 +491,49 @@ test('save into a folder: all or nothing, and refused when the folder changed un
   assert.equal(await count(page, 'editChanged'), 0, 'the unsaved edit dropped');
   await page.click(`#files button:has-text("${nicFile}")`);
   await page.waitForSelector('#editor .cm-content :text("defaultChannel: beta")');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('folder.js on its own: a file the edits create must not exist; a failed write removes what it created', async () => {
+  server.routes.set('/folder-test/folder.js', { type: 'text/javascript', body: readFileSync(join(repo, 'www/src/folder.js')) });
+  server.routes.set('/folder-test/index.html', { type: 'text/html', body: '<!doctype html><html lang="en"><title>folder.js</title><link rel="icon" href="data:,"></html>' });
+  const { page, errors } = await newPage(browser);
+  await page.goto(`${server.base}folder-test/index.html`);
+  await seedFolder(page, { 'a/old.yaml': 'old\n' });
+  const out = await page.evaluate(async () => {
+    const { checkFolder, writeAll } = await import('/folder-test/folder.js');
+    const root = await navigator.storage.getDirectory();
+    const list = async (dir = root, prefix = '') => {
+      const names = [];
+      for await (const [name, e] of dir.entries()) names.push(prefix + name, ...(e.kind === 'directory' ? await list(e, `${prefix}${name}/`) : []));
+      return names.sort();
+    };
+    const files = [{ path: 'a/old.yaml', content: 'new\n', base: 'old\n' }, { path: 'b/c/new.yaml', content: 'created\n', base: null }];
+    const clean = await checkFolder(root, files);
+    // The second write fails: the new file and its two folders go again.
+    const real = FileSystemFileHandle.prototype.createWritable;
+    let n = 0;
+    FileSystemFileHandle.prototype.createWritable = async function (...args) {
+      const w = await real.apply(this, args);
+      if (++n === 2) w.write = () => Promise.reject(new DOMException('the disk is full (injected)', 'QuotaExceededError'));
+      return w;
+    };
+    const failed = await writeAll(root, files, { previous: clean.current }).then(() => 'written', (e) => e.message);
+    const afterFailure = await list();
+    FileSystemFileHandle.prototype.createWritable = real;
+    const stamps = await writeAll(root, files, { previous: clean.current });
+    const written = await list();
+    const exists = await checkFolder(root, [{ path: 'b/c/new.yaml', content: 'again\n', base: null }]);
+    return { clean: clean.conflicts, current: [...clean.current], failed, afterFailure, stamps: [...stamps.keys()], written, exists: exists.conflicts };
+  });
+  assert.deepEqual(out.clean, []);
+  assert.deepEqual(out.current, [['a/old.yaml', 'old\n'], ['b/c/new.yaml', null]]);
+  assert.equal(out.failed, 'the disk is full (injected); nothing was changed in the folder');
+  assert.deepEqual(out.afterFailure, ['a', 'a/old.yaml']);
+  assert.deepEqual(out.stamps, ['a/old.yaml', 'b/c/new.yaml']);
+  assert.deepEqual(out.written, ['a', 'a/old.yaml', 'b', 'b/c', 'b/c/new.yaml']);
+  assert.deepEqual(out.exists.map((c) => [c.path, c.why]), [['b/c/new.yaml', 'exists']]);
   assert.deepEqual(errors, []);
   await page.close();
 });
