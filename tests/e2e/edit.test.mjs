@@ -474,11 +474,24 @@ test('save into a folder: all or nothing, and refused when the folder changed un
   assert.equal(written[visionFile], saved[visionFile]);
   assert.equal(await count(page, 'editChanged'), 0);
 
-  // ---- a file deleted from the folder is a conflict too; then "reload" opens the folder's catalog
-  await page.click('#edit-deprecate-package');
-  await page.fill('#edit-deprecate-package-message', 'Gone.');
+  // ---- a download in between does not move what the folder is expected to hold
+  const deprecateGone = async () => {
+    await page.click('#edit-deprecate-package');
+    await page.fill('#edit-deprecate-package-message', 'Gone.');
+    await preview(page);
+    await apply(page);
+  };
+  await deprecateGone();
+  await Promise.all([page.waitForEvent('download'), page.click('#edit-download')]);
+  await page.waitForSelector('#edit-changed-h:has-text("No unsaved changes")');
+  await page.click('#edit-undeprecate-package');
   await preview(page);
   await apply(page);
+  assert.equal(await saveFolder(page), 'saved', 'the folder still holds what it was last saved with');
+  assert.equal((await folderFiles(page))[nicFile], original[nicFile]);
+
+  // ---- a file deleted from the folder is a conflict too; then "reload" opens the folder's catalog
+  await deprecateGone();
   await page.evaluate(async (dir) => (await navigator.storage.getDirectory()).removeEntry(dir, { recursive: true }), NIC);
   assert.equal(await saveFolder(page), 'conflict');
   assert.match(await page.textContent('#edit-status'), /multi-nic-cni-operator\/catalog\.yaml was deleted from the folder/);

@@ -658,7 +658,7 @@ export function createEditing(deps) {
       };
       const written = await writeAll(folder, files, { previous: found.current, verify });
       for (const [path, ms] of written) stamps.set(path, ms);
-      const saved = await call('editSaved', c.handle, { files: files.map(({ path, content }) => ({ path, content })) });
+      const saved = await call('editSaved', c.handle, { files: files.map(({ path, content }) => ({ path, content })), folder: true });
       showStatus(saved, `Saved ${plural(files.length, 'file')} to the folder ${folder.name}${force ? ', over the folder\'s copy' : ''}.`);
       document.body.dataset.editFolderSaves = String((Number(document.body.dataset.editFolderSaves) || 0) + 1);
     } catch (e) {
