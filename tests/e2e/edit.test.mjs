@@ -457,7 +457,7 @@ test('save into a folder: all or nothing, and refused when the folder changed un
   await writeInFolder(page, nicFile, theirs);
   assert.equal(await saveFolder(page), 'conflict');
   const status = await page.textContent('#edit-status');
-  assert.match(status, /^Not saved, nothing was written: multi-nic-cni-operator\/catalog\.yaml changed in the folder \(at \d\d:\d\d:\d\d\) since it was opened or last saved here/);
+  assert.match(status, /^Not saved, nothing was written: multi-nic-cni-operator\/catalog\.yaml changed in the folder \(at \d\d:\d\d:\d\d\) since it was opened or last saved there/);
   assert.doesNotMatch(status, /visionone/);
   assert.ok(await page.isVisible('#edit-reload-folder') && await page.isVisible('#edit-overwrite'), 'reload and overwrite offered');
   assert.deepEqual(await folderFiles(page), { [nicFile]: theirs, [visionFile]: saved[visionFile] }, 'their change kept');

@@ -626,7 +626,7 @@ export function createEditing(deps) {
   };
 
   function showConflict(conflicts) {
-    statusEl.textContent = `Not saved, nothing was written: ${conflicts.map((c) => WHY[c.why](c)).join('; ')} since it was opened or last saved here. Reload the catalog from the folder (dropping your unsaved edits), or overwrite the folder's copy with yours.`;
+    statusEl.textContent = `Not saved, nothing was written: ${conflicts.map((c) => WHY[c.why](c)).join('; ')} since it was opened or last saved there. Reload the catalog from the folder (dropping your unsaved edits), or overwrite the folder's copy with yours.`;
     conflictBox.hidden = false;
     document.body.dataset.editConflicts = String(conflicts.length);
   }
