@@ -101,7 +101,7 @@ async function load(files, source = null, given = null) {
   templatesPanel.refresh();
   installPanel.refresh();
   comparePanel.refresh();
-  if (files) await editing.loaded();
+  if (files) await editing.loaded(files);
   $('channel-view').hidden = true;
   updateLink();
   document.body.dataset.loadedMs = String(Math.round(performance.now() - t0));
@@ -476,6 +476,7 @@ const editing = createEditing({
   view: () => (state.pkg && state.graph ? { pkg: state.pkg, channel: $('channel').value, graph: state.graph } : null),
   adopt,
   download,
+  load: (files) => load(files),
 });
 $('edit-tools').append(editing.elements.pkg);
 $('graph').after(editing.elements.node);
