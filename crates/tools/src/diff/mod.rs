@@ -82,10 +82,10 @@ impl CatalogDiff {
         self.findings.iter().any(Diagnostic::is_error)
     }
 
-    /// How many findings are errors and how many warnings.
+    /// How many findings are errors and how many warnings (notes are neither).
     pub fn counts(&self) -> (usize, usize) {
-        let errors = self.findings.iter().filter(|d| d.severity == Severity::Error).count();
-        (errors, self.findings.len() - errors)
+        let count = |s| self.findings.iter().filter(|d| d.severity == s).count();
+        (count(Severity::Error), count(Severity::Warning))
     }
 }
 
@@ -386,16 +386,9 @@ mod tests {
                 .deprecate("foo", "etcd.v0.9.1")
                 .build();
             let d = diff(&old(), &new);
-            // 0.9.0 also no longer goes straight to the newest patch.
-            assert_eq!(
-                found(&old(), &new),
-                [
-                    (Code::UpdateZStreamNotConverging, "etcd.v0.9.0".into()),
-                    (Code::UpdatePathThroughDeprecated, "stable".into())
-                ]
-            );
-            assert!(d.findings[1].message.contains("OLM v0 and v1 now upgrades \"etcd.v0.9.0\" through \"etcd.v0.9.1\", which is deprecated (do not use etcd.v0.9.1)"), "{}", d.findings[0].message);
-            assert_eq!((d.findings[1].location.line, d.findings[1].location.pointer.as_str()), (10, "/entries/1/name"));
+            assert_eq!(found(&old(), &new), [(Code::UpdatePathThroughDeprecated, "stable".into())]);
+            assert!(d.findings[0].message.contains("OLM v0 and v1 now upgrades \"etcd.v0.9.0\" through \"etcd.v0.9.1\", which is deprecated (do not use etcd.v0.9.1)"), "{}", d.findings[0].message);
+            assert_eq!((d.findings[0].location.line, d.findings[0].location.pointer.as_str()), (10, "/entries/1/name"));
         }
     }
 
@@ -419,29 +412,54 @@ mod tests {
         }
 
         #[test]
-        fn a_patch_that_only_replaces_leaves_earlier_patches_behind() {
+        fn a_routine_release_appended_after_the_old_path_is_quiet() {
+            // 1.0.0 and 1.0.1 still go to 1.0.2, then on to 1.0.3: nobody's path got worse.
             let new = one(&format!("{OLD}\n            - name: foo.v1.0.3\n              replaces: foo.v1.0.2"));
-            let want = [
-                (Code::UpdateZStreamNotConverging, "foo.v1.0.0".to_string()),
-                (Code::UpdateZStreamNotConverging, "foo.v1.0.1".to_string()),
-            ];
-            assert_eq!(found(&one(OLD), &new), want);
+            assert_eq!(found(&one(OLD), &new), []);
+            let chain = CHAIN.replace("1.1.0", "1.0.1").replace("1.2.0", "1.0.2");
+            let appended = one(&format!("{chain}\n        - name: foo.v1.0.3\n          replaces: foo.v1.0.2"));
+            assert_eq!(found(&one(&chain), &appended), []);
+        }
+
+        #[test]
+        fn dropping_the_skip_range_makes_earlier_patches_newly_lag_a_note() {
+            let new = one(&OLD.replace("skipRange: '>=1.0.0 <1.0.2'", ""));
+            assert_eq!(found(&one(OLD), &new), [(Code::UpdateZStreamNotConverging, "foo.v1.0.0".to_string())]);
             let d = diff(&one(OLD), &new);
+            assert_eq!(d.findings[0].severity, crate::diagnostic::Severity::Note);
+            assert_eq!(d.counts(), (0, 0));
             assert_eq!(
                 d.findings[0].message,
-                "users on \"foo.v1.0.0\" (version 1.0.0) in channel \"stable\" of package \"foo\" upgrade first to \"foo.v1.0.2\" with OLM v0 and v1, not to the newest 1.0 patch \"foo.v1.0.3\" (version 1.0.3): give \"foo.v1.0.3\" a skipRange like \">=1.0.0 <1.0.3\""
+                "users on \"foo.v1.0.0\" (version 1.0.0) in channel \"stable\" of package \"foo\" upgrade first to \"foo.v1.0.1\" with OLM v0 and v1, not to the newest 1.0 patch \"foo.v1.0.2\" (version 1.0.2): give \"foo.v1.0.2\" a skipRange like \">=1.0.0 <1.0.2\""
             );
         }
 
         #[test]
-        fn what_the_old_catalog_already_did_is_not_reported() {
-            // 1.0.0 already went to 1.0.1 first in the old catalog.
-            let old = one(CHAIN.replace("1.1.0", "1.0.1").replace("1.2.0", "1.0.2").as_str());
-            let new = one(&format!(
-                "{}\n        - name: foo.v1.0.3\n          replaces: foo.v1.0.2",
-                CHAIN.replace("1.1.0", "1.0.1").replace("1.2.0", "1.0.2")
-            ));
-            assert_eq!(found(&old, &new), [(Code::UpdateZStreamNotConverging, "foo.v1.0.1".into())]);
+        fn a_patch_inserted_into_a_path_that_already_lagged_makes_it_longer() {
+            let old = one("
+                - name: foo.v1.0.0
+                - name: foo.v1.0.1
+                  replaces: foo.v1.0.0
+                - name: foo.v1.0.3
+                  replaces: foo.v1.0.1
+            ");
+            let new = one("
+                - name: foo.v1.0.0
+                - name: foo.v1.0.1
+                  replaces: foo.v1.0.0
+                - name: foo.v1.0.2
+                  replaces: foo.v1.0.1
+                - name: foo.v1.0.3
+                  replaces: foo.v1.0.2
+            ");
+            // 1.0.0 took 2 steps to 1.0.3 and now takes 3; 1.0.1 newly stops at 1.0.2 first.
+            assert_eq!(
+                found(&old, &new),
+                [
+                    (Code::UpdateZStreamNotConverging, "foo.v1.0.0".into()),
+                    (Code::UpdateZStreamNotConverging, "foo.v1.0.1".into())
+                ]
+            );
         }
     }
 

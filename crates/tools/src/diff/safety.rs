@@ -302,8 +302,11 @@ impl<'a> ChannelCheck<'a> {
         )
     }
 
-    /// `update-z-stream-not-converging`: row `i`'s version x.y.z first upgrades to a patch of
-    /// x.y that is not the newest one in the new channel (it did not in the old catalog).
+    /// `update-z-stream-not-converging` (a note, as `validate`'s `z-stream-gap`): row `i`'s
+    /// version x.y.z first upgrades to a patch of x.y that is not the newest one in the new
+    /// channel, and the change made that worse: it did not before, or its path to where it went
+    /// got longer. A routine release appended after the old path (3.17.2 → 3.17.3 → new 3.17.4)
+    /// is not reported: nobody's path got worse.
     fn z_stream(&self, new_c: &Channel, i: usize) -> Option<Diagnostic> {
         let row = &self.rows[i];
         let routes = row.new.as_ref()?;
@@ -315,7 +318,11 @@ impl<'a> ChannelCheck<'a> {
         let which: Vec<Semantics> =
             [(Semantics::V0, &routes.v0, &row.old.v0), (Semantics::V1, &routes.v1, &row.old.v1)]
                 .into_iter()
-                .filter(|(_, n, o)| lags(self.new_p, new_c, n, v) && !lags(self.old_p, self.old_c, o, v))
+                .filter(|(_, n, o)| {
+                    lags(self.new_p, new_c, n, v)
+                        && !extends(o, n)
+                        && (!lags(self.old_p, self.old_c, o, v) || longer(o, n))
+                })
                 .map(|(s, _, _)| s)
                 .collect();
         let first = which.first()?;
@@ -325,7 +332,7 @@ impl<'a> ChannelCheck<'a> {
         let at =
             new_c.entry(&row.installed).map_or_else(|| locate::channel(self.new_p, new_c), |e| locate::entry(new_c, e));
         Some(
-            Diagnostic::warning(
+            Diagnostic::note(
                 Code::UpdateZStreamNotConverging,
                 format!(
                     "users on {} (version {v}) in channel {} upgrade first to {} with {}, not to the newest {}.{} patch {} (version {newest_v}): give {} a skipRange like \">={}.{}.0 <{newest_v}\"",
@@ -425,6 +432,21 @@ fn lags(p: &Package, c: &Channel, route: &Route, v: &Version) -> bool {
     let Some(nv) = &next.version else { return false };
     let (s, ns) = (v.semver(), nv.semver());
     !route.stranded && ns.major == s.major && ns.minor == s.minor && *nv < newest
+}
+
+/// Whether route `new` only continues route `old`: it takes the same steps, then more (a release
+/// appended after where `old` went).
+fn extends(old: &Route, new: &Route) -> bool {
+    !old.stranded && !new.stranded && new.path.starts_with(&old.path)
+}
+
+/// Whether route `new` takes more steps than `old` to reach where `old` went (or, when it no longer
+/// passes there, more steps in all).
+fn longer(old: &Route, new: &Route) -> bool {
+    match old.path.last().and_then(|end| new.path.iter().position(|x| x == end)) {
+        Some(at) => at + 1 > old.path.len(),
+        None => new.path.len() > old.path.len(),
+    }
 }
 
 /// The bundles a route passes through before its last step's target when that is the head.

@@ -148,9 +148,11 @@ fn table(package: &str, rows: &[&SafetyRow], out: &mut String) {
 fn summary(d: &CatalogDiff, out: &mut String) {
     let count = |k| d.packages.iter().filter(|p| p.kind == k).count();
     let (errors, warnings) = d.counts();
+    let notes = d.findings.len() - errors - warnings;
+    let notes = if notes > 0 { format!(", {notes} notes") } else { String::new() };
     let _ = writeln!(
         out,
-        "{} packages changed ({} added, {} removed); {errors} errors, {warnings} warnings",
+        "{} packages changed ({} added, {} removed); {errors} errors, {warnings} warnings{notes}",
         d.packages.len(),
         count(super::ChangeKind::Added),
         count(super::ChangeKind::Removed)
