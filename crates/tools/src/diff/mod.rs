@@ -499,8 +499,41 @@ mod tests {
             ");
             let d = diff(&one(CHAIN), &new);
             assert_eq!(found(&one(CHAIN), &new), [(Code::UpdateHeadBackwards, "stable".into())]);
-            assert!(d.findings[0].message.ends_with("from \"foo.v1.2.0\" (version 1.2.0) to \"foo.v1.1.0\" (version 1.1.0): users on the old head and new subscriptions no longer agree, and OLM never downgrades"));
+            assert!(d.findings[0].message.ends_with("from \"foo.v1.2.0\" (version 1.2.0) to \"foo.v1.1.0\" (version 1.1.0): OLM v0 and v1 leave users on the old head where they are, above the head, with no more updates; new subscriptions start at \"foo.v1.1.0\""), "{}", d.findings[0].message);
             assert!(d.has_errors());
+        }
+
+        #[test]
+        fn a_lower_version_replacing_the_head_is_a_downgrade_by_olm() {
+            // hive-operator: 0.0.5230 replaces 1.2.5228; OLM follows the edge, not the versions.
+            let old = one("
+                - name: foo.v1.2.5228
+            ");
+            let new = one("
+                - name: foo.v1.2.5228
+                - name: foo.v0.0.5230
+                  replaces: foo.v1.2.5228
+            ");
+            let d = diff(&old, &new);
+            assert_eq!(found(&old, &new), [(Code::UpdateHeadBackwards, "stable".into())]);
+            assert!(d.findings[0].message.ends_with(": OLM v0 and v1 take users on the old head down to \"foo.v0.0.5230\" (version 0.0.5230), a downgrade; new subscriptions start at \"foo.v0.0.5230\""), "{}", d.findings[0].message);
+            assert!(!d.findings[0].message.contains("never downgrades"));
+        }
+
+        #[test]
+        fn a_pre_release_of_the_old_heads_version_says_why_it_is_lower() {
+            // slurm-operator: 1.0.1-1 after 1.0.1 meant a rebuild; "-1" is a pre-release.
+            let old = one("
+                - name: foo.v1.0.1
+            ");
+            let new = one("
+                - name: foo.v1.0.1
+                - name: foo.v1.0.1-1
+                  replaces: foo.v1.0.1
+            ");
+            let d = diff(&old, &new);
+            assert_eq!(found(&old, &new), [(Code::UpdateHeadBackwards, "stable".into())]);
+            assert!(d.findings[0].message.ends_with(". The \"-1\" makes 1.0.1-1 a pre-release of 1.0.1, lower in semver; a rebuild of 1.0.1 is 1.0.1+1 (build metadata) or 1.0.2"), "{}", d.findings[0].message);
         }
 
         #[test]

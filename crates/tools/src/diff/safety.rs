@@ -90,6 +90,45 @@ fn old_rows(p: &Package, c: &Channel) -> Vec<SafetyRow> {
         .collect()
 }
 
+/// What OLM v0 and v1 do with users on an old head whose channel's new head is `head` (version
+/// `v`), from the old head's new routes.
+fn old_head_fate(r: &Routes, head: &str, v: &Version) -> String {
+    let one = |route: &Route| match route.next.as_deref() {
+        Some(n) if n == head => format!("take users on the old head down to {} (version {v}), a downgrade", q(head)),
+        Some(n) => format!("upgrade users on the old head to {}", q(n)),
+        None => "leave users on the old head where they are, above the head, with no more updates".to_string(),
+    };
+    let (v0, v1) = (one(&r.v0), one(&r.v1));
+    if v0 == v1 {
+        format!("OLM v0 and v1 {v0}")
+    } else {
+        format!("OLM v0 will {v0}; OLM v1 will {v1}", v0 = v0, v1 = v1)
+    }
+}
+
+/// Why `new` is below `old` when it is a pre-release of the same version (`1.0.1-1` after
+/// `1.0.1`), with the versions a rebuild should use; empty otherwise.
+fn prerelease_why(old: &Version, new: &Version) -> String {
+    let (o, n) = (old.semver(), new.semver());
+    if n.pre.is_empty() || (o.major, o.minor, o.patch) != (n.major, n.minor, n.patch) {
+        return String::new();
+    }
+    format!(
+        ". The \"-{}\" makes {new} a pre-release of {}.{}.{}, lower in semver; a rebuild of {old} is {}.{}.{}+{} (build metadata) or {}.{}.{}",
+        n.pre,
+        n.major,
+        n.minor,
+        n.patch,
+        o.major,
+        o.minor,
+        o.patch,
+        n.pre,
+        o.major,
+        o.minor,
+        o.patch + 1
+    )
+}
+
 /// Which OLMs a finding is about, as words.
 fn olms(which: &[Semantics]) -> &'static str {
     match which {
@@ -203,6 +242,8 @@ impl<'a> ChannelCheck<'a> {
 
     /// `update-head-backwards`: the new head has a lower version than the old head. Returns the
     /// old head's name when so (its users are then told about this, not about being stranded).
+    /// The message says what OLM v0 and v1 do with users on the old head (from its row), and why
+    /// the version is lower when the new head is a pre-release of the old head's version.
     fn head_backwards(&mut self, new_c: &Channel) -> Option<String> {
         let (ho, hn) = (self.old_c.head().ok()?, new_c.head().ok()?);
         let vo: &Version = bundle_of(self.old_p, ho)?.version.as_ref()?;
@@ -210,20 +251,22 @@ impl<'a> ChannelCheck<'a> {
         if vn >= vo {
             return None;
         }
+        let i = self.old_c.entries.iter().position(|e| e.name.value == ho.name.value)?;
+        let olm = self.rows[i].new.as_ref().map(|r| old_head_fate(r, &hn.name.value, vn)).unwrap_or_default();
         let d = Diagnostic::error(
             Code::UpdateHeadBackwards,
             format!(
-                "the head of channel {} moved backwards, from {} (version {vo}) to {} (version {vn}): users on the old head and new subscriptions no longer agree, and OLM never downgrades",
+                "the head of channel {} moved backwards, from {} (version {vo}) to {} (version {vn}): {olm}; new subscriptions start at {}{}",
                 self.quoted(),
                 q(&ho.name.value),
-                q(&hn.name.value)
+                q(&hn.name.value),
+                q(&hn.name.value),
+                prerelease_why(vo, vn)
             ),
             locate::entry(new_c, hn),
         )
         .with_related("the old head (in the old catalog)", locate::entry(self.old_c, ho));
-        if let Some(i) = self.old_c.entries.iter().position(|e| e.name.value == ho.name.value) {
-            self.push(i, d);
-        }
+        self.push(i, d);
         Some(ho.name.value.clone())
     }
 
