@@ -438,7 +438,7 @@ fn diff_exits_1_on_a_broken_update_promise_and_0_otherwise() {
         "{text}"
     );
     let want = format!(
-        "{}:1:1: error[update-channel-removed]: channel \"fast\" of package \"foo\" is gone from the new catalog",
+        "{}:1:1: error[update-channel-removed]: channel \"fast\" of package \"foo\" is gone from the new catalog: users subscribed to it on its 1 entry get no more updates. It looks like a rename to \"stable\", which holds every entry of it: users must change their Subscription's channel to \"stable\" to keep getting updates.\n",
         d.join("new/foo/catalog.yaml").display()
     );
     assert!(text.contains(&want), "{text}");

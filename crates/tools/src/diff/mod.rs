@@ -591,11 +591,27 @@ mod tests {
             let d = diff(&old, &new);
             assert_eq!(d.findings.len(), 1);
             assert_eq!(d.findings[0].code, Code::UpdateChannelRemoved);
-            assert!(d.findings[0].message.contains("It was the default channel; the new default is \"fast\"."));
+            assert_eq!(
+                d.findings[0].message,
+                "channel \"stable\" of package \"foo\" is gone from the new catalog: users subscribed to it on any of its 3 entries get no more updates. It looks like a rename to \"fast\", which holds every entry of it: users must change their Subscription's channel to \"fast\" to keep getting updates. It was the default channel; the new default is \"fast\"."
+            );
+            assert!(!d.findings[0].message.contains("installed versions subscribe"));
             assert_eq!(d.findings[0].location.pointer, "/defaultChannel");
             let p = &d.packages[0];
             assert_eq!(p.default_channel.as_ref().unwrap().new.as_deref(), Some("fast"));
             assert_eq!(p.channels[0].kind, ChangeKind::Removed);
+        }
+
+        #[test]
+        fn a_channel_whose_entries_are_not_all_elsewhere_is_not_called_a_rename() {
+            let old = Catalog::new().channel("foo", "stable", CHAIN).channel("foo", "fast", CHAIN).build();
+            let new = Catalog::new().channel("foo", "stable", "- name: foo.v1.2.0").build();
+            let d = diff(&old, &new);
+            let removed = d.findings.iter().find(|f| f.code == Code::UpdateChannelRemoved).expect("found");
+            assert_eq!(
+                removed.message,
+                "channel \"fast\" of package \"foo\" is gone from the new catalog: users subscribed to it on any of its 3 entries get no more updates."
+            );
         }
 
         #[test]

@@ -215,7 +215,9 @@ impl<'a> ChannelCheck<'a> {
         }
     }
 
-    /// `update-channel-removed`: a channel with entries is gone, so its subscribers get nothing.
+    /// `update-channel-removed`: a channel with entries is gone, so users subscribed to it get
+    /// nothing. When another channel of the new catalog holds every one of its entries, it looks
+    /// like a rename, and the message says users must change their Subscription's channel.
     fn channel_removed(&self) -> Diagnostic {
         let was_default = self.old_p.default_channel.value == self.old_c.name;
         let default = if was_default {
@@ -223,21 +225,35 @@ impl<'a> ChannelCheck<'a> {
         } else {
             String::new()
         };
+        let n = self.old_c.entries.len();
+        let entries = if n == 1 { "its 1 entry".to_string() } else { format!("any of its {n} entries") };
+        let what = match self.renamed_to() {
+            Some(to) => format!(
+                " It looks like a rename to {}, which holds every entry of it: users must change their Subscription's channel to {} to keep getting updates.",
+                q(to),
+                q(to)
+            ),
+            None => String::new(),
+        };
         let at = if was_default { locate::default_channel(self.new_p) } else { locate::package(self.new_p) };
         Diagnostic::error(
             Code::UpdateChannelRemoved,
             format!(
-                "channel {} is gone from the new catalog, but {} subscribe{} to it: their users get no more updates.{default}",
-                self.quoted(),
-                match self.old_c.entries.len() {
-                    1 => "1 installed version".to_string(),
-                    n => format!("{n} installed versions"),
-                },
-                if self.old_c.entries.len() == 1 { "s" } else { "" }
+                "channel {} is gone from the new catalog: users subscribed to it on {entries} get no more updates.{what}{default}",
+                self.quoted()
             ),
             at,
         )
         .with_related("the channel in the old catalog (not in the new one)", locate::channel(self.old_p, self.old_c))
+    }
+
+    /// The channel of the new catalog that holds every entry of the removed channel (the default
+    /// channel first when several do).
+    fn renamed_to(&self) -> Option<&'a str> {
+        let holds_all = |c: &&Channel| self.old_c.entries.iter().all(|e| c.entry(&e.name.value).is_some());
+        let mut candidates: Vec<&Channel> = self.new_p.channels.iter().filter(holds_all).collect();
+        candidates.sort_by_key(|c| c.name != self.new_p.default_channel.value);
+        candidates.first().map(|c| c.name.as_str())
     }
 
     /// `update-head-backwards`: the new head has a lower version than the old head. Returns the
