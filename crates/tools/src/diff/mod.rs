@@ -14,6 +14,7 @@ mod apis;
 mod changes;
 mod locate;
 mod safety;
+mod stranded_cause;
 mod text;
 
 #[cfg(test)]
@@ -555,7 +556,34 @@ mod tests {
                 ]
             );
             let d = diff(&one(CHAIN), &new);
-            assert!(d.findings[0].message.contains("with OLM v0 in the old catalog"), "{}", d.findings[0].message);
+            assert_eq!(
+                d.findings[0].message,
+                "users on \"foo.v1.0.0\" (version 1.0.0) in channel \"stable\" of package \"foo\" reached the head with OLM v0 in the old catalog, but are stranded in the new one: only \"foo.v1.1.0\" upgrades \"foo.v1.0.0\", and OLM v0 never installs it: \"foo.v1.2.0\" both replaces and skips \"foo.v1.1.0\", so OLM v0 drops it from the replaces chain; add \"foo.v1.0.0\" to the skips of \"foo.v1.2.0\""
+            );
+        }
+
+        #[test]
+        fn a_release_upgraded_only_by_a_skipped_entry_names_who_skips_it() {
+            // 1.1.0 is off the chain (1.3.0 skips it); 1.0.0's only upgrade is 1.1.0.
+            let old = one("
+                - name: foo.v1.0.0
+                - name: foo.v1.1.0
+                  replaces: foo.v1.0.0
+                - name: foo.v1.2.0
+                  replaces: foo.v1.1.0
+            ");
+            let new = one("
+                - name: foo.v1.0.0
+                - name: foo.v1.1.0
+                  replaces: foo.v1.0.0
+                - name: foo.v1.2.0
+                - name: foo.v1.3.0
+                  replaces: foo.v1.2.0
+                  skips: [foo.v1.1.0]
+            ");
+            let d = diff(&old, &new);
+            let f = d.findings.iter().find(|f| f.code == Code::UpdateNewlyStranded).expect("found");
+            assert!(f.message.ends_with(": only \"foo.v1.1.0\" upgrades \"foo.v1.0.0\", and OLM v0 never installs it: \"foo.v1.3.0\" skips \"foo.v1.1.0\"; add \"foo.v1.0.0\" to the skips of \"foo.v1.3.0\""), "{}", f.message);
         }
 
         #[test]

@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::locate::{self, bundle_of, is_deprecated, version_of};
-use super::{PackageSafety, Route, Routes, SafetyRow};
+use super::{stranded_cause, PackageSafety, Route, Routes, SafetyRow};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::gotext::quote as q;
 use crate::graph::{channel_paths, upgrade_path, PathError, Semantics, Start, UpgradePath};
@@ -302,6 +302,14 @@ impl<'a> ChannelCheck<'a> {
         }
         let reason = if which[0] == Semantics::V0 { &new.v0.reason } else { &new.v1.reason };
         let reason = reason.as_deref().unwrap_or("no path");
+        // The walk's "only X upgrade Y" names no edge; say which entry keeps X off the chain.
+        let cause = (which[0] == Semantics::V0 && reason.starts_with("only "))
+            .then(|| {
+                let v = bundle_of(self.old_p, self.old_entry(i)).and_then(|b| b.version.as_ref());
+                stranded_cause::v0_cause(self.new_p, new_c, &new.v0, &row.installed, v)
+            })
+            .flatten();
+        let reason = cause.as_deref().unwrap_or(reason);
         let e = self.old_entry(i);
         let who = match &row.version {
             Some(v) => format!("{} (version {v})", q(&row.installed)),
