@@ -426,7 +426,7 @@ fn diff_exits_1_on_a_broken_update_promise_and_0_otherwise() {
     write(&d, "new/foo/catalog.yaml", VALID);
     let out = bin().args(["diff"]).arg(d.join("old")).arg(d.join("old")).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "0 packages changed (0 added, 0 removed); 0 errors, 0 warnings\n");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "update safety: no installed version's path changes\n0 packages changed (0 added, 0 removed); 0 errors, 0 warnings\n");
 
     let out = bin().args(["diff"]).arg(d.join("old")).arg(d.join("new")).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
@@ -438,7 +438,7 @@ fn diff_exits_1_on_a_broken_update_promise_and_0_otherwise() {
         "{text}"
     );
     let want = format!(
-        "{}:1:1: error[update-channel-removed]: channel \"fast\" of package \"foo\" is gone from the new catalog",
+        "{}:1:1: error[update-channel-removed]: channel \"fast\" of package \"foo\" is gone from the new catalog: users subscribed to it on its 1 entry get no more updates. It looks like a rename to \"stable\", which holds every entry of it: users must change their Subscription's channel to \"stable\" to keep getting updates.\n",
         d.join("new/foo/catalog.yaml").display()
     );
     assert!(text.contains(&want), "{text}");

@@ -353,12 +353,7 @@ impl<'a> V0Channel<'a> {
     }
 
     /// The channel with its (valid) OLM v0 order and its fans already computed.
-    pub fn with_order(
-        package: &'a Package,
-        channel: &'a Channel,
-        order: Vec<usize>,
-        fans: &Fans,
-    ) -> V0Channel<'a> {
+    pub fn with_order(package: &'a Package, channel: &'a Channel, order: Vec<usize>, fans: &Fans) -> V0Channel<'a> {
         let mut rank = vec![None; channel.entries.len()];
         for (r, &i) in order.iter().enumerate() {
             rank[i] = Some(r);

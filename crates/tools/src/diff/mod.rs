@@ -14,6 +14,7 @@ mod apis;
 mod changes;
 mod locate;
 mod safety;
+mod stranded_cause;
 mod text;
 
 #[cfg(test)]
@@ -82,10 +83,10 @@ impl CatalogDiff {
         self.findings.iter().any(Diagnostic::is_error)
     }
 
-    /// How many findings are errors and how many warnings.
+    /// How many findings are errors and how many warnings (notes are neither).
     pub fn counts(&self) -> (usize, usize) {
-        let errors = self.findings.iter().filter(|d| d.severity == Severity::Error).count();
-        (errors, self.findings.len() - errors)
+        let count = |s| self.findings.iter().filter(|d| d.severity == s).count();
+        (count(Severity::Error), count(Severity::Warning))
     }
 }
 
@@ -386,16 +387,9 @@ mod tests {
                 .deprecate("foo", "etcd.v0.9.1")
                 .build();
             let d = diff(&old(), &new);
-            // 0.9.0 also no longer goes straight to the newest patch.
-            assert_eq!(
-                found(&old(), &new),
-                [
-                    (Code::UpdateZStreamNotConverging, "etcd.v0.9.0".into()),
-                    (Code::UpdatePathThroughDeprecated, "stable".into())
-                ]
-            );
-            assert!(d.findings[1].message.contains("OLM v0 and v1 now upgrades \"etcd.v0.9.0\" through \"etcd.v0.9.1\", which is deprecated (do not use etcd.v0.9.1)"), "{}", d.findings[0].message);
-            assert_eq!((d.findings[1].location.line, d.findings[1].location.pointer.as_str()), (10, "/entries/1/name"));
+            assert_eq!(found(&old(), &new), [(Code::UpdatePathThroughDeprecated, "stable".into())]);
+            assert!(d.findings[0].message.contains("OLM v0 and v1 now upgrades \"etcd.v0.9.0\" through \"etcd.v0.9.1\", which is deprecated (do not use etcd.v0.9.1)"), "{}", d.findings[0].message);
+            assert_eq!((d.findings[0].location.line, d.findings[0].location.pointer.as_str()), (10, "/entries/1/name"));
         }
     }
 
@@ -419,29 +413,54 @@ mod tests {
         }
 
         #[test]
-        fn a_patch_that_only_replaces_leaves_earlier_patches_behind() {
+        fn a_routine_release_appended_after_the_old_path_is_quiet() {
+            // 1.0.0 and 1.0.1 still go to 1.0.2, then on to 1.0.3: nobody's path got worse.
             let new = one(&format!("{OLD}\n            - name: foo.v1.0.3\n              replaces: foo.v1.0.2"));
-            let want = [
-                (Code::UpdateZStreamNotConverging, "foo.v1.0.0".to_string()),
-                (Code::UpdateZStreamNotConverging, "foo.v1.0.1".to_string()),
-            ];
-            assert_eq!(found(&one(OLD), &new), want);
+            assert_eq!(found(&one(OLD), &new), []);
+            let chain = CHAIN.replace("1.1.0", "1.0.1").replace("1.2.0", "1.0.2");
+            let appended = one(&format!("{chain}\n        - name: foo.v1.0.3\n          replaces: foo.v1.0.2"));
+            assert_eq!(found(&one(&chain), &appended), []);
+        }
+
+        #[test]
+        fn dropping_the_skip_range_makes_earlier_patches_newly_lag_a_note() {
+            let new = one(&OLD.replace("skipRange: '>=1.0.0 <1.0.2'", ""));
+            assert_eq!(found(&one(OLD), &new), [(Code::UpdateZStreamNotConverging, "foo.v1.0.0".to_string())]);
             let d = diff(&one(OLD), &new);
+            assert_eq!(d.findings[0].severity, crate::diagnostic::Severity::Note);
+            assert_eq!(d.counts(), (0, 0));
             assert_eq!(
                 d.findings[0].message,
-                "users on \"foo.v1.0.0\" (version 1.0.0) in channel \"stable\" of package \"foo\" upgrade first to \"foo.v1.0.2\" with OLM v0 and v1, not to the newest 1.0 patch \"foo.v1.0.3\" (version 1.0.3): give \"foo.v1.0.3\" a skipRange like \">=1.0.0 <1.0.3\""
+                "users on \"foo.v1.0.0\" (version 1.0.0) in channel \"stable\" of package \"foo\" upgrade first to \"foo.v1.0.1\" with OLM v0 and v1, not to the newest 1.0 patch \"foo.v1.0.2\" (version 1.0.2): give \"foo.v1.0.2\" a skipRange like \">=1.0.0 <1.0.2\""
             );
         }
 
         #[test]
-        fn what_the_old_catalog_already_did_is_not_reported() {
-            // 1.0.0 already went to 1.0.1 first in the old catalog.
-            let old = one(CHAIN.replace("1.1.0", "1.0.1").replace("1.2.0", "1.0.2").as_str());
-            let new = one(&format!(
-                "{}\n        - name: foo.v1.0.3\n          replaces: foo.v1.0.2",
-                CHAIN.replace("1.1.0", "1.0.1").replace("1.2.0", "1.0.2")
-            ));
-            assert_eq!(found(&old, &new), [(Code::UpdateZStreamNotConverging, "foo.v1.0.1".into())]);
+        fn a_patch_inserted_into_a_path_that_already_lagged_makes_it_longer() {
+            let old = one("
+                - name: foo.v1.0.0
+                - name: foo.v1.0.1
+                  replaces: foo.v1.0.0
+                - name: foo.v1.0.3
+                  replaces: foo.v1.0.1
+            ");
+            let new = one("
+                - name: foo.v1.0.0
+                - name: foo.v1.0.1
+                  replaces: foo.v1.0.0
+                - name: foo.v1.0.2
+                  replaces: foo.v1.0.1
+                - name: foo.v1.0.3
+                  replaces: foo.v1.0.2
+            ");
+            // 1.0.0 took 2 steps to 1.0.3 and now takes 3; 1.0.1 newly stops at 1.0.2 first.
+            assert_eq!(
+                found(&old, &new),
+                [
+                    (Code::UpdateZStreamNotConverging, "foo.v1.0.0".into()),
+                    (Code::UpdateZStreamNotConverging, "foo.v1.0.1".into())
+                ]
+            );
         }
     }
 
@@ -481,8 +500,41 @@ mod tests {
             ");
             let d = diff(&one(CHAIN), &new);
             assert_eq!(found(&one(CHAIN), &new), [(Code::UpdateHeadBackwards, "stable".into())]);
-            assert!(d.findings[0].message.ends_with("from \"foo.v1.2.0\" (version 1.2.0) to \"foo.v1.1.0\" (version 1.1.0): users on the old head and new subscriptions no longer agree, and OLM never downgrades"));
+            assert!(d.findings[0].message.ends_with("from \"foo.v1.2.0\" (version 1.2.0) to \"foo.v1.1.0\" (version 1.1.0): OLM v0 and v1 leave users on the old head where they are, above the head, with no more updates; new subscriptions start at \"foo.v1.1.0\""), "{}", d.findings[0].message);
             assert!(d.has_errors());
+        }
+
+        #[test]
+        fn a_lower_version_replacing_the_head_is_a_downgrade_by_olm() {
+            // hive-operator: 0.0.5230 replaces 1.2.5228; OLM follows the edge, not the versions.
+            let old = one("
+                - name: foo.v1.2.5228
+            ");
+            let new = one("
+                - name: foo.v1.2.5228
+                - name: foo.v0.0.5230
+                  replaces: foo.v1.2.5228
+            ");
+            let d = diff(&old, &new);
+            assert_eq!(found(&old, &new), [(Code::UpdateHeadBackwards, "stable".into())]);
+            assert!(d.findings[0].message.ends_with(": OLM v0 and v1 take users on the old head down to \"foo.v0.0.5230\" (version 0.0.5230), a downgrade; new subscriptions start at \"foo.v0.0.5230\""), "{}", d.findings[0].message);
+            assert!(!d.findings[0].message.contains("never downgrades"));
+        }
+
+        #[test]
+        fn a_pre_release_of_the_old_heads_version_says_why_it_is_lower() {
+            // slurm-operator: 1.0.1-1 after 1.0.1 meant a rebuild; "-1" is a pre-release.
+            let old = one("
+                - name: foo.v1.0.1
+            ");
+            let new = one("
+                - name: foo.v1.0.1
+                - name: foo.v1.0.1-1
+                  replaces: foo.v1.0.1
+            ");
+            let d = diff(&old, &new);
+            assert_eq!(found(&old, &new), [(Code::UpdateHeadBackwards, "stable".into())]);
+            assert!(d.findings[0].message.ends_with(". The \"-1\" makes 1.0.1-1 a pre-release of 1.0.1, lower in semver; a rebuild of 1.0.1 is 1.0.1+1 (build metadata) or 1.0.2"), "{}", d.findings[0].message);
         }
 
         #[test]
@@ -504,7 +556,34 @@ mod tests {
                 ]
             );
             let d = diff(&one(CHAIN), &new);
-            assert!(d.findings[0].message.contains("with OLM v0 in the old catalog"), "{}", d.findings[0].message);
+            assert_eq!(
+                d.findings[0].message,
+                "users on \"foo.v1.0.0\" (version 1.0.0) in channel \"stable\" of package \"foo\" reached the head with OLM v0 in the old catalog, but are stranded in the new one: only \"foo.v1.1.0\" upgrades \"foo.v1.0.0\", and OLM v0 never installs it: \"foo.v1.2.0\" both replaces and skips \"foo.v1.1.0\", so OLM v0 drops it from the replaces chain; add \"foo.v1.0.0\" to the skips of \"foo.v1.2.0\""
+            );
+        }
+
+        #[test]
+        fn a_release_upgraded_only_by_a_skipped_entry_names_who_skips_it() {
+            // 1.1.0 is off the chain (1.3.0 skips it); 1.0.0's only upgrade is 1.1.0.
+            let old = one("
+                - name: foo.v1.0.0
+                - name: foo.v1.1.0
+                  replaces: foo.v1.0.0
+                - name: foo.v1.2.0
+                  replaces: foo.v1.1.0
+            ");
+            let new = one("
+                - name: foo.v1.0.0
+                - name: foo.v1.1.0
+                  replaces: foo.v1.0.0
+                - name: foo.v1.2.0
+                - name: foo.v1.3.0
+                  replaces: foo.v1.2.0
+                  skips: [foo.v1.1.0]
+            ");
+            let d = diff(&old, &new);
+            let f = d.findings.iter().find(|f| f.code == Code::UpdateNewlyStranded).expect("found");
+            assert!(f.message.ends_with(": only \"foo.v1.1.0\" upgrades \"foo.v1.0.0\", and OLM v0 never installs it: \"foo.v1.3.0\" skips \"foo.v1.1.0\"; add \"foo.v1.0.0\" to the skips of \"foo.v1.3.0\""), "{}", f.message);
         }
 
         #[test]
@@ -540,11 +619,27 @@ mod tests {
             let d = diff(&old, &new);
             assert_eq!(d.findings.len(), 1);
             assert_eq!(d.findings[0].code, Code::UpdateChannelRemoved);
-            assert!(d.findings[0].message.contains("It was the default channel; the new default is \"fast\"."));
+            assert_eq!(
+                d.findings[0].message,
+                "channel \"stable\" of package \"foo\" is gone from the new catalog: users subscribed to it on any of its 3 entries get no more updates. It looks like a rename to \"fast\", which holds every entry of it: users must change their Subscription's channel to \"fast\" to keep getting updates. It was the default channel; the new default is \"fast\"."
+            );
+            assert!(!d.findings[0].message.contains("installed versions subscribe"));
             assert_eq!(d.findings[0].location.pointer, "/defaultChannel");
             let p = &d.packages[0];
             assert_eq!(p.default_channel.as_ref().unwrap().new.as_deref(), Some("fast"));
             assert_eq!(p.channels[0].kind, ChangeKind::Removed);
+        }
+
+        #[test]
+        fn a_channel_whose_entries_are_not_all_elsewhere_is_not_called_a_rename() {
+            let old = Catalog::new().channel("foo", "stable", CHAIN).channel("foo", "fast", CHAIN).build();
+            let new = Catalog::new().channel("foo", "stable", "- name: foo.v1.2.0").build();
+            let d = diff(&old, &new);
+            let removed = d.findings.iter().find(|f| f.code == Code::UpdateChannelRemoved).expect("found");
+            assert_eq!(
+                removed.message,
+                "channel \"fast\" of package \"foo\" is gone from the new catalog: users subscribed to it on any of its 3 entries get no more updates."
+            );
         }
 
         #[test]

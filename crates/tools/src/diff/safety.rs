@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::locate::{self, bundle_of, is_deprecated, version_of};
-use super::{PackageSafety, Route, Routes, SafetyRow};
+use super::{stranded_cause, PackageSafety, Route, Routes, SafetyRow};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::gotext::quote as q;
 use crate::graph::{channel_paths, upgrade_path, PathError, Semantics, Start, UpgradePath};
@@ -88,6 +88,45 @@ fn old_rows(p: &Package, c: &Channel) -> Vec<SafetyRow> {
             findings: Vec::new(),
         })
         .collect()
+}
+
+/// What OLM v0 and v1 do with users on an old head whose channel's new head is `head` (version
+/// `v`), from the old head's new routes.
+fn old_head_fate(r: &Routes, head: &str, v: &Version) -> String {
+    let one = |route: &Route| match route.next.as_deref() {
+        Some(n) if n == head => format!("take users on the old head down to {} (version {v}), a downgrade", q(head)),
+        Some(n) => format!("upgrade users on the old head to {}", q(n)),
+        None => "leave users on the old head where they are, above the head, with no more updates".to_string(),
+    };
+    let (v0, v1) = (one(&r.v0), one(&r.v1));
+    if v0 == v1 {
+        format!("OLM v0 and v1 {v0}")
+    } else {
+        format!("OLM v0 will {v0}; OLM v1 will {v1}", v0 = v0, v1 = v1)
+    }
+}
+
+/// Why `new` is below `old` when it is a pre-release of the same version (`1.0.1-1` after
+/// `1.0.1`), with the versions a rebuild should use; empty otherwise.
+fn prerelease_why(old: &Version, new: &Version) -> String {
+    let (o, n) = (old.semver(), new.semver());
+    if n.pre.is_empty() || (o.major, o.minor, o.patch) != (n.major, n.minor, n.patch) {
+        return String::new();
+    }
+    format!(
+        ". The \"-{}\" makes {new} a pre-release of {}.{}.{}, lower in semver; a rebuild of {old} is {}.{}.{}+{} (build metadata) or {}.{}.{}",
+        n.pre,
+        n.major,
+        n.minor,
+        n.patch,
+        o.major,
+        o.minor,
+        o.patch,
+        n.pre,
+        o.major,
+        o.minor,
+        o.patch + 1
+    )
 }
 
 /// Which OLMs a finding is about, as words.
@@ -176,7 +215,9 @@ impl<'a> ChannelCheck<'a> {
         }
     }
 
-    /// `update-channel-removed`: a channel with entries is gone, so its subscribers get nothing.
+    /// `update-channel-removed`: a channel with entries is gone, so users subscribed to it get
+    /// nothing. When another channel of the new catalog holds every one of its entries, it looks
+    /// like a rename, and the message says users must change their Subscription's channel.
     fn channel_removed(&self) -> Diagnostic {
         let was_default = self.old_p.default_channel.value == self.old_c.name;
         let default = if was_default {
@@ -184,25 +225,41 @@ impl<'a> ChannelCheck<'a> {
         } else {
             String::new()
         };
+        let n = self.old_c.entries.len();
+        let entries = if n == 1 { "its 1 entry".to_string() } else { format!("any of its {n} entries") };
+        let what = match self.renamed_to() {
+            Some(to) => format!(
+                " It looks like a rename to {}, which holds every entry of it: users must change their Subscription's channel to {} to keep getting updates.",
+                q(to),
+                q(to)
+            ),
+            None => String::new(),
+        };
         let at = if was_default { locate::default_channel(self.new_p) } else { locate::package(self.new_p) };
         Diagnostic::error(
             Code::UpdateChannelRemoved,
             format!(
-                "channel {} is gone from the new catalog, but {} subscribe{} to it: their users get no more updates.{default}",
-                self.quoted(),
-                match self.old_c.entries.len() {
-                    1 => "1 installed version".to_string(),
-                    n => format!("{n} installed versions"),
-                },
-                if self.old_c.entries.len() == 1 { "s" } else { "" }
+                "channel {} is gone from the new catalog: users subscribed to it on {entries} get no more updates.{what}{default}",
+                self.quoted()
             ),
             at,
         )
         .with_related("the channel in the old catalog (not in the new one)", locate::channel(self.old_p, self.old_c))
     }
 
+    /// The channel of the new catalog that holds every entry of the removed channel (the default
+    /// channel first when several do).
+    fn renamed_to(&self) -> Option<&'a str> {
+        let holds_all = |c: &&Channel| self.old_c.entries.iter().all(|e| c.entry(&e.name.value).is_some());
+        let mut candidates: Vec<&Channel> = self.new_p.channels.iter().filter(holds_all).collect();
+        candidates.sort_by_key(|c| c.name != self.new_p.default_channel.value);
+        candidates.first().map(|c| c.name.as_str())
+    }
+
     /// `update-head-backwards`: the new head has a lower version than the old head. Returns the
     /// old head's name when so (its users are then told about this, not about being stranded).
+    /// The message says what OLM v0 and v1 do with users on the old head (from its row), and why
+    /// the version is lower when the new head is a pre-release of the old head's version.
     fn head_backwards(&mut self, new_c: &Channel) -> Option<String> {
         let (ho, hn) = (self.old_c.head().ok()?, new_c.head().ok()?);
         let vo: &Version = bundle_of(self.old_p, ho)?.version.as_ref()?;
@@ -210,20 +267,22 @@ impl<'a> ChannelCheck<'a> {
         if vn >= vo {
             return None;
         }
+        let i = self.old_c.entries.iter().position(|e| e.name.value == ho.name.value)?;
+        let olm = self.rows[i].new.as_ref().map(|r| old_head_fate(r, &hn.name.value, vn)).unwrap_or_default();
         let d = Diagnostic::error(
             Code::UpdateHeadBackwards,
             format!(
-                "the head of channel {} moved backwards, from {} (version {vo}) to {} (version {vn}): users on the old head and new subscriptions no longer agree, and OLM never downgrades",
+                "the head of channel {} moved backwards, from {} (version {vo}) to {} (version {vn}): {olm}; new subscriptions start at {}{}",
                 self.quoted(),
                 q(&ho.name.value),
-                q(&hn.name.value)
+                q(&hn.name.value),
+                q(&hn.name.value),
+                prerelease_why(vo, vn)
             ),
             locate::entry(new_c, hn),
         )
         .with_related("the old head (in the old catalog)", locate::entry(self.old_c, ho));
-        if let Some(i) = self.old_c.entries.iter().position(|e| e.name.value == ho.name.value) {
-            self.push(i, d);
-        }
+        self.push(i, d);
         Some(ho.name.value.clone())
     }
 
@@ -243,6 +302,14 @@ impl<'a> ChannelCheck<'a> {
         }
         let reason = if which[0] == Semantics::V0 { &new.v0.reason } else { &new.v1.reason };
         let reason = reason.as_deref().unwrap_or("no path");
+        // The walk's "only X upgrade Y" names no edge; say which entry keeps X off the chain.
+        let cause = (which[0] == Semantics::V0 && reason.starts_with("only "))
+            .then(|| {
+                let v = bundle_of(self.old_p, self.old_entry(i)).and_then(|b| b.version.as_ref());
+                stranded_cause::v0_cause(self.new_p, new_c, &new.v0, &row.installed, v)
+            })
+            .flatten();
+        let reason = cause.as_deref().unwrap_or(reason);
         let e = self.old_entry(i);
         let who = match &row.version {
             Some(v) => format!("{} (version {v})", q(&row.installed)),
@@ -302,8 +369,11 @@ impl<'a> ChannelCheck<'a> {
         )
     }
 
-    /// `update-z-stream-not-converging`: row `i`'s version x.y.z first upgrades to a patch of
-    /// x.y that is not the newest one in the new channel (it did not in the old catalog).
+    /// `update-z-stream-not-converging` (a note, as `validate`'s `z-stream-gap`): row `i`'s
+    /// version x.y.z first upgrades to a patch of x.y that is not the newest one in the new
+    /// channel, and the change made that worse: it did not before, or its path to where it went
+    /// got longer. A routine release appended after the old path (3.17.2 → 3.17.3 → new 3.17.4)
+    /// is not reported: nobody's path got worse.
     fn z_stream(&self, new_c: &Channel, i: usize) -> Option<Diagnostic> {
         let row = &self.rows[i];
         let routes = row.new.as_ref()?;
@@ -315,7 +385,11 @@ impl<'a> ChannelCheck<'a> {
         let which: Vec<Semantics> =
             [(Semantics::V0, &routes.v0, &row.old.v0), (Semantics::V1, &routes.v1, &row.old.v1)]
                 .into_iter()
-                .filter(|(_, n, o)| lags(self.new_p, new_c, n, v) && !lags(self.old_p, self.old_c, o, v))
+                .filter(|(_, n, o)| {
+                    lags(self.new_p, new_c, n, v)
+                        && !extends(o, n)
+                        && (!lags(self.old_p, self.old_c, o, v) || longer(o, n))
+                })
                 .map(|(s, _, _)| s)
                 .collect();
         let first = which.first()?;
@@ -325,7 +399,7 @@ impl<'a> ChannelCheck<'a> {
         let at =
             new_c.entry(&row.installed).map_or_else(|| locate::channel(self.new_p, new_c), |e| locate::entry(new_c, e));
         Some(
-            Diagnostic::warning(
+            Diagnostic::note(
                 Code::UpdateZStreamNotConverging,
                 format!(
                     "users on {} (version {v}) in channel {} upgrade first to {} with {}, not to the newest {}.{} patch {} (version {newest_v}): give {} a skipRange like \">={}.{}.0 <{newest_v}\"",
@@ -425,6 +499,21 @@ fn lags(p: &Package, c: &Channel, route: &Route, v: &Version) -> bool {
     let Some(nv) = &next.version else { return false };
     let (s, ns) = (v.semver(), nv.semver());
     !route.stranded && ns.major == s.major && ns.minor == s.minor && *nv < newest
+}
+
+/// Whether route `new` only continues route `old`: it takes the same steps, then more (a release
+/// appended after where `old` went).
+fn extends(old: &Route, new: &Route) -> bool {
+    !old.stranded && !new.stranded && new.path.starts_with(&old.path)
+}
+
+/// Whether route `new` takes more steps than `old` to reach where `old` went (or, when it no longer
+/// passes there, more steps in all).
+fn longer(old: &Route, new: &Route) -> bool {
+    match old.path.last().and_then(|end| new.path.iter().position(|x| x == end)) {
+        Some(at) => at + 1 > old.path.len(),
+        None => new.path.len() > old.path.len(),
+    }
 }
 
 /// The bundles a route passes through before its last step's target when that is the head.

@@ -1,6 +1,6 @@
 //! The diff as text: a change summary per package, then the findings compiler-style, then a
-//! per-package update-safety table of the rows whose routes changed or that have findings, then
-//! one summary line.
+//! per-package update-safety table of the rows whose routes changed or that have findings (or one
+//! line saying no installed version's path changes), then one summary line.
 
 use std::fmt::Write as _;
 
@@ -21,12 +21,17 @@ pub fn to_text(d: &CatalogDiff) -> String {
     if !d.findings.is_empty() {
         out.push('\n');
     }
+    let mut tables = 0;
     for s in &d.safety {
         let rows: Vec<&SafetyRow> = s.rows.iter().filter(|r| r.changed || !r.findings.is_empty()).collect();
         if !rows.is_empty() {
             table(&s.package, &rows, &mut out);
             out.push('\n');
+            tables += 1;
         }
+    }
+    if tables == 0 {
+        out.push_str("update safety: no installed version's path changes\n");
     }
     summary(d, &mut out);
     out
@@ -148,11 +153,47 @@ fn table(package: &str, rows: &[&SafetyRow], out: &mut String) {
 fn summary(d: &CatalogDiff, out: &mut String) {
     let count = |k| d.packages.iter().filter(|p| p.kind == k).count();
     let (errors, warnings) = d.counts();
+    let notes = d.findings.len() - errors - warnings;
+    let notes = if notes > 0 { format!(", {notes} notes") } else { String::new() };
     let _ = writeln!(
         out,
-        "{} packages changed ({} added, {} removed); {errors} errors, {warnings} warnings",
+        "{} packages changed ({} added, {} removed); {errors} errors, {warnings} warnings{notes}",
         d.packages.len(),
         count(super::ChangeKind::Added),
         count(super::ChangeKind::Removed)
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::diff;
+    use super::super::testing::Catalog;
+    use super::to_text;
+
+    const CHAIN: &str = "
+        - name: foo.v1.0.0
+        - name: foo.v1.1.0
+          replaces: foo.v1.0.0
+    ";
+
+    #[test]
+    fn when_no_installed_versions_path_changes_one_line_says_so() {
+        let old = Catalog::new().channel("foo", "stable", CHAIN).build();
+        let new = Catalog::new().channel("foo", "stable", CHAIN).channel("foo", "fast", "- name: foo.v1.1.0").build();
+        assert_eq!(
+            to_text(&diff(&old, &new)),
+            "package foo (changed)\n  channel fast (added): head (none) -> \"foo.v1.1.0\"; entries +1 -0\n\nupdate safety: no installed version's path changes\n1 packages changed (0 added, 0 removed); 0 errors, 0 warnings\n"
+        );
+    }
+
+    #[test]
+    fn a_changed_path_gets_a_table_and_not_the_line() {
+        let old = Catalog::new().channel("foo", "stable", CHAIN).build();
+        let new = Catalog::new()
+            .channel("foo", "stable", &format!("{CHAIN}\n        - name: foo.v1.2.0\n          replaces: foo.v1.1.0"))
+            .build();
+        let text = to_text(&diff(&old, &new));
+        assert!(text.contains("update safety: foo\n  CHANNEL"), "{text}");
+        assert!(!text.contains("no installed version's path changes"), "{text}");
+    }
 }
