@@ -9,7 +9,6 @@ use crate::convert::{files_from_js, js_error, to_js};
 use crate::graph::{ChannelGraph, MermaidOptions, PackageGraph, Semantics, Start};
 use crate::model::Package;
 use crate::validate::{validate_files, Validated};
-use crate::version::Version;
 use crate::{graph, region, ALLOCATOR, GRAPH_REGION_BYTES};
 
 /// A loaded, validated catalog kept inside WebAssembly so it is parsed once. Free it with
@@ -178,14 +177,20 @@ impl Catalog {
         let c = p.channel(&o.channel).ok_or_else(|| {
             js_error("unknown-channel", &format!("package {:?} has no channel {:?}", o.package, o.channel), None)
         })?;
-        // `from` names a bundle, or else may be a version (`1.2.0`, `v1.2.0`).
-        let version = Version::parse(o.from.strip_prefix('v').unwrap_or(&o.from)).ok();
-        let start = Start::from_input(p, &o.from, version);
+        // `from` names a bundle, or is a version (`1.2.0`, `v1.2.0`): the library reads it.
+        let start = Start::from_input(&o.from);
         let path = graph::upgrade_path(p, c, &start, semantics).map_err(|e| {
             // A channel OLM v0 cannot order strands every start: `stranded` names the start, as a
-            // stranded path's `from` would (the pictures draw such a path, with the message as reason).
-            let stranded = matches!(e, graph::PathError::Order(_)).then(|| ("stranded", JsValue::from(start.name())));
-            js_error("no-path", &e.to_string(), stranded)
+            // stranded path's `from` would (the pictures draw such a path, with the message as
+            // reason). A version several bundles have: `bundles` names them, to choose from.
+            let extra = match &e {
+                graph::PathError::Order(_) => Some(("stranded", JsValue::from(start.name()))),
+                graph::PathError::SeveralBundles { bundles, .. } => {
+                    Some(("bundles", bundles.iter().map(JsValue::from).collect::<js_sys::Array>().into()))
+                }
+                graph::PathError::UnknownBundle(_) => None,
+            };
+            js_error("no-path", &e.to_string(), extra)
         })?;
         to_js(&path)
     }
