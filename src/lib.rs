@@ -53,10 +53,10 @@
 // The layers are crates (ARCHITECTURE.md); this crate is their public API in one place.
 pub use olm_catalog_format::{declcfg, version};
 pub use olm_catalog_model::{cluster, graph, property};
+pub use olm_catalog_validate::{synth, validate};
 #[cfg(feature = "resolver")]
 pub use olm_catalog_resolve::resolve;
 pub use olm_catalog_tools::{deps, diff, edit, operatorgroup, render, report_formats};
-pub use olm_catalog_validate::{synth, validate};
 #[cfg(target_arch = "wasm32")]
 #[doc(hidden)]
 pub use olm_catalog_wasm as wasm;

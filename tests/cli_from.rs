@@ -43,10 +43,8 @@ fn a_typed_version_is_the_bundle_of_that_version() {
         let (code, out, _) = kube_green_path(&c, typed);
         assert_eq!((code, out), (Some(0), format!("0.3.0 is the version of kube-green.v0.3.0\n{NINE}")), "{typed}");
     }
-    let (_, json, _) = run(
-        &["path", "--package", "kube-green", "--channel", "alpha", "--from", "0.3.0", "--format", "json"],
-        &c,
-    );
+    let (_, json, _) =
+        run(&["path", "--package", "kube-green", "--channel", "alpha", "--from", "0.3.0", "--format", "json"], &c);
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!((v["from"].as_str(), v["steps"].as_array().map(Vec::len)), (Some("kube-green.v0.3.0"), Some(9)));
     assert_eq!(v["note"], "0.3.0 is the version of kube-green.v0.3.0");
@@ -57,7 +55,10 @@ fn the_head_typed_as_a_version_is_already_there() {
     let (code, out, _) = kube_green_path(&community(), "0.7.1");
     assert_eq!(
         (code, out.as_str()),
-        (Some(0), "0.7.1 is the version of kube-green.v0.7.1\nkube-green.v0.7.1 is already at the head of channel alpha\n")
+        (
+            Some(0),
+            "0.7.1 is the version of kube-green.v0.7.1\nkube-green.v0.7.1 is already at the head of channel alpha\n"
+        )
     );
 }
 
@@ -115,8 +116,8 @@ fn a_version_several_bundles_have_is_asked_back_and_each_name_answers() {
     assert_eq!((code, out.as_str()), (Some(2), ""));
     assert_eq!(
         err,
-        "olm-catalog: 2 bundles of this package have version 0.5.0 in channel \"alpha\": \"kube-green.v0.5.0\", \
-         \"kube-green.v0.5.0-rebuilt\"; which one is installed? Give its name instead of the version\n"
+        "olm-catalog: 2 bundles of this package have version 0.5.0 in channel alpha: kube-green.v0.5.0, \
+         kube-green.v0.5.0-rebuilt; which one is installed? Give its name instead of the version\n"
     );
     let (code, out, _) = kube_green_path(&c, "kube-green.v0.5.0");
     assert_eq!((code, out.lines().last()), (Some(0), Some("5 upgrades to reach kube-green.v0.7.1")));

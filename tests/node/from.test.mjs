@@ -79,8 +79,8 @@ test('a version two bundles have is asked back with their names, in the API and 
     + 'image: quay.io/example/kube-green-bundle:0.5.0-rebuilt\nproperties:\n'
     + '- type: olm.package\n  value: {packageName: kube-green, version: 0.5.0}\n';
   const c = olm.loadCatalog([{ path: 'catalog.yaml', content: rebuilt }]);
-  const message = '2 bundles of this package have version 0.5.0 in channel "alpha": "kube-green.v0.5.0", '
-    + '"kube-green.v0.5.0-rebuilt"; which one is installed? Give its name instead of the version';
+  const message = '2 bundles of this package have version 0.5.0 in channel alpha: kube-green.v0.5.0, '
+    + 'kube-green.v0.5.0-rebuilt; which one is installed? Give its name instead of the version';
   try {
     assert.throws(() => c.upgradePath(alpha('0.5.0')), (e) => e.code === 'no-path' && e.message === message
       && JSON.stringify(e.bundles) === '["kube-green.v0.5.0","kube-green.v0.5.0-rebuilt"]');

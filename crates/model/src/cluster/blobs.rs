@@ -29,7 +29,12 @@ pub fn package(source: &Source, name: &str, default_channel: &str) -> declcfg::P
 }
 
 /// An `olm.channel` blob.
-pub fn channel(source: &Source, package: &str, name: &str, entries: Vec<declcfg::ChannelEntry>) -> declcfg::Channel {
+pub fn channel(
+    source: &Source,
+    package: &str,
+    name: &str,
+    entries: Vec<declcfg::ChannelEntry>,
+) -> declcfg::Channel {
     declcfg::Channel {
         source: source.clone(),
         package: text(package),
@@ -51,7 +56,12 @@ pub fn entry(name: &str, replaces: &str, skips: &[String], skip_range: &str) -> 
 }
 
 /// An `olm.bundle` blob with no image.
-pub fn bundle(source: &Source, package: &str, name: &str, properties: Vec<declcfg::Property>) -> declcfg::Bundle {
+pub fn bundle(
+    source: &Source,
+    package: &str,
+    name: &str,
+    properties: Vec<declcfg::Property>,
+) -> declcfg::Bundle {
     declcfg::Bundle {
         source: source.clone(),
         package: text(package),

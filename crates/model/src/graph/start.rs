@@ -1,5 +1,5 @@
 //! Where an upgrade starts ([`Start`]), and what a user's text means as one ([`Start::from_input`],
-//! read against a channel by [`read`] when the path is computed).
+//! read against a channel by `read` when the path is computed).
 //!
 //! The rule, the same in every surface (`olm-catalog path` and `graph --from`, the JS
 //! `upgradePath` and pictures, the site, `<olm-upgrade-graph from>`):
@@ -47,20 +47,22 @@ impl Start {
         Start::Typed { text: text.trim().to_string(), version: typed_version(text) }
     }
 
-    /// The start as a path's `from` names it: the bundle, or the version's text, or the text.
+    /// The start as a path's `from` names it: the bundle, or the version, or the text typed.
     pub fn name(&self) -> String {
         match self {
-            Start::Bundle(b) | Start::Installed { name: b, .. } | Start::Typed { text: b, .. } => b.clone(),
-            Start::Version(v) => v.to_string(),
+            Start::Bundle(b) | Start::Installed { name: b, .. } | Start::Typed { text: b, version: None } => b.clone(),
+            Start::Version(v) | Start::Typed { version: Some(v), .. } => v.to_string(),
         }
     }
 }
 
-/// What a start means in one channel.
+/// What a typed start means in one channel.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Reading {
-    /// A start to walk from, and what to tell the user about how a typed version was read.
-    Walk(Start, Option<String>),
+    /// Walk from this bundle; the note says how a version was read, when the text was one.
+    Bundle(String, Option<String>),
+    /// The typed version is no bundle's: walk from it as a bare version; the note says so.
+    Bare(String),
     /// Several bundles of the package have the typed version: which one is installed?
     Several {
         /// The version, as typed.
@@ -72,31 +74,30 @@ pub(super) enum Reading {
     },
 }
 
-/// What `start` means in `channel` of `package` (the module's rule).
-pub(super) fn read(package: &Package, channel: &Channel, start: &Start) -> Reading {
-    let Start::Typed { text, version } = start else { return Reading::Walk(start.clone(), None) };
+/// What the typed `text` (and `version`, its reading as a version) means in `channel` of
+/// `package` (the module's rule).
+pub(super) fn read(package: &Package, channel: &Channel, text: &str, version: Option<&Version>) -> Reading {
     let names_something = package.bundle(text).is_some() || package.channels.iter().any(|c| c.entry(text).is_some());
-    let Some(v) = version.as_ref().filter(|_| !names_something) else {
-        return Reading::Walk(Start::Bundle(text.clone()), None);
+    let Some(v) = version.filter(|_| !names_something) else {
+        return Reading::Bundle(text.to_string(), None);
     };
-    let matching = bundles_of_version(package, v);
-    let listed: Vec<&str> = matching.iter().copied().filter(|b| channel.entry(b).is_some()).collect();
-    let in_channel = !listed.is_empty();
-    let found = if in_channel { listed } else { matching };
-    match found.as_slice() {
-        [] => Reading::Walk(
-            Start::Version(v.clone()),
-            Some(format!("{v} is not in this catalog; OLM can upgrade it only through a skipRange that covers it")),
-        ),
-        [one] => {
-            let off =
-                if in_channel { String::new() } else { format!(", which channel {} does not list", channel.name) };
-            Reading::Walk(Start::Bundle(one.to_string()), Some(format!("{v} is the version of {one}{off}")))
+    let mut found = bundles_of_version(package, v);
+    let listed = found.iter().any(|b| channel.entry(b).is_some());
+    if listed {
+        found.retain(|b| channel.entry(b).is_some());
+    }
+    match found[..] {
+        [] => Reading::Bare(format!(
+            "{v} is not in this catalog; OLM can upgrade it only through a skipRange that covers it"
+        )),
+        [b] => {
+            let (which, name, list) = if listed { ("", "", "") } else { (", which channel ", &*channel.name, " does not list") };
+            Reading::Bundle(b.to_string(), Some(format!("{v} is the version of {b}{which}{name}{list}")))
         }
-        several => Reading::Several {
+        _ => Reading::Several {
             version: v.to_string(),
-            in_channel,
-            bundles: several.iter().map(|b| b.to_string()).collect(),
+            in_channel: listed,
+            bundles: found.into_iter().map(str::to_string).collect(),
         },
     }
 }
@@ -104,12 +105,18 @@ pub(super) fn read(package: &Package, channel: &Channel, start: &Start) -> Readi
 /// The names of the package's bundles whose version is `v` with the same build metadata; when
 /// there are none and `v` has no build metadata, those whose version is `v` with some.
 fn bundles_of_version<'p>(package: &'p Package, v: &Version) -> Vec<&'p str> {
-    let with = |same: &dyn Fn(&Version) -> bool| -> Vec<&'p str> {
-        package.bundles.iter().filter(|b| b.version.as_ref().is_some_and(same)).map(|b| b.name.value.as_str()).collect()
-    };
-    let exact = with(&|bv| bv.semver() == v.semver());
-    if exact.is_empty() && !v.has_build() {
-        with(&|bv| bv == v)
+    let (mut exact, mut with_build) = (Vec::new(), Vec::new());
+    for b in &package.bundles {
+        // `==` ignores build metadata (blang's precedence); the catalog's is then compared as text.
+        let Some(bv) = b.version.as_ref().filter(|bv| *bv == v) else { continue };
+        if bv.semver().build.as_str() == v.semver().build.as_str() {
+            exact.push(b.name.value.as_str());
+        } else if !v.has_build() {
+            with_build.push(b.name.value.as_str());
+        }
+    }
+    if exact.is_empty() {
+        with_build
     } else {
         exact
     }
@@ -123,11 +130,12 @@ mod tests {
     use crate::model::Model;
 
     fn reading(m: &Model, channel_name: &str, text: &str) -> Reading {
-        read(foo(m), channel(m, channel_name), &Start::from_input(text))
+        let Start::Typed { text, version } = Start::from_input(text) else { unreachable!("typed") };
+        read(foo(m), channel(m, channel_name), &text, version.as_ref())
     }
 
     fn bundle(name: &str, note: &str) -> Reading {
-        Reading::Walk(Start::Bundle(name.into()), (!note.is_empty()).then(|| note.to_string()))
+        Reading::Bundle(name.into(), (!note.is_empty()).then(|| note.to_string()))
     }
 
     fn two_channels() -> Model {
@@ -165,8 +173,7 @@ mod tests {
     fn only_a_version_no_bundle_has_is_a_bare_version() {
         let m = two_channels();
         let note = "1.0.5 is not in this catalog; OLM can upgrade it only through a skipRange that covers it";
-        let version = crate::model::typed_version("1.0.5").expect("a version");
-        assert_eq!(reading(&m, "stable", "v1.0.5"), Reading::Walk(Start::Version(version), Some(note.into())));
+        assert_eq!(reading(&m, "stable", "v1.0.5"), Reading::Bare(note.into()));
     }
 
     #[test]
@@ -182,7 +189,7 @@ mod tests {
         assert_eq!(reading(&m, "stable", "1.0.0+2"), bundle("foo.b", "1.0.0+2 is the version of foo.b"));
         assert_eq!(reading(&m, "stable", "2.0.0"), bundle("foo.c", "2.0.0 is the version of foo.c"));
         // Build metadata the catalog does not have is another version.
-        assert!(matches!(reading(&m, "stable", "2.0.0+8"), Reading::Walk(Start::Version(_), Some(_))));
+        assert!(matches!(reading(&m, "stable", "2.0.0+8"), Reading::Bare(_)));
     }
 
     #[test]

@@ -70,13 +70,17 @@ impl std::fmt::Display for PathError {
                 write!(f, "{} is neither a bundle of this package nor a version (like 1.2.0)", q(b))
             }
             PathError::Order(m) => f.write_str(m),
-            PathError::SeveralBundles { version, channel, bundles } => write!(
-                f,
-                "{} bundles of this package have version {version}{}: {}; which one is installed? Give its name instead of the version",
-                bundles.len(),
-                channel.as_ref().map(|c| format!(" in channel {}", q(c))).unwrap_or_default(),
-                bundles.iter().map(|b| q(b)).collect::<Vec<_>>().join(", ")
-            ),
+            PathError::SeveralBundles { version, channel, bundles } => {
+                write!(f, "{} bundles of this package have version {version}", bundles.len())?;
+                if let Some(c) = channel {
+                    write!(f, " in channel {c}")?;
+                }
+                for (i, b) in bundles.iter().enumerate() {
+                    f.write_str(if i == 0 { ": " } else { ", " })?;
+                    f.write_str(b)?;
+                }
+                f.write_str("; which one is installed? Give its name instead of the version")
+            }
         }
     }
 }
@@ -109,9 +113,9 @@ fn edge_kind_with(candidate: &Entry, range: Option<&VersionRange>, cur: &Current
 
 fn start_state<'a>(package: &'a Package, start: &'a Start) -> Result<Current<'a>, PathError> {
     match start {
-        Start::Version(v) => Ok(Current { name: "", version: Some(v) }),
+        Start::Version(v) | Start::Typed { version: Some(v), .. } => Ok(Current { name: "", version: Some(v) }),
         Start::Installed { name, version } => Ok(Current { name, version: version.as_ref() }),
-        Start::Bundle(name) | Start::Typed { text: name, .. } => {
+        Start::Bundle(name) | Start::Typed { text: name, version: None } => {
             let known = package.bundle(name).is_some() || package.channels.iter().any(|c| c.entry(name).is_some());
             if !known {
                 return Err(PathError::UnknownBundle(name.clone()));
@@ -150,18 +154,34 @@ pub fn upgrade_path(
     start: &Start,
     semantics: Semantics,
 ) -> Result<UpgradePath, PathError> {
-    let (start, note) = match read(package, channel, start) {
-        Reading::Walk(start, note) => (start, note),
-        Reading::Several { version, in_channel, bundles } => {
-            let channel = in_channel.then(|| channel.name.clone());
-            return Err(PathError::SeveralBundles { version, channel, bundles });
+    let (mut note, named);
+    let start = match start {
+        Start::Typed { text, version } => match read(package, channel, text, version.as_ref()) {
+            Reading::Bundle(name, said) => {
+                (named, note) = (Start::Bundle(name), said);
+                &named
+            }
+            // Walked as a bare version (`start_state`).
+            Reading::Bare(said) => {
+                note = Some(said);
+                start
+            }
+            Reading::Several { version, in_channel, bundles } => {
+                let channel = in_channel.then(|| channel.name.clone());
+                return Err(PathError::SeveralBundles { version, channel, bundles });
+            }
+        },
+        _ => {
+            note = None;
+            start
         }
     };
-    let path = match semantics {
-        Semantics::V0 => v0_path(package, channel, &start),
-        Semantics::V1 => v1_path(package, channel, &start),
-    };
-    path.map(|p| UpgradePath { note, ..p })
+    let mut path = match semantics {
+        Semantics::V0 => v0_path(package, channel, start),
+        Semantics::V1 => v1_path(package, channel, start),
+    }?;
+    path.note = note.take();
+    Ok(path)
 }
 
 /// The next upgrade from a state (entry index and edge), and the first prohibited entry passed over.
@@ -541,8 +561,11 @@ fn v0_path(package: &Package, channel: &Channel, start: &Start) -> Result<Upgrad
 fn upgrades(cur: &Current<'_>) -> String {
     match cur.version {
         Some(v) if cur.name.is_empty() => format!("covers {v} with skipRange"),
-        Some(_) => format!("replaces or skips {} or covers its version with skipRange", q(cur.name)),
-        None => format!("replaces or skips {}", q(&display_name(cur))),
+        v => format!(
+            "replaces or skips {}{}",
+            q(cur.name),
+            if v.is_some() { " or covers its version with skipRange" } else { "" }
+        ),
     }
 }
 
@@ -1210,7 +1233,7 @@ mod tests {
                 .expect_err("a question");
             assert_eq!(
                 err.to_string(),
-                "2 bundles of this package have version 1.0.0 in channel \"stable\": \"foo.a\", \"foo.b\"; which one is installed? Give its name instead of the version"
+                "2 bundles of this package have version 1.0.0 in channel stable: foo.a, foo.b; which one is installed? Give its name instead of the version"
             );
         }
 

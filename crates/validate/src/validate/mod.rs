@@ -8,9 +8,9 @@ mod model_checks;
 mod session;
 
 pub use crate::lint_config::{default_level, Level, LintConfig, SettingError};
-pub use config::{apply_levels, only_new, PackageIndex, Subject};
 /// opm's error tree text and OLM v1's readiness lints (crates/lints, compiled for size).
 use olm_catalog_lints::{error_tree, olm_v1};
+pub use config::{apply_levels, only_new, PackageIndex, Subject};
 pub use session::Session;
 
 use serde::Serialize;
