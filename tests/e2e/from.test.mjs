@@ -68,6 +68,7 @@ test('typing 0.3.0 shows the 9 upgrades from kube-green.v0.3.0 and highlights th
   assert.equal(s.v0Note, '0.3.0 is the version of kube-green.v0.3.0. 9 upgrades to kube-green.v0.7.1');
   assert.equal(s.v1Note, s.v0Note);
   assert.equal(s.edgesOnPath, 9);
+  await page.locator('#path-v0-note').scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(shots, 'from-typed-version.png') });
   // The link says what was typed, and opens the same path.
   assert.match(page.url(), /from=0\.3\.0/);
@@ -108,6 +109,7 @@ test('a version two bundles have is asked back, and a click on one shows its pat
   assert.match(s.v0Note, /^2 bundles of this package have version 0\.5\.0 in channel alpha: kube-green\.v0\.5\.0, kube-green\.v0\.5\.0-rebuilt; which one is installed\?/);
   const choices = await page.$$eval('#path-v0-note button', (bs) => bs.map((b) => b.textContent));
   assert.deepEqual(choices, ['kube-green.v0.5.0', 'kube-green.v0.5.0-rebuilt']);
+  await page.locator('#path-v0-note').scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(shots, 'from-asked-back.png') });
   await page.click('#path-v0-note button:text-is("kube-green.v0.5.0-rebuilt")');
   await page.waitForFunction(() => document.querySelectorAll('#path-v0 li').length === 5);
