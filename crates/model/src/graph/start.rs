@@ -63,15 +63,9 @@ pub(super) enum Reading {
     Bundle(String, Option<String>),
     /// The typed version is no bundle's: walk from it as a bare version; the note says so.
     Bare(String),
-    /// Several bundles of the package have the typed version: which one is installed?
-    Several {
-        /// The version, as typed.
-        version: String,
-        /// Whether the channel lists them (else they are the package's).
-        in_channel: bool,
-        /// Their names.
-        bundles: Vec<String>,
-    },
+    /// Several bundles of the package have the typed version: the question asking which one is
+    /// installed, and their names.
+    Several(String, Vec<String>),
 }
 
 /// What the typed `text` (and `version`, its reading as a version) means in `channel` of
@@ -91,14 +85,21 @@ pub(super) fn read(package: &Package, channel: &Channel, text: &str, version: Op
             "{v} is not in this catalog; OLM can upgrade it only through a skipRange that covers it"
         )),
         [b] => {
-            let (which, name, list) = if listed { ("", "", "") } else { (", which channel ", &*channel.name, " does not list") };
+            let (which, name, list) =
+                if listed { ("", "", "") } else { (", which channel ", &*channel.name, " does not list") };
             Reading::Bundle(b.to_string(), Some(format!("{v} is the version of {b}{which}{name}{list}")))
         }
-        _ => Reading::Several {
-            version: v.to_string(),
-            in_channel: listed,
-            bundles: found.into_iter().map(str::to_string).collect(),
-        },
+        _ => {
+            let (within, name) = if listed { (" in channel ", &*channel.name) } else { ("", "") };
+            let n = found.len();
+            Reading::Several(
+                format!(
+                    "{n} bundles of this package have version {v}{within}{name}: {}; which one is installed? Give its name instead of the version",
+                    found.join(", ")
+                ),
+                found.into_iter().map(str::to_string).collect(),
+            )
+        }
     }
 }
 
@@ -202,15 +203,20 @@ mod tests {
             .version("foo.c", "3.0.0")
             .version("foo.d", "3.0.0")
             .build();
-        let several = |in_channel, bundles: &[&str]| Reading::Several {
-            version: if bundles[0] == "foo.a" { "1.0.0" } else { "3.0.0" }.into(),
-            in_channel,
-            bundles: bundles.iter().map(|b| b.to_string()).collect(),
+        let several = |within: &str, bundles: &[&str]| {
+            let version = if bundles[0] == "foo.a" { "1.0.0" } else { "3.0.0" };
+            Reading::Several(
+                format!(
+                    "2 bundles of this package have version {version}{within}: {}; which one is installed? Give its name instead of the version",
+                    bundles.join(", ")
+                ),
+                bundles.iter().map(|b| b.to_string()).collect(),
+            )
         };
-        assert_eq!(reading(&m, "stable", "1.0.0"), several(true, &["foo.a", "foo.b"]));
-        assert_eq!(reading(&m, "fast", "1.0.0"), several(false, &["foo.a", "foo.b"]));
+        assert_eq!(reading(&m, "stable", "1.0.0"), several(" in channel stable", &["foo.a", "foo.b"]));
+        assert_eq!(reading(&m, "fast", "1.0.0"), several("", &["foo.a", "foo.b"]));
         // The asked channel lists one of them: that one.
         assert_eq!(reading(&m, "stable", "3.0.0"), bundle("foo.c", "3.0.0 is the version of foo.c"));
-        assert_eq!(reading(&m, "fast", "3.0.0"), several(true, &["foo.c", "foo.d"]));
+        assert_eq!(reading(&m, "fast", "3.0.0"), several(" in channel fast", &["foo.c", "foo.d"]));
     }
 }

@@ -52,12 +52,11 @@ pub enum PathError {
     UnknownBundle(String),
     /// OLM v0 cannot order the channel (the resolver's message).
     Order(String),
-    /// Several bundles of the package have the version typed: the user is asked which one.
+    /// Several bundles of the package have the version typed: the question asking which one is
+    /// installed, and their names.
     SeveralBundles {
-        /// The version, as typed.
-        version: String,
-        /// The channel asked for, when it lists them (else they are the package's).
-        channel: Option<String>,
+        /// The question, naming them.
+        question: String,
         /// Their names.
         bundles: Vec<String>,
     },
@@ -69,18 +68,7 @@ impl std::fmt::Display for PathError {
             PathError::UnknownBundle(b) => {
                 write!(f, "{} is neither a bundle of this package nor a version (like 1.2.0)", q(b))
             }
-            PathError::Order(m) => f.write_str(m),
-            PathError::SeveralBundles { version, channel, bundles } => {
-                write!(f, "{} bundles of this package have version {version}", bundles.len())?;
-                if let Some(c) = channel {
-                    write!(f, " in channel {c}")?;
-                }
-                for (i, b) in bundles.iter().enumerate() {
-                    f.write_str(if i == 0 { ": " } else { ", " })?;
-                    f.write_str(b)?;
-                }
-                f.write_str("; which one is installed? Give its name instead of the version")
-            }
+            PathError::Order(m) | PathError::SeveralBundles { question: m, .. } => f.write_str(m),
         }
     }
 }
@@ -166,10 +154,7 @@ pub fn upgrade_path(
                 note = Some(said);
                 start
             }
-            Reading::Several { version, in_channel, bundles } => {
-                let channel = in_channel.then(|| channel.name.clone());
-                return Err(PathError::SeveralBundles { version, channel, bundles });
-            }
+            Reading::Several(question, bundles) => return Err(PathError::SeveralBundles { question, bundles }),
         },
         _ => {
             note = None;
