@@ -7,7 +7,8 @@
 //! tree too (`internals::parse_and_decode`, the work any validator must do), (c) load (parse +
 //! blob decoding), (d) the whole validation of the files in memory, with the ratio of (d) to (b),
 //! and (e) validation from disk as the CLI runs it (`load_dir` + `validate_loaded`: reading
-//! included). Every figure is measured in the same run, on both cores.
+//! included). Every figure is measured in the same run, on both cores; (b) and (d) also in CPU
+//! time (every thread's), on which their ratio is judged, since the machine is shared.
 //!
 //! Targets (issues 15 and 33), recorded for `make bench`'s table: (e) ≥ 20× faster than upstream
 //! opm's `validate` measured on this machine (1.64 s on community-v4.20, 4.78 s on the 57 MB
@@ -46,13 +47,13 @@ fn main() {
         let parse = common::time(runs, || {
             std::hint::black_box(parse_only(&files));
         });
-        let baseline = common::time(runs, || {
+        let (baseline, baseline_cpu) = common::wall_and_cpu(runs, || {
             std::hint::black_box(parse_and_decode(&files));
         });
         let load = common::time(runs, || {
             std::hint::black_box(load_files(&files));
         });
-        let validate = common::time(runs, || {
+        let (validate, validate_cpu) = common::wall_and_cpu(runs, || {
             std::hint::black_box(validate_files(&files));
         });
         let from_disk = common::time(runs, || {
@@ -74,8 +75,22 @@ fn main() {
         line("load", load);
         line("validate", validate);
         line("from disk", from_disk);
-        let ratio = secs(validate) / secs(baseline);
-        common::target(&format!("validate {name} ≤ 1.2× parse+decode"), &format!("{ratio:.2}×"), ratio <= 1.2);
+        // The target is judged on CPU time (both sides use every core): the machine is shared.
+        let (ratio, clock) = if baseline_cpu.is_zero() {
+            (secs(validate) / secs(baseline), "wall")
+        } else {
+            (secs(validate_cpu) / secs(baseline_cpu), "CPU")
+        };
+        println!(
+            "  CPU time: parse+decode {:.1} ms, validate {:.1} ms",
+            secs(baseline_cpu) * 1e3,
+            secs(validate_cpu) * 1e3
+        );
+        common::target(
+            &format!("validate {name} ≤ 1.2× parse+decode ({clock} time)"),
+            &format!("{ratio:.2}×"),
+            ratio <= 1.2,
+        );
         let bare = secs(validate) / secs(parse);
         common::info(
             &format!("validate {name} / bare parse (trees dropped, payloads not decoded)"),

@@ -229,11 +229,15 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
     return outcome;
   }
 
-  /** `validate`'s options name a lint configuration: a `config`, or `lint` settings. */
-  function lintSettings(options) {
+  /**
+   * `validate`'s options need the tools' module: they name a lint configuration (a `config`, or
+   * `lint` settings) or a `baseline` to compare with.
+   */
+  function needsTools(options) {
     if (options === null || typeof options !== 'object') return false;
-    return (options.config !== undefined && options.config !== null)
-      || (options.lint !== undefined && options.lint !== null && !(Array.isArray(options.lint) && options.lint.length === 0));
+    const given = (v) => v !== undefined && v !== null;
+    return given(options.config) || given(options.baseline)
+      || (given(options.lint) && !(Array.isArray(options.lint) && options.lint.length === 0));
   }
 
   /** A resolution problem (loaded catalogs taken out) as JSON text for the module. */
@@ -311,9 +315,9 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
     graphPicture: (catalog, options) => withCatalog(catalog, (c) => c.graphPicture(options), 'graphPicture'),
     renderGraphSvg: (catalog, options) => withCatalog(catalog, (c) => c.renderGraphSvg(options), 'renderGraphSvg'),
     layoutGraph: (input) => callPicture((raw) => raw.layoutGraph(input)),
-    // A lint configuration (`config`, `lint`) is read in the tools' module (browsers: the core
-    // module leaves its reader out).
-    validate: (files, options) => (lintSettings(options) ? callTools : call)((raw) => raw.validate(files, options)),
+    // A lint configuration (`config`, `lint`) and a `baseline` are read in the tools' module
+    // (browsers: the core module leaves their readers out).
+    validate: (files, options) => (needsTools(options) ? callTools : call)((raw) => raw.validate(files, options)),
     diffCatalogs: (old, neu, options) => diffWith(old, neu, options, false),
     diffCatalogsText: (old, neu, options) => diffWith(old, neu, options, true),
     // Catalog edits (tools' module): plan an operation, apply edits to a file list.

@@ -1024,13 +1024,16 @@ export interface RbacRule {
 
 /** A Role (with `namespace`) or ClusterRole. */
 export interface GeneratedRole {
-  /** May hold `<hash>` where OLM's name derives from a hash of objects. */
+  /** The name OLM gives it (generated names end in OLM's hash, cut to fit 63 characters). */
   name: string;
   namespace?: string;
+  /** OLM's labels, `olm.permissions.hash` included on the objects made from the CSV's permissions. */
   labels: Record<string, string>;
   rules: RbacRule[];
   /** The aggregation rule's `matchLabels` selectors. */
   aggregationSelectors?: Array<Record<string, string>>;
+  /** True on a Role of the operator's namespace lifted to a ClusterRole (AllNamespaces). */
+  lifted?: boolean;
 }
 
 /** A RoleBinding (with `namespace`) or ClusterRoleBinding. */
@@ -1072,6 +1075,8 @@ export interface RbacPreview {
   roleBindings: GeneratedBinding[];
   clusterRoles: GeneratedRole[];
   clusterRoleBindings: GeneratedBinding[];
+  /** OLM's error when its permission check meets an invalid rule (it then neither copies nor lifts the Roles). */
+  permissionCheckError: string | null;
   access: RbacAccess[];
   notes: string[];
 }
@@ -1092,7 +1097,12 @@ export declare function checkOperatorGroupsText(check: OperatorGroupCheck): stri
  * (bad options, target namespaces that do not fit the mode).
  */
 export declare function previewRbac(catalog: Catalog, options: RbacOptions): RbacPreview[];
-/** `previewRbac` as the CLI prints it: `'text'` (default) or `'yaml'`. */
+/**
+ * `previewRbac` as the CLI prints it: `'text'` (default), or `'yaml'`, the objects of one install
+ * mode as Kubernetes manifests (a multi-document stream for `kubectl apply`, the CLI's `rbac
+ * --format yaml`); throws `invalid-input` when `installMode` is left out and the CSV supports
+ * several modes.
+ */
 export declare function previewRbacText(catalog: Catalog, options: RbacOptions, format?: 'text' | 'yaml'): string;
 
 // ---- Cross-package view (`packageDeps`, tools' module in browsers: `await initTools()` first; the CLI's `deps --format json`)

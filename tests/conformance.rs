@@ -23,6 +23,8 @@ use serde_json::Value;
 
 #[path = "conformance/operatorgroup.rs"]
 mod operatorgroup;
+#[path = "conformance/rbac.rs"]
+mod rbac;
 #[path = "conformance/render_bundle.rs"]
 mod render_bundle;
 #[path = "conformance/resolver.rs"]
@@ -363,6 +365,7 @@ fn runner(file: &str) -> Option<Runner> {
         "semver-template.json" => Some(semver_template::run),
         "render-bundle.json" => Some(render_bundle::run),
         "operatorgroup.json" => Some(operatorgroup::run),
+        "rbac.json" => Some(rbac::run),
         _ => None,
     }
 }

@@ -5,8 +5,10 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use olm_catalog::declcfg::FileInput;
+use olm_catalog::declcfg::write::{write, Format};
+use olm_catalog::declcfg::{FileInput, Node};
 use olm_catalog::render::bundle::{render_bundle_dir, BundleOptions};
+use olm_catalog::render::render_input;
 use olm_catalog::Diagnostic;
 
 fn bundles_dir() -> PathBuf {
@@ -174,5 +176,57 @@ fn rendered_bundles_equal_the_blobs_the_community_pipeline_published() {
             compared += 1;
         }
         assert!(compared >= 4, "{catalog}/{package}: only {compared} bundles compared");
+    }
+}
+
+/// The files of the bundle directory `tests/fixtures/<root>`, named relative to it (as the CLI
+/// names the files of a directory it is given).
+fn fixture_files(root: &str) -> Vec<FileInput> {
+    let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(root);
+    let mut files = bundle_files(&base, "");
+    for f in &mut files {
+        f.path = f.path.trim_start_matches('/').to_string();
+    }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    files
+}
+
+/// opendatahub-operator 1.4.1 and 1.4.2 (community-operators-prod, copied whole): three of their
+/// CRDs have single-quoted descriptions whose lines go on at the key's column, which go-yaml
+/// reads and YAML 1.2 does not. They render, every CRD with them, to the bytes `opm render`
+/// gives (the SHA-256 of operator-registry v1.73.0's output on these directories).
+#[test]
+fn opendatahub_crds_with_quoted_lines_at_the_keys_column_render_as_opm_renders_them() {
+    use sha2::{Digest, Sha256};
+    for (root, opm_sha256) in [
+        ("opendatahub-operator/1.4.1", "134fa4bb3fe482d6c5af0fdd091979815307ebe195c856e8fd16c65816ff8116"),
+        ("opendatahub-operator/1.4.2", "9babaa4c50e321e89763524ccc0e05ebed8ec5d626a0a959222d28351ea78e2b"),
+    ] {
+        let (_, rendered) = render_input(&fixture_files(root), &BundleOptions::default());
+        assert!(rendered.diagnostics.is_empty(), "{root}: {:?}", summary(&rendered.diagnostics));
+        let objects: Vec<Node> =
+            rendered.config.bundles[0].properties.iter().filter_map(|p| p.bundle_object()).collect();
+        let crds: Vec<&Node> = objects
+            .iter()
+            .filter(|o| o.get("kind").and_then(Node::as_str) == Some("CustomResourceDefinition"))
+            .collect();
+        assert_eq!(crds.len(), 5, "{root}");
+        let name = |crd: &Node| crd.get("metadata")?.get("name")?.as_str().map(str::to_string);
+        let quickstarts = crds.iter().find(|c| name(c).as_deref() == Some("odhquickstarts.console.openshift.io"));
+        let kind = ["spec", "versions"].iter().try_fold(*quickstarts.unwrap(), |n, k| n.get(k));
+        let kind = kind.and_then(|v| v.as_array()?.first()).and_then(|v| {
+            ["schema", "openAPIV3Schema", "properties", "kind", "description"].iter().try_fold(v, |n, k| n.get(k))
+        });
+        assert_eq!(
+            kind.and_then(Node::as_str),
+            Some(concat!(
+                "Kind is a string value representing the REST resource this object represents. Servers may infer ",
+                "this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: ",
+                "https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"
+            ))
+        );
+        let json = write(&rendered.config, Format::Json);
+        let digest: String = Sha256::digest(json.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(digest, opm_sha256, "{root}: not the bytes opm renders");
     }
 }

@@ -36,6 +36,42 @@ pub fn time<F: FnMut()>(runs: usize, mut f: F) -> Duration {
     times[times.len() / 2]
 }
 
+/// Median wall and CPU time (user and system, every thread of the process: `getrusage`) of
+/// `runs` runs, after one warm-up run. On a shared machine the CPU time is the steadier figure:
+/// it does not grow while other processes hold the cores.
+pub fn wall_and_cpu<F: FnMut()>(runs: usize, mut f: F) -> (Duration, Duration) {
+    f();
+    let (mut walls, mut cpus): (Vec<Duration>, Vec<Duration>) = (0..runs)
+        .map(|_| {
+            let (t, c) = (Instant::now(), cpu_time());
+            f();
+            (t.elapsed(), cpu_time().saturating_sub(c))
+        })
+        .unzip();
+    walls.sort();
+    cpus.sort();
+    (walls[walls.len() / 2], cpus[cpus.len() / 2])
+}
+
+/// CPU time (user and system) of this process so far.
+#[cfg(unix)]
+fn cpu_time() -> Duration {
+    // SAFETY: `getrusage` only writes the `rusage` it is given, which is plain data.
+    let usage = unsafe {
+        let mut usage = std::mem::zeroed::<libc::rusage>();
+        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
+        usage
+    };
+    let of = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    of(usage.ru_utime) + of(usage.ru_stime)
+}
+
+/// Off Unix, no CPU time: the wall time stands in.
+#[cfg(not(unix))]
+fn cpu_time() -> Duration {
+    Duration::ZERO
+}
+
 /// `time`, for a closure that returns a count (of nodes, bytes, …): the median and that count.
 pub fn time_counted<F: FnMut() -> usize>(runs: usize, mut f: F) -> (Duration, usize) {
     let n = f();

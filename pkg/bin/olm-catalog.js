@@ -341,7 +341,14 @@ function cmdRbac(argv, out) {
       return 1;
     }
     if (format === 'json') out.push(JSON.stringify(previews, null, 2));
-    else out.raw = catalog.previewRbacText(options, format);
+    else if (format === 'text') out.raw = catalog.previewRbacText(options, format);
+    else {
+      try {
+        out.raw = catalog.previewRbacText(options, format);
+      } catch (e) {
+        throw e?.code === 'invalid-input' ? new Error(`--format yaml: ${e.message}`) : e;
+      }
+    }
     if (!previews[0].permissionsKnown) {
       process.stderr.write(`olm-catalog: the CSV of ${name} comes from olm.csv.metadata, which carries no install strategy: its permissions are unknown\n`);
       return 1;

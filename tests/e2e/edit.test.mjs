@@ -7,8 +7,10 @@
 // promotion (the new channel entry, now the head) and the deprecation are found in it. Also:
 // refusals and their reasons, an undo refused once the file was typed into, the package view's
 // operations (add a bundle, a new channel, the default channel) with a single-file download, saving
-// into a folder through the File System Access API, and the time to plan and apply an edit on
-// community-v4.20 (printed). axe-core finds no serious violation in the dialogs, the graph view
+// into a folder through the File System Access API (all or nothing under injected write and commit
+// failures, refused with the file named when the folder's copy changed or was deleted, then
+// overwritten or reloaded; www/src/folder.js on its own for the files an edit creates), and the
+// time to plan and apply an edit on community-v4.20 (printed). axe-core finds no serious violation in the dialogs, the graph view
 // and the Edits panel. Screenshots go to www/e2e-screenshots/ (git-ignored).
 // Run after `scripts/build-site.sh`: `node --test tests/e2e/edit.test.mjs`.
 import { test, before, after } from 'node:test';
@@ -328,12 +330,83 @@ test('from the package view: add a bundle, create a channel, make it default, de
   await page.close();
 });
 
-test('save straight into a folder (the File System Access API, on the origin private file system)', async () => {
-  const { page, errors } = await open(`#catalog=${encodeURIComponent('/edit/index.json')}&package=${VISION}&channel=alpha`);
+// ---- the folder (the origin private file system stands for the folder the picker returns)
+
+/** Empty the origin private file system, put `files` (path → text) in it, and make it the picked folder. */
+const seedFolder = (page, files) => page.evaluate(async (files) => {
+  const root = await navigator.storage.getDirectory();
+  for await (const name of root.keys()) await root.removeEntry(name, { recursive: true });
+  for (const [path, text] of Object.entries(files)) {
+    const parts = path.split('/');
+    let dir = root;
+    for (const p of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(p, { create: true });
+    const w = await (await dir.getFileHandle(parts.at(-1), { create: true })).createWritable();
+    await w.write(text);
+    await w.close();
+  }
   // The picker needs a person; the folder it returns is a FileSystemDirectoryHandle, which the
   // origin private file system gives without one.
-  await page.evaluate(() => { window.showDirectoryPicker = () => navigator.storage.getDirectory(); });
+  window.showDirectoryPicker = () => navigator.storage.getDirectory();
+}, files);
+
+/** Every file in the folder: path → text. */
+const folderFiles = (page) => page.evaluate(async () => {
+  const out = {};
+  const walk = async (dir, prefix) => {
+    for await (const [name, e] of dir.entries()) {
+      if (e.kind === 'file') out[prefix + name] = await (await e.getFile()).text();
+      else await walk(e, `${prefix}${name}/`);
+    }
+  };
+  await walk(await navigator.storage.getDirectory(), '');
+  return out;
+});
+
+/** Another program writes `text` to `path` in the folder. */
+const writeInFolder = (page, path, text) => page.evaluate(async ([path, text]) => {
+  const parts = path.split('/');
+  let dir = await navigator.storage.getDirectory();
+  for (const p of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(p);
+  const w = await (await dir.getFileHandle(parts.at(-1))).createWritable();
+  await w.write(text);
+  await w.close();
+}, [path, text]);
+
+/**
+ * From now on the `nth` writable the page opens fails its `method` ('write' or 'close') with a
+ * full disk; `null`: no failure.
+ */
+const failWritable = (page, method, nth) => page.evaluate(([method, nth]) => {
+  window.realCreateWritable ??= FileSystemFileHandle.prototype.createWritable;
+  let opened = 0;
+  FileSystemFileHandle.prototype.createWritable = async function (...args) {
+    const w = await window.realCreateWritable.apply(this, args);
+    if (method && ++opened === nth) w[method] = () => Promise.reject(new DOMException('the disk is full (injected)', 'QuotaExceededError'));
+    return w;
+  };
+}, [method, nth]);
+
+/** Press Save to folder; wait until it saved, failed or found conflicts (`what`: which). */
+async function saveFolder(page, button = '#edit-save-folder') {
+  const before = await page.evaluate(() => ({ ...document.body.dataset }));
+  await page.click(button);
+  await page.waitForFunction((b) => {
+    const d = document.body.dataset;
+    return d.editFolderSaves !== b.editFolderSaves || d.editSaveFailures !== b.editSaveFailures || (d.editConflicts && !b.editConflicts);
+  }, before);
+  return page.evaluate((b) => {
+    const d = document.body.dataset;
+    return d.editFolderSaves !== b.editFolderSaves ? 'saved' : d.editSaveFailures !== b.editSaveFailures ? 'failed' : 'conflict';
+  }, before);
+}
+
+test('save into a folder: all or nothing, and refused when the folder changed underneath (File System Access API, origin private file system)', async () => {
+  const { page, errors } = await open(`#catalog=${encodeURIComponent('/edit/index.json')}&package=${VISION}&channel=alpha`);
+  const original = Object.fromEntries(FILES.map((f) => [f, readFileSync(join(fbc, 'community-v4.20', f), 'utf8')]));
+  const [nicFile, visionFile] = FILES;
+  await seedFolder(page, original);
   assert.ok(await page.isVisible('#edit-save-folder'), 'offered where the browser has the API');
+  // Two files changed: channel alpha of one package deprecated, the other package deprecated.
   await page.click('#edit-deprecate-channel');
   await page.waitForSelector('#edit-dialog[open] #edit-deprecate-channel-message');
   await page.fill('#edit-deprecate-channel-message', 'alpha is frozen; use stable');
@@ -341,19 +414,139 @@ test('save straight into a folder (the File System Access API, on the origin pri
   assert.match(await page.textContent('#edit-changes'), /channel alpha: deprecation — → alpha is frozen; use stable/);
   await apply(page);
   await page.waitForSelector('#edit-undeprecate-channel');
-  await page.click('#edit-save-folder');
+  await page.evaluate((hash) => { location.hash = hash; }, `#catalog=${encodeURIComponent('/edit/index.json')}&package=${NIC}&channel=stable`);
+  await page.waitForSelector(`#channel-title:has-text("${NIC}")`);
+  await idle(page);
+  await page.click('#edit-deprecate-package');
+  await page.fill('#edit-deprecate-package-message', 'Replaced by multi-nic-cni-operator-v2.');
+  await preview(page);
+  await apply(page);
+  await page.waitForSelector('#edit-undeprecate-package');
+  assert.equal(await count(page, 'editChanged'), 2);
+
+  // ---- a write that fails on the second file: nothing changes, and the status says so
+  await failWritable(page, 'write', 2);
+  assert.equal(await saveFolder(page), 'failed');
+  assert.match(await page.textContent('#edit-status'), /Could not save to the folder: .*the disk is full \(injected\); nothing was changed in the folder/);
+  assert.deepEqual(await folderFiles(page), original, 'the folder as it was');
+  assert.equal(await count(page, 'editChanged'), 2, 'still unsaved');
+  // A commit that fails on the second file: the first, already committed, is put back.
+  await failWritable(page, 'close', 2);
+  assert.equal(await saveFolder(page), 'failed');
+  assert.match(await page.textContent('#edit-status'), /the disk is full \(injected\); .*catalog\.yaml put back as it was, so nothing was changed in the folder/);
+  assert.deepEqual(await folderFiles(page), original, 'the folder as it was');
+  assert.equal(await count(page, 'editChanged'), 2);
+
+  // ---- a clean save writes every changed file
+  await failWritable(page, null);
+  assert.equal(await saveFolder(page), 'saved');
   await page.waitForSelector('#edit-changed-h:has-text("No unsaved changes")');
-  assert.match(await page.textContent('#edit-status'), /Saved 1 file to the folder/);
-  const written = await page.evaluate(async (path) => {
-    let dir = await navigator.storage.getDirectory();
-    const parts = path.split('/');
-    for (const p of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(p);
-    return (await (await dir.getFileHandle(parts.at(-1))).getFile()).text();
-  }, `${VISION}/catalog.yaml`);
-  const original = readFileSync(join(fbc, 'community-v4.20', VISION, 'catalog.yaml'), 'utf8');
-  assert.ok(written.startsWith(original), 'the file as it was, then the new blob');
-  assert.match(written.slice(original.length), /schema: olm\.deprecations/);
-  assert.match(written.slice(original.length), /message: alpha is frozen; use stable/);
+  assert.match(await page.textContent('#edit-status'), /Saved 2 files to the folder/);
+  let written = await folderFiles(page);
+  assert.deepEqual(Object.keys(written).sort(), FILES);
+  for (const f of FILES) assert.ok(written[f].startsWith(original[f]), `${f}: as it was, then the new blob`);
+  assert.match(written[visionFile].slice(original[visionFile].length), /message: alpha is frozen; use stable\n[^]*schema: olm\.deprecations/);
+  assert.match(written[nicFile].slice(original[nicFile].length), /message: Replaced by multi-nic-cni-operator-v2\./);
+  const saved = written;
+
+  // ---- another program changes the file after the save: nothing written, the file named
+  await page.click('#edit-undeprecate-package');
+  await preview(page);
+  await apply(page);
+  const theirs = `${saved[nicFile]}# changed by another program\n`;
+  await writeInFolder(page, nicFile, theirs);
+  assert.equal(await saveFolder(page), 'conflict');
+  const status = await page.textContent('#edit-status');
+  assert.match(status, /^Not saved, nothing was written: multi-nic-cni-operator\/catalog\.yaml changed in the folder \(at \d\d:\d\d:\d\d\) since it was opened or last saved there/);
+  assert.doesNotMatch(status, /visionone/);
+  assert.ok(await page.isVisible('#edit-reload-folder') && await page.isVisible('#edit-overwrite'), 'reload and overwrite offered');
+  assert.deepEqual(await folderFiles(page), { [nicFile]: theirs, [visionFile]: saved[visionFile] }, 'their change kept');
+  assert.equal(await count(page, 'editChanged'), 1);
+  assert.deepEqual(await axeViolations(page, 'aside'), [], 'the conflict in the Edits panel');
+  await page.locator('aside').screenshot({ path: join(shots, 'edit-folder-conflict.png') });
+
+  // ---- "overwrite anyway" writes ours over theirs
+  assert.equal(await saveFolder(page, '#edit-overwrite'), 'saved');
+  assert.match(await page.textContent('#edit-status'), /Saved 1 file to the folder .*, over the folder's copy\./);
+  assert.equal(await page.isVisible('#edit-conflict'), false);
+  written = await folderFiles(page);
+  assert.equal(written[nicFile], original[nicFile], 'the deprecation undone, their line gone');
+  assert.equal(written[visionFile], saved[visionFile]);
+  assert.equal(await count(page, 'editChanged'), 0);
+
+  // ---- a download in between does not move what the folder is expected to hold
+  const deprecateGone = async () => {
+    await page.click('#edit-deprecate-package');
+    await page.fill('#edit-deprecate-package-message', 'Gone.');
+    await preview(page);
+    await apply(page);
+  };
+  await deprecateGone();
+  await Promise.all([page.waitForEvent('download'), page.click('#edit-download')]);
+  await page.waitForSelector('#edit-changed-h:has-text("No unsaved changes")');
+  await page.click('#edit-undeprecate-package');
+  await preview(page);
+  await apply(page);
+  assert.equal(await saveFolder(page), 'saved', 'the folder still holds what it was last saved with');
+  assert.equal((await folderFiles(page))[nicFile], original[nicFile]);
+
+  // ---- a file deleted from the folder is a conflict too; then "reload" opens the folder's catalog
+  await deprecateGone();
+  await page.evaluate(async (dir) => (await navigator.storage.getDirectory()).removeEntry(dir, { recursive: true }), NIC);
+  assert.equal(await saveFolder(page), 'conflict');
+  assert.match(await page.textContent('#edit-status'), /multi-nic-cni-operator\/catalog\.yaml was deleted from the folder/);
+  assert.deepEqual(Object.keys(await folderFiles(page)), [visionFile], 'nothing created');
+  await seedFolder(page, { [nicFile]: original[nicFile].replace('defaultChannel: stable', 'defaultChannel: beta'), [visionFile]: saved[visionFile] });
+  const loaded = await page.evaluate(() => document.body.dataset.loaded);
+  await page.click('#edit-reload-folder');
+  await page.waitForFunction((b) => document.body.dataset.loaded !== b, loaded);
+  await idle(page);
+  assert.equal(await count(page, 'editChanged'), 0, 'the unsaved edit dropped');
+  await page.click(`#files button:has-text("${nicFile}")`);
+  await page.waitForSelector('#editor .cm-content :text("defaultChannel: beta")');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('folder.js on its own: a file the edits create must not exist; a failed write removes what it created', async () => {
+  server.routes.set('/folder-test/folder.js', { type: 'text/javascript', body: readFileSync(join(repo, 'www/src/folder.js')) });
+  server.routes.set('/folder-test/index.html', { type: 'text/html', body: '<!doctype html><html lang="en"><title>folder.js</title><link rel="icon" href="data:,"></html>' });
+  const { page, errors } = await newPage(browser);
+  await page.goto(`${server.base}folder-test/index.html`);
+  await seedFolder(page, { 'a/old.yaml': 'old\n' });
+  const out = await page.evaluate(async () => {
+    const { checkFolder, writeAll } = await import('/folder-test/folder.js');
+    const root = await navigator.storage.getDirectory();
+    const list = async (dir = root, prefix = '') => {
+      const names = [];
+      for await (const [name, e] of dir.entries()) names.push(prefix + name, ...(e.kind === 'directory' ? await list(e, `${prefix}${name}/`) : []));
+      return names.sort();
+    };
+    const files = [{ path: 'a/old.yaml', content: 'new\n', base: 'old\n' }, { path: 'b/c/new.yaml', content: 'created\n', base: null }];
+    const clean = await checkFolder(root, files);
+    // The second write fails: the new file and its two folders go again.
+    const real = FileSystemFileHandle.prototype.createWritable;
+    let n = 0;
+    FileSystemFileHandle.prototype.createWritable = async function (...args) {
+      const w = await real.apply(this, args);
+      if (++n === 2) w.write = () => Promise.reject(new DOMException('the disk is full (injected)', 'QuotaExceededError'));
+      return w;
+    };
+    const failed = await writeAll(root, files, { previous: clean.current }).then(() => 'written', (e) => e.message);
+    const afterFailure = await list();
+    FileSystemFileHandle.prototype.createWritable = real;
+    const stamps = await writeAll(root, files, { previous: clean.current });
+    const written = await list();
+    const exists = await checkFolder(root, [{ path: 'b/c/new.yaml', content: 'again\n', base: null }]);
+    return { clean: clean.conflicts, current: [...clean.current], failed, afterFailure, stamps: [...stamps.keys()], written, exists: exists.conflicts };
+  });
+  assert.deepEqual(out.clean, []);
+  assert.deepEqual(out.current, [['a/old.yaml', 'old\n'], ['b/c/new.yaml', null]]);
+  assert.equal(out.failed, 'the disk is full (injected); nothing was changed in the folder');
+  assert.deepEqual(out.afterFailure, ['a', 'a/old.yaml']);
+  assert.deepEqual(out.stamps, ['a/old.yaml', 'b/c/new.yaml']);
+  assert.deepEqual(out.written, ['a', 'a/old.yaml', 'b', 'b/c', 'b/c/new.yaml']);
+  assert.deepEqual(out.exists.map((c) => [c.path, c.why]), [['b/c/new.yaml', 'exists']]);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -512,6 +512,15 @@ test('install: OperatorGroup outcome, generated roles, an unsupported mode, tena
   assert.equal(await sleepinfos.locator('td.verb.yes').count(), 7);
   assert.equal(await page.locator('#inst-plan-table tr.chosen th').textContent(), 'AllNamespaceschosen');
   await page.screenshot({ path: join(shots, 'install.png'), fullPage: true });
+  // The objects as Kubernetes manifests, named as OLM's own code names them for this CSV.
+  const [saved] = await Promise.all([page.waitForEvent('download'), page.click('#inst-download-yaml')]);
+  assert.equal(saved.suggestedFilename(), 'kube-green.v0.7.1-AllNamespaces-rbac.yaml');
+  const manifests = readFileSync(await saved.path(), 'utf8');
+  assert.match(manifests, /^# kube-green\.v0\.7\.1 as AllNamespaces: OperatorGroup operator-group in namespace operators, targeting all namespaces\n/);
+  const docs = manifests.split(/^---\n/m);
+  assert.ok(docs.every((d) => /^apiVersion: /m.test(d) && /^kind: /m.test(d)), manifests);
+  assert.match(await page.textContent('#inst-rbac details.inst-objects summary'), new RegExp(`^The ${docs.length} objects OLM creates`));
+  assert.ok(docs.some((d) => d.includes('\nkind: ClusterRole\n') && d.includes('  name: kube-green.v0.7.1-kube-gr-ZleTLia9qHxVbQPVF5GUmIYBhhlOaPepKSeAR\n')), manifests);
 
   // An install mode the CSV does not support: OLM's reason and message.
   await page.check('#inst-mode-SingleNamespace');

@@ -75,9 +75,9 @@ function assertReportShape(r) {
 
 /** An `RbacPreview` as index.d.ts declares it. */
 function assertPreviewShape(p) {
-  assert.deepEqual(keys(p), ['access', 'apiClusterRoles', 'clusterRoleBindings', 'clusterRoles', 'csvName', 'groupClusterRoles', 'notes', 'permissionsKnown', 'roleBindings', 'roles', 'serviceAccounts', 'target', 'unsupported']);
+  assert.deepEqual(keys(p), ['access', 'apiClusterRoles', 'clusterRoleBindings', 'clusterRoles', 'csvName', 'groupClusterRoles', 'notes', 'permissionCheckError', 'permissionsKnown', 'roleBindings', 'roles', 'serviceAccounts', 'target', 'unsupported']);
   assert.deepEqual(keys(p.target), ['installMode', 'operatorGroup', 'operatorNamespace', 'targetNamespaces']);
-  const roleKeys = ['aggregationSelectors', 'labels', 'name', 'namespace', 'rules'];
+  const roleKeys = ['aggregationSelectors', 'labels', 'lifted', 'name', 'namespace', 'rules'];
   for (const role of [...p.groupClusterRoles, ...p.apiClusterRoles, ...p.roles, ...p.clusterRoles]) {
     assert.ok(keys(role).every((k) => roleKeys.includes(k)), keys(role).join());
     for (const rule of role.rules) {
@@ -175,6 +175,9 @@ test('rbac: kube-green under each install mode, and by default, both CLIs agree'
   }
   same(['rbac', kubeGreen, '--package', 'kube-green', '--bundle', 'kube-green.v0.5.2', '--install-mode', 'MultiNamespace', '--target-namespaces', 'a,b,c', '--namespace', 'ops', '--operator-group', 'og']);
   same(['rbac', ecr, '--package', 'ecr-secret-operator', '--format', 'json'], 0);
+  // Manifests: one install mode, named or the only one the CSV supports; several is a usage error.
+  same(['rbac', ecr, '--package', 'ecr-secret-operator', '--format', 'yaml', '--install-mode', 'MultiNamespace', '--target-namespaces', 'a,b'], 0);
+  same(['rbac', ecr, '--package', 'ecr-secret-operator', '--format', 'yaml'], 2);
   // Errors: unknown package or bundle, target namespaces that do not fit the mode.
   same(['rbac', kubeGreen, '--package', 'nope'], 2);
   same(['rbac', kubeGreen, '--package', 'kube-green', '--bundle', 'nope'], 2);
@@ -203,6 +206,30 @@ test('previewRbac: one preview per mode, shaped as index.d.ts, text and YAML as 
     assert.equal(p.csvName, 'kube-green.v0.6.0');
     assert.throws(() => olm.previewRbac(catalog, { package: 'nope' }), (e) => e.name === 'OlmCatalogError' && e.code === 'unknown-package');
     assert.throws(() => olm.previewRbac(catalog, { package: 'kube-green', bundle: 'nope' }), (e) => e.code === 'unknown-bundle');
+  } finally {
+    catalog.free();
+  }
+});
+
+test('previewRbacText yaml: the objects OLM creates as Kubernetes manifests, with the names OLM gives them', () => {
+  const catalog = olm.loadCatalog(olm.readCatalog(ecr));
+  try {
+    const options = { package: 'ecr-secret-operator', installMode: 'AllNamespaces' };
+    const yaml = olm.previewRbacText(catalog, options, 'yaml');
+    assert.equal(yaml, run(native, ['rbac', ecr, '--package', 'ecr-secret-operator', '--install-mode', 'AllNamespaces', '--format', 'yaml']).out);
+    const docs = yaml.split(/^---\n/m);
+    const [p] = olm.previewRbac(catalog, options);
+    const objects = p.serviceAccounts.length + p.groupClusterRoles.length + p.apiClusterRoles.length + p.clusterRoles.length
+      + p.clusterRoleBindings.length + p.roles.length + p.roleBindings.length;
+    assert.equal(docs.length, objects);
+    assert.ok(docs.every((d) => /^apiVersion: /m.test(d) && /^kind: /m.test(d) && /^metadata:\n/m.test(d)), yaml);
+    // The Role's name and labels as OLM's code makes them for this CSV; lifted to a ClusterRole.
+    const role = 'ecr-secret-operator.v0.5-1e5S4DonNXkwmbiXKHmqMtZvRqxEwLmOdUhy8j';
+    assert.ok(p.clusterRoles.some((r) => r.name === role && r.lifted === true), JSON.stringify(p.clusterRoles));
+    assert.ok(docs.some((d) => d.includes('kind: Role\n') && d.includes(`  name: ${role}\n`) && d.includes('    olm.permissions.hash: jFynzryran0Td5CUgJ3rwrkK6ZdYd35f5iILp\n')));
+    assert.equal(p.permissionCheckError, null);
+    assert.throws(() => olm.previewRbacText(catalog, { package: 'ecr-secret-operator' }, 'yaml'),
+      (e) => e.code === 'invalid-input' && /manifests are for one install mode/.test(e.message));
   } finally {
     catalog.free();
   }

@@ -91,9 +91,11 @@ const rbacOptions: RbacOptions = { package: 'x', bundle: 'x.v1', installMode: mo
 const previews: RbacPreview[] = previewRbac(ogCatalog, rbacOptions);
 const firstPreview: RbacPreview | undefined = ogCatalog.previewRbac({ package: 'x' })[0];
 const unsupported: string | null | undefined = firstPreview?.unsupported;
+const checkError: string | null | undefined = firstPreview?.permissionCheckError;
+const lifted: string[] = previews.flatMap((p) => p.clusterRoles.filter((r) => r.lifted === true).map((r) => r.name));
 const touches: string[] = previews.flatMap((p) => p.access.map((a) => `${a.namespace ?? '*'} ${a.apiGroup}/${a.resource}: ${a.verbs.join(',')}`));
 const rbacYaml: string = previewRbacText(ogCatalog, rbacOptions, 'yaml') + ogCatalog.previewRbacText(rbacOptions);
-console.log(reason, watched, tenantCodes, ogText.length, sameReport.bundle, unsupported, touches, rbacYaml.length, firstPreview?.roles[0]?.rules[0]?.verbs);
+console.log(reason, watched, tenantCodes, ogText.length, sameReport.bundle, unsupported, checkError, lifted, touches, rbacYaml.length, firstPreview?.roles[0]?.rules[0]?.verbs);
 // Lint configuration, baselines and the OLM v1 switch.
 const lintConfig: LintConfig = { lints: { 'z-stream-gap': 'off' }, packages: { foo: { 'stranded-entry': 'note' } }, olmV1: true };
 const configured: ValidateReport = validate([], { config: lintConfig, lint: ['head-not-highest=error'], denyWarnings: true, baseline: [] });

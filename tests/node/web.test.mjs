@@ -174,11 +174,14 @@ test('browsers: the tools load the tools\' module alone; a core Catalog is used 
     const catalog = web.loadCatalog(files);
     const before = error(() => web.toMermaid(catalog, { package: 'aws-neuron-operator' }));
     const configBefore = error(() => web.validate(files, { lint: ['head-not-highest=off'] }));
+    const baselineBefore = error(() => web.validate(files, { baseline: files }));
     const plain = web.validate(files, { lint: [], olmV1: true }).diagnostics.length;
     await web.initTools();
     const out = {
       before,
       configBefore,
+      baselineBefore,
+      baseline: web.validate(files, { baseline: files }).diagnostics,
       plain,
       configured: web.validate(files, { config: { lints: { 'version-goes-backwards': 'note' } }, lint: ['head-not-highest=off'] }),
       deps: catalog.packageDeps({ package: 'aws-neuron-operator' }),
@@ -196,6 +199,9 @@ test('browsers: the tools load the tools\' module alone; a core Catalog is used 
   // A lint configuration is read in the tools' module; without one validate stays in the core.
   assert.equal(result.configBefore.code, 'not-initialized');
   assert.match(result.configBefore.message, /initTools\(\)/);
+  // So is a baseline to compare with.
+  assert.equal(result.baselineBefore.code, 'not-initialized');
+  assert.deepEqual(result.baseline, []);
   assert.equal(result.plain, olm.validate(olm.readCatalog(example), { olmV1: true }).diagnostics.length);
   const lintOptions = { config: { lints: { 'version-goes-backwards': 'note' } }, lint: ['head-not-highest=off'] };
   assert.deepEqual(result.configured, olm.validate(olm.readCatalog(example), lintOptions));

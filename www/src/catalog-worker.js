@@ -14,6 +14,7 @@
 // Requests and replies follow rpc.js; the operations are `ops` below.
 import init, {
   initPicture, initResolver, initTools, loadCatalog, openCatalog, layoutGraph, expandTemplate, diffCatalogs, resolve, checkOperatorGroups, previewRbac,
+  previewRbacText,
 } from '../../pkg/index.js';
 import { fetchCatalog } from '../../pkg/element-fetch.js';
 import { serve } from './rpc.js';
@@ -242,6 +243,12 @@ const ops = {
   async previewRbac(handle, options) {
     await tools();
     return previewRbac(entry(handle).catalog, options);
+  },
+
+  /** The objects of one install mode's `previewRbac` as Kubernetes manifests (a YAML stream). */
+  async rbacManifests(handle, options) {
+    await tools();
+    return previewRbacText(entry(handle).catalog, options, 'yaml');
   },
 
   /** The cross-package view of a package (`packageDeps`, tools' module): `{package, headsOnly}`. */

@@ -16,7 +16,7 @@ const MAX_DIFF_LINES = 2000;
 /**
  * @typedef {{path: string, content: string}} CatalogFile
  * @typedef {{label: string, op: object, edits: object[], undo: object[], before: Map<string, string|null>, after: Map<string, string>}} Applied
- * @typedef {{done: Applied[], undone: Applied[], written: Map<string, string>, pending: (Applied & {planned: Map<string, string|null>}) | null}} EditState
+ * @typedef {{done: Applied[], undone: Applied[], written: Map<string, string>, inFolder: Map<string, string>, pending: (Applied & {planned: Map<string, string|null>}) | null}} EditState
  */
 
 function error(code, message) {
@@ -62,7 +62,10 @@ export function fileDiff(path, before, after) {
 export function editOps({ entry, tools, put, summary, reload, close }) {
   /** @returns {EditState} */
   function stateOf(e) {
-    e.edit ??= { done: [], undone: [], written: new Map(e.saved.map((f) => [f.path, f.content])), pending: null };
+    // `written`: the texts as opened or last saved (downloaded or written to the folder), which
+    // "changed" is measured against; `inFolder`: as opened or last written to the folder.
+    const opened = () => new Map(e.saved.map((f) => [f.path, f.content]));
+    e.edit ??= { done: [], undone: [], written: opened(), inFolder: opened(), pending: null };
     return e.edit;
   }
 
@@ -205,22 +208,31 @@ export function editOps({ entry, tools, put, summary, reload, close }) {
     },
 
     /**
-     * The files changed since saved: `{files: [{path, content}]}`, and with `zip`, those files as
-     * one zip archive (`zip`: its bytes).
+     * The files changed since saved: `{files: [{path, content, base}]}` (`base`: the text as
+     * opened or last written to the folder, which a write-back checks the folder still holds; null
+     * for a file the edits created), and with `zip`, those files as one zip archive (`zip`: its bytes).
      */
     editChanged(handle, { zip = false } = {}) {
       const e = entry(handle);
+      const st = stateOf(e);
       const { changed } = status(e);
-      const files = e.files.filter((f) => changed.includes(f.path)).map((f) => ({ path: f.path, content: f.content }));
+      const files = e.files.filter((f) => changed.includes(f.path)).map((f) => ({ path: f.path, content: f.content, base: st.inFolder.get(f.path) ?? null }));
       if (!zip) return { files };
       return { files, zip: zipSync(Object.fromEntries(files.map((f) => [f.path, strToU8(f.content)]))) };
     },
 
-    /** The changed files were saved: they are the new baseline of "changed". */
-    editSaved(handle) {
+    /**
+     * The changed files were saved: they are the new baseline of "changed". `files` (`[{path,
+     * content}]`): only those texts were saved (what was typed meanwhile stays unsaved);
+     * `folder`: they were written to the folder (the base of its next write-back).
+     */
+    editSaved(handle, { files, folder = false } = {}) {
       const e = entry(handle);
       const st = stateOf(e);
-      for (const f of e.files) st.written.set(f.path, f.content);
+      for (const f of files ?? e.files) {
+        st.written.set(f.path, f.content);
+        if (folder) st.inFolder.set(f.path, f.content);
+      }
       return status(e);
     },
   };

@@ -5,11 +5,14 @@
 // fields, then its preview (the text diff of every changed file, the catalog diff, the
 // update-safety and validation findings, the graph after, drawn by the shared renderer), and only
 // Apply changes the files. Undo, Redo and Save (download, a zip for several files, or straight
-// back to a folder where the browser has the File System Access API) live in the aside.
+// back to a folder where the browser has the File System Access API: refused, with the files named
+// and a reload or an overwrite offered, when the folder's copy changed since it was read or saved;
+// all or nothing, folder.js) live in the aside.
 // Catalog text only ever becomes text nodes (escape.js).
 import { call } from './remote.js';
 import { h } from './escape.js';
 import { showPicture } from './graph.js';
+import { checkFolder, writeAll, readFolder, SaveError } from './folder.js';
 
 const plural = (n, what) => `${n} ${what}${n === 1 ? '' : 's'}`;
 const POLICIES = [
@@ -24,8 +27,10 @@ const POLICIES = [
  *   view: () => ({ pkg: any, channel: string, graph: any } | null),
  *   adopt: (summary: any, paths: string[]) => Promise<void>,
  *   download: (name: string, data: string | Blob, type: string) => void,
+ *   load: (files: {path: string, blob: Blob}[]) => Promise<any>,
  * }} deps `view()`: the package, channel and ChannelGraph on screen; `adopt(summary, paths)`:
- *   show the catalog after an edit (its files `paths` changed)
+ *   show the catalog after an edit (its files `paths` changed); `load(files)`: open these files
+ *   as the catalog (the folder read again)
  */
 export function createEditing(deps) {
   const $ = (id) => document.getElementById(id);
@@ -609,29 +614,74 @@ export function createEditing(deps) {
   }
   saveBtn.addEventListener('click', download);
 
-  /** Write the changed files into a folder the user picks (the catalog's root), once asked. */
-  async function saveToFolder() {
+  // ---- writing back into a folder (folder.js): refused when the folder changed underneath
+  const conflictBox = $('edit-conflict');
+  /** Each file's `lastModified` as read from the folder or last written there (path → ms). */
+  const stamps = new Map();
+  const clock = (ms) => new Date(ms).toLocaleTimeString('en-GB');
+  const WHY = {
+    changed: (c) => `${c.path} changed in the folder${stamps.has(c.path) && c.lastModified !== stamps.get(c.path) ? ` (at ${clock(c.lastModified)})` : ''}`,
+    deleted: (c) => `${c.path} was deleted from the folder`,
+    exists: (c) => `${c.path}, which the edits create, already exists in the folder`,
+  };
+
+  function showConflict(conflicts) {
+    statusEl.textContent = `Not saved, nothing was written: ${conflicts.map((c) => WHY[c.why](c)).join('; ')} since it was opened or last saved there. Reload the catalog from the folder (dropping your unsaved edits), or overwrite the folder's copy with yours.`;
+    conflictBox.hidden = false;
+    document.body.dataset.editConflicts = String(conflicts.length);
+  }
+  function hideConflict() {
+    conflictBox.hidden = true;
+    delete document.body.dataset.editConflicts;
+  }
+
+  /**
+   * Write the changed files into a folder the user picks (the catalog's root), once asked: only
+   * when every file there still holds what the edits started from (`force`: whatever it holds),
+   * all or nothing.
+   */
+  async function saveToFolder({ force = false } = {}) {
     const c = deps.main();
+    if (!c || busy) return;
+    busy = true;
+    hideConflict();
     try {
       folder ??= await window.showDirectoryPicker({ id: 'olm-catalog', mode: 'readwrite' });
       if ((await folder.requestPermission?.({ mode: 'readwrite' })) === 'denied') throw new Error('writing to that folder was not allowed');
       const { files } = await call('editChanged', c.handle);
-      for (const f of files) {
-        const parts = f.path.split('/');
-        let dir = folder;
-        for (const p of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(p, { create: true });
-        const w = await (await dir.getFileHandle(parts.at(-1), { create: true })).createWritable();
-        await w.write(f.content);
-        await w.close();
-      }
-      showStatus(await call('editSaved', c.handle), `Saved ${plural(files.length, 'file')} to the folder ${folder.name}.`);
+      const found = await checkFolder(folder, files);
+      if (found.conflicts.length && !force) return showConflict(found.conflicts);
+      // The last look just before the files are committed (not after "overwrite anyway").
+      const verify = force ? undefined : async () => {
+        const { conflicts } = await checkFolder(folder, files);
+        if (conflicts.length) throw new SaveError('the folder changed while saving', { conflicts });
+      };
+      const written = await writeAll(folder, files, { previous: found.current, verify });
+      for (const [path, ms] of written) stamps.set(path, ms);
+      const saved = await call('editSaved', c.handle, { files: files.map(({ path, content }) => ({ path, content })), folder: true });
+      showStatus(saved, `Saved ${plural(files.length, 'file')} to the folder ${folder.name}${force ? ', over the folder\'s copy' : ''}.`);
+      document.body.dataset.editFolderSaves = String((Number(document.body.dataset.editFolderSaves) || 0) + 1);
     } catch (e) {
-      if (e.name === 'AbortError') return;
-      folder = null;
+      if (e.name === 'AbortError') return; // the picker was closed
+      if (e.conflicts?.length) return showConflict(e.conflicts);
+      if (!(e instanceof SaveError)) folder = null;
       statusEl.textContent = `Could not save to the folder: ${e.message}`;
+      document.body.dataset.editSaveFailures = String((Number(document.body.dataset.editSaveFailures) || 0) + 1);
+    } finally {
+      busy = false;
     }
   }
-  folderBtn.addEventListener('click', saveToFolder);
+  folderBtn.addEventListener('click', () => saveToFolder());
+  $('edit-overwrite').addEventListener('click', () => saveToFolder({ force: true }));
+  $('edit-reload-folder').addEventListener('click', async () => {
+    if (!folder || busy) return;
+    hideConflict();
+    try {
+      await deps.load(await readFolder(folder));
+    } catch (e) {
+      statusEl.textContent = `Could not read the folder: ${e.message}`;
+    }
+  });
 
   return {
     /** The package's and channel's actions (above the graph), and the selected bundle's (below it). */
@@ -647,9 +697,15 @@ export function createEditing(deps) {
       renderPackageActions();
       renderNodeActions();
     },
-    /** A catalog was opened: forget the selection; show the edit state. */
-    async loaded() {
+    /**
+     * A catalog was opened (`files`: as given to the worker, `{path, blob}` for files read from
+     * disk): forget the selection; remember when each file was last modified; show the edit state.
+     */
+    async loaded(files = []) {
       selected = null;
+      hideConflict();
+      stamps.clear();
+      for (const f of Array.isArray(files) ? files : []) if (f.blob?.lastModified) stamps.set(f.path, f.blob.lastModified);
       const c = deps.main();
       if (c) showStatus(await call('editStatus', c.handle), '');
     },

@@ -32,8 +32,9 @@ const showTargets = (targets) => (targets.length === 1 && targets[0] === '' ? AL
  * @param {object} o
  * @param {() => import('./remote.js').RemoteCatalog | null} o.main the catalog loaded on the left
  * @param {(file: string, line?: number, column?: number) => void} o.openFile show a place in the editor
+ * @param {(name: string, text: string, type: string) => void} o.download save a file
  */
-export function createInstallPanel({ main, openFile }) {
+export function createInstallPanel({ main, openFile, download }) {
   const tenants = []; // { row, namespace, targets, bundle }
   let plan = null; // the selected bundle's install plan (from a check), or null
   let planError = null;
@@ -193,9 +194,10 @@ export function createInstallPanel({ main, openFile }) {
     let report;
     let previews = [];
     let rbacError = null;
+    const rbacOptions = { package: pkg, bundle, installMode: modeOf(tns, ns), namespace: ns, targetNamespaces: tns };
     const [checked, rbac] = await Promise.allSettled([
       c.checkOperatorGroups({ package: pkg, bundle, operatorNamespace: ns, targetNamespaces: tns, instances }),
-      c.previewRbac({ package: pkg, bundle, installMode: modeOf(tns, ns), namespace: ns, targetNamespaces: tns }),
+      c.previewRbac(rbacOptions),
     ]);
     if (mine !== runs) return; // a later run shows its own outcome
     if (checked.status === 'rejected') {
@@ -215,7 +217,7 @@ export function createInstallPanel({ main, openFile }) {
       outcomeView(report),
       annotationsView(report.membership),
       planView(report.installPlan, modeOf(tns, ns)),
-      rbacView(previews, rbacError, report.installPlan),
+      rbacView(previews, rbacError, report.installPlan, () => saveManifests(c, rbacOptions)),
       tenantsView(report.multitenancy ?? [], instances.length),
     );
   }
@@ -269,7 +271,16 @@ export function createInstallPanel({ main, openFile }) {
   }
 
   // ---- RBAC
-  function rbacView(previews, error, p) {
+  /** Download the previewed objects as Kubernetes manifests, as `olm-catalog rbac --format yaml` writes them. */
+  async function saveManifests(c, options) {
+    try {
+      download(`${options.bundle}-${options.installMode}-rbac.yaml`, await c.rbacManifests(options), 'application/yaml');
+    } catch (e) {
+      status(`${e.code ? `${e.code}: ` : ''}${e.message}`, 'invalid');
+    }
+  }
+
+  function rbacView(previews, error, p, save) {
     if (error) return section('inst-rbac', 'Roles OLM generates', h('p', { class: 'note stranded' }, error));
     const preview = previews[0];
     if (!preview || !preview.permissionsKnown) {
@@ -281,6 +292,9 @@ export function createInstallPanel({ main, openFile }) {
     if (preview.unsupported) body.push(h('p', { class: 'note stranded' }, `OLM fails this CSV (${preview.unsupported}): of these, only the install plan's objects would exist.`));
     for (const sa of preview.serviceAccounts) body.push(accountView(sa, preview.access.filter((a) => a.serviceAccount === sa), preview.target));
     body.push(objectsView(preview));
+    body.push(h('p', { class: 'inst-manifests' },
+      h('button', { type: 'button', id: 'inst-download-yaml', onclick: save }, 'Download manifests (YAML)'),
+      ' ', h('span', { class: 'muted' }, `These ${plural(objectCount(preview), 'object')} as Kubernetes manifests, one YAML document each, named and labelled as OLM makes them: for kubectl apply --dry-run=server, or a diff against kubectl get -o yaml (owner references left out).`)));
     if (preview.notes.length) body.push(h('ul', { class: 'note inst-notes' }, preview.notes.map((n) => h('li', {}, n))));
     return section('inst-rbac', 'Roles OLM generates', ...body);
   }
@@ -314,12 +328,17 @@ export function createInstallPanel({ main, openFile }) {
         verbs.map((v) => (r.verbs.includes(v) ? h('td', { class: 'verb yes', title: `${v} ${resource(r)}` }, '✓', h('span', { class: 'visually-hidden' }, ` ${v}`)) : h('td', { class: 'verb' })))))));
   }
 
+  function objectCount(p) {
+    return p.serviceAccounts.length + p.groupClusterRoles.length + p.apiClusterRoles.length + p.roles.length + p.roleBindings.length + p.clusterRoles.length + p.clusterRoleBindings.length;
+  }
+
   function objectsView(p) {
     const rows = [];
     const role = (kind, r) => rows.push(h('tr', {}, h('td', {}, kind), h('td', { class: 'mono' }, r.name), h('td', {}, r.namespace ?? '—'),
       h('td', {}, r.aggregationSelectors?.length ? `aggregates ${r.aggregationSelectors.map((s) => Object.entries(s).map(([k, v]) => `${k}=${v}`).join(',')).join('; ')}` : plural(r.rules.length, 'rule'))));
     const binding = (kind, b) => rows.push(h('tr', {}, h('td', {}, kind), h('td', { class: 'mono' }, b.name), h('td', {}, b.namespace ?? '—'),
       h('td', {}, `${b.roleKind} ${b.roleName} → ${b.serviceAccountNamespace}/${b.serviceAccount}`)));
+    for (const sa of p.serviceAccounts) rows.push(h('tr', {}, h('td', {}, 'ServiceAccount'), h('td', { class: 'mono' }, sa), h('td', {}, p.target.operatorNamespace), h('td', {}, '—')));
     for (const r of p.groupClusterRoles) role('ClusterRole (group)', r);
     for (const r of p.apiClusterRoles) role('ClusterRole (API)', r);
     for (const r of p.roles) role('Role', r);

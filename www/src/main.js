@@ -101,7 +101,7 @@ async function load(files, source = null, given = null) {
   templatesPanel.refresh();
   installPanel.refresh();
   comparePanel.refresh();
-  if (files) await editing.loaded();
+  if (files) await editing.loaded(files);
   $('channel-view').hidden = true;
   updateLink();
   document.body.dataset.loadedMs = String(Math.round(performance.now() - t0));
@@ -454,7 +454,7 @@ const resolvePanel = createResolvePanel({ main: () => state.catalog, exampleFile
 const templatesPanel = createTemplatesPanel({ main: () => state.catalog, exampleFiles, readFiles: readFileList, download });
 
 // ---- install: OperatorGroups, install modes, RBAC, tenants
-const installPanel = createInstallPanel({ main: () => state.catalog, openFile });
+const installPanel = createInstallPanel({ main: () => state.catalog, openFile, download });
 
 // ---- compare two catalogs: changes, update safety, graphs coloured by change
 const comparePanel = createComparePanel({ main: () => state.catalog, exampleFiles, readFiles: readFileList, openFile });
@@ -486,6 +486,7 @@ const editing = createEditing({
   view: () => (state.pkg && state.graph ? { pkg: state.pkg, channel: $('channel').value, graph: state.graph } : null),
   adopt,
   download,
+  load: (files) => load(files),
 });
 $('edit-tools').append(editing.elements.pkg);
 $('graph').after(editing.elements.node);

@@ -30,6 +30,8 @@ export class RemoteCatalog {
   toMermaid(options) { return this.#call('toMermaid', options); }
   toDot(pkg, channel) { return this.#call('toDot', pkg, channel); }
   previewRbac(options) { return call('previewRbac', this.handle, options); }
+  /** One install mode's RBAC as Kubernetes manifests (`previewRbacText(options, 'yaml')`). */
+  rbacManifests(options) { return call('rbacManifests', this.handle, options); }
   checkOperatorGroups(check) { return call('checkOperatorGroups', { ...check, handle: this.handle }); }
   fileText(path) { return call('fileText', this.handle, path); }
   /** The package's bundles as `[name, version]`, unsorted (asked once per package). */

@@ -9,8 +9,10 @@ use olm_catalog::read_catalog;
 
 use crate::output::Fail;
 
-/// The files of the catalog (directory or file) at `path`.
+/// The files of the catalog (directory or file) at `path` (after finishing a save of it that a
+/// crash interrupted).
 pub fn read(path: &Path) -> Result<Vec<FileInput>, Fail> {
+    crate::save::finish_interrupted(path)?;
     read_catalog(path).map_err(|e| Fail::at(path, e))
 }
 
@@ -21,6 +23,7 @@ pub fn load(path: &Path) -> Result<DeclarativeConfig, Fail> {
 
 /// The catalog at `path`, loaded file by file (the whole input is never in memory at once).
 pub fn load_loaded(path: &Path) -> Result<olm_catalog::Loaded, Fail> {
+    crate::save::finish_interrupted(path)?;
     olm_catalog::load_dir(path).map_err(|e| Fail::at(path, e))
 }
 

@@ -25,6 +25,8 @@ mod cli;
 mod commands;
 #[cfg(not(target_arch = "wasm32"))]
 mod output;
+#[cfg(not(target_arch = "wasm32"))]
+mod save;
 
 #[cfg(not(target_arch = "wasm32"))]
 #[global_allocator]

@@ -14,6 +14,7 @@ use olm_catalog::declcfg::DeclarativeConfig;
 use olm_catalog::render::Rendered;
 use olm_catalog::report_formats::ReportFormat;
 use olm_catalog::Diagnostic;
+use olm_catalog_save::{Expect, FileWrite};
 
 /// Exit code 0: the command succeeded and its answer is positive.
 pub const SUCCESS: u8 = 0;
@@ -87,23 +88,36 @@ pub fn prefixed(path: &Path, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
     rendered.diagnostics
 }
 
-/// The output of `render` and `template`: one stream, or one file per package under `dir`.
+/// The output of `render` and `template`: one stream, or one file per package under `dir`,
+/// written all or nothing. A file already in `dir` is overwritten only with `force` (one that
+/// already holds what this run writes is left as it is).
 pub fn emit(
     cfg: &DeclarativeConfig,
     format: Format,
     loaded_only: bool,
     dir: Option<&Path>,
+    force: bool,
     out: &mut String,
 ) -> Result<(), Fail> {
     let Some(dir) = dir else {
         out.push_str(&if loaded_only { write::write_loaded(cfg, format) } else { write::write(cfg, format) });
         return Ok(());
     };
-    for (package, text) in write::write_by_package(cfg, format) {
-        let folder = dir.join(&package);
-        std::fs::create_dir_all(&folder).map_err(|e| Fail::at(&folder, e))?;
-        let file = folder.join(format!("catalog{}", format.extension()));
-        std::fs::write(&file, text).map_err(|e| Fail::at(&file, e))?;
+    let expect = if force { Expect::Anything } else { Expect::Absent };
+    let writes: Vec<FileWrite> = write::write_by_package(cfg, format)
+        .into_iter()
+        .map(|(package, text)| FileWrite {
+            path: dir.join(&package).join(format!("catalog{}", format.extension())),
+            content: text.into_bytes(),
+            expect: expect.clone(),
+        })
+        .collect();
+    // The save's journal lives in `dir`; a folder made here goes again if nothing is written.
+    let made = !dir.exists();
+    std::fs::create_dir_all(dir).map_err(|e| Fail::at(dir, e))?;
+    let saved = crate::save::write(dir, &writes);
+    if saved.is_err() && made {
+        let _ = std::fs::remove_dir(dir);
     }
-    Ok(())
+    saved.map(|_| ())
 }

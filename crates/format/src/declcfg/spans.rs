@@ -5,7 +5,7 @@
 //! event parser as [`load_files`](super::load_files), JSON with a scanner over the same grammar,
 //! so the roots found here sit at the positions the loader gives its blobs.
 
-use olm_yaml_events::{Event, Events, ScalarStyle};
+use olm_yaml_events::{Event, Events, Relaxed, ScalarStyle};
 
 /// Deepest nesting read (the loader refuses deeper files anyway).
 const MAX_DEPTH: usize = 1000;
@@ -151,9 +151,23 @@ struct Open {
     keys: Vec<(String, usize, usize)>,
 }
 
+/// The roots of a YAML file. Like the loader, it reads the lines inside quoted scalars and flow
+/// collections at any column, as go-yaml does ([`Relaxed`]).
 fn yaml_spans(text: &str) -> Result<Vec<Span>, SpanError> {
+    let first = match read_yaml_spans(text, &mut Events::new(text)) {
+        Err(e) => e,
+        ok => return ok,
+    };
+    let Some(relaxed) = Relaxed::new(text) else { return Err(first) };
+    let mut events = Events::relaxed(&relaxed);
+    match read_yaml_spans(text, &mut events) {
+        Ok(roots) if events.honoured() => Ok(roots),
+        _ => Err(first),
+    }
+}
+
+fn read_yaml_spans(text: &str, parser: &mut Events<'_>) -> Result<Vec<Span>, SpanError> {
     let lines = Lines::new(text);
-    let mut parser = Events::new(text);
     let mut stack: Vec<Open> = Vec::new();
     let mut roots = Vec::new();
     while let Some(next) = parser.next_event() {
@@ -479,6 +493,20 @@ mod tests {
         assert_eq!(text_of(t, a), "{x: [1, 2]}");
         assert_eq!(text_of(t, &f.roots[1].member("b").unwrap().value), "\"é\"");
         assert_eq!(text_of(t, &f.roots[1].member("c").unwrap().value), "é2");
+    }
+
+    #[test]
+    fn lines_inside_quoted_scalars_and_flow_collections_may_go_on_at_any_column() {
+        // go-yaml reads them (the loader too); the spans are the original text's.
+        let t = "a:\n  b: 'x\n  y'\n  c: [1,\n2]\n---\nd: \"é\nz\"\n";
+        let f = spans(t).unwrap();
+        let a = &f.roots[0].member("a").unwrap().value;
+        assert_eq!(text_of(t, &a.member("b").unwrap().value), "'x\n  y'");
+        let c = &a.member("c").unwrap().value;
+        assert_eq!((text_of(t, c), c.flow), ("[1,\n2]", true));
+        assert_eq!(text_of(t, &c.items()[1]), "2");
+        let d = &f.roots[1].member("d").unwrap().value;
+        assert_eq!((text_of(t, d), d.line, d.column), ("\"é\nz\"", 7, 4));
     }
 
     #[test]

@@ -52,7 +52,7 @@ pub fn read_catalog(root: &Path) -> io::Result<Vec<FileInput>> {
         if ignore.is_ignored(&p) && !p.ends_with(".indexignore") {
             continue;
         }
-        let content = std::fs::read(root.join(&p))?;
+        let content = std::fs::read(root.join(&p)).map_err(|e| io::Error::new(e.kind(), format!("{p}: {e}")))?;
         out.push(FileInput::new(p, content));
     }
     Ok(out)

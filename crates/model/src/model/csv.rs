@@ -120,6 +120,9 @@ pub struct StrategyPermissions {
     pub service_account_name: String,
     /// `rules`.
     pub rules: Vec<PolicyRule>,
+    /// Whether `rules` is absent or null: a Go nil slice, which `encoding/json` writes as `null`
+    /// where an empty list is `[]` (OLM hashes the encoding into the generated names).
+    pub rules_null: bool,
 }
 
 /// A Kubernetes RBAC `PolicyRule`.
@@ -135,6 +138,9 @@ pub struct PolicyRule {
     pub verbs: Vec<String>,
     /// `nonResourceURLs`.
     pub non_resource_urls: Vec<String>,
+    /// Whether `verbs` is absent or null (a Go nil slice, encoded `null`; the other lists are
+    /// `omitempty`).
+    pub verbs_null: bool,
 }
 
 /// One `spec.webhookdefinitions` item (`WebhookDescription`), the fields the analyses need.
@@ -248,6 +254,7 @@ fn permissions(p: &Node) -> StrategyPermissions {
     StrategyPermissions {
         service_account_name: text(p, "serviceAccountName"),
         rules: items(Some(p), "rules").iter().map(rule).collect(),
+        rules_null: is_null(p, "rules"),
     }
 }
 
@@ -258,6 +265,7 @@ fn rule(r: &Node) -> PolicyRule {
         resource_names: strings(r, "resourceNames"),
         verbs: strings(r, "verbs"),
         non_resource_urls: strings(r, "nonResourceURLs"),
+        verbs_null: is_null(r, "verbs"),
     }
 }
 
@@ -278,6 +286,11 @@ fn child<'a>(owner: impl Into<Option<&'a Node>>, field: &str) -> Option<&'a Node
 
 fn items<'a>(owner: impl Into<Option<&'a Node>>, field: &str) -> &'a [Node] {
     child(owner, field).and_then(Node::as_array).unwrap_or(&[])
+}
+
+/// Whether `field` is absent or null: what Go decodes into a nil slice or map.
+fn is_null(owner: &Node, field: &str) -> bool {
+    matches!(child(owner, field).map(|n| &n.value), None | Some(Value::Null))
 }
 
 fn text(owner: &Node, field: &str) -> String {
@@ -395,6 +408,16 @@ spec:
         let meta = r#"{"type":"olm.csv.metadata","value":{"installModes":[]}}"#;
         let v = CsvView::from_bundle(&bundle_with(&format!("{meta},{}", object(CSV)))).unwrap();
         assert_eq!(v.origin.flavour, CsvFlavour::BundleObject);
+    }
+
+    #[test]
+    fn absent_or_null_rules_and_verbs_are_told_from_empty_lists() {
+        // Go decodes an absent or null list into a nil slice, which encoding/json writes as null.
+        let csv = "kind: ClusterServiceVersion\nspec:\n  install:\n    spec:\n      permissions:\n      - {serviceAccountName: a}\n      - {serviceAccountName: b, rules: [{resources: [x]}, {verbs: []}]}\n";
+        let v = CsvView::from_bundle(&bundle_with(&object(csv))).unwrap();
+        let perms = v.permissions.unwrap();
+        assert!(perms[0].rules_null && !perms[1].rules_null);
+        assert!(perms[1].rules[0].verbs_null && !perms[1].rules[1].verbs_null);
     }
 
     #[test]

@@ -8,6 +8,9 @@
 //! - [`mod@membership`]: a CSV's outcome in a cluster's OperatorGroups, and the annotations OLM writes.
 //! - [`mod@install_plan`]: a bundle's install modes, what it would watch under each kind of group, and
 //!   lints about its install modes.
+//! - [`rbac`]: the RBAC OLM generates for a CSV ([`rbac_names`]: its names and hash labels,
+//!   [`rbac_check`]: OLM's permission check, [`rbac_text`]: the text rendering,
+//!   [`rbac_manifests`]: the Kubernetes manifests).
 //! - [`rbac_bundle`]: the RBAC previews of one catalog bundle, as the surfaces ask for them.
 //! - [`mod@check`]: one check (membership and install summary) with a text rendering, for the surfaces.
 //!
@@ -22,7 +25,10 @@ pub mod multitenancy;
 pub mod provided_apis;
 pub mod rbac;
 pub mod rbac_bundle;
+pub mod rbac_check;
+pub mod rbac_manifests;
 pub mod rbac_names;
+pub mod rbac_rule;
 pub mod rbac_text;
 pub mod reconcile;
 pub mod targets;

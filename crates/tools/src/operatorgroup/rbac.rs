@@ -18,8 +18,9 @@
 //!   each RoleBinding to a ClusterRoleBinding.
 //!
 //! [`preview_rbac`] builds all of it and a flattened table of what each service account may
-//! touch; the text rendering is in [`super::rbac_text`]. Names OLM derives from hashes are
-//! reproduced where they are functions of strings ([`super::rbac_names`]).
+//! touch; the text rendering is in [`super::rbac_text`], the Kubernetes manifests in
+//! [`super::rbac_manifests`]. Every name and label OLM derives from a hash is reproduced
+//! ([`super::rbac_names`]).
 
 use std::collections::BTreeMap;
 
@@ -27,8 +28,12 @@ use serde::Serialize;
 
 use super::install_modes::{InstallModeSet, InstallModeType};
 use super::provided_apis::csv_provided_apis;
-use super::rbac_names::{aggregation_label, generated_name, group_cluster_role_name, HASH_PLACEHOLDER_REASON};
-use crate::model::csv::{CsvView, PolicyRule, StrategyPermissions};
+use super::rbac_check::permissions_met;
+use super::rbac_names::{
+    aggregation_label, binding_hash, cluster_role_name, group_cluster_role_name, role_name, rules_hash,
+    PERMISSIONS_HASH_LABEL,
+};
+use crate::model::csv::{CsvView, StrategyPermissions};
 use crate::property::Gvk;
 
 /// The role types OLM aggregates, with the verbs each grants on a provided API.
@@ -93,37 +98,7 @@ impl RbacTarget {
     }
 }
 
-/// A `PolicyRule`, serialisable (empty lists omitted).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Rule {
-    /// `verbs`.
-    pub verbs: Vec<String>,
-    /// `apiGroups`.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub api_groups: Vec<String>,
-    /// `resources`.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub resources: Vec<String>,
-    /// `resourceNames`.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub resource_names: Vec<String>,
-    /// `nonResourceURLs`.
-    #[serde(rename = "nonResourceURLs", skip_serializing_if = "Vec::is_empty")]
-    pub non_resource_urls: Vec<String>,
-}
-
-impl From<&PolicyRule> for Rule {
-    fn from(r: &PolicyRule) -> Rule {
-        Rule {
-            verbs: r.verbs.clone(),
-            api_groups: r.api_groups.clone(),
-            resources: r.resources.clone(),
-            resource_names: r.resource_names.clone(),
-            non_resource_urls: r.non_resource_urls.clone(),
-        }
-    }
-}
+pub use super::rbac_rule::Rule;
 
 fn strings(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| s.to_string()).collect()
@@ -133,7 +108,7 @@ fn strings(items: &[&str]) -> Vec<String> {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GeneratedRole {
-    /// `metadata.name` (may hold [`super::rbac_names::HASH_PLACEHOLDER`]).
+    /// `metadata.name`.
     pub name: String,
     /// `metadata.namespace`, for a Role.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -146,6 +121,10 @@ pub struct GeneratedRole {
     /// follows a Go map and varies).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub aggregation_selectors: Vec<BTreeMap<String, String>>,
+    /// Whether this ClusterRole is a Role of the operator's namespace lifted to cluster scope
+    /// (AllNamespaces).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub lifted: bool,
 }
 
 /// A generated RoleBinding (namespaced) or ClusterRoleBinding (`namespace` `None`).
@@ -219,6 +198,9 @@ pub struct RbacPreview {
     pub cluster_roles: Vec<GeneratedRole>,
     /// ClusterRoleBindings, as the ClusterRoles.
     pub cluster_role_bindings: Vec<GeneratedBinding>,
+    /// OLM's error when its permission check (before copying or lifting the Roles) meets an
+    /// invalid rule: it then neither copies nor lifts them, and retries.
+    pub permission_check_error: Option<String>,
     /// What each service account may touch.
     pub access: Vec<Access>,
     /// Notes about names and assumptions (placeholders, the flavour).
@@ -245,6 +227,7 @@ pub fn preview_rbac(csv: &CsvView, bundle: &str, target: &RbacTarget) -> RbacPre
         role_bindings: Vec::new(),
         cluster_roles: Vec::new(),
         cluster_role_bindings: Vec::new(),
+        permission_check_error: None,
         access: Vec::new(),
         notes: Vec::new(),
     };
@@ -254,9 +237,9 @@ pub fn preview_rbac(csv: &CsvView, bundle: &str, target: &RbacTarget) -> RbacPre
         p.group_cluster_roles = group_roles(target, &apis);
         p.api_cluster_roles = api_roles(csv);
         if target.is_all_namespaces() {
-            lift_to_cluster(&mut p);
+            lift_to_cluster(csv, &mut p);
         } else {
-            copy_to_targets(&mut p);
+            copy_to_targets(csv, &mut p);
         }
     }
     p.access = access_table(&p);
@@ -276,21 +259,26 @@ fn owner_labels(name: &str, namespace: &str, kind: &str) -> BTreeMap<String, Str
 const CSV_KIND: &str = "ClusterServiceVersion";
 
 /// The install plan's objects: a Role and RoleBinding per `permissions` entry in the operator's
-/// namespace, a ClusterRole and ClusterRoleBinding per `clusterPermissions` entry.
+/// namespace, a ClusterRole and ClusterRoleBinding per `clusterPermissions` entry, named and
+/// labelled as OLM does (an entry repeated word for word makes the same objects once).
 fn install_plan_rbac(csv: &CsvView, p: &mut RbacPreview) {
     let ns = p.target.operator_namespace.clone();
     let labels = owner_labels(&p.csv_name, &ns, CSV_KIND);
     for perm in csv.permissions.iter().flatten() {
         note_account(p, perm);
-        let name = generated_name(&format!("{}-{}", p.csv_name, perm.service_account_name));
-        p.roles.push(role(&name, Some(&ns), &labels, perm));
-        p.role_bindings.push(binding(&name, Some(&ns), &labels, "Role", perm, &ns));
+        let name = role_name(&p.csv_name, perm);
+        if !p.roles.iter().any(|r| r.name == name) {
+            p.roles.push(role(&name, Some(&ns), &labels, perm));
+            p.role_bindings.push(binding(&name, Some(&ns), &labels, "Role", perm, &ns));
+        }
     }
     for perm in csv.cluster_permissions.iter().flatten() {
         note_account(p, perm);
-        let name = generated_name(&p.csv_name);
-        p.cluster_roles.push(role(&name, None, &labels, perm));
-        p.cluster_role_bindings.push(binding(&name, None, &labels, "ClusterRole", perm, &ns));
+        let name = cluster_role_name(&p.csv_name, &ns, perm);
+        if !p.cluster_roles.iter().any(|r| r.name == name) {
+            p.cluster_roles.push(role(&name, None, &labels, perm));
+            p.cluster_role_bindings.push(binding(&name, None, &labels, "ClusterRole", perm, &ns));
+        }
     }
 }
 
@@ -306,12 +294,15 @@ fn role(
     labels: &BTreeMap<String, String>,
     perm: &StrategyPermissions,
 ) -> GeneratedRole {
+    let mut labels = labels.clone();
+    labels.insert(PERMISSIONS_HASH_LABEL.into(), rules_hash(perm));
     GeneratedRole {
         name: name.to_string(),
         namespace: namespace.map(str::to_string),
-        labels: labels.clone(),
+        labels,
         rules: perm.rules.iter().map(Rule::from).collect(),
         aggregation_selectors: Vec::new(),
+        lifted: false,
     }
 }
 
@@ -323,13 +314,16 @@ fn binding(
     perm: &StrategyPermissions,
     account_namespace: &str,
 ) -> GeneratedBinding {
+    let mut labels = labels.clone();
+    let account = &perm.service_account_name;
+    labels.insert(PERMISSIONS_HASH_LABEL.into(), binding_hash(role_kind, name, account, account_namespace));
     GeneratedBinding {
         name: name.to_string(),
         namespace: namespace.map(str::to_string),
-        labels: labels.clone(),
+        labels,
         role_kind,
         role_name: name.to_string(),
-        service_account: perm.service_account_name.clone(),
+        service_account: account.clone(),
         service_account_namespace: account_namespace.to_string(),
     }
 }
@@ -351,6 +345,7 @@ fn group_roles(target: &RbacTarget, apis: &std::collections::BTreeSet<Gvk>) -> V
                 labels: labels.clone(),
                 rules: Vec::new(),
                 aggregation_selectors: selectors,
+                lifted: false,
             }
         })
         .collect()
@@ -402,38 +397,92 @@ fn api_role(name: &str, role: &str, api: &Gvk, rule: Rule) -> GeneratedRole {
         labels,
         rules: vec![rule],
         aggregation_selectors: Vec::new(),
+        lifted: false,
     }
 }
 
-/// AllNamespaces: each Role of the operator's namespace becomes a ClusterRole of the same name
-/// (plus get/list/watch on namespaces), each RoleBinding a ClusterRoleBinding.
-fn lift_to_cluster(p: &mut RbacPreview) {
+/// AllNamespaces: unless the service accounts already hold every permission and cluster
+/// permission cluster-wide, each Role of the operator's namespace becomes a ClusterRole of the same
+/// name and labels (its rules plus get/list/watch on namespaces), each RoleBinding a
+/// ClusterRoleBinding; OLM creates neither when one of that name exists.
+fn lift_to_cluster(csv: &CsvView, p: &mut RbacPreview) {
+    let mut all: Vec<StrategyPermissions> = csv.cluster_permissions.clone().unwrap_or_default();
+    all.extend(csv.permissions.iter().flatten().cloned());
+    match permissions_met(&all, None, |account, ns| granted_rules(p, account, ns)) {
+        Ok(false) => {}
+        Ok(true) => return,
+        Err(e) => return p.permission_check_error = Some(e),
+    }
     for r in p.roles.clone() {
+        if p.cluster_roles.iter().any(|c| c.name == r.name) {
+            continue;
+        }
         let mut rules = r.rules.clone();
         rules.push(rule(&["get", "list", "watch"], "", "namespaces", &[]));
-        p.cluster_roles.push(GeneratedRole { namespace: None, rules, ..r });
+        p.cluster_roles.push(GeneratedRole { namespace: None, rules, lifted: true, ..r });
     }
     for b in p.role_bindings.clone() {
+        if p.cluster_role_bindings.iter().any(|c| c.name == b.name) {
+            continue;
+        }
         p.cluster_role_bindings.push(GeneratedBinding { namespace: None, role_kind: "ClusterRole", ..b });
     }
 }
 
 /// Other groups: the Roles and RoleBindings copied into each target namespace but the
-/// operator's, owned by the copied CSV there.
-fn copy_to_targets(p: &mut RbacPreview) {
+/// operator's where the service accounts do not already hold their permissions, owned by the
+/// copied CSV there: their labels kept, the owner's namespace changed, `olm.copiedFrom` and
+/// `olm.managed` added. An invalid rule stops OLM at its permission check, before any copy.
+fn copy_to_targets(csv: &CsvView, p: &mut RbacPreview) {
     let own = p.target.operator_namespace.clone();
+    let (perms, cluster_perms) = (csv.permissions.clone().unwrap_or_default(), csv.cluster_permissions.clone());
     let (roles, bindings) = (p.roles.clone(), p.role_bindings.clone());
-    for ns in p.target.target_namespaces.iter().filter(|ns| **ns != own) {
-        let mut labels = owner_labels(&p.csv_name, ns, CSV_KIND);
-        labels.insert("olm.copiedFrom".into(), own.clone());
-        labels.insert("olm.managed".into(), "true".into());
-        for r in &roles {
-            p.roles.push(GeneratedRole { namespace: Some(ns.clone()), labels: labels.clone(), ..r.clone() });
+    let (targets, csv_name) = (p.target.target_namespaces.clone(), p.csv_name.clone());
+    for ns in targets.iter().filter(|ns| **ns != own) {
+        let granted = |account: &str, ns: Option<&str>| granted_rules(p, account, ns);
+        let met = permissions_met(&perms, Some(ns), granted)
+            .and_then(|met| Ok(permissions_met(cluster_perms.as_deref().unwrap_or_default(), None, granted)? && met));
+        match met {
+            Ok(false) => {}
+            Ok(true) => continue,
+            Err(e) => return p.permission_check_error = Some(e),
         }
-        for b in &bindings {
-            p.role_bindings.push(GeneratedBinding { namespace: Some(ns.clone()), labels: labels.clone(), ..b.clone() });
-        }
+        let relabel = |labels: &BTreeMap<String, String>| {
+            let mut labels = labels.clone();
+            labels.extend(owner_labels(&csv_name, ns, CSV_KIND));
+            labels.insert("olm.copiedFrom".into(), own.clone());
+            labels.insert("olm.managed".into(), "true".into());
+            labels
+        };
+        let copied: Vec<GeneratedRole> = roles
+            .iter()
+            .map(|r| GeneratedRole { namespace: Some(ns.clone()), labels: relabel(&r.labels), ..r.clone() })
+            .collect();
+        let copied_bindings: Vec<GeneratedBinding> = bindings
+            .iter()
+            .map(|b| GeneratedBinding { namespace: Some(ns.clone()), labels: relabel(&b.labels), ..b.clone() })
+            .collect();
+        p.roles.extend(copied);
+        p.role_bindings.extend(copied_bindings);
     }
+}
+
+/// The rules granted to `account` in `namespace` (`None`: cluster-wide) by the objects so far: its
+/// ClusterRoleBindings' ClusterRoles, and in a namespace its RoleBindings' Roles there.
+fn granted_rules<'a>(p: &'a RbacPreview, account: &str, namespace: Option<&str>) -> Vec<&'a Rule> {
+    let bound_rules = |roles: &'a [GeneratedRole], b: &GeneratedBinding| {
+        let role = roles.iter().filter(|r| r.name == b.role_name && r.namespace == b.namespace);
+        role.flat_map(|r| &r.rules).collect::<Vec<&'a Rule>>()
+    };
+    let mut rules: Vec<&Rule> = Vec::new();
+    for b in p.cluster_role_bindings.iter().filter(|b| b.service_account == account) {
+        rules.extend(bound_rules(&p.cluster_roles, b));
+    }
+    let Some(ns) = namespace else { return rules };
+    for b in p.role_bindings.iter().filter(|b| b.service_account == account && b.namespace.as_deref() == Some(ns)) {
+        rules.extend(bound_rules(&p.roles, b));
+    }
+    rules
 }
 
 /// What each bound service account may touch: every rule of every bound role, one row per
@@ -505,9 +554,6 @@ fn notes(csv: &CsvView, p: &mut RbacPreview) {
                 .into(),
         );
     }
-    if !p.roles.is_empty() || !p.cluster_roles.is_empty() {
-        p.notes.push(HASH_PLACEHOLDER_REASON.into());
-    }
     if let Some(m) = &p.unsupported {
         p.notes.push(format!(
             "the CSV fails under this group (UnsupportedOperatorGroup: {m}): only the install plan's Roles and \
@@ -517,22 +563,36 @@ fn notes(csv: &CsvView, p: &mut RbacPreview) {
     if csv_provided_apis(csv).is_err() {
         p.notes.push("a CRD name has no dot: OLM cannot read the CSV's APIs and never installs it".into());
     }
+    if let Some(e) = &p.permission_check_error {
+        p.notes.push(format!(
+            "OLM's permission check fails ({e}): the Roles are neither copied into the target namespaces nor \
+             lifted to cluster scope, and the CSV does not succeed"
+        ));
+    }
     if p.target.is_all_namespaces() && p.unsupported.is_none() && !p.roles.is_empty() {
-        p.notes.push(
+        p.notes.push(if p.cluster_roles.iter().any(|r| r.lifted) {
             "AllNamespaces: OLM lifts each Role to a ClusterRole of the same name (adding get/list/watch on \
-             namespaces) unless the service account already has the permissions cluster-wide"
-                .into(),
-        );
+             namespaces), as the service accounts do not hold the permissions cluster-wide"
+                .into()
+        } else {
+            "AllNamespaces: the service accounts hold every permission cluster-wide already (clusterPermissions), \
+             so OLM lifts no Role to cluster scope"
+                .into()
+        });
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::csv::{ApiServiceDescription, CrdDescription, InstallMode};
+    use crate::model::csv::{ApiServiceDescription, CrdDescription, InstallMode, PolicyRule};
 
     fn csv(modes: &[&str]) -> CsvView {
-        let perm = |sa: &str, rules: Vec<PolicyRule>| StrategyPermissions { service_account_name: sa.into(), rules };
+        let perm = |sa: &str, rules: Vec<PolicyRule>| StrategyPermissions {
+            service_account_name: sa.into(),
+            rules,
+            rules_null: false,
+        };
         let pods = PolicyRule {
             api_groups: vec!["".into()],
             resources: vec!["pods".into(), "services".into()],
@@ -623,10 +683,14 @@ mod tests {
     fn own_namespace_keeps_roles_in_the_operators_namespace() {
         let p = preview_rbac(&csv(&["OwnNamespace"]), "b", &target(InstallModeType::OwnNamespace, None));
         assert_eq!(p.roles.len(), 1);
-        assert_eq!(p.roles[0].name, "etcd.v1-etcd-operator-<hash>");
+        // Names and hashes as OLM's code (run offline on this CSV) makes them.
+        assert_eq!(p.roles[0].name, "etcd.v1-etcd-operator-7a2G2IFULMnd804xfsJwjZqnNiel8zBwppyGnO");
+        assert_eq!(p.roles[0].labels["olm.permissions.hash"], "2WAtIFef2jz2hymVgAuiqllsC1T6HW7yN1LVIg");
         assert_eq!(p.roles[0].namespace.as_deref(), Some("operators"));
         assert_eq!(p.cluster_roles.len(), 1, "clusterPermissions are cluster-wide in every mode");
-        assert_eq!(p.cluster_roles[0].name, "etcd.v1-<hash>");
+        assert_eq!(p.cluster_roles[0].name, "etcd.v1-3XPDtaBxlMvwmz9bh3zTfNitgsY1qDPSaF1rJH");
+        let binding = &p.cluster_role_bindings[0];
+        assert_eq!(binding.labels["olm.permissions.hash"], "8U0QC4pSITipaDCmoNdrgYo4eS5Fd9vRE65XQh");
         let pods = p.access.iter().find(|a| a.resource == "pods").unwrap();
         assert_eq!(
             (pods.namespace.as_deref(), pods.verbs.clone()),
@@ -644,6 +708,7 @@ mod tests {
         let at: Vec<Option<&str>> = p.roles.iter().map(|r| r.namespace.as_deref()).collect();
         assert_eq!(at, [Some("operators"), Some("a"), Some("b")]);
         assert_eq!(p.roles[1].labels["olm.copiedFrom"], "operators");
+        assert_eq!(p.roles[1].labels["olm.permissions.hash"], p.roles[0].labels["olm.permissions.hash"]);
         assert_eq!(p.roles[1].labels["olm.owner.namespace"], "a");
         assert_eq!(p.role_bindings[2].service_account_namespace, "operators");
         let scopes: Vec<Option<&str>> =
@@ -656,11 +721,38 @@ mod tests {
         // Seed 000 §2.3.6: "如果 CSV 精确定义了一个包含 * 的目标命名空间，则会针对 CSV 权限字段中定义的每个权限
         // 生成一个 ClusterRole 和相应的 ClusterRoleBinding"; OLM adds get/list/watch on namespaces.
         let p = preview_rbac(&csv(&["AllNamespaces"]), "b", &target(InstallModeType::AllNamespaces, None));
-        let lifted = p.cluster_roles.iter().find(|r| r.name == "etcd.v1-etcd-operator-<hash>").unwrap();
+        let lifted = p.cluster_roles.iter().find(|r| r.name == p.roles[0].name).unwrap();
+        assert!(lifted.lifted && lifted.labels == p.roles[0].labels, "the Role's labels, hash included, are kept");
         assert_eq!(lifted.rules.last().unwrap().resources, ["namespaces"]);
         assert!(p.cluster_role_bindings.iter().any(|b| b.role_name == lifted.name && b.role_kind == "ClusterRole"));
         let pods = p.access.iter().find(|a| a.resource == "pods" && a.namespace.is_none());
         assert!(pods.is_some(), "pods cluster-wide");
+        assert!(p.to_text().contains(" (the Role of the same name, lifted to cluster scope)\n"));
+    }
+
+    #[test]
+    fn permissions_held_cluster_wide_are_neither_lifted_nor_copied() {
+        // OLM's permissionStatus: clusterPermissions granting everything already cover the Role.
+        let mut c = csv(&["AllNamespaces", "MultiNamespace"]);
+        let everything = PolicyRule {
+            verbs: vec!["*".into()],
+            api_groups: vec!["*".into()],
+            resources: vec!["*".into()],
+            ..PolicyRule::default()
+        };
+        c.cluster_permissions.as_mut().unwrap()[0].rules.push(everything);
+        c.cluster_permissions.as_mut().unwrap()[0].rules[0].verbs = vec!["*".into()];
+        let p = preview_rbac(&c, "b", &target(InstallModeType::AllNamespaces, None));
+        assert!(!p.cluster_roles.iter().any(|r| r.lifted));
+        let p = preview_rbac(&c, "b", &target(InstallModeType::MultiNamespace, Some(&["a", "b"])));
+        assert_eq!(p.roles.len(), 1, "no copies");
+        // A rule without verbs stops OLM's check: nothing is copied, and the preview says why.
+        let mut c = csv(&["MultiNamespace"]);
+        c.permissions.as_mut().unwrap()[0].rules[0].verbs.clear();
+        let p = preview_rbac(&c, "b", &target(InstallModeType::MultiNamespace, Some(&["a", "b"])));
+        assert_eq!(p.permission_check_error.as_deref(), Some("rule invalid: policy rule must have at least one verb"));
+        assert_eq!(p.roles.len(), 1);
+        assert!(p.notes.iter().any(|n| n.starts_with("OLM's permission check fails")));
     }
 
     #[test]

@@ -65,6 +65,9 @@ pub enum RbacRequestError {
     NoCsv(String),
     /// The target namespaces do not fit the install mode.
     Target(String),
+    /// Manifests were asked for several install modes at once (the modes previewed; none when the
+    /// CSV supports no mode).
+    SeveralModes(Vec<InstallModeType>),
 }
 
 impl std::fmt::Display for RbacRequestError {
@@ -79,6 +82,13 @@ impl std::fmt::Display for RbacRequestError {
                 "bundle {b:?} has no ClusterServiceVersion (no olm.bundle.object CSV, no olm.csv.metadata): no permissions to preview"
             ),
             RbacRequestError::Target(m) => f.write_str(m),
+            RbacRequestError::SeveralModes(modes) if modes.is_empty() => {
+                f.write_str("no install mode to write manifests for: the CSV supports none; name one")
+            }
+            RbacRequestError::SeveralModes(modes) => {
+                let modes: Vec<String> = modes.iter().map(ToString::to_string).collect();
+                write!(f, "manifests are for one install mode and the CSV supports {}: name one", modes.join(", "))
+            }
         }
     }
 }
@@ -107,13 +117,13 @@ impl BundleRbac {
         texts.join("\n")
     }
 
-    /// The previews as one YAML document (a list), fields as in the JSON.
-    pub fn to_yaml(&self) -> String {
-        let json = serde_json::to_string(&self.previews).unwrap_or_default();
-        let doc = crate::declcfg::read_documents("rbac.json", json.as_bytes()).into_iter().next();
-        match doc.and_then(|d| d.ok()).and_then(|d| d.value) {
-            Some(node) => crate::declcfg::write::yaml_document(&node),
-            None => String::new(),
+    /// The objects of the one install mode previewed as a stream of Kubernetes manifests
+    /// ([`RbacPreview::to_manifest_yaml`]); several modes' objects would clash (same names, other
+    /// scopes), so several previews are an error naming the modes.
+    pub fn to_manifest_yaml(&self) -> Result<String, RbacRequestError> {
+        match self.previews.as_slice() {
+            [one] => Ok(one.to_manifest_yaml()),
+            previews => Err(RbacRequestError::SeveralModes(previews.iter().map(|p| p.target.install_mode).collect())),
         }
     }
 }
@@ -182,8 +192,11 @@ mod tests {
         assert_eq!(modes, [InstallModeType::OwnNamespace, InstallModeType::AllNamespaces]);
         assert!(r.permissions_known);
         assert_eq!(r.problem(), None);
-        let yaml = r.to_yaml();
-        assert!(yaml.starts_with("- access:\n") && yaml.contains("\n  csvName: op.v1.0.0\n"), "{yaml}");
+        let e = r.to_manifest_yaml().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "manifests are for one install mode and the CSV supports OwnNamespace, AllNamespaces: name one"
+        );
         assert!(r.to_text().starts_with("op.v1.0.0 as OwnNamespace"), "{}", r.to_text());
     }
 
@@ -193,6 +206,12 @@ mod tests {
         let r = preview_bundle_rbac(&model(OWN_AND_ALL), &request).unwrap();
         assert_eq!(r.previews.len(), 1);
         assert!(r.previews[0].unsupported.is_some());
+        let yaml = r.to_manifest_yaml().unwrap();
+        assert!(yaml.contains("\n# note: the CSV fails under this group"), "{yaml}");
+        assert!(
+            yaml.contains("\nkind: Role\n") && !yaml.contains("olm.og."),
+            "only the install plan's objects: {yaml}"
+        );
     }
 
     #[test]

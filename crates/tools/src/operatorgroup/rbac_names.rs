@@ -1,5 +1,5 @@
-//! The names and labels OLM derives from hashes when it generates RBAC, reproduced where OLM's
-//! hash is a pure function of strings (and marked as a placeholder where it is not).
+//! The names and labels OLM derives from hashes when it generates RBAC, each reproduced byte for
+//! byte from the CSV's text.
 //!
 //! - An OperatorGroup's ClusterRoles are `olm.og.<group>.<role>-<hash>`, the hash being
 //!   `base62(SHA-224("<namespace>/<group>/<role>"))` (OLM's `getClusterRoleName`): reproduced by
@@ -7,22 +7,20 @@
 //! - The aggregation label of an API is `olm.opgroup.permissions/aggregate-to-<hash>-<role>`, the
 //!   hash being FNV-64a of `Kind.version.group` in lower-case hex (`APIKeyToGVKHash`): reproduced
 //!   by [`aggregation_label`].
-//! - The Roles and ClusterRoles made from a CSV's `permissions` and `clusterPermissions` end in a
-//!   hash of OLM's in-memory Go values (FNV-32a over a `go-spew` debug print of the CSV name and
-//!   the permission struct, `generateName` in OLM's `resolver/rbac.go`): deterministic, but a
-//!   function of Go type names and field layout, not of the CSV text alone, so it is not
-//!   reproduced: [`HASH_PLACEHOLDER`] stands in its place.
+//! - The Roles, ClusterRoles and bindings made from a CSV's `permissions` and `clusterPermissions`
+//!   are `<base>-<hash>` (`generateName` in OLM's `resolver/rbac.go`): the hash is
+//!   `base62(SHA-224(…))` of the Go `encoding/json` encoding, newline-terminated as `json.Encoder`
+//!   writes it, of `{name, [namespace,] permission}` (`DeepHashObject`), and the base is cut so
+//!   that base and hash fit 63 bytes: reproduced by [`role_name`] and [`cluster_role_name`].
+//! - Those objects carry `olm.permissions.hash`: `base62(SHA-224(json.Marshal(rules)))` on a role
+//!   ([`rules_hash`]), of the role reference and subjects on a binding ([`binding_hash`]).
+//!
+//! The encodings follow Go's struct field order, `omitempty`, nil slices as `null`, and HTML
+//! escaping (`<`, `>`, `&` as `\u003c`, …), byte for byte.
 
+use crate::gotext::write_json_string;
+use crate::model::csv::{PolicyRule, StrategyPermissions};
 use crate::property::Gvk;
-
-/// What stands for the hash OLM appends to a permission's Role or ClusterRole name.
-pub const HASH_PLACEHOLDER: &str = "<hash>";
-
-/// Why [`HASH_PLACEHOLDER`] is not the real suffix (for reports).
-pub const HASH_PLACEHOLDER_REASON: &str = "OLM suffixes the Roles and ClusterRoles it makes from `permissions` and \
-`clusterPermissions` with FNV-32a of a go-spew print of its Go values (the CSV name, the namespace for a \
-ClusterRole, the permission struct): stable for one OLM build, but not computable from the CSV text, so \
-`<hash>` stands in for it";
 
 /// Kubernetes' limit on a resource name (OLM's `kubeResourceNameLimit`).
 const NAME_LIMIT: usize = 253;
@@ -46,17 +44,138 @@ pub fn aggregation_label(api: &Gvk, role: &str) -> String {
     format!("olm.opgroup.permissions/aggregate-to-{:x}-{role}", fnv64a(key.as_bytes()))
 }
 
-/// A name OLM's `generateName` makes from `base`: `<base>-<hash>` with the hash as
-/// [`HASH_PLACEHOLDER`]; `base` is cut as OLM cuts it for the longest hash (10 characters) when
-/// the name would exceed 63 characters.
-pub fn generated_name(base: &str) -> String {
-    const LONGEST_HASH: usize = 10;
-    let base = if base.len() + LONGEST_HASH > GENERATED_NAME_LIMIT {
-        cut(base, GENERATED_NAME_LIMIT - LONGEST_HASH - 1)
+/// The label OLM puts on the Roles, ClusterRoles and bindings it generates for a CSV.
+pub const PERMISSIONS_HASH_LABEL: &str = "olm.permissions.hash";
+
+/// The API group of a binding's role reference.
+pub const RBAC_API_GROUP: &str = "rbac.authorization.k8s.io";
+
+/// The Role (and RoleBinding) OLM makes for CSV `csv` for one `permissions` entry:
+/// `generateName("<csv>-<serviceAccount>", {name, permission})`.
+pub fn role_name(csv: &str, perm: &StrategyPermissions) -> String {
+    let mut json = String::from("{");
+    if !csv.is_empty() {
+        json.push_str("\"name\":");
+        write_json_string(csv, true, &mut json);
+        json.push(',');
+    }
+    json.push_str("\"permission\":");
+    write_permission(perm, &mut json);
+    json.push('}');
+    generated_name(&format!("{csv}-{}", perm.service_account_name), &json)
+}
+
+/// The ClusterRole (and ClusterRoleBinding) OLM makes for CSV `csv` installed in `namespace` for
+/// one `clusterPermissions` entry: `generateName("<csv>", {name, namespace, permission})`.
+pub fn cluster_role_name(csv: &str, namespace: &str, perm: &StrategyPermissions) -> String {
+    let mut json = String::from("{");
+    for (key, value) in [("name", csv), ("namespace", namespace)] {
+        if !value.is_empty() {
+            json.push_str(&format!("\"{key}\":"));
+            write_json_string(value, true, &mut json);
+            json.push(',');
+        }
+    }
+    json.push_str("\"permission\":");
+    write_permission(perm, &mut json);
+    json.push('}');
+    generated_name(csv, &json)
+}
+
+/// `olm.permissions.hash` of a generated Role or ClusterRole: `base62(SHA-224)` of the rules as
+/// `json.Marshal` writes them (no newline).
+pub fn rules_hash(perm: &StrategyPermissions) -> String {
+    let mut json = String::new();
+    write_rules(perm, &mut json);
+    base62(&sha224(json.as_bytes()))
+}
+
+/// `olm.permissions.hash` of a generated binding of `role_kind` `role` to service account
+/// `account` in `namespace`: the hash of `{RoleRef, Subjects}` (an untagged Go struct).
+pub fn binding_hash(role_kind: &str, role: &str, account: &str, namespace: &str) -> String {
+    let mut json = format!("{{\"RoleRef\":{{\"apiGroup\":\"{RBAC_API_GROUP}\",\"kind\":");
+    write_json_string(role_kind, true, &mut json);
+    json.push_str(",\"name\":");
+    write_json_string(role, true, &mut json);
+    json.push_str("},\"Subjects\":[{\"kind\":\"ServiceAccount\",\"name\":");
+    write_json_string(account, true, &mut json);
+    if !namespace.is_empty() {
+        json.push_str(",\"namespace\":");
+        write_json_string(namespace, true, &mut json);
+    }
+    json.push_str("}]}");
+    base62(&sha224(json.as_bytes()))
+}
+
+/// OLM's `generateName`: `<base>-<hash>`, the hash `base62(SHA-224)` of `json` and a newline (what
+/// `json.Encoder` writes); when `base` and the hash together exceed 63 bytes, `base` is cut to
+/// `63 - len(hash) - 1` bytes (so a name of exactly 64 bytes is left as OLM leaves it).
+pub fn generated_name(base: &str, json: &str) -> String {
+    let hash = base62(&sha224(format!("{json}\n").as_bytes()));
+    let base = if base.len() + hash.len() > GENERATED_NAME_LIMIT {
+        cut(base, GENERATED_NAME_LIMIT - hash.len() - 1)
     } else {
         base
     };
-    format!("{base}-{HASH_PLACEHOLDER}")
+    format!("{base}-{hash}")
+}
+
+/// A `StrategyDeploymentPermissions` as Go encodes it: `serviceAccountName`, then `rules`.
+fn write_permission(perm: &StrategyPermissions, out: &mut String) {
+    out.push_str("{\"serviceAccountName\":");
+    write_json_string(&perm.service_account_name, true, out);
+    out.push_str(",\"rules\":");
+    write_rules(perm, out);
+    out.push('}');
+}
+
+/// A `[]PolicyRule` (`null` when nil).
+fn write_rules(perm: &StrategyPermissions, out: &mut String) {
+    if perm.rules_null {
+        out.push_str("null");
+        return;
+    }
+    out.push('[');
+    for (i, rule) in perm.rules.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_rule(rule, out);
+    }
+    out.push(']');
+}
+
+/// A `PolicyRule`: `verbs` (`null` when nil), then `apiGroups`, `resources`, `resourceNames`,
+/// `nonResourceURLs`, each left out when empty.
+fn write_rule(rule: &PolicyRule, out: &mut String) {
+    out.push_str("{\"verbs\":");
+    if rule.verbs_null {
+        out.push_str("null");
+    } else {
+        write_strings(&rule.verbs, out);
+    }
+    let optional = [
+        ("apiGroups", &rule.api_groups),
+        ("resources", &rule.resources),
+        ("resourceNames", &rule.resource_names),
+        ("nonResourceURLs", &rule.non_resource_urls),
+    ];
+    for (key, items) in optional.into_iter().filter(|(_, items)| !items.is_empty()) {
+        out.push_str(&format!(",\"{key}\":"));
+        write_strings(items, out);
+    }
+    out.push('}');
+}
+
+fn write_strings(items: &[String], out: &mut String) {
+    out.push('[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_json_string(item, true, out);
+    }
+    out.push(']');
 }
 
 /// The first `n` bytes of `s` (Go slices bytes; a cut inside a character moves back to its start).
@@ -148,10 +267,63 @@ mod tests {
         assert_eq!(aggregation_label(&api, "edit"), "olm.opgroup.permissions/aggregate-to-b811a0371c0d261a-edit");
     }
 
+    fn perm(account: &str, rules: Vec<PolicyRule>) -> StrategyPermissions {
+        StrategyPermissions { service_account_name: account.into(), rules, rules_null: false }
+    }
+
+    fn pods() -> PolicyRule {
+        PolicyRule {
+            api_groups: vec!["".into()],
+            resources: vec!["pods".into()],
+            verbs: vec!["get".into()],
+            ..PolicyRule::default()
+        }
+    }
+
     #[test]
-    fn generated_names_carry_a_placeholder_and_fit_63_characters() {
-        assert_eq!(generated_name("etcd.v1-etcd-operator"), "etcd.v1-etcd-operator-<hash>");
+    fn permissions_encode_as_gos_structs_in_field_order_with_omitempty() {
+        let mut out = String::new();
+        write_permission(&perm("sa", vec![pods()]), &mut out);
+        assert_eq!(
+            out,
+            r#"{"serviceAccountName":"sa","rules":[{"verbs":["get"],"apiGroups":[""],"resources":["pods"]}]}"#
+        );
+    }
+
+    #[test]
+    fn nil_slices_encode_as_null_and_empty_ones_as_brackets() {
+        let mut nil = perm("sa", Vec::new());
+        nil.rules_null = true;
+        let mut out = String::new();
+        write_permission(&nil, &mut out);
+        assert_eq!(out, r#"{"serviceAccountName":"sa","rules":null}"#);
+        let rule = PolicyRule { verbs_null: true, non_resource_urls: vec!["/m".into()], ..PolicyRule::default() };
+        out.clear();
+        write_permission(&perm("sa", vec![rule, PolicyRule::default()]), &mut out);
+        assert_eq!(
+            out,
+            r#"{"serviceAccountName":"sa","rules":[{"verbs":null,"nonResourceURLs":["/m"]},{"verbs":[]}]}"#
+        );
+    }
+
+    #[test]
+    fn html_characters_are_escaped_as_json_marshal_does() {
+        let rule = PolicyRule { verbs: vec!["<&>".into()], ..PolicyRule::default() };
+        let mut out = String::new();
+        write_rules(&perm("sa", vec![rule]), &mut out);
+        assert_eq!(out, r#"[{"verbs":["\u003c\u0026\u003e"]}]"#);
+    }
+
+    #[test]
+    fn a_generated_name_is_base_dash_hash_cut_to_63_bytes() {
+        // base62(SHA-224("{}\n")).
+        let hash = base62(&sha224(b"{}\n"));
+        assert_eq!(generated_name("etcd.v1-etcd-operator", "{}"), format!("etcd.v1-etcd-operator-{hash}"));
         let long = "x".repeat(70);
-        assert_eq!(generated_name(&long), format!("{}-<hash>", "x".repeat(52)));
+        assert_eq!(generated_name(&long, "{}"), format!("{}-{hash}", "x".repeat(62 - hash.len())));
+        assert_eq!(generated_name(&long, "{}").len(), 63);
+        // OLM cuts only when base and hash exceed 63 bytes: exactly 63 leaves a 64-byte name.
+        let edge = "y".repeat(63 - hash.len());
+        assert_eq!(generated_name(&edge, "{}").len(), 64);
     }
 }

@@ -44,7 +44,8 @@ fn roles_section(out: &mut String, title: &str, roles: &[GeneratedRole]) {
     out.push_str(&format!("{title}:\n"));
     for r in roles {
         let at = r.namespace.as_deref().map(|n| format!("{n}/")).unwrap_or_default();
-        out.push_str(&format!("  {at}{}\n", r.name));
+        let lifted = if r.lifted { " (the Role of the same name, lifted to cluster scope)" } else { "" };
+        out.push_str(&format!("  {at}{}{lifted}\n", r.name));
         let labels: Vec<String> = r.labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
         out.push_str(&format!("    labels: {}\n", labels.join(", ")));
         for s in &r.aggregation_selectors {

@@ -113,7 +113,7 @@ impl Catalog {
                 RbacRequestError::NoDefaultChannel(_) | RbacRequestError::NoHead(..) => "unknown-channel",
                 RbacRequestError::UnknownBundle(..) => "unknown-bundle",
                 RbacRequestError::NoCsv(_) => "no-csv",
-                RbacRequestError::Target(_) => "invalid-input",
+                RbacRequestError::Target(_) | RbacRequestError::SeveralModes(_) => "invalid-input",
             };
             js_error(code, &e.to_string(), None)
         })
@@ -143,13 +143,14 @@ impl Catalog {
         to_js(&self.rbac(options)?.previews)
     }
 
-    /// `previewRbac` as the CLI prints it: `format` `"text"` (default) or `"yaml"`.
+    /// `previewRbac` as the CLI prints it: `format` `"text"` (default), or `"yaml"`: the objects of
+    /// one install mode as Kubernetes manifests (`invalid-input` when several modes are previewed).
     #[wasm_bindgen(js_name = previewRbacText)]
     pub fn preview_rbac_text(&self, options: JsValue, format: Option<String>) -> Result<String, JsValue> {
         let rbac = self.rbac(options)?;
         match format.as_deref().unwrap_or("text") {
             "text" => Ok(rbac.to_text()),
-            "yaml" => Ok(rbac.to_yaml()),
+            "yaml" => rbac.to_manifest_yaml().map_err(|e| js_error("invalid-input", &e.to_string(), None)),
             other => {
                 Err(js_error("invalid-input", &format!("format must be \"text\" or \"yaml\", not {other:?}"), None))
             }

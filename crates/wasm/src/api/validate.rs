@@ -6,7 +6,9 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::convert::{content_from_js, files_from_js, js_error, to_js};
-use crate::validate::{only_new, validate_files_with, LintConfig, Options, Session};
+#[cfg(feature = "tools")]
+use crate::validate::only_new;
+use crate::validate::{validate_files_with, LintConfig, Options, Report, Session, Validated};
 use crate::{region, ALLOCATOR, REGION_BYTES_PER_INPUT_BYTE, REGION_MIN_BYTES};
 
 /// The lint configuration of `validate`'s options: `config` (YAML or JSON text, or an object of
@@ -89,10 +91,28 @@ pub fn validate(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let baseline =
         js_sys::Reflect::get(&options, &"baseline".into()).ok().filter(|v| !v.is_undefined() && !v.is_null());
     let report = match baseline {
-        Some(b) => only_new(&validated, &validate_files_with(&files_from_js(&b)?, options_)),
+        Some(b) => compare_with_baseline(&validated, &b, options_)?,
         None => validated.report,
     };
     to_js(&ValidateResult { passed: report.passes(deny_warnings), report: &report })
+}
+
+/// The findings of `validated` that the `baseline` catalog (its files) did not have.
+#[cfg(feature = "tools")]
+fn compare_with_baseline(validated: &Validated, baseline: &JsValue, options: Options) -> Result<Report, JsValue> {
+    Ok(only_new(validated, &validate_files_with(&files_from_js(baseline)?, options)))
+}
+
+/// Without the tools (browsers' core module), the baseline comparison is left out: the JS layer
+/// sends a `validate` with a `baseline` to the tools' module (docs/performance.md, "WebAssembly
+/// size").
+#[cfg(not(feature = "tools"))]
+fn compare_with_baseline(_: &Validated, _: &JsValue, _: Options) -> Result<Report, JsValue> {
+    Err(js_error(
+        "invalid-input",
+        "validate's `baseline` option is read by the tools' module: call `await initTools()` first",
+        None,
+    ))
 }
 
 /// `validate`'s options (all but `baseline`).

@@ -8,6 +8,7 @@ use olm_catalog::read_catalog;
 use olm_catalog::render::bundle::BundleOptions;
 use olm_catalog::render::BundleSource;
 use olm_catalog::FileInput;
+use olm_catalog_save::{Expect, FileWrite};
 use serde_json::{json, Map, Value};
 
 use crate::output::{answer, push_json, Fail, NEGATIVE};
@@ -16,7 +17,12 @@ pub const EXIT_CODES: &str = "Exit codes:
 - 0: applied (or planned, with --dry-run)
 - 1: the operation does not apply (the reason on stderr, or {\"error\", \"message\"} with --format \
 json), or its result has errors the catalog did not have (nothing written unless --force)
-- 2: usage or I/O error";
+- 2: usage or I/O error, or a file changed on disk since it was read (nothing written unless \
+--force)
+
+Writes are atomic and all or nothing: every changed file is written beside its target, flushed \
+and renamed over it; a failure puts back the files already replaced, and a save a crash \
+interrupted is finished by the next command that reads the catalog.";
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -87,7 +93,7 @@ pub struct Args {
     /// Print the plan; write nothing.
     #[arg(long)]
     dry_run: bool,
-    /// Write even when the result has new errors.
+    /// Write even when the result has new errors, or a file changed on disk since it was read.
     #[arg(long)]
     force: bool,
     /// Output format (of the plan).
@@ -185,7 +191,8 @@ fn new_bundle(a: &Args) -> Result<Value, Fail> {
 /// new errors, 2 usage or I/O error (returned as `Err`).
 pub fn run(a: &Args, out: &mut String) -> Result<u8, Fail> {
     let op = operation(a)?;
-    let files = read_catalog(&a.path).map_err(|e| Fail::at(&a.path, e))?;
+    let files = crate::catalog::read(&a.path)?;
+    let expected = snapshots(&a.path, &files)?;
     let mut source = BundleSource::new();
     for path in &a.template_bundles {
         let found = read_catalog(path).map_err(|e| Fail::at(path, e))?;
@@ -207,7 +214,7 @@ pub fn run(a: &Args, out: &mut String) -> Result<u8, Fail> {
     if refused {
         eprintln!("olm-catalog: edit: the result has new errors; nothing written (--force writes anyway)");
     } else if !a.dry_run {
-        write_files(&a.path, &plan)?;
+        write_files(&a.path, &plan, &expected, a.force)?;
     }
     Ok(answer(refused))
 }
@@ -255,13 +262,41 @@ fn print_text(plan: &EditPlan, out: &mut String) {
     }
 }
 
-fn write_files(root: &Path, plan: &EditPlan) -> Result<(), Fail> {
-    for f in &plan.files {
-        let path = if root.is_dir() { root.join(&f.path) } else { root.to_path_buf() };
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| Fail::at(dir, e))?;
-        }
-        std::fs::write(&path, &f.content).map_err(|e| Fail::at(&path, e))?;
+/// What each file held when it was read (its path on disk, and the snapshot).
+fn snapshots(root: &Path, files: &[FileInput]) -> Result<Vec<(PathBuf, Expect)>, Fail> {
+    files
+        .iter()
+        .map(|f| {
+            let path = on_disk(root, &f.path);
+            Ok((path.clone(), crate::save::snapshot(&path, &f.content)?))
+        })
+        .collect()
+}
+
+/// Where a catalog file (its path in the plan) is on disk.
+fn on_disk(root: &Path, file: &str) -> PathBuf {
+    if root.is_dir() {
+        root.join(file)
+    } else {
+        root.to_path_buf()
     }
-    Ok(())
+}
+
+/// Write the plan's files all or nothing: each must still be what was read (or not exist, for a
+/// new file), unless `force`.
+fn write_files(root: &Path, plan: &EditPlan, expected: &[(PathBuf, Expect)], force: bool) -> Result<(), Fail> {
+    let writes: Vec<FileWrite> = plan
+        .files
+        .iter()
+        .map(|f| {
+            let path = on_disk(root, &f.path);
+            let expect = match expected.iter().find(|(p, _)| *p == path) {
+                _ if force => Expect::Anything,
+                Some((_, e)) => e.clone(),
+                None => Expect::Absent,
+            };
+            FileWrite { path, content: f.content.clone(), expect }
+        })
+        .collect();
+    crate::save::write(&crate::save::root_of(root), &writes).map(|_| ())
 }

@@ -15,7 +15,8 @@ pub const EXIT_CODES: &str = "Exit codes:
 - 1: the permissions are unknown (no CSV, or an olm.csv.metadata CSV, which carries no install \
 strategy; the provided APIs' roles are still printed), or a mode asked for is not supported (OLM's \
 message is printed)
-- 2: usage or I/O error, targets that do not make the mode's group included";
+- 2: usage or I/O error, targets that do not make the mode's group included, and --format yaml \
+for several install modes";
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -51,7 +52,8 @@ enum RbacFormat {
     Text,
     /// The previews, one per install mode.
     Json,
-    /// The previews as YAML.
+    /// The objects as Kubernetes manifests, a multi-document YAML stream for `kubectl apply` (one
+    /// install mode: name it with --install-mode when the CSV supports several).
     Yaml,
 }
 
@@ -99,7 +101,7 @@ pub fn run(a: &Args, out: &mut String) -> Result<u8, Fail> {
     match a.format {
         RbacFormat::Text => out.push_str(&rbac.to_text()),
         RbacFormat::Json => push_json(out, &rbac.previews)?,
-        RbacFormat::Yaml => out.push_str(&rbac.to_yaml()),
+        RbacFormat::Yaml => out.push_str(&rbac.to_manifest_yaml().map_err(|e| Fail(format!("--format yaml: {e}")))?),
     }
     if !rbac.permissions_known {
         eprintln!("olm-catalog: {}", rbac.problem().unwrap_or_default());

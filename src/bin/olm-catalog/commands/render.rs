@@ -18,7 +18,8 @@ use crate::output::{answer, emit, report, Fail};
 pub const EXIT_CODES: &str = "Exit codes:
 - 0: rendered without errors
 - 1: something was reported as an error (and left out), or with --validate the result is invalid
-- 2: usage or I/O error";
+- 2: usage or I/O error, or with --output-dir a file there would be overwritten (nothing written \
+unless --force)";
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -47,6 +48,10 @@ pub struct Args {
     /// one stream on stdout.
     #[arg(short = 'o', long = "output-dir")]
     output_dir: Option<PathBuf>,
+    /// With --output-dir: overwrite files there that this run did not write (a file that
+    /// already holds what the run writes is left as it is).
+    #[arg(long, requires = "output_dir")]
+    force: bool,
     /// Also check the result as `validate` would, findings pointing into the inputs.
     #[arg(long)]
     validate: bool,
@@ -75,7 +80,7 @@ pub fn run(a: Args, out: &mut String) -> Result<u8, Fail> {
     }
     let (config, diagnostics, code) = settle(all, a.validate);
     report(&diagnostics);
-    emit(&config, a.format.into(), only_catalogs, a.output_dir.as_deref(), out)?;
+    emit(&config, a.format.into(), only_catalogs, a.output_dir.as_deref(), a.force, out)?;
     Ok(code)
 }
 

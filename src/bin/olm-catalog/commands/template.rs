@@ -19,7 +19,8 @@ use crate::output::{emit, prefixed, report, Fail};
 pub const EXIT_CODES: &str = "Exit codes:
 - 0: expanded without errors
 - 1: a template problem (located in the template), or with --validate the expansion is invalid
-- 2: usage or I/O error";
+- 2: usage or I/O error, or with --output-dir a file there would be overwritten (nothing written \
+unless --force)";
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -41,6 +42,10 @@ pub struct Args {
     /// Write one `<package>/catalog.<format>` per package under this directory.
     #[arg(short = 'o', long = "output-dir")]
     output_dir: Option<PathBuf>,
+    /// With --output-dir: overwrite files there that this run did not write (a file that
+    /// already holds what the run writes is left as it is).
+    #[arg(long, requires = "output_dir")]
+    force: bool,
     /// Also check the expansion as `validate` would, findings pointing into the template.
     #[arg(long)]
     validate: bool,
@@ -85,8 +90,8 @@ pub fn run(a: Args, out: &mut String) -> Result<u8, Fail> {
     report(&diagnostics);
     let dir = a.output_dir.as_deref();
     match a.format {
-        TemplateFormat::Json => emit(&config, Format::Json, false, dir, out)?,
-        TemplateFormat::Yaml => emit(&config, Format::Yaml, false, dir, out)?,
+        TemplateFormat::Json => emit(&config, Format::Json, false, dir, a.force, out)?,
+        TemplateFormat::Yaml => emit(&config, Format::Yaml, false, dir, a.force, out)?,
         TemplateFormat::Mermaid => {
             let (m, _) = model::build(&config);
             out.push_str(&to_mermaid(&m, &MermaidOptions::default()).map_err(|e| Fail(e.to_string()))?);

@@ -7,7 +7,7 @@
 
 use crate::hash::{HashMap, HashMapExt};
 
-use olm_yaml_events::{Event, Events, ScalarStyle, ScanError};
+use olm_yaml_events::{Event, Events, Relaxed, ScalarStyle, ScanError};
 
 use super::super::json::insert_member;
 use super::super::value::{go_float, Member, Node, Pos, Value};
@@ -21,18 +21,48 @@ use super::{Document, YamlError, MAX_DEPTH, MAX_NODES};
 /// stops at its end, so what follows (after a `...` marker, or a second root value such as the
 /// next line of a JSON-lines file) is never parsed. Only the look-ahead that finds the end of
 /// the first document is scanned, as go-yaml scans it.
+///
+/// When saphyr refuses the text, it is read again with the lines inside quoted scalars and flow
+/// collections indented ([`Relaxed`]): go-yaml v2 does not check their indentation. That answer
+/// is kept when the events honour the padding; a syntax error it meets further on is reported
+/// instead of the first one.
 pub fn parse_document(doc: &Document<'_>) -> Result<Option<Node>, YamlError> {
+    let first = match read(doc, &mut Events::new(doc.text)) {
+        Err(Failure { error, scan: true }) => error,
+        other => return other.map_err(|f| f.error),
+    };
+    let Some(relaxed) = Relaxed::new(doc.text) else { return Err(first) };
+    let mut events = Events::relaxed(&relaxed);
+    match read(doc, &mut events) {
+        Ok(root) if events.honoured() => Ok(root),
+        Err(Failure { error, scan: true })
+            if (error.pos.line, error.pos.column) > (first.pos.line, first.pos.column) =>
+        {
+            Err(error)
+        }
+        _ => Err(first),
+    }
+}
+
+/// Why reading a document failed: the error, and whether saphyr's scanner or parser refused
+/// the text (rather than the value built from it).
+struct Failure {
+    error: YamlError,
+    scan: bool,
+}
+
+/// Read the first document of `events` into its value.
+fn read(doc: &Document<'_>, events: &mut Events<'_>) -> Result<Option<Node>, Failure> {
     let mut builder = Builder::new(doc.first_line);
-    let mut parser = Events::new(doc.text);
     let mut root: Option<Node> = None;
-    while let Some(next) = parser.next_event() {
-        let (event, span) = next.map_err(|e| builder.scan_error(&e, doc.text))?;
+    while let Some(next) = events.next_event() {
+        let (event, span) = next.map_err(|e| Failure { error: builder.scan_error(&e, doc.text), scan: true })?;
         let pos = builder.pos(span.start.line(), span.start.col());
         match event {
             Event::StreamStart | Event::Nothing | Event::DocumentStart(_) => {}
             Event::DocumentEnd | Event::StreamEnd => break,
             other => {
-                if let Some(done) = builder.event(other, pos)? {
+                if let Some(done) = builder.event(other, pos).map_err(|error| Failure { error, scan: false })? {
                     root = Some(done);
                 }
             }
@@ -362,6 +392,29 @@ mod tests {
         let err = parse("%éé \0\n").unwrap_err();
         assert!(err.message.ends_with("found unprintable character"), "{}", err.message);
         assert_eq!(err.pos, Pos::new(1, 5));
+    }
+
+    #[test]
+    fn lines_go_yaml_reads_at_any_column_are_read() {
+        // Inside quoted scalars and flow collections (saphyr reads the text padded; positions
+        // are the original's), and a comment right after a closing quote or bracket.
+        let doc = Document::new("a:\n  b: 'x\n  y'\n  c: [1,\n2]#c\n  d: \"z\"#c\n", 5);
+        let n = parse_document(&doc).unwrap().unwrap();
+        let a = n.get("a").unwrap();
+        assert_eq!(a.get("b").unwrap().as_str(), Some("x y"));
+        let c = a.get("c").unwrap().as_array().unwrap();
+        assert_eq!(c[1].pos, Pos::new(9, 1));
+        assert_eq!(a.get("d").unwrap().pos, Pos::new(10, 6));
+    }
+
+    #[test]
+    fn an_error_after_a_padded_line_is_the_one_reported() {
+        // go-yaml passes the quoted scalar and stops at the bracket: so do we.
+        let err = parse("a:\n  b: 'x\n  y'\n  c: [}\n").unwrap_err();
+        assert_eq!(err.pos.line, 4, "{}", err.message);
+        // A document marker inside a quoted scalar stays an error.
+        let err = parse("a:\n  b: 'x\n...\n  y'\n").unwrap_err();
+        assert!(err.message.ends_with("found unexpected document indicator"), "{}", err.message);
     }
 
     #[test]

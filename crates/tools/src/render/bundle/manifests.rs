@@ -69,7 +69,8 @@ pub fn read(root: &str, files: &[FileInput], diags: &mut Vec<Diagnostic>) -> Opt
     Some(Manifests { objects, csv })
 }
 
-/// The first document of `file` as an object with a `kind`, warning about what opm skips.
+/// The first document of `file` as an object with a `kind`; a file that does not decode is left
+/// out with a warning, as opm logs and leaves out one that go-yaml cannot read.
 fn decode(file: &BundleFile<'_>, diags: &mut Vec<Diagnostic>) -> Option<Manifest> {
     let mut docs = read_documents(file.path, file.bytes).into_iter();
     let first = match docs.next() {
@@ -105,7 +106,7 @@ fn undecodable(
     location: crate::diagnostic::Location,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Manifest> {
-    let message = format!("failed to decode: {why} (opm skips manifests/{})", file.name);
+    let message = format!("failed to decode: {why} (manifests/{} is left out of the bundle)", file.name);
     diags.push(Diagnostic::warning(Code::BundleUndecodableFile, message, location));
     None
 }
@@ -177,6 +178,19 @@ mod tests {
             ]
         );
         assert!(diags[3].message.contains("Object 'Kind' is missing"), "{}", diags[3].message);
+        assert!(diags[2].message.ends_with("(manifests/d.yaml is left out of the bundle)"), "{}", diags[2].message);
+    }
+
+    #[test]
+    fn quoted_lines_at_any_column_decode_as_go_yaml_reads_them() {
+        // As in opendatahub-operator 1.4.1's CRDs: a description goes on at its key's column.
+        let crd = "kind: CustomResourceDefinition\nspec:\n  description: 'x\n  y'\n  flow: [a,\nb]\n";
+        let (m, diags) = run(&[("b/manifests/a.yaml", CSV), ("b/manifests/crd.yaml", crd)]);
+        assert!(diags.is_empty(), "{diags:?}");
+        let m = m.unwrap();
+        let spec = m.objects[1].node.get("spec").unwrap();
+        assert_eq!(spec.get("description").and_then(Node::as_str), Some("x y"));
+        assert_eq!(spec.get("flow").unwrap().as_array().unwrap().len(), 2);
     }
 
     #[test]

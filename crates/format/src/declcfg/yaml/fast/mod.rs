@@ -231,7 +231,7 @@ impl<'a> Fast<'a> {
             b'\'' | b'"' => {
                 let pos = self.pos_at(j);
                 let line = self.line;
-                let (text, after) = self.quoted(j, n)?;
+                let (text, after) = self.quoted(j, true)?;
                 if self.line == line {
                     let mut k = after;
                     while self.at(k) == b' ' {
@@ -279,7 +279,7 @@ impl<'a> Fast<'a> {
         if c == b'\'' || c == b'"' {
             let pos = self.pos_at(j);
             let line = self.line;
-            let (text, after) = self.quoted(j, isize::MAX)?;
+            let (text, after) = self.quoted(j, false)?;
             if self.line != line {
                 return Err(Bail);
             }

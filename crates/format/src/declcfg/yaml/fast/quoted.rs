@@ -45,9 +45,11 @@ fn escape(e: u8, rest: &[u8]) -> R<(char, usize)> {
 
 impl<'a> Fast<'a> {
     /// After a line break inside a quoted scalar: pass the next lines' leading spaces and
-    /// blank lines. Returns how many blank lines there were and where the text goes on, which
-    /// must be indented more than `n` (and not at column 0).
-    fn quoted_fold(&mut self, n: isize) -> R<(usize, usize)> {
+    /// blank lines. Returns how many blank lines there were and where the text goes on. As in
+    /// go-yaml v2, the text may go on at any column (the slow path reads it so too, see
+    /// `olm_yaml_events::Relaxed`), but not after a document marker at column 0, which is an
+    /// error there.
+    fn quoted_fold(&mut self) -> R<(usize, usize)> {
         let mut breaks = 0;
         loop {
             let mut k = self.i;
@@ -64,8 +66,9 @@ impl<'a> Fast<'a> {
                 }
                 b'\t' => return Err(Bail),
                 _ => {
-                    let col = k - self.ls;
-                    if col == 0 || col as isize <= n {
+                    let line = &self.b[self.ls..];
+                    let marker = line.starts_with(b"...") || line.starts_with(b"---");
+                    if marker && matches!(self.at(self.ls + 3), b' ' | b'\t' | b'\n' | b'\r' | 0) {
                         return Err(Bail);
                     }
                     return Ok((breaks, k));
@@ -74,10 +77,11 @@ impl<'a> Fast<'a> {
         }
     }
 
-    /// A single- or double-quoted scalar whose opening quote is at `j`; continuation lines
-    /// must be indented more than `n`. Returns the text and the offset after the closing quote.
+    /// A single- or double-quoted scalar whose opening quote is at `j`; `multiline`: whether it
+    /// may go on over several lines (a key may not). Returns the text and the offset after the
+    /// closing quote.
     #[inline(never)]
-    pub(super) fn quoted(&mut self, j: usize, n: isize) -> R<(Cow<'a, str>, usize)> {
+    pub(super) fn quoted(&mut self, j: usize, multiline: bool) -> R<(Cow<'a, str>, usize)> {
         let single = self.at(j) == b'\'';
         let quote = if single { b'\'' } else { b'"' };
         let mut k = j + 1;
@@ -111,10 +115,10 @@ impl<'a> Fast<'a> {
                     let o = out.get_or_insert_with(String::new);
                     o.push_str(self.text(seg, k)?);
                     let e = self.at(k + 1);
-                    if e == b'\n' && k + 1 < self.b.len() {
+                    if e == b'\n' && k + 1 < self.b.len() && multiline {
                         // An escaped line break: the lines join without a space.
                         self.newline(k + 1);
-                        let (breaks, at) = self.quoted_fold(n)?;
+                        let (breaks, at) = self.quoted_fold()?;
                         for _ in 0..breaks {
                             o.push('\n');
                         }
@@ -126,7 +130,7 @@ impl<'a> Fast<'a> {
                     }
                     seg = k;
                 }
-                b'\n' => {
+                b'\n' if multiline => {
                     let o = out.get_or_insert_with(String::new);
                     let mut e = k;
                     while e > seg && matches!(self.b[e - 1], b' ' | b'\t') {
@@ -134,7 +138,7 @@ impl<'a> Fast<'a> {
                     }
                     o.push_str(self.text(seg, e)?);
                     self.newline(k);
-                    let (breaks, at) = self.quoted_fold(n)?;
+                    let (breaks, at) = self.quoted_fold()?;
                     if breaks == 0 {
                         o.push(' ');
                     } else {
