@@ -43,18 +43,35 @@ struct PackageSummary<'a> {
     description: &'a str,
     deprecated: Option<&'a str>,
     bundles: usize,
-    /// The icon as a `data:` URL for an `<img>` (raster or SVG media types only).
-    icon: Option<String>,
+    /// The icon, for an `<img>` (raster or SVG media types only): its media type and bytes,
+    /// which the npm package turns into a `data:` URL (the browsers' core module has no base64
+    /// encoder: docs/performance.md, "WebAssembly size").
+    icon: Option<IconBytes<'a>>,
     channels: Vec<ChannelSummary<'a>>,
 }
 
-/// A `data:` URL for a package icon whose media type an `<img>` may show.
-fn icon_url(icon: &crate::declcfg::Icon) -> Option<String> {
-    use base64::Engine as _;
+/// A package icon an `<img>` may show: `{mediaType, data}`, the bytes as a `Uint8Array`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct IconBytes<'a> {
+    media_type: String,
+    data: Bytes<'a>,
+}
+
+/// Bytes serialized as bytes (a `Uint8Array` in JS), not as a list of numbers.
+struct Bytes<'a>(&'a [u8]);
+
+impl Serialize for Bytes<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(self.0)
+    }
+}
+
+/// The icon of a package if its media type is one an `<img>` may show.
+fn icon_bytes(icon: &crate::declcfg::Icon) -> Option<IconBytes<'_>> {
     const OK: &[&str] = &["image/png", "image/jpeg", "image/gif", "image/svg+xml", "image/webp"];
     let mt = icon.media_type.trim().to_ascii_lowercase();
-    (OK.contains(&mt.as_str()) && !icon.data.is_empty())
-        .then(|| format!("data:{mt};base64,{}", base64::engine::general_purpose::STANDARD.encode(&icon.data)))
+    (OK.contains(&mt.as_str()) && !icon.data.is_empty()).then(|| IconBytes { media_type: mt, data: Bytes(&icon.data) })
 }
 
 #[derive(serde::Deserialize)]
@@ -105,7 +122,7 @@ impl Catalog {
                 description: &p.description,
                 deprecated: p.deprecation.as_ref().map(|d| d.message.value.as_str()),
                 bundles: p.bundles.len(),
-                icon: p.icon.as_ref().and_then(icon_url),
+                icon: p.icon.as_ref().and_then(icon_bytes),
                 channels: p
                     .channels
                     .iter()
