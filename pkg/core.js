@@ -99,7 +99,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
       return call(() => fn(this.#handle));
     }
     report() { return this.#use((h) => h.report()); }
-    packages() { return this.#use((h) => h.packages()); }
+    packages() { return this.#use((h) => h.packages()).map(withIconUrl); }
     channelGraph(pkg, channel) { return this.#use((h) => h.channelGraph(pkg, channel)); }
     upgradePath(options) { return this.#use((h) => h.upgradePath(options)); }
     graphPicture(options) { return this.#picture((h, raw) => raw.drawPicture(...pictureInput(h, raw, options, 'graphPicture'))); }
@@ -227,6 +227,14 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
       },
     });
     return outcome;
+  }
+
+  /** A package summary with its icon (`{mediaType, data}` from the module) as a `data:` URL. */
+  function withIconUrl(p) {
+    if (!p.icon) return p;
+    let text = '';
+    for (let i = 0; i < p.icon.data.length; i += 0x8000) text += String.fromCharCode(...p.icon.data.subarray(i, i + 0x8000));
+    return { ...p, icon: `data:${p.icon.mediaType};base64,${btoa(text)}` };
   }
 
   /**

@@ -122,7 +122,12 @@ export interface PackageGraph {
 export interface UpgradePathOptions {
   package: string;
   channel: string;
-  /** An installed bundle name, or a bare version such as "1.2.0". */
+  /**
+   * An installed bundle name, or its version ("1.2.0", "v1.2.0"): the bundle of the package with
+   * that version, the one the channel lists if any; a version no bundle has is a bare version,
+   * upgraded only through a skipRange; a version several bundles have throws `no-path` with
+   * their names in `bundles`.
+   */
   from: string;
   semantics?: 'v0' | 'v1';
 }
@@ -139,6 +144,12 @@ export interface UpgradePath {
   steps: UpgradeStep[];
   stranded: boolean;
   reason: string | null;
+  /**
+   * How a typed version was read: "1.2.0 is the version of foo.v1.2.0", or that no bundle has it
+   * ("1.2.5 is not in this catalog; OLM can upgrade it only through a skipRange that covers it").
+   * Absent when `from` named a bundle.
+   */
+  note?: string;
 }
 
 /** Options of `graphPicture` (issue 16): which channel, which path, how much to draw. */
@@ -146,7 +157,10 @@ export interface GraphPictureOptions {
   package: string;
   /** Default: the package's default channel (else its first). */
   channel?: string;
-  /** An installed bundle name or a version such as "1.2.0": its path to the head is highlighted. */
+  /**
+   * An installed bundle name or its version such as "1.2.0" (read as `upgradePath` reads it): its
+   * path to the head is highlighted.
+   */
   from?: string;
   /** Whose rules the highlighted path follows (as `upgradePath`). Default `v0`. */
   semantics?: 'v0' | 'v1';
@@ -220,6 +234,7 @@ export interface PictureEdge {
 export interface PicturePath extends UpgradePath {
   /** One line per step: `a → b (replaces)`. */
   lines: string[];
+  /** How many upgrades reach the head, or that the start is already there, or why none does; after the path's `note`. */
   summary: string;
 }
 
@@ -276,6 +291,8 @@ export interface OlmCatalogError extends Error {
    * cycle): the start, named as a stranded path's `from` (the message says why).
    */
   stranded?: string;
+  /** `no-path` when `from` is a version several bundles of the package have: their names (the message asks which one is installed). */
+  bundles?: string[];
 }
 
 /** A loaded catalog, parsed once. Call `free()` when done (a FinalizationRegistry also frees it). */

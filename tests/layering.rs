@@ -1122,9 +1122,6 @@ const PARSING_ALLOWED: &[(&str, &str)] = &[
     // CEL's `semver_compare(a, b)` parses its arguments when a rule runs: they are values the
     // rule computed, not catalog fields, and OLM parses them at that moment too.
     ("resolve::cel", "Version::parse_tolerant("),
-    // The JS `upgradePath({from})` option is a user's text naming a bundle or a version: the
-    // binding reads it as a version when it is one (user input, not catalog text).
-    ("wasm", "Version::parse("),
 ];
 
 #[test]

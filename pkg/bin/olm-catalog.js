@@ -209,7 +209,8 @@ function cmdPath(argv, out) {
     out.push(JSON.stringify(up, null, 2));
   } else {
     const head = up.to ?? '(no head)';
-    if (up.steps.length === 0 && !up.stranded) out.push(`${up.from} is the head of channel ${opts.channel}`);
+    if (up.note) out.push(up.note);
+    if (up.steps.length === 0 && !up.stranded) out.push(`${up.from} is already at the head of channel ${opts.channel}`);
     for (const s of up.steps) out.push(`${s.from} -> ${s.to} (${s.edge})`);
     if (up.stranded) out.push(`stranded: no path from ${up.from} to ${head}: ${up.reason ?? ''}`);
     else if (up.steps.length) out.push(`${up.steps.length} upgrade${up.steps.length === 1 ? '' : 's'} to reach ${head}`);

@@ -90,6 +90,13 @@ test('catalog handle: packages, graphs, paths and exports match the native CLI',
   assert.equal(pkgs.length, 37);
   const pkg = pkgs.find((p) => p.name === 'aws-neuron-operator');
   assert.deepEqual(Object.keys(pkg).sort(), ['bundles', 'channels', 'defaultChannel', 'deprecated', 'description', 'icon', 'name']);
+  // An icon is a data: URL of the catalog's bytes (the module hands them over; the package encodes them).
+  const icon = /^data:image\/png;base64,([A-Za-z0-9+/]+=*)$/.exec(pkgs.find((p) => p.name === 'alloydb-omni-operator').icon);
+  assert.ok(icon, 'alloydb-omni-operator has a PNG icon');
+  const png = Buffer.from(icon[1], 'base64');
+  assert.equal(png.subarray(0, 8).toString('hex'), '89504e470d0a1a0a');
+  assert.equal(png.toString('base64'), icon[1]);
+  assert.equal(pkg.icon, null);
   const g = olm.channelGraph(catalog, 'aws-neuron-operator', 'Fast');
   assert.deepEqual(Object.keys(g).sort(), ['byVersion', 'channel', 'deprecated', 'edges', 'fans', 'head', 'isDefault', 'nodes', 'orderError', 'package']);
   assert.deepEqual(Object.keys(g.nodes[0]).sort(), ['channels', 'deprecated', 'head', 'name', 'onV0Chain', 'skipped', 'stranded', 'version', 'virtual']);

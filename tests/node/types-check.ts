@@ -42,9 +42,11 @@ try {
 } catch (e) {
   const err = e as OlmCatalogError;
   const code: OlmCatalogError['code'] = err.code;
-  console.log(code);
+  const askedBack: string[] | undefined = err.bundles;
+  console.log(code, askedBack);
 }
-console.log(where, g.nodes.length, all.channels.length, p.steps.length, mermaid.length);
+const note: string | undefined = p.note;
+console.log(where, g.nodes.length, all.channels.length, p.steps.length, mermaid.length, note);
 
 const renderOptions: RenderOptions = { format: 'yaml', migrateLevel: 'bundle-object-to-csv-metadata', imageRefTemplate: 'q/{{.Name}}', validate: true };
 const rendered: RenderResult = render([{ path: 'manifests/csv.yaml', content: '' }], renderOptions);

@@ -60,9 +60,14 @@ fn catalog_handle_answers_graph_and_path_queries() {
     for (k, v) in [("package", "foo"), ("channel", "stable"), ("from", "foo.v1.0.0")] {
         Reflect::set(&opts, &k.into(), &v.into()).unwrap();
     }
-    let p = c.upgrade_path(opts.into()).unwrap();
+    let p = c.upgrade_path(opts.clone().into()).unwrap();
     assert_eq!(get(&p, "stranded").as_bool(), Some(false));
     assert_eq!(Array::from(&get(&p, "steps")).length(), 1);
+    // A typed version is the bundle of that version, and the path says how it read it.
+    Reflect::set(&opts, &"from".into(), &"v1.0.0".into()).unwrap();
+    let p = c.upgrade_path(opts.into()).unwrap();
+    assert_eq!(get(&p, "from").as_string().as_deref(), Some("foo.v1.0.0"));
+    assert_eq!(get(&p, "note").as_string().as_deref(), Some("1.0.0 is the version of foo.v1.0.0"));
     assert!(c.to_mermaid(JsValue::UNDEFINED).unwrap().starts_with("graph LR\n"));
     assert!(c.to_dot("foo", None).unwrap().starts_with("digraph"));
     let err = c.channel_graph("nope", None).unwrap_err();

@@ -356,16 +356,26 @@ async function showPath() {
       if (paths[k].status === 'rejected') throw paths[k].reason;
       const p = paths[k].value;
       for (const st of p.steps) ol.append(h('li', { 'data-to': st.to }, `${st.from} → ${st.to} (${st.edge})`));
-      if (p.stranded) { note.textContent = `Stranded: ${p.reason}`; note.classList.add('stranded'); }
-      else note.textContent = p.steps.length ? `${p.steps.length} upgrade${p.steps.length === 1 ? '' : 's'} to ${p.to}` : `${from} is the head`;
+      // How a typed version was read (its bundle, or that no bundle has it), then the outcome.
+      const read = p.note ? `${p.note}. ` : '';
+      if (p.stranded) { note.textContent = `${read}Stranded: ${p.reason}`; note.classList.add('stranded'); }
+      else note.textContent = read + (p.steps.length ? `${p.steps.length} upgrade${p.steps.length === 1 ? '' : 's'} to ${p.to}` : `${p.from} is already at the head of ${opts.channel}`);
     } catch (e) {
       note.textContent = e.message;
       note.classList.add('stranded');
+      // A version several bundles have: the question names them; each is one click away.
+      if (Array.isArray(e.bundles)) note.append(' ', ...e.bundles.map((b) => h('button', { type: 'button', 'data-bundle': b }, b)));
     }
   }
   await drawing;
 }
 $('path-go').addEventListener('click', showPath);
+for (const sem of ['v0', 'v1']) {
+  $(`path-${sem}-note`).addEventListener('click', (ev) => {
+    const b = ev.target.closest('button[data-bundle]');
+    if (b) { $('from').value = b.dataset.bundle; showPath(); }
+  });
+}
 $('from').addEventListener('keydown', (ev) => { if (ev.key === 'Enter') showPath(); });
 
 function download(name, text, type) {

@@ -1,8 +1,9 @@
 // The message protocol between the page and its workers: a request is `{id, op, args}`; its reply
-// is `{id, ok: true, value}` or `{id, ok: false, error: {name, code, message}}`. A worker handles
-// its requests one at a time, in the order sent (`serve`), so a call sees the effects of every call
-// made before it; the page gets a promise per call (`connect`), rejected with an `Error` carrying
-// the worker's `name` and `code`. Arguments and results are structured-cloned: plain data, `File`
+// is `{id, ok: true, value}` or `{id, ok: false, error: {name, code, message, bundles?}}`
+// (`bundles`: the names a `no-path` error asks to choose from). A worker handles its requests one
+// at a time, in the order sent (`serve`), so a call sees the effects of every call made before it;
+// the page gets a promise per call (`connect`), rejected with an `Error` carrying the worker's
+// `name`, `code` and `bundles`. Arguments and results are structured-cloned: plain data, `File`
 // and `Blob` objects.
 
 /**
@@ -20,7 +21,7 @@ export function serve(ops, { before } = {}) {
         await before?.();
         self.postMessage({ id, ok: true, value: await ops[op](...args) });
       } catch (e) {
-        self.postMessage({ id, ok: false, error: { name: e?.name ?? 'Error', code: e?.code, message: e?.message ?? String(e) } });
+        self.postMessage({ id, ok: false, error: { name: e?.name ?? 'Error', code: e?.code, message: e?.message ?? String(e), bundles: e?.bundles } });
       }
     });
   };
@@ -45,7 +46,7 @@ export function connect(worker, onPending = () => {}) {
     const p = settle(data.id);
     if (!p) return;
     if (data.ok) p.resolve(data.value);
-    else p.reject(Object.assign(new Error(data.error.message), { name: data.error.name, code: data.error.code }));
+    else p.reject(Object.assign(new Error(data.error.message), { name: data.error.name, code: data.error.code, ...(data.error.bundles ? { bundles: data.error.bundles } : {}) }));
   };
   // The worker itself failed (it could not start, or threw outside a request): every call fails.
   worker.onerror = (ev) => {

@@ -138,6 +138,8 @@ pub struct PathData {
     pub stranded: bool,
     /// Why, when stranded.
     pub reason: Option<String>,
+    /// How a typed version was read (the bundle it is the version of, or that no bundle has it).
+    pub note: Option<String>,
 }
 
 /// How to draft a channel's picture: what of the picture's options needs no catalog.
@@ -187,7 +189,7 @@ pub fn channel_draft(mut g: GraphData, path: Option<PathData>, o: DraftOptions) 
         }
     }
     let mut d = draft(&g, path.as_ref().map(|p| (p.from.as_str(), p.steps.as_slice())));
-    d.path = path.map(|p| picture_path(p.from, p.to, p.steps, p.stranded, p.reason));
+    d.path = path.map(picture_path);
     d.semantics = o.semantics;
     d.direction = o.direction;
     d.collapse = o.collapse;
@@ -330,25 +332,25 @@ pub fn mark_path(d: &mut Draft, from: &str, steps: &[Step]) {
 }
 
 /// The path with its text: one line per step, and a sentence saying how many upgrades reach the
-/// head (`to`), or that `from` is the head, or why no path does (`stranded`, `reason`).
-pub fn picture_path(
-    from: String,
-    to: Option<String>,
-    steps: Vec<Step>,
-    stranded: bool,
-    reason: Option<String>,
-) -> PicturePath {
+/// head (`to`), or that `from` is already the head, or why no path does (`stranded`, `reason`),
+/// after the path's note when it has one.
+pub fn picture_path(p: PathData) -> PicturePath {
+    let PathData { from, to, steps, stranded, reason, note } = p;
     let lines = steps.iter().map(|s| format!("{} → {} ({})", s.from, s.to, s.edge.as_str())).collect();
     let head = to.as_deref().unwrap_or("(no head)");
-    let summary = if stranded {
+    let said = if stranded {
         format!("Stranded: no path from {from} to {head}: {}", reason.as_deref().unwrap_or(""))
     } else if steps.is_empty() {
-        format!("{from} is the head of the channel")
+        format!("{from} is already at the head of the channel")
     } else {
         let n = steps.len();
         format!("{n} upgrade{} from {from} to reach {head}", if n == 1 { "" } else { "s" })
     };
-    PicturePath { from, to, steps, stranded, reason, lines, summary }
+    let summary = match &note {
+        Some(n) => format!("{n}. {said}"),
+        None => said,
+    };
+    PicturePath { from, to, steps, stranded, reason, note, lines, summary }
 }
 
 #[cfg(test)]
@@ -451,13 +453,26 @@ mod tests {
 
     #[test]
     fn the_summary_counts_upgrades_or_says_why_there_are_none() {
-        let p = picture_path("a".into(), Some("b".into()), vec![step("a", "b", EdgeKind::Skips)], false, None);
+        let path = |from: &str, to: Option<&str>, steps: Vec<Step>, reason: Option<&str>| PathData {
+            from: from.into(),
+            to: to.map(Into::into),
+            steps,
+            stranded: reason.is_some(),
+            reason: reason.map(Into::into),
+            note: None,
+        };
+        let p = picture_path(path("a", Some("b"), vec![step("a", "b", EdgeKind::Skips)], None));
         assert_eq!((p.lines, p.summary.as_str()), (vec!["a → b (skips)".to_string()], "1 upgrade from a to reach b"));
-        assert_eq!(
-            picture_path("b".into(), Some("b".into()), vec![], false, None).summary,
-            "b is the head of the channel"
-        );
-        let s = picture_path("a".into(), None, vec![], true, Some("no order".into())).summary;
+        assert_eq!(picture_path(path("b", Some("b"), vec![], None)).summary, "b is already at the head of the channel");
+        let s = picture_path(path("a", None, vec![], Some("no order"))).summary;
         assert_eq!(s, "Stranded: no path from a to (no head): no order");
+        let noted = PathData {
+            note: Some("1.0.5 is not in this catalog".into()),
+            ..path("1.0.5", Some("b"), vec![], Some("none"))
+        };
+        assert_eq!(
+            picture_path(noted).summary,
+            "1.0.5 is not in this catalog. Stranded: no path from 1.0.5 to b: none"
+        );
     }
 }

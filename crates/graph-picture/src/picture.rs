@@ -206,6 +206,9 @@ pub struct PicturePath {
     pub stranded: bool,
     /// Why, when stranded.
     pub reason: Option<String>,
+    /// How a typed version was read (the bundle it is the version of, or that no bundle has it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
     /// One line per step: `a → b (replaces)`.
     pub lines: Vec<String>,
     /// One sentence: how many upgrades reach the head, or why none do.

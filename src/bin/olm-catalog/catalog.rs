@@ -6,7 +6,6 @@ use olm_catalog::declcfg::{load_files, DeclarativeConfig, FileInput};
 use olm_catalog::graph::Start;
 use olm_catalog::model;
 use olm_catalog::read_catalog;
-use olm_catalog::version::Version;
 
 use crate::output::Fail;
 
@@ -49,9 +48,8 @@ pub fn package<'m>(m: &'m model::Model, package: &str, path: &Path) -> Result<&'
     m.package(package).ok_or_else(|| Fail(format!("no package {package:?} in {}", path.display())))
 }
 
-/// Where an upgrade starts: `--from` names a bundle, or else may be a version (`1.2.0`,
-/// `v1.2.0`).
-pub fn start(p: &model::Package, from: &str) -> Start {
-    let version = Version::parse(from.strip_prefix('v').unwrap_or(from)).ok();
-    Start::from_input(p, from, version)
+/// Where an upgrade starts: `--from` names a bundle, or is a version (`1.2.0`, `v1.2.0`), read
+/// against the channel by the library (`Start::from_input`).
+pub fn start(from: &str) -> Start {
+    Start::from_input(from)
 }

@@ -7,7 +7,8 @@
 //! into edges has a budget ([`EXPANSION_BUDGET`]).
 //!
 //! Imports inside this module run one way: `edge` and `order` read the model only; `fan` reads
-//! `edge`; `successors` reads `fan` (one step from every entry at once); `upgrade` reads them;
+//! `edge`; `successors` reads `fan` (one step from every entry at once); `start` reads the model (what a
+//! user's `from` means); `upgrade` reads them;
 //! `channel_graph` reads `upgrade` (for stranded entries); `lint` and `dot` read the channel
 //! graph; `mermaid` reads the model and `fan`.
 //!
@@ -29,6 +30,7 @@ mod mermaid;
 pub mod order;
 mod picture;
 mod smallest;
+mod start;
 mod successors;
 mod svg;
 mod upgrade;

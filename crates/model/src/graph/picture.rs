@@ -35,7 +35,7 @@ pub struct PictureOptions {
     /// The channel; `None` for the package's default channel (else its first).
     pub channel: Option<String>,
     /// Highlight the path from this start to the head. Read a user's text with
-    /// [`Start::from_input`].
+    /// [`Start::from_input`] (a typed version is read against the channel drawn).
     pub from: Option<Start>,
     /// How to draw: whose rules the path follows, fans, collapsing, direction.
     pub drawing: DraftOptions,
@@ -140,6 +140,7 @@ pub fn picture_draft(model: &Model, options: &PictureOptions) -> Result<Draft, P
         steps: up.steps,
         stranded: up.stranded,
         reason: up.reason,
+        note: up.note,
     });
     Ok(channel_draft(graph_data(&g), path, options.drawing.clone()))
 }
@@ -161,6 +162,7 @@ fn path_or_stranded(
             steps: Vec::new(),
             stranded: true,
             reason: Some(reason),
+            note: None,
         }),
         Err(e) => Err(PictureError::Path(e)),
     }

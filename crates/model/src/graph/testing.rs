@@ -73,7 +73,8 @@ impl TestCatalog {
             let version = self.versions.get(name).cloned().unwrap_or_else(|| version_in(name));
             let extra = self.properties.get(name).map(|p| p.join("\n")).unwrap_or_default();
             docs.push(format!(
-                "schema: olm.bundle\npackage: foo\nname: {name}\nimage: example.com/foo-bundle:{version}\nproperties:\n{}{}",
+                "schema: olm.bundle\npackage: foo\nname: {name}\nimage: example.com/foo-bundle:{}\nproperties:\n{}{}",
+                version.replace('+', "_"), // a tag has no `+`
                 reindent(&format!("- type: olm.package\n  value: {{packageName: foo, version: \"{version}\"}}"), 2),
                 reindent(&extra, 2),
             ));

@@ -15,6 +15,8 @@ use serde::Serialize;
 use super::edge::{entry_version, EdgeKind};
 use super::fan::Fans;
 use super::order::channel_order;
+pub use super::start::Start;
+use super::start::{read, Reading};
 use super::successors::{best_successors, outcomes, Declared};
 use crate::gotext::{join_counted, quote as q, LIST_CAP};
 use crate::model::{Channel, Entry, Package};
@@ -24,45 +26,6 @@ use crate::version::{Version, VersionRange, VersionRelease};
 /// Which OLM's rules to follow, and one upgrade (defined with the picture's data,
 /// `crates/graph-picture`, which draws paths).
 pub use olm_graph_picture::{Semantics, Step};
-
-/// Where an upgrade starts: an installed bundle, or a bare version that is in no channel.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Start {
-    /// A bundle of the package.
-    Bundle(String),
-    /// A bare version.
-    Version(Version),
-    /// An installed bundle that need not belong to the package (a renamed package's CSV, say).
-    Installed {
-        /// The installed bundle (CSV) name.
-        name: String,
-        /// Its version, when known.
-        version: Option<Version>,
-    },
-}
-
-impl Start {
-    /// What a user's "from" means for `package`: the bundle (or channel entry) the text names,
-    /// else `version`, the caller's reading of the same text as a version (`1.2.0`, `v1.2.0`),
-    /// else a bundle name that [`upgrade_path`] reports as unknown. Reading the text as a version
-    /// is the surface's job: the analyses take parsed values.
-    pub fn from_input(package: &Package, text: &str, version: Option<Version>) -> Start {
-        let names_something =
-            package.bundle(text).is_some() || package.channels.iter().any(|c| c.entry(text).is_some());
-        match version {
-            Some(v) if !names_something => Start::Version(v),
-            _ => Start::Bundle(text.to_string()),
-        }
-    }
-
-    /// The start as a path's `from` names it: the bundle, or the version's text.
-    pub fn name(&self) -> String {
-        match self {
-            Start::Bundle(b) | Start::Installed { name: b, .. } => b.clone(),
-            Start::Version(v) => v.to_string(),
-        }
-    }
-}
 
 /// The upgrades OLM would make from a start to the channel head.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -77,6 +40,9 @@ pub struct UpgradePath {
     pub stranded: bool,
     /// Why, when stranded.
     pub reason: Option<String>,
+    /// How a typed version was read (the bundle it is the version of, or that no bundle has it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// Why no path could be computed at all.
@@ -86,6 +52,14 @@ pub enum PathError {
     UnknownBundle(String),
     /// OLM v0 cannot order the channel (the resolver's message).
     Order(String),
+    /// Several bundles of the package have the version typed: the question asking which one is
+    /// installed, and their names.
+    SeveralBundles {
+        /// The question, naming them.
+        question: String,
+        /// Their names.
+        bundles: Vec<String>,
+    },
 }
 
 impl std::fmt::Display for PathError {
@@ -94,7 +68,7 @@ impl std::fmt::Display for PathError {
             PathError::UnknownBundle(b) => {
                 write!(f, "{} is neither a bundle of this package nor a version (like 1.2.0)", q(b))
             }
-            PathError::Order(m) => f.write_str(m),
+            PathError::Order(m) | PathError::SeveralBundles { question: m, .. } => f.write_str(m),
         }
     }
 }
@@ -127,22 +101,15 @@ fn edge_kind_with(candidate: &Entry, range: Option<&VersionRange>, cur: &Current
 
 fn start_state<'a>(package: &'a Package, start: &'a Start) -> Result<Current<'a>, PathError> {
     match start {
-        Start::Version(v) => Ok(Current { name: "", version: Some(v) }),
+        Start::Version(v) | Start::Typed { version: Some(v), .. } => Ok(Current { name: "", version: Some(v) }),
         Start::Installed { name, version } => Ok(Current { name, version: version.as_ref() }),
-        Start::Bundle(name) => {
+        Start::Bundle(name) | Start::Typed { text: name, version: None } => {
             let known = package.bundle(name).is_some() || package.channels.iter().any(|c| c.entry(name).is_some());
             if !known {
                 return Err(PathError::UnknownBundle(name.clone()));
             }
             Ok(Current { name, version: package.bundle(name).and_then(|b| b.version.as_ref()) })
         }
-    }
-}
-
-fn start_text(start: &Start) -> String {
-    match start {
-        Start::Bundle(b) | Start::Installed { name: b, .. } => b.clone(),
-        Start::Version(v) => v.to_string(),
     }
 }
 
@@ -175,10 +142,31 @@ pub fn upgrade_path(
     start: &Start,
     semantics: Semantics,
 ) -> Result<UpgradePath, PathError> {
-    match semantics {
+    let (mut note, named);
+    let start = match start {
+        Start::Typed { text, version } => match read(package, channel, text, version.as_ref()) {
+            Reading::Bundle(name, said) => {
+                (named, note) = (Start::Bundle(name), said);
+                &named
+            }
+            // Walked as a bare version (`start_state`).
+            Reading::Bare(said) => {
+                note = Some(said);
+                start
+            }
+            Reading::Several(question, bundles) => return Err(PathError::SeveralBundles { question, bundles }),
+        },
+        _ => {
+            note = None;
+            start
+        }
+    };
+    let mut path = match semantics {
         Semantics::V0 => v0_path(package, channel, start),
         Semantics::V1 => v1_path(package, channel, start),
-    }
+    }?;
+    path.note = note.take();
+    Ok(path)
 }
 
 /// The next upgrade from a state (entry index and edge), and the first prohibited entry passed over.
@@ -199,7 +187,7 @@ impl Walk<'_> {
     }
 
     fn into_path(self, from: Arc<str>, head: Option<Arc<str>>, reason: Option<String>) -> UpgradePath {
-        UpgradePath { from, to: head, steps: self.steps, stranded: !self.reached, reason }
+        UpgradePath { from, to: head, steps: self.steps, stranded: !self.reached, reason, note: None }
     }
 }
 
@@ -257,7 +245,7 @@ impl Walker {
     fn start_name(&mut self, channel: &Channel, begin: Begin<'_>) -> Arc<str> {
         match begin {
             Begin::Entry(i) => self.name(channel, i),
-            Begin::Elsewhere(start) => Arc::from(start_text(start)),
+            Begin::Elsewhere(start) => Arc::from(start.name()),
         }
     }
 
@@ -545,17 +533,25 @@ impl<'a> V0Channel<'a> {
                 q(&self.channel.name)
             );
         }
-        format!(
-            "no entry of channel {} on OLM v0's replaces chain replaces or skips {}{}",
-            q(&self.channel.name),
-            q(&who),
-            if cur.version.is_some() { " or covers its version with skipRange" } else { "" }
-        )
+        format!("no entry of channel {} on OLM v0's replaces chain {}", q(&self.channel.name), upgrades(cur))
     }
 }
 
 fn v0_path(package: &Package, channel: &Channel, start: &Start) -> Result<UpgradePath, PathError> {
     V0Channel::new(package, channel)?.path(start)
+}
+
+/// What an entry would have to do to upgrade `cur`: replace or skip it, or cover its version
+/// (a bare version has only its version).
+fn upgrades(cur: &Current<'_>) -> String {
+    match cur.version {
+        Some(v) if cur.name.is_empty() => format!("covers {v} with skipRange"),
+        v => format!(
+            "replaces or skips {}{}",
+            q(cur.name),
+            if v.is_some() { " or covers its version with skipRange" } else { "" }
+        ),
+    }
 }
 
 /// The installed state's name, or its version when it has none (a start from a bare version).
@@ -727,14 +723,8 @@ impl<'a> V1Channel<'a> {
             Some(i) => (self.memo[i], None),
             None => (self.next(cur), None),
         })?;
-        let reason = walk.stranded().then(|| {
-            format!(
-                "no entry of channel {} replaces or skips {}{}",
-                q(&self.channel.name),
-                q(&display_name(&walk.cur)),
-                if walk.cur.version.is_some() { " or covers its version with skipRange" } else { "" }
-            )
-        });
+        let reason =
+            walk.stranded().then(|| format!("no entry of channel {} {}", q(&self.channel.name), upgrades(&walk.cur)));
         let from = walker.start_name(self.channel, begin);
         Ok(walk.into_path(from, self.head.map(|h| walker.name(self.channel, h)), reason))
     }
@@ -984,7 +974,7 @@ mod tests {
             assert!(p.stranded);
             assert_eq!(
                 p.reason.as_deref(),
-                Some("no entry of channel \"stable\" on OLM v0's replaces chain replaces or skips \"0.9.0\" or covers its version with skipRange")
+                Some("no entry of channel \"stable\" on OLM v0's replaces chain covers 0.9.0 with skipRange")
             );
         }
 
@@ -1164,15 +1154,72 @@ mod tests {
     mod start {
         use super::*;
 
+        /// The path from what a user typed, and its note.
+        fn typed(m: &Model, semantics: Semantics, text: &str) -> (Vec<String>, bool, Option<String>, Option<String>) {
+            let p = path_from(m, semantics, Start::from_input(text));
+            (render(&p), p.stranded, p.reason, p.note)
+        }
+
         #[test]
-        fn a_name_wins_over_a_version() {
+        fn a_typed_version_starts_at_its_bundle() {
             let m = replaces_chain();
-            let p = foo(&m);
-            assert_eq!(Start::from_input(p, "foo.v1.0.0", None), Start::Bundle("foo.v1.0.0".into()));
-            assert_eq!(Start::from_input(p, "v1.0.5", Some(version("1.0.5"))), Start::Version(version("1.0.5")));
-            assert_eq!(Start::from_input(p, "nothing", None), Start::Bundle("nothing".into()));
-            let named = TestCatalog::new().channel("stable", "[{name: '1.0.0'}]").version("1.0.0", "1.0.0").build();
-            assert_eq!(Start::from_input(foo(&named), "1.0.0", Some(version("1.0.0"))), Start::Bundle("1.0.0".into()));
+            for semantics in [Semantics::V0, Semantics::V1] {
+                let (steps, stranded, _, note) = typed(&m, semantics, "v1.0.0");
+                assert_eq!(steps, ["1.0.0 -> 1.1.0 (replaces)", "1.1.0 -> 1.2.0 (replaces)"]);
+                assert!(!stranded);
+                assert_eq!(note.as_deref(), Some("1.0.0 is the version of foo.v1.0.0"));
+            }
+        }
+
+        #[test]
+        fn a_typed_version_of_the_head_is_already_there() {
+            let m = replaces_chain();
+            let p = path_from(&m, Semantics::V0, Start::from_input("1.2.0"));
+            assert_eq!((p.from.as_ref(), p.steps.len(), p.stranded), ("foo.v1.2.0", 0, false));
+        }
+
+        #[test]
+        fn a_bare_version_is_said_to_be_in_no_bundle_and_upgrades_only_by_a_skip_range() {
+            let m = replaces_chain();
+            let bare = "1.0.5 is not in this catalog; OLM can upgrade it only through a skipRange that covers it";
+            let (steps, stranded, reason, note) = typed(&m, Semantics::V0, "1.0.5");
+            assert!(steps.is_empty() && stranded);
+            assert_eq!(
+                reason.as_deref(),
+                Some("no entry of channel \"stable\" on OLM v0's replaces chain covers 1.0.5 with skipRange")
+            );
+            assert_eq!(note.as_deref(), Some(bare));
+            let (_, _, reason, _) = typed(&m, Semantics::V1, "1.0.5");
+            assert_eq!(reason.as_deref(), Some("no entry of channel \"stable\" covers 1.0.5 with skipRange"));
+            let covered = TestCatalog::new()
+                .channel(
+                    "stable",
+                    "[{name: foo.v1.0.0}, {name: foo.v1.1.0, replaces: foo.v1.0.0, skipRange: '<1.1.0'}]",
+                )
+                .build();
+            let (steps, stranded, _, note) = typed(&covered, Semantics::V0, "1.0.5");
+            assert_eq!(
+                (steps, stranded, note.as_deref()),
+                (vec!["1.0.5 -> 1.1.0 (skipRange)".to_string()], false, Some(bare))
+            );
+        }
+
+        #[test]
+        fn a_version_several_bundles_have_is_asked_back() {
+            let m = TestCatalog::new()
+                .channel(
+                    "stable",
+                    "[{name: foo.a}, {name: foo.b, replaces: foo.a}, {name: foo.v2.0.0, replaces: foo.b}]",
+                )
+                .version("foo.a", "1.0.0+1")
+                .version("foo.b", "1.0.0+2")
+                .build();
+            let err = upgrade_path(foo(&m), channel(&m, "stable"), &Start::from_input("1.0.0"), Semantics::V0)
+                .expect_err("a question");
+            assert_eq!(
+                err.to_string(),
+                "2 bundles of this package have version 1.0.0 in channel stable: foo.a, foo.b; which one is installed? Give its name instead of the version"
+            );
         }
 
         #[test]

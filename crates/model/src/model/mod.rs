@@ -259,3 +259,27 @@ impl Bundle {
         })
     }
 }
+
+/// A version as a user types it for an installed operator (`0.3.0`, `v0.3.0`, `0.3.0+build`):
+/// one leading `v` dropped, then blang's strict grammar; `None` when the text is no version. It
+/// is user input, not catalog text, read here because this layer owns reading versions;
+/// `graph::Start::from_input` says what it means for a package.
+pub fn typed_version(text: &str) -> Option<Version> {
+    let text = text.trim();
+    Version::parse(text.strip_prefix('v').unwrap_or(text)).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::typed_version;
+
+    #[test]
+    fn a_typed_version_may_start_with_v_and_keeps_its_build_metadata() {
+        let shown = |t: &str| typed_version(t).map(|v| v.to_string());
+        assert_eq!(shown("0.3.0").as_deref(), Some("0.3.0"));
+        assert_eq!(shown("v0.3.0").as_deref(), Some("0.3.0"));
+        assert_eq!(shown(" 1.2.0+build.7 ").as_deref(), Some("1.2.0+build.7"));
+        assert_eq!(shown("kube-green.v0.3.0"), None);
+        assert_eq!(shown("0.3"), None, "a version is typed whole");
+    }
+}

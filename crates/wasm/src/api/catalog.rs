@@ -9,7 +9,6 @@ use crate::convert::{files_from_js, js_error, to_js};
 use crate::graph::{ChannelGraph, MermaidOptions, PackageGraph, Semantics, Start};
 use crate::model::Package;
 use crate::validate::{validate_files, Validated};
-use crate::version::Version;
 use crate::{graph, region, ALLOCATOR, GRAPH_REGION_BYTES};
 
 /// A loaded, validated catalog kept inside WebAssembly so it is parsed once. Free it with
@@ -44,18 +43,35 @@ struct PackageSummary<'a> {
     description: &'a str,
     deprecated: Option<&'a str>,
     bundles: usize,
-    /// The icon as a `data:` URL for an `<img>` (raster or SVG media types only).
-    icon: Option<String>,
+    /// The icon, for an `<img>` (raster or SVG media types only): its media type and bytes,
+    /// which the npm package turns into a `data:` URL (the browsers' core module has no base64
+    /// encoder: docs/performance.md, "WebAssembly size").
+    icon: Option<IconBytes<'a>>,
     channels: Vec<ChannelSummary<'a>>,
 }
 
-/// A `data:` URL for a package icon whose media type an `<img>` may show.
-fn icon_url(icon: &crate::declcfg::Icon) -> Option<String> {
-    use base64::Engine as _;
+/// A package icon an `<img>` may show: `{mediaType, data}`, the bytes as a `Uint8Array`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct IconBytes<'a> {
+    media_type: String,
+    data: Bytes<'a>,
+}
+
+/// Bytes serialized as bytes (a `Uint8Array` in JS), not as a list of numbers.
+struct Bytes<'a>(&'a [u8]);
+
+impl Serialize for Bytes<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(self.0)
+    }
+}
+
+/// The icon of a package if its media type is one an `<img>` may show.
+fn icon_bytes(icon: &crate::declcfg::Icon) -> Option<IconBytes<'_>> {
     const OK: &[&str] = &["image/png", "image/jpeg", "image/gif", "image/svg+xml", "image/webp"];
     let mt = icon.media_type.trim().to_ascii_lowercase();
-    (OK.contains(&mt.as_str()) && !icon.data.is_empty())
-        .then(|| format!("data:{mt};base64,{}", base64::engine::general_purpose::STANDARD.encode(&icon.data)))
+    (OK.contains(&mt.as_str()) && !icon.data.is_empty()).then(|| IconBytes { media_type: mt, data: Bytes(&icon.data) })
 }
 
 #[derive(serde::Deserialize)]
@@ -106,7 +122,7 @@ impl Catalog {
                 description: &p.description,
                 deprecated: p.deprecation.as_ref().map(|d| d.message.value.as_str()),
                 bundles: p.bundles.len(),
-                icon: p.icon.as_ref().and_then(icon_url),
+                icon: p.icon.as_ref().and_then(icon_bytes),
                 channels: p
                     .channels
                     .iter()
@@ -178,14 +194,20 @@ impl Catalog {
         let c = p.channel(&o.channel).ok_or_else(|| {
             js_error("unknown-channel", &format!("package {:?} has no channel {:?}", o.package, o.channel), None)
         })?;
-        // `from` names a bundle, or else may be a version (`1.2.0`, `v1.2.0`).
-        let version = Version::parse(o.from.strip_prefix('v').unwrap_or(&o.from)).ok();
-        let start = Start::from_input(p, &o.from, version);
+        // `from` names a bundle, or is a version (`1.2.0`, `v1.2.0`): the library reads it.
+        let start = Start::from_input(&o.from);
         let path = graph::upgrade_path(p, c, &start, semantics).map_err(|e| {
             // A channel OLM v0 cannot order strands every start: `stranded` names the start, as a
-            // stranded path's `from` would (the pictures draw such a path, with the message as reason).
-            let stranded = matches!(e, graph::PathError::Order(_)).then(|| ("stranded", JsValue::from(start.name())));
-            js_error("no-path", &e.to_string(), stranded)
+            // stranded path's `from` would (the pictures draw such a path, with the message as
+            // reason). A version several bundles have: `bundles` names them, to choose from.
+            let extra = match &e {
+                graph::PathError::Order(_) => Some(("stranded", JsValue::from(start.name()))),
+                graph::PathError::SeveralBundles { bundles, .. } => {
+                    Some(("bundles", bundles.iter().map(JsValue::from).collect::<js_sys::Array>().into()))
+                }
+                graph::PathError::UnknownBundle(_) => None,
+            };
+            js_error("no-path", &e.to_string(), extra)
         })?;
         to_js(&path)
     }

@@ -14,7 +14,8 @@ use crate::output::{push_json, Fail, SUCCESS};
 
 pub const EXIT_CODES: &str = "Exit codes:
 - 0: drawn (a stranded path in a picture is drawn too, with its reason)
-- 2: usage or I/O error: no such package, channel or --from bundle; a graph over --max-edges once \
+- 2: usage or I/O error: no such package, channel or --from bundle, or a --from version several \
+bundles have (they are named); a graph over --max-edges once \
 its skipRanges are expanded; a picture over 10,000 nodes or 50,000 edges even when collapsed";
 
 #[derive(clap::Args)]
@@ -33,7 +34,8 @@ pub struct Args {
     pub format: GraphFormat,
     /// SVG: highlight the upgrade path from this installed bundle or version to the head.
     ///
-    /// Its steps are also listed under the graph.
+    /// A version (1.2.0, v1.2.0) is the bundle of that version, as in `path --from`. The steps
+    /// are also listed under the graph.
     #[arg(long)]
     pub from: Option<String>,
     /// SVG: the rules the highlighted path follows.

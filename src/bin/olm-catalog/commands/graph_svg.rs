@@ -8,11 +8,11 @@ use crate::output::{Fail, SUCCESS};
 
 pub fn run(a: Args, out: &mut String) -> Result<u8, Fail> {
     let m = load_built(&a.path)?;
-    let p = package(&m, &a.package, &a.path)?;
+    package(&m, &a.package, &a.path)?; // the CLI's own wording for a missing package
     let mut picture = PictureOptions::new(&a.package);
     picture.channel = a.channel;
     picture.drawing.semantics = a.semantics.into();
-    picture.from = a.from.map(|f| start(p, &f));
+    picture.from = a.from.map(|f| start(&f));
     picture.drawing.expand = a.expand;
     picture.drawing.collapse = !a.no_collapse;
     picture.drawing.expand_fans = a.expand_ranges;

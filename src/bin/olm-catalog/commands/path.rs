@@ -12,7 +12,8 @@ use crate::output::{answer, push_json, Fail};
 pub const EXIT_CODES: &str = "Exit codes:
 - 0: the path reaches the head
 - 1: the version is stranded (the reason says why)
-- 2: usage or I/O error (no such package, channel or bundle included)";
+- 2: usage or I/O error (no such package, channel or bundle included; a version several bundles
+  have, which are named: give one of them)";
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -24,7 +25,8 @@ pub struct Args {
     /// The channel whose head the path leads to.
     #[arg(long)]
     channel: String,
-    /// Installed bundle name, or a version like 1.2.0.
+    /// Installed bundle name, or its version (1.2.0, v1.2.0): the bundle of that version, in the
+    /// channel if it lists one; a version no bundle has is upgraded only by a skipRange.
     #[arg(long)]
     from: String,
     /// OLM v0 (one edge per resolution, closest to the head) or OLM v1 (highest successor).
@@ -41,7 +43,7 @@ pub fn run(a: &Args, out: &mut String) -> Result<u8, Fail> {
     let p = package(&m, &a.package, &a.path)?;
     let channel = &a.channel;
     let c = p.channel(channel).ok_or_else(|| Fail(format!("package {:?} has no channel {channel:?}", a.package)))?;
-    let up = upgrade_path(p, c, &start(p, &a.from), a.semantics.into()).map_err(|e| Fail(e.to_string()))?;
+    let up = upgrade_path(p, c, &start(&a.from), a.semantics.into()).map_err(|e| Fail(e.to_string()))?;
     match a.format {
         TextOrJson::Json => push_json(out, &up)?,
         TextOrJson::Text => print_text(&up, channel, out),
@@ -49,11 +51,15 @@ pub fn run(a: &Args, out: &mut String) -> Result<u8, Fail> {
     Ok(answer(up.stranded))
 }
 
-/// `a -> b (replaces)` per step, then how many upgrades reach the head, or why none does.
+/// How a typed version was read, then `a -> b (replaces)` per step, then how many upgrades reach
+/// the head, or that the start is already there, or why no path does.
 fn print_text(up: &UpgradePath, channel: &str, out: &mut String) {
     let head = up.to.as_deref().unwrap_or("(no head)");
+    if let Some(note) = &up.note {
+        out.push_str(&format!("{note}\n"));
+    }
     if up.steps.is_empty() && !up.stranded {
-        out.push_str(&format!("{} is the head of channel {channel}\n", up.from));
+        out.push_str(&format!("{} is already at the head of channel {channel}\n", up.from));
     }
     for s in &up.steps {
         out.push_str(&format!("{} -> {} ({})\n", s.from, s.to, s.edge.as_str()));
