@@ -96,7 +96,10 @@ fn stderr(o: &Output) -> String {
 
 /// The catalog after the edit, made by an edit that nothing disturbs.
 fn new_tree() -> Tree {
-    let dir = scratch("reference");
+    // Tests run in parallel: each call edits a catalog of its own.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let dir = scratch(&format!("reference-{n}"));
     plant(&dir, &old_tree());
     let o = edit(&dir, None, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
