@@ -232,8 +232,10 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
   /** A package summary with its icon (`{mediaType, data}` from the module) as a `data:` URL. */
   function withIconUrl(p) {
     if (!p.icon) return p;
+    // The bytes come as an array of numbers (the module's JSON-compatible objects).
+    const data = p.icon.data;
     let text = '';
-    for (let i = 0; i < p.icon.data.length; i += 0x8000) text += String.fromCharCode(...p.icon.data.subarray(i, i + 0x8000));
+    for (let i = 0; i < data.length; i += 0x8000) text += String.fromCharCode.apply(null, Array.prototype.slice.call(data, i, i + 0x8000));
     return { ...p, icon: `data:${p.icon.mediaType};base64,${btoa(text)}` };
   }
 
