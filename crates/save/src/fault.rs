@@ -40,7 +40,9 @@ pub fn step() -> io::Result<()> {
     if !cfg!(debug_assertions) {
         return Ok(());
     }
-    match std::env::var("OLM_CATALOG_SAVE_FAULT").ok().as_deref().and_then(parse) {
+    static FAULT: std::sync::OnceLock<Option<Fault>> = std::sync::OnceLock::new();
+    let fault = FAULT.get_or_init(|| std::env::var("OLM_CATALOG_SAVE_FAULT").ok().as_deref().and_then(parse));
+    match *fault {
         Some(Fault::Kill(at)) if at == n => kill(),
         Some(Fault::Fail(at, errno)) if at == n => Err(io::Error::from_raw_os_error(errno)),
         Some(Fault::Sleep(at, ms)) if at == n => {

@@ -65,7 +65,7 @@ impl Journal {
     }
 
     /// Remove the journal: the save is over.
-    pub fn end(self) -> io::Result<()> {
+    pub fn end(&self) -> io::Result<()> {
         fault::step()?;
         remove_if_there(&self.path)?;
         sync_dir(self.path.parent().unwrap_or(Path::new(".")))
@@ -167,17 +167,11 @@ pub fn sync_dir(dir: &Path) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("olm-save-journal-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
+    use crate::tests::scratch;
 
     #[test]
     fn a_save_cut_while_staging_is_undone() {
-        let dir = scratch("staging");
+        let dir = scratch("journal-staging");
         let (target, temp) = (dir.join("a.yaml"), dir.join(".a.yaml.1.olm-save"));
         std::fs::write(&target, "old").unwrap();
         std::fs::write(&temp, "ne").unwrap();
@@ -190,7 +184,7 @@ mod tests {
 
     #[test]
     fn a_save_cut_while_committing_is_finished() {
-        let dir = scratch("committing");
+        let dir = scratch("journal-committing");
         let entry = |n: &str| Entry {
             target: dir.join(n),
             temp: dir.join(format!(".{n}.1.olm-save")),
@@ -215,7 +209,7 @@ mod tests {
 
     #[test]
     fn no_journal_nothing_to_do() {
-        let dir = scratch("none");
+        let dir = scratch("journal-none");
         assert_eq!(recover(&dir).unwrap(), None);
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -171,31 +171,32 @@ fn resolve(path: &Path) -> io::Result<PathBuf> {
 }
 
 /// Whether `w` may replace `target`: `Ok(true)` to write, `Ok(false)` when the file already
-/// holds the new content, or the conflict.
+/// holds the new content, or the conflict. The file is read once.
 fn check(target: &Path, w: &FileWrite) -> Result<bool, Conflict> {
-    let meta = std::fs::metadata(target).ok();
-    if meta.as_ref().is_some_and(|m| m.permissions().readonly()) {
+    let Ok(meta) = std::fs::metadata(target) else {
+        return match w.expect {
+            Expect::Unchanged(_) => Err(Conflict::Deleted),
+            _ => Ok(true),
+        };
+    };
+    if meta.permissions().readonly() {
         return Err(Conflict::ReadOnly);
     }
-    let same_content = || std::fs::read(target).is_ok_and(|b| b == w.content);
+    let current = std::fs::read(target).ok();
+    let same = current.as_deref() == Some(w.content.as_slice());
     match &w.expect {
-        Expect::Anything => Ok(!same_content()),
-        Expect::Absent if meta.is_none() => Ok(true),
-        Expect::Absent => same_content().then_some(false).ok_or(Conflict::Exists),
-        Expect::Unchanged(_) if meta.is_none() => Err(Conflict::Deleted),
-        Expect::Unchanged(snap) => match snap.matches(target) {
-            Ok(true) => Ok(true),
-            _ if same_content() => Ok(false),
-            _ => Err(Conflict::Changed),
-        },
+        Expect::Anything => Ok(!same),
+        Expect::Unchanged(snap) if current.as_deref().is_some_and(|b| snap.is(&meta, b)) => Ok(true),
+        Expect::Absent | Expect::Unchanged(_) if same => Ok(false),
+        Expect::Absent => Err(Conflict::Exists),
+        Expect::Unchanged(_) => Err(Conflict::Changed),
     }
 }
 
 /// Temporary files beside their targets, with the journal that names them; dropped before the
 /// replacement, it removes them all (an error, a panic): nothing is left behind.
 struct Staged {
-    journal: Option<Journal>,
-    entries: Vec<Entry>,
+    journal: Journal,
     /// Folders made for new files, deepest last.
     made: Vec<PathBuf>,
     done: bool,
@@ -220,49 +221,34 @@ impl Staged {
                 }
             })
             .collect();
-        let journal = Journal::begin(root, entries.clone()).map_err(|error| SaveError::Failed {
+        let journal = Journal::begin(root, entries).map_err(|error| SaveError::Failed {
             path: root.join(JOURNAL),
             action: "write",
             error,
         })?;
-        Ok(Staged { journal: Some(journal), entries, made: Vec::new(), done: false })
+        Ok(Staged { journal, made: Vec::new(), done: false })
     }
 
     /// Write every temporary file, with its target's permission bits, and flush it to disk.
     fn write_all(&mut self, todo: &[(PathBuf, &FileWrite)]) -> Result<(), SaveError> {
-        for (e, (_, w)) in self.entries.clone().iter().zip(todo) {
+        for (e, (_, w)) in self.journal.entries.iter().zip(todo) {
             let fail = |action, error| SaveError::Failed { path: w.path.clone(), action, error };
             if let Some(dir) = e.target.parent().filter(|d| !d.as_os_str().is_empty() && !d.exists()) {
-                self.make_dirs(dir).map_err(|err| fail("create the folder of", err))?;
+                make_dirs(dir, &mut self.made).map_err(|err| fail("create the folder of", err))?;
             }
             write_temp(&e.temp, &e.target, &w.content).map_err(|err| fail("write", err))?;
         }
-        self.journal.as_mut().map_or(Ok(()), Journal::commit).map_err(|error| SaveError::Failed {
-            path: self.entries[0].target.clone(),
+        self.journal.commit().map_err(|error| SaveError::Failed {
+            path: self.journal.entries[0].target.clone(),
             action: "record the save of",
             error,
         })
     }
 
-    fn make_dirs(&mut self, dir: &Path) -> io::Result<()> {
-        let mut missing = Vec::new();
-        let mut d = Some(dir);
-        while let Some(p) = d.filter(|p| !p.as_os_str().is_empty() && !p.exists()) {
-            missing.push(p.to_path_buf());
-            d = p.parent();
-        }
-        for p in missing.into_iter().rev() {
-            fault::step()?;
-            std::fs::create_dir(&p)?;
-            self.made.push(p);
-        }
-        Ok(())
-    }
-
     /// Link each old file to its backup, then rename each temporary over its target; on a
     /// failure, put the replaced files back.
     fn replace(mut self) -> Result<(), SaveError> {
-        for e in &self.entries {
+        for e in &self.journal.entries {
             if let Some(b) = &e.backup {
                 link_or_copy(&e.target, b).map_err(|error| SaveError::Failed {
                     path: e.target.clone(),
@@ -271,29 +257,27 @@ impl Staged {
                 })?;
             }
         }
-        for (i, e) in self.entries.iter().enumerate() {
+        for (i, e) in self.journal.entries.iter().enumerate() {
             if let Err(error) = fault::step().and_then(|()| std::fs::rename(&e.temp, &e.target)) {
                 return Err(self.put_back(i, error));
             }
         }
         self.done = true;
-        for e in &self.entries {
+        for e in &self.journal.entries {
             let _ = sync_dir(e.target.parent().unwrap_or(Path::new(".")));
             if let Some(b) = &e.backup {
                 let _ = remove_if_there(b);
             }
         }
-        if let Some(j) = self.journal.take() {
-            let _ = j.end();
-        }
+        let _ = self.journal.end();
         Ok(())
     }
 
     /// After replacing the first `n` files failed at the next: put those back.
     fn put_back(&mut self, n: usize, error: io::Error) -> SaveError {
-        let path = self.entries[n].target.clone();
+        let path = self.journal.entries[n].target.clone();
         let mut stuck = Vec::new();
-        for e in &self.entries[..n] {
+        for e in &self.journal.entries[..n] {
             let back = match &e.backup {
                 Some(b) => std::fs::rename(b, &e.target),
                 None => std::fs::remove_file(&e.target),
@@ -316,7 +300,7 @@ impl Drop for Staged {
         if self.done {
             return;
         }
-        for e in &self.entries {
+        for e in &self.journal.entries {
             let _ = remove_if_there(&e.temp);
             if let Some(b) = &e.backup {
                 let _ = remove_if_there(b);
@@ -325,10 +309,24 @@ impl Drop for Staged {
         for d in self.made.iter().rev() {
             let _ = std::fs::remove_dir(d);
         }
-        if let Some(j) = self.journal.take() {
-            let _ = j.end();
-        }
+        let _ = self.journal.end();
     }
+}
+
+/// Make `dir` and the folders above it that are missing, recording each in `made`.
+fn make_dirs(dir: &Path, made: &mut Vec<PathBuf>) -> io::Result<()> {
+    let mut missing = Vec::new();
+    let mut d = Some(dir);
+    while let Some(p) = d.filter(|p| !p.as_os_str().is_empty() && !p.exists()) {
+        missing.push(p.to_path_buf());
+        d = p.parent();
+    }
+    for p in missing.into_iter().rev() {
+        fault::step()?;
+        std::fs::create_dir(&p)?;
+        made.push(p);
+    }
+    Ok(())
 }
 
 /// Write `content` to the new file `temp`, with `target`'s permission bits (a new file's follow

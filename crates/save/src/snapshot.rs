@@ -54,7 +54,12 @@ impl Snapshot {
         if meta.len() != self.len || meta.modified().ok() != self.modified {
             return Ok(false);
         }
-        Ok(hash(&std::fs::read(path)?) == self.sha256)
+        Ok(self.is(&meta, &std::fs::read(path)?))
+    }
+
+    /// Whether a file with metadata `meta` and content `bytes` is what was read.
+    pub(crate) fn is(&self, meta: &std::fs::Metadata, bytes: &[u8]) -> bool {
+        meta.len() == self.len && meta.modified().ok() == self.modified && hash(bytes) == self.sha256
     }
 
     /// Whether `bytes` are what was read.
@@ -82,17 +87,11 @@ pub enum Expect {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn scratch(name: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("olm-save-snapshot-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
+    use crate::tests::scratch;
 
     #[test]
     fn a_file_rewritten_with_the_same_length_no_longer_matches() {
-        let dir = scratch("same-len");
+        let dir = scratch("snapshot-same-len");
         let path = dir.join("a.yaml");
         std::fs::write(&path, "name: a\n").unwrap();
         let (bytes, snap) = Snapshot::read(&path).unwrap();
@@ -105,7 +104,7 @@ mod tests {
 
     #[test]
     fn a_deleted_file_does_not_match() {
-        let dir = scratch("deleted");
+        let dir = scratch("snapshot-deleted");
         let path = dir.join("a.yaml");
         std::fs::write(&path, "x").unwrap();
         let (_, snap) = Snapshot::read(&path).unwrap();

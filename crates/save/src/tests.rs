@@ -4,7 +4,8 @@
 
 use super::*;
 
-fn scratch(name: &str) -> PathBuf {
+/// An empty folder of its own for a test (shared by the crate's tests).
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("olm-save-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();

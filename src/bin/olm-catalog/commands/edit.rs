@@ -264,18 +264,19 @@ fn print_text(plan: &EditPlan, out: &mut String) {
 
 /// What each file held when it was read (its path on disk, and the snapshot).
 fn snapshots(root: &Path, files: &[FileInput]) -> Result<Vec<(PathBuf, Expect)>, Fail> {
+    let is_dir = root.is_dir();
     files
         .iter()
         .map(|f| {
-            let path = on_disk(root, &f.path);
+            let path = on_disk(root, is_dir, &f.path);
             Ok((path.clone(), crate::save::snapshot(&path, &f.content)?))
         })
         .collect()
 }
 
-/// Where a catalog file (its path in the plan) is on disk.
-fn on_disk(root: &Path, file: &str) -> PathBuf {
-    if root.is_dir() {
+/// Where a catalog file (its path in the plan) is on disk, `root` being a folder or the file.
+fn on_disk(root: &Path, is_dir: bool, file: &str) -> PathBuf {
+    if is_dir {
         root.join(file)
     } else {
         root.to_path_buf()
@@ -285,11 +286,12 @@ fn on_disk(root: &Path, file: &str) -> PathBuf {
 /// Write the plan's files all or nothing: each must still be what was read (or not exist, for a
 /// new file), unless `force`.
 fn write_files(root: &Path, plan: &EditPlan, expected: &[(PathBuf, Expect)], force: bool) -> Result<(), Fail> {
+    let is_dir = root.is_dir();
     let writes: Vec<FileWrite> = plan
         .files
         .iter()
         .map(|f| {
-            let path = on_disk(root, &f.path);
+            let path = on_disk(root, is_dir, &f.path);
             let expect = match expected.iter().find(|(p, _)| *p == path) {
                 _ if force => Expect::Anything,
                 Some((_, e)) => e.clone(),
