@@ -23,17 +23,8 @@ pub fn runs() -> usize {
 }
 
 /// Median wall time of `runs` runs, after one warm-up run.
-pub fn time<F: FnMut()>(runs: usize, mut f: F) -> Duration {
-    f();
-    let mut times: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed()
-        })
-        .collect();
-    times.sort();
-    times[times.len() / 2]
+pub fn time<F: FnMut()>(runs: usize, f: F) -> Duration {
+    wall_and_cpu(runs, f).0
 }
 
 /// Median wall and CPU time (user and system, every thread of the process: `getrusage`) of
