@@ -1,5 +1,6 @@
 //! Runs one phase in a loop for profiling (`perf record`):
-//! `cargo run --release --example profile_loop -- DIR parse|load|validate|disk|session N`
+//! `cargo run --release --example profile_loop -- DIR parse|decode|load|validate|disk|session N`
+//! (`decode`: the benchmark's parse+decode baseline)
 //! (`session`: a session opened on DIR, its largest file edited and restored N times; `resolve`:
 //! DIR is a synthetic catalog as `examples/native_phases.rs` writes it, resolved N times with the
 //! 50 subscriptions of that benchmark; `graphs`: every channel's graph and every entry's v0 and v1
@@ -58,6 +59,9 @@ fn main() {
         match mode.as_str() {
             "parse" => {
                 std::hint::black_box(olm_catalog::internals::parse_only(&files));
+            }
+            "decode" => {
+                std::hint::black_box(olm_catalog::internals::parse_and_decode(&files));
             }
             "load" => {
                 std::hint::black_box(olm_catalog::declcfg::load_files(&files));

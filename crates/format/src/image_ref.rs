@@ -85,6 +85,14 @@ impl std::error::Error for ImageRefError {}
 /// The empty string is rejected (`invalid reference format`), as upstream;
 /// `opm` itself never validates empty pull specs.
 pub fn validate_image_ref(s: &str) -> Result<(), ImageRefError> {
+    if plainly_valid(s.as_bytes()) {
+        return Ok(());
+    }
+    check_steps(s)
+}
+
+/// The steps above, one by one.
+fn check_steps(s: &str) -> Result<(), ImageRefError> {
     // 1. Ambiguous image IDs.
     if is_identifier(s) {
         return Err(ImageRefError::HexIdentifier(s.to_string()));
@@ -105,6 +113,98 @@ pub fn validate_image_ref(s: &str) -> Result<(), ImageRefError> {
     normalized.push('/');
     normalized.push_str(&remainder);
     parse(&normalized)
+}
+
+/// Whether `s` has the shape nearly every catalog's references have, checked in one pass: an
+/// explicit registry host, lowercase path components, an optional tag and an optional
+/// sha256/384/512 digest in lowercase hex. `true` only when the steps below accept `s` (the host
+/// is its own domain, so the normalized name is `s` itself, or shorter for `index.docker.io`, and
+/// the remote name is lowercase by the grammar); `false` says nothing, and the steps below decide.
+fn plainly_valid(b: &[u8]) -> bool {
+    let Some(mut i) = explicit_host_end(b) else { return false };
+    while b.get(i) == Some(&b'/') {
+        match path_component_end(b, i + 1) {
+            Some(end) => i = end,
+            None => return false,
+        }
+    }
+    if i > NAME_TOTAL_LENGTH_MAX {
+        return false;
+    }
+    if b.get(i) == Some(&b':') {
+        let start = i + 1;
+        i = start;
+        while b.get(i).is_some_and(|&x| x.is_ascii_alphanumeric() || matches!(x, b'_' | b'.' | b'-')) {
+            i += 1;
+        }
+        if i == start || matches!(b[start], b'.' | b'-') || i - start > 128 {
+            return false;
+        }
+    }
+    let digest = match b.get(i) {
+        None => return true,
+        Some(b'@') => &b[i + 1..],
+        Some(_) => return false,
+    };
+    let hex = match digest.split_at_checked(7) {
+        Some((b"sha256:", hex)) if hex.len() == 64 => hex,
+        Some((b"sha384:", hex)) if hex.len() == 96 => hex,
+        Some((b"sha512:", hex)) if hex.len() == 128 => hex,
+        _ => return false,
+    };
+    hex.iter().all(|&x| matches!(x, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// The index of the first `/` when what precedes it is a registry host `split_docker_domain`
+/// keeps as the domain (it has a `.` or a port, or is `localhost`; Docker Hub's names only before a
+/// path of two components or more, which normalization leaves as it is, apart from
+/// `index.docker.io` becoming `docker.io`, a shorter name) and matches the domain grammar.
+fn explicit_host_end(b: &[u8]) -> Option<usize> {
+    let slash = b.iter().position(|&x| x == b'/')?;
+    let host = &b[..slash];
+    let (name, port) = match host.iter().position(|&x| x == b':') {
+        Some(c) => (&host[..c], Some(&host[c + 1..])),
+        None => (host, None),
+    };
+    let explicit = port.is_some() || name.contains(&b'.') || name == b"localhost";
+    // Docker Hub's names are normalized: `library/` is prefixed to a one-component path.
+    let hub = host == DEFAULT_DOMAIN.as_bytes() || host == LEGACY_DEFAULT_DOMAIN.as_bytes();
+    if !explicit || hub && !b[slash + 1..].contains(&b'/') {
+        return None;
+    }
+    if port.is_some_and(|p| p.is_empty() || !p.iter().all(u8::is_ascii_digit)) {
+        return None;
+    }
+    let component = |c: &[u8]| {
+        c.first().is_some_and(u8::is_ascii_alphanumeric)
+            && c.last().is_some_and(u8::is_ascii_alphanumeric)
+            && c.iter().all(|&x| x.is_ascii_alphanumeric() || x == b'-')
+    };
+    name.split(|&x| x == b'.').all(component).then_some(slash)
+}
+
+/// The end of the path component starting at `i` (`[a-z0-9]+(?:(?:[._]|__|[-]*)[a-z0-9]+)*`),
+/// or `None` when none starts there or a separator is not followed by a letter or digit.
+fn path_component_end(b: &[u8], mut i: usize) -> Option<usize> {
+    let alnum = |i: usize| b.get(i).is_some_and(|&x| x.is_ascii_lowercase() || x.is_ascii_digit());
+    loop {
+        if !alnum(i) {
+            return None;
+        }
+        while alnum(i) {
+            i += 1;
+        }
+        match b.get(i) {
+            Some(b'.') => i += 1,
+            Some(b'_') => i += if b.get(i + 1) == Some(&b'_') { 2 } else { 1 },
+            Some(b'-') => {
+                while b.get(i) == Some(&b'-') {
+                    i += 1;
+                }
+            }
+            _ => return Some(i),
+        }
+    }
 }
 
 /// `^[a-f0-9]{64}$`
@@ -757,6 +857,67 @@ mod tests {
             let _ = validate_image_ref(&long[..i]);
             let _ = validate_image_ref(&long[i..]);
         }
+    }
+
+    #[test]
+    fn the_one_pass_check_accepts_only_what_the_steps_accept() {
+        let digest = format!("@sha256:{HEX64}");
+        let common = [
+            "quay.io/x/y:v1".to_string(),
+            format!("registry.redhat.io/openshift4/ose-kube-rbac-proxy{digest}"),
+            format!("quay.io/a_b/c__d/e---f.g:1.2.3-rc.1{digest}"),
+            "localhost/a".into(),
+            "localhost:5000/a/b:tag".into(),
+            "Quay.IO:443/x".into(),
+            "docker.io/istio/proxyv2:1.23.0".into(),
+            format!("index.docker.io/library/redis{digest}"),
+            format!("quay.io/x/y@sha384:{}", "a".repeat(96)),
+        ];
+        for s in &common {
+            assert!(plainly_valid(s.as_bytes()), "{s} is the common shape");
+        }
+        let mut odd: Vec<String> = [
+            "busybox",
+            "docker.io/x",
+            "index.docker.io/x",
+            "docker.io/library/busybox:latest",
+            "quay.io/x/",
+            "quay.io//x",
+            "quay.io/x_",
+            "quay.io/x___y",
+            "quay.io/x..y",
+            "quay.io/X/y",
+            "quay.io/x:",
+            "quay.io/x:.a",
+            "quay.io/x:-a",
+            "quay.io/x:a:b",
+            "quay.io/x@",
+            "quay.io/x@sha256:abc",
+            "quay.io/x@md5:0123",
+            "quay.io:/x",
+            "quay.io:a/x",
+            "-quay.io/x",
+            "quay-.io/x",
+            "quay..io/x",
+            "localhost2/x",
+            "ä.io/x",
+            "quay.io/ä",
+            "quay.io/x:ä",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        odd.push(format!("quay.io/x@sha256:{}", "A".repeat(64)));
+        odd.push(format!("quay.io/x@sha256:{}", hex(63)));
+        odd.push(format!("quay.io/x:{}", "t".repeat(129)));
+        odd.push(format!("quay.io/{}", "x".repeat(250)));
+        odd.push(format!("quay.io/x{digest}x"));
+        for s in common.iter().chain(&odd) {
+            if plainly_valid(s.as_bytes()) {
+                assert_eq!(check_steps(s), Ok(()), "{s}: the one pass accepted what the steps refuse");
+            }
+        }
+        assert!(odd.iter().any(|s| check_steps(s).is_ok()) && odd.iter().any(|s| check_steps(s).is_err()));
     }
 
     #[test]

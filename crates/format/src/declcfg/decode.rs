@@ -112,7 +112,7 @@ fn string(obj: &Node, name: &str, ctx: &Ctx<'_>) -> R<Spanned<String>> {
     match member(obj, name) {
         None => Ok(Spanned::new(String::new(), obj.pos)),
         Some(n) => match &n.value {
-            Value::String(s) => Ok(Spanned::new(s.to_string(), n.pos)),
+            Value::String(s) => Ok(Spanned::new(String::from(s.as_str()), n.pos)),
             _ => Err(ctx.field(name).mismatch(n, "string")),
         },
     }

@@ -451,6 +451,14 @@ impl FileBlobs {
 
     /// Whether no two keys of `members` differ only by case; each such group is reported.
     fn keys_unique_by_case(&mut self, node: &Node, members: &[super::Member]) -> bool {
+        // Most blobs: a few ASCII keys, no two the same but for case (no folding needed).
+        if members.len() <= 16 && members.iter().all(|m| m.key.is_ascii()) {
+            let clash =
+                |(i, a): (usize, &super::Member)| members[..i].iter().any(|b| a.key.eq_ignore_ascii_case(&b.key));
+            if !members.iter().enumerate().any(clash) {
+                return true;
+            }
+        }
         let mut groups: BTreeMap<String, Vec<&super::Member>> = BTreeMap::new();
         if members.iter().any(|m| !m.key.is_ascii() || m.key.bytes().any(|b| b.is_ascii_uppercase())) {
             for m in members {
@@ -479,7 +487,7 @@ impl FileBlobs {
         for (i, key) in ["schema", "package", "name"].iter().enumerate() {
             if let Some(m) = node.field(key) {
                 match &m.value.value {
-                    Value::String(s) => meta[i] = s.to_string(),
+                    Value::String(s) => meta[i] = String::from(s.as_str()),
                     _ => {
                         let msg = format!(
                             "expected value for key {} to be a string, got {}: {}",
@@ -641,7 +649,7 @@ fn go_fmt_v(n: &Node) -> String {
         Value::Null => "<nil>".into(),
         Value::Bool(b) => b.to_string(),
         Value::Number(f) => crate::gotext::format_g(*f, 64),
-        Value::String(s) => s.to_string(),
+        Value::String(s) => String::from(s.as_str()),
         Value::Array(a) => format!("[{}]", a.iter().map(go_fmt_v).collect::<Vec<_>>().join(" ")),
         Value::Object(m) => {
             let mut items: Vec<(&str, String)> = m.iter().map(|m| (m.key.as_str(), go_fmt_v(&m.value))).collect();

@@ -147,10 +147,10 @@ impl Node {
             Value::Null => serde_json::Value::Null,
             Value::Bool(b) => serde_json::Value::Bool(*b),
             Value::Number(n) => number_to_json(*n),
-            Value::String(s) => serde_json::Value::String(s.to_string()),
+            Value::String(s) => serde_json::Value::String(String::from(s.as_str())),
             Value::Array(a) => serde_json::Value::Array(a.iter().map(Node::to_json).collect()),
             Value::Object(m) => {
-                serde_json::Value::Object(m.iter().map(|m| (m.key.to_string(), m.value.to_json())).collect())
+                serde_json::Value::Object(m.iter().map(|m| (String::from(m.key.as_str()), m.value.to_json())).collect())
             }
         }
     }
@@ -225,6 +225,7 @@ pub fn fields_index<T>(members: &[Member], fields: &[T], name: impl Fn(&T) -> &s
 
 /// Whether `key` folds to `field`. Field names are ASCII, and a key can only fold to one when it
 /// is as long (ASCII) or longer (non-ASCII letters such as the Kelvin sign fold to ASCII ones).
+#[inline(always)]
 fn key_matches(key: &str, field: &str) -> bool {
     let (k, f) = (key.as_bytes(), field.as_bytes());
     if k.len() < f.len() {
@@ -238,13 +239,27 @@ fn key_matches(key: &str, field: &str) -> bool {
         }
     }
     // Most keys are spelled as their field: one comparison of the bytes first.
-    if key.len() == field.len() && (key == field || key.eq_ignore_ascii_case(field)) {
+    if key.len() == field.len() && (same_bytes(k, f) || key.eq_ignore_ascii_case(field)) {
         return true;
     }
     if key.len() < field.len() || key.is_ascii() {
         return false;
     }
     fold_eq(key, field)
+}
+
+/// `a == b` for two slices of the same length, without a call for the short ones field names
+/// are (up to 16 bytes: two overlapping word comparisons).
+#[inline(always)]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    let word = |s: &[u8], at: usize| u64::from_ne_bytes(s[at..at + 8].try_into().unwrap_or_default());
+    let half = |s: &[u8], at: usize| u32::from_ne_bytes(s[at..at + 4].try_into().unwrap_or_default());
+    match n {
+        8..=16 if b.len() == n => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        4..=7 if b.len() == n => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        _ => a == b,
+    }
 }
 
 /// Case-insensitive equality under simple Unicode folding, ASCII fast path.
@@ -341,6 +356,19 @@ mod tests {
                     .collect(),
             ),
         )
+    }
+
+    #[test]
+    fn same_bytes_is_equality_at_every_length() {
+        for n in 0..24 {
+            let a: Vec<u8> = (0..n as u8).map(|i| b'a' + i).collect();
+            assert!(same_bytes(&a, &a.clone()));
+            for at in 0..n {
+                let mut b = a.clone();
+                b[at] = b'Z';
+                assert!(!same_bytes(&a, &b), "length {n}, differing at {at}");
+            }
+        }
     }
 
     #[test]

@@ -17,9 +17,12 @@ pub fn package(p: &Package) -> Vec<Diagnostic> {
     {
         for b in &p.bundles {
             for (i, prop) in &b.properties {
-                let raw = &b.raw_properties[*i];
-                let pos = raw.value.as_ref().map(|v| v.pos).unwrap_or(raw.pos);
-                let loc = b.source.at(pos, format!("/properties/{i}/value"));
+                // Located only when there is something to report: most properties are fine.
+                let loc = || {
+                    let raw = &b.raw_properties[*i];
+                    let pos = raw.value.as_ref().map(|v| v.pos).unwrap_or(raw.pos);
+                    b.source.at(pos, format!("/properties/{i}/value"))
+                };
                 match prop {
                     Property::PackageRequired(r) => {
                         if let Err(e) = &r.range {
@@ -31,7 +34,7 @@ pub fn package(p: &Package) -> Vec<Diagnostic> {
                                     q(&r.package_name),
                                     q(&r.version_range)
                                 ),
-                                loc,
+                                loc(),
                             ));
                         }
                     }
@@ -40,7 +43,7 @@ pub fn package(p: &Package) -> Vec<Diagnostic> {
                             out.push(Diagnostic::warning(
                                 Code::InvalidConstraint,
                                 format!("bundle {} has an olm.constraint OLM will reject: {msg}", q(&b.name.value)),
-                                loc,
+                                loc(),
                             ));
                         }
                     }
