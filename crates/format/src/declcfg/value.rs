@@ -181,52 +181,99 @@ pub fn field_index(members: &[Member], field: &str) -> Option<usize> {
     best
 }
 
-/// [`field_index`] for each of `fields` at once, in one pass over `members` (each key read once):
-/// `out[f]` is the index of the member `field_of(members, name(&fields[f]))` selects. `out` must
-/// be as long as `fields`.
+/// [`field_index`] for each of a list of fields at once, in one pass over an object's members
+/// (each key read once). Built once for the list (a Go struct's fields) and then used for any
+/// number of objects: `find` fills `out[f]` with the index of the member `field_of(members,
+/// name(&fields[f]))` selects.
 ///
-/// Each key is only compared with the fields it can fold to: those whose first letter is its
-/// first letter in either case (a key starting with a non-ASCII character may fold to any).
-pub fn fields_index<T>(members: &[Member], fields: &[T], name: impl Fn(&T) -> &str, out: &mut [Option<usize>]) {
-    out.iter_mut().for_each(|o| *o = None);
-    // Candidate fields per first byte, folded to 5 bits (`A` and `a` share a slot; a collision
-    // only adds candidates that `key_matches` then rejects).
-    let mut by_first = [0u64; 32];
-    let mut everywhere = 0u64;
-    let all = if fields.len() >= 64 { u64::MAX } else { (1u64 << fields.len()) - 1 };
-    for (f, field) in fields.iter().enumerate().take(64) {
-        match name(field).as_bytes().first() {
-            Some(&c) if c.is_ascii() => by_first[usize::from(c & 31)] |= 1 << f,
-            _ => everywhere |= 1 << f,
-        }
-    }
-    for (i, m) in members.iter().enumerate() {
-        let key = m.key.as_str();
-        let mut candidates = match key.as_bytes().first() {
-            Some(&c) if c.is_ascii() && fields.len() <= 64 => by_first[usize::from(c & 31)] | everywhere,
-            _ => all,
-        };
-        while candidates != 0 {
-            let f = candidates.trailing_zeros() as usize;
-            candidates &= candidates - 1;
-            if key_matches(key, name(&fields[f])) && out[f].is_none_or(|b| key >= members[b].key.as_str()) {
-                out[f] = Some(i);
+/// An ASCII key can only fold to a field of its length whose first and last letters are its own
+/// in either case: the table holds, for each of the three, the fields that have it, and a key is
+/// compared with the fields in all three (most often one). A non-ASCII key (which may fold to a
+/// shorter name: the Kelvin sign folds to `k`) is compared with every field.
+pub struct FieldTable {
+    /// Fields by first byte and by last byte, folded to 5 bits (`A` and `a` share a slot; a
+    /// collision only adds candidates that `key_matches` then rejects), and by length (under 32).
+    /// Fields 0 to 63 only.
+    by_first: [u64; 32],
+    by_last: [u64; 32],
+    by_len: [u64; 32],
+    /// Every field of the first 64.
+    all: u64,
+}
+
+impl FieldTable {
+    pub fn new<T>(fields: &[T], name: impl Fn(&T) -> &str) -> FieldTable {
+        let mut table = FieldTable { by_first: [0; 32], by_last: [0; 32], by_len: [0; 32], all: 0 };
+        for (f, field) in fields.iter().enumerate().take(64) {
+            let bit = 1 << f;
+            table.all |= bit;
+            let n = name(field).as_bytes();
+            match (n.first(), n.last()) {
+                (Some(&a), Some(&z)) if n.len() < 32 && n.is_ascii() => {
+                    table.by_first[usize::from(a & 31)] |= bit;
+                    table.by_last[usize::from(z & 31)] |= bit;
+                    table.by_len[n.len()] |= bit;
+                }
+                // Field names are ASCII; any other is compared with every key.
+                _ => {
+                    table.by_first.iter_mut().chain(&mut table.by_last).for_each(|m| *m |= bit);
+                    table.by_len.iter_mut().for_each(|m| *m |= bit);
+                }
             }
         }
-        if fields.len() > 64 {
-            for (f, field) in fields.iter().enumerate().skip(64) {
-                if key_matches(key, name(field)) && out[f].is_none_or(|b| key >= members[b].key.as_str()) {
+        table
+    }
+
+    /// The fields (of the first 64) an ASCII key `k` may fold to; every field for any other key.
+    #[inline(always)]
+    pub fn candidates(&self, k: &[u8]) -> u64 {
+        match (k.first(), k.last()) {
+            (Some(&a), Some(&z)) if k.len() < 32 && short_ascii(k) => {
+                self.by_first[usize::from(a & 31)] & self.by_last[usize::from(z & 31)] & self.by_len[k.len()]
+            }
+            _ => self.all,
+        }
+    }
+
+    /// `fields` and `name` as given to [`FieldTable::new`]; `out` as long as `fields`.
+    pub fn find<T>(&self, members: &[Member], fields: &[T], name: impl Fn(&T) -> &str, out: &mut [Option<usize>]) {
+        out.iter_mut().for_each(|o| *o = None);
+        for (i, m) in members.iter().enumerate() {
+            let key = m.key.as_str();
+            let mut candidates = self.candidates(key.as_bytes());
+            while candidates != 0 {
+                let f = candidates.trailing_zeros() as usize;
+                candidates &= candidates - 1;
+                if key_matches(key, name(&fields[f])) && out[f].is_none_or(|b| key >= members[b].key.as_str()) {
                     out[f] = Some(i);
+                }
+            }
+            if fields.len() > 64 {
+                for (f, field) in fields.iter().enumerate().skip(64) {
+                    if key_matches(key, name(field)) && out[f].is_none_or(|b| key >= members[b].key.as_str()) {
+                        out[f] = Some(i);
+                    }
                 }
             }
         }
     }
 }
 
+/// `k.is_ascii()` for a key shorter than 32 bytes, by words when it has 8 or more.
+#[inline(always)]
+fn short_ascii(k: &[u8]) -> bool {
+    const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+    let word = |at: usize| u64::from_ne_bytes(k[at..at + 8].try_into().unwrap_or_default());
+    match k.len() {
+        8..=16 => (word(0) | word(k.len() - 8)) & HIGH_BITS == 0,
+        _ => k.is_ascii(),
+    }
+}
+
 /// Whether `key` folds to `field`. Field names are ASCII, and a key can only fold to one when it
 /// is as long (ASCII) or longer (non-ASCII letters such as the Kelvin sign fold to ASCII ones).
 #[inline(always)]
-fn key_matches(key: &str, field: &str) -> bool {
+pub fn key_matches(key: &str, field: &str) -> bool {
     let (k, f) = (key.as_bytes(), field.as_bytes());
     if k.len() < f.len() {
         return false;
@@ -239,7 +286,7 @@ fn key_matches(key: &str, field: &str) -> bool {
         }
     }
     // Most keys are spelled as their field: one comparison of the bytes first.
-    if key.len() == field.len() && (same_bytes(k, f) || key.eq_ignore_ascii_case(field)) {
+    if key.len() == field.len() && (same_bytes(k, f) || same_ignoring_ascii_case(k, f)) {
         return true;
     }
     if key.len() < field.len() || key.is_ascii() {
@@ -259,6 +306,21 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
         8..=16 if b.len() == n => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
         4..=7 if b.len() == n => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
         _ => a == b,
+    }
+}
+
+/// `a.eq_ignore_ascii_case(b)`, two slices of the same length; for the lengths [`same_bytes`]
+/// compares by words, two words with every byte's `0x20` bit set must be equal first (a letter and
+/// its other case differ only in that bit), which rules out most pairs (`displayName`,
+/// `description`) without a byte loop.
+#[inline(always)]
+fn same_ignoring_ascii_case(a: &[u8], b: &[u8]) -> bool {
+    const CASE_BITS: u64 = 0x2020_2020_2020_2020;
+    let n = a.len();
+    let word = |s: &[u8], at: usize| u64::from_ne_bytes(s[at..at + 8].try_into().unwrap_or_default()) | CASE_BITS;
+    match n {
+        8..=16 if b.len() == n && (word(a, 0) != word(b, 0) || word(a, n - 8) != word(b, n - 8)) => false,
+        _ => a.eq_ignore_ascii_case(b),
     }
 }
 
@@ -359,6 +421,17 @@ mod tests {
     }
 
     #[test]
+    fn the_word_filter_keeps_every_pair_equal_but_for_ascii_case() {
+        let words =
+            ["displayName", "description", "DisplayName", "DESCRIPTION", "displayname", "display@ame", "display`ame"];
+        for a in words {
+            for b in words {
+                assert_eq!(same_ignoring_ascii_case(a.as_bytes(), b.as_bytes()), a.eq_ignore_ascii_case(b), "{a} {b}");
+            }
+        }
+    }
+
+    #[test]
     fn same_bytes_is_equality_at_every_length() {
         for n in 0..24 {
             let a: Vec<u8> = (0..n as u8).map(|i| b'a' + i).collect();
@@ -387,11 +460,12 @@ mod tests {
     fn fields_found_in_one_pass_are_those_field_of_finds() {
         let keys = ["Name", "name", "kind", "\u{212A}IND", "versionRange", "-x", "@a", "`a", "", "NAME", "zeta"];
         let fields = ["name", "kind", "versionrange", "-x", "`a", "", "missing", "x-descriptors"];
+        let table = FieldTable::new(&fields, |f| *f);
         for n in 0..keys.len() {
             let o = obj(&keys[..n].iter().map(|k| (*k, s(k))).collect::<Vec<_>>());
             let members = o.as_object().unwrap();
-            let mut out = [None; 8];
-            fields_index(members, &fields, |f| *f, &mut out);
+            let mut out = [Some(99); 8];
+            table.find(members, &fields, |f| *f, &mut out);
             for (f, field) in fields.iter().enumerate() {
                 assert_eq!(out[f], field_index(members, field), "{field} among {:?}", &keys[..n]);
             }

@@ -2,7 +2,10 @@
 //! JSON type mismatch the way Go's `encoding/json` does. Unknown keys are ignored and `null`
 //! leaves the zero value, as in Go.
 
-use crate::declcfg::value::{fields_index, Node, Value};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::declcfg::value::{key_matches, FieldTable, Member, Node, Value};
 
 /// A Go type, as far as JSON decoding cares.
 pub enum GoType {
@@ -204,24 +207,134 @@ fn walk(node: &Node, ty: &GoType, go_struct: &str, path: &mut Vec<&'static str>)
             _ => fail(name),
         },
         Struct(name, fields) => match &node.value {
-            Value::Object(members) => {
-                // Each field's member, found in one pass over the keys (Go's case-insensitive
-                // match, as `Node::field`), then walked in field order.
-                let mut found = [None; MAX_FIELDS];
-                let found = &mut found[..fields.len()];
-                fields_index(members, fields, |(f, _)| *f, found);
-                for ((field, fty), &m) in fields.iter().zip(found.iter()) {
-                    if let Some(m) = m.filter(|&m| !accepts(&members[m].value, fty)) {
-                        path.push(field);
-                        let r = walk(&members[m].value, fty, name, path);
-                        path.pop();
-                        r?;
-                    }
-                }
-                Ok(())
-            }
+            Value::Object(members) => walk_struct(members, name, fields, path),
             _ => fail(name),
         },
+    }
+}
+
+/// The members of an object decoded into the Go struct `name`.
+fn walk_struct(
+    members: &[Member],
+    name: &str,
+    fields: &'static [(&'static str, GoType)],
+    path: &mut Vec<&'static str>,
+) -> Result<(), String> {
+    let table = StructTable::of(fields);
+    if plainly_fine(members, name, fields, &table, path) {
+        return Ok(());
+    }
+    // Each field's member, found in one pass over the keys (Go's case-insensitive match, as
+    // `Node::field`), walked in field order: the first error in that order is the one reported.
+    let mut found = [None; MAX_FIELDS];
+    let found = &mut found[..fields.len()];
+    table.fields.find(members, fields, |(f, _)| *f, found);
+    for ((field, fty), &m) in fields.iter().zip(found.iter()) {
+        if let Some(m) = m.filter(|&m| !accepts(&members[m].value, fty)) {
+            path.push(field);
+            let r = walk(&members[m].value, fty, name, path);
+            path.pop();
+            r?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether the members decode into the struct without an error, told in one pass over the
+/// members (most objects): each member is compared only with the fields its key may fold to, and
+/// not at all when every one of them accepts its value as it is (a string for a string field).
+/// `false` when two members may fold to one field (only one of them is decoded) or a value does
+/// not decode: the walk in field order then decides and words the error.
+fn plainly_fine(
+    members: &[Member],
+    name: &str,
+    fields: &'static [(&'static str, GoType)],
+    table: &StructTable,
+    path: &mut Vec<&'static str>,
+) -> bool {
+    if fields.len() > 64 {
+        return false;
+    }
+    let mut seen = 0u64;
+    for m in members {
+        let key = m.key.as_str();
+        let candidates = table.fields.candidates(key.as_bytes());
+        if candidates & seen != 0 {
+            return false;
+        }
+        seen |= candidates;
+        let fine = match m.value.value {
+            Value::Null => u64::MAX,
+            Value::String(_) => table.take_string,
+            Value::Bool(_) => table.take_bool,
+            _ => table.take_anything,
+        };
+        let mut left = candidates & !fine;
+        while left != 0 {
+            let f = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let (field, fty) = &fields[f];
+            if key_matches(key, field) && !accepts(&m.value, fty) {
+                path.push(field);
+                let r = walk(&m.value, fty, name, path);
+                path.pop();
+                if r.is_err() {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// A Go struct's field table, and the fields that take any string, any bool or any value at all
+/// as it is (bit `f` for field `f`), built once per thread and struct.
+struct StructTable {
+    fields: FieldTable,
+    take_string: u64,
+    take_bool: u64,
+    take_anything: u64,
+}
+
+thread_local! {
+    /// The tables built so far, by the address of the struct's field list.
+    static TABLES: RefCell<Vec<(usize, Rc<StructTable>)>> = const { RefCell::new(Vec::new()) };
+}
+
+impl StructTable {
+    fn of(fields: &'static [(&'static str, GoType)]) -> Rc<StructTable> {
+        let at = fields.as_ptr() as usize;
+        TABLES.with_borrow_mut(|tables| match tables.iter().find(|(a, _)| *a == at) {
+            Some((_, t)) => t.clone(),
+            None => {
+                let t = Rc::new(StructTable::new(fields));
+                tables.push((at, t.clone()));
+                t
+            }
+        })
+    }
+
+    fn new(fields: &[(&'static str, GoType)]) -> StructTable {
+        let mut t = StructTable {
+            fields: FieldTable::new(fields, |(f, _)| *f),
+            take_string: 0,
+            take_bool: 0,
+            take_anything: 0,
+        };
+        for (f, (_, ty)) in fields.iter().enumerate().take(64) {
+            let bit = 1 << f;
+            match ty {
+                Any => {
+                    t.take_string |= bit;
+                    t.take_bool |= bit;
+                    t.take_anything |= bit;
+                }
+                Str | Bytes => t.take_string |= bit,
+                Bool => t.take_bool |= bit,
+                _ => {}
+            }
+        }
+        t
     }
 }
 
@@ -250,6 +363,29 @@ mod tests {
     }
 
     /// Keys that differ only by case: Go keeps the last in sorted order, whatever the source order.
+    #[test]
+    fn of_two_bad_members_the_first_in_field_order_is_reported() {
+        let descriptor = r#"{"x-descriptors":"one","path":2,"displayName":"d","description":"e","value":[1]}"#;
+        let crd = format!(r#"{{"crdDescriptions":{{"owned":[{{"name":"a","specDescriptors":[{descriptor}]}}]}}}}"#);
+        assert_eq!(
+            check(&node(&crd), &CSV_METADATA).unwrap_err(),
+            "json: cannot unmarshal number into Go struct field SpecDescriptor.crdDescriptions.owned.specDescriptors.path of type string"
+        );
+        let fine =
+            r#"{"path":"p","displayName":"d","DESCRIPTION":"e","x-descriptors":["a"],"value":{"a":1},"other":1}"#;
+        assert!(check(
+            &node(&format!(r#"{{"crdDescriptions":{{"owned":[{{"specDescriptors":[{fine}]}}]}}}}"#)),
+            &CSV_METADATA
+        )
+        .is_ok());
+        assert!(check(
+            &node(r#"{"installModes":[{"type":"t","supported":true},{"Supported":false,"type":null}]}"#),
+            &CSV_METADATA
+        )
+        .is_ok());
+        assert!(check(&node(r#"{"installModes":[{"type":"t","supported":1}]}"#), &CSV_METADATA).is_err());
+    }
+
     #[test]
     fn of_keys_that_fold_together_the_last_in_sorted_order_is_checked() {
         assert!(check(&node(r#"{"version":"1","Version":1}"#), &PACKAGE).is_ok());
