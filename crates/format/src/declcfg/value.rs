@@ -190,6 +190,7 @@ pub fn field_index(members: &[Member], field: &str) -> Option<usize> {
 /// in either case: the table holds, for each of the three, the fields that have it, and a key is
 /// compared with the fields in all three (most often one). A non-ASCII key (which may fold to a
 /// shorter name: the Kelvin sign folds to `k`) is compared with every field.
+#[derive(Clone)]
 pub struct FieldTable {
     /// Fields by first byte and by last byte, folded to 5 bits (`A` and `a` share a slot; a
     /// collision only adds candidates that `key_matches` then rejects), and by length (under 32).

@@ -2,8 +2,8 @@
 //! JSON type mismatch the way Go's `encoding/json` does. Unknown keys are ignored and `null`
 //! leaves the zero value, as in Go.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::borrow::Cow;
+use std::sync::OnceLock;
 
 use crate::declcfg::value::{key_matches, FieldTable, Member, Node, Value};
 
@@ -288,7 +288,8 @@ fn plainly_fine(
 }
 
 /// A Go struct's field table, and the fields that take any string, any bool or any value at all
-/// as it is (bit `f` for field `f`), built once per thread and struct.
+/// as it is (bit `f` for field `f`).
+#[derive(Clone)]
 struct StructTable {
     fields: FieldTable,
     take_string: u64,
@@ -296,22 +297,24 @@ struct StructTable {
     take_anything: u64,
 }
 
-thread_local! {
-    /// The tables built so far, by the address of the struct's field list.
-    static TABLES: RefCell<Vec<(usize, Rc<StructTable>)>> = const { RefCell::new(Vec::new()) };
-}
+/// The tables of every struct the public types reach, by the address of the struct's field list,
+/// built on first use.
+static TABLES: OnceLock<Vec<(usize, StructTable)>> = OnceLock::new();
 
 impl StructTable {
-    fn of(fields: &'static [(&'static str, GoType)]) -> Rc<StructTable> {
+    fn of(fields: &'static [(&'static str, GoType)]) -> Cow<'static, StructTable> {
         let at = fields.as_ptr() as usize;
-        TABLES.with_borrow_mut(|tables| match tables.iter().find(|(a, _)| *a == at) {
-            Some((_, t)) => t.clone(),
-            None => {
-                let t = Rc::new(StructTable::new(fields));
-                tables.push((at, t.clone()));
-                t
+        let tables = TABLES.get_or_init(|| {
+            let mut tables = Vec::new();
+            for root in [&CSV_METADATA, &PACKAGE, &PACKAGE_REQUIRED, &GVK, &GVK_REQUIRED, &BUNDLE_OBJECT, &CHANNEL] {
+                collect_tables(root, &mut tables);
             }
-        })
+            tables
+        });
+        match tables.iter().find(|(a, _)| *a == at) {
+            Some((_, t)) => Cow::Borrowed(t),
+            None => Cow::Owned(StructTable::new(fields)),
+        }
     }
 
     fn new(fields: &[(&'static str, GoType)]) -> StructTable {
@@ -335,6 +338,20 @@ impl StructTable {
             }
         }
         t
+    }
+}
+
+fn collect_tables(ty: &'static GoType, tables: &mut Vec<(usize, StructTable)>) {
+    match ty {
+        Struct(_, fields) => {
+            let at = fields.as_ptr() as usize;
+            if tables.iter().all(|(a, _)| *a != at) {
+                tables.push((at, StructTable::new(fields)));
+                fields.iter().for_each(|(_, f)| collect_tables(f, tables));
+            }
+        }
+        Slice(_, inner) | Map(_, inner) => collect_tables(inner, tables),
+        _ => {}
     }
 }
 
