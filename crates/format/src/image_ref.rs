@@ -152,8 +152,7 @@ fn plainly_valid(b: &[u8]) -> bool {
         Some((b"sha512:", hex)) if hex.len() == 128 => hex,
         _ => return false,
     };
-    // Without an early exit, so that it compiles to vector instructions.
-    hex.iter().fold(true, |ok, &x| ok & (x.is_ascii_digit() | (b'a'..=b'f').contains(&x)))
+    hex.iter().all(|&x| CLASSES[usize::from(x)] & LOWER_HEX != 0)
 }
 
 /// The index of the first `/` when what precedes it is a registry host `split_docker_domain`
@@ -184,17 +183,34 @@ fn explicit_host_end(b: &[u8]) -> Option<usize> {
     name.split(|&x| x == b'.').all(component).then_some(slash)
 }
 
+/// The byte classes of the one-pass check, a bit each: `[a-z0-9]` and `[0-9a-f]`.
+const LOWER_ALNUM: u8 = 1;
+const LOWER_HEX: u8 = 2;
+static CLASSES: [u8; 256] = {
+    let mut t = [0; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_lowercase() || b.is_ascii_digit() {
+            t[c] = LOWER_ALNUM;
+        }
+        if b.is_ascii_digit() || matches!(b, b'a'..=b'f') {
+            t[c] |= LOWER_HEX;
+        }
+        c += 1;
+    }
+    t
+};
+
 /// The end of the path component starting at `i` (`[a-z0-9]+(?:(?:[._]|__|[-]*)[a-z0-9]+)*`),
 /// or `None` when none starts there or a separator is not followed by a letter or digit.
 fn path_component_end(b: &[u8], mut i: usize) -> Option<usize> {
-    let alnum = |i: usize| b.get(i).is_some_and(|&x| x.is_ascii_lowercase() || x.is_ascii_digit());
     loop {
-        if !alnum(i) {
+        let run = b.get(i..)?.iter().take_while(|&&x| CLASSES[usize::from(x)] & LOWER_ALNUM != 0).count();
+        if run == 0 {
             return None;
         }
-        while alnum(i) {
-            i += 1;
-        }
+        i += run;
         match b.get(i) {
             Some(b'.') => i += 1,
             Some(b'_') => i += if b.get(i + 1) == Some(&b'_') { 2 } else { 1 },

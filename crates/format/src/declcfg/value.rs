@@ -198,13 +198,15 @@ pub struct FieldTable {
     by_first: [u64; 32],
     by_last: [u64; 32],
     by_len: [u64; 32],
+    /// Fields whose name is not ASCII or not shorter than 32 bytes: candidates for every key.
+    everywhere: u64,
     /// Every field of the first 64.
     all: u64,
 }
 
 impl FieldTable {
     pub fn new<T>(fields: &[T], name: impl Fn(&T) -> &str) -> FieldTable {
-        let mut table = FieldTable { by_first: [0; 32], by_last: [0; 32], by_len: [0; 32], all: 0 };
+        let mut table = FieldTable { by_first: [0; 32], by_last: [0; 32], by_len: [0; 32], everywhere: 0, all: 0 };
         for (f, field) in fields.iter().enumerate().take(64) {
             let bit = 1 << f;
             table.all |= bit;
@@ -215,11 +217,7 @@ impl FieldTable {
                     table.by_last[usize::from(z & 31)] |= bit;
                     table.by_len[n.len()] |= bit;
                 }
-                // Field names are ASCII; any other is compared with every key.
-                _ => {
-                    table.by_first.iter_mut().chain(&mut table.by_last).for_each(|m| *m |= bit);
-                    table.by_len.iter_mut().for_each(|m| *m |= bit);
-                }
+                _ => table.everywhere |= bit,
             }
         }
         table
@@ -231,6 +229,7 @@ impl FieldTable {
         match (k.first(), k.last()) {
             (Some(&a), Some(&z)) if k.len() < 32 && short_ascii(k) => {
                 self.by_first[usize::from(a & 31)] & self.by_last[usize::from(z & 31)] & self.by_len[k.len()]
+                    | self.everywhere
             }
             _ => self.all,
         }
@@ -273,7 +272,7 @@ fn short_ascii(k: &[u8]) -> bool {
 
 /// Whether `key` folds to `field`. Field names are ASCII, and a key can only fold to one when it
 /// is as long (ASCII) or longer (non-ASCII letters such as the Kelvin sign fold to ASCII ones).
-#[inline(always)]
+#[inline]
 pub fn key_matches(key: &str, field: &str) -> bool {
     let (k, f) = (key.as_bytes(), field.as_bytes());
     if k.len() < f.len() {

@@ -192,7 +192,18 @@ fn walk(node: &Node, ty: &GoType, go_struct: &str, path: &mut Vec<&'static str>)
         Slice("", inner) => walk(node, inner, go_struct, path),
         Slice(name, inner) => match &node.value {
             Value::Array(items) => {
-                items.iter().try_for_each(|i| if accepts(i, inner) { Ok(()) } else { walk(i, inner, go_struct, path) })
+                // A slice of structs looks its struct's table up once.
+                let table = match inner {
+                    Struct(_, fields) => Some(StructTable::of(fields)),
+                    _ => None,
+                };
+                items.iter().try_for_each(|i| match (&i.value, inner, &table) {
+                    _ if accepts(i, inner) => Ok(()),
+                    (Value::Object(members), Struct(name, fields), Some(table)) => {
+                        walk_struct(members, name, fields, table, path)
+                    }
+                    _ => walk(i, inner, go_struct, path),
+                })
             }
             _ => fail(name),
         },
@@ -207,7 +218,7 @@ fn walk(node: &Node, ty: &GoType, go_struct: &str, path: &mut Vec<&'static str>)
             _ => fail(name),
         },
         Struct(name, fields) => match &node.value {
-            Value::Object(members) => walk_struct(members, name, fields, path),
+            Value::Object(members) => walk_struct(members, name, fields, &StructTable::of(fields), path),
             _ => fail(name),
         },
     }
@@ -218,10 +229,10 @@ fn walk_struct(
     members: &[Member],
     name: &str,
     fields: &'static [(&'static str, GoType)],
+    table: &StructTable,
     path: &mut Vec<&'static str>,
 ) -> Result<(), String> {
-    let table = StructTable::of(fields);
-    if plainly_fine(members, name, fields, &table, path) {
+    if plainly_fine(members, name, fields, table, path) {
         return Ok(());
     }
     // Each field's member, found in one pass over the keys (Go's case-insensitive match, as
