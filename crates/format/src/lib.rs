@@ -19,7 +19,7 @@ pub mod version;
 
 /// Sorting and hashing (crates/base), which every layer shares.
 #[doc(hidden)]
-pub use olm_catalog_base::{gosort, hash, sort};
+pub use olm_catalog_base::{gosort, hash, sort, FAST_PATHS};
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use declcfg::{load_dir, read_catalog};

@@ -53,7 +53,7 @@ fn dependencies(b: &Bundle, out: &mut Vec<Diagnostic>) {
 }
 
 fn csv(b: &Bundle, out: &mut Vec<Diagnostic>) {
-    let Some(csv) = CsvView::from_bundle(b) else { return };
+    let Some(csv) = CsvView::from_bundle_without_permissions(b) else { return };
     let at = || property_location(b, csv.origin.property);
     let supported: Vec<&str> = csv.install_modes.iter().filter(|m| m.supported).map(|m| m.type_.as_str()).collect();
     let name = q(&b.name.value);

@@ -452,7 +452,7 @@ impl FileBlobs {
     /// Whether no two keys of `members` differ only by case; each such group is reported.
     fn keys_unique_by_case(&mut self, node: &Node, members: &[super::Member]) -> bool {
         // Most blobs: a few ASCII keys, no two the same but for case (no folding needed).
-        if members.len() <= 16 && members.iter().all(|m| m.key.is_ascii()) {
+        if olm_catalog_base::FAST_PATHS && members.len() <= 16 && members.iter().all(|m| m.key.is_ascii()) {
             let clash =
                 |(i, a): (usize, &super::Member)| members[..i].iter().any(|b| a.key.eq_ignore_ascii_case(&b.key));
             if !members.iter().enumerate().any(clash) {

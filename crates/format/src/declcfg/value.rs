@@ -214,8 +214,10 @@ impl FieldTable {
             match (n.first(), n.last()) {
                 (Some(&a), Some(&z)) if n.len() < 32 && n.is_ascii() => {
                     table.by_first[usize::from(a & 31)] |= bit;
-                    table.by_last[usize::from(z & 31)] |= bit;
-                    table.by_len[n.len()] |= bit;
+                    if crate::FAST_PATHS {
+                        table.by_last[usize::from(z & 31)] |= bit;
+                        table.by_len[n.len()] |= bit;
+                    }
                 }
                 _ => table.everywhere |= bit,
             }
@@ -227,6 +229,8 @@ impl FieldTable {
     #[inline(always)]
     pub fn candidates(&self, k: &[u8]) -> u64 {
         match (k.first(), k.last()) {
+            // The browsers' modules, built for size, filter by the first letter alone.
+            (Some(&a), _) if !crate::FAST_PATHS && a.is_ascii() => self.by_first[usize::from(a & 31)] | self.everywhere,
             (Some(&a), Some(&z)) if k.len() < 32 && short_ascii(k) => {
                 self.by_first[usize::from(a & 31)] & self.by_last[usize::from(z & 31)] & self.by_len[k.len()]
                     | self.everywhere
@@ -272,7 +276,8 @@ fn short_ascii(k: &[u8]) -> bool {
 
 /// Whether `key` folds to `field`. Field names are ASCII, and a key can only fold to one when it
 /// is as long (ASCII) or longer (non-ASCII letters such as the Kelvin sign fold to ASCII ones).
-#[inline]
+#[cfg_attr(any(not(target_arch = "wasm32"), olm_wasm_speed), inline)]
+#[cfg_attr(all(target_arch = "wasm32", not(olm_wasm_speed)), inline(never))]
 pub fn key_matches(key: &str, field: &str) -> bool {
     let (k, f) = (key.as_bytes(), field.as_bytes());
     if k.len() < f.len() {
@@ -286,7 +291,14 @@ pub fn key_matches(key: &str, field: &str) -> bool {
         }
     }
     // Most keys are spelled as their field: one comparison of the bytes first.
-    if key.len() == field.len() && (same_bytes(k, f) || same_ignoring_ascii_case(k, f)) {
+    let same = |k, f| {
+        if crate::FAST_PATHS {
+            same_bytes(k, f) || same_ignoring_ascii_case(k, f)
+        } else {
+            k.eq_ignore_ascii_case(f)
+        }
+    };
+    if key.len() == field.len() && same(k, f) {
         return true;
     }
     if key.len() < field.len() || key.is_ascii() {

@@ -13,7 +13,7 @@ pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     // Most texts (names, versions) are printable ASCII with nothing to escape: copied whole.
-    if s.bytes().all(|b| matches!(b, b' '..=b'~') && b != b'"' && b != b'\\') {
+    if crate::FAST_PATHS && s.bytes().all(|b| matches!(b, b' '..=b'~') && b != b'"' && b != b'\\') {
         out.push_str(s);
         out.push('"');
         return out;

@@ -184,7 +184,7 @@ impl CheckJson {
                 let find =
                     |name: &str| p.bundle(name).ok_or_else(|| CheckError::UnknownBundle(package.into(), name.into()));
                 let b = find(name)?;
-                let csv = CsvView::from_bundle(b).ok_or_else(|| CheckError::NoCsv(name.into()))?;
+                let csv = CsvView::from_bundle_without_permissions(b).ok_or_else(|| CheckError::NoCsv(name.into()))?;
                 let at = b.source.at(csv.origin.pos, format!("/properties/{}", csv.origin.property));
                 let instances = self
                     .instances

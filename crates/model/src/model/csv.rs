@@ -13,7 +13,8 @@
 //!
 //! Nothing here decides anything: the analyses (`operatorgroup`, the RBAC preview) read this view.
 //! To extend it, add a field, read it in `read_spec` (and in `read_metadata` if
-//! `olm.csv.metadata` carries it), and test both flavours below.
+//! `olm.csv.metadata` carries it), and test both flavours below. Analyses that do not read the
+//! permissions ask for a view without them ([`CsvView::from_bundle_without_permissions`]).
 
 use std::collections::BTreeMap;
 
@@ -160,10 +161,24 @@ impl CsvView {
     /// The bundle's CSV: its first `olm.bundle.object` manifest of kind `ClusterServiceVersion`,
     /// or else its first `olm.csv.metadata`; `None` when it has neither (or neither decodes).
     pub fn from_bundle(bundle: &Bundle) -> Option<CsvView> {
+        CsvView::read_bundle(bundle, read_permissions)
+    }
+
+    /// [`CsvView::from_bundle`] without the install strategy's permissions (`None`), for the
+    /// analyses that do not read them (install modes, APIs, webhooks): the browsers' core module,
+    /// which has no RBAC preview, then holds no code to read permissions.
+    pub fn from_bundle_without_permissions(bundle: &Bundle) -> Option<CsvView> {
+        CsvView::read_bundle(bundle, |_, _| {})
+    }
+
+    /// `strategy`: what to read besides, from the manifest's `spec`.
+    fn read_bundle(bundle: &Bundle, strategy: impl Fn(Option<&Node>, &mut CsvView)) -> Option<CsvView> {
         if let Some((i, csv)) = embedded_csv(&bundle.raw_properties) {
             let origin =
                 CsvOrigin { flavour: CsvFlavour::BundleObject, property: i, pos: bundle.raw_properties[i].pos };
-            return Some(read_manifest(&csv, origin));
+            let mut view = read_manifest(&csv, origin);
+            strategy(child(Some(&csv), "spec"), &mut view);
+            return Some(view);
         }
         let (i, p) = bundle.raw_properties.iter().enumerate().find(|(_, p)| p.type_.value == TYPE_CSV_METADATA)?;
         let value = p.value.as_ref().filter(|v| v.as_object().is_some())?;
@@ -172,7 +187,9 @@ impl CsvView {
 
     /// The view of a CSV manifest (a whole `ClusterServiceVersion` object).
     pub fn from_manifest(csv: &Node) -> CsvView {
-        read_manifest(csv, CsvOrigin::default())
+        let mut view = read_manifest(csv, CsvOrigin::default());
+        read_permissions(child(Some(csv), "spec"), &mut view);
+        view
     }
 }
 
@@ -195,10 +212,14 @@ fn read_spec(spec: Option<&Node>, view: &mut CsvView) {
     (view.owned_crds, view.required_crds) = (crd_list(crds, "owned"), crd_list(crds, "required"));
     let apis = child(spec, "apiservicedefinitions");
     (view.owned_api_services, view.required_api_services) = (api_list(apis, "owned"), api_list(apis, "required"));
+    view.webhooks = Some(items(spec, "webhookdefinitions").iter().map(webhook).collect());
+}
+
+/// The install strategy's `permissions` and `clusterPermissions` of the CSV's `spec` into `view`.
+fn read_permissions(spec: Option<&Node>, view: &mut CsvView) {
     let strategy = child(child(spec, "install"), "spec");
     view.permissions = Some(items(strategy, "permissions").iter().map(permissions).collect());
     view.cluster_permissions = Some(items(strategy, "clusterPermissions").iter().map(permissions).collect());
-    view.webhooks = Some(items(spec, "webhookdefinitions").iter().map(webhook).collect());
 }
 
 /// An `olm.csv.metadata` value (opm's `CSVMetadata`): install modes, CRD and API service
@@ -368,6 +389,7 @@ spec:
     fn a_bundle_object_csv_gives_every_field() {
         let other = object("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n");
         let b = bundle_with(&format!("{other},{}", object(CSV)));
+        assert_eq!(CsvView::from_bundle_without_permissions(&b).expect("a CSV").permissions, None);
         let v = CsvView::from_bundle(&b).expect("a CSV");
         assert_eq!(v.origin.flavour, CsvFlavour::BundleObject);
         assert_eq!(v.origin.property, 2, "the ConfigMap before it is skipped");

@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use crate::declcfg::value::{key_matches, FieldTable, Member, Node, Value};
+use olm_catalog_format::FAST_PATHS;
 
 /// A Go type, as far as JSON decoding cares.
 pub enum GoType {
@@ -194,13 +195,13 @@ fn walk(node: &Node, ty: &GoType, go_struct: &str, path: &mut Vec<&'static str>)
             Value::Array(items) => {
                 // A slice of structs looks its struct's table up once.
                 let table = match inner {
-                    Struct(_, fields) => Some(StructTable::of(fields)),
+                    Struct(_, fields) if FAST_PATHS => Some(StructTable::of(fields)),
                     _ => None,
                 };
-                items.iter().try_for_each(|i| match (&i.value, inner, &table) {
+                items.iter().try_for_each(|i| match (&i.value, inner) {
                     _ if accepts(i, inner) => Ok(()),
-                    (Value::Object(members), Struct(name, fields), Some(table)) => {
-                        walk_struct(members, name, fields, table, path)
+                    (Value::Object(members), Struct(name, fields)) => {
+                        walk_struct(members, name, fields, table.as_deref(), path)
                     }
                     _ => walk(i, inner, go_struct, path),
                 })
@@ -218,28 +219,38 @@ fn walk(node: &Node, ty: &GoType, go_struct: &str, path: &mut Vec<&'static str>)
             _ => fail(name),
         },
         Struct(name, fields) => match &node.value {
-            Value::Object(members) => walk_struct(members, name, fields, &StructTable::of(fields), path),
+            Value::Object(members) => {
+                let table = FAST_PATHS.then(|| StructTable::of(fields));
+                walk_struct(members, name, fields, table.as_deref(), path)
+            }
             _ => fail(name),
         },
     }
 }
 
-/// The members of an object decoded into the Go struct `name`.
+/// The members of an object decoded into the Go struct `name`; `table`, the struct's table where
+/// the build takes its fast paths ([`FAST_PATHS`]).
 fn walk_struct(
     members: &[Member],
     name: &str,
     fields: &'static [(&'static str, GoType)],
-    table: &StructTable,
+    table: Option<&StructTable>,
     path: &mut Vec<&'static str>,
 ) -> Result<(), String> {
-    if plainly_fine(members, name, fields, table, path) {
-        return Ok(());
-    }
+    let built;
+    let table = match table {
+        Some(t) if FAST_PATHS && plainly_fine(members, name, fields, t, path) => return Ok(()),
+        Some(t) if FAST_PATHS => &t.fields,
+        _ => {
+            built = FieldTable::new(fields, |(f, _)| *f);
+            &built
+        }
+    };
     // Each field's member, found in one pass over the keys (Go's case-insensitive match, as
     // `Node::field`), walked in field order: the first error in that order is the one reported.
     let mut found = [None; MAX_FIELDS];
     let found = &mut found[..fields.len()];
-    table.fields.find(members, fields, |(f, _)| *f, found);
+    table.find(members, fields, |(f, _)| *f, found);
     for ((field, fty), &m) in fields.iter().zip(found.iter()) {
         if let Some(m) = m.filter(|&m| !accepts(&members[m].value, fty)) {
             path.push(field);

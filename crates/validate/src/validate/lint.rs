@@ -18,11 +18,7 @@ pub fn package(p: &Package) -> Vec<Diagnostic> {
         for b in &p.bundles {
             for (i, prop) in &b.properties {
                 // Located only when there is something to report: most properties are fine.
-                let loc = || {
-                    let raw = &b.raw_properties[*i];
-                    let pos = raw.value.as_ref().map(|v| v.pos).unwrap_or(raw.pos);
-                    b.source.at(pos, format!("/properties/{i}/value"))
-                };
+                let loc = || property_value_at(b, *i);
                 match prop {
                     Property::PackageRequired(r) => {
                         if let Err(e) = &r.range {
@@ -53,6 +49,14 @@ pub fn package(p: &Package) -> Vec<Diagnostic> {
         }
     }
     out
+}
+
+/// Where bundle `b`'s property `i` has its value (the property itself when it has none).
+#[inline(never)]
+fn property_value_at(b: &crate::model::Bundle, i: usize) -> crate::diagnostic::Location {
+    let raw = &b.raw_properties[i];
+    let pos = raw.value.as_ref().map(|v| v.pos).unwrap_or(raw.pos);
+    b.source.at(pos, format!("/properties/{i}/value"))
 }
 
 fn constraint_problem(parsed: &Result<ConstraintValue, ConstraintError>) -> Option<String> {
