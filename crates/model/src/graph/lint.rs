@@ -128,10 +128,16 @@ fn stranded_entries(cx: &ChannelLint<'_>) -> Vec<Diagnostic> {
         .map(|i| {
             let e = &cx.channel.entries[i];
             let reason = reasons[i].as_deref().unwrap_or_default();
+            // The reason names the fix when it knows the entry to edit.
+            let fix = if reason.contains("; add ") {
+                ""
+            } else {
+                "; add it to the skips or skipRange of an entry on the replaces chain"
+            };
             Diagnostic::warning(
                 Code::StrandedEntry,
                 format!(
-                    "users on {} in channel {} cannot upgrade to the head {} with OLM v0: {reason}; add it to the skips or skipRange of an entry on the replaces chain",
+                    "users on {} in channel {} cannot upgrade to the head {} with OLM v0: {reason}{fix}",
                     q(&e.name.value),
                     cx.quoted,
                     q(cx.graph.head.as_deref().unwrap_or(""))
@@ -266,6 +272,8 @@ struct ZStreams<'c> {
     /// The version order (entry indexes), for minimum queries, prepared on first use.
     smallest: std::cell::OnceCell<Smallest<'c>>,
     sorted: &'c [usize],
+    /// How many of the first `p` positions are stranded entries (their users get no upgrade).
+    stranded: Vec<usize>,
 }
 
 impl<'c> ZStreams<'c> {
@@ -280,7 +288,11 @@ impl<'c> ZStreams<'c> {
             let start = if p > 0 && minor(p) == minor(p - 1) { group_start[p - 1] } else { p };
             group_start.push(start);
         }
-        ZStreams { group_start, smallest: std::cell::OnceCell::new(), sorted }
+        let mut stranded = vec![0];
+        for &i in sorted {
+            stranded.push(stranded[stranded.len() - 1] + usize::from(cx.graph.nodes[i].stranded));
+        }
+        ZStreams { group_start, smallest: std::cell::OnceCell::new(), sorted, stranded }
     }
 
     fn smallest(&self) -> &Smallest<'c> {
@@ -317,13 +329,8 @@ fn z_stream_gap(cx: &ChannelLint<'_>, z: &ZStreams<'_>, i: usize) -> Option<Diag
         .collect();
     crate::sort::sort(&mut named);
     named.dedup();
-    let covered: usize = by_range.iter().map(|r| r.len()).sum::<usize>() + named.len();
-    let missed = earlier.len() - covered;
-    if missed == 0 {
-        return None;
-    }
-    // The first missed entries in channel order: the smallest entry indexes over the earlier
-    // positions outside the range, the named ones left out.
+    // The earlier positions outside the range; the missed entries are those not named, and not
+    // stranded (stranded-entry says their users get no upgrade at all).
     let mut gaps = Vec::new();
     let mut at = earlier.start;
     for r in &by_range {
@@ -331,7 +338,14 @@ fn z_stream_gap(cx: &ChannelLint<'_>, z: &ZStreams<'_>, i: usize) -> Option<Diag
         at = r.end;
     }
     gaps.push(at..earlier.end);
-    let first = z.smallest().take(gaps, LIST_CAP, |x| named.binary_search(&x).is_ok());
+    let stranded = |x: usize| cx.graph.nodes[x].stranded;
+    let left: usize = gaps.iter().map(|r| r.len() + z.stranded[r.start] - z.stranded[r.end]).sum();
+    let missed = left - named.iter().filter(|&&x| !stranded(x)).count();
+    if missed == 0 {
+        return None;
+    }
+    // The first missed entries in channel order: the smallest entry indexes over the gaps.
+    let first = z.smallest().take(gaps, LIST_CAP, |x| named.binary_search(&x).is_ok() || stranded(x));
     let names = first.iter().map(|&x| q(&cx.channel.entries[x].name.value));
     Some(Diagnostic::warning(
         Code::ZStreamGap,
@@ -420,7 +434,7 @@ mod tests {
             assert_eq!(
                 got,
                 [format!(
-                    "users on \"foo.v1.0.0\" in channel \"stable\" cannot upgrade to the head \"foo.v2.0.0\" with OLM v0: only {} (and 2 more) upgrade \"foo.v1.0.0\", and OLM v0 never installs them: they are skipped by another entry or not on the replaces chain from the head of channel \"stable\"; add it to the skips or skipRange of an entry on the replaces chain",
+                    "users on \"foo.v1.0.0\" in channel \"stable\" cannot upgrade to the head \"foo.v2.0.0\" with OLM v0: only {} (and 2 more) upgrade \"foo.v1.0.0\", and OLM v0 never installs them: \"foo.v2.0.0\" skips them, so OLM v0 drops them from the replaces chain; add \"foo.v1.0.0\" to the skips of \"foo.v2.0.0\"",
                     named.join(", ")
                 )]
             );
@@ -440,8 +454,27 @@ mod tests {
         fn an_entry_without_an_olm_v0_path_to_the_head_is_stranded() {
             assert_eq!(
                 warnings(Code::StrandedEntry, REPLACES_WHAT_IT_SKIPS),
-                ["users on \"foo.v1.0.0\" in channel \"stable\" cannot upgrade to the head \"foo.v1.2.0\" with OLM v0: only \"foo.v1.1.0\" upgrade \"foo.v1.0.0\", and OLM v0 never installs them: they are skipped by another entry or not on the replaces chain from the head of channel \"stable\"; add it to the skips or skipRange of an entry on the replaces chain"]
+                ["users on \"foo.v1.0.0\" in channel \"stable\" cannot upgrade to the head \"foo.v1.2.0\" with OLM v0: only \"foo.v1.1.0\" upgrades \"foo.v1.0.0\", and OLM v0 never installs it: \"foo.v1.2.0\" both replaces and skips \"foo.v1.1.0\", so OLM v0 drops it from the replaces chain; add \"foo.v1.0.0\" to the skips of \"foo.v1.2.0\""]
             );
+        }
+
+        #[test]
+        fn an_upgrader_off_the_chain_from_the_head_is_named_and_the_head_is_to_skip_it() {
+            // 1.1.0 upgrades 1.0.0, but the head 1.2.0 replaces 0.9.0 and skips what replaces
+            // 1.1.0: 1.1.0 is on no chain.
+            let entries = "
+                - name: foo.v0.9.0
+                - name: foo.v1.0.0
+                - name: foo.v1.1.0
+                  replaces: foo.v1.0.0
+                - name: foo.v1.1.5
+                  replaces: foo.v1.1.0
+                - name: foo.v1.2.0
+                  replaces: foo.v0.9.0
+                  skips: [foo.v1.1.5]
+            ";
+            let got = warnings(Code::StrandedEntry, entries);
+            assert!(got[0].ends_with(": only \"foo.v1.1.0\" upgrades \"foo.v1.0.0\", and OLM v0 never installs it: \"foo.v1.1.0\" is not on the replaces chain from the head \"foo.v1.2.0\"; add \"foo.v1.0.0\" to the skips of \"foo.v1.2.0\""), "{got:?}");
         }
 
         #[test]
@@ -632,6 +665,41 @@ mod tests {
                 warnings(Code::ZStreamGap, entries),
                 ["\"foo.v1.0.2\" does not replace, skip or cover with skipRange the earlier 1.0 patches \"foo.v1.0.0\": users on them upgrade one patch at a time (a skipRange like \">=1.0.0 <1.0.2\" fixes it)"]
             );
+        }
+
+        #[test]
+        fn stranded_earlier_patches_are_left_to_stranded_entry() {
+            // clusterpulse: 0.3.0 both replaces and skips 0.2.3, the only upgrade of 0.2.0–0.2.2,
+            // so their users get no upgrade at all, not one patch at a time.
+            let entries = "
+                - name: foo.v0.2.0
+                - name: foo.v0.2.1
+                - name: foo.v0.2.2
+                - name: foo.v0.2.3
+                  skips: [foo.v0.2.0, foo.v0.2.1, foo.v0.2.2]
+                - name: foo.v0.3.0
+                  replaces: foo.v0.2.3
+                  skips: [foo.v0.2.3]
+            ";
+            assert_eq!(warnings(Code::StrandedEntry, entries).len(), 3);
+            assert_eq!(warnings(Code::ZStreamGap, entries), Vec::<String>::new());
+            // Earlier patches that are not stranded are still named, the stranded one is not.
+            let entries = "
+                - name: foo.v1.0.0
+                - name: foo.v1.0.1
+                  replaces: foo.v1.0.0
+                - name: foo.v1.0.2
+                - name: foo.v1.0.3
+                  replaces: foo.v1.0.2
+                  skips: [foo.v1.0.1]
+                - name: foo.v1.0.4
+                  replaces: foo.v1.0.3
+            ";
+            assert_eq!(warnings(Code::StrandedEntry, entries).len(), 1);
+            let got = warnings(Code::ZStreamGap, entries);
+            assert_eq!(got.len(), 2, "{got:?}");
+            assert!(got[0].starts_with("\"foo.v1.0.2\" does not replace, skip or cover with skipRange the earlier 1.0 patches \"foo.v1.0.1\":"), "{got:?}");
+            assert!(got[1].starts_with("\"foo.v1.0.4\" does not replace, skip or cover with skipRange the earlier 1.0 patches \"foo.v1.0.1\", \"foo.v1.0.2\":"), "{got:?}");
         }
 
         #[test]

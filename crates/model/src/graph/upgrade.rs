@@ -416,7 +416,8 @@ impl<'a> V0Channel<'a> {
         let blocked = walk.blocked.map(|b| self.channel.entries[b].name.value.clone());
         let reason = walk.stranded().then(|| {
             let off = if blocked.is_some() { (Vec::new(), 0) } else { self.off_order_upgraders(&walk.cur) };
-            self.reason(&walk.cur, blocked, off)
+            let e = &self.channel.entries;
+            self.reason(&walk.cur, blocked, off, |u| e.iter().position(|x| x.skips.iter().any(|s| s.value == u)))
         });
         let from = walker.start_name(self.channel, begin);
         Ok(walk.into_path(from, head.map(|h| walker.name(self.channel, h)), reason))
@@ -460,7 +461,7 @@ impl<'a> V0Channel<'a> {
                         let (first, count) = std::mem::take(&mut by_range[o.end]);
                         self.with_declared(o.end, &declared, fans, first, count)
                     };
-                    self.reason(&cur, blocked, off)
+                    self.reason(&cur, blocked, off, |u| declared.of(u).find(|x| x.1 == EdgeKind::Skips).map(|x| x.0))
                 });
                 Some(reason.clone())
             })
@@ -513,8 +514,15 @@ impl<'a> V0Channel<'a> {
     }
 
     /// A sentence saying why OLM v0 stops at `cur`: the prohibited entry passed over, else the
-    /// entries off OLM v0's order that would upgrade it (`off`: the first ones and how many).
-    fn reason(&self, cur: &Current<'_>, deprecated: Option<String>, off: (Vec<usize>, usize)) -> String {
+    /// entries off OLM v0's order that would upgrade it (`off`: the first ones and how many), each
+    /// with the edge that keeps it off (`skipper`: the entry that skips a name), and the fix.
+    fn reason(
+        &self,
+        cur: &Current<'_>,
+        deprecated: Option<String>,
+        off: (Vec<usize>, usize),
+        skipper: impl Fn(&str) -> Option<usize>,
+    ) -> String {
         let who = display_name(cur);
         if let Some(name) = deprecated {
             return format!(
@@ -524,16 +532,47 @@ impl<'a> V0Channel<'a> {
             );
         }
         let (first, count) = off;
-        if count > 0 {
-            let names = first.iter().map(|&i| q(&self.channel.entries[i].name.value));
+        let Some(head) = self.order.first().map(|&h| &self.channel.entries[h].name.value).filter(|_| count > 0) else {
             return format!(
-                "only {} upgrade {}, and OLM v0 never installs them: they are skipped by another entry or not on the replaces chain from the head of channel {}",
-                join_counted(names, count, ", "),
-                q(&who),
-                q(&self.channel.name)
+                "no entry of channel {} on OLM v0's replaces chain {}",
+                q(&self.channel.name),
+                upgrades(cur)
             );
+        };
+        // The upgraders grouped by the entry that skips them (`None`: off the chain from the head).
+        let mut groups: Vec<(Option<usize>, Vec<&str>)> = Vec::new();
+        for &i in &first {
+            let u = self.channel.entries[i].name.value.as_str();
+            let k = skipper(u);
+            match groups.iter_mut().find(|g| g.0 == k) {
+                Some(g) => g.1.push(u),
+                None => groups.push((k, vec![u])),
+            }
         }
-        format!("no entry of channel {} on OLM v0's replaces chain {}", q(&self.channel.name), upgrades(cur))
+        let fix = groups.iter().find_map(|g| g.0).map_or(head, |s| &self.channel.entries[s].name.value);
+        let why: Vec<String> = groups
+            .iter()
+            .map(|(k, us)| {
+                let list = us.iter().map(|u| q(u)).collect::<Vec<_>>().join(", ");
+                let Some(s) = k.map(|s| &self.channel.entries[s]) else {
+                    let are = if us.len() == 1 { "is" } else { "are" };
+                    return format!("{list} {are} not on the replaces chain from the head {}", q(head));
+                };
+                let both = if us == &[s.replaces.value.as_str()] { " both replaces and" } else { "" };
+                let it = if us.len() == 1 { "it" } else { "them" };
+                let list = if groups.len() == 1 && us.len() > 1 { it } else { &list };
+                format!("{}{both} skips {list}, so OLM v0 drops {it} from the replaces chain", q(&s.name.value))
+            })
+            .collect();
+        let (s, them) = if count == 1 { ("s", "it") } else { ("", "them") };
+        format!(
+            "only {} upgrade{s} {}, and OLM v0 never installs {them}: {}; add {} to the skips of {}",
+            join_counted(first.iter().map(|&i| q(&self.channel.entries[i].name.value)), count, ", "),
+            q(&who),
+            why.join("; "),
+            q(&who),
+            q(fix)
+        )
     }
 }
 
@@ -917,7 +956,7 @@ mod tests {
             assert_eq!(
                 p.reason.as_deref(),
                 Some(
-                    "only \"foo.v1.1.0\" upgrade \"foo.v1.0.0\", and OLM v0 never installs them: they are skipped by another entry or not on the replaces chain from the head of channel \"stable\""
+                    "only \"foo.v1.1.0\" upgrades \"foo.v1.0.0\", and OLM v0 never installs it: \"foo.v1.2.0\" both replaces and skips \"foo.v1.1.0\", so OLM v0 drops it from the replaces chain; add \"foo.v1.0.0\" to the skips of \"foo.v1.2.0\""
                 )
             );
             // OLM v1 has no channel order: every declared edge counts, skipped entries included.
