@@ -140,3 +140,23 @@ fn a_path_through_a_deprecated_release() {
     let plan = plan_edit(&new, &op).expect("applies");
     assert_eq!(diff(&model(&old), &model(&plan.files)).findings, []);
 }
+
+#[test]
+fn a_z_stream_that_no_longer_converges_gets_its_skip_range() {
+    let old = "
+        - name: foo.v1.0.0
+        - name: foo.v1.0.1
+          replaces: foo.v1.0.0
+        - name: foo.v1.0.2
+          replaces: foo.v1.0.1
+          skipRange: '>=1.0.0 <1.0.2'
+    ";
+    let new = "
+        - name: foo.v1.0.0
+        - name: foo.v1.0.1
+          replaces: foo.v1.0.0
+        - name: foo.v1.0.2
+          replaces: foo.v1.0.1
+    ";
+    assert_eq!(every_fix_removes_its_finding(old, new), 1);
+}

@@ -1,5 +1,6 @@
-//! The edits the diff offers to fix a finding. Each adds names to one entry's `skips` (so the
-//! users on those versions upgrade straight to that entry), and is offered as the operation
+//! The edits the diff offers to fix a finding. Most add names to one entry's `skips` (so the
+//! users on those versions upgrade straight to that entry); a z-stream fix sets the newest
+//! patch's `skipRange`. Each is offered as the operation
 //! `olm-catalog edit CATALOG json --op '…'` takes: a `setEdges` of the entry with its skips as
 //! they are plus the names added. A fix for stranded users is checked before it is offered: in
 //! the channel so edited, OLM v0 and v1 take them to the head.
@@ -24,12 +25,29 @@ pub(crate) struct SkipsFix {
 
 /// The `setEdges` operation, in the JSON `olm-catalog edit … json --op` reads.
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct SetEdges<'a> {
     op: &'static str,
     package: &'a str,
     channel: &'a str,
     bundle: &'a str,
-    skips: Vec<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skips: Option<Vec<&'a str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skip_range: Option<&'a str>,
+}
+
+/// The operation that sets the `skipRange` of entry `entry` of channel `c` of package `p`.
+pub(crate) fn skip_range_op(p: &Package, c: &Channel, entry: &str, range: &str) -> String {
+    let op = SetEdges {
+        op: "setEdges",
+        package: &p.name,
+        channel: &c.name,
+        bundle: entry,
+        skips: None,
+        skip_range: Some(range),
+    };
+    serde_json::to_string(&op).unwrap_or_default()
 }
 
 /// At most this many names are listed in a sentence; more are shown as `first … last (N)`.
@@ -51,7 +69,14 @@ impl SkipsFix {
         let old = c.entry(&self.entry).map(|e| e.skips.as_slice()).unwrap_or_default();
         let mut skips: Vec<&str> = old.iter().map(|s| s.value.as_str()).collect();
         skips.extend(self.add.iter().map(String::as_str).filter(|n| !old.iter().any(|s| s.value == *n)));
-        let op = SetEdges { op: "setEdges", package: &p.name, channel: &c.name, bundle: &self.entry, skips };
+        let op = SetEdges {
+            op: "setEdges",
+            package: &p.name,
+            channel: &c.name,
+            bundle: &self.entry,
+            skips: Some(skips),
+            skip_range: None,
+        };
         serde_json::to_string(&op).unwrap_or_default()
     }
 

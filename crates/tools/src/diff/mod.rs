@@ -557,6 +557,12 @@ mod tests {
                 d.findings[0].message,
                 "users on \"foo.v1.0.0\" (version 1.0.0) in channel \"stable\" of package \"foo\" upgrade first to \"foo.v1.0.1\" with OLM v0 and v1, not to the newest 1.0 patch \"foo.v1.0.2\" (version 1.0.2): give \"foo.v1.0.2\" a skipRange like \">=1.0.0 <1.0.2\""
             );
+            assert_eq!(
+                d.fixes[0].as_deref(),
+                Some(
+                    r#"{"op":"setEdges","package":"foo","channel":"stable","bundle":"foo.v1.0.2","skipRange":">=1.0.0 <1.0.2"}"#
+                )
+            );
         }
 
         #[test]
@@ -807,6 +813,7 @@ mod tests {
             let new = Catalog::new().channel("bar", "stable", "- name: bar.v1.0.0").build();
             let d = diff(&old, &new);
             assert_eq!(d.findings.iter().map(|f| f.code).collect::<Vec<_>>(), [Code::UpdatePackageRemoved]);
+            assert!(d.findings[0].message.ends_with(": OLM v0 and v1 leave their users where they are, with no more updates; deprecate the package (olm.deprecations) for a release before removing it, so they are told to move"), "{}", d.findings[0].message);
             assert_eq!(
                 d.packages.iter().map(|p| (p.name.as_str(), p.kind)).collect::<Vec<_>>(),
                 [("foo", ChangeKind::Removed)]
@@ -854,6 +861,12 @@ mod tests {
             let f = &d.findings[0];
             assert_eq!(f.code, Code::UpdateRequiredApiDropped);
             assert!(f.message.starts_with("the head \"foo.v1.2.0\" of channel \"stable\" of package \"foo\" no longer provides the API \"example.com/v1, Kind=Foo\""), "{}", f.message);
+            assert!(
+                f.message.contains("OLM v0 silently keeps users on the old version")
+                    && f.message.contains("OLM v1, which resolves no dependencies, upgrades them"),
+                "{}",
+                f.message
+            );
             assert_eq!(f.related[0].message, "required by \"bar.v1.0.0\" of package \"bar\"");
             // Nobody requires it: no finding.
             let old = Catalog::new().channel("foo", "stable", CHAIN).property("foo.v1.2.0", "olm.gvk", gvk).build();

@@ -53,7 +53,7 @@ fn package_removed(old: &Package) -> Diagnostic {
     Diagnostic::error(
         Code::UpdatePackageRemoved,
         format!(
-            "package {} is gone from the new catalog, but {installed} channel entries of the old one may be installed: their users get no more updates",
+            "package {} is gone from the new catalog, but {installed} channel entries of the old one may be installed: OLM v0 and v1 leave their users where they are, with no more updates; deprecate the package (olm.deprecations) for a release before removing it, so they are told to move",
             q(&old.name)
         ),
         locate::package(old),
@@ -188,8 +188,8 @@ impl<'a> ChannelCheck<'a> {
             if let Some(d) = self.multiple_replacements(new_c, i) {
                 self.push(i, d);
             }
-            if let Some(d) = self.z_stream(new_c, i) {
-                self.push(i, d);
+            if let Some((d, op)) = self.z_stream(new_c, i) {
+                self.push_fixed(i, d, op);
             }
         }
         self.through_deprecated(new_c);
@@ -408,7 +408,7 @@ impl<'a> ChannelCheck<'a> {
     /// channel, and the change made that worse: it did not before, or its path to where it went
     /// got longer. A routine release appended after the old path (3.17.2 → 3.17.3 → new 3.17.4)
     /// is not reported: nobody's path got worse.
-    fn z_stream(&self, new_c: &Channel, i: usize) -> Option<Diagnostic> {
+    fn z_stream(&self, new_c: &Channel, i: usize) -> Option<(Diagnostic, Option<String>)> {
         let row = &self.rows[i];
         let routes = row.new.as_ref()?;
         let v = bundle_of(self.old_p, self.old_entry(i))?.version.as_ref()?;
@@ -432,11 +432,13 @@ impl<'a> ChannelCheck<'a> {
         let s = v.semver();
         let at =
             new_c.entry(&row.installed).map_or_else(|| locate::channel(self.new_p, new_c), |e| locate::entry(new_c, e));
-        Some(
-            Diagnostic::note(
+        // The fix is offered when the newest patch has no skipRange to lose.
+        let range = format!(">={}.{}.0 <{newest_v}", s.major, s.minor);
+        let op = newest.skip_range.is_none().then(|| fix::skip_range_op(self.new_p, new_c, &newest.name.value, &range));
+        let d = Diagnostic::note(
                 Code::UpdateZStreamNotConverging,
                 format!(
-                    "users on {} (version {v}) in channel {} upgrade first to {} with {}, not to the newest {}.{} patch {} (version {newest_v}): give {} a skipRange like \">={}.{}.0 <{newest_v}\"",
+                    "users on {} (version {v}) in channel {} upgrade first to {} with {}, not to the newest {}.{} patch {} (version {newest_v}): give {} a skipRange like \"{range}\"",
                     q(&row.installed),
                     self.quoted(),
                     q(next),
@@ -445,13 +447,11 @@ impl<'a> ChannelCheck<'a> {
                     s.minor,
                     q(&newest.name.value),
                     q(&newest.name.value),
-                    s.major,
-                    s.minor
                 ),
                 at,
             )
-            .with_related("the newest patch", locate::entry(new_c, newest)),
-        )
+            .with_related("the newest patch", locate::entry(new_c, newest));
+        Some((d, op))
     }
 
     /// `update-path-through-deprecated`: the new routes pass through a release (not the head)
