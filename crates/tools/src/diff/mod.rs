@@ -664,7 +664,7 @@ mod tests {
             ");
             let d = diff(&one(CHAIN), &new);
             assert_eq!(found(&one(CHAIN), &new), [(Code::UpdateHeadBackwards, "stable".into())]);
-            assert!(d.findings[0].message.ends_with("from \"foo.v1.2.0\" (version 1.2.0) to \"foo.v1.1.0\" (version 1.1.0): OLM v0 and v1 leave users on the old head where they are, above the head, with no more updates; new subscriptions start at \"foo.v1.1.0\""), "{}", d.findings[0].message);
+            assert!(d.findings[0].message.ends_with("from \"foo.v1.2.0\" (version 1.2.0) to \"foo.v1.1.0\" (version 1.1.0): OLM v0 and v1 leave users on the old head where they are, above the head, with no more updates; new subscriptions start at \"foo.v1.1.0\". Keep \"foo.v1.2.0\" as the head, or give the new head a version above 1.2.0"), "{}", d.findings[0].message);
             assert!(d.has_errors());
         }
 
@@ -681,7 +681,7 @@ mod tests {
             ");
             let d = diff(&old, &new);
             assert_eq!(found(&old, &new), [(Code::UpdateHeadBackwards, "stable".into())]);
-            assert!(d.findings[0].message.ends_with(": OLM v0 and v1 take users on the old head down to \"foo.v0.0.5230\" (version 0.0.5230), a downgrade; new subscriptions start at \"foo.v0.0.5230\""), "{}", d.findings[0].message);
+            assert!(d.findings[0].message.ends_with(": OLM v0 and v1 take users on the old head down to \"foo.v0.0.5230\" (version 0.0.5230), a downgrade; new subscriptions start at \"foo.v0.0.5230\". Keep \"foo.v1.2.5228\" as the head, or give the new head a version above 1.2.5228"), "{}", d.findings[0].message);
             assert!(!d.findings[0].message.contains("never downgrades"));
         }
 

@@ -295,6 +295,12 @@ impl<'a> ChannelCheck<'a> {
         }
         let i = self.old_c.entries.iter().position(|e| e.name.value == ho.name.value)?;
         let olm = self.rows[i].new.as_ref().map(|r| old_head_fate(r, &hn.name.value, vn)).unwrap_or_default();
+        let why = match prerelease_why(vo, vn) {
+            w if w.is_empty() => {
+                format!(". Keep {} as the head, or give the new head a version above {vo}", q(&ho.name.value))
+            }
+            w => w,
+        };
         let d = Diagnostic::error(
             Code::UpdateHeadBackwards,
             format!(
@@ -303,7 +309,7 @@ impl<'a> ChannelCheck<'a> {
                 q(&ho.name.value),
                 q(&hn.name.value),
                 q(&hn.name.value),
-                prerelease_why(vo, vn)
+                why
             ),
             locate::entry(new_c, hn),
         )
