@@ -128,12 +128,8 @@ fn stranded_entries(cx: &ChannelLint<'_>) -> Vec<Diagnostic> {
         .map(|i| {
             let e = &cx.channel.entries[i];
             let reason = reasons[i].as_deref().unwrap_or_default();
-            // The reason names the fix when it knows the entry to edit.
-            let fix = if reason.contains("; add ") {
-                ""
-            } else {
-                "; add it to the skips or skipRange of an entry on the replaces chain"
-            };
+            // A reason naming the upgraders off the chain ("only …") names the entry to edit.
+            let fix = if reason.starts_with("only ") { "" } else { "; skip it from an entry on the replaces chain" };
             Diagnostic::warning(
                 Code::StrandedEntry,
                 format!(
@@ -160,11 +156,10 @@ fn replaces_skipped(cx: &ChannelLint<'_>, e: &Entry) -> Option<Diagnostic> {
     Some(Diagnostic::warning(
         Code::ReplacesSkipped,
         format!(
-            "{} replaces {}, which {} skips: opm 1.58 and later stop the replaces chain there (so what {} replaces must be skipped too), while older opm and OLM v0's channel order walk through it; replace the skipping entry instead",
+            "{} replaces {}, which {} skips: opm 1.58 and later stop the replaces chain there, while older opm and OLM v0's channel order walk through it; replace the skipping entry instead",
             q(&e.name.value),
             q(target),
             q(skipper),
-            q(target)
         ),
         cx.at(e, "replaces"),
     ))
@@ -272,8 +267,6 @@ struct ZStreams<'c> {
     /// The version order (entry indexes), for minimum queries, prepared on first use.
     smallest: std::cell::OnceCell<Smallest<'c>>,
     sorted: &'c [usize],
-    /// How many of the first `p` positions are stranded entries (their users get no upgrade).
-    stranded: Vec<usize>,
 }
 
 impl<'c> ZStreams<'c> {
@@ -288,11 +281,7 @@ impl<'c> ZStreams<'c> {
             let start = if p > 0 && minor(p) == minor(p - 1) { group_start[p - 1] } else { p };
             group_start.push(start);
         }
-        let mut stranded = vec![0];
-        for &i in sorted {
-            stranded.push(stranded[stranded.len() - 1] + usize::from(cx.graph.nodes[i].stranded));
-        }
-        ZStreams { group_start, smallest: std::cell::OnceCell::new(), sorted, stranded }
+        ZStreams { group_start, smallest: std::cell::OnceCell::new(), sorted }
     }
 
     fn smallest(&self) -> &Smallest<'c> {
@@ -329,8 +318,14 @@ fn z_stream_gap(cx: &ChannelLint<'_>, z: &ZStreams<'_>, i: usize) -> Option<Diag
         .collect();
     crate::sort::sort(&mut named);
     named.dedup();
-    // The earlier positions outside the range; the missed entries are those not named, and not
-    // stranded (stranded-entry says their users get no upgrade at all).
+    let covered: usize = by_range.iter().map(|r| r.len()).sum::<usize>() + named.len();
+    let missed = earlier.len() - covered;
+    if missed == 0 {
+        return None;
+    }
+    // The first missed entries in channel order: the smallest entry indexes over the earlier
+    // positions outside the range, the named ones left out, and the stranded ones
+    // (stranded-entry says their users get no upgrade at all, not one patch at a time).
     let mut gaps = Vec::new();
     let mut at = earlier.start;
     for r in &by_range {
@@ -338,14 +333,12 @@ fn z_stream_gap(cx: &ChannelLint<'_>, z: &ZStreams<'_>, i: usize) -> Option<Diag
         at = r.end;
     }
     gaps.push(at..earlier.end);
-    let stranded = |x: usize| cx.graph.nodes[x].stranded;
-    let left: usize = gaps.iter().map(|r| r.len() + z.stranded[r.start] - z.stranded[r.end]).sum();
-    let missed = left - named.iter().filter(|&&x| !stranded(x)).count();
-    if missed == 0 {
+    let first = z.smallest().take(gaps, LIST_CAP, |x| named.binary_search(&x).is_ok() || cx.graph.nodes[x].stranded);
+    if first.is_empty() {
         return None;
     }
-    // The first missed entries in channel order: the smallest entry indexes over the gaps.
-    let first = z.smallest().take(gaps, LIST_CAP, |x| named.binary_search(&x).is_ok() || stranded(x));
+    // Past the names shown, the count is of every earlier patch not upgraded directly.
+    let missed = if first.len() < LIST_CAP { first.len() } else { missed };
     let names = first.iter().map(|&x| q(&cx.channel.entries[x].name.value));
     Some(Diagnostic::warning(
         Code::ZStreamGap,
@@ -434,7 +427,7 @@ mod tests {
             assert_eq!(
                 got,
                 [format!(
-                    "users on \"foo.v1.0.0\" in channel \"stable\" cannot upgrade to the head \"foo.v2.0.0\" with OLM v0: only {} (and 2 more) upgrade \"foo.v1.0.0\", and OLM v0 never installs them: \"foo.v2.0.0\" skips them, so OLM v0 drops them from the replaces chain; add \"foo.v1.0.0\" to the skips of \"foo.v2.0.0\"",
+                    "users on \"foo.v1.0.0\" in channel \"stable\" cannot upgrade to the head \"foo.v2.0.0\" with OLM v0: only {} (and 2 more) upgrade \"foo.v1.0.0\", and OLM v0 never installs them: \"foo.v2.0.0\" skips \"foo.v1.1.1\", so OLM v0 drops it; add \"foo.v1.0.0\" to the skips of \"foo.v2.0.0\"",
                     named.join(", ")
                 )]
             );
@@ -454,7 +447,7 @@ mod tests {
         fn an_entry_without_an_olm_v0_path_to_the_head_is_stranded() {
             assert_eq!(
                 warnings(Code::StrandedEntry, REPLACES_WHAT_IT_SKIPS),
-                ["users on \"foo.v1.0.0\" in channel \"stable\" cannot upgrade to the head \"foo.v1.2.0\" with OLM v0: only \"foo.v1.1.0\" upgrades \"foo.v1.0.0\", and OLM v0 never installs it: \"foo.v1.2.0\" both replaces and skips \"foo.v1.1.0\", so OLM v0 drops it from the replaces chain; add \"foo.v1.0.0\" to the skips of \"foo.v1.2.0\""]
+                ["users on \"foo.v1.0.0\" in channel \"stable\" cannot upgrade to the head \"foo.v1.2.0\" with OLM v0: only \"foo.v1.1.0\" upgrades \"foo.v1.0.0\", and OLM v0 never installs it: \"foo.v1.2.0\" skips \"foo.v1.1.0\", so OLM v0 drops it; add \"foo.v1.0.0\" to the skips of \"foo.v1.2.0\""]
             );
         }
 
@@ -474,7 +467,7 @@ mod tests {
                   skips: [foo.v1.1.5]
             ";
             let got = warnings(Code::StrandedEntry, entries);
-            assert!(got[0].ends_with(": only \"foo.v1.1.0\" upgrades \"foo.v1.0.0\", and OLM v0 never installs it: \"foo.v1.1.0\" is not on the replaces chain from the head \"foo.v1.2.0\"; add \"foo.v1.0.0\" to the skips of \"foo.v1.2.0\""), "{got:?}");
+            assert!(got[0].ends_with(": only \"foo.v1.1.0\" upgrades \"foo.v1.0.0\", and OLM v0 never installs it: it is not on the replaces chain from the head \"foo.v1.2.0\"; add \"foo.v1.0.0\" to the skips of \"foo.v1.2.0\""), "{got:?}");
         }
 
         #[test]
@@ -498,7 +491,7 @@ mod tests {
         fn replacing_an_entry_that_is_skipped_is_reported() {
             assert_eq!(
                 warnings(Code::ReplacesSkipped, REPLACES_WHAT_IT_SKIPS),
-                ["\"foo.v1.2.0\" replaces \"foo.v1.1.0\", which \"foo.v1.2.0\" skips: opm 1.58 and later stop the replaces chain there (so what \"foo.v1.1.0\" replaces must be skipped too), while older opm and OLM v0's channel order walk through it; replace the skipping entry instead"]
+                ["\"foo.v1.2.0\" replaces \"foo.v1.1.0\", which \"foo.v1.2.0\" skips: opm 1.58 and later stop the replaces chain there, while older opm and OLM v0's channel order walk through it; replace the skipping entry instead"]
             );
         }
 

@@ -416,8 +416,7 @@ impl<'a> V0Channel<'a> {
         let blocked = walk.blocked.map(|b| self.channel.entries[b].name.value.clone());
         let reason = walk.stranded().then(|| {
             let off = if blocked.is_some() { (Vec::new(), 0) } else { self.off_order_upgraders(&walk.cur) };
-            let e = &self.channel.entries;
-            self.reason(&walk.cur, blocked, off, |u| e.iter().position(|x| x.skips.iter().any(|s| s.value == u)))
+            self.reason(&walk.cur, blocked, off, &Declared::new(self.channel))
         });
         let from = walker.start_name(self.channel, begin);
         Ok(walk.into_path(from, head.map(|h| walker.name(self.channel, h)), reason))
@@ -461,7 +460,7 @@ impl<'a> V0Channel<'a> {
                         let (first, count) = std::mem::take(&mut by_range[o.end]);
                         self.with_declared(o.end, &declared, fans, first, count)
                     };
-                    self.reason(&cur, blocked, off, |u| declared.of(u).find(|x| x.1 == EdgeKind::Skips).map(|x| x.0))
+                    self.reason(&cur, blocked, off, &declared)
                 });
                 Some(reason.clone())
             })
@@ -514,14 +513,14 @@ impl<'a> V0Channel<'a> {
     }
 
     /// A sentence saying why OLM v0 stops at `cur`: the prohibited entry passed over, else the
-    /// entries off OLM v0's order that would upgrade it (`off`: the first ones and how many), each
-    /// with the edge that keeps it off (`skipper`: the entry that skips a name), and the fix.
+    /// entries off OLM v0's order that would upgrade it (`off`: the first ones and how many), the
+    /// edge that keeps the first skipped one off (from `declared`), and the fix.
     fn reason(
         &self,
         cur: &Current<'_>,
         deprecated: Option<String>,
         off: (Vec<usize>, usize),
-        skipper: impl Fn(&str) -> Option<usize>,
+        declared: &Declared<'_>,
     ) -> String {
         let who = display_name(cur);
         if let Some(name) = deprecated {
@@ -539,39 +538,22 @@ impl<'a> V0Channel<'a> {
                 upgrades(cur)
             );
         };
-        // The upgraders grouped by the entry that skips them (`None`: off the chain from the head).
-        let mut groups: Vec<(Option<usize>, Vec<&str>)> = Vec::new();
-        for &i in &first {
-            let u = self.channel.entries[i].name.value.as_str();
-            let k = skipper(u);
-            match groups.iter_mut().find(|g| g.0 == k) {
-                Some(g) => g.1.push(u),
-                None => groups.push((k, vec![u])),
-            }
+        // When an entry skips the first upgrader, that edge and entry are named; else the
+        // upgraders are off the chain, and the head is to skip the release.
+        let e = &self.channel.entries;
+        let (s, them, are) = if count == 1 { ("s", "it", "is") } else { ("", "them", "are") };
+        let mut fix = head;
+        let mut why = format!("{them} {are} not on the replaces chain from the head {}", q(head));
+        let u = first.first().map_or(head, |&i| &e[i].name.value);
+        if let Some(k) = declared.skipper(u) {
+            fix = &e[k].name.value;
+            why = format!("{} skips {}, so OLM v0 drops it", q(fix), q(u));
         }
-        let fix = groups.iter().find_map(|g| g.0).map_or(head, |s| &self.channel.entries[s].name.value);
-        let why: Vec<String> = groups
-            .iter()
-            .map(|(k, us)| {
-                let list = us.iter().map(|u| q(u)).collect::<Vec<_>>().join(", ");
-                let Some(s) = k.map(|s| &self.channel.entries[s]) else {
-                    let are = if us.len() == 1 { "is" } else { "are" };
-                    return format!("{list} {are} not on the replaces chain from the head {}", q(head));
-                };
-                let both = if us == &[s.replaces.value.as_str()] { " both replaces and" } else { "" };
-                let it = if us.len() == 1 { "it" } else { "them" };
-                let list = if groups.len() == 1 && us.len() > 1 { it } else { &list };
-                format!("{}{both} skips {list}, so OLM v0 drops {it} from the replaces chain", q(&s.name.value))
-            })
-            .collect();
-        let (s, them) = if count == 1 { ("s", "it") } else { ("", "them") };
         format!(
-            "only {} upgrade{s} {}, and OLM v0 never installs {them}: {}; add {} to the skips of {}",
-            join_counted(first.iter().map(|&i| q(&self.channel.entries[i].name.value)), count, ", "),
-            q(&who),
-            why.join("; "),
-            q(&who),
-            q(fix)
+            "only {} upgrade{s} {who}, and OLM v0 never installs {them}: {why}; add {who} to the skips of {}",
+            join_counted(first.iter().map(|&i| q(&e[i].name.value)), count, ", "),
+            q(fix),
+            who = q(&who)
         )
     }
 }
@@ -956,7 +938,7 @@ mod tests {
             assert_eq!(
                 p.reason.as_deref(),
                 Some(
-                    "only \"foo.v1.1.0\" upgrades \"foo.v1.0.0\", and OLM v0 never installs it: \"foo.v1.2.0\" both replaces and skips \"foo.v1.1.0\", so OLM v0 drops it from the replaces chain; add \"foo.v1.0.0\" to the skips of \"foo.v1.2.0\""
+                    "only \"foo.v1.1.0\" upgrades \"foo.v1.0.0\", and OLM v0 never installs it: \"foo.v1.2.0\" skips \"foo.v1.1.0\", so OLM v0 drops it; add \"foo.v1.0.0\" to the skips of \"foo.v1.2.0\""
                 )
             );
             // OLM v1 has no channel order: every declared edge counts, skipped entries included.

@@ -722,7 +722,7 @@ mod tests {
             let d = diff(&one(CHAIN), &new);
             assert_eq!(
                 d.findings[0].message,
-                "users on \"foo.v1.0.0\" (version 1.0.0) in channel \"stable\" of package \"foo\" reached the head with OLM v0 in the old catalog, but are stranded in the new one: only \"foo.v1.1.0\" upgrades \"foo.v1.0.0\", and OLM v0 never installs it: \"foo.v1.2.0\" both replaces and skips \"foo.v1.1.0\", so OLM v0 drops it from the replaces chain; add \"foo.v1.0.0\" to the skips of \"foo.v1.2.0\""
+                "users on \"foo.v1.0.0\" (version 1.0.0) in channel \"stable\" of package \"foo\" reached the head with OLM v0 in the old catalog, but are stranded in the new one: only \"foo.v1.1.0\" upgrades \"foo.v1.0.0\", and OLM v0 never installs it: \"foo.v1.2.0\" skips \"foo.v1.1.0\", so OLM v0 drops it; add \"foo.v1.0.0\" to the skips of \"foo.v1.2.0\""
             );
         }
 
@@ -747,7 +747,7 @@ mod tests {
             ");
             let d = diff(&old, &new);
             let f = d.findings.iter().find(|f| f.code == Code::UpdateNewlyStranded).expect("found");
-            assert!(f.message.ends_with(": only \"foo.v1.1.0\" upgrades \"foo.v1.0.0\", and OLM v0 never installs it: \"foo.v1.3.0\" skips \"foo.v1.1.0\", so OLM v0 drops it from the replaces chain; add \"foo.v1.0.0\" to the skips of \"foo.v1.3.0\""), "{}", f.message);
+            assert!(f.message.ends_with(": only \"foo.v1.1.0\" upgrades \"foo.v1.0.0\", and OLM v0 never installs it: \"foo.v1.3.0\" skips \"foo.v1.1.0\", so OLM v0 drops it; add \"foo.v1.0.0\" to the skips of \"foo.v1.3.0\""), "{}", f.message);
         }
 
         #[test]

@@ -23,9 +23,8 @@ pub(crate) fn v0_fix(
         Some(b) => b.version.as_ref(),
         None => version.filter(|_| cur == installed),
     };
-    let mut upgraders = c.entries.iter().filter(|e| e.name.value != cur && upgrades(e, cur, cur_version)).peekable();
-    upgraders.peek()?;
-    let skipper = upgraders.find_map(|u| c.entries.iter().find(|s| s.skips.iter().any(|x| x.value == u.name.value)));
+    let first = c.entries.iter().find(|e| e.name.value != cur && upgrades(e, cur, cur_version))?;
+    let skipper = c.entries.iter().find(|s| s.skips.iter().any(|x| x.value == first.name.value));
     let target = skipper.or(c.head().ok())?;
     Some(SkipsFix { entry: target.name.value.clone(), add: vec![cur.to_string()] })
 }
