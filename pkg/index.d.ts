@@ -547,11 +547,19 @@ export interface PackageSafety {
   rows: SafetyRow[];
 }
 
+/** A finding of a diff, with the edit that fixes it when the diff knows one. */
+export interface DiffFinding extends Diagnostic {
+  /** The operation (JSON text of an `EditOperation`, a `setEdges` adding to an entry's skips) for `olm-catalog edit CATALOG json --op`, or `JSON.parse` it for `planEdit`. */
+  fix?: string;
+}
+
 /** The comparison of two catalogs (the CLI's `diff --format json`). */
 export interface CatalogDiff {
   packages: PackageChange[];
   /** Broken update promises (`update-*` codes), located in the new catalog (or the old one when the thing is gone). */
-  findings: Diagnostic[];
+  findings: DiffFinding[];
+  /** Whether some installed version's path changes (or has a finding); `false` is the text's "update safety: no installed version's path changes". */
+  pathsChanged: boolean;
   safety: PackageSafety[];
 }
 

@@ -132,7 +132,7 @@ test('diffCatalogs: file lists or loaded catalogs give the same CatalogDiff', ()
   assert.deepEqual(olm.diffCatalogs(a, b), d);
   assert.deepEqual(olm.diffCatalogs(old, b), d);
   const same = olm.diffCatalogs(old, old);
-  assert.deepEqual([same.packages, same.findings], [[], []]);
+  assert.deepEqual([same.packages, same.findings, same.pathsChanged, d.pathsChanged], [[], [], false, true]);
   assert.deepEqual(olm.diffCatalogs(old, neu, { package: 'bar' }).findings, []);
   const { text, failed } = olm.diffCatalogsText(a, b, { format: 'json' });
   assert.equal(failed, true);

@@ -126,7 +126,7 @@ fn zero_major(p: &Package, out: &mut Vec<Diagnostic>) {
             out.push(Diagnostic::note(
                 Code::Olmv1ZeroMajor,
                 format!(
-                    "channel {} upgrades {} to {} ({to}), across a 0.x minor version: OLM v1 version ranges such as ^0.y.z (and its former semver upgrade mode) treat that as a breaking change and do not follow it",
+                    "channel {} upgrades {} to {} ({to}), across a 0.x minor version: OLM v1 version ranges such as ^0.y.z treat that as a breaking change and do not follow it",
                     q(&c.name),
                     crate::gotext::join_capped(&crossing, ", ", crate::gotext::LIST_CAP),
                     q(&e.name.value)

@@ -128,10 +128,12 @@ fn stranded_entries(cx: &ChannelLint<'_>) -> Vec<Diagnostic> {
         .map(|i| {
             let e = &cx.channel.entries[i];
             let reason = reasons[i].as_deref().unwrap_or_default();
+            // A reason naming the upgraders off the chain ("only …") names the entry to edit.
+            let fix = if reason.starts_with("only ") { "" } else { "; skip it from an entry on the replaces chain" };
             Diagnostic::warning(
                 Code::StrandedEntry,
                 format!(
-                    "users on {} in channel {} cannot upgrade to the head {} with OLM v0: {reason}; add it to the skips or skipRange of an entry on the replaces chain",
+                    "users on {} in channel {} cannot upgrade to the head {} with OLM v0: {reason}{fix}",
                     q(&e.name.value),
                     cx.quoted,
                     q(cx.graph.head.as_deref().unwrap_or(""))
@@ -154,11 +156,10 @@ fn replaces_skipped(cx: &ChannelLint<'_>, e: &Entry) -> Option<Diagnostic> {
     Some(Diagnostic::warning(
         Code::ReplacesSkipped,
         format!(
-            "{} replaces {}, which {} skips: opm 1.58 and later stop the replaces chain there (so what {} replaces must be skipped too), while older opm and OLM v0's channel order walk through it; replace the skipping entry instead",
+            "{} replaces {}, which {} skips: opm 1.58 and later stop the replaces chain there, while older opm and OLM v0's channel order walk through it; replace the skipping entry instead",
             q(&e.name.value),
             q(target),
             q(skipper),
-            q(target)
         ),
         cx.at(e, "replaces"),
     ))
@@ -323,7 +324,8 @@ fn z_stream_gap(cx: &ChannelLint<'_>, z: &ZStreams<'_>, i: usize) -> Option<Diag
         return None;
     }
     // The first missed entries in channel order: the smallest entry indexes over the earlier
-    // positions outside the range, the named ones left out.
+    // positions outside the range, the named ones left out, and the stranded ones
+    // (stranded-entry says their users get no upgrade at all, not one patch at a time).
     let mut gaps = Vec::new();
     let mut at = earlier.start;
     for r in &by_range {
@@ -331,7 +333,12 @@ fn z_stream_gap(cx: &ChannelLint<'_>, z: &ZStreams<'_>, i: usize) -> Option<Diag
         at = r.end;
     }
     gaps.push(at..earlier.end);
-    let first = z.smallest().take(gaps, LIST_CAP, |x| named.binary_search(&x).is_ok());
+    let first = z.smallest().take(gaps, LIST_CAP, |x| named.binary_search(&x).is_ok() || cx.graph.nodes[x].stranded);
+    if first.is_empty() {
+        return None;
+    }
+    // Past the names shown, the count is of every earlier patch not upgraded directly.
+    let missed = if first.len() < LIST_CAP { first.len() } else { missed };
     let names = first.iter().map(|&x| q(&cx.channel.entries[x].name.value));
     Some(Diagnostic::warning(
         Code::ZStreamGap,
@@ -420,7 +427,7 @@ mod tests {
             assert_eq!(
                 got,
                 [format!(
-                    "users on \"foo.v1.0.0\" in channel \"stable\" cannot upgrade to the head \"foo.v2.0.0\" with OLM v0: only {} (and 2 more) upgrade \"foo.v1.0.0\", and OLM v0 never installs them: they are skipped by another entry or not on the replaces chain from the head of channel \"stable\"; add it to the skips or skipRange of an entry on the replaces chain",
+                    "users on \"foo.v1.0.0\" in channel \"stable\" cannot upgrade to the head \"foo.v2.0.0\" with OLM v0: only {} (and 2 more) upgrade \"foo.v1.0.0\", and OLM v0 never installs them: \"foo.v2.0.0\" skips \"foo.v1.1.1\", so OLM v0 drops it; add \"foo.v1.0.0\" to the skips of \"foo.v2.0.0\"",
                     named.join(", ")
                 )]
             );
@@ -440,8 +447,27 @@ mod tests {
         fn an_entry_without_an_olm_v0_path_to_the_head_is_stranded() {
             assert_eq!(
                 warnings(Code::StrandedEntry, REPLACES_WHAT_IT_SKIPS),
-                ["users on \"foo.v1.0.0\" in channel \"stable\" cannot upgrade to the head \"foo.v1.2.0\" with OLM v0: only \"foo.v1.1.0\" upgrade \"foo.v1.0.0\", and OLM v0 never installs them: they are skipped by another entry or not on the replaces chain from the head of channel \"stable\"; add it to the skips or skipRange of an entry on the replaces chain"]
+                ["users on \"foo.v1.0.0\" in channel \"stable\" cannot upgrade to the head \"foo.v1.2.0\" with OLM v0: only \"foo.v1.1.0\" upgrades \"foo.v1.0.0\", and OLM v0 never installs it: \"foo.v1.2.0\" skips \"foo.v1.1.0\", so OLM v0 drops it; add \"foo.v1.0.0\" to the skips of \"foo.v1.2.0\""]
             );
+        }
+
+        #[test]
+        fn an_upgrader_off_the_chain_from_the_head_is_named_and_the_head_is_to_skip_it() {
+            // 1.1.0 upgrades 1.0.0, but the head 1.2.0 replaces 0.9.0 and skips what replaces
+            // 1.1.0: 1.1.0 is on no chain.
+            let entries = "
+                - name: foo.v0.9.0
+                - name: foo.v1.0.0
+                - name: foo.v1.1.0
+                  replaces: foo.v1.0.0
+                - name: foo.v1.1.5
+                  replaces: foo.v1.1.0
+                - name: foo.v1.2.0
+                  replaces: foo.v0.9.0
+                  skips: [foo.v1.1.5]
+            ";
+            let got = warnings(Code::StrandedEntry, entries);
+            assert!(got[0].ends_with(": only \"foo.v1.1.0\" upgrades \"foo.v1.0.0\", and OLM v0 never installs it: it is not on the replaces chain from the head \"foo.v1.2.0\"; add \"foo.v1.0.0\" to the skips of \"foo.v1.2.0\""), "{got:?}");
         }
 
         #[test]
@@ -465,7 +491,7 @@ mod tests {
         fn replacing_an_entry_that_is_skipped_is_reported() {
             assert_eq!(
                 warnings(Code::ReplacesSkipped, REPLACES_WHAT_IT_SKIPS),
-                ["\"foo.v1.2.0\" replaces \"foo.v1.1.0\", which \"foo.v1.2.0\" skips: opm 1.58 and later stop the replaces chain there (so what \"foo.v1.1.0\" replaces must be skipped too), while older opm and OLM v0's channel order walk through it; replace the skipping entry instead"]
+                ["\"foo.v1.2.0\" replaces \"foo.v1.1.0\", which \"foo.v1.2.0\" skips: opm 1.58 and later stop the replaces chain there, while older opm and OLM v0's channel order walk through it; replace the skipping entry instead"]
             );
         }
 
@@ -632,6 +658,41 @@ mod tests {
                 warnings(Code::ZStreamGap, entries),
                 ["\"foo.v1.0.2\" does not replace, skip or cover with skipRange the earlier 1.0 patches \"foo.v1.0.0\": users on them upgrade one patch at a time (a skipRange like \">=1.0.0 <1.0.2\" fixes it)"]
             );
+        }
+
+        #[test]
+        fn stranded_earlier_patches_are_left_to_stranded_entry() {
+            // clusterpulse: 0.3.0 both replaces and skips 0.2.3, the only upgrade of 0.2.0–0.2.2,
+            // so their users get no upgrade at all, not one patch at a time.
+            let entries = "
+                - name: foo.v0.2.0
+                - name: foo.v0.2.1
+                - name: foo.v0.2.2
+                - name: foo.v0.2.3
+                  skips: [foo.v0.2.0, foo.v0.2.1, foo.v0.2.2]
+                - name: foo.v0.3.0
+                  replaces: foo.v0.2.3
+                  skips: [foo.v0.2.3]
+            ";
+            assert_eq!(warnings(Code::StrandedEntry, entries).len(), 3);
+            assert_eq!(warnings(Code::ZStreamGap, entries), Vec::<String>::new());
+            // Earlier patches that are not stranded are still named, the stranded one is not.
+            let entries = "
+                - name: foo.v1.0.0
+                - name: foo.v1.0.1
+                  replaces: foo.v1.0.0
+                - name: foo.v1.0.2
+                - name: foo.v1.0.3
+                  replaces: foo.v1.0.2
+                  skips: [foo.v1.0.1]
+                - name: foo.v1.0.4
+                  replaces: foo.v1.0.3
+            ";
+            assert_eq!(warnings(Code::StrandedEntry, entries).len(), 1);
+            let got = warnings(Code::ZStreamGap, entries);
+            assert_eq!(got.len(), 2, "{got:?}");
+            assert!(got[0].starts_with("\"foo.v1.0.2\" does not replace, skip or cover with skipRange the earlier 1.0 patches \"foo.v1.0.1\":"), "{got:?}");
+            assert!(got[1].starts_with("\"foo.v1.0.4\" does not replace, skip or cover with skipRange the earlier 1.0 patches \"foo.v1.0.1\", \"foo.v1.0.2\":"), "{got:?}");
         }
 
         #[test]

@@ -32,6 +32,11 @@ impl<'a> Declared<'a> {
         Declared { replaced_by, skipped_by }
     }
 
+    /// The first entry (in channel order) whose `skips` names `name`.
+    pub fn skipper(&self, name: &str) -> Option<usize> {
+        self.skipped_by.get(name).and_then(|v| v.first().copied())
+    }
+
     /// The entries whose `replaces` or `skips` names `name`, with the edge (an entry may come
     /// twice, once per field).
     pub fn of<'s>(&'s self, name: &str) -> impl Iterator<Item = (usize, EdgeKind)> + 's {

@@ -416,7 +416,7 @@ impl<'a> V0Channel<'a> {
         let blocked = walk.blocked.map(|b| self.channel.entries[b].name.value.clone());
         let reason = walk.stranded().then(|| {
             let off = if blocked.is_some() { (Vec::new(), 0) } else { self.off_order_upgraders(&walk.cur) };
-            self.reason(&walk.cur, blocked, off)
+            self.reason(&walk.cur, blocked, off, &Declared::new(self.channel))
         });
         let from = walker.start_name(self.channel, begin);
         Ok(walk.into_path(from, head.map(|h| walker.name(self.channel, h)), reason))
@@ -460,7 +460,7 @@ impl<'a> V0Channel<'a> {
                         let (first, count) = std::mem::take(&mut by_range[o.end]);
                         self.with_declared(o.end, &declared, fans, first, count)
                     };
-                    self.reason(&cur, blocked, off)
+                    self.reason(&cur, blocked, off, &declared)
                 });
                 Some(reason.clone())
             })
@@ -513,8 +513,15 @@ impl<'a> V0Channel<'a> {
     }
 
     /// A sentence saying why OLM v0 stops at `cur`: the prohibited entry passed over, else the
-    /// entries off OLM v0's order that would upgrade it (`off`: the first ones and how many).
-    fn reason(&self, cur: &Current<'_>, deprecated: Option<String>, off: (Vec<usize>, usize)) -> String {
+    /// entries off OLM v0's order that would upgrade it (`off`: the first ones and how many), the
+    /// edge that keeps the first skipped one off (from `declared`), and the fix.
+    fn reason(
+        &self,
+        cur: &Current<'_>,
+        deprecated: Option<String>,
+        off: (Vec<usize>, usize),
+        declared: &Declared<'_>,
+    ) -> String {
         let who = display_name(cur);
         if let Some(name) = deprecated {
             return format!(
@@ -524,16 +531,30 @@ impl<'a> V0Channel<'a> {
             );
         }
         let (first, count) = off;
-        if count > 0 {
-            let names = first.iter().map(|&i| q(&self.channel.entries[i].name.value));
+        let Some(head) = self.order.first().map(|&h| &self.channel.entries[h].name.value).filter(|_| count > 0) else {
             return format!(
-                "only {} upgrade {}, and OLM v0 never installs them: they are skipped by another entry or not on the replaces chain from the head of channel {}",
-                join_counted(names, count, ", "),
-                q(&who),
-                q(&self.channel.name)
+                "no entry of channel {} on OLM v0's replaces chain {}",
+                q(&self.channel.name),
+                upgrades(cur)
             );
+        };
+        // When an entry skips the first upgrader, that edge and entry are named; else the
+        // upgraders are off the chain, and the head is to skip the release.
+        let e = &self.channel.entries;
+        let (s, them, are) = if count == 1 { ("s", "it", "is") } else { ("", "them", "are") };
+        let mut fix = head;
+        let mut why = format!("{them} {are} not on the replaces chain from the head {}", q(head));
+        let u = first.first().map_or(head, |&i| &e[i].name.value);
+        if let Some(k) = declared.skipper(u) {
+            fix = &e[k].name.value;
+            why = format!("{} skips {}, so OLM v0 drops it", q(fix), q(u));
         }
-        format!("no entry of channel {} on OLM v0's replaces chain {}", q(&self.channel.name), upgrades(cur))
+        format!(
+            "only {} upgrade{s} {who}, and OLM v0 never installs {them}: {why}; add {who} to the skips of {}",
+            join_counted(first.iter().map(|&i| q(&e[i].name.value)), count, ", "),
+            q(fix),
+            who = q(&who)
+        )
     }
 }
 
@@ -917,7 +938,7 @@ mod tests {
             assert_eq!(
                 p.reason.as_deref(),
                 Some(
-                    "only \"foo.v1.1.0\" upgrade \"foo.v1.0.0\", and OLM v0 never installs them: they are skipped by another entry or not on the replaces chain from the head of channel \"stable\""
+                    "only \"foo.v1.1.0\" upgrades \"foo.v1.0.0\", and OLM v0 never installs it: \"foo.v1.2.0\" skips \"foo.v1.1.0\", so OLM v0 drops it; add \"foo.v1.0.0\" to the skips of \"foo.v1.2.0\""
                 )
             );
             // OLM v1 has no channel order: every declared edge counts, skipped entries included.

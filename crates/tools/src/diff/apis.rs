@@ -77,7 +77,7 @@ fn gvks(old: &Model, new: &Model) -> Vec<(String, Diagnostic)> {
             let d = Diagnostic::error(
                 Code::UpdateRequiredApiDropped,
                 format!(
-                    "the head {} of channel {} of package {} no longer provides the API {} that the old head provided, but {} still require it (olm.gvk.required): upgrading breaks them",
+                    "the head {} of channel {} of package {} no longer provides the API {} that the old head provided, but {} still require it (olm.gvk.required): while they are installed, OLM v0 silently keeps users on the old version (its resolver takes no upgrade that strands a dependent), and OLM v1, which resolves no dependencies, upgrades them and breaks them; keep the API in the head (an owned CRD or API service), or release those packages without the requirement first",
                     q(&head.name.value),
                     chans.join(", "),
                     q(&po.name),
@@ -116,7 +116,7 @@ fn packages(old: &Model, new: &Model) -> Vec<(String, Diagnostic)> {
                 let d = Diagnostic::error(
                     Code::UpdateRequiredApiDropped,
                     format!(
-                        "no bundle of package {} in the new catalog has a version in {}, which {} of package {} requires (olm.package.required); the old catalog had one",
+                        "no bundle of package {} in the new catalog has a version in {}, which {} of package {} requires (olm.package.required); the old catalog had one: OLM v0 can no longer resolve an install of it (OLM v1 resolves no dependencies); keep a bundle of that version in the catalog, or widen the range",
                         q(&r.package_name),
                         q(&r.version_range),
                         q(&b.name.value),

@@ -12,6 +12,7 @@
 
 mod apis;
 mod changes;
+mod fix;
 mod locate;
 mod safety;
 mod stranded_cause;
@@ -61,21 +62,66 @@ impl ValueChange {
     }
 }
 
-/// The whole comparison of two catalogs.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+/// The whole comparison of two catalogs. In JSON, a finding with a fix carries it as `fix`, and
+/// `pathsChanged` (after `findings`) says whether some installed version's path changes
+/// ([`CatalogDiff::paths_changed`]).
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct CatalogDiff {
     /// Packages that differ, by name.
     pub packages: Vec<PackageChange>,
     /// Broken update promises, sorted (errors and warnings with `update-*` codes).
     pub findings: Vec<Diagnostic>,
+    /// For each finding (same index), the edit that fixes it when the diff knows one: the JSON
+    /// operation `olm-catalog edit CATALOG json --op` takes (a `setEdges` adding to an entry's
+    /// skips), checked to work where it frees stranded users.
+    pub fixes: Vec<Option<String>>,
     /// Update safety of every package of the old catalog, by name.
     pub safety: Vec<PackageSafety>,
+}
+
+impl Serialize for CatalogDiff {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        #[derive(Serialize)]
+        struct Finding<'a> {
+            #[serde(flatten)]
+            finding: &'a Diagnostic,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            fix: Option<&'a str>,
+        }
+        let findings: Vec<Finding> = self
+            .findings
+            .iter()
+            .enumerate()
+            .map(|(i, finding)| Finding { finding, fix: self.fixes.get(i).and_then(|f| f.as_deref()) })
+            .collect();
+        let mut out = s.serialize_struct("CatalogDiff", 4)?;
+        out.serialize_field("packages", &self.packages)?;
+        out.serialize_field("findings", &findings)?;
+        out.serialize_field("pathsChanged", &self.paths_changed())?;
+        out.serialize_field("safety", &self.safety)?;
+        out.end()
+    }
 }
 
 impl CatalogDiff {
     /// Nothing changed and nothing was found.
     pub fn is_empty(&self) -> bool {
         self.packages.is_empty() && self.findings.is_empty()
+    }
+
+    /// The update-safety rows to show: those whose route changed or that have findings. When
+    /// there are none, no installed version's path changes.
+    pub fn changed_rows(&self) -> impl Iterator<Item = (&str, &SafetyRow)> {
+        self.safety
+            .iter()
+            .flat_map(|s| s.rows.iter().map(move |r| (s.package.as_str(), r)))
+            .filter(|(_, r)| r.changed || !r.findings.is_empty())
+    }
+
+    /// Whether some installed version's path changes (or has a finding); `pathsChanged` in JSON.
+    pub fn paths_changed(&self) -> bool {
+        self.changed_rows().next().is_some()
     }
 
     /// Whether some finding is an error (a broken update promise).
@@ -264,16 +310,19 @@ pub fn diff_with(old: &Model, new: &Model, options: &DiffOptions) -> CatalogDiff
     let wanted = |name: &str| options.package.as_deref().is_none_or(|p| p == name);
     let packages: Vec<PackageChange> = changes::packages(old, new).into_iter().filter(|p| wanted(&p.name)).collect();
     let mut findings = Vec::new();
+    let mut fixed = Vec::new();
     let mut safety: Vec<PackageSafety> = Vec::new();
     for p in old.packages.iter().filter(|p| wanted(&p.name)) {
         let changed = packages.iter().any(|c| c.name == p.name);
-        let (s, mut found) = safety::package(p, new.package(&p.name), changed);
+        let (s, mut found, mut fixes) = safety::package(p, new.package(&p.name), changed);
         safety.push(s);
         findings.append(&mut found);
+        fixed.append(&mut fixes);
     }
     findings.extend(apis::dropped(old, new).into_iter().filter(|(p, _)| wanted(p)).map(|(_, d)| d));
     sort_diagnostics(&mut findings);
-    CatalogDiff { packages, findings, safety }
+    let fixes = findings.iter().map(|f| fixed.iter().find(|(d, _)| d == f).map(|(_, op)| op.clone())).collect();
+    CatalogDiff { packages, findings, fixes, safety }
 }
 
 pub use text::to_text;
@@ -319,6 +368,10 @@ mod tests {
         assert!(d.is_empty(), "{d:#?}");
         assert!(d.safety[0].rows.iter().all(|r| !r.changed));
         assert_eq!(d.safety[0].rows.len(), 3);
+        // JSON says what the text's "update safety: no installed version's path changes" says.
+        let json = serde_json::to_value(&d).expect("json");
+        assert_eq!((json["pathsChanged"].as_bool(), json["findings"].as_array().map(Vec::len)), (Some(false), Some(0)));
+        assert!(to_text(&d).starts_with("update safety: no installed version's path changes\n"));
     }
 
     mod skipping_updates {
@@ -390,6 +443,77 @@ mod tests {
             assert_eq!(found(&old(), &new), [(Code::UpdatePathThroughDeprecated, "stable".into())]);
             assert!(d.findings[0].message.contains("OLM v0 and v1 now upgrades \"etcd.v0.9.0\" through \"etcd.v0.9.1\", which is deprecated (do not use etcd.v0.9.1)"), "{}", d.findings[0].message);
             assert_eq!((d.findings[0].location.line, d.findings[0].location.pointer.as_str()), (10, "/entries/1/name"));
+            // The fix names the entry after it and the edit, and is offered as an operation.
+            assert!(
+                d.findings[0].message.ends_with("; add \"etcd.v0.9.0\" to the skips of \"etcd.v0.9.2\""),
+                "{}",
+                d.findings[0].message
+            );
+            assert_eq!(
+                d.fixes,
+                [Some(r#"{"op":"setEdges","package":"foo","channel":"stable","bundle":"etcd.v0.9.2","skips":["etcd.v0.9.0"]}"#.to_string())]
+            );
+        }
+
+        #[test]
+        fn a_release_newly_skipped_names_every_user_to_skip_from_the_entry_after_it() {
+            // clusterpulse: 0.3.0 replaces and skips 0.2.3, which 0.1.1–0.2.2 upgrade to.
+            let old = one("
+                - name: foo.v0.1.1
+                - name: foo.v0.2.0
+                - name: foo.v0.2.1
+                - name: foo.v0.2.2
+                - name: foo.v0.2.3
+                  replaces: foo.v0.1.1
+                  skips: [foo.v0.1.1, foo.v0.2.0, foo.v0.2.1, foo.v0.2.2]
+            ");
+            let new = one("
+                - name: foo.v0.1.1
+                - name: foo.v0.2.0
+                - name: foo.v0.2.1
+                - name: foo.v0.2.2
+                - name: foo.v0.2.3
+                  replaces: foo.v0.1.1
+                  skips: [foo.v0.1.1, foo.v0.2.0, foo.v0.2.1, foo.v0.2.2]
+                - name: foo.v0.3.0
+                  replaces: foo.v0.2.3
+                  skips: [foo.v0.2.3]
+            ");
+            let d = diff(&old, &new);
+            let i = d.findings.iter().position(|f| f.code == Code::UpdatePathThroughDeprecated).expect("found");
+            assert!(
+                d.findings[i]
+                    .message
+                    .ends_with("; add \"foo.v0.1.1\" … \"foo.v0.2.2\" (4 entries) to the skips of \"foo.v0.3.0\""),
+                "{}",
+                d.findings[i].message
+            );
+            assert_eq!(
+                d.fixes[i].as_deref(),
+                Some(
+                    r#"{"op":"setEdges","package":"foo","channel":"stable","bundle":"foo.v0.3.0","skips":["foo.v0.2.3","foo.v0.1.1","foo.v0.2.0","foo.v0.2.1","foo.v0.2.2"]}"#
+                )
+            );
+            // Each stranded user gets its own fix, in the words validate uses.
+            let stranded: Vec<&Option<String>> = d
+                .findings
+                .iter()
+                .zip(&d.fixes)
+                .filter(|(f, _)| f.code == Code::UpdateNewlyStranded)
+                .map(|(_, x)| x)
+                .collect();
+            assert_eq!(stranded.len(), 4);
+            assert_eq!(
+                stranded[1].as_deref(),
+                Some(
+                    r#"{"op":"setEdges","package":"foo","channel":"stable","bundle":"foo.v0.3.0","skips":["foo.v0.2.3","foo.v0.2.0"]}"#
+                )
+            );
+            // In JSON, a finding carries its fix.
+            let json = serde_json::to_value(&d).expect("json");
+            assert_eq!(json["findings"][i]["fix"].as_str(), d.fixes[i].as_deref());
+            assert_eq!(json["findings"][i]["code"], "update-path-through-deprecated");
+            assert_eq!(json["pathsChanged"], true);
         }
     }
 
@@ -432,6 +556,12 @@ mod tests {
             assert_eq!(
                 d.findings[0].message,
                 "users on \"foo.v1.0.0\" (version 1.0.0) in channel \"stable\" of package \"foo\" upgrade first to \"foo.v1.0.1\" with OLM v0 and v1, not to the newest 1.0 patch \"foo.v1.0.2\" (version 1.0.2): give \"foo.v1.0.2\" a skipRange like \">=1.0.0 <1.0.2\""
+            );
+            assert_eq!(
+                d.fixes[0].as_deref(),
+                Some(
+                    r#"{"op":"setEdges","package":"foo","channel":"stable","bundle":"foo.v1.0.2","skipRange":">=1.0.0 <1.0.2"}"#
+                )
             );
         }
 
@@ -480,6 +610,40 @@ mod tests {
             assert_eq!((f.location.line, f.location.pointer.as_str()), (5, ""));
             assert_eq!(f.related[0].message, "the removed entry (in the old catalog)");
             assert_eq!(row(&d, "foo.v1.0.0").findings, [Code::UpdateReleaseRemoved]);
+            assert!(f.message.ends_with(": add \"foo.v1.0.0\" to the skips of \"foo.v1.1.0\""), "{}", f.message);
+        }
+
+        #[test]
+        fn a_removed_release_is_to_be_skipped_by_the_next_higher_entry() {
+            // multi-nic-cni-operator: 1.2.7 is removed and 1.2.8 now replaces 1.2.2.
+            let old = one("
+                - name: foo.v1.2.2
+                - name: foo.v1.2.7
+                  replaces: foo.v1.2.2
+                - name: foo.v1.2.8
+                  replaces: foo.v1.2.7
+                - name: foo.v1.2.9
+                  replaces: foo.v1.2.8
+            ");
+            let new = one("
+                - name: foo.v1.2.2
+                - name: foo.v1.2.8
+                  replaces: foo.v1.2.2
+                - name: foo.v1.2.9
+                  replaces: foo.v1.2.8
+            ");
+            let d = diff(&old, &new);
+            assert_eq!(found(&old, &new), [(Code::UpdateReleaseRemoved, "foo.v1.2.7".into())]);
+            assert_eq!(
+                d.findings[0].message,
+                "\"foo.v1.2.7\" (version 1.2.7) was removed from channel \"stable\" of package \"foo\", but users on it reached the head with OLM v0 and v1 in the old catalog and nothing in the new channel upgrades from it: add \"foo.v1.2.7\" to the skips of \"foo.v1.2.8\""
+            );
+            assert_eq!(
+                d.fixes,
+                [Some(r#"{"op":"setEdges","package":"foo","channel":"stable","bundle":"foo.v1.2.8","skips":["foo.v1.2.7"]}"#.to_string())]
+            );
+            let text = to_text(&d);
+            assert!(text.contains("\n  fix: olm-catalog edit CATALOG json --op '{\"op\":\"setEdges\",\"package\":\"foo\",\"channel\":\"stable\",\"bundle\":\"foo.v1.2.8\",\"skips\":[\"foo.v1.2.7\"]}'\n"), "{text}");
         }
 
         #[test]
@@ -500,7 +664,7 @@ mod tests {
             ");
             let d = diff(&one(CHAIN), &new);
             assert_eq!(found(&one(CHAIN), &new), [(Code::UpdateHeadBackwards, "stable".into())]);
-            assert!(d.findings[0].message.ends_with("from \"foo.v1.2.0\" (version 1.2.0) to \"foo.v1.1.0\" (version 1.1.0): OLM v0 and v1 leave users on the old head where they are, above the head, with no more updates; new subscriptions start at \"foo.v1.1.0\""), "{}", d.findings[0].message);
+            assert!(d.findings[0].message.ends_with("from \"foo.v1.2.0\" (version 1.2.0) to \"foo.v1.1.0\" (version 1.1.0): OLM v0 and v1 leave users on the old head where they are, above the head, with no more updates; new subscriptions start at \"foo.v1.1.0\". Keep \"foo.v1.2.0\" as the head, or give the new head a version above 1.2.0"), "{}", d.findings[0].message);
             assert!(d.has_errors());
         }
 
@@ -517,7 +681,7 @@ mod tests {
             ");
             let d = diff(&old, &new);
             assert_eq!(found(&old, &new), [(Code::UpdateHeadBackwards, "stable".into())]);
-            assert!(d.findings[0].message.ends_with(": OLM v0 and v1 take users on the old head down to \"foo.v0.0.5230\" (version 0.0.5230), a downgrade; new subscriptions start at \"foo.v0.0.5230\""), "{}", d.findings[0].message);
+            assert!(d.findings[0].message.ends_with(": OLM v0 and v1 take users on the old head down to \"foo.v0.0.5230\" (version 0.0.5230), a downgrade; new subscriptions start at \"foo.v0.0.5230\". Keep \"foo.v1.2.5228\" as the head, or give the new head a version above 1.2.5228"), "{}", d.findings[0].message);
             assert!(!d.findings[0].message.contains("never downgrades"));
         }
 
@@ -558,7 +722,7 @@ mod tests {
             let d = diff(&one(CHAIN), &new);
             assert_eq!(
                 d.findings[0].message,
-                "users on \"foo.v1.0.0\" (version 1.0.0) in channel \"stable\" of package \"foo\" reached the head with OLM v0 in the old catalog, but are stranded in the new one: only \"foo.v1.1.0\" upgrades \"foo.v1.0.0\", and OLM v0 never installs it: \"foo.v1.2.0\" both replaces and skips \"foo.v1.1.0\", so OLM v0 drops it from the replaces chain; add \"foo.v1.0.0\" to the skips of \"foo.v1.2.0\""
+                "users on \"foo.v1.0.0\" (version 1.0.0) in channel \"stable\" of package \"foo\" reached the head with OLM v0 in the old catalog, but are stranded in the new one: only \"foo.v1.1.0\" upgrades \"foo.v1.0.0\", and OLM v0 never installs it: \"foo.v1.2.0\" skips \"foo.v1.1.0\", so OLM v0 drops it; add \"foo.v1.0.0\" to the skips of \"foo.v1.2.0\""
             );
         }
 
@@ -583,7 +747,7 @@ mod tests {
             ");
             let d = diff(&old, &new);
             let f = d.findings.iter().find(|f| f.code == Code::UpdateNewlyStranded).expect("found");
-            assert!(f.message.ends_with(": only \"foo.v1.1.0\" upgrades \"foo.v1.0.0\", and OLM v0 never installs it: \"foo.v1.3.0\" skips \"foo.v1.1.0\"; add \"foo.v1.0.0\" to the skips of \"foo.v1.3.0\""), "{}", f.message);
+            assert!(f.message.ends_with(": only \"foo.v1.1.0\" upgrades \"foo.v1.0.0\", and OLM v0 never installs it: \"foo.v1.3.0\" skips \"foo.v1.1.0\", so OLM v0 drops it; add \"foo.v1.0.0\" to the skips of \"foo.v1.3.0\""), "{}", f.message);
         }
 
         #[test]
@@ -649,6 +813,7 @@ mod tests {
             let new = Catalog::new().channel("bar", "stable", "- name: bar.v1.0.0").build();
             let d = diff(&old, &new);
             assert_eq!(d.findings.iter().map(|f| f.code).collect::<Vec<_>>(), [Code::UpdatePackageRemoved]);
+            assert!(d.findings[0].message.ends_with(": OLM v0 and v1 leave their users where they are, with no more updates; deprecate the package (olm.deprecations) for a release before removing it, so they are told to move"), "{}", d.findings[0].message);
             assert_eq!(
                 d.packages.iter().map(|p| (p.name.as_str(), p.kind)).collect::<Vec<_>>(),
                 [("foo", ChangeKind::Removed)]
@@ -696,6 +861,12 @@ mod tests {
             let f = &d.findings[0];
             assert_eq!(f.code, Code::UpdateRequiredApiDropped);
             assert!(f.message.starts_with("the head \"foo.v1.2.0\" of channel \"stable\" of package \"foo\" no longer provides the API \"example.com/v1, Kind=Foo\""), "{}", f.message);
+            assert!(
+                f.message.contains("OLM v0 silently keeps users on the old version")
+                    && f.message.contains("OLM v1, which resolves no dependencies, upgrades them"),
+                "{}",
+                f.message
+            );
             assert_eq!(f.related[0].message, "required by \"bar.v1.0.0\" of package \"bar\"");
             // Nobody requires it: no finding.
             let old = Catalog::new().channel("foo", "stable", CHAIN).property("foo.v1.2.0", "olm.gvk", gvk).build();

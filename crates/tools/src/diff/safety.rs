@@ -6,6 +6,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use super::fix::{self, SkipsFix};
 use super::locate::{self, bundle_of, is_deprecated, version_of};
 use super::{stranded_cause, PackageSafety, Route, Routes, SafetyRow};
 use crate::diagnostic::{Code, Diagnostic};
@@ -14,11 +15,19 @@ use crate::graph::{channel_paths, upgrade_path, PathError, Semantics, Start, Upg
 use crate::model::{Channel, Entry, Package};
 use crate::version::Version;
 
-/// The rows and findings of one package of the old catalog (`new` is the same package in the new
-/// catalog, if any; `changed` whether it differs).
-pub(crate) fn package(old: &Package, new: Option<&Package>, changed: bool) -> (PackageSafety, Vec<Diagnostic>) {
+/// A finding and the operation that fixes it (`olm-catalog edit … json --op`).
+pub(crate) type Fixed = (Diagnostic, String);
+
+/// The rows, findings and fixes of one package of the old catalog (`new` is the same package in
+/// the new catalog, if any; `changed` whether it differs).
+pub(crate) fn package(
+    old: &Package,
+    new: Option<&Package>,
+    changed: bool,
+) -> (PackageSafety, Vec<Diagnostic>, Vec<Fixed>) {
     let mut rows = Vec::new();
     let mut findings = Vec::new();
+    let mut fixes = Vec::new();
     let Some(new) = new else {
         findings.push(package_removed(old));
         for c in old.channels.iter().filter(|c| !c.entries.is_empty()) {
@@ -26,15 +35,16 @@ pub(crate) fn package(old: &Package, new: Option<&Package>, changed: bool) -> (P
             rows.extend(old_rows(old, c));
             rows[start..].iter_mut().for_each(|r: &mut SafetyRow| r.findings.push(Code::UpdatePackageRemoved));
         }
-        return (PackageSafety { package: old.name.clone(), changed, rows }, findings);
+        return (PackageSafety { package: old.name.clone(), changed, rows }, findings, fixes);
     };
     for c in old.channels.iter().filter(|c| !c.entries.is_empty()) {
         let mut check = ChannelCheck::new(old, c, new);
         check.run();
         findings.append(&mut check.findings);
+        fixes.append(&mut check.fixes);
         rows.append(&mut check.rows);
     }
-    (PackageSafety { package: old.name.clone(), changed, rows }, findings)
+    (PackageSafety { package: old.name.clone(), changed, rows }, findings, fixes)
 }
 
 /// `update-package-removed`: the whole package is gone, so nobody gets an update.
@@ -43,7 +53,7 @@ fn package_removed(old: &Package) -> Diagnostic {
     Diagnostic::error(
         Code::UpdatePackageRemoved,
         format!(
-            "package {} is gone from the new catalog, but {installed} channel entries of the old one may be installed: their users get no more updates",
+            "package {} is gone from the new catalog, but {installed} channel entries of the old one may be installed: OLM v0 and v1 leave their users where they are, with no more updates; deprecate the package (olm.deprecations) for a release before removing it, so they are told to move",
             q(&old.name)
         ),
         locate::package(old),
@@ -146,12 +156,21 @@ struct ChannelCheck<'a> {
     new_c: Option<&'a Channel>,
     rows: Vec<SafetyRow>,
     findings: Vec<Diagnostic>,
+    fixes: Vec<Fixed>,
 }
 
 impl<'a> ChannelCheck<'a> {
     fn new(old_p: &'a Package, old_c: &'a Channel, new_p: &'a Package) -> ChannelCheck<'a> {
         let new_c = new_p.channel(&old_c.name).filter(|c| !c.entries.is_empty());
-        ChannelCheck { old_p, old_c, new_p, new_c, rows: old_rows(old_p, old_c), findings: Vec::new() }
+        ChannelCheck {
+            old_p,
+            old_c,
+            new_p,
+            new_c,
+            rows: old_rows(old_p, old_c),
+            findings: Vec::new(),
+            fixes: Vec::new(),
+        }
     }
 
     fn run(&mut self) {
@@ -163,14 +182,14 @@ impl<'a> ChannelCheck<'a> {
         self.fill_new_routes(new_c);
         let backwards = self.head_backwards(new_c);
         for i in 0..self.rows.len() {
-            if let Some(d) = self.stranded(new_c, i, backwards.as_deref()) {
-                self.push(i, d);
+            if let Some((d, fix)) = self.stranded(new_c, i, backwards.as_deref()) {
+                self.push_fixed(i, d, fix.map(|f| f.op(self.new_p, new_c)));
             }
             if let Some(d) = self.multiple_replacements(new_c, i) {
                 self.push(i, d);
             }
-            if let Some(d) = self.z_stream(new_c, i) {
-                self.push(i, d);
+            if let Some((d, op)) = self.z_stream(new_c, i) {
+                self.push_fixed(i, d, op);
             }
         }
         self.through_deprecated(new_c);
@@ -183,6 +202,13 @@ impl<'a> ChannelCheck<'a> {
     fn push(&mut self, row: usize, d: Diagnostic) {
         self.rows[row].findings.push(d.code);
         self.findings.push(d);
+    }
+
+    fn push_fixed(&mut self, row: usize, d: Diagnostic, op: Option<String>) {
+        if let Some(op) = op {
+            self.fixes.push((d.clone(), op));
+        }
+        self.push(row, d);
     }
 
     fn old_entry(&self, i: usize) -> &'a Entry {
@@ -269,6 +295,12 @@ impl<'a> ChannelCheck<'a> {
         }
         let i = self.old_c.entries.iter().position(|e| e.name.value == ho.name.value)?;
         let olm = self.rows[i].new.as_ref().map(|r| old_head_fate(r, &hn.name.value, vn)).unwrap_or_default();
+        let why = match prerelease_why(vo, vn) {
+            w if w.is_empty() => {
+                format!(". Keep {} as the head, or give the new head a version above {vo}", q(&ho.name.value))
+            }
+            w => w,
+        };
         let d = Diagnostic::error(
             Code::UpdateHeadBackwards,
             format!(
@@ -277,7 +309,7 @@ impl<'a> ChannelCheck<'a> {
                 q(&ho.name.value),
                 q(&hn.name.value),
                 q(&hn.name.value),
-                prerelease_why(vo, vn)
+                why
             ),
             locate::entry(new_c, hn),
         )
@@ -288,8 +320,13 @@ impl<'a> ChannelCheck<'a> {
 
     /// `update-newly-stranded` (the entry is still listed) or `update-release-removed` (it is not,
     /// and nothing in the new channel upgrades from it): row `i` reached the head in the old
-    /// catalog and does not in the new one.
-    fn stranded(&self, new_c: &Channel, i: usize, old_head_backwards: Option<&str>) -> Option<Diagnostic> {
+    /// catalog and does not in the new one. With the fix, when one is known to work.
+    fn stranded(
+        &self,
+        new_c: &Channel,
+        i: usize,
+        old_head_backwards: Option<&str>,
+    ) -> Option<(Diagnostic, Option<SkipsFix>)> {
         let row = &self.rows[i];
         let new = row.new.as_ref()?;
         let which: Vec<Semantics> = [(Semantics::V0, &row.old.v0, &new.v0), (Semantics::V1, &row.old.v1, &new.v1)]
@@ -302,42 +339,45 @@ impl<'a> ChannelCheck<'a> {
         }
         let reason = if which[0] == Semantics::V0 { &new.v0.reason } else { &new.v1.reason };
         let reason = reason.as_deref().unwrap_or("no path");
-        // The walk's "only X upgrade Y" names no edge; say which entry keeps X off the chain.
-        let cause = (which[0] == Semantics::V0 && reason.starts_with("only "))
-            .then(|| {
-                let v = bundle_of(self.old_p, self.old_entry(i)).and_then(|b| b.version.as_ref());
-                stranded_cause::v0_cause(self.new_p, new_c, &new.v0, &row.installed, v)
-            })
-            .flatten();
-        let reason = cause.as_deref().unwrap_or(reason);
         let e = self.old_entry(i);
+        let v = bundle_of(self.old_p, e).and_then(|b| b.version.as_ref());
         let who = match &row.version {
             Some(v) => format!("{} (version {v})", q(&row.installed)),
             None => q(&row.installed),
         };
-        match new_c.entry(&row.installed) {
-            Some(ne) => Some(Diagnostic::error(
-                Code::UpdateNewlyStranded,
+        let Some(ne) = new_c.entry(&row.installed) else {
+            let before = [row.old.v0.next.as_deref(), row.old.v1.next.as_deref()];
+            let fix = fix::removed(self.new_p, new_c, &row.installed, v, &before);
+            let edit = fix
+                .as_ref()
+                .map_or_else(|| "add it to the skips (or skipRange) of an entry".to_string(), SkipsFix::words);
+            let d = Diagnostic::error(
+                Code::UpdateReleaseRemoved,
                 format!(
-                    "users on {who} in channel {} reached the head with {} in the old catalog, but are stranded in the new one: {reason}",
+                    "{who} was removed from channel {}, but users on it reached the head with {} in the old catalog and nothing in the new channel upgrades from it: {edit}",
                     self.quoted(),
                     olms(&which)
                 ),
-                locate::entry(new_c, ne),
-            )),
-            None => Some(
-                Diagnostic::error(
-                    Code::UpdateReleaseRemoved,
-                    format!(
-                        "{who} was removed from channel {}, but users on it reached the head with {} in the old catalog and nothing in the new channel upgrades from it: add it to the skips (or skipRange) of an entry",
-                        self.quoted(),
-                        olms(&which)
-                    ),
-                    locate::channel(self.new_p, new_c),
-                )
-                .with_related("the removed entry (in the old catalog)", locate::entry(self.old_c, e)),
+                locate::channel(self.new_p, new_c),
+            )
+            .with_related("the removed entry (in the old catalog)", locate::entry(self.old_c, e));
+            return Some((d, fix));
+        };
+        // The walk's reason names the edge and the edit; the fix is offered when it works.
+        let fix = (which[0] == Semantics::V0)
+            .then(|| stranded_cause::v0_fix(self.new_p, new_c, &new.v0, &row.installed, v))
+            .flatten()
+            .filter(|f| f.works(self.new_p, new_c, &row.installed, v));
+        let d = Diagnostic::error(
+            Code::UpdateNewlyStranded,
+            format!(
+                "users on {who} in channel {} reached the head with {} in the old catalog, but are stranded in the new one: {reason}",
+                self.quoted(),
+                olms(&which)
             ),
-        }
+            locate::entry(new_c, ne),
+        );
+        Some((d, fix))
     }
 
     /// `update-multiple-replacements`: more than one entry that no entry skips `replaces` row
@@ -374,7 +414,7 @@ impl<'a> ChannelCheck<'a> {
     /// channel, and the change made that worse: it did not before, or its path to where it went
     /// got longer. A routine release appended after the old path (3.17.2 → 3.17.3 → new 3.17.4)
     /// is not reported: nobody's path got worse.
-    fn z_stream(&self, new_c: &Channel, i: usize) -> Option<Diagnostic> {
+    fn z_stream(&self, new_c: &Channel, i: usize) -> Option<(Diagnostic, Option<String>)> {
         let row = &self.rows[i];
         let routes = row.new.as_ref()?;
         let v = bundle_of(self.old_p, self.old_entry(i))?.version.as_ref()?;
@@ -398,11 +438,13 @@ impl<'a> ChannelCheck<'a> {
         let s = v.semver();
         let at =
             new_c.entry(&row.installed).map_or_else(|| locate::channel(self.new_p, new_c), |e| locate::entry(new_c, e));
-        Some(
-            Diagnostic::note(
+        // The fix is offered when the newest patch has no skipRange to lose.
+        let range = format!(">={}.{}.0 <{newest_v}", s.major, s.minor);
+        let op = newest.skip_range.is_none().then(|| fix::skip_range_op(self.new_p, new_c, &newest.name.value, &range));
+        let d = Diagnostic::note(
                 Code::UpdateZStreamNotConverging,
                 format!(
-                    "users on {} (version {v}) in channel {} upgrade first to {} with {}, not to the newest {}.{} patch {} (version {newest_v}): give {} a skipRange like \">={}.{}.0 <{newest_v}\"",
+                    "users on {} (version {v}) in channel {} upgrade first to {} with {}, not to the newest {}.{} patch {} (version {newest_v}): give {} a skipRange like \"{range}\"",
                     q(&row.installed),
                     self.quoted(),
                     q(next),
@@ -411,13 +453,11 @@ impl<'a> ChannelCheck<'a> {
                     s.minor,
                     q(&newest.name.value),
                     q(&newest.name.value),
-                    s.major,
-                    s.minor
                 ),
                 at,
             )
-            .with_related("the newest patch", locate::entry(new_c, newest)),
-        )
+            .with_related("the newest patch", locate::entry(new_c, newest));
+        Some((d, op))
     }
 
     /// `update-path-through-deprecated`: the new routes pass through a release (not the head)
@@ -451,10 +491,12 @@ impl<'a> ChannelCheck<'a> {
             let e = &new_c.entries[j];
             let users: Vec<String> = rows.iter().map(|&r| q(&self.rows[r].installed)).collect();
             let why = new_flags.why(self.new_p, e);
+            let fix = self.around(new_c, e, &rows);
+            let edit = fix.as_ref().map_or_else(|| "skip it from the entry after it".to_string(), SkipsFix::words);
             let d = Diagnostic::warning(
                 Code::UpdatePathThroughDeprecated,
                 format!(
-                    "in channel {}, {} now upgrades {} through {}, which {why}: the release was meant never to be installed again; skip it from the entry after it",
+                    "in channel {}, {} now upgrades {} through {}, which {why}: the release was meant never to be installed again; {edit}",
                     self.quoted(),
                     olms(&which),
                     users.join(", "),
@@ -465,8 +507,30 @@ impl<'a> ChannelCheck<'a> {
             for &r in &rows {
                 self.rows[r].findings.push(d.code);
             }
+            if let Some(f) = fix {
+                self.fixes.push((d.clone(), f.op(self.new_p, new_c)));
+            }
             self.findings.push(d);
         }
+    }
+
+    /// The fix that takes the users of `rows` around release `e`: add them to the skips of the
+    /// entry their route reaches after `e` (they then upgrade straight to it).
+    fn around(&self, new_c: &Channel, e: &Entry, rows: &[usize]) -> Option<SkipsFix> {
+        let name = e.name.value.as_str();
+        let after = rows.iter().filter_map(|&r| self.rows[r].new.as_ref()).find_map(|n| {
+            [&n.v0, &n.v1].into_iter().find_map(|route| {
+                let at = route.path.iter().position(|x| x == name)?;
+                route.path.get(at + 1)
+            })
+        })?;
+        let target = new_c.entry(after)?;
+        let add: Vec<String> = rows
+            .iter()
+            .map(|&r| self.rows[r].installed.clone())
+            .filter(|u| u != after && !target.skips.iter().any(|s| s.value == *u))
+            .collect();
+        (!add.is_empty()).then(|| SkipsFix { entry: after.clone(), add })
     }
 }
 

@@ -1,4 +1,5 @@
-//! The diff as text: a change summary per package, then the findings compiler-style, then a
+//! The diff as text: a change summary per package, then the findings compiler-style (each with the
+//! `olm-catalog edit` command that fixes it, when the diff knows one), then a
 //! per-package update-safety table of the rows whose routes changed or that have findings (or one
 //! line saying no installed version's path changes), then one summary line.
 
@@ -15,26 +16,32 @@ pub fn to_text(d: &CatalogDiff) -> String {
     if !d.packages.is_empty() {
         out.push('\n');
     }
-    for f in &d.findings {
+    for (i, f) in d.findings.iter().enumerate() {
         let _ = writeln!(out, "{f}");
+        if let Some(op) = d.fixes.get(i).and_then(|f| f.as_deref()) {
+            let _ = writeln!(out, "  fix: olm-catalog edit CATALOG json --op {}", shell_quoted(op));
+        }
     }
     if !d.findings.is_empty() {
         out.push('\n');
     }
-    let mut tables = 0;
     for s in &d.safety {
         let rows: Vec<&SafetyRow> = s.rows.iter().filter(|r| r.changed || !r.findings.is_empty()).collect();
         if !rows.is_empty() {
             table(&s.package, &rows, &mut out);
             out.push('\n');
-            tables += 1;
         }
     }
-    if tables == 0 {
+    if !d.paths_changed() {
         out.push_str("update safety: no installed version's path changes\n");
     }
     summary(d, &mut out);
     out
+}
+
+/// `text` in single quotes for a POSIX shell (a `'` inside becomes `'\''`).
+fn shell_quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
 }
 
 fn value(v: &Option<String>) -> String {

@@ -1,6 +1,7 @@
 //! Markdown for a pull-request comment: a heading, the summary line in bold, a table of the
 //! findings (status, code, location, message), one row per finding; for a diff also the changed
-//! packages and, per package, the update-safety rows that changed or have findings. Cells are
+//! packages and, per package, the update-safety rows that changed or have findings (or a line
+//! saying no installed version's path changes), each finding with its fix when it has one. Cells are
 //! escaped so that no message breaks the table or turns into HTML.
 
 use std::fmt::Write as _;
@@ -35,16 +36,20 @@ fn header(title: &str, summary: &str, out: &mut String) {
     let _ = write!(out, "### {title}\n\n**{}**\n\n", cell(summary));
 }
 
-fn table(diagnostics: &[Diagnostic], out: &mut String) {
+/// The findings' table; `fixes` holds each finding's fix (same index), if any.
+fn table(diagnostics: &[Diagnostic], fixes: &[Option<String>], out: &mut String) {
     if diagnostics.is_empty() {
         out.push_str("No findings.\n");
         return;
     }
     out.push_str("| Status | Code | Location | Message |\n| --- | --- | --- | --- |\n");
-    for d in diagnostics {
+    for (i, d) in diagnostics.iter().enumerate() {
         let mut message = cell(&d.message);
         for r in &d.related {
             let _ = write!(message, "<br>note: {} {}", code(&r.location.to_string()), cell(&r.message));
+        }
+        if let Some(fix) = fixes.get(i).and_then(|f| f.as_deref()) {
+            let _ = write!(message, "<br>fix: {}", code(&format!("olm-catalog edit CATALOG json --op '{fix}'")));
         }
         let _ = writeln!(
             out,
@@ -60,7 +65,7 @@ fn table(diagnostics: &[Diagnostic], out: &mut String) {
 pub fn findings(title: &str, diagnostics: &[Diagnostic], summary: &str) -> String {
     let mut out = String::new();
     header(title, summary, &mut out);
-    table(diagnostics, &mut out);
+    table(diagnostics, &[], &mut out);
     out
 }
 
@@ -121,6 +126,9 @@ fn routes(r: &SafetyRow, pick: fn(&Routes) -> &crate::diff::Route) -> String {
 }
 
 fn safety(d: &CatalogDiff, out: &mut String) {
+    if !d.paths_changed() {
+        out.push_str("\n#### Update safety\n\nNo installed version's path changes.\n");
+    }
     for s in &d.safety {
         let rows: Vec<&SafetyRow> = s.rows.iter().filter(|r| r.changed || !r.findings.is_empty()).collect();
         if rows.is_empty() {
@@ -148,7 +156,9 @@ fn safety(d: &CatalogDiff, out: &mut String) {
 
 /// A catalog diff as a comment: summary, findings, changes, update safety per package.
 pub fn diff(d: &CatalogDiff, summary: &str) -> String {
-    let mut out = findings("olm-catalog diff", &d.findings, summary);
+    let mut out = String::new();
+    header("olm-catalog diff", summary, &mut out);
+    table(&d.findings, &d.fixes, &mut out);
     changes(d, &mut out);
     safety(d, &mut out);
     out
@@ -170,6 +180,28 @@ mod tests {
         assert!(lines[6].starts_with("| ❌ error | `"));
         assert!(lines[6].contains("| `a/c.yaml:3:5` | bad, really: 100%<br>second &lt;line&gt; &amp; \"quoted\"<br>note: `a/b.yaml:1:1` first defined here |"));
         assert!(lines[7].ends_with("| a \\| pipe |"), "{}", lines[7]);
+    }
+
+    #[test]
+    fn a_diff_says_when_no_path_changes_and_shows_each_fix() {
+        let empty = diff(&CatalogDiff::default(), "s");
+        assert!(
+            empty.ends_with("No findings.\n\n#### Update safety\n\nNo installed version's path changes.\n"),
+            "{empty}"
+        );
+        let d = CatalogDiff {
+            findings: sample(),
+            fixes: vec![None, Some(r#"{"op":"setEdges"}"#.into()), None],
+            ..CatalogDiff::default()
+        };
+        let out = diff(&d, "s");
+        let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("| ")).collect();
+        assert!(
+            lines[3].ends_with("| a \\| pipe<br>fix: `olm-catalog edit CATALOG json --op '{\"op\":\"setEdges\"}'` |"),
+            "{}",
+            lines[3]
+        );
+        assert!(!lines[2].contains("fix:") && !lines[4].contains("fix:"));
     }
 
     #[test]
