@@ -1,0 +1,237 @@
+//! The preflight's three validators on one (old, new) CRD pair, as crdify's runner runs them:
+//! CRD-wide checks (`scope`, `storedVersionRemoval`, `existingFieldRemoval`), the property checks
+//! between each version and the same version of the new CRD, and between the new CRD's served
+//! versions (each lower version against each higher one, skipped when the new CRD converts
+//! through a webhook), leaving out what the old CRD's served versions already had. Findings come
+//! out in the canonical order of the preflight's lines (`super::Finding::order`).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::crd::{Crd, CrdVersion};
+use super::flatten::flatten;
+use super::kube_version::compare_kube_versions;
+use super::rules::{property_checks, Check};
+use super::schema::Schema;
+use super::unhandled;
+use super::{Finding, Scope};
+use crate::gotext::{quote, string_slice};
+
+/// Every refusal of the preflight for `old` → `new`; `stored` are the old CRD's stored versions.
+pub(crate) fn compare(old: &Crd, new: &Crd, stored: &[String]) -> Vec<Finding> {
+    let mut out = crd_wide(old, new, stored);
+    for (i, v) in old.versions.iter().enumerate() {
+        if let Some(nv) = new.version(&v.name) {
+            for (property, check, message, key) in compare_versions(v, nv) {
+                out.push(Finding::new(check, Scope::Version(v.name.clone()), property, message, key, i));
+            }
+        }
+    }
+    out.extend(served(old, new));
+    out.sort_by(|a, b| a.order().cmp(&b.order()));
+    out
+}
+
+fn crd_wide(old: &Crd, new: &Crd, stored: &[String]) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let crd = |check, message: String, order| {
+        let key = message.clone();
+        Finding::new(check, Scope::Crd, String::new(), message, key, order)
+    };
+    if old.scope != new.scope {
+        out.push(crd(Check::Scope, format!("scope changed : {} -> {}", quote(&old.scope), quote(&new.scope)), 0));
+    }
+    let removed: Vec<&str> = stored.iter().filter(|s| new.version(s).is_none()).map(String::as_str).collect();
+    if !removed.is_empty() {
+        out.push(crd(Check::StoredVersionRemoval, format!("stored versions removed : {}", string_slice(&removed)), 0));
+    }
+    for (i, nv) in new.versions.iter().enumerate() {
+        let Some(ov) = old.version(&nv.name) else { continue };
+        let before: BTreeSet<String> = flatten(ov.schema.as_ref()).into_keys().collect();
+        let after: BTreeSet<String> = flatten(nv.schema.as_ref()).into_keys().collect();
+        for field in before.difference(&after) {
+            out.push(crd(Check::ExistingFieldRemoval, format!("removed field : {}.{field}", nv.name), i));
+        }
+    }
+    out
+}
+
+/// (property, check, message, identity) for each refusal between two versions' schemas.
+type PropertyFinding = (String, Check, String, String);
+
+/// crdify's `CompareVersions`: each property of `a` against the same path in `b` (an empty
+/// schema when gone), children dropped; the property checks, then `unhandled`.
+fn compare_versions(a: &CrdVersion, b: &CrdVersion) -> Vec<PropertyFinding> {
+    let before = flatten(a.schema.as_ref());
+    let after = flatten(b.schema.as_ref());
+    let empty = Schema::default();
+    let mut out = Vec::new();
+    for (path, old) in &before {
+        let new = after.get(path).copied().unwrap_or(&empty);
+        if after.contains_key(path) && unhandled::same_without_children(old, new) {
+            continue;
+        }
+        for (check, message) in property_checks(old, new) {
+            out.push((path.clone(), check, message.clone(), message));
+        }
+        if let Some((message, key)) = unhandled::unhandled(old, new) {
+            out.push((path.clone(), Check::Unhandled, message, key));
+        }
+    }
+    out
+}
+
+/// The served-version validator: the new CRD's served version pairs, minus the refusals the old
+/// CRD's pairs already had (same pair, property, check and message).
+fn served(old: &Crd, new: &Crd) -> Vec<Finding> {
+    if new.conversion_strategy == "Webhook" {
+        return Vec::new();
+    }
+    let known: BTreeSet<(String, String, Check, String)> = version_pairs(old)
+        .into_iter()
+        .flat_map(|(pair, findings)| findings.into_iter().map(move |(p, c, _, k)| (pair.clone(), p, c, k)))
+        .collect();
+    let mut out = Vec::new();
+    for (pair, findings) in version_pairs(new) {
+        for (property, check, message, key) in findings {
+            if !known.contains(&(pair.clone(), property.clone(), check, key.clone())) {
+                out.push(Finding::new(check, Scope::Served(pair.clone()), property, message, key, 0));
+            }
+        }
+    }
+    out
+}
+
+fn version_pairs(crd: &Crd) -> BTreeMap<String, Vec<PropertyFinding>> {
+    let mut served: Vec<&CrdVersion> = crd.versions.iter().filter(|v| v.served).collect();
+    served.sort_by(|a, b| compare_kube_versions(&a.name, &b.name));
+    let mut out = BTreeMap::new();
+    for (i, low) in served.iter().enumerate() {
+        for high in &served[i + 1..] {
+            out.insert(format!("{} -> {}", low.name, high.name), compare_versions(low, high));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::crd_safety::{preflight, read_crd, Crd};
+    use crate::declcfg::read_documents;
+
+    /// A CRD `a.example.com` with the given `scope` and `versions` (YAML flow list items).
+    fn crd(scope: &str, versions: &str) -> Crd {
+        let yaml = format!(
+            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {{name: a.example.com}}\n\
+             spec:\n  scope: {scope}\n  versions: {versions}\n"
+        );
+        read_crd(&read_documents("crd.yaml", yaml.as_bytes()).remove(0).unwrap().value.unwrap()).unwrap()
+    }
+
+    /// A served storage version `v1` with this schema.
+    fn v1(schema: &str) -> Crd {
+        crd(
+            "Namespaced",
+            &format!("[{{name: v1, served: true, storage: true, schema: {{openAPIV3Schema: {schema}}}}}]"),
+        )
+    }
+
+    fn error(old: &Crd, new: &Crd) -> Option<String> {
+        preflight(old, new, None).error_text()
+    }
+
+    #[test]
+    fn an_unchanged_crd_and_a_description_change_are_safe() {
+        let old = v1("{type: object, description: a, properties: {spec: {type: string}}}");
+        assert_eq!(error(&old, &old), None);
+        assert_eq!(error(&old, &v1("{type: object, description: b, properties: {spec: {type: string}}}")), None);
+    }
+
+    #[test]
+    fn a_scope_change_is_refused() {
+        let old = crd("Namespaced", "[{name: v1, served: true, storage: true}]");
+        let new = crd("Cluster", "[{name: v1, served: true, storage: true}]");
+        let want = r#"validating upgrade for CRD "a.example.com": scope: scope changed : "Namespaced" -> "Cluster""#;
+        assert_eq!(error(&old, &new).as_deref(), Some(want));
+    }
+
+    #[test]
+    fn a_stored_version_removed_is_refused_and_a_new_version_allowed() {
+        let old = crd("Namespaced", "[{name: v1alpha1, served: true, storage: true}]");
+        let new = crd("Namespaced", "[{name: v1, served: true, storage: true}]");
+        let want =
+            r#"validating upgrade for CRD "a.example.com": storedVersionRemoval: stored versions removed : [v1alpha1]"#;
+        assert_eq!(error(&old, &new).as_deref(), Some(want));
+        let both = crd(
+            "Namespaced",
+            "[{name: v1alpha1, served: true, storage: false}, {name: v1, served: true, storage: true}]",
+        );
+        assert_eq!(error(&old, &both), None);
+        assert!(preflight(&old, &new, Some(&[])).safe(), "nothing stored: nothing lost");
+    }
+
+    #[test]
+    fn a_removed_field_is_refused_with_its_type_now_empty() {
+        let old = v1("{type: object, properties: {a: {type: string}, b: {type: string}}}");
+        let new = v1("{type: object, properties: {b: {type: string}}}");
+        let want = "validating upgrade for CRD \"a.example.com\": existingFieldRemoval: removed field : v1.^.a\n\
+                    v1: ^.a: type: type changed : \"string\" -> \"\"";
+        assert_eq!(error(&old, &new).as_deref(), Some(want));
+    }
+
+    #[test]
+    fn a_new_optional_field_is_allowed_and_a_new_required_one_refused() {
+        let old = v1("{type: object, properties: {a: {type: string}}}");
+        assert_eq!(error(&old, &v1("{type: object, properties: {a: {type: string}, b: {type: string}}}")), None);
+        let new = v1("{type: object, required: [b], properties: {a: {type: string}, b: {type: string}}}");
+        let want = r#"validating upgrade for CRD "a.example.com": v1: ^: required: new required fields: [b]"#;
+        assert_eq!(error(&old, &new).as_deref(), Some(want));
+    }
+
+    #[test]
+    fn an_unclassified_change_fails_closed_with_its_details() {
+        let old = v1("{type: object, properties: {a: {type: array, items: {type: string}}}}");
+        let new =
+            v1("{type: object, properties: {a: {type: array, x-kubernetes-list-type: atomic, items: {type: string}}}}");
+        let want = "validating upgrade for CRD \"a.example.com\": v1: ^.a: unhandled: unhandled changes found (XListType nil -> &\"atomic\")";
+        assert_eq!(error(&old, &new).as_deref(), Some(want));
+    }
+
+    #[test]
+    fn served_versions_are_compared_unless_a_webhook_converts() {
+        let versions = "[{name: v1alpha1, served: true, storage: false, schema: {openAPIV3Schema: {type: object, properties: {a: {type: string}}}}}, \
+                        {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, properties: {a: {type: integer}}}}}]";
+        let old = crd("Namespaced", "[{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, properties: {a: {type: integer}}}}}]");
+        let new = crd("Namespaced", versions);
+        let want = "validating upgrade for CRD \"a.example.com\": v1alpha1 -> v1: ^.a: type: type changed : \"string\" -> \"integer\"";
+        assert_eq!(error(&old, &new).as_deref(), Some(want));
+        let mut webhook = new.clone();
+        webhook.conversion_strategy = "Webhook".into();
+        assert_eq!(error(&old, &webhook), None);
+    }
+
+    #[test]
+    fn an_issue_the_old_crd_already_had_between_served_versions_is_not_reported_again() {
+        let versions = "[{name: v1alpha1, served: true, storage: false, schema: {openAPIV3Schema: {type: object, properties: {a: {type: string}}}}}, \
+                        {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, properties: {a: {type: integer}}}}}]";
+        let old = crd("Namespaced", versions);
+        assert_eq!(error(&old, &crd("Namespaced", versions)), None);
+    }
+
+    #[test]
+    fn lines_come_out_in_canonical_order() {
+        let old = v1("{type: object, properties: {b: {type: string}, a: {type: string}}}");
+        let new = v1(
+            "{type: object, properties: {b: {type: string, pattern: x, minLength: 1}, a: {type: string, enum: [x]}}}",
+        );
+        let got = preflight(&old, &new, None);
+        let lines: Vec<String> = got.findings.iter().map(|f| f.line()).collect();
+        assert_eq!(
+            lines,
+            [
+                r#"v1: ^.a: enum: enum constraint added when there was none previously : ["x"]"#,
+                "v1: ^.b: minLength: minimum constraint added when there was none previously : 1",
+                r#"v1: ^.b: pattern: pattern added : "" -> "x""#,
+            ]
+        );
+    }
+}
