@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::crd::{Crd, CrdVersion};
-use super::flatten::flatten;
+use super::flatten::{flatten, Flat};
 use super::kube_version::compare_kube_versions;
 use super::rules::{property_checks, Check};
 use super::schema::Schema;
@@ -18,20 +18,28 @@ use crate::gotext::{quote, string_slice};
 
 /// Every refusal of the preflight for `old` → `new`; `stored` are the old CRD's stored versions.
 pub(crate) fn compare(old: &Crd, new: &Crd, stored: &[String]) -> Vec<Finding> {
-    let mut out = crd_wide(old, new, stored);
+    if old.versions == new.versions && old.conversion_strategy == new.conversion_strategy {
+        // The same schemas: no property changed, and the served versions' issues are the old ones.
+        return crd_wide(old, new, stored, &[], &[]);
+    }
+    let old_flat: Vec<Flat> = old.versions.iter().map(|v| flatten(v.schema.as_ref())).collect();
+    let new_flat: Vec<Flat> = new.versions.iter().map(|v| flatten(v.schema.as_ref())).collect();
+    let mut out = crd_wide(old, new, stored, &old_flat, &new_flat);
     for (i, v) in old.versions.iter().enumerate() {
-        if let Some(nv) = new.version(&v.name) {
-            for (property, check, message, key) in compare_versions(v, nv) {
+        if let Some(j) = new.versions.iter().position(|n| n.name == v.name) {
+            for (property, check, message, key) in compare_versions(&old_flat[i], &new_flat[j]) {
                 out.push(Finding::new(check, Scope::Version(v.name.clone()), property, message, key, i));
             }
         }
     }
-    out.extend(served(old, new));
+    out.extend(served(old, new, &old_flat, &new_flat));
     out.sort_by(|a, b| a.order().cmp(&b.order()));
     out
 }
 
-fn crd_wide(old: &Crd, new: &Crd, stored: &[String]) -> Vec<Finding> {
+/// `scope`, `storedVersionRemoval` and `existingFieldRemoval` (over the versions' flattened
+/// schemas; none when both CRDs have the same versions).
+fn crd_wide(old: &Crd, new: &Crd, stored: &[String], old_flat: &[Flat], new_flat: &[Flat]) -> Vec<Finding> {
     let mut out = Vec::new();
     let crd = |check, message: String, order| {
         let key = message.clone();
@@ -44,14 +52,14 @@ fn crd_wide(old: &Crd, new: &Crd, stored: &[String]) -> Vec<Finding> {
     if !removed.is_empty() {
         out.push(crd(Check::StoredVersionRemoval, format!("stored versions removed : {}", string_slice(&removed)), 0));
     }
-    for (i, nv) in new.versions.iter().enumerate() {
-        let Some(ov) = old.version(&nv.name) else { continue };
-        let before: BTreeSet<String> = flatten(ov.schema.as_ref()).into_keys().collect();
-        let after: BTreeSet<String> = flatten(nv.schema.as_ref()).into_keys().collect();
-        for field in before.difference(&after) {
-            out.push(crd(Check::ExistingFieldRemoval, format!("removed field : {}.{field}", nv.name), i));
+    for (j, nv) in new.versions.iter().enumerate() {
+        let Some(i) = old.versions.iter().position(|o| o.name == nv.name) else { continue };
+        let (Some(before), Some(after)) = (old_flat.get(i), new_flat.get(j)) else { continue };
+        for field in before.keys().filter(|k| !after.contains_key(*k)) {
+            out.push(crd(Check::ExistingFieldRemoval, format!("removed field : {}.{field}", nv.name), j));
         }
     }
+    out.sort_by(|a, b| a.order().cmp(&b.order()));
     out
 }
 
@@ -60,16 +68,15 @@ type PropertyFinding = (String, Check, String, String);
 
 /// crdify's `CompareVersions`: each property of `a` against the same path in `b` (an empty
 /// schema when gone), children dropped; the property checks, then `unhandled`.
-fn compare_versions(a: &CrdVersion, b: &CrdVersion) -> Vec<PropertyFinding> {
-    let before = flatten(a.schema.as_ref());
-    let after = flatten(b.schema.as_ref());
+fn compare_versions(before: &Flat, after: &Flat) -> Vec<PropertyFinding> {
     let empty = Schema::default();
     let mut out = Vec::new();
-    for (path, old) in &before {
-        let new = after.get(path).copied().unwrap_or(&empty);
-        if after.contains_key(path) && unhandled::same_without_children(old, new) {
+    for (path, old) in before {
+        let new = after.get(path).copied();
+        if new.is_some_and(|n| unhandled::same_without_children(old, n)) {
             continue;
         }
+        let new = new.unwrap_or(&empty);
         for (check, message) in property_checks(old, new) {
             out.push((path.clone(), check, message.clone(), message));
         }
@@ -82,16 +89,16 @@ fn compare_versions(a: &CrdVersion, b: &CrdVersion) -> Vec<PropertyFinding> {
 
 /// The served-version validator: the new CRD's served version pairs, minus the refusals the old
 /// CRD's pairs already had (same pair, property, check and message).
-fn served(old: &Crd, new: &Crd) -> Vec<Finding> {
+fn served(old: &Crd, new: &Crd, old_flat: &[Flat], new_flat: &[Flat]) -> Vec<Finding> {
     if new.conversion_strategy == "Webhook" {
         return Vec::new();
     }
-    let known: BTreeSet<(String, String, Check, String)> = version_pairs(old)
+    let known: BTreeSet<(String, String, Check, String)> = version_pairs(old, old_flat)
         .into_iter()
         .flat_map(|(pair, findings)| findings.into_iter().map(move |(p, c, _, k)| (pair.clone(), p, c, k)))
         .collect();
     let mut out = Vec::new();
-    for (pair, findings) in version_pairs(new) {
+    for (pair, findings) in version_pairs(new, new_flat) {
         for (property, check, message, key) in findings {
             if !known.contains(&(pair.clone(), property.clone(), check, key.clone())) {
                 out.push(Finding::new(check, Scope::Served(pair.clone()), property, message, key, 0));
@@ -101,13 +108,13 @@ fn served(old: &Crd, new: &Crd) -> Vec<Finding> {
     out
 }
 
-fn version_pairs(crd: &Crd) -> BTreeMap<String, Vec<PropertyFinding>> {
-    let mut served: Vec<&CrdVersion> = crd.versions.iter().filter(|v| v.served).collect();
-    served.sort_by(|a, b| compare_kube_versions(&a.name, &b.name));
+fn version_pairs(crd: &Crd, flat: &[Flat]) -> BTreeMap<String, Vec<PropertyFinding>> {
+    let mut served: Vec<(&CrdVersion, &Flat)> = crd.versions.iter().zip(flat).filter(|(v, _)| v.served).collect();
+    served.sort_by(|a, b| compare_kube_versions(&a.0.name, &b.0.name));
     let mut out = BTreeMap::new();
-    for (i, low) in served.iter().enumerate() {
-        for high in &served[i + 1..] {
-            out.insert(format!("{} -> {}", low.name, high.name), compare_versions(low, high));
+    for (i, (low, low_flat)) in served.iter().enumerate() {
+        for (high, high_flat) in &served[i + 1..] {
+            out.insert(format!("{} -> {}", low.name, high.name), compare_versions(low_flat, high_flat));
         }
     }
     out

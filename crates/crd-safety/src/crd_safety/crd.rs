@@ -88,6 +88,16 @@ pub fn crd_name(manifest: &Node) -> Option<&str> {
 
 /// Read a CRD manifest.
 pub fn read_crd(manifest: &Node) -> Result<Crd, CrdError> {
+    read(manifest, true)
+}
+
+/// Read a CRD manifest without its schemas (every version's `schema` is `None`): what a CRD
+/// compared with itself needs.
+pub fn read_crd_head(manifest: &Node) -> Result<Crd, CrdError> {
+    read(manifest, false)
+}
+
+fn read(manifest: &Node, schemas: bool) -> Result<Crd, CrdError> {
     if !is_crd(manifest) {
         return Err(CrdError::NotACrd);
     }
@@ -106,7 +116,8 @@ pub fn read_crd(manifest: &Node) -> Result<Crd, CrdError> {
     };
     let versions = field(spec, "versions").and_then(Node::as_array).unwrap_or(&[]);
     for (i, v) in versions.iter().enumerate() {
-        let schema = field(field(Some(v), "schema"), "openAPIV3Schema").filter(|n| !matches!(n.value, Value::Null));
+        let schema =
+            field(field(Some(v), "schema"), "openAPIV3Schema").filter(|n| schemas && !matches!(n.value, Value::Null));
         let mut r = Reader::new(&format!("spec.versions[{i}].schema.openAPIV3Schema"));
         let schema = schema.map(|s| r.schema(s)).transpose().map_err(CrdError::Schema)?;
         crd.versions.push(CrdVersion {
@@ -148,7 +159,7 @@ mod tests {
         .unwrap();
         assert_eq!(crd.name, "a.example.com");
         assert_eq!(crd.storage_version(), Some("v1"));
-        assert_eq!(crd.versions[0].schema.as_ref().unwrap().properties["spec"].type_, "string");
+        assert_eq!(crd.versions[0].schema.as_ref().unwrap().properties[0].1.type_, "string");
     }
 
     #[test]

@@ -4,20 +4,23 @@
 //! `.definitions[key]`, `.dependencies[key]`. When two sub-schemas share a path (a property
 //! named `items` beside `items`), the one visited last wins, in crdify's visiting order.
 
-use std::collections::BTreeMap;
+use crate::hash::{HashMap, HashMapExt};
 
 use super::schema::Schema;
 
+/// Sub-schemas by path.
+pub(crate) type Flat<'a> = HashMap<String, &'a Schema>;
+
 /// Every sub-schema of `root` by path.
-pub(crate) fn flatten(root: Option<&Schema>) -> BTreeMap<String, &Schema> {
-    let mut out = BTreeMap::new();
+pub(crate) fn flatten(root: Option<&Schema>) -> Flat<'_> {
+    let mut out = HashMap::new();
     if let Some(root) = root {
         visit(root, "^".to_string(), &mut out);
     }
     out
 }
 
-fn visit<'a>(s: &'a Schema, path: String, out: &mut BTreeMap<String, &'a Schema>) {
+fn visit<'a>(s: &'a Schema, path: String, out: &mut Flat<'a>) {
     out.insert(path.clone(), s);
     if let Some(items) = &s.items {
         if let Some(one) = &items.schema {
@@ -66,12 +69,13 @@ mod tests {
     fn every_kind_of_child_has_its_path() {
         let leaf = Schema { type_: "string".into(), ..Schema::default() };
         let mut root = Schema::default();
-        root.properties.insert("spec".into(), leaf.clone());
+        root.properties.push(("spec".into(), leaf.clone()));
         root.items = Some(Items { schema: Some(Box::new(leaf.clone())), schemas: vec![leaf.clone()] });
         root.all_of = vec![leaf.clone()];
         root.additional_properties = Some(OrBool { allows: true, schema: Some(Box::new(leaf.clone())) });
-        root.pattern_properties.insert("^a$".into(), leaf.clone());
-        let paths: Vec<String> = flatten(Some(&root)).into_keys().collect();
+        root.pattern_properties.push(("^a$".into(), leaf.clone()));
+        let mut paths: Vec<String> = flatten(Some(&root)).into_keys().collect();
+        paths.sort();
         assert_eq!(
             paths,
             [

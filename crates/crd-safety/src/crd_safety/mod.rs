@@ -14,18 +14,26 @@
 //! once the same way, Go's case-insensitive field binding included). Reading and comparing are
 //! bounded: a schema nested too deep or too large is a [`CrdError`], never a stack overflow.
 
+mod catalog;
 mod compare;
 mod crd;
 mod flatten;
 mod gocmp;
 mod kube_version;
+mod outcome;
 mod rules;
 mod schema;
+mod sets;
+mod text;
 mod unhandled;
 
-pub use crd::{crd_name, is_crd, read_crd, Crd, CrdError, CrdVersion, CRD_API_VERSION};
+pub use catalog::{check_catalog, CatalogCheck, CatalogOptions, EdgeCheck, SharedCrd};
+pub use crd::{crd_name, is_crd, read_crd, read_crd_head, Crd, CrdError, CrdVersion, CRD_API_VERSION};
+pub use outcome::{CrdCheck, CrdFinding, Outcome, Verdict};
 pub use rules::Check;
 pub use schema::{Schema, SchemaError, MAX_DEPTH, MAX_SCHEMAS};
+pub use sets::{compare_crd_sets, crds_in_file, stored_versions, FoundCrd};
+pub use text::pairs_text;
 
 use serde::Serialize;
 
@@ -127,11 +135,7 @@ impl Preflight {
 /// `status.storedVersions`, or when it has none (a CRD file as a bundle ships it) its storage
 /// version, as a cluster that ran it would list.
 pub fn preflight(old: &Crd, new: &Crd, stored: Option<&[String]>) -> Preflight {
-    let fallback: Vec<String> = if old.stored_versions.is_empty() {
-        old.storage_version().map(str::to_string).into_iter().collect()
-    } else {
-        old.stored_versions.clone()
-    };
+    let fallback = if stored.is_none() { sets::stored_versions(old) } else { Vec::new() };
     let stored = stored.unwrap_or(&fallback);
     Preflight { crd: new.name.clone(), findings: compare::compare(old, new, stored) }
 }

@@ -10,7 +10,6 @@
 //! Empty lists and maps equal absent ones (`Vec`/`BTreeMap` empty), as Kubernetes' semantic
 //! equality treats nil and empty alike; derived `PartialEq` is that equality.
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::declcfg::{Node, Value};
@@ -20,6 +19,58 @@ use crate::gotext;
 pub const MAX_DEPTH: usize = 100;
 /// The most sub-schemas read in one CRD.
 pub const MAX_SCHEMAS: usize = 500_000;
+
+/// The JSON names of `JSONSchemaProps`' fields.
+const FIELDS: [&str; 44] = [
+    "id",
+    "$schema",
+    "$ref",
+    "description",
+    "type",
+    "format",
+    "title",
+    "default",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "maxItems",
+    "minItems",
+    "uniqueItems",
+    "multipleOf",
+    "enum",
+    "maxProperties",
+    "minProperties",
+    "required",
+    "items",
+    "allOf",
+    "oneOf",
+    "anyOf",
+    "not",
+    "properties",
+    "additionalProperties",
+    "patternProperties",
+    "dependencies",
+    "additionalItems",
+    "definitions",
+    "externalDocs",
+    "example",
+    "nullable",
+    "x-kubernetes-preserve-unknown-fields",
+    "x-kubernetes-embedded-resource",
+    "x-kubernetes-int-or-string",
+    "x-kubernetes-list-map-keys",
+    "x-kubernetes-list-type",
+    "x-kubernetes-map-type",
+    "x-kubernetes-validations",
+];
+
+/// A map of sub-schemas by key (`properties`, `patternProperties`, `definitions`), sorted by
+/// key: sized to its entries (a tree map's nodes would hold eleven schemas each).
+pub type SchemaMap = Vec<(String, Schema)>;
 
 /// `JSONSchemaProps`, field for field, in Go's declaration order.
 #[allow(missing_docs)]
@@ -53,12 +104,12 @@ pub struct Schema {
     pub one_of: Vec<Schema>,
     pub any_of: Vec<Schema>,
     pub not: Option<Box<Schema>>,
-    pub properties: BTreeMap<String, Schema>,
+    pub properties: SchemaMap,
     pub additional_properties: Option<OrBool>,
-    pub pattern_properties: BTreeMap<String, Schema>,
-    pub dependencies: BTreeMap<String, OrStringArray>,
+    pub pattern_properties: SchemaMap,
+    pub dependencies: Vec<(String, OrStringArray)>,
     pub additional_items: Option<OrBool>,
-    pub definitions: BTreeMap<String, Schema>,
+    pub definitions: SchemaMap,
     pub external_docs: Option<ExternalDocs>,
     pub example: Option<String>,
     pub nullable: bool,
@@ -176,7 +227,14 @@ impl Reader {
             return Err(self.error(format!("the CRD holds more than {MAX_SCHEMAS} schemas")));
         }
         let mut s = Schema::default();
-        let field = |name: &str| members.and_then(|m| crate::declcfg::value::field_of(m, name)).map(|m| &m.value);
+        let mut slots = [None; FIELDS.len()];
+        if let Some(m) = members {
+            crate::declcfg::value::fields_index(m, &FIELDS, |f| f, &mut slots);
+        }
+        let field = |name: &str| {
+            let i = FIELDS.iter().position(|f| *f == name)?;
+            Some(&members?[slots[i]?].value)
+        };
         let out = self.fields(&field, &mut s);
         self.depth -= 1;
         out.map(|()| s)
@@ -335,17 +393,17 @@ impl Reader {
         Ok(out)
     }
 
-    fn map(&mut self, node: Option<&Node>, step: &str) -> Result<BTreeMap<String, Schema>, SchemaError> {
-        let Some(node) = node.filter(|n| !is_null(n)) else { return Ok(BTreeMap::new()) };
+    fn map(&mut self, node: Option<&Node>, step: &str) -> Result<SchemaMap, SchemaError> {
+        let Some(node) = node.filter(|n| !is_null(n)) else { return Ok(Vec::new()) };
         let Some(members) = node.as_object() else {
             return self.at(step.into(), |r| Err(r.mismatch(node, "an object of schemas")));
         };
-        let mut out = BTreeMap::new();
+        let mut out = Vec::with_capacity(members.len());
         for m in members {
             let schema = self.at(format!("{step}.{}", m.key), |r| r.schema(&m.value))?;
-            out.insert(m.key.to_string(), schema);
+            out.push((m.key.to_string(), schema));
         }
-        Ok(out)
+        Ok(sorted(out))
     }
 
     fn items(&mut self, node: &Node) -> Result<Option<Items>, SchemaError> {
@@ -372,12 +430,12 @@ impl Reader {
         }
     }
 
-    fn dependencies(&mut self, node: Option<&Node>) -> Result<BTreeMap<String, OrStringArray>, SchemaError> {
-        let Some(node) = node.filter(|n| !is_null(n)) else { return Ok(BTreeMap::new()) };
+    fn dependencies(&mut self, node: Option<&Node>) -> Result<Vec<(String, OrStringArray)>, SchemaError> {
+        let Some(node) = node.filter(|n| !is_null(n)) else { return Ok(Vec::new()) };
         let Some(members) = node.as_object() else {
             return self.at(".dependencies".into(), |r| Err(r.mismatch(node, "an object")));
         };
-        let mut out = BTreeMap::new();
+        let mut out = Vec::with_capacity(members.len());
         for m in members {
             let value = self.at(format!(".dependencies.{}", m.key), |r| match &m.value.value {
                 Value::Object(_) => {
@@ -387,9 +445,9 @@ impl Reader {
                 Value::Null => Ok(OrStringArray::default()),
                 _ => Err(r.mismatch(&m.value, "a schema or a list of strings")),
             })?;
-            out.insert(m.key.to_string(), value);
+            out.push((m.key.to_string(), value));
         }
-        Ok(out)
+        Ok(sorted(out))
     }
 
     fn external_docs(&mut self, node: &Node) -> Result<ExternalDocs, SchemaError> {
@@ -429,6 +487,13 @@ impl Reader {
             optional_old_self: self.opt_bool(field("optionalOldSelf"), ".optionalOldSelf")?,
         })
     }
+}
+
+/// Entries sorted by key (an object's keys are distinct: the reader keeps the last of a key
+/// given twice).
+fn sorted<T>(mut entries: Vec<(String, T)>) -> Vec<(String, T)> {
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    entries
 }
 
 /// The members of an object, `Some(None)` for `null`, `None` for any other value.

@@ -5,8 +5,7 @@
 //! details read from the diff go-cmp prints of the two schemas ([`super::gocmp`]).
 
 use super::gocmp;
-use super::schema::{ExternalDocs, OrBool, OrStringArray, Schema, ValidationRule};
-use std::collections::BTreeMap;
+use super::schema::{ExternalDocs, OrBool, OrStringArray, Schema, SchemaMap, ValidationRule};
 
 /// The fields no property check handles (children `properties` and `items` aside).
 #[derive(Debug, PartialEq)]
@@ -25,10 +24,10 @@ struct Rest<'a> {
     any_of: &'a [Schema],
     not: &'a Option<Box<Schema>>,
     additional_properties: &'a Option<OrBool>,
-    pattern_properties: &'a BTreeMap<String, Schema>,
-    dependencies: &'a BTreeMap<String, OrStringArray>,
+    pattern_properties: &'a SchemaMap,
+    dependencies: &'a [(String, OrStringArray)],
     additional_items: &'a Option<OrBool>,
-    definitions: &'a BTreeMap<String, Schema>,
+    definitions: &'a SchemaMap,
     external_docs: &'a Option<ExternalDocs>,
     example: &'a Option<String>,
     x_preserve_unknown_fields: Option<bool>,

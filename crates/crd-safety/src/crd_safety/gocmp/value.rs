@@ -103,7 +103,7 @@ fn schemas(t: &'static str, v: &[Schema]) -> Gv {
     Gv::Slice(t, (!v.is_empty()).then(|| v.iter().map(|s| schema(s, false)).collect()))
 }
 
-fn schema_map(t: &'static str, m: &std::collections::BTreeMap<String, Schema>) -> Gv {
+fn schema_map(t: &'static str, m: &[(String, Schema)]) -> Gv {
     Gv::Map(t, (!m.is_empty()).then(|| m.iter().map(|(k, s)| (k.clone(), schema(s, false))).collect()))
 }
 
