@@ -17,7 +17,7 @@ pub fn run(case: &Value) -> Result<(), String> {
     // `oldStorageVersionIsStored: false` means the old CRD's status alone says what is stored.
     let as_shipped = input["oldStorageVersionIsStored"] == Value::Bool(false);
     let stored = as_shipped.then_some(old.stored_versions.as_slice());
-    let got = preflight(&old, &new, stored);
+    let got = preflight(&old, &new, stored).map_err(|e| format!("preflight: {e}"))?;
     let expect = &case["expect"];
     if Some(got.safe()) != expect["safe"].as_bool() {
         return Err(format!("safe = {}, want {}; error: {:?}", got.safe(), expect["safe"], got.error_text()));

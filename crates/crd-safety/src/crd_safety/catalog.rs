@@ -9,14 +9,12 @@
 //! once (keyed by its embedded data), and each distinct (old, new, stored versions) triple is
 //! compared once; edges share the verdict.
 
-use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
 
 use serde::Serialize;
 
 use super::outcome::{not_comparable, CrdCheck, Outcome, Verdict};
-use super::{crd_name, is_crd, read_crd, read_crd_head, Crd, CrdError};
+use super::{crd_name, into_crd, is_crd, Crd, CrdError};
 use crate::declcfg::property_types::TYPE_BUNDLE_OBJECT;
 use crate::declcfg::Property;
 use crate::diagnostic::Location;
@@ -93,29 +91,11 @@ struct BundleCrd {
     location: Location,
 }
 
-/// The distinct manifests read so far, by embedded data.
+/// The distinct manifests read so far, by embedded data: each CRD's name and reading.
 #[derive(Default)]
 struct Objects<'m> {
     by_data: HashMap<&'m str, Option<usize>>,
-    crds: Vec<Object<'m>>,
-}
-
-/// A distinct CRD manifest: its name and versions (enough to compare it with itself), and its
-/// schemas, read when it is first compared with another CRD.
-struct Object<'m> {
-    name: String,
-    head: Result<Crd, CrdError>,
-    property: &'m Property,
-    full: OnceCell<Result<Crd, CrdError>>,
-}
-
-impl Object<'_> {
-    fn full(&self) -> &Result<Crd, CrdError> {
-        self.full.get_or_init(|| match self.property.bundle_object() {
-            Some(m) => read_crd(&m),
-            None => Err(CrdError::NotACrd),
-        })
-    }
+    crds: Vec<(String, Result<Crd, CrdError>)>,
 }
 
 impl<'m> Objects<'m> {
@@ -128,7 +108,7 @@ impl<'m> Objects<'m> {
         let manifest = if surely_not_a_crd(data) { None } else { p.bundle_object().filter(is_crd) };
         let id = manifest.map(|m| {
             let name = crd_name(&m).unwrap_or("").to_string();
-            self.crds.push(Object { name, head: read_crd_head(&m), property: p, full: OnceCell::new() });
+            self.crds.push((name, into_crd(m)));
             self.crds.len() - 1
         });
         self.by_data.insert(data, id);
@@ -154,7 +134,7 @@ pub fn check_catalog(model: &Model, options: &CatalogOptions) -> CatalogCheck {
     let mut objects = Objects::default();
     let mut out = CatalogCheck::default();
     let mut owners: BTreeMap<String, (BTreeSet<String>, Location)> = BTreeMap::new();
-    let mut cache: HashMap<(usize, usize, Vec<String>), Arc<Verdict>> = HashMap::new();
+    let mut cache: HashMap<(usize, usize, Vec<String>), Outcome> = HashMap::new();
     for package in &model.packages {
         if options.package.as_deref().is_some_and(|p| p != package.name) {
             continue;
@@ -223,7 +203,7 @@ fn bundle_crds<'m>(package: &'m Package, objects: &mut Objects<'m>) -> Vec<Vec<B
             }
             if let Some(object) = objects.crd_of(p) {
                 let location = b.source.at(p.pos, format!("/properties/{i}"));
-                crds.push(BundleCrd { name: objects.crds[object].name.clone(), object, location });
+                crds.push(BundleCrd { name: objects.crds[object].0.clone(), object, location });
             }
         }
         out.push(crds);
@@ -306,7 +286,7 @@ fn stored_versions<'c>(
     let bundles: BTreeSet<usize> = edges.keys().flat_map(|&(o, n)| [o, n]).collect();
     for &b in &bundles {
         for c in &crds[b] {
-            if let Ok(crd) = &objects.crds[c.object].head {
+            if let Ok(crd) = &objects.crds[c.object].1 {
                 stored.entry((b, c.name.as_str())).or_default().extend(crd.storage_version().map(str::to_string));
             }
         }
@@ -318,7 +298,7 @@ fn stored_versions<'c>(
         let mut changed = false;
         for &(old, new) in &order {
             for c in &crds[new] {
-                let Ok(crd) = &objects.crds[c.object].head else { continue };
+                let Ok(crd) = &objects.crds[c.object].1 else { continue };
                 let Some(before) = stored.get(&(old, c.name.as_str())) else { continue };
                 // A cluster that stored a version the new CRD drops cannot take this edge (both
                 // OLMs refuse it): only the versions the new CRD keeps come along.
@@ -342,23 +322,19 @@ fn check_crd(
     new: &[BundleCrd],
     stored: Vec<String>,
     objects: &Objects,
-    cache: &mut HashMap<(usize, usize, Vec<String>), Arc<Verdict>>,
+    cache: &mut HashMap<(usize, usize, Vec<String>), Outcome>,
 ) -> CrdCheck {
     let n = new.iter().find(|n| n.name == old.name);
     let outcome = match n {
         None => Outcome::Removed,
         Some(n) => {
-            let (a, b) = (&objects.crds[old.object], &objects.crds[n.object]);
-            // The same manifest on both sides needs no schemas: nothing in them changed.
-            let (o, nw) = if old.object == n.object { (&a.head, &b.head) } else { (a.full(), b.full()) };
+            let (o, nw) = (&objects.crds[old.object].1, &objects.crds[n.object].1);
             match (not_comparable(o, nw), o, nw) {
                 (Some(outcome), _, _) => outcome,
-                (None, Ok(oc), Ok(nc)) => {
-                    let verdict = cache
-                        .entry((old.object, n.object, stored))
-                        .or_insert_with_key(|(_, _, stored)| Arc::new(Verdict::of(oc, nc, stored)));
-                    Outcome::Compared { verdict: verdict.clone() }
-                }
+                (None, Ok(oc), Ok(nc)) => cache
+                    .entry((old.object, n.object, stored))
+                    .or_insert_with_key(|(_, _, stored)| Verdict::outcome(oc, nc, stored))
+                    .clone(),
                 _ => unreachable!("not_comparable covers an unread side"),
             }
         }

@@ -12,112 +12,140 @@ use super::flatten::{flatten, Flat};
 use super::kube_version::compare_kube_versions;
 use super::rules::{property_checks, Check};
 use super::schema::Schema;
+use super::schema::{Reader, SchemaError};
 use super::unhandled;
+use super::walk::{compare_schemas, same_value, Diff, PropertyFinding, WalkError};
 use super::{Finding, Scope};
 use crate::gotext::{quote, string_slice};
 
 /// Every refusal of the preflight for `old` → `new`; `stored` are the old CRD's stored versions.
-pub(crate) fn compare(old: &Crd, new: &Crd, stored: &[String]) -> Vec<Finding> {
-    if old.versions == new.versions && old.conversion_strategy == new.conversion_strategy {
-        // The same schemas: no property changed, and the served versions' issues are the old ones.
-        return crd_wide(old, new, stored, &[], &[]);
+pub(crate) fn compare(old: &Crd, new: &Crd, stored: &[String]) -> Result<Vec<Finding>, SchemaError> {
+    let mut out = crd_wide(old, new, stored);
+    let same_schemas = old.versions.len() == new.versions.len()
+        && old
+            .versions
+            .iter()
+            .zip(&new.versions)
+            .all(|(a, b)| (&a.name, a.served, a.storage) == (&b.name, b.served, b.storage) && same_schema(a, b));
+    if same_schemas && old.conversion_strategy == new.conversion_strategy {
+        // No property changed, and the served versions' issues are the old ones.
+        return Ok(out);
     }
-    let old_flat: Vec<Flat> = old.versions.iter().map(|v| flatten(v.schema.as_ref())).collect();
-    let new_flat: Vec<Flat> = new.versions.iter().map(|v| flatten(v.schema.as_ref())).collect();
-    let mut out = crd_wide(old, new, stored, &old_flat, &new_flat);
     for (i, v) in old.versions.iter().enumerate() {
-        if let Some(j) = new.versions.iter().position(|n| n.name == v.name) {
-            for (property, check, message, key) in compare_versions(&old_flat[i], &new_flat[j]) {
-                out.push(Finding::new(check, Scope::Version(v.name.clone()), property, message, key, i));
-            }
+        let Some((j, nv)) = new.versions.iter().enumerate().find(|(_, n)| n.name == v.name) else { continue };
+        let diff = compare_versions(v, nv)?;
+        for field in &diff.removed {
+            let message = format!("removed field : {}.{field}", nv.name);
+            out.push(Finding::new(Check::ExistingFieldRemoval, Scope::Crd, String::new(), message.clone(), message, j));
+        }
+        for (property, check, message, key) in diff.findings {
+            out.push(Finding::new(check, Scope::Version(v.name.clone()), property, message, key, i));
         }
     }
-    out.extend(served(old, new, &old_flat, &new_flat));
+    out.extend(served(old, new)?);
     out.sort_by(|a, b| a.order().cmp(&b.order()));
-    out
+    Ok(out)
 }
 
-/// `scope`, `storedVersionRemoval` and `existingFieldRemoval` (over the versions' flattened
-/// schemas; none when both CRDs have the same versions).
-fn crd_wide(old: &Crd, new: &Crd, stored: &[String], old_flat: &[Flat], new_flat: &[Flat]) -> Vec<Finding> {
+fn same_schema(a: &CrdVersion, b: &CrdVersion) -> bool {
+    match (&a.schema, &b.schema) {
+        (Some(x), Some(y)) => same_value(x, y),
+        (x, y) => x.is_none() && y.is_none(),
+    }
+}
+
+/// `scope` and `storedVersionRemoval`.
+fn crd_wide(old: &Crd, new: &Crd, stored: &[String]) -> Vec<Finding> {
     let mut out = Vec::new();
-    let crd = |check, message: String, order| {
+    let crd = |check, message: String| {
         let key = message.clone();
-        Finding::new(check, Scope::Crd, String::new(), message, key, order)
+        Finding::new(check, Scope::Crd, String::new(), message, key, 0)
     };
     if old.scope != new.scope {
-        out.push(crd(Check::Scope, format!("scope changed : {} -> {}", quote(&old.scope), quote(&new.scope)), 0));
+        out.push(crd(Check::Scope, format!("scope changed : {} -> {}", quote(&old.scope), quote(&new.scope))));
     }
     let removed: Vec<&str> = stored.iter().filter(|s| new.version(s).is_none()).map(String::as_str).collect();
     if !removed.is_empty() {
-        out.push(crd(Check::StoredVersionRemoval, format!("stored versions removed : {}", string_slice(&removed)), 0));
+        out.push(crd(Check::StoredVersionRemoval, format!("stored versions removed : {}", string_slice(&removed))));
     }
-    for (j, nv) in new.versions.iter().enumerate() {
-        let Some(i) = old.versions.iter().position(|o| o.name == nv.name) else { continue };
-        let (Some(before), Some(after)) = (old_flat.get(i), new_flat.get(j)) else { continue };
-        for field in before.keys().filter(|k| !after.contains_key(*k)) {
-            out.push(crd(Check::ExistingFieldRemoval, format!("removed field : {}.{field}", nv.name), j));
-        }
-    }
-    out.sort_by(|a, b| a.order().cmp(&b.order()));
     out
 }
 
-/// (property, check, message, identity) for each refusal between two versions' schemas.
-type PropertyFinding = (String, Check, String, String);
+/// Two versions' schemas compared: walked side by side, or flattened when the walk cannot tell
+/// paths apart.
+fn compare_versions(a: &CrdVersion, b: &CrdVersion) -> Result<Diff, SchemaError> {
+    match compare_schemas(a.schema.as_ref(), b.schema.as_ref()) {
+        Ok(diff) => Ok(diff),
+        Err(WalkError::Schema(e)) => Err(e),
+        Err(WalkError::Ambiguous) => {
+            let read = |v: &CrdVersion| v.schema.as_ref().map(|n| Reader::new("^").schema(n)).transpose();
+            let (x, y) = (read(a)?, read(b)?);
+            let (before, after) = (flatten(x.as_ref()), flatten(y.as_ref()));
+            let mut removed: Vec<String> = before.keys().filter(|k| !after.contains_key(*k)).cloned().collect();
+            removed.sort();
+            Ok(Diff { findings: compare_flat(&before, &after), removed })
+        }
+    }
+}
 
-/// crdify's `CompareVersions`: each property of `a` against the same path in `b` (an empty
-/// schema when gone), children dropped; the property checks, then `unhandled`.
-fn compare_versions(before: &Flat, after: &Flat) -> Vec<PropertyFinding> {
+/// crdify's `CompareVersions` over flattened schemas: each property of `before` against the same
+/// path in `after` (an empty schema when gone), children dropped; the property checks, then
+/// `unhandled`.
+fn compare_flat(before: &Flat, after: &Flat) -> Vec<PropertyFinding> {
     let empty = Schema::default();
     let mut out = Vec::new();
     for (path, old) in before {
         let new = after.get(path).copied();
-        if new.is_some_and(|n| unhandled::same_without_children(old, n)) {
+        let (old, new) = (without_children(old), new.map(without_children));
+        if new.as_ref().is_some_and(|n| unhandled::same_without_children(&old, n)) {
             continue;
         }
-        let new = new.unwrap_or(&empty);
-        for (check, message) in property_checks(old, new) {
+        let new = new.unwrap_or_else(|| empty.clone());
+        for (check, message) in property_checks(&old, &new) {
             out.push((path.clone(), check, message.clone(), message));
         }
-        if let Some((message, key)) = unhandled::unhandled(old, new) {
+        if let Some((message, key)) = unhandled::unhandled(&old, &new) {
             out.push((path.clone(), Check::Unhandled, message, key));
         }
     }
     out
 }
 
+fn without_children(s: &Schema) -> Schema {
+    Schema { properties: Vec::new(), items: None, ..s.clone() }
+}
+
 /// The served-version validator: the new CRD's served version pairs, minus the refusals the old
 /// CRD's pairs already had (same pair, property, check and message).
-fn served(old: &Crd, new: &Crd, old_flat: &[Flat], new_flat: &[Flat]) -> Vec<Finding> {
+fn served(old: &Crd, new: &Crd) -> Result<Vec<Finding>, SchemaError> {
     if new.conversion_strategy == "Webhook" {
-        return Vec::new();
+        return Ok(Vec::new());
     }
-    let known: BTreeSet<(String, String, Check, String)> = version_pairs(old, old_flat)
+    let known: BTreeSet<(String, String, Check, String)> = version_pairs(old)?
         .into_iter()
         .flat_map(|(pair, findings)| findings.into_iter().map(move |(p, c, _, k)| (pair.clone(), p, c, k)))
         .collect();
     let mut out = Vec::new();
-    for (pair, findings) in version_pairs(new, new_flat) {
+    for (pair, findings) in version_pairs(new)? {
         for (property, check, message, key) in findings {
             if !known.contains(&(pair.clone(), property.clone(), check, key.clone())) {
                 out.push(Finding::new(check, Scope::Served(pair.clone()), property, message, key, 0));
             }
         }
     }
-    out
+    Ok(out)
 }
 
-fn version_pairs(crd: &Crd, flat: &[Flat]) -> BTreeMap<String, Vec<PropertyFinding>> {
-    let mut served: Vec<(&CrdVersion, &Flat)> = crd.versions.iter().zip(flat).filter(|(v, _)| v.served).collect();
-    served.sort_by(|a, b| compare_kube_versions(&a.0.name, &b.0.name));
+fn version_pairs(crd: &Crd) -> Result<BTreeMap<String, Vec<PropertyFinding>>, SchemaError> {
+    let mut served: Vec<&CrdVersion> = crd.versions.iter().filter(|v| v.served).collect();
+    served.sort_by(|a, b| compare_kube_versions(&a.name, &b.name));
     let mut out = BTreeMap::new();
-    for (i, (low, low_flat)) in served.iter().enumerate() {
-        for (high, high_flat) in &served[i + 1..] {
-            out.insert(format!("{} -> {}", low.name, high.name), compare_versions(low_flat, high_flat));
+    for (i, low) in served.iter().enumerate() {
+        for high in &served[i + 1..] {
+            out.insert(format!("{} -> {}", low.name, high.name), compare_versions(low, high)?.findings);
         }
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -143,7 +171,7 @@ mod tests {
     }
 
     fn error(old: &Crd, new: &Crd) -> Option<String> {
-        preflight(old, new, None).error_text()
+        preflight(old, new, None).unwrap().error_text()
     }
 
     #[test]
@@ -173,7 +201,7 @@ mod tests {
             "[{name: v1alpha1, served: true, storage: false}, {name: v1, served: true, storage: true}]",
         );
         assert_eq!(error(&old, &both), None);
-        assert!(preflight(&old, &new, Some(&[])).safe(), "nothing stored: nothing lost");
+        assert!(preflight(&old, &new, Some(&[])).unwrap().safe(), "nothing stored: nothing lost");
     }
 
     #[test]
@@ -230,7 +258,7 @@ mod tests {
         let new = v1(
             "{type: object, properties: {b: {type: string, pattern: x, minLength: 1}, a: {type: string, enum: [x]}}}",
         );
-        let got = preflight(&old, &new, None);
+        let got = preflight(&old, &new, None).unwrap();
         let lines: Vec<String> = got.findings.iter().map(|f| f.line()).collect();
         assert_eq!(
             lines,

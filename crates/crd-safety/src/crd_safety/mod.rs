@@ -26,9 +26,10 @@ mod schema;
 mod sets;
 mod text;
 mod unhandled;
+mod walk;
 
 pub use catalog::{check_catalog, CatalogCheck, CatalogOptions, EdgeCheck, SharedCrd};
-pub use crd::{crd_name, is_crd, read_crd, read_crd_head, Crd, CrdError, CrdVersion, CRD_API_VERSION};
+pub use crd::{crd_name, into_crd, is_crd, read_crd, Crd, CrdError, CrdVersion, CRD_API_VERSION};
 pub use outcome::{CrdCheck, CrdFinding, Outcome, Verdict};
 pub use rules::Check;
 pub use schema::{Schema, SchemaError, MAX_DEPTH, MAX_SCHEMAS};
@@ -133,11 +134,14 @@ impl Preflight {
 /// OLM v1's preflight on an installed CRD (`old`) and the new bundle's (`new`). `stored` are
 /// the versions objects are stored in on the cluster; `None` takes the old CRD's
 /// `status.storedVersions`, or when it has none (a CRD file as a bundle ships it) its storage
-/// version, as a cluster that ran it would list.
-pub fn preflight(old: &Crd, new: &Crd, stored: Option<&[String]>) -> Preflight {
+/// version, as a cluster that ran it would list. A schema that cannot be read where the two CRDs
+/// differ (a field of the wrong type, beyond the nesting or size bounds) is an error: the pair
+/// cannot be judged.
+pub fn preflight(old: &Crd, new: &Crd, stored: Option<&[String]>) -> Result<Preflight, CrdError> {
     let fallback = if stored.is_none() { sets::stored_versions(old) } else { Vec::new() };
     let stored = stored.unwrap_or(&fallback);
-    Preflight { crd: new.name.clone(), findings: compare::compare(old, new, stored) }
+    let findings = compare::compare(old, new, stored).map_err(CrdError::Schema)?;
+    Ok(Preflight { crd: new.name.clone(), findings })
 }
 
 /// OLM v0's refusal of a new CRD that drops a stored version (the first of `stored` the new CRD

@@ -20,8 +20,16 @@ pub struct Verdict {
 
 impl Verdict {
     /// Both checks on `old` → `new`, with the versions objects are stored in on the cluster.
-    pub fn of(old: &Crd, new: &Crd, stored: &[String]) -> Verdict {
-        Verdict { preflight: preflight(old, new, Some(stored)), olm_v0: olm_v0_stored_version(new, stored) }
+    pub fn of(old: &Crd, new: &Crd, stored: &[String]) -> Result<Verdict, CrdError> {
+        Ok(Verdict { preflight: preflight(old, new, Some(stored))?, olm_v0: olm_v0_stored_version(new, stored) })
+    }
+
+    /// The outcome of comparing `old` with `new`: the verdict, or why they cannot be compared.
+    pub(crate) fn outcome(old: &Crd, new: &Crd, stored: &[String]) -> Outcome {
+        match Verdict::of(old, new, stored) {
+            Ok(v) => Outcome::Compared { verdict: Arc::new(v) },
+            Err(e) => Outcome::NotComparable { reason: format!("the schemas: {e}") },
+        }
     }
 
     /// Whether both OLM v0 and OLM v1 let the upgrade through.

@@ -72,6 +72,10 @@ const FIELDS: [&str; 44] = [
 /// key: sized to its entries (a tree map's nodes would hold eleven schemas each).
 pub type SchemaMap = Vec<(String, Schema)>;
 
+/// The positions of `properties` and `items` in [`FIELDS`].
+const PROPERTIES: usize = 28;
+const ITEMS: usize = 23;
+
 /// `JSONSchemaProps`, field for field, in Go's declaration order.
 #[allow(missing_docs)]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -215,6 +219,16 @@ impl Reader {
 
     /// A schema object (`null` is the zero schema).
     pub(crate) fn schema(&mut self, node: &Node) -> Result<Schema, SchemaError> {
+        self.schema_with(node, false)
+    }
+
+    /// A schema object without its `properties` and `items` (what crdify compares of one
+    /// property: its children are compared by their own paths).
+    pub(crate) fn shallow(&mut self, node: &Node) -> Result<Schema, SchemaError> {
+        self.schema_with(node, true)
+    }
+
+    fn schema_with(&mut self, node: &Node, drop_children: bool) -> Result<Schema, SchemaError> {
         let Some(members) = object_or_null(node) else {
             return Err(self.mismatch(node, "a schema object"));
         };
@@ -230,6 +244,9 @@ impl Reader {
         let mut slots = [None; FIELDS.len()];
         if let Some(m) = members {
             crate::declcfg::value::fields_index(m, &FIELDS, |f| f, &mut slots);
+        }
+        if drop_children {
+            (slots[PROPERTIES], slots[ITEMS]) = (None, None);
         }
         let field = |name: &str| {
             let i = FIELDS.iter().position(|f| *f == name)?;

@@ -1,8 +1,6 @@
 //! The operator author's question before a release: the CRDs of an old and a new set of
 //! manifests (CRD files, bundle directories), paired by name and checked.
 
-use std::sync::Arc;
-
 use super::outcome::{not_comparable, CrdCheck, Outcome, Verdict};
 use super::{crd_name, is_crd, read_crd, Crd, CrdError};
 use crate::declcfg::read_documents;
@@ -58,7 +56,7 @@ pub fn compare_crd_sets(old: &[FoundCrd], new: &[FoundCrd]) -> Vec<CrdCheck> {
         let outcome = match n {
             None => Outcome::Removed,
             Some(n) => not_comparable(&o.crd, &n.crd).unwrap_or_else(|| match (&o.crd, &n.crd) {
-                (Ok(oc), Ok(nc)) => Outcome::Compared { verdict: Arc::new(Verdict::of(oc, nc, &stored_versions(oc))) },
+                (Ok(oc), Ok(nc)) => Verdict::outcome(oc, nc, &stored_versions(oc)),
                 _ => unreachable!("not_comparable covers an unread side"),
             }),
         };
