@@ -341,3 +341,61 @@ fn check_crd(
     };
     CrdCheck { crd: old.name.clone(), old: old.location.clone(), new: n.map(|n| n.location.clone()), outcome }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::declcfg::{load_files, FileInput};
+
+    fn model(channel_entries: &str, versions: &[&str]) -> Model {
+        let mut text = format!(
+            "schema: olm.package\nname: p\ndefaultChannel: c\n---\nschema: olm.channel\npackage: p\nname: c\nentries:\n{channel_entries}"
+        );
+        for v in versions {
+            text.push_str(&format!(
+                "---\nschema: olm.bundle\npackage: p\nname: p.v{v}\nimage: example.com/p:{v}\nproperties:\n- type: olm.package\n  value: {{packageName: p, version: {v}}}\n"
+            ));
+        }
+        crate::model::build(&load_files(&[FileInput::new("p/catalog.yaml", text)]).config).0
+    }
+
+    fn edges(m: &Model) -> Vec<(String, String, Vec<&'static str>)> {
+        let p = &m.packages[0];
+        channel_edges(p, &p.channels[0])
+            .into_iter()
+            .map(|((o, n), (_, via))| (p.bundles[o].name.value.clone(), p.bundles[n].name.value.clone(), via))
+            .collect()
+    }
+
+    #[test]
+    fn every_edge_olm_can_take_is_checked_replaces_skips_and_skip_range() {
+        let m = model(
+            "- name: p.v1.0.0\n- name: p.v1.1.0\n  replaces: p.v1.0.0\n- name: p.v1.2.0\n  replaces: p.v1.1.0\n  skips: [p.v1.0.0]\n- name: p.v1.4.0\n  skipRange: '>=1.0.0 <1.4.0'\n",
+            &["1.0.0", "1.1.0", "1.2.0", "1.4.0"],
+        );
+        let got = edges(&m);
+        let want = [
+            ("p.v1.0.0", "p.v1.1.0", vec!["replaces"]),
+            ("p.v1.0.0", "p.v1.2.0", vec!["skips"]),
+            ("p.v1.0.0", "p.v1.4.0", vec!["skipRange"]),
+            ("p.v1.1.0", "p.v1.2.0", vec!["replaces"]),
+            ("p.v1.1.0", "p.v1.4.0", vec!["skipRange"]),
+            ("p.v1.2.0", "p.v1.4.0", vec!["skipRange"]),
+        ];
+        let want: Vec<(String, String, Vec<&str>)> =
+            want.into_iter().map(|(a, b, v)| (a.to_string(), b.to_string(), v)).collect();
+        let mut got = got;
+        got.sort();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn a_catalog_without_crds_says_so() {
+        let m = model("- name: p.v1.0.0\n- name: p.v1.1.0\n  replaces: p.v1.0.0\n", &["1.0.0", "1.1.0"]);
+        let check = check_catalog(&m, &CatalogOptions::default());
+        assert_eq!((check.bundles, check.bundles_with_crds, check.edges.len()), (2, 0, 0));
+        let d = check.diagnostics();
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].code, crate::diagnostic::Code::CrdNoneInCatalog);
+    }
+}

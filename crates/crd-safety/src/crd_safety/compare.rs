@@ -269,4 +269,24 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn a_huge_enum_losing_one_value_is_found_quickly() {
+        let values: Vec<String> = (0..100_000).map(|i| format!("v{i}")).collect();
+        let fewer = &values[1..];
+        let old = v1(&format!("{{type: object, properties: {{a: {{type: string, enum: [{}]}}}}}}", values.join(", ")));
+        let new = v1(&format!("{{type: object, properties: {{a: {{type: string, enum: [{}]}}}}}}", fewer.join(", ")));
+        let start = std::time::Instant::now();
+        let text = error(&old, &new).unwrap();
+        assert!(text.ends_with("v1: ^.a: enum: allowed enum values removed : [\"v0\"]"), "{text}");
+        assert!(start.elapsed().as_secs() < 5);
+    }
+
+    #[test]
+    fn a_one_of_added_is_unhandled_and_fails_closed() {
+        let old = v1("{type: object, properties: {a: {type: object}}}");
+        let new = v1("{type: object, properties: {a: {type: object, oneOf: [{required: [p]}, {required: [q]}]}}}");
+        let text = error(&old, &new).unwrap();
+        assert!(text.contains("v1: ^.a: unhandled: unhandled changes found"), "{text}");
+    }
 }
