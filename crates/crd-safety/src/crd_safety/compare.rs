@@ -18,8 +18,17 @@ use super::walk::{compare_schemas, same_value, Diff, PropertyFinding, WalkError}
 use super::{Finding, Scope};
 use crate::gotext::{quote, string_slice};
 
+/// The most versions a CRD may have to be compared (served versions are compared pairwise).
+pub const MAX_VERSIONS: usize = 64;
+
 /// Every refusal of the preflight for `old` → `new`; `stored` are the old CRD's stored versions.
 pub(crate) fn compare(old: &Crd, new: &Crd, stored: &[String]) -> Result<Vec<Finding>, SchemaError> {
+    for crd in [old, new] {
+        if crd.versions.len() > MAX_VERSIONS {
+            let message = format!("{} versions: more than {MAX_VERSIONS} are not compared", crd.versions.len());
+            return Err(SchemaError { path: "spec.versions".into(), message });
+        }
+    }
     let mut out = crd_wide(old, new, stored);
     let same_schemas = old.versions.len() == new.versions.len()
         && old
@@ -288,5 +297,13 @@ mod tests {
         let new = v1("{type: object, properties: {a: {type: object, oneOf: [{required: [p]}, {required: [q]}]}}}");
         let text = error(&old, &new).unwrap();
         assert!(text.contains("v1: ^.a: unhandled: unhandled changes found"), "{text}");
+    }
+
+    #[test]
+    fn a_crd_with_too_many_versions_cannot_be_compared() {
+        let many: Vec<String> = (0..65).map(|i| format!("{{name: v{i}, served: true, storage: {}}}", i == 0)).collect();
+        let old = crd("Namespaced", &format!("[{}]", many.join(", ")));
+        let err = preflight(&old, &old, None).unwrap_err();
+        assert_eq!(err.to_string(), "cannot read the CRD: spec.versions: 65 versions: more than 64 are not compared");
     }
 }

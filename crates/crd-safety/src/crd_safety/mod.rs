@@ -29,6 +29,7 @@ mod unhandled;
 mod walk;
 
 pub use catalog::{check_catalog, CatalogCheck, CatalogOptions, EdgeCheck, SharedCrd};
+pub use compare::MAX_VERSIONS;
 pub use crd::{crd_name, into_crd, is_crd, read_crd, Crd, CrdError, CrdVersion, CRD_API_VERSION};
 pub use outcome::{CrdCheck, CrdFinding, Outcome, Verdict};
 pub use rules::Check;
