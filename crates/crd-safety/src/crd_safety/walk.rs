@@ -112,19 +112,25 @@ fn object<'n>(node: &'n Node, field: &str) -> Option<&'n Node> {
     node.field(field).map(|m| &m.value).filter(|n| n.as_object().is_some())
 }
 
-/// The sub-schemas of `old` in crdify's order, each with its path step and the sub-schema of
-/// `new` at the same step.
+/// The sub-schemas of `old` in crdify's order that differ from `new`'s (an equal one has no
+/// finding), each with its path step and the sub-schema of `new` at the same step.
 fn children<'n>(old: &'n Node, new: Option<&'n Node>) -> Vec<(String, &'n Node, Option<&'n Node>)> {
     let mut out = Vec::new();
     let single = |out: &mut Vec<_>, field: &str, step: &str| {
         if let Some(child) = object(old, field) {
-            out.push((step.to_string(), child, new.and_then(|n| object(n, field))));
+            let counterpart = new.and_then(|n| object(n, field));
+            if !counterpart.is_some_and(|c| same_value(child, c)) {
+                out.push((step.to_string(), child, counterpart));
+            }
         }
     };
     let indexed = |out: &mut Vec<_>, field: &str, step: &str| {
         let theirs = new.map(|n| list(n, field)).unwrap_or(&[]);
         for (i, child) in list(old, field).iter().enumerate().filter(|(_, c)| c.as_object().is_some()) {
-            out.push((format!("{step}[{i}]"), child, theirs.get(i).filter(|c| c.as_object().is_some())));
+            let counterpart = theirs.get(i).filter(|c| c.as_object().is_some());
+            if !counterpart.is_some_and(|c| same_value(child, c)) {
+                out.push((format!("{step}[{i}]"), child, counterpart));
+            }
         }
     };
     let keyed = |out: &mut Vec<_>, field: &str, step: &dyn Fn(&str) -> String| {
@@ -134,7 +140,9 @@ fn children<'n>(old: &'n Node, new: Option<&'n Node>) -> Vec<(String, &'n Node, 
         };
         for m in members(old, field).iter().filter(|m| m.value.as_object().is_some()) {
             let counterpart = theirs.get(m.key.as_str()).copied().filter(|c| c.as_object().is_some());
-            out.push((step(&m.key), &m.value, counterpart));
+            if !counterpart.is_some_and(|c| same_value(&m.value, c)) {
+                out.push((step(&m.key), &m.value, counterpart));
+            }
         }
     };
     single(&mut out, "items", ".items");
