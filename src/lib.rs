@@ -25,6 +25,7 @@
 //! | preview the RBAC OLM generates | [`operatorgroup::rbac::preview_rbac`] for an install mode | an [`operatorgroup::rbac::RbacPreview`]: roles, bindings, what the operator may touch |
 //! | render bundle directories, trees, package manifests | [`render::render_input`] | a [`render::Rendered`]: `declcfg` blobs and located findings |
 //! | expand a template offline | [`render::template::expand_template`] against a [`render::BundleSource`] | a [`render::Rendered`], findings in the template's lines |
+//! | check a CRD upgrade as OLM v1's preflight does | [`crd_safety::read_crd`], [`crd_safety::preflight`] | a [`crd_safety::Preflight`]: crdify's refusals, the preflight's error text |
 //! | compare two catalogs | [`diff::diff`], [`diff::diff_with`] | a [`diff::CatalogDiff`]: changes, update-safety rows, findings |
 //! | edit a catalog in place (deprecate, promote, remove and re-wire…) | [`edit::plan_edit`], [`edit::apply_edits`] | an [`edit::EditPlan`]: text edits, undo, diff, findings, graphs |
 //! | print findings for CI (SARIF, GitHub, Markdown, JUnit) | [`report_formats::render_diagnostics`], [`report_formats::render_diff`] | text |
@@ -51,6 +52,7 @@
 //! ```
 
 // The layers are crates (ARCHITECTURE.md); this crate is their public API in one place.
+pub use olm_catalog_crd_safety::crd_safety;
 pub use olm_catalog_format::{declcfg, version};
 pub use olm_catalog_model::{cluster, graph, property};
 #[cfg(feature = "resolver")]

@@ -21,6 +21,8 @@ use olm_catalog::validate::validate_files;
 use olm_catalog::version::Version;
 use serde_json::Value;
 
+#[path = "conformance/crd_upgrade.rs"]
+mod crd_upgrade;
 #[path = "conformance/operatorgroup.rs"]
 mod operatorgroup;
 #[path = "conformance/rbac.rs"]
@@ -366,6 +368,7 @@ fn runner(file: &str) -> Option<Runner> {
         "render-bundle.json" => Some(render_bundle::run),
         "operatorgroup.json" => Some(operatorgroup::run),
         "rbac.json" => Some(rbac::run),
+        "crd-upgrade.json" => Some(crd_upgrade::run),
         _ => None,
     }
 }

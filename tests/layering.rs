@@ -784,6 +784,7 @@ const CRATE_SOURCES: &[(&str, &[&str])] = &[
     ("crates/cel/src", &["resolve", "cel"]),
     ("crates/resolve/src", &[]),
     ("crates/tools/src", &[]),
+    ("crates/crd-safety/src", &[]),
     ("crates/wasm/src", &["wasm"]),
 ];
 

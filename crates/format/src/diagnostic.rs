@@ -220,6 +220,31 @@ codes! {
     Olmv1ApiService = "olmv1-api-service",
     Olmv1ZeroMajor = "olmv1-zero-major",
     Olmv1BuildMetadata = "olmv1-build-metadata",
+    // CRD upgrade safety (crd_safety): OLM v1's CRD Upgrade Safety preflight (one code per
+    // crdify check), OLM v0's stored-version rule, CRDs dropped or not comparable, ownership.
+    CrdScope = "crd-scope",
+    CrdStoredVersionRemoval = "crd-stored-version-removal",
+    CrdExistingFieldRemoval = "crd-existing-field-removal",
+    CrdType = "crd-type",
+    CrdRequired = "crd-required",
+    CrdDefault = "crd-default",
+    CrdEnum = "crd-enum",
+    CrdMinimum = "crd-minimum",
+    CrdMinLength = "crd-min-length",
+    CrdMinItems = "crd-min-items",
+    CrdMinProperties = "crd-min-properties",
+    CrdMaximum = "crd-maximum",
+    CrdMaxLength = "crd-max-length",
+    CrdMaxItems = "crd-max-items",
+    CrdMaxProperties = "crd-max-properties",
+    CrdPattern = "crd-pattern",
+    CrdNullable = "crd-nullable",
+    CrdUnhandled = "crd-unhandled",
+    CrdOlmV0StoredVersion = "crd-olm-v0-stored-version",
+    CrdNotComparable = "crd-not-comparable",
+    CrdRemoved = "crd-removed",
+    CrdSharedOwnership = "crd-shared-ownership",
+    CrdNoneInCatalog = "crd-none-in-catalog",
 }
 
 impl Code {
@@ -363,7 +388,7 @@ mod tests {
     fn lints_are_the_codes_documented_as_configurable() {
         // A row's severity column says `warning` (or `note`, `off`: a lint's default level) exactly
         // for lints; warnings of rendering, of multitenancy checks and of catalog diffs are not
-        // lints (no catalog validation reports them).
+        // lints (no catalog validation reports them), nor are those of `crd-safety`.
         let doc = include_str!("../../../docs/diagnostics.md");
         for code in Code::ALL {
             let row = doc.lines().find(|l| l.starts_with(&format!("| `{}` |", code.as_str()))).unwrap_or_default();
@@ -372,7 +397,7 @@ mod tests {
             if code.is_lint() {
                 assert!(lint_like, "{code} is a lint but documented as {severity:?}");
             } else if lint_like {
-                let render = ["bundle-", "legacy-", "package-manifest-", "multitenancy-", "update-"];
+                let render = ["bundle-", "legacy-", "package-manifest-", "multitenancy-", "update-", "crd-"];
                 assert!(render.iter().any(|p| code.as_str().starts_with(p)), "{code} is documented as {severity:?}");
             }
         }

@@ -4,8 +4,8 @@
 use clap::{Parser, Subcommand};
 
 use crate::commands::{
-    cli_reference, convert_template, deps, diff, edit, graph, operatorgroup, path, rbac, render, resolve, template,
-    validate,
+    cli_reference, convert_template, crd_safety, deps, diff, edit, graph, operatorgroup, path, rbac, render, resolve,
+    template, validate,
 };
 use crate::output::{Fail, EXIT_CODES};
 
@@ -64,6 +64,11 @@ pub enum Command {
     /// (exit 1 when the result has errors the catalog did not have; nothing is written then).
     #[command(after_help = edit::EXIT_CODES)]
     Edit(Box<edit::Args>),
+    /// Whether CRDs may be upgraded, as OLM v1's CRD Upgrade Safety preflight and OLM v0 judge
+    /// it: on every upgrade edge of a catalog, or between an old and a new CRD file or bundle
+    /// directory (exit 1 when an upgrade is unsafe).
+    #[command(after_help = crd_safety::EXIT_CODES)]
+    CrdSafety(crd_safety::Args),
     /// Turn a File-Based Catalog into a template (`opm alpha convert-template basic`).
     #[command(after_help = convert_template::EXIT_CODES)]
     ConvertTemplate(convert_template::Args),
@@ -87,6 +92,7 @@ impl Command {
             Command::Diff(a) => diff::run(a, out),
             Command::Deps(a) => deps::run(&a, out),
             Command::Edit(a) => edit::run(&a, out),
+            Command::CrdSafety(a) => crd_safety::run(&a, out),
             Command::ConvertTemplate(a) => convert_template::run(&a, out),
             Command::CliReference => cli_reference::run(out),
         }

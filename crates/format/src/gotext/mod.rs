@@ -23,4 +23,4 @@ pub use self::base64::{decode_base64, decode_base64_into};
 pub use float::{format_g, json_number, parse_decimal};
 pub use json_string::write_json_string;
 pub use list::{join_capped, join_counted, string_slice_capped, thousands, LIST_CAP, OPM_LIST_CAP};
-pub use quote::{quote, string_slice};
+pub use quote::{is_go_print, quote, string_slice};

@@ -65,7 +65,7 @@ pub fn string_slice<S: AsRef<str>>(items: &[S]) -> String {
 /// characters used by `str::escape_debug`, which excludes exactly the
 /// separator (`Z*`, except the ASCII space) and other (`C*`, including
 /// unassigned) categories, as Go does. Only the Unicode version may differ.
-fn is_go_print(c: char) -> bool {
+pub fn is_go_print(c: char) -> bool {
     if c.is_ascii() {
         return (' '..='~').contains(&c);
     }

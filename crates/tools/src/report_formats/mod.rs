@@ -54,6 +54,12 @@ pub fn render_diagnostics(format: ReportFormat, diagnostics: &[Diagnostic], vali
     render(format, "olm-catalog validate", diagnostics, &summary)
 }
 
+/// The findings of another command (`tool`, as the Markdown title and JUnit suite name it) in
+/// `format`, `verdict` first in the Markdown summary (`unsafe`). Ends with a newline.
+pub fn render_findings(format: ReportFormat, tool: &str, diagnostics: &[Diagnostic], verdict: &str) -> String {
+    render(format, tool, diagnostics, &format!("{verdict}: {}", counts(diagnostics)))
+}
+
 /// A catalog diff in `format`: its findings, and for Markdown the change summary and the
 /// update-safety table per package. Ends with a newline.
 pub fn render_diff(format: ReportFormat, diff: &CatalogDiff) -> String {

@@ -3,6 +3,7 @@
 
 pub mod cli_reference;
 pub mod convert_template;
+pub mod crd_safety;
 pub mod deps;
 pub mod diff;
 pub mod edit;
