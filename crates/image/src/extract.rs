@@ -102,7 +102,7 @@ impl Extraction {
     pub fn read_layer(&mut self, layer: &str, plain: impl Read) -> Result<LayerChanges, Error> {
         let what = || format!("layer {layer}");
         let mut changes = LayerChanges::default();
-        let mut archive = tar::Archive::new(plain);
+        let mut archive = tar::Archive::new(Padded { inner: plain, total: 0, zeros: None });
         let entries = archive.entries().map_err(|e| Error::reading(what(), e))?;
         for (n, entry) in entries.enumerate() {
             if n as u64 >= self.budgets.entries {
@@ -227,6 +227,35 @@ impl Extraction {
             }
         }
         (files, findings)
+    }
+}
+
+/// A tar stream completed at its end: the last entry's padding to a 512-byte block and the two
+/// zero blocks that end an archive, which some writers leave out (umoci 0.4.7's `insert`). Only
+/// that much is added, so a stream cut short inside an entry is still an error (and a cut blob
+/// fails its digest, which covers the bytes before this reader).
+struct Padded<R> {
+    inner: R,
+    total: u64,
+    /// Zeros still to give once the stream has ended.
+    zeros: Option<u64>,
+}
+
+impl<R: Read> Read for Padded<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.zeros.is_none() {
+            let n = self.inner.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                self.total += n as u64;
+                return Ok(n);
+            }
+            self.zeros = Some((512 - self.total % 512) % 512 + 1024);
+        }
+        let left = self.zeros.as_mut().expect("set above");
+        let n = (*left).min(buf.len() as u64) as usize;
+        buf[..n].fill(0);
+        *left -= n as u64;
+        Ok(n)
     }
 }
 

@@ -155,6 +155,17 @@ fn a_stream_without_end_blocks_is_read_to_its_last_entry() {
 }
 
 #[test]
+fn a_stream_that_ends_right_after_its_last_files_data_is_read_whole() {
+    // umoci 0.4.7's `insert` also leaves out the last entry's padding to a 512-byte block.
+    let l = layer(&[E::File("configs/a", "first"), E::File("configs/b", "hello")]);
+    let end = l.len() - 1024 - (512 - 5);
+    assert_eq!(
+        unpack(&["configs"], &[l[..end].to_vec()]).0,
+        vec![("configs/a".into(), "first".into()), ("configs/b".into(), "hello".into())]
+    );
+}
+
+#[test]
 fn a_truncated_layer_is_an_error() {
     let mut l = layer(&[E::File("configs/a", &"x".repeat(2000))]);
     l.truncate(1000);
