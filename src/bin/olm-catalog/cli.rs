@@ -19,6 +19,8 @@ use crate::output::{Fail, EXIT_CODES};
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    #[command(flatten)]
+    pub images: crate::image::ImageArgs,
 }
 
 #[derive(Subcommand)]

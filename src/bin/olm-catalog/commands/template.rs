@@ -13,8 +13,8 @@ use olm_catalog::render::template::{expand_template, expand_template_as, Templat
 use olm_catalog::render::BundleSource;
 
 use super::render::settle;
-use crate::catalog::read;
-use crate::output::{emit, prefixed, report, Fail};
+use crate::catalog::read_input;
+use crate::output::{emit, report, Fail};
 
 pub const EXIT_CODES: &str = "Exit codes:
 - 0: expanded without errors
@@ -27,7 +27,8 @@ pub struct Args {
     /// The template file (YAML or JSON).
     file: PathBuf,
     /// Where the bundles are: catalogs, bundle directories or trees (directories need
-    /// `--image-ref-template` to have an image).
+    /// `--image-ref-template` to have an image), catalog or bundle images (`oci:`,
+    /// `oci-archive:`, `docker-archive:`; a bundle image's image is its reference as given).
     #[arg(long, required = true, num_args = 1..)]
     bundles: Vec<PathBuf>,
     /// The template kind, whatever its `schema` says (default: detected from it).
@@ -72,12 +73,15 @@ enum KindArg {
 }
 
 pub fn run(a: Args, out: &mut String) -> Result<u8, Fail> {
-    let options = BundleOptions { image: None, image_ref_template: a.image_ref_template, migrate_csv_metadata: false };
     let mut source = BundleSource::new();
     // Problems in the bundle sources are reported but do not fail the expansion.
     let mut source_diags = Vec::new();
     for path in &a.bundles {
-        source_diags.extend(prefixed(path, source.add_input(&read(path)?, &options)));
+        let input = read_input(path)?;
+        let image = input.bundle_image;
+        let options =
+            BundleOptions { image, image_ref_template: a.image_ref_template.clone(), migrate_csv_metadata: false };
+        source_diags.extend(input.origin.name_diagnostics(source.add_input(&input.files, &options)));
     }
     let bytes = std::fs::read(&a.file).map_err(|e| Fail::at(&a.file, e))?;
     let input = FileInput::new(a.file.display().to_string(), bytes);
