@@ -64,7 +64,9 @@ pub fn read_input(path: &Path) -> Result<Input, Fail> {
     let reference = path.display().to_string();
     let input = crate::image::read(&reference, t)?;
     let origin = Origin { name: input.name(), single_file: false, dir: None };
-    let bundle_image = matches!(input.opened.content.kind, olm_catalog_image::Kind::Bundle { .. }).then(|| reference);
+    // A bundle's `image` is the reference as given (`docker://` is a transport, not part of it).
+    let image = reference.strip_prefix("docker://").unwrap_or(&reference).to_string();
+    let bundle_image = matches!(input.opened.content.kind, olm_catalog_image::Kind::Bundle { .. }).then_some(image);
     let files = input.opened.content.files.into_iter().map(|(p, c)| FileInput::new(p, c)).collect();
     Ok(Input { files, origin, bundle_image })
 }

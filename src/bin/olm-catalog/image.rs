@@ -1,14 +1,16 @@
 //! Images named where a catalog or bundle path goes: `oci:DIR[:TAG]`, `oci-archive:FILE[:TAG]`,
-//! `docker-archive:FILE` (`-`: standard input). The image is read by `olm-catalog-image`; this
-//! module opens the files, prints what was skipped, and names the image in findings
-//! (`IMAGE@DIGEST:/configs/pkg/catalog.json`).
+//! `docker-archive:FILE` (`-`: standard input), `docker://REFERENCE` and bare registry references
+//! (`quay.io/org/index:v1`, when no such path exists). The image is read by `olm-catalog-image`
+//! (from a registry through `olm-catalog-registry`); this module opens the files, prints what was
+//! skipped, and names the image in findings (`IMAGE@DIGEST:/configs/pkg/catalog.json`).
 
 use std::fs::File;
 use std::io::{BufReader, Cursor, Read as _};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use olm_catalog_image::{self as image, Budgets, Kind, Opened, Platform, Transport};
+use olm_catalog_registry::{pull, Cache, ClientOptions, PullOptions, Reference};
 
 use crate::output::Fail;
 
@@ -22,6 +24,22 @@ pub struct ImageArgs {
     /// Say on stderr which image and platform each image input resolved to.
     #[arg(long, global = true)]
     pub verbose: bool,
+    /// Registry credentials file (default: `REGISTRY_AUTH_FILE`, then
+    /// `$XDG_RUNTIME_DIR/containers/auth.json`, `~/.config/containers/auth.json`,
+    /// `~/.docker/config.json`).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub authfile: Option<PathBuf>,
+    /// Read registry images without the cache (`$XDG_CACHE_HOME/olm-catalog`): every blob is
+    /// downloaded (and still verified).
+    #[arg(long, global = true)]
+    pub no_cache: bool,
+    /// Use no network: registry images come from the cache only (a digest reference).
+    #[arg(long, global = true)]
+    pub offline: bool,
+    /// Verify registries' TLS certificates (`--tls-verify=false` turns that off for every
+    /// registry; registries.conf's `insecure` does it for one).
+    #[arg(long, global = true, value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
+    pub tls_verify: bool,
 }
 
 static ARGS: OnceLock<ImageArgs> = OnceLock::new();
@@ -35,9 +53,13 @@ fn args() -> ImageArgs {
     ARGS.get().cloned().unwrap_or_default()
 }
 
-/// The image transport `arg` names, if it is an image reference rather than a path.
+/// The image transport `arg` names, if it is an image reference rather than a path: a transport
+/// prefix, or a registry reference (`quay.io/org/index:v1`) where no such path exists.
 pub fn transport(arg: &Path) -> Option<Transport> {
-    Transport::parse(arg.to_str()?)
+    let s = arg.to_str()?;
+    Transport::parse(s).or_else(|| {
+        (!arg.exists() && Reference::looks_like_one(s)).then(|| Transport::Registry { reference: s.to_string() })
+    })
 }
 
 /// An image input, read.
@@ -83,11 +105,23 @@ pub fn read(reference: &str, t: Transport) -> Result<ImageInput, Fail> {
             let f = File::open(file).map_err(|e| Fail(format!("{reference}: {file}: {e}")))?;
             image::read_docker_archive(BufReader::new(f), &budgets).map_err(fail)?
         }
-        Transport::Registry { .. } => {
-            return Err(Fail(format!(
-                "{reference}: registry references are not read yet; copy the image \
-                 with `skopeo copy {reference} oci:DIR:TAG` and give oci:DIR:TAG"
-            )))
+        Transport::Registry { reference: r } => {
+            let options = PullOptions {
+                client: ClientOptions {
+                    authfile: a.authfile.clone(),
+                    tls_verify: a.tls_verify,
+                    ..ClientOptions::default()
+                },
+                cache: if a.no_cache { None } else { Cache::default_location() },
+                offline: a.offline,
+            };
+            let pulled =
+                pull(r, platform.as_ref(), &budgets, &options).map_err(|e| Fail(format!("{reference}: {e}")))?;
+            if a.verbose {
+                let ep = &pulled.endpoint;
+                eprintln!("olm-catalog: {reference}: read from {}/{}", ep.registry, ep.repository);
+            }
+            pulled.opened
         }
     };
     let input = ImageInput { reference: reference.to_string(), opened };
