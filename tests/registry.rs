@@ -252,3 +252,37 @@ fn bundle_images_from_a_registry_render_as_their_directories() {
     }
     assert!(checked >= 20, "{checked}");
 }
+
+#[test]
+fn a_template_pulls_the_bundle_images_it_names() {
+    let s = Scratch::new("registry-template");
+    let reg = Registry::start(&s, "template", None);
+    registries_conf(&s, &insecure(&reg.addr));
+    let dir = shared("../shared/catalogs/bundles/kube-green");
+    let mut versions: Vec<_> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.join("manifests").is_dir()).collect();
+    versions.sort();
+    let bundle = versions.last().unwrap();
+    umoci_bundle(&s, "layout", "kg", bundle);
+    let reference = format!("{}/bundles/kube-green:v1", reg.addr);
+    push(&s, &format!("oci:{}:kg", s.str("layout")), &reference, &[]);
+    let rendered: serde_json::Value =
+        serde_json::from_str(&ok(&cli(&s, &["render", "--no-cache", &reference]))).unwrap();
+    let (package, name) = (rendered["package"].as_str().unwrap(), rendered["name"].as_str().unwrap());
+    let template = format!(
+        "schema: olm.template.basic\nentries:\n- schema: olm.package\n  name: {package}\n  defaultChannel: stable\n\
+         - schema: olm.channel\n  package: {package}\n  name: stable\n  entries:\n  - name: {name}\n\
+         - schema: olm.bundle\n  image: {reference}\n"
+    );
+    std::fs::write(s.join("template.yaml"), template).unwrap();
+    // --offline with an empty cache: the bundle is missing, reported in the template.
+    let o = cli(&s, &["template", "--offline", &s.str("template.yaml")]);
+    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("template.yaml:"), "{}", String::from_utf8_lossy(&o.stderr));
+    // Without --bundles the image is pulled, and the expansion validates.
+    let expanded = ok(&cli(&s, &["template", &s.str("template.yaml"), "--validate"]));
+    assert!(
+        expanded.contains(&format!("\"image\": \"{reference}\""))
+            && expanded.contains(&format!("\"name\": \"{name}\""))
+    );
+}
