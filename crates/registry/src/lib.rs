@@ -80,9 +80,7 @@ impl fmt::Display for Error {
             Error::Http { url, status, message } => write!(f, "{url}: HTTP {status}: {message}"),
             Error::Transfer { what, message } => write!(f, "{what}: {message}"),
             Error::Cache { path, message } => write!(f, "cache {path}: {message}"),
-            Error::Offline { reference } => {
-                write!(f, "{reference}: not in the cache, and the network is not to be used (--offline)")
-            }
+            Error::Offline { .. } => write!(f, "not in the cache, and --offline forbids the network"),
             Error::Image(e) => write!(f, "{e}"),
         }
     }
