@@ -93,7 +93,10 @@ fn read_layer(
 ) -> Result<LayerChanges, Error> {
     let name = layer.name();
     let what = format!("layer {name}");
-    let raw = source.open(&layer.blob)?;
+    // A blob never runs past its descriptor's size (an endless body ends here), nor past the
+    // layer budget when its size is unknown.
+    let bound = if layer.size > 0 { layer.size } else { budgets.layer_bytes };
+    let raw = Bounded { inner: source.open(&layer.blob, bound)?, left: bound, size: layer.size, over: false };
     let (changes, expected, actual) = match &layer.check {
         Check::Stored(expected) => {
             let mut hashed = HashingReader::new(raw, expected.algorithm());
@@ -119,6 +122,38 @@ fn read_layer(
     // The digest is checked before anything read from the layer is used, errors included.
     expected.check(&what, actual)?;
     changes
+}
+
+/// A blob's bytes, refused past `left` (its descriptor's size, or the budget).
+struct Bounded<R> {
+    inner: R,
+    left: u64,
+    size: u64,
+    /// Past its end once: every later read fails too.
+    over: bool,
+}
+
+impl<R: Read> Read for Bounded<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.left == 0 {
+            // One byte more than allowed is an error; the end of the stream is not.
+            let mut probe = [0u8; 1];
+            if !self.over && self.inner.read(&mut probe)? == 0 {
+                return Ok(0);
+            }
+            self.over = true;
+            let message = if self.size > 0 {
+                format!("the blob is longer than its descriptor's size, {} bytes", self.size)
+            } else {
+                "the blob is longer than the layer budget".to_string()
+            };
+            return Err(io::Error::other(message));
+        }
+        let want = buf.len().min(usize::try_from(self.left).unwrap_or(usize::MAX));
+        let n = self.inner.read(&mut buf[..want])?;
+        self.left -= n as u64;
+        Ok(n)
+    }
 }
 
 fn drain(r: &mut impl Read) -> io::Result<u64> {

@@ -39,6 +39,8 @@ pub struct Layer {
     pub check: Check,
     /// The media type its manifest gave (empty in a docker-archive).
     pub media_type: String,
+    /// The size its descriptor gives (0: unknown); a blob that runs longer is refused.
+    pub size: u64,
 }
 
 impl Layer {
@@ -66,15 +68,17 @@ pub struct Image {
 
 /// A store of blobs an image's parts are read from.
 pub trait Source {
-    /// The blob's bytes as stored (unverified: the reader verifies them).
-    fn open(&mut self, blob: &Blob) -> Result<Box<dyn Read + '_>, Error>;
+    /// The blob's bytes as stored (unverified: the reader verifies them). `most`: the most bytes
+    /// the reader will accept (a store that copies the blob somewhere copies no more, plus one
+    /// to notice that it is longer).
+    fn open(&mut self, blob: &Blob, most: u64) -> Result<Box<dyn Read + '_>, Error>;
 }
 
 /// An OCI layout or an archive's files as a blob store: a digest is `blobs/ALG/HEX`.
 pub struct Files<T>(pub T);
 
 impl<T: FileTree> Source for Files<T> {
-    fn open(&mut self, blob: &Blob) -> Result<Box<dyn Read + '_>, Error> {
+    fn open(&mut self, blob: &Blob, _most: u64) -> Result<Box<dyn Read + '_>, Error> {
         let path = match blob {
             Blob::Digest(d) => format!("blobs/{}/{}", d.algorithm().name(), d.hex()),
             Blob::Path(p) => p.clone(),
@@ -85,7 +89,7 @@ impl<T: FileTree> Source for Files<T> {
 
 /// Read a small blob whole (at most `limit` bytes) and check its digest.
 pub fn read_verified(source: &mut dyn Source, digest: &Digest, what: &str, limit: u64) -> Result<Vec<u8>, Error> {
-    let bytes = read_limited(source.open(&Blob::Digest(digest.clone()))?, what, limit)?;
+    let bytes = read_limited(source.open(&Blob::Digest(digest.clone()), limit)?, what, limit)?;
     digest.verify(what, &bytes)?;
     Ok(bytes)
 }
@@ -175,7 +179,8 @@ pub fn resolve_manifest(
             .iter()
             .map(|l| {
                 let d = l.digest()?;
-                Ok(Layer { blob: Blob::Digest(d.clone()), check: Check::Stored(d), media_type: l.media_type.clone() })
+                let media_type = l.media_type.clone();
+                Ok(Layer { blob: Blob::Digest(d.clone()), check: Check::Stored(d), media_type, size: l.size })
             })
             .collect::<Result<_, Error>>()?;
         return Ok(Image { digest, labels: config.labels(), layers, picked });
@@ -223,8 +228,11 @@ pub fn open_docker_archive<T: FileTree>(tree: T, budgets: &Budgets) -> Result<(I
             return Err(Error::NoSuchTag { tag: String::new(), known: tags });
         }
     };
-    let config_bytes =
-        read_limited(files.open(&Blob::Path(entry.config.clone()))?, &entry.config, budgets.config_bytes)?;
+    let config_bytes = read_limited(
+        files.open(&Blob::Path(entry.config.clone()), budgets.config_bytes)?,
+        &entry.config,
+        budgets.config_bytes,
+    )?;
     let digest = Digest::sha256_of(&config_bytes);
     let stem = entry.config.rsplit('/').next().unwrap_or("").trim_end_matches(".json");
     if stem.len() == 64 && stem.bytes().all(|b| b.is_ascii_hexdigit()) {
@@ -242,7 +250,7 @@ pub fn open_docker_archive<T: FileTree>(tree: T, budgets: &Budgets) -> Result<(I
         .zip(&diff_ids)
         .map(|(path, id)| {
             let check = Check::Uncompressed(Digest::parse(id)?);
-            Ok(Layer { blob: Blob::Path(path.clone()), check, media_type: String::new() })
+            Ok(Layer { blob: Blob::Path(path.clone()), check, media_type: String::new(), size: 0 })
         })
         .collect::<Result<_, Error>>()?;
     Ok((Image { digest, labels: config.labels(), layers, picked: None }, files))

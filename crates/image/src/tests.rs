@@ -39,12 +39,17 @@ impl Layout {
 
     /// An image manifest with `labels` and `layers`; its descriptor.
     fn image(&mut self, labels: &[(&str, &str)], layers: &[Vec<u8>]) -> serde_json::Value {
+        self.image_with_sizes(labels, layers, 0)
+    }
+
+    /// The same, each layer's descriptor size short by `short` bytes.
+    fn image_with_sizes(&mut self, labels: &[(&str, &str)], layers: &[Vec<u8>], short: usize) -> serde_json::Value {
         let labels: BTreeMap<_, _> = labels.iter().cloned().collect();
         let config = serde_json::json!({"architecture": "amd64", "os": "linux", "config": {"Labels": labels}});
         let config = serde_json::to_vec(&config).unwrap();
         let layers: Vec<_> = layers
             .iter()
-            .map(|l| serde_json::json!({"mediaType": "application/vnd.oci.image.layer.v1.tar+gzip", "digest": self.blob(l), "size": l.len()}))
+            .map(|l| serde_json::json!({"mediaType": "application/vnd.oci.image.layer.v1.tar+gzip", "digest": self.blob(l), "size": l.len() - short}))
             .collect();
         let manifest = serde_json::json!({
             "schemaVersion": 2, "mediaType": spec::OCI_MANIFEST,
@@ -241,4 +246,13 @@ fn a_docker_archive_is_read_and_its_layers_checked_by_the_configs_diff_ids() {
     let other = tar(&[("configs/p/catalog.json", b"[]")]);
     let e = read_docker_archive(Cursor::new(docker_archive(&[other], &[layer])), &Budgets::default());
     assert!(matches!(e, Err(Error::DigestMismatch { .. })), "{e:?}");
+}
+
+#[test]
+fn a_blob_longer_than_its_descriptor_says_is_refused() {
+    let mut l = Layout::default();
+    let d = l.image_with_sizes(&[CATALOG], &[tar(&[("configs/a/catalog.json", b"{}")])], 1);
+    l.tag(d, "v1");
+    let e = read_layout(l.tree(), None, None, &Budgets::default()).unwrap_err().to_string();
+    assert!(e.contains("longer than its descriptor's size"), "{e}");
 }

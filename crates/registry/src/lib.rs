@@ -112,15 +112,27 @@ pub struct Pulled {
     pub opened: Opened,
 }
 
-/// Read the catalog or bundle image `reference` from its registry.
+/// Read the catalog or bundle image `reference` from its registry, registries.conf found as
+/// containers/image finds it.
 pub fn pull(
     reference: &str,
     platform: Option<&Platform>,
     budgets: &Budgets,
     options: &PullOptions,
 ) -> Result<Pulled, Error> {
+    pull_with(reference, &RegistriesConf::load()?, platform, budgets, options)
+}
+
+/// [`pull`] with the registries configuration `conf`.
+pub fn pull_with(
+    reference: &str,
+    conf: &RegistriesConf,
+    platform: Option<&Platform>,
+    budgets: &Budgets,
+    options: &PullOptions,
+) -> Result<Pulled, Error> {
     let r = Reference::parse(reference)?;
-    let endpoints = RegistriesConf::load()?.endpoints(&r.registry, &r.repository, r.digest.is_some())?;
+    let endpoints = conf.endpoints(&r.registry, &r.repository, r.digest.is_some())?;
     let client = Client::new(options.client.clone());
     let mut blobs =
         Blobs { client: &client, endpoints, cache: options.cache.as_ref(), offline: options.offline, reference };
@@ -190,7 +202,7 @@ struct Blobs<'c> {
 }
 
 impl Source for Blobs<'_> {
-    fn open(&mut self, blob: &Blob) -> Result<Box<dyn Read + '_>, olm_catalog_image::Error> {
+    fn open(&mut self, blob: &Blob, most: u64) -> Result<Box<dyn Read + '_>, olm_catalog_image::Error> {
         let Blob::Digest(d) = blob else {
             return Err(olm_catalog_image::Error::Missing {
                 what: format!("{blob:?} (a registry has blobs by digest only)"),
@@ -208,7 +220,11 @@ impl Source for Blobs<'_> {
         }
         let stream = self.client.blob(&self.endpoints[0], d).map_err(as_image_error)?;
         match self.cache {
-            Some(c) => Ok(Box::new(std::io::BufReader::new(c.put(d, stream).map_err(as_image_error)?))),
+            // At most one byte more than the reader accepts reaches the disk (an endless body
+            // stops there, and then fails its digest).
+            Some(c) => Ok(Box::new(std::io::BufReader::new(
+                c.put(d, stream.take(most.saturating_add(1))).map_err(as_image_error)?,
+            ))),
             None => Ok(stream),
         }
     }
