@@ -149,13 +149,22 @@ fn a_catalog_from_an_anonymous_registry_reads_as_from_disk_and_is_cached() {
     let stderr = String::from_utf8_lossy(&o.stderr);
     let digest =
         stderr.split("image ").nth(1).and_then(|r| r.split_whitespace().next()).expect("--verbose names the digest");
-    assert_eq!(cache_files(&s).len(), 4, "manifest, config, two layers");
+    let is_layer = |p: &std::path::PathBuf| std::fs::read(p).unwrap().starts_with(&[0x1f, 0x8b]);
+    assert_eq!(cache_files(&s).iter().filter(|p| is_layer(p)).count(), 2, "two layers");
+    assert!(s.join("cache/olm-catalog/trees/sha256").read_dir().unwrap().count() == 1, "the unpacked files kept");
 
-    // A corrupted cache entry is noticed and fetched again.
-    let layer = cache_files(&s).into_iter().find(|p| std::fs::read(p).unwrap().starts_with(&[0x1f, 0x8b])).unwrap();
+    // A corrupted cache entry is noticed and fetched again: a layer (once the unpacked files are
+    // gone), and an unpacked file (read from the layers again).
+    std::fs::remove_dir_all(s.join("cache/olm-catalog/trees")).unwrap();
+    let layer = cache_files(&s).into_iter().find(|p| is_layer(p)).unwrap();
     std::fs::write(&layer, b"corrupted").unwrap();
     assert_eq!(report(&ok(&cli(&s, &["validate", &tag, "--format", "json"]))), report(&disk));
-    assert!(std::fs::read(&layer).unwrap().starts_with(&[0x1f, 0x8b]));
+    assert!(is_layer(&layer));
+    let one = std::fs::read(shared(CATALOG).join("nfd/catalog.yaml")).unwrap();
+    let kept = cache_files(&s).into_iter().find(|p| std::fs::read(p).unwrap() == one).expect("nfd's catalog kept");
+    std::fs::write(&kept, b"schema: olm.package\nname: tampered\n").unwrap();
+    assert_eq!(report(&ok(&cli(&s, &["validate", &tag, "--format", "json"]))), report(&disk));
+    assert_eq!(std::fs::read(&kept).unwrap(), one);
 
     // With the registry gone, the digest reference still reads (from the cache alone); the tag,
     // which needs a manifest request, does not.

@@ -3,6 +3,11 @@
 //! written to a temporary file beside its place, checked against its digest and renamed into
 //! place, so two processes filling the cache at once never see half a blob; it is checked again
 //! when read, and a corrupted entry is removed (and fetched again by the caller).
+//!
+//! The files unpacked from an image are kept too (`trees/ALG/HEX` for the image's manifest
+//! digest: the digest of an index blob listing each file's path and digest, the files being
+//! blobs), so that a warm read unpacks no layer; every file is checked when read, and a tree with
+//! a file missing or corrupted is read from its layers again.
 
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
@@ -97,6 +102,52 @@ impl Cache {
     }
 }
 
+impl Cache {
+    fn tree_path(&self, image: &Digest) -> PathBuf {
+        self.root.join("trees").join(image.algorithm().name()).join(image.hex())
+    }
+
+    /// The files unpacked from the image `image` (its manifest's digest), each verified; `None`
+    /// when they are not cached or one is missing or corrupted.
+    pub fn get_tree(&self, image: &Digest) -> Option<Vec<(String, Vec<u8>)>> {
+        let pointer = std::fs::read_to_string(self.tree_path(image)).ok()?;
+        let index = Digest::parse(pointer.trim()).ok()?;
+        let mut bytes = Vec::new();
+        self.get(&index)?.read_to_end(&mut bytes).ok()?;
+        let listed: Vec<(String, String)> = serde_json::from_slice(&bytes).ok()?;
+        let mut files = Vec::with_capacity(listed.len());
+        for (path, digest) in listed {
+            let mut content = Vec::new();
+            self.get(&Digest::parse(&digest).ok()?)?.read_to_end(&mut content).ok()?;
+            files.push((path, content));
+        }
+        Some(files)
+    }
+
+    /// Keep the files unpacked from the image `image`.
+    pub fn put_tree(&self, image: &Digest, files: &[(String, Vec<u8>)]) -> Result<(), Error> {
+        let mut listed = Vec::with_capacity(files.len());
+        for (path, content) in files {
+            let d = Digest::sha256_of(content);
+            if !self.path(&d).exists() {
+                self.put(&d, content.as_slice())?;
+            }
+            listed.push((path.clone(), d.to_string()));
+        }
+        let index = serde_json::to_vec(&listed).expect("strings serialise");
+        let index_digest = Digest::sha256_of(&index);
+        self.put(&index_digest, index.as_slice())?;
+        let pointer = self.tree_path(image);
+        let dir = pointer.parent().expect("trees/ALG");
+        let io_err = |e: io::Error| Error::Cache { path: dir.display().to_string(), message: e.to_string() };
+        std::fs::create_dir_all(dir).map_err(io_err)?;
+        let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
+        let temp = dir.join(format!(".{}-{}-{n}.partial", image.hex(), std::process::id()));
+        std::fs::write(&temp, index_digest.to_string()).map_err(io_err)?;
+        std::fs::rename(&temp, &pointer).map_err(io_err)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,6 +180,21 @@ mod tests {
         assert!(c.get(&d).is_none());
         let leftovers = std::fs::read_dir(root.join("blobs/sha256")).unwrap().count();
         assert_eq!(leftovers, 0);
+        let _ = std::fs::remove_dir_all(root);
+    }
+
+    #[test]
+    fn an_images_files_are_kept_and_a_corrupted_one_spoils_the_tree() {
+        let root = scratch("tree");
+        let c = Cache::at(&root);
+        let image = Digest::sha256_of(b"manifest");
+        let files =
+            vec![("a/catalog.json".to_string(), b"{}".to_vec()), ("b/catalog.yaml".to_string(), b"x: 1".to_vec())];
+        assert!(c.get_tree(&image).is_none());
+        c.put_tree(&image, &files).unwrap();
+        assert_eq!(c.get_tree(&image).unwrap(), files);
+        std::fs::write(root.join("blobs/sha256").join(Digest::sha256_of(b"x: 1").hex()), b"x: 2").unwrap();
+        assert!(c.get_tree(&image).is_none());
         let _ = std::fs::remove_dir_all(root);
     }
 

@@ -53,8 +53,9 @@ impl Default for ClientOptions {
 /// A registry client: one per run, it keeps tokens and each insecure host's scheme.
 pub struct Client {
     options: ClientOptions,
-    verified: Agent,
-    unverified: Agent,
+    /// Made on first use (a run that finds everything in the cache sets up no TLS).
+    verified: std::cell::OnceCell<Agent>,
+    unverified: std::cell::OnceCell<Agent>,
     /// `Authorization` values by (registry, repository).
     auth: RefCell<HashMap<(String, String), String>>,
     /// The scheme an insecure host answered on.
@@ -95,8 +96,8 @@ fn agent(options: &ClientOptions, verify: bool) -> Agent {
 impl Client {
     pub fn new(options: ClientOptions) -> Client {
         Client {
-            verified: agent(&options, options.tls_verify),
-            unverified: agent(&options, false),
+            verified: std::cell::OnceCell::new(),
+            unverified: std::cell::OnceCell::new(),
             options,
             auth: RefCell::default(),
             schemes: RefCell::default(),
@@ -105,10 +106,14 @@ impl Client {
 
     fn agent_for(&self, ep: &Endpoint) -> &Agent {
         if ep.insecure {
-            &self.unverified
+            self.unverified()
         } else {
-            &self.verified
+            self.verified.get_or_init(|| agent(&self.options, self.options.tls_verify))
         }
+    }
+
+    fn unverified(&self) -> &Agent {
+        self.unverified.get_or_init(|| agent(&self.options, false))
     }
 
     /// `https`, or for an insecure registry whatever it answers on (HTTPS unverified first,
@@ -121,7 +126,7 @@ impl Client {
             return s;
         }
         let host = crate::reference::api_host(&ep.registry);
-        let https_answers = self.unverified.get(&format!("https://{host}/v2/")).call().is_ok();
+        let https_answers = self.unverified().get(&format!("https://{host}/v2/")).call().is_ok();
         let scheme = if https_answers { "https" } else { "http" };
         self.schemes.borrow_mut().insert(ep.registry.clone(), scheme);
         scheme

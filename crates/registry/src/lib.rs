@@ -15,7 +15,9 @@ mod reference;
 use std::fmt;
 use std::io::Read;
 
-use olm_catalog_image::{read_content, resolve_manifest, Blob, Budgets, Digest, Opened, Platform, Source};
+use olm_catalog_image::{
+    read_content, resolve_manifest, Blob, Budgets, Content, Digest, Kind, Opened, Platform, Source,
+};
 
 pub use auth::{auth_files, Credentials};
 pub use cache::Cache;
@@ -138,8 +140,22 @@ pub fn pull_with(
         Blobs { client: &client, endpoints, cache: options.cache.as_ref(), offline: options.offline, reference };
     let (digest, bytes, media_type) = top_manifest(&mut blobs, &r, budgets)?;
     let image = resolve_manifest(&mut blobs, digest, &bytes, media_type.as_deref(), platform, budgets)?;
-    let opened = Opened { content: read_content(&mut blobs, &image, budgets)?, image };
+    let opened = Opened { content: content(&mut blobs, &image, budgets)?, image };
     Ok(Pulled { reference: r, endpoint: blobs.endpoints[0].clone(), opened })
+}
+
+/// The image's files: kept in the cache from an earlier read, else unpacked from its layers (and
+/// kept, when nothing was skipped: the warnings of skipped entries are given on every read).
+fn content(blobs: &mut Blobs, image: &olm_catalog_image::Image, budgets: &Budgets) -> Result<Content, Error> {
+    if let Some(files) = blobs.cache.and_then(|c| c.get_tree(&image.digest)) {
+        return Ok(Content { kind: Kind::of(&image.labels)?, files, findings: Vec::new() });
+    }
+    let content = read_content(blobs, image, budgets)?;
+    if let (Some(cache), true) = (blobs.cache, content.findings.is_empty()) {
+        // A cache that cannot be written is no reason to fail the read.
+        let _ = cache.put_tree(&image.digest, &content.files);
+    }
+    Ok(content)
 }
 
 /// The manifest the reference names, verified: from the cache for a cached digest, else from
