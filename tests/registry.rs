@@ -1,8 +1,9 @@
 //! Catalog and bundle images from a real registry: Debian's `docker-registry` (the Distribution
 //! registry) started on 127.0.0.1 with a random port, images built by umoci and pushed by skopeo
-//! (`images/build.rs`). Anonymous and htpasswd (basic) access, registries.conf mirrors, insecure
-//! and blocked registries, the cache (a cached digest needs no network, a corrupted entry is
-//! fetched again, `--no-cache` writes nothing).
+//! (`images/build.rs`). Anonymous and htpasswd (basic) access, TLS with a test CA (openssl) from
+//! certs.d or `--cert-dir`, registries.conf mirrors, insecure and blocked registries, the cache (a
+//! cached digest needs no network, a corrupted entry is fetched again, `--no-cache` writes
+//! nothing), templates pulling their bundle images.
 
 #[path = "images/build.rs"]
 #[allow(dead_code)] // umoci_label is for tests/images.rs
@@ -13,7 +14,7 @@ use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use build::{skopeo_copy, umoci_bundle, umoci_catalog, Scratch};
+use build::{run, skopeo_copy, umoci_bundle, umoci_catalog, Scratch};
 
 const CATALOG: &str = "../shared/catalogs/fbc/openshift-optional-v4.17";
 
@@ -30,12 +31,20 @@ struct Registry {
 impl Registry {
     /// Start one; `htpasswd`: a user and password it then requires.
     fn start(s: &Scratch, name: &str, htpasswd: Option<(&str, &str)>) -> Registry {
+        Registry::start_with(s, name, htpasswd, None)
+    }
+
+    /// Start one; `tls`: its certificate and key files (HTTPS instead of HTTP).
+    fn start_with(s: &Scratch, name: &str, htpasswd: Option<(&str, &str)>, tls: Option<(&str, &str)>) -> Registry {
         let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let addr = format!("127.0.0.1:{port}");
         let mut config = format!(
             "version: 0.1\nlog:\n  level: error\nstorage:\n  filesystem:\n    rootdirectory: {}\nhttp:\n  addr: {addr}\n",
             s.str(&format!("{name}-data"))
         );
+        if let Some((certificate, key)) = tls {
+            config.push_str(&format!("  tls:\n    certificate: {certificate}\n    key: {key}\n"));
+        }
         if let Some((user, password)) = htpasswd {
             let hash = bcrypt::hash(password, 4).unwrap();
             std::fs::write(s.join(&format!("{name}.htpasswd")), format!("{user}:{hash}\n")).unwrap();
@@ -294,4 +303,80 @@ fn a_template_pulls_the_bundle_images_it_names() {
         expanded.contains(&format!("\"image\": \"{reference}\""))
             && expanded.contains(&format!("\"name\": \"{name}\""))
     );
+}
+
+#[test]
+fn a_tls_registry_is_checked_against_its_ca_from_certs_d_or_cert_dir() {
+    let s = Scratch::new("registry-tls");
+    let p = |f: &str| s.str(f);
+    let days = ["-days", "2"];
+    run(
+        "openssl",
+        &[
+            &[
+                "req",
+                "-x509",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-keyout",
+                &p("ca.key"),
+                "-out",
+                &p("ca.crt"),
+                "-subj",
+                "/CN=olm-test-ca",
+            ][..],
+            &days,
+        ]
+        .concat(),
+    );
+    run(
+        "openssl",
+        &[
+            "req",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            &p("tls.key"),
+            "-out",
+            &p("tls.csr"),
+            "-subj",
+            "/CN=127.0.0.1",
+        ],
+    );
+    std::fs::write(s.join("ext.cnf"), "subjectAltName=IP:127.0.0.1\n").unwrap();
+    let sign = [
+        "x509",
+        "-req",
+        "-in",
+        &p("tls.csr"),
+        "-CA",
+        &p("ca.crt"),
+        "-CAkey",
+        &p("ca.key"),
+        "-CAcreateserial",
+        "-out",
+        &p("tls.crt"),
+        "-extfile",
+        &p("ext.cnf"),
+    ];
+    run("openssl", &[&sign[..], &days].concat());
+    std::fs::create_dir_all(s.join("certs")).unwrap();
+    std::fs::copy(s.join("ca.crt"), s.join("certs/ca.crt")).unwrap();
+
+    let reg = Registry::start_with(&s, "tls", None, Some((&p("tls.crt"), &p("tls.key"))));
+    umoci_catalog(&s, "layout", "cat", &shared(CATALOG));
+    let tag = format!("{}/olm/cat:v1", reg.addr);
+    skopeo_copy(&s, &format!("oci:{}:cat", p("layout")), &format!("docker://{tag}"), &["--dest-cert-dir", &p("certs")]);
+    registries_conf(&s, "");
+
+    let e = refused(&cli(&s, &["validate", "--no-cache", &tag]));
+    assert!(e.to_lowercase().contains("certificate") || e.contains("UnknownIssuer"), "{e}");
+    ok(&cli(&s, &["validate", "--no-cache", "--cert-dir", &p("certs"), &tag]));
+    ok(&cli(&s, &["validate", "--no-cache", "--tls-verify=false", &tag]));
+    let certs_d = s.join(&format!("home/.config/containers/certs.d/{}", reg.addr));
+    std::fs::create_dir_all(&certs_d).unwrap();
+    std::fs::copy(s.join("ca.crt"), certs_d.join("ca.crt")).unwrap();
+    ok(&cli(&s, &["validate", "--no-cache", &tag]));
 }

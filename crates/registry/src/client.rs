@@ -15,7 +15,7 @@ use olm_catalog_image::{read_limited, Digest};
 use serde::Deserialize;
 use ureq::config::RedirectAuthHeaders;
 use ureq::http::Response;
-use ureq::tls::TlsConfig;
+use ureq::tls::{Certificate, RootCerts, TlsConfig};
 use ureq::{Agent, Body};
 
 use crate::auth::{auth_files, lookup};
@@ -30,6 +30,9 @@ pub struct ClientOptions {
     pub authfile: Option<PathBuf>,
     /// `--tls-verify=false` turns certificate checks off for every registry.
     pub tls_verify: bool,
+    /// `--cert-dir`: the CA certificates (`*.crt`) of every registry, instead of each one's
+    /// `certs.d/HOST` directory.
+    pub cert_dir: Option<PathBuf>,
     /// Connecting and waiting for a response's headers, and each read of a body.
     pub timeout: Duration,
     /// Attempts of one request (the first included) on 429, 5xx and dropped connections.
@@ -43,6 +46,7 @@ impl Default for ClientOptions {
         ClientOptions {
             authfile: None,
             tls_verify: true,
+            cert_dir: None,
             timeout: Duration::from_secs(30),
             attempts: 4,
             backoff: Duration::from_millis(250),
@@ -53,8 +57,9 @@ impl Default for ClientOptions {
 /// A registry client: one per run, it keeps tokens and each insecure host's scheme.
 pub struct Client {
     options: ClientOptions,
-    /// Made on first use (a run that finds everything in the cache sets up no TLS).
-    verified: std::cell::OnceCell<Agent>,
+    /// Made on first use (a run that finds everything in the cache sets up no TLS): by registry
+    /// (its CA certificates), and one that verifies nothing.
+    verified: RefCell<HashMap<String, Agent>>,
     unverified: std::cell::OnceCell<Agent>,
     /// `Authorization` values by (registry, repository).
     auth: RefCell<HashMap<(String, String), String>>,
@@ -78,8 +83,12 @@ struct TokenReply {
     access_token: Option<String>,
 }
 
-fn agent(options: &ClientOptions, verify: bool) -> Agent {
-    let tls = TlsConfig::builder().disable_verification(!verify).build();
+fn agent(options: &ClientOptions, verify: bool, roots: Vec<Certificate<'static>>) -> Agent {
+    let mut tls = TlsConfig::builder().disable_verification(!verify);
+    if !roots.is_empty() {
+        tls = tls.root_certs(RootCerts::new_with_certs(&roots));
+    }
+    let tls = tls.build();
     Agent::config_builder()
         .http_status_as_error(false)
         .redirect_auth_headers(RedirectAuthHeaders::SameHost)
@@ -96,7 +105,7 @@ fn agent(options: &ClientOptions, verify: bool) -> Agent {
 impl Client {
     pub fn new(options: ClientOptions) -> Client {
         Client {
-            verified: std::cell::OnceCell::new(),
+            verified: RefCell::default(),
             unverified: std::cell::OnceCell::new(),
             options,
             auth: RefCell::default(),
@@ -104,16 +113,49 @@ impl Client {
         }
     }
 
-    fn agent_for(&self, ep: &Endpoint) -> &Agent {
-        if ep.insecure {
-            self.unverified()
-        } else {
-            self.verified.get_or_init(|| agent(&self.options, self.options.tls_verify))
+    fn agent_for(&self, ep: &Endpoint) -> Result<Agent, Error> {
+        if ep.insecure || !self.options.tls_verify {
+            return Ok(self.unverified().clone());
         }
+        if let Some(a) = self.verified.borrow().get(&ep.registry) {
+            return Ok(a.clone());
+        }
+        let a = agent(&self.options, true, self.ca_certs(&ep.registry)?);
+        self.verified.borrow_mut().insert(ep.registry.clone(), a.clone());
+        Ok(a)
     }
 
     fn unverified(&self) -> &Agent {
-        self.unverified.get_or_init(|| agent(&self.options, false))
+        self.unverified.get_or_init(|| agent(&self.options, false, Vec::new()))
+    }
+
+    /// The CA certificates `registry` is checked against (none: the public roots): every `*.crt`
+    /// of `--cert-dir`, else of the first of `$HOME/.config/containers/certs.d/HOST`,
+    /// `/etc/containers/certs.d/HOST`, `/etc/docker/certs.d/HOST` that exists.
+    fn ca_certs(&self, registry: &str) -> Result<Vec<Certificate<'static>>, Error> {
+        let mut dirs: Vec<PathBuf> = self.options.cert_dir.iter().cloned().collect();
+        if dirs.is_empty() {
+            if let Some(home) = std::env::var_os("HOME") {
+                dirs.push(std::path::Path::new(&home).join(".config/containers/certs.d").join(registry));
+            }
+            dirs.push(PathBuf::from("/etc/containers/certs.d").join(registry));
+            dirs.push(PathBuf::from("/etc/docker/certs.d").join(registry));
+        }
+        let Some(dir) = dirs.into_iter().find(|d| d.is_dir()) else { return Ok(Vec::new()) };
+        let bad = |f: &std::path::Path, m: String| Error::Config { file: f.display().to_string(), message: m };
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .map_err(|e| bad(&dir, e.to_string()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "crt"))
+            .collect();
+        files.sort();
+        files
+            .iter()
+            .map(|f| {
+                let pem = std::fs::read(f).map_err(|e| bad(f, e.to_string()))?;
+                Certificate::from_pem(&pem).map(|c| c.to_owned()).map_err(|e| bad(f, e.to_string()))
+            })
+            .collect()
     }
 
     /// `https`, or for an insecure registry whatever it answers on (HTTPS unverified first,
@@ -157,8 +199,9 @@ impl Client {
         let key = (ep.registry.clone(), ep.repository.clone());
         for round in 0..2 {
             let authorization = self.auth.borrow().get(&key).cloned();
+            let agent = self.agent_for(ep)?;
             let resp = self.with_retries(&url, || {
-                let mut req = self.agent_for(ep).get(&url);
+                let mut req = agent.get(&url);
                 if let Some(a) = accept {
                     req = req.header("Accept", a);
                 }
@@ -218,8 +261,9 @@ impl Client {
                 if let Some(service) = challenge.params.get("service") {
                     url.push_str(&format!("&service={}", encode(service)));
                 }
+                let agent = self.agent_for(ep)?;
                 let resp = self.with_retries(&url, || {
-                    let mut req = self.agent_for(ep).get(&url);
+                    let mut req = agent.get(&url);
                     if let Some(c) = &creds {
                         req = req.header("Authorization", &c.basic_header());
                     }

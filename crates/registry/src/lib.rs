@@ -104,6 +104,8 @@ pub struct PullOptions {
     pub cache: Option<Cache>,
     /// Use no network: everything must come from the cache (a digest reference).
     pub offline: bool,
+    /// Show each blob's download on standard error (for a terminal).
+    pub progress: bool,
 }
 
 /// An image pulled: where from, and its content.
@@ -136,8 +138,14 @@ pub fn pull_with(
     let r = Reference::parse(reference)?;
     let endpoints = conf.endpoints(&r.registry, &r.repository, r.digest.is_some())?;
     let client = Client::new(options.client.clone());
-    let mut blobs =
-        Blobs { client: &client, endpoints, cache: options.cache.as_ref(), offline: options.offline, reference };
+    let mut blobs = Blobs {
+        client: &client,
+        endpoints,
+        cache: options.cache.as_ref(),
+        offline: options.offline,
+        progress: options.progress,
+        reference,
+    };
     let (digest, bytes, media_type) = top_manifest(&mut blobs, &r, budgets)?;
     let image = resolve_manifest(&mut blobs, digest, &bytes, media_type.as_deref(), platform, budgets)?;
     let opened = Opened { content: content(&mut blobs, &image, budgets)?, image };
@@ -208,12 +216,38 @@ fn manifest_digest(r: &Reference, fetched: &client::Fetched) -> Result<Digest, E
     Ok(actual)
 }
 
+/// A download's progress on standard error: `pulling sha256:0123456789ab: 12.3 MB`, on one line
+/// rewritten as it grows.
+struct Progress {
+    inner: Box<dyn Read>,
+    name: String,
+    read: u64,
+    shown: u64,
+}
+
+impl Read for Progress {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if self.shown == u64::MAX {
+            return Ok(n); // the end was shown
+        }
+        self.read += n as u64;
+        if n == 0 || self.read - self.shown >= 1 << 20 {
+            self.shown = if n == 0 { u64::MAX } else { self.read };
+            let end = if n == 0 { "\n" } else { "" };
+            eprint!("\rpulling sha256:{}: {:.1} MB{end}", self.name, self.read as f64 / 1e6);
+        }
+        Ok(n)
+    }
+}
+
 /// The registry as a blob store for the image reader, through the cache.
 struct Blobs<'c> {
     client: &'c Client,
     endpoints: Vec<Endpoint>,
     cache: Option<&'c Cache>,
     offline: bool,
+    progress: bool,
     reference: &'c str,
 }
 
@@ -234,7 +268,10 @@ impl Source for Blobs<'_> {
         if self.offline {
             return Err(as_image_error(Error::Offline { reference: self.reference.to_string() }));
         }
-        let stream = self.client.blob(&self.endpoints[0], d).map_err(as_image_error)?;
+        let mut stream = self.client.blob(&self.endpoints[0], d).map_err(as_image_error)?;
+        if self.progress {
+            stream = Box::new(Progress { inner: stream, name: d.hex()[..12].to_string(), read: 0, shown: 0 });
+        }
         match self.cache {
             // At most one byte more than the reader accepts reaches the disk (an endless body
             // stops there, and then fails its digest).

@@ -187,6 +187,7 @@ fn options(cache: Option<&Scratch>) -> PullOptions {
         },
         cache: cache.map(|s| Cache::at(&s.0)),
         offline: false,
+        progress: false,
     }
 }
 

@@ -40,6 +40,10 @@ pub struct ImageArgs {
     /// registry; registries.conf's `insecure` does it for one).
     #[arg(long, global = true, value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
     pub tls_verify: bool,
+    /// CA certificates (`*.crt`) to check every registry against, instead of each one's
+    /// `certs.d/HOST` (`~/.config/containers/certs.d`, `/etc/containers/certs.d`, `/etc/docker/certs.d`).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub cert_dir: Option<PathBuf>,
 }
 
 static ARGS: OnceLock<ImageArgs> = OnceLock::new();
@@ -110,10 +114,12 @@ pub fn read(reference: &str, t: Transport) -> Result<ImageInput, Fail> {
                 client: ClientOptions {
                     authfile: a.authfile.clone(),
                     tls_verify: a.tls_verify,
+                    cert_dir: a.cert_dir.clone(),
                     ..ClientOptions::default()
                 },
                 cache: if a.no_cache { None } else { Cache::default_location() },
                 offline: a.offline,
+                progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
             };
             let pulled =
                 pull(r, platform.as_ref(), &budgets, &options).map_err(|e| Fail(format!("{reference}: {e}")))?;
