@@ -280,3 +280,29 @@ fn umoci_bundle_like_dir(s: &Scratch, tag: &str, dir: &Path) {
     run("umoci", &["new", "--image", &image]);
     run("umoci", &["insert", "--image", &image, &dir.join("database").display().to_string(), "/database"]);
 }
+
+#[test]
+fn the_resolver_reads_catalog_sources_from_images() {
+    let s = Scratch::new("images-resolve");
+    let catalog = shared(CATALOG);
+    umoci_catalog(&s, "layout", "cat", &catalog);
+    skopeo_copy(&s, &format!("oci:{}:cat", s.str("layout")), &format!("oci-archive:{}", s.str("cat.tar")), &[]);
+    let problem = |path: &str| {
+        format!(
+            r#"{{"namespace": "operators",
+  "catalogs": [{{"name": "optional", "namespace": "operators", "priority": 0, "path": "{path}"}}],
+  "subscriptions": [{{"name": "cro", "package": "clusterresourceoverride", "channel": "stable", "catalog": "optional", "catalogNamespace": "operators"}}]}}"#
+        )
+    };
+    let resolve = |name: &str, path: &str| {
+        std::fs::write(s.join(name), problem(path)).unwrap();
+        let o = cli(&["resolve", &s.str(name)]);
+        assert_eq!(o.status.code(), Some(0), "{path}: {}", String::from_utf8_lossy(&o.stderr));
+        stdout(&o)
+    };
+    let from_disk = resolve("disk.json", &catalog.display().to_string());
+    assert!(from_disk.contains("install clusterresourceoverride-operator."), "{from_disk}");
+    // Image paths are relative to the problem file, as directories are.
+    assert_eq!(resolve("oci.json", "oci:layout:cat"), from_disk);
+    assert_eq!(resolve("archive.json", "oci-archive:cat.tar"), from_disk);
+}
