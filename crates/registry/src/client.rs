@@ -186,10 +186,20 @@ impl Client {
     }
 
     /// The blob `d`'s bytes, as they arrive (the caller verifies them).
+    /// A connection that drops part-way is picked up where it stopped (`Range`), a few times.
     pub fn blob(&self, ep: &Endpoint, d: &Digest) -> Result<Box<dyn Read>, Error> {
         let what = format!("blob {d} of {}/{}", ep.registry, ep.repository);
-        let resp = self.get(ep, &format!("blobs/{d}"), None, &what)?;
-        Ok(Box::new(resp.into_body().into_reader()))
+        let path = format!("blobs/{d}");
+        let resp = self.get(ep, &path, None, &what)?;
+        let host = crate::reference::api_host(&ep.registry);
+        Ok(Box::new(Resuming {
+            inner: Box::new(resp.into_body().into_reader()),
+            agent: self.agent_for(ep)?,
+            url: format!("{}://{host}/v2/{}/{path}", self.scheme(ep), ep.repository),
+            authorization: self.auth.borrow().get(&(ep.registry.clone(), ep.repository.clone())).cloned(),
+            read: 0,
+            resumes_left: self.options.attempts.saturating_sub(1),
+        }))
     }
 
     /// GET `/v2/REPOSITORY/PATH`, authorising when challenged; a success or the error.
@@ -310,6 +320,58 @@ impl Client {
             wait *= 2;
         }
         unreachable!("the last attempt returns")
+    }
+}
+
+/// A blob's body that, when the connection drops, asks again for the rest (`Range:
+/// bytes=N-`); a registry that answers with the whole blob again has its first N bytes skipped.
+struct Resuming {
+    inner: Box<dyn Read>,
+    agent: Agent,
+    url: String,
+    authorization: Option<String>,
+    read: u64,
+    resumes_left: u32,
+}
+
+impl Resuming {
+    fn resume(&mut self) -> Result<(), ureq::Error> {
+        let mut req = self.agent.get(&self.url).header("Range", &format!("bytes={}-", self.read));
+        if let Some(a) = &self.authorization {
+            req = req.header("Authorization", a);
+        }
+        let resp = req.call()?;
+        let status = resp.status().as_u16();
+        let mut body: Box<dyn Read> = Box::new(resp.into_body().into_reader());
+        match status {
+            206 => {}
+            200 => {
+                std::io::copy(&mut (&mut body).take(self.read), &mut std::io::sink())?;
+            }
+            s => return Err(ureq::Error::StatusCode(s)),
+        }
+        self.inner = body;
+        Ok(())
+    }
+}
+
+impl Read for Resuming {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            match self.inner.read(buf) {
+                Ok(n) => {
+                    self.read += n as u64;
+                    return Ok(n);
+                }
+                Err(e) if self.resumes_left > 0 => {
+                    self.resumes_left -= 1;
+                    if self.resume().is_err() {
+                        return Err(e);
+                    }
+                }
+                Err(e) => return Err(e),
+            }
+        }
     }
 }
 

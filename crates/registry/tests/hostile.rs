@@ -353,3 +353,32 @@ fn too_many_requests_and_server_errors_are_retried_then_given_up() {
     assert_eq!(tries, 3);
     assert!(started.elapsed() < Duration::from_secs(5));
 }
+
+#[test]
+fn a_dropped_blob_download_is_resumed_where_it_stopped() {
+    for honours_range in [true, false] {
+        let img = image();
+        let (ld, bytes) = img.layer.clone();
+        let layer = ld.to_string();
+        let first = Arc::new(Mutex::new(true));
+        let server = Server::start("127.0.0.1", move |r| {
+            if r.path.ends_with(&ld.to_string()) {
+                let mut first = first.lock().unwrap();
+                if *first {
+                    *first = false;
+                    return Reply::Truncated { declared: bytes.len(), body: bytes[..700].to_vec() };
+                }
+                if let (true, Some(range)) = (honours_range, r.headers.get("range")) {
+                    let from: usize = range.trim_start_matches("bytes=").trim_end_matches('-').parse().unwrap();
+                    return Reply::Full { status: 206, headers: Vec::new(), body: bytes[from..].to_vec() };
+                }
+                return reply(200, bytes.clone());
+            }
+            serve_image(&img, &r.path).unwrap_or_else(|| reply(404, ""))
+        });
+        assert_eq!(pull(&server, None).unwrap(), ["p/catalog.json"], "honours Range: {honours_range}");
+        let blob_requests = server.seen().into_iter().filter(|s| s.path.ends_with(&layer));
+        let asked: Vec<Option<String>> = blob_requests.map(|s| s.headers.get("range").cloned()).collect();
+        assert_eq!(asked, [None, Some("bytes=700-".to_string())]);
+    }
+}
