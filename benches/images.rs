@@ -55,27 +55,46 @@ impl Drop for Registry {
     }
 }
 
-fn main() {
-    let catalog = common::fbc_dir().join("community-v4.20");
-    let scratch = std::env::temp_dir().join(format!("olm-catalog-bench-images-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&scratch);
-    std::fs::create_dir_all(&scratch).unwrap();
-    let s = |p: &str| scratch.join(p).display().to_string();
+/// The digest `validate --verbose` says `reference` resolved to.
+fn image_digest(reference: &str, env: &[(&str, &Path)]) -> String {
+    let out = Command::new(CLI)
+        .args(["validate", "--verbose", reference])
+        .envs(env.iter().map(|(k, v)| (*k, *v)))
+        .output()
+        .expect("run the CLI");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    stderr.split("image ").nth(1).and_then(|r| r.split_whitespace().next()).expect("the digest").to_string()
+}
 
-    // The image, built by umoci from the catalog directory.
+/// The peak resident memory of `validate INPUT`, in KB (`/usr/bin/time -f %M`).
+fn peak_kb(input: &str, env: &[(&str, &Path)]) -> u64 {
+    let out = Command::new("/usr/bin/time")
+        .args(["-f", "%M", CLI, "validate", input])
+        .envs(env.iter().map(|(k, v)| (*k, *v)))
+        .output()
+        .expect("/usr/bin/time");
+    let err = String::from_utf8_lossy(&out.stderr);
+    err.lines().last().and_then(|l| l.trim().parse().ok()).expect("a peak in KB")
+}
+
+/// community-v4.20 built into an OCI layout by umoci (`DIR/layout:cat`); its reference.
+fn build_image(scratch: &Path, catalog: &Path) -> String {
+    let s = |p: &str| scratch.join(p).display().to_string();
     let image = format!("{}:cat", s("layout"));
     run("umoci", &["init", "--layout", &s("layout")], &[]);
     run("umoci", &["new", "--image", &image], &[]);
     run("umoci", &["unpack", "--image", &image, &s("bundle")], &[]);
     run("cp", &["-a", &catalog.display().to_string(), &s("bundle/rootfs/configs")], &[]);
     run("umoci", &["repack", "--image", &image, &s("bundle")], &[]);
-    run(
-        "umoci",
-        &["config", "--image", &image, "--config.label", "operators.operatorframework.io.index.configs.v1=/configs"],
-        &[],
-    );
+    let label = "operators.operatorframework.io.index.configs.v1=/configs";
+    run("umoci", &["config", "--image", &image, "--config.label", label], &[]);
+    image
+}
 
-    // The registry, and the image pushed to it.
+/// A registry on a random port serving from `scratch`, and its address (with a registries.conf
+/// marking it insecure, and a permissive skopeo policy, in `scratch`).
+fn start_registry(scratch: &Path) -> (Registry, String) {
+    let s = |p: &str| scratch.join(p).display().to_string();
     let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let addr = format!("127.0.0.1:{port}");
     let config = format!(
@@ -88,15 +107,27 @@ fn main() {
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn();
-    let _registry = Registry(child.expect("docker-registry (`make setup` installs it)"));
+    let registry = Registry(child.expect("docker-registry (`make setup` installs it)"));
     let started = Instant::now();
     while TcpStream::connect(&addr).is_err() {
         assert!(started.elapsed() < Duration::from_secs(20), "docker-registry did not start");
         std::thread::sleep(Duration::from_millis(50));
     }
     std::fs::write(scratch.join("policy.json"), r#"{"default":[{"type":"insecureAcceptAnything"}]}"#).unwrap();
-    std::fs::write(scratch.join("registries.conf"), format!("[[registry]]\nlocation = \"{addr}\"\ninsecure = true\n"))
-        .unwrap();
+    let conf = format!("[[registry]]\nlocation = \"{addr}\"\ninsecure = true\n");
+    std::fs::write(scratch.join("registries.conf"), conf).unwrap();
+    (registry, addr)
+}
+
+fn main() {
+    let catalog = common::fbc_dir().join("community-v4.20");
+    let scratch = std::env::temp_dir().join(format!("olm-catalog-bench-images-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).unwrap();
+    let s = |p: &str| scratch.join(p).display().to_string();
+
+    let image = build_image(&scratch, &catalog);
+    let (_registry, addr) = start_registry(&scratch);
     let tag = format!("{addr}/olm/cat:v1");
     let skopeo = |from: &str, to: &str, tls: &str| {
         run("skopeo", &["--policy", &s("policy.json"), "copy", "-q", tls, from, to], &[])
@@ -127,14 +158,7 @@ fn main() {
         skopeo(&format!("docker://{tag}"), &format!("oci:{}:cat", s("copy")), "--src-tls-verify=false");
         drop(validate(&dir));
     });
-    let verbose = Command::new(CLI)
-        .args(["validate", "--verbose", &tag])
-        .envs(env.iter().map(|(k, v)| (*k, *v)))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&verbose.stderr);
-    let digest =
-        stderr.split("image ").nth(1).and_then(|r| r.split_whitespace().next()).expect("the digest").to_string();
+    let digest = image_digest(&tag, &env);
     let by_digest = format!("{addr}/olm/cat@{digest}");
     let (warm_digest, _) = common::wall_and_cpu(runs, || drop(validate(&by_digest)));
     let (warm_tag, _) = common::wall_and_cpu(runs, || drop(validate(&tag)));
@@ -158,16 +182,7 @@ fn main() {
         &format!("{:.2}× ({:.0} ms)", ratio(warm_tag, disk), ms(warm_tag)),
     );
 
-    let peak = |input: &str| -> u64 {
-        let out = Command::new("/usr/bin/time")
-            .args(["-f", "%M", CLI, "validate", input])
-            .envs(env.iter().map(|(k, v)| (*k, *v)))
-            .output()
-            .expect("/usr/bin/time");
-        let err = String::from_utf8_lossy(&out.stderr);
-        err.lines().last().and_then(|l| l.trim().parse().ok()).expect("a peak in KB")
-    };
-    let (peak_image, peak_disk) = (peak(&by_digest), peak(&dir));
+    let (peak_image, peak_disk) = (peak_kb(&by_digest, &env), peak_kb(&dir, &env));
     let size_kb = dir_size(&catalog) / 1024;
     let extra = peak_image.saturating_sub(peak_disk);
     common::target(
