@@ -48,7 +48,11 @@ fn without_prefixes(json: &str) -> serde_json::Value {
     fn cut(s: &str) -> String {
         match s.split_once(":/configs/") {
             Some((_, rest)) => rest.to_string(),
-            None => s.split_once("openshift-optional-v4.17/").map_or(s, |(_, rest)| rest).to_string(),
+            None => ["openshift-optional-v4.17/", "www/examples/community/"]
+                .iter()
+                .find_map(|root| s.split_once(root).map(|(_, rest)| rest))
+                .unwrap_or(s)
+                .to_string(),
         }
     }
     let mut v: serde_json::Value = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {json}"));
@@ -305,4 +309,33 @@ fn the_resolver_reads_catalog_sources_from_images() {
     // Image paths are relative to the problem file, as directories are.
     assert_eq!(resolve("oci.json", "oci:layout:cat"), from_disk);
     assert_eq!(resolve("archive.json", "oci-archive:cat.tar"), from_disk);
+}
+
+#[test]
+fn a_multi_arch_index_gives_the_platform_asked_for_linux_amd64_by_default() {
+    let s = Scratch::new("images-index");
+    let (amd, arm) = (shared(CATALOG), shared("www/examples/community"));
+    umoci_catalog(&s, "layout", "amd", &amd);
+    umoci_catalog(&s, "layout", "arm", &arm);
+    build::index_of(&s, "layout", "multi", &[("arm", "linux/arm64"), ("amd", "linux/amd64")]);
+    // skopeo copies the whole index (--all) into an oci-archive.
+    let multi = format!("oci:{}:multi", s.str("layout"));
+    skopeo_copy(&s, &multi, &format!("oci-archive:{}:multi", s.str("multi.tar")), &["--all"]);
+    let report =
+        |args: &[&str]| without_prefixes(&stdout(&cli(&[&["validate", "--format", "json"][..], args].concat())));
+    let (amd_report, arm_report) = (report(&[&amd.display().to_string()]), report(&[&arm.display().to_string()]));
+    assert_ne!(amd_report, arm_report);
+    for input in [multi, format!("oci-archive:{}:multi", s.str("multi.tar"))] {
+        assert_eq!(report(&[&input]), amd_report, "{input}");
+        assert_eq!(report(&["--platform", "linux/arm64", &input]), arm_report, "{input}");
+        let o = cli(&["validate", "--verbose", &input]);
+        assert!(String::from_utf8_lossy(&o.stderr).contains("platform linux/amd64 of 2 in the image index"));
+        let o = cli(&["validate", "--platform", "linux/s390x", &input]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("linux/arm64, linux/amd64"),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
 }

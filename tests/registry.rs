@@ -380,3 +380,25 @@ fn a_tls_registry_is_checked_against_its_ca_from_certs_d_or_cert_dir() {
     std::fs::copy(s.join("ca.crt"), certs_d.join("ca.crt")).unwrap();
     ok(&cli(&s, &["validate", "--no-cache", &tag]));
 }
+
+#[test]
+fn a_multi_arch_index_from_a_registry_gives_the_platform_asked_for() {
+    let s = Scratch::new("registry-index");
+    let reg = Registry::start(&s, "index", None);
+    registries_conf(&s, &insecure(&reg.addr));
+    let (amd, arm) = (shared(CATALOG), shared("www/examples/community"));
+    umoci_catalog(&s, "layout", "amd", &amd);
+    umoci_catalog(&s, "layout", "arm", &arm);
+    build::index_of(&s, "layout", "multi", &[("arm", "linux/arm64"), ("amd", "linux/amd64")]);
+    let tag = format!("{}/olm/multi:v1", reg.addr);
+    push(&s, &format!("oci:{}:multi", s.str("layout")), &tag, &["--all"]);
+    let count = |args: &[&str]| -> usize {
+        let v: serde_json::Value =
+            serde_json::from_str(&ok(&cli(&s, &[&["validate", "--format", "json"][..], args].concat()))).unwrap();
+        v["diagnostics"].as_array().unwrap().len()
+    };
+    assert_eq!(count(&[&tag]), count(&[&amd.display().to_string()]));
+    assert_eq!(count(&["--platform", "linux/arm64", &tag]), count(&[&arm.display().to_string()]));
+    let o = cli(&s, &["validate", "--verbose", "--platform", "linux/arm64", &tag]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("platform linux/arm64 of 2 in the image index"));
+}

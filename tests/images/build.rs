@@ -127,3 +127,38 @@ pub fn skopeo_copy(s: &Scratch, from: &str, to: &str, extra: &[&str]) {
     args.extend([from, to]);
     run("skopeo", &args);
 }
+
+/// An image index tagged `tag` in the layout, of the images tagged `images` there, each with its
+/// platform (`os/arch`, set on its config by umoci). The index blob is written here (no tool
+/// makes one from local images); the manifests it lists are umoci's.
+pub fn index_of(s: &Scratch, layout: &str, tag: &str, images: &[(&str, &str)]) {
+    let root = s.join(layout);
+    let mut manifests = Vec::new();
+    for (image, platform) in images {
+        let (os, arch) = platform.split_once('/').unwrap();
+        run("umoci", &["config", "--image", &format!("{}:{image}", s.str(layout)), "--os", os, "--architecture", arch]);
+        let index: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(root.join("index.json")).unwrap()).unwrap();
+        let named = |d: &&serde_json::Value| d["annotations"]["org.opencontainers.image.ref.name"] == *image;
+        let mut desc = index["manifests"].as_array().unwrap().iter().find(named).unwrap().clone();
+        desc.as_object_mut().unwrap().remove("annotations");
+        desc["platform"] = serde_json::json!({"os": os, "architecture": arch});
+        manifests.push(desc);
+    }
+    let blob = serde_json::to_vec(&serde_json::json!({
+        "schemaVersion": 2, "mediaType": "application/vnd.oci.image.index.v1+json", "manifests": manifests
+    }))
+    .unwrap();
+    use sha2::Digest as _;
+    let hex: String = sha2::Sha256::digest(&blob).iter().map(|b| format!("{b:02x}")).collect();
+    std::fs::write(root.join("blobs/sha256").join(&hex), &blob).unwrap();
+    let mut index: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(root.join("index.json")).unwrap()).unwrap();
+    index["manifests"].as_array_mut().unwrap().push(serde_json::json!({
+        "mediaType": "application/vnd.oci.image.index.v1+json",
+        "digest": format!("sha256:{hex}"),
+        "size": blob.len(),
+        "annotations": {"org.opencontainers.image.ref.name": tag},
+    }));
+    std::fs::write(root.join("index.json"), serde_json::to_vec(&index).unwrap()).unwrap();
+}

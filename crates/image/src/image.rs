@@ -16,9 +16,11 @@ use crate::{Budgets, Digest, Error};
 const MAX_INDEX_DEPTH: usize = 4;
 
 /// Where a blob is: by digest (a layout's `blobs/`, a registry) or by path (a docker-archive).
+/// A manifest is named apart: a registry serves manifests and blobs from different endpoints.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Blob {
     Digest(Digest),
+    Manifest(Digest),
     Path(String),
 }
 
@@ -80,7 +82,7 @@ pub struct Files<T>(pub T);
 impl<T: FileTree> Source for Files<T> {
     fn open(&mut self, blob: &Blob, _most: u64) -> Result<Box<dyn Read + '_>, Error> {
         let path = match blob {
-            Blob::Digest(d) => format!("blobs/{}/{}", d.algorithm().name(), d.hex()),
+            Blob::Digest(d) | Blob::Manifest(d) => format!("blobs/{}/{}", d.algorithm().name(), d.hex()),
             Blob::Path(p) => p.clone(),
         };
         self.0.open(&path)?.ok_or(Error::Missing { what: path })
@@ -88,8 +90,11 @@ impl<T: FileTree> Source for Files<T> {
 }
 
 /// Read a small blob whole (at most `limit` bytes) and check its digest.
-pub fn read_verified(source: &mut dyn Source, digest: &Digest, what: &str, limit: u64) -> Result<Vec<u8>, Error> {
-    let bytes = read_limited(source.open(&Blob::Digest(digest.clone()), limit)?, what, limit)?;
+pub fn read_verified(source: &mut dyn Source, blob: &Blob, what: &str, limit: u64) -> Result<Vec<u8>, Error> {
+    let (Blob::Digest(digest) | Blob::Manifest(digest)) = blob else {
+        return Err(Error::malformed(what, "not named by a digest"));
+    };
+    let bytes = read_limited(source.open(blob, limit)?, what, limit)?;
     digest.verify(what, &bytes)?;
     Ok(bytes)
 }
@@ -144,7 +149,7 @@ pub fn resolve(
 ) -> Result<Image, Error> {
     let digest = desc.digest()?;
     let what = format!("manifest {digest}");
-    let bytes = read_verified(source, &digest, &what, budgets.manifest_bytes)?;
+    let bytes = read_verified(source, &Blob::Manifest(digest.clone()), &what, budgets.manifest_bytes)?;
     resolve_manifest(source, digest, &bytes, Some(&desc.media_type), platform, budgets)
 }
 
@@ -167,14 +172,17 @@ pub fn resolve_manifest(
                 picked = Some((chosen.platform.clone().unwrap_or_else(Platform::default_platform), manifests.len()));
                 digest = chosen.digest()?;
                 let what = format!("manifest {digest}");
-                let bytes = read_verified(source, &digest, &what, budgets.manifest_bytes)?;
+                let bytes = read_verified(source, &Blob::Manifest(digest.clone()), &what, budgets.manifest_bytes)?;
                 doc = ManifestDoc::parse(&what, &bytes, Some(&chosen.media_type))?;
                 continue;
             }
         };
         let config_digest = config.digest()?;
         let what = format!("config {config_digest}");
-        let config = ImageConfig::parse(&what, &read_verified(source, &config_digest, &what, budgets.config_bytes)?)?;
+        let config = ImageConfig::parse(
+            &what,
+            &read_verified(source, &Blob::Digest(config_digest.clone()), &what, budgets.config_bytes)?,
+        )?;
         let layers = layers
             .iter()
             .map(|l| {

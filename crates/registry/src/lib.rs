@@ -253,10 +253,13 @@ struct Blobs<'c> {
 
 impl Source for Blobs<'_> {
     fn open(&mut self, blob: &Blob, most: u64) -> Result<Box<dyn Read + '_>, olm_catalog_image::Error> {
-        let Blob::Digest(d) = blob else {
-            return Err(olm_catalog_image::Error::Missing {
-                what: format!("{blob:?} (a registry has blobs by digest only)"),
-            });
+        let (d, manifest) = match blob {
+            Blob::Digest(d) => (d, false),
+            Blob::Manifest(d) => (d, true),
+            Blob::Path(_) => {
+                let what = format!("{blob:?} (a registry has blobs by digest only)");
+                return Err(olm_catalog_image::Error::Missing { what });
+            }
         };
         let as_image_error = |e: Error| match e {
             Error::Image(e) => e,
@@ -267,6 +270,14 @@ impl Source for Blobs<'_> {
         }
         if self.offline {
             return Err(as_image_error(Error::Offline { reference: self.reference.to_string() }));
+        }
+        if manifest {
+            // An index's manifest, from the manifests endpoint (kept in the cache like a blob).
+            let fetched = self.client.manifest(&self.endpoints[0], &d.to_string(), most).map_err(as_image_error)?;
+            if let Some(c) = self.cache {
+                c.put(d, fetched.bytes.as_slice()).map_err(as_image_error)?;
+            }
+            return Ok(Box::new(std::io::Cursor::new(fetched.bytes)));
         }
         let mut stream = self.client.blob(&self.endpoints[0], d).map_err(as_image_error)?;
         if self.progress {
