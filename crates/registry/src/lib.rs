@@ -217,7 +217,7 @@ fn manifest_digest(r: &Reference, fetched: &client::Fetched) -> Result<Digest, E
 }
 
 /// A download's progress on standard error: `pulling sha256:0123456789ab: 12.3 MB`, on one line
-/// rewritten as it grows.
+/// rewritten as it grows (each megabyte) and ended when the download is.
 struct Progress {
     inner: Box<dyn Read>,
     name: String,
@@ -235,7 +235,12 @@ impl Read for Progress {
         if n == 0 || self.read - self.shown >= 1 << 20 {
             self.shown = if n == 0 { u64::MAX } else { self.read };
             let end = if n == 0 { "\n" } else { "" };
-            eprint!("\rpulling sha256:{}: {:.1} MB{end}", self.name, self.read as f64 / 1e6);
+            let size = if self.read < 1_000_000 {
+                format!("{:.1} kB", self.read as f64 / 1e3)
+            } else {
+                format!("{:.1} MB", self.read as f64 / 1e6)
+            };
+            eprint!("\rpulling sha256:{}: {size}{end}", self.name);
         }
         Ok(n)
     }
