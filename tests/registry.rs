@@ -211,6 +211,30 @@ fn basic_auth_takes_credentials_from_the_auth_files() {
     std::fs::create_dir_all(s.join("home/.config/containers")).unwrap();
     std::fs::copy(s.join("auth.json"), s.join("home/.config/containers/auth.json")).unwrap();
     ok(&cli(&s, &["validate", "--no-cache", &tag]));
+
+    // A credential helper named by docker's config.json (the docker-credential-* protocol: the
+    // server on stdin, `{"Username", "Secret"}` on stdout).
+    std::fs::remove_file(s.join("home/.config/containers/auth.json")).unwrap();
+    std::fs::create_dir_all(s.join("bin")).unwrap();
+    let helper = s.join("bin/docker-credential-olmtest");
+    let script = format!("#!/bin/sh\nread server\n[ \"$server\" = \"{}\" ] || exit 1\necho '{{\"ServerURL\":\"'$server'\",\"Username\":\"olm\",\"Secret\":\"s3cret\"}}'\n", reg.addr);
+    std::fs::write(&helper, script).unwrap();
+    std::process::Command::new("chmod").args(["+x", &helper.display().to_string()]).status().unwrap();
+    std::fs::create_dir_all(s.join("home/.docker")).unwrap();
+    let config = format!(r#"{{"credHelpers": {{"{}": "olmtest"}}}}"#, reg.addr);
+    std::fs::write(s.join("home/.docker/config.json"), config).unwrap();
+    let path = format!("{}:{}", s.str("bin"), std::env::var("PATH").unwrap_or_default());
+    let o = Command::new(env!("CARGO_BIN_EXE_olm-catalog"))
+        .args(["validate", "--no-cache", &tag])
+        .env("HOME", s.join("home"))
+        .env("PATH", path)
+        .env("XDG_CACHE_HOME", s.join("cache"))
+        .env("CONTAINERS_REGISTRIES_CONF", s.join("registries.conf"))
+        .env_remove("REGISTRY_AUTH_FILE")
+        .env_remove("XDG_RUNTIME_DIR")
+        .output()
+        .unwrap();
+    ok(&o);
 }
 
 #[test]
