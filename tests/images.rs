@@ -125,6 +125,7 @@ fn a_catalog_reads_the_same_from_disk_and_from_every_transport() {
         format!("oci-archive:{}:cat", s.str("cat.tar")),
         format!("oci-archive:{}", s.str("cat.tar")),
         format!("docker-archive:{}", s.str("docker.tar")),
+        format!("docker-archive:{}:example.com/cat:v1", s.str("docker.tar")),
         format!("oci:{}:cat", s.str("zstd")),
     ] {
         let from_image = answers(&input);

@@ -221,19 +221,26 @@ struct ArchiveEntry {
     layers: Vec<String>,
 }
 
-/// The image of a docker-archive (`docker save`, `podman save`): `manifest.json`, its config
-/// (checked by its file name's digest) and layer files (checked by the config's `diff_ids`).
-pub fn open_docker_archive<T: FileTree>(tree: T, budgets: &Budgets) -> Result<(Image, Files<T>), Error> {
+/// The image of a docker-archive (`docker save`, `podman save`) tagged `reference` (none: its
+/// only image): `manifest.json`, its config (checked by its file name's digest) and layer files
+/// (checked by the config's `diff_ids`).
+pub fn open_docker_archive<T: FileTree>(
+    tree: T,
+    reference: Option<&str>,
+    budgets: &Budgets,
+) -> Result<(Image, Files<T>), Error> {
     let mut files = Files(tree);
     let what = "manifest.json";
     let manifest = files.0.open(what)?.ok_or(Error::Missing { what: what.into() })?;
     let manifest = read_limited(manifest, what, budgets.manifest_bytes)?;
     let entries: Vec<ArchiveEntry> = serde_json::from_slice(&manifest).map_err(|e| Error::malformed(what, e))?;
-    let entry = match &entries[..] {
+    let tagged = |e: &&ArchiveEntry| reference.is_none_or(|r| e.repo_tags.iter().flatten().any(|t| t == r));
+    let found: Vec<&ArchiveEntry> = entries.iter().filter(tagged).collect();
+    let entry = match found[..] {
         [one] => one,
         _ => {
             let tags = entries.iter().flat_map(|e| e.repo_tags.clone().unwrap_or_default()).collect();
-            return Err(Error::NoSuchTag { tag: String::new(), known: tags });
+            return Err(Error::NoSuchTag { tag: reference.unwrap_or("").into(), known: tags });
         }
     };
     let config_bytes = read_limited(

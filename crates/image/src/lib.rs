@@ -68,9 +68,14 @@ pub fn read_oci_archive<R: std::io::Read + std::io::Seek>(
     read_layout(TarTree::new(archive)?, tag, platform, budgets)
 }
 
-/// The image of a docker-archive (`docker save`, `podman save`), and its content.
-pub fn read_docker_archive<R: std::io::Read + std::io::Seek>(archive: R, budgets: &Budgets) -> Result<Opened, Error> {
-    let (image, mut files) = open_docker_archive(TarTree::new(archive)?, budgets)?;
+/// The image of a docker-archive (`docker save`, `podman save`) tagged `reference` (none: its
+/// only image), and its content.
+pub fn read_docker_archive<R: std::io::Read + std::io::Seek>(
+    archive: R,
+    reference: Option<&str>,
+    budgets: &Budgets,
+) -> Result<Opened, Error> {
+    let (image, mut files) = open_docker_archive(TarTree::new(archive)?, reference, budgets)?;
     let content = read_content(&mut files, &image, budgets)?;
     Ok(Opened { image, content })
 }

@@ -231,20 +231,20 @@ fn docker_archive(layers: &[Vec<u8>], diff_ids: &[Vec<u8>]) -> Vec<u8> {
 #[test]
 fn a_docker_archive_is_read_and_its_layers_checked_by_the_configs_diff_ids() {
     let layer = tar(&[("configs/p/catalog.json", b"{}")]);
-    let o = read_docker_archive(
+    let o = read_docker_archive_only(
         Cursor::new(docker_archive(std::slice::from_ref(&layer), std::slice::from_ref(&layer))),
         &Budgets::default(),
     )
     .unwrap();
     assert_eq!(paths(&o), [("p/catalog.json", "{}")]);
     // A compressed layer file is checked after decompression, as diff_ids are.
-    assert!(read_docker_archive(
+    assert!(read_docker_archive_only(
         Cursor::new(docker_archive(&[gzip(&layer)], std::slice::from_ref(&layer))),
         &Budgets::default()
     )
     .is_ok());
     let other = tar(&[("configs/p/catalog.json", b"[]")]);
-    let e = read_docker_archive(Cursor::new(docker_archive(&[other], &[layer])), &Budgets::default());
+    let e = read_docker_archive_only(Cursor::new(docker_archive(&[other], &[layer])), &Budgets::default());
     assert!(matches!(e, Err(Error::DigestMismatch { .. })), "{e:?}");
 }
 
@@ -255,4 +255,17 @@ fn a_blob_longer_than_its_descriptor_says_is_refused() {
     l.tag(d, "v1");
     let e = read_layout(l.tree(), None, None, &Budgets::default()).unwrap_err().to_string();
     assert!(e.contains("longer than its descriptor's size"), "{e}");
+}
+
+fn read_docker_archive_only(archive: Cursor<Vec<u8>>, budgets: &Budgets) -> Result<Opened, Error> {
+    read_docker_archive(archive, None, budgets)
+}
+
+#[test]
+fn a_docker_archive_image_is_picked_by_one_of_its_tags() {
+    let layer = tar(&[("configs/p/catalog.json", b"{}")]);
+    let archive = docker_archive(std::slice::from_ref(&layer), std::slice::from_ref(&layer));
+    assert!(read_docker_archive(Cursor::new(archive.clone()), Some("cat:1"), &Budgets::default()).is_ok());
+    let e = read_docker_archive(Cursor::new(archive), Some("cat:2"), &Budgets::default()).unwrap_err().to_string();
+    assert!(e.contains("\"cat:2\"") && e.contains("cat:1"), "{e}");
 }

@@ -1,5 +1,5 @@
 //! Image references in the containers-transports spelling users know from skopeo and podman:
-//! `oci:DIR[:TAG]`, `oci-archive:FILE[:TAG]`, `docker-archive:FILE` (`-`: standard input),
+//! `oci:DIR[:TAG]`, `oci-archive:FILE[:TAG]`, `docker-archive:FILE[:REFERENCE]` (`-`: standard input),
 //! `docker://REFERENCE`. Bare registry references are told from paths by the caller (it can
 //! look at the filesystem).
 
@@ -10,8 +10,9 @@ pub enum Transport {
     Oci { dir: String, tag: Option<String> },
     /// A tar of an OCI image layout.
     OciArchive { file: String, tag: Option<String> },
-    /// `docker save` / `podman save` output; `-` is standard input.
-    DockerArchive { file: String },
+    /// `docker save` / `podman save` output (`-`: standard input), and the image in it named by
+    /// one of its tags (needed when it holds several).
+    DockerArchive { file: String, reference: Option<String> },
     /// A registry reference (`docker://` dropped).
     Registry { reference: String },
 }
@@ -34,7 +35,10 @@ impl Transport {
                 let (file, tag) = split_tag(rest);
                 Transport::OciArchive { file, tag }
             }
-            "docker-archive" => Transport::DockerArchive { file: rest.to_string() },
+            "docker-archive" => {
+                let (file, reference) = split_tag(rest);
+                Transport::DockerArchive { file, reference }
+            }
             "docker" => Transport::Registry { reference: rest.trim_start_matches("//").to_string() },
             _ => return None,
         })
@@ -54,7 +58,14 @@ mod tests {
             Transport::parse("oci-archive:cat.tar:latest"),
             Some(Transport::OciArchive { file: "cat.tar".into(), tag: Some("latest".into()) })
         );
-        assert_eq!(Transport::parse("docker-archive:-"), Some(Transport::DockerArchive { file: "-".into() }));
+        assert_eq!(
+            Transport::parse("docker-archive:-"),
+            Some(Transport::DockerArchive { file: "-".into(), reference: None })
+        );
+        assert_eq!(
+            Transport::parse("docker-archive:cat.tar:example.com/cat:v1"),
+            Some(Transport::DockerArchive { file: "cat.tar".into(), reference: Some("example.com/cat:v1".into()) })
+        );
         assert_eq!(
             Transport::parse("docker://quay.io/org/index:v4.18"),
             Some(Transport::Registry { reference: "quay.io/org/index:v4.18".into() })

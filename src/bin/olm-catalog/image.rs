@@ -100,14 +100,14 @@ pub fn read(reference: &str, t: Transport) -> Result<ImageInput, Fail> {
             let f = File::open(file).map_err(|e| Fail(format!("{reference}: {file}: {e}")))?;
             image::read_oci_archive(BufReader::new(f), tag.as_deref(), platform.as_ref(), &budgets).map_err(fail)?
         }
-        Transport::DockerArchive { file } if file == "-" => {
+        Transport::DockerArchive { file, reference: tag } if file == "-" => {
             let mut bytes = Vec::new();
             std::io::stdin().lock().read_to_end(&mut bytes).map_err(|e| Fail(format!("{reference}: stdin: {e}")))?;
-            image::read_docker_archive(Cursor::new(bytes), &budgets).map_err(fail)?
+            image::read_docker_archive(Cursor::new(bytes), tag.as_deref(), &budgets).map_err(fail)?
         }
-        Transport::DockerArchive { file } => {
+        Transport::DockerArchive { file, reference: tag } => {
             let f = File::open(file).map_err(|e| Fail(format!("{reference}: {file}: {e}")))?;
-            image::read_docker_archive(BufReader::new(f), &budgets).map_err(fail)?
+            image::read_docker_archive(BufReader::new(f), tag.as_deref(), &budgets).map_err(fail)?
         }
         Transport::Registry { reference: r } => {
             let options = PullOptions {

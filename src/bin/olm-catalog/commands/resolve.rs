@@ -58,9 +58,11 @@ fn catalog_path(base: &Path, p: &str) -> PathBuf {
             relative(&file),
             tag.map(|t| format!(":{t}")).unwrap_or_default()
         )),
-        Some(Transport::DockerArchive { file }) if file != "-" => {
-            PathBuf::from(format!("docker-archive:{}", relative(&file)))
-        }
+        Some(Transport::DockerArchive { file, reference }) if file != "-" => PathBuf::from(format!(
+            "docker-archive:{}{}",
+            relative(&file),
+            reference.map(|r| format!(":{r}")).unwrap_or_default()
+        )),
         Some(_) => PathBuf::from(p),
         None if !base.join(p).exists() && crate::image::transport(Path::new(p)).is_some() => PathBuf::from(p),
         None => base.join(p),

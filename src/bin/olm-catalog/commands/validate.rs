@@ -22,7 +22,7 @@ pub struct Args {
     ///
     /// A directory is read as `opm validate` reads it: every file whatever its extension, except
     /// what `.indexignore` ignores. An image (`oci:DIR[:TAG]`, `oci-archive:FILE[:TAG]`,
-    /// `docker-archive:FILE`, `-` for stdin) is read as `opm render` reads a catalog image: the
+    /// `docker-archive:FILE[:REFERENCE]`, `docker-archive:-` for stdin, a registry reference) is read as `opm render` reads a catalog image: the
     /// directory its `operators.operatorframework.io.index.configs.v1` label names.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
