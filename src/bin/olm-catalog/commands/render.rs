@@ -31,9 +31,9 @@ pub struct Args {
     /// packages, channels and edges from the bundles' annotations and CSVs; package manifests
     /// packages by the legacy mapping; a File-Based Catalog itself. A catalog or bundle image
     /// (`oci:DIR[:TAG]`, `oci-archive:FILE[:TAG]`, `docker-archive:FILE[:REFERENCE]`, a registry
-    /// reference) renders as `opm render
-    /// IMAGE` renders it, a bundle's `image` being the reference as given. Problems go to stderr,
-    /// located; a broken bundle is left out and the rest still renders.
+    /// reference) renders as `opm render IMAGE` renders it, a bundle's `image` being the
+    /// reference as given. Problems go to stderr, located; a broken bundle is left out and the
+    /// rest still renders.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// Output format (opm's `-o`).
