@@ -31,6 +31,11 @@ setup:
 		$(CARGO) install wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION)
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; }
+	@# Images for tests/images.rs and the registry tests: built by umoci, copied by skopeo, served
+	@# by the Distribution registry (Debian's docker-registry), over TLS with a CA made by openssl.
+	@command -v umoci >/dev/null && command -v skopeo >/dev/null && command -v docker-registry >/dev/null && \
+		command -v openssl >/dev/null || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq umoci skopeo docker-registry openssl >/dev/null; }
 
 build: setup
 	$(CARGO) build --release

@@ -344,6 +344,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
     render: (files, options) => callTools((raw) => raw.render(files, options)),
     expandTemplate: (template, bundleSources, options) => callTools((raw) => raw.expandTemplate(template, bundleSources, options)),
     convertToBasicTemplate: (files, options) => callTools((raw) => raw.convertToBasicTemplate(files, options)),
+    readImage: (image, options) => callTools((raw) => raw.readImage(image, options)),
     loadCatalog: (files) => new Catalog(files),
     openCatalog: (files, options) => new CatalogSession(files, options),
     packages: (catalog) => catalog.packages(),

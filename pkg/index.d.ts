@@ -629,6 +629,37 @@ export interface RenderResult {
  * A named input of `render` (or bundle source of `expandTemplate`): its findings' files are named
  * as the CLI prints them — `name/<file>`, or `name` itself when `file` is true (a one-file input).
  */
+export interface ReadImageOptions {
+  /** The image's tag in an OCI layout or oci-archive, or one of a docker-archive's `RepoTags`. */
+  tag?: string;
+  /** `os/arch[/variant]` of a multi-arch image index (default `linux/amd64`, else the first). */
+  platform?: string;
+}
+
+export interface ImageContent {
+  /** A catalog image (label `operators.operatorframework.io.index.configs.v1`) or a bundle image. */
+  kind: 'catalog' | 'bundle';
+  /** The manifest's digest (a docker-archive's config digest). */
+  digest: string;
+  /** A catalog image's catalog directory in the image (`/configs`). */
+  configs: string | null;
+  /** The platform picked from an image index, if the image is one. */
+  platform: string | null;
+  /** The catalog's files (relative to its directory), or the bundle's `manifests/…` and `metadata/…`. */
+  files: { path: string; content: Uint8Array }[];
+  /** Tar entries skipped while unpacking (absolute paths, `..`, links leaving the image, devices). */
+  findings: string[];
+}
+
+/**
+ * Read a catalog or bundle image in the module, without network: an oci-archive or docker-archive
+ * tarball's bytes, or an OCI layout folder's files. Every blob is checked against its digest;
+ * whiteouts, gzip and zstd layers are handled. The files then go to `validate`, `render` and the
+ * rest. Throws `invalid-image` (a digest mismatch, a sqlite index image, no operator label, a
+ * budget exceeded). Browsers: `await initTools()` first.
+ */
+export declare function readImage(image: Uint8Array | CatalogFile[], options?: ReadImageOptions): ImageContent;
+
 export interface RenderInput {
   name: string;
   file?: boolean;

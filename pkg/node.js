@@ -25,7 +25,7 @@ export async function initTools() {}
 /** Nothing to wait for in Node (the picture's layout and SVG are always loaded); kept for browser-shared code. */
 export async function initPicture() {}
 export const {
-  validate, diffCatalogs, diffCatalogsText, planEdit, applyEdits, formatDiagnostics, render, expandTemplate, convertToBasicTemplate, resolve, resolveText, resolveV1, loadCatalog, openCatalog, packages, channelGraph, upgradePath, graphPicture, renderGraphSvg, layoutGraph, toMermaid, toDot, checkOperatorGroups, checkOperatorGroupsText, previewRbac, previewRbacText, Catalog, CatalogSession, __panicForTesting, __parseOnly, __parseAndDecode, __resolveCount,
+  validate, diffCatalogs, diffCatalogsText, planEdit, applyEdits, formatDiagnostics, render, expandTemplate, convertToBasicTemplate, readImage, resolve, resolveText, resolveV1, loadCatalog, openCatalog, packages, channelGraph, upgradePath, graphPicture, renderGraphSvg, layoutGraph, toMermaid, toDot, checkOperatorGroups, checkOperatorGroupsText, previewRbac, previewRbacText, Catalog, CatalogSession, __panicForTesting, __parseOnly, __parseAndDecode, __resolveCount,
 } = api;
 /** The cross-package view of a package (always loaded in Node): `packageDeps(catalog, {package, headsOnly})`, and as the CLI's text. */
 export const { packageDeps, packageDepsText } = api;

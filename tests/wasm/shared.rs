@@ -96,3 +96,62 @@ fn resolver_attaches_loaded_catalogs_and_explains_failures() {
     let err = r.resolve_json("3").unwrap_err();
     assert_eq!(get(&err, "code").as_string().as_deref(), Some("invalid-input"));
 }
+
+/// docs/examples/catalog-image (www/examples/community built into an OCI layout by umoci), as
+/// the files of a dropped folder.
+fn catalog_image_folder(tamper: bool) -> JsValue {
+    macro_rules! file {
+        ($p:literal) => {
+            ($p, &include_bytes!(concat!("../../docs/examples/catalog-image/", $p))[..])
+        };
+    }
+    let parts = [
+        file!("index.json"),
+        file!("oci-layout"),
+        file!("blobs/sha256/1a5a5f64dc83dd77bd86d8a441c618840cb0752b467f396b5c9b063e119e30ce"),
+        file!("blobs/sha256/2b594beaa74262e9d362f1d9a35315369b750993aab77bbca05e0e1a8985c505"),
+        file!("blobs/sha256/44b786bd51141a5f624238ecef5d764b94bbd5fff7901d81840d3007bc60df73"),
+        file!("blobs/sha256/7123e11b99f19b3ddf9f78aa127b10a0c981fc5a482df21be8dc1d49ef7c4802"),
+        file!("blobs/sha256/721420b62c4a9c6ca8f616fc5000395f723da1b1e9bde58fd6788d83e23138bd"),
+        file!("blobs/sha256/8ad8e0435aef2ce9722ae23a6234c3554513b9571d8f1c9eddb2c1af621bf804"),
+        file!("blobs/sha256/d412540489d4f2d1b335096cd4d0314d4cf2583d74e5420e744b230f169f1aad"),
+    ];
+    let a = Array::new();
+    for (path, bytes) in parts {
+        let mut bytes = bytes.to_vec();
+        if tamper && bytes.starts_with(&[0x1f, 0x8b]) {
+            let n = bytes.len();
+            bytes[n / 2] ^= 1;
+        }
+        let f = Object::new();
+        Reflect::set(&f, &"path".into(), &path.into()).unwrap();
+        Reflect::set(&f, &"content".into(), &Uint8Array::from(bytes.as_slice()).into()).unwrap();
+        a.push(&f);
+    }
+    a.into()
+}
+
+#[wasm_bindgen_test]
+fn read_image_unpacks_a_catalog_image_in_the_module() {
+    let image = olm_catalog::wasm::read_image(catalog_image_folder(false), JsValue::UNDEFINED).unwrap();
+    assert_eq!(get(&image, "kind").as_string().as_deref(), Some("catalog"));
+    assert_eq!(
+        get(&image, "digest").as_string().as_deref(),
+        Some("sha256:44b786bd51141a5f624238ecef5d764b94bbd5fff7901d81840d3007bc60df73")
+    );
+    let files = Array::from(&get(&image, "files"));
+    let expected = include_bytes!("../../www/examples/community/aws-neuron-operator/catalog.yaml");
+    let found = files.iter().find(|f| get(f, "path").as_string().as_deref() == Some("aws-neuron-operator/catalog.yaml"));
+    let content = Uint8Array::new(&get(&found.expect("the package's file"), "content")).to_vec();
+    assert_eq!(content, expected);
+    // The files validate as the folder they were built from does.
+    let report = validate(get(&image, "files"), JsValue::UNDEFINED).unwrap();
+    assert_eq!(get(&report, "valid").as_bool(), Some(true));
+}
+
+#[wasm_bindgen_test]
+fn read_image_refuses_a_layer_that_is_not_its_digest() {
+    let err = olm_catalog::wasm::read_image(catalog_image_folder(true), JsValue::UNDEFINED).unwrap_err();
+    assert_eq!(get(&err, "code").as_string().as_deref(), Some("invalid-image"));
+    assert!(get(&err, "message").as_string().unwrap().contains("digest mismatch"));
+}

@@ -26,6 +26,8 @@ mod api {
     pub(crate) mod deps;
     pub(crate) mod diff;
     pub(crate) mod edit;
+    #[cfg(feature = "tools")]
+    pub(crate) mod image;
     pub(crate) mod operatorgroup;
     pub(crate) mod render;
     #[cfg(feature = "resolver")]
@@ -53,6 +55,8 @@ pub use api::catalog::{load_catalog, Catalog};
 pub use api::diff::{diff_files, diff_files_text, format_diagnostics};
 #[cfg(feature = "tools")]
 pub use api::edit::{apply_edits_js, plan_edit_js, plan_edit_with_js};
+#[cfg(feature = "tools")]
+pub use api::image::read_image;
 #[cfg(feature = "tools")]
 pub use api::operatorgroup::{check_operator_groups, check_operator_groups_text};
 #[cfg(feature = "tools")]

@@ -19,6 +19,8 @@ use crate::output::{Fail, EXIT_CODES};
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    #[command(flatten)]
+    pub images: crate::image::ImageArgs,
 }
 
 #[derive(Subcommand)]
@@ -49,7 +51,7 @@ pub enum Command {
     #[command(after_help = render::EXIT_CODES)]
     Render(render::Args),
     /// Expand a catalog template (`olm.template.basic`, `olm.semver`,
-    /// `olm.template.substitutes`) offline, its bundle images looked up in `--bundles`.
+    /// `olm.template.substitutes`), its bundle images looked up in `--bundles`, else pulled.
     #[command(after_help = template::EXIT_CODES)]
     Template(template::Args),
     /// Compare two catalogs: what changed, and where OLM v0 and v1 take every version

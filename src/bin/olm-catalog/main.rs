@@ -24,6 +24,8 @@ mod cli;
 #[cfg(not(target_arch = "wasm32"))]
 mod commands;
 #[cfg(not(target_arch = "wasm32"))]
+mod image;
+#[cfg(not(target_arch = "wasm32"))]
 mod output;
 #[cfg(not(target_arch = "wasm32"))]
 mod save;
@@ -43,6 +45,7 @@ fn main() -> std::process::ExitCode {
             return std::process::ExitCode::from(code);
         }
     };
+    image::configure(cli.images);
     let mut out = String::new();
     let result = cli.command.run(&mut out);
     output::finish(&out, result)

@@ -11,7 +11,6 @@ use std::process::ExitCode;
 use clap::ValueEnum;
 use olm_catalog::declcfg::write::{self, Format};
 use olm_catalog::declcfg::DeclarativeConfig;
-use olm_catalog::render::Rendered;
 use olm_catalog::report_formats::ReportFormat;
 use olm_catalog::Diagnostic;
 use olm_catalog_save::{Expect, FileWrite};
@@ -79,13 +78,6 @@ pub fn report(diagnostics: &[Diagnostic]) {
     for d in diagnostics {
         let _ = writeln!(err, "{d}");
     }
-}
-
-/// `path`'s findings with their files named from the working directory.
-pub fn prefixed(path: &Path, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    let mut rendered = Rendered { diagnostics, ..Rendered::default() };
-    rendered.name_files(&path.display().to_string(), !path.is_dir());
-    rendered.diagnostics
 }
 
 /// The output of `render` and `template`: one stream, or one file per package under `dir`,

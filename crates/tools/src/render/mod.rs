@@ -102,10 +102,13 @@ pub struct RenderedBundle {
     pub annotations: Annotations,
 }
 
-/// The bundles a template's image references are looked up in, by image reference.
+/// The bundles a template's image references are looked up in, by image reference. It remembers
+/// the images looked up and not found ([`BundleSource::missing`]), so that a caller that can
+/// fetch images (the CLI pulls them, as opm does) can add them and expand again.
 #[derive(Debug, Clone, Default)]
 pub struct BundleSource {
     by_image: HashMap<String, RenderedBundle>,
+    missed: std::cell::RefCell<std::collections::BTreeSet<String>>,
 }
 
 impl BundleSource {
@@ -130,7 +133,16 @@ impl BundleSource {
 
     /// The bundle published under `image`.
     pub fn get(&self, image: &str) -> Option<&RenderedBundle> {
-        self.by_image.get(image)
+        let found = self.by_image.get(image);
+        if found.is_none() {
+            self.missed.borrow_mut().insert(image.to_string());
+        }
+        found
+    }
+
+    /// The images looked up since the source was made and not found in it, in name order.
+    pub fn missing(&self) -> Vec<String> {
+        self.missed.borrow().iter().filter(|i| !self.by_image.contains_key(*i)).cloned().collect()
     }
 
     /// How many bundles the source holds.
@@ -148,6 +160,13 @@ impl BundleSource {
 mod tests {
     use super::*;
     use crate::diagnostic::{Code, Location};
+
+    #[test]
+    fn a_source_remembers_the_images_it_did_not_have() {
+        let source = BundleSource::new();
+        assert!(source.get("quay.io/a/b:1").is_none() && source.get("quay.io/a/b:0").is_none());
+        assert_eq!(source.missing(), ["quay.io/a/b:0", "quay.io/a/b:1"]);
+    }
 
     fn rendered(file: &str) -> Rendered {
         let mut out = Rendered::default();

@@ -8,8 +8,8 @@ use olm_catalog::render::convert::{to_basic_template, write_basic_template};
 use olm_catalog::Diagnostic;
 
 use crate::args::FbcFormat;
-use crate::catalog::read;
-use crate::output::{prefixed, report, Fail, NEGATIVE, SUCCESS};
+use crate::catalog::read_input;
+use crate::output::{report, Fail, NEGATIVE, SUCCESS};
 
 pub const EXIT_CODES: &str = "Exit codes:
 - 0: converted
@@ -20,7 +20,7 @@ pub const EXIT_CODES: &str = "Exit codes:
 pub struct Args {
     /// The template kind to make (only `basic`).
     kind: ConvertKind,
-    /// An FBC directory or file.
+    /// An FBC directory or file, or a catalog image.
     path: PathBuf,
     /// Output format.
     #[arg(long, value_enum, default_value_t = FbcFormat::Json)]
@@ -36,10 +36,11 @@ enum ConvertKind {
 
 pub fn run(a: &Args, out: &mut String) -> Result<u8, Fail> {
     let ConvertKind::Basic = a.kind;
-    let loaded = load_files(&read(&a.path)?);
+    let input = read_input(&a.path)?;
+    let loaded = load_files(&input.files);
     let errors: Vec<Diagnostic> = loaded.diagnostics.into_iter().filter(Diagnostic::is_error).collect();
     if !errors.is_empty() {
-        report(&prefixed(&a.path, errors));
+        report(&input.origin.name_diagnostics(errors));
         return Ok(NEGATIVE);
     }
     out.push_str(&write_basic_template(&to_basic_template(&loaded.config), a.format.into()));

@@ -15,7 +15,7 @@ pub const EXIT_CODES: &str = "Exit codes:
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Catalog directory or file.
+    /// Catalog directory, file or image.
     path: PathBuf,
     /// The package.
     #[arg(long)]

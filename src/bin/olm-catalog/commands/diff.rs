@@ -17,9 +17,9 @@ pub const EXIT_CODES: &str = "Exit codes:
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The old catalog (directory or file).
+    /// The old catalog (directory, file or image).
     old: PathBuf,
-    /// The new catalog (directory or file).
+    /// The new catalog (directory, file or image).
     new: PathBuf,
     /// Output format.
     #[arg(long, value_enum, default_value_t = DiffFormat::Text)]

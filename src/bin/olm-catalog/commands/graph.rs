@@ -20,7 +20,7 @@ its skipRanges are expanded; a picture over 10,000 nodes or 50,000 edges even wh
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Catalog directory or file.
+    /// Catalog directory, file or image.
     pub path: PathBuf,
     /// The package.
     #[arg(long)]

@@ -12,7 +12,7 @@ use olm_catalog::validate::Options;
 use olm_catalog::Diagnostic;
 
 use crate::args::FbcFormat;
-use crate::catalog::read;
+use crate::catalog::read_input;
 use crate::output::{answer, emit, report, Fail};
 
 pub const EXIT_CODES: &str = "Exit codes:
@@ -29,8 +29,11 @@ pub struct Args {
     /// A bundle directory (`manifests/` and `metadata/`) becomes one `olm.bundle` as `opm render`
     /// makes it; a tree in the community-operators layout (`operators/<pkg>/<version>/`) whole
     /// packages, channels and edges from the bundles' annotations and CSVs; package manifests
-    /// packages by the legacy mapping; a File-Based Catalog itself. Problems go to stderr,
-    /// located; a broken bundle is left out and the rest still renders.
+    /// packages by the legacy mapping; a File-Based Catalog itself. A catalog or bundle image
+    /// (`oci:DIR[:TAG]`, `oci-archive:FILE[:TAG]`, `docker-archive:FILE[:REFERENCE]`, a registry
+    /// reference) renders as `opm render IMAGE` renders it, a bundle's `image` being the
+    /// reference as given. Problems go to stderr, located; a broken bundle is left out and the
+    /// rest still renders.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// Output format (opm's `-o`).
@@ -64,17 +67,18 @@ enum MigrateLevel {
 }
 
 pub fn run(a: Args, out: &mut String) -> Result<u8, Fail> {
-    let options = BundleOptions {
-        image: None,
-        image_ref_template: a.image_ref_template,
-        migrate_csv_metadata: a.migrate_level.is_some(),
-    };
     let mut all = Rendered::default();
     let mut only_catalogs = true;
     for path in &a.paths {
-        let (kind, mut rendered) = render_input(&read(path)?, &options);
+        let input = read_input(path)?;
+        let options = BundleOptions {
+            image: input.bundle_image,
+            image_ref_template: a.image_ref_template.clone(),
+            migrate_csv_metadata: a.migrate_level.is_some(),
+        };
+        let (kind, mut rendered) = render_input(&input.files, &options);
         only_catalogs &= kind == InputKind::Catalog;
-        rendered.name_files(&path.display().to_string(), !path.is_dir());
+        input.origin.name_rendered(&mut rendered);
         all.config.extend(rendered.config);
         all.diagnostics.extend(rendered.diagnostics);
     }

@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use olm_catalog_image::Transport;
+
 use olm_catalog::cluster::problem_json::{ProblemError, ProblemJson};
 use olm_catalog::cluster::Cluster;
 use olm_catalog::model;
@@ -43,15 +45,39 @@ pub fn run(a: &Args, out: &mut String) -> Result<u8, Fail> {
     Ok(answer(outcome.error_type.is_some()))
 }
 
-/// Read a problem file; catalogs with a `path` are loaded from that FBC directory or file
-/// (relative to the problem file).
+/// A catalog `path` of a problem file in `base`: a path or an image's file relative to it, a
+/// registry reference as it is.
+fn catalog_path(base: &Path, p: &str) -> PathBuf {
+    let relative = |f: &str| base.join(f).display().to_string();
+    match Transport::parse(p) {
+        Some(Transport::Oci { dir, tag }) => {
+            PathBuf::from(format!("oci:{}{}", relative(&dir), tag.map(|t| format!(":{t}")).unwrap_or_default()))
+        }
+        Some(Transport::OciArchive { file, tag }) => PathBuf::from(format!(
+            "oci-archive:{}{}",
+            relative(&file),
+            tag.map(|t| format!(":{t}")).unwrap_or_default()
+        )),
+        Some(Transport::DockerArchive { file, reference }) if file != "-" => PathBuf::from(format!(
+            "docker-archive:{}{}",
+            relative(&file),
+            reference.map(|r| format!(":{r}")).unwrap_or_default()
+        )),
+        Some(_) => PathBuf::from(p),
+        None if !base.join(p).exists() && crate::image::transport(Path::new(p)).is_some() => PathBuf::from(p),
+        None => base.join(p),
+    }
+}
+
+/// Read a problem file; catalogs with a `path` are loaded from that FBC directory or file, or
+/// that image (paths, in image references too, relative to the problem file).
 fn read_problem(file: &Path) -> Result<Cluster, Fail> {
     let text = std::fs::read_to_string(file).map_err(|e| Fail::at(file, e))?;
     let problem: ProblemJson =
         serde_json::from_str(&text).map_err(|e| Fail::at(file, format!("not a resolution problem: {e}")))?;
     let base = file.parent().unwrap_or(Path::new("."));
     let mut failed = None;
-    let cluster = problem.into_cluster_with(&mut |c, p| match load(&base.join(p)) {
+    let cluster = problem.into_cluster_with(&mut |c, p| match load(&catalog_path(base, p)) {
         Ok(cfg) => Ok(model::build(&cfg).0),
         Err(Fail(m)) => {
             failed = Some(Fail(m.clone()));

@@ -1,7 +1,7 @@
 //! `olm-catalog template`: a catalog template expanded offline, its bundle images looked up
 //! among the bundles of `--bundles`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
 use olm_catalog::declcfg::write::Format;
@@ -13,8 +13,8 @@ use olm_catalog::render::template::{expand_template, expand_template_as, Templat
 use olm_catalog::render::BundleSource;
 
 use super::render::settle;
-use crate::catalog::read;
-use crate::output::{emit, prefixed, report, Fail};
+use crate::catalog::read_input;
+use crate::output::{emit, report, Fail};
 
 pub const EXIT_CODES: &str = "Exit codes:
 - 0: expanded without errors
@@ -27,8 +27,11 @@ pub struct Args {
     /// The template file (YAML or JSON).
     file: PathBuf,
     /// Where the bundles are: catalogs, bundle directories or trees (directories need
-    /// `--image-ref-template` to have an image).
-    #[arg(long, required = true, num_args = 1..)]
+    /// `--image-ref-template` to have an image), catalog or bundle images (`oci:`,
+    /// `oci-archive:`, `docker-archive:`, registry references; a bundle image's image is its
+    /// reference as given). A bundle image the template names and these do not have is pulled,
+    /// as opm does (`--offline`: from the cache only).
+    #[arg(long, num_args = 1..)]
     bundles: Vec<PathBuf>,
     /// The template kind, whatever its `schema` says (default: detected from it).
     #[arg(long, value_enum)]
@@ -72,19 +75,33 @@ enum KindArg {
 }
 
 pub fn run(a: Args, out: &mut String) -> Result<u8, Fail> {
-    let options = BundleOptions { image: None, image_ref_template: a.image_ref_template, migrate_csv_metadata: false };
     let mut source = BundleSource::new();
     // Problems in the bundle sources are reported but do not fail the expansion.
     let mut source_diags = Vec::new();
     for path in &a.bundles {
-        source_diags.extend(prefixed(path, source.add_input(&read(path)?, &options)));
+        source_diags.extend(add_source(&mut source, path, &a)?);
     }
     let bytes = std::fs::read(&a.file).map_err(|e| Fail::at(&a.file, e))?;
     let input = FileInput::new(a.file.display().to_string(), bytes);
-    let rendered = match a.kind {
-        Some(k) => expand_template_as(kind(k), &input, &source),
-        None => expand_template(&input, &source),
+    let expand = |source: &BundleSource| match a.kind {
+        Some(k) => expand_template_as(kind(k), &input, source),
+        None => expand_template(&input, source),
     };
+    let mut rendered = expand(&source);
+    // Bundle images the sources do not have are pulled, as opm does (from the cache alone with
+    // --offline), and the template expanded again; one that cannot be read stays missing, which
+    // the expansion reports where the template names it.
+    let missing: Vec<String> =
+        source.missing().into_iter().filter(|i| crate::image::transport(Path::new(i)).is_some()).collect();
+    if !missing.is_empty() {
+        for image in &missing {
+            match add_source(&mut source, Path::new(image), &a) {
+                Ok(ds) => source_diags.extend(ds),
+                Err(Fail(e)) => eprintln!("olm-catalog: warning: {e}"),
+            }
+        }
+        rendered = expand(&source);
+    }
     let (config, diagnostics, code) = settle(rendered, a.validate);
     report(&source_diags);
     report(&diagnostics);
@@ -98,6 +115,16 @@ pub fn run(a: Args, out: &mut String) -> Result<u8, Fail> {
         }
     }
     Ok(code)
+}
+
+/// Add the bundles of the input `path` (a catalog, bundle directory or tree, or an image) to
+/// `source`; the problems met rendering it.
+fn add_source(source: &mut BundleSource, path: &Path, a: &Args) -> Result<Vec<olm_catalog::Diagnostic>, Fail> {
+    let input = read_input(path)?;
+    let image = input.bundle_image;
+    let options =
+        BundleOptions { image, image_ref_template: a.image_ref_template.clone(), migrate_csv_metadata: false };
+    Ok(input.origin.name_diagnostics(source.add_input(&input.files, &options)))
 }
 
 fn kind(k: KindArg) -> TemplateKind {

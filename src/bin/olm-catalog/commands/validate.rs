@@ -18,10 +18,12 @@ pub const EXIT_CODES: &str = "Exit codes:
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Catalog directories or files; each is validated as its own catalog.
+    /// Catalog directories, files or images; each is validated as its own catalog.
     ///
     /// A directory is read as `opm validate` reads it: every file whatever its extension, except
-    /// what `.indexignore` ignores.
+    /// what `.indexignore` ignores. An image (`oci:DIR[:TAG]`, `oci-archive:FILE[:TAG]`,
+    /// `docker-archive:FILE[:REFERENCE]`, `docker-archive:-` for stdin, a registry reference) is read as `opm render` reads a catalog image: the
+    /// directory its `operators.operatorframework.io.index.configs.v1` label names.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// Output format.
@@ -43,7 +45,7 @@ pub struct Args {
     /// Run the OLM v1 readiness lints (`olmv1-*`).
     #[arg(long = "olm-v1")]
     olm_v1: bool,
-    /// Report only the findings this catalog (directory or file) did not have.
+    /// Report only the findings this catalog (directory, file or image) did not have.
     ///
     /// Findings are matched by code, package and message (never by line), so a pull request is
     /// judged on its own change; a catalog against itself reports nothing.
@@ -92,9 +94,10 @@ fn validate_all(a: &Args) -> Result<Findings, Fail> {
         let config = lint_config(path, a)?;
         let deny_warnings = config.deny_warnings;
         let options = Options { lints: !a.no_lints, config };
-        let result = validate_loaded_with(load_loaded(path)?, options.clone());
+        let (loaded, origin) = load_loaded(path)?;
+        let result = validate_loaded_with(loaded, options.clone());
         let report = match &a.baseline {
-            Some(old) => only_new(&result, &validate_loaded_with(load_loaded(old)?, options)),
+            Some(old) => only_new(&result, &validate_loaded_with(load_loaded(old)?.0, options)),
             None => result.report,
         };
         found.valid &= report.valid;
@@ -102,11 +105,8 @@ fn validate_all(a: &Args) -> Result<Findings, Fail> {
         if let Some(m) = report.opm_message {
             found.opm_messages.push(m);
         }
-        let is_dir = path.is_dir();
         for mut d in report.diagnostics {
-            let prefix = |f: &mut String| {
-                *f = if is_dir { path.join(&*f).display().to_string() } else { path.display().to_string() };
-            };
+            let prefix = |f: &mut String| *f = origin.file(f);
             prefix(&mut d.location.file);
             for r in &mut d.related {
                 prefix(&mut r.location.file);
