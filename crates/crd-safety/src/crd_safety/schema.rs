@@ -243,7 +243,9 @@ impl Reader {
         let mut s = Schema::default();
         let mut slots = [None; FIELDS.len()];
         if let Some(m) = members {
-            crate::declcfg::value::fields_index(m, &FIELDS, |f| f, &mut slots);
+            static TABLE: std::sync::OnceLock<crate::declcfg::value::FieldTable> = std::sync::OnceLock::new();
+            let table = TABLE.get_or_init(|| crate::declcfg::value::FieldTable::new(&FIELDS, |f| f));
+            table.find(m, &FIELDS, |f| f, &mut slots);
         }
         if drop_children {
             (slots[PROPERTIES], slots[ITEMS]) = (None, None);
