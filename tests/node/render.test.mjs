@@ -117,8 +117,14 @@ test('a template image not found: located diagnostic, exit code 1 from both CLIs
     assert.equal(d.file, 'semver.yaml');
     assert.equal(d.line, 4);
     assert.ok(d.column > 0);
-    const out = same(['template', file, '--bundles', community], 1);
-    assert.match(out.err, new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4:\\d+: error\\[`, 'm'));
+    // The native CLI would pull the image (`--offline`: from its cache only, so no network here)
+    // and says so on a line of its own; the Node CLI pulls nothing. Both report the same finding.
+    const located = new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4:\\d+: error\\[template-image-not-found\\]`, 'm');
+    const [a, b] = [run(cli, ['template', file, '--bundles', community]), run(native, ['template', file, '--bundles', community, '--offline'])];
+    assert.equal(a.code, 1, a.err);
+    assert.equal(b.code, 1, b.err);
+    assert.match(a.err, located);
+    assert.equal(a.err.split('\n').find((l) => located.test(l)), b.err.split('\n').find((l) => located.test(l)));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -179,13 +185,16 @@ test('usage errors exit with code 2 from both CLIs', () => {
     ['render', kubeGreen, '--migrate-level', 'nope'],
     ['render'],
     ['template', semverTemplate, '--bundles', community, '--kind', 'weird'],
-    ['template', semverTemplate],
     ['convert-template', 'semver', community],
     ['render', '/nonexistent'],
   ]) {
     assert.equal(run(cli, args).code, 2, args.join(' '));
     assert.equal(run(native, args).code, 2, args.join(' '));
   }
+  // Without --bundles the native CLI pulls the template's images (here `--offline`: none cached,
+  // exit 1); the Node CLI pulls nothing and needs --bundles.
+  assert.equal(run(cli, ['template', semverTemplate]).code, 2);
+  assert.equal(run(native, ['template', semverTemplate, '--offline']).code, 1);
 });
 
 test('misuse of the API throws OlmCatalogError with code invalid-input', () => {
