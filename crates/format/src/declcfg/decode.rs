@@ -108,27 +108,36 @@ fn member<'a>(obj: &'a Node, name: &str) -> Option<&'a Node> {
     obj.field(name).map(|m| &m.value).filter(|n| n.value != Value::Null)
 }
 
-fn string(obj: &Node, name: &str, ctx: &Ctx<'_>) -> R<Spanned<String>> {
-    match member(obj, name) {
-        None => Ok(Spanned::new(String::new(), obj.pos)),
-        Some(n) => match &n.value {
-            Value::String(s) => Ok(Spanned::new(String::from(s.as_str()), n.pos)),
+fn member_mut<'a>(obj: &'a mut Node, name: &str) -> Option<&'a mut Node> {
+    let Value::Object(members) = &mut obj.value else { return None };
+    let i = super::value::field_index(members, name)?;
+    Some(&mut members[i].value).filter(|n| n.value != Value::Null)
+}
+
+/// A string field, moved out of the tree (which is dropped after decoding): a long string keeps
+/// its allocation.
+fn string(obj: &mut Node, name: &str, ctx: &Ctx<'_>) -> R<Spanned<String>> {
+    let pos = obj.pos;
+    match member_mut(obj, name) {
+        None => Ok(Spanned::new(String::new(), pos)),
+        Some(n) => match &mut n.value {
+            Value::String(s) => Ok(Spanned::new(std::mem::take(s).into_string(), n.pos)),
             _ => Err(ctx.field(name).mismatch(n, "string")),
         },
     }
 }
 
-fn array<'a>(obj: &'a Node, name: &str, ctx: &Ctx<'_>, go_type: &str) -> R<&'a [Node]> {
-    match member(obj, name) {
-        None => Ok(&[]),
-        Some(n) => match &n.value {
-            Value::Array(a) => Ok(a),
+fn array<'a>(obj: &'a mut Node, name: &str, ctx: &Ctx<'_>, go_type: &str) -> R<&'a mut [Node]> {
+    match member_mut(obj, name) {
+        None => Ok(&mut []),
+        Some(n) => match n.value {
+            Value::Array(ref mut a) => Ok(a),
             _ => Err(ctx.field(name).mismatch(n, go_type)),
         },
     }
 }
 
-fn object<'a>(node: &'a Node, ctx: &Ctx<'_>, go_type: &str) -> R<&'a Node> {
+fn object<'a>(node: &'a mut Node, ctx: &Ctx<'_>, go_type: &str) -> R<&'a mut Node> {
     match node.value {
         Value::Object(_) => Ok(node),
         _ => Err(ctx.mismatch(node, go_type)),
@@ -155,31 +164,32 @@ fn take_property_values(node: &mut Node) -> Vec<Option<Node>> {
         .collect()
 }
 
-fn properties(obj: &Node, ctx: &Ctx<'_>, mut values: Vec<Option<Node>>) -> R<Vec<Property>> {
+fn properties(obj: &mut Node, ctx: &Ctx<'_>, mut values: Vec<Option<Node>>) -> R<Vec<Property>> {
     let items = array(obj, "properties", ctx, "[]property.Property")?;
     let pctx = ctx.field("properties");
     let ctx = &pctx;
     let mut out = Vec::with_capacity(items.len());
-    for (i, item) in items.iter().enumerate() {
+    for (i, item) in items.iter_mut().enumerate() {
         if item.value == Value::Null {
             out.push(Property { pos: item.pos, type_: Spanned::new(String::new(), item.pos), value: None });
             continue;
         }
         let c = ctx.index(i, "Property");
+        let pos = item.pos;
         let p = object(item, &c, "property.Property")?;
         let type_ = string(p, "type", &c)?;
         // `value` is raw JSON: any value is fine, `null` included; only absence is remembered.
         let value = values.get_mut(i).and_then(Option::take);
-        out.push(Property { pos: item.pos, type_, value });
+        out.push(Property { pos, type_, value });
     }
     Ok(out)
 }
 
 pub fn package(mut node: Node, file: &Arc<str>) -> R<Package> {
     let values = take_property_values(&mut node);
-    let node = &node;
+    let node = &mut node;
     let ctx = Ctx::root("Package");
-    let icon = match member(node, "icon") {
+    let icon = match member_mut(node, "icon") {
         None => None,
         Some(n) => {
             let c = ctx.field("icon");
@@ -213,12 +223,12 @@ pub fn package(mut node: Node, file: &Arc<str>) -> R<Package> {
 
 pub fn channel(mut node: Node, file: &Arc<str>) -> R<Channel> {
     let values = take_property_values(&mut node);
-    let node = &node;
+    let node = &mut node;
     let ctx = Ctx::root("Channel");
     let items = array(node, "entries", &ctx, "[]declcfg.ChannelEntry")?;
     let ectx = ctx.field("entries");
     let mut entries = Vec::with_capacity(items.len());
-    for (i, item) in items.iter().enumerate() {
+    for (i, item) in items.iter_mut().enumerate() {
         let c = ectx.index(i, "ChannelEntry");
         if item.value == Value::Null {
             let empty = Spanned::new(String::new(), item.pos);
@@ -231,19 +241,20 @@ pub fn channel(mut node: Node, file: &Arc<str>) -> R<Channel> {
             });
             continue;
         }
+        let pos = item.pos;
         let e = object(item, &c, "declcfg.ChannelEntry")?;
         let skips_nodes = array(e, "skips", &c, "[]string")?;
         let sctx = c.field("skips");
         let mut skips = Vec::with_capacity(skips_nodes.len());
-        for (j, s) in skips_nodes.iter().enumerate() {
-            match &s.value {
-                Value::String(t) => skips.push(Spanned::new(t.to_string(), s.pos)),
+        for (j, s) in skips_nodes.iter_mut().enumerate() {
+            match &mut s.value {
+                Value::String(t) => skips.push(Spanned::new(std::mem::take(t).into_string(), s.pos)),
                 Value::Null => skips.push(Spanned::new(String::new(), s.pos)),
                 _ => return Err(sctx.index(j, "ChannelEntry").mismatch(s, "string")),
             }
         }
         entries.push(ChannelEntry {
-            pos: item.pos,
+            pos,
             name: string(e, "name", &c)?,
             replaces: string(e, "replaces", &c)?,
             skips,
@@ -261,24 +272,21 @@ pub fn channel(mut node: Node, file: &Arc<str>) -> R<Channel> {
 
 pub fn bundle(mut node: Node, file: &Arc<str>) -> R<Bundle> {
     let values = take_property_values(&mut node);
-    let node = &node;
+    let node = &mut node;
     let ctx = Ctx::root("Bundle");
     let items = array(node, "relatedImages", &ctx, "[]declcfg.RelatedImage")?;
     let rctx = ctx.field("relatedImages");
     let mut related_images = Vec::with_capacity(items.len());
-    for (i, item) in items.iter().enumerate() {
+    for (i, item) in items.iter_mut().enumerate() {
         let c = rctx.index(i, "RelatedImage");
         if item.value == Value::Null {
             let empty = Spanned::new(String::new(), item.pos);
             related_images.push(RelatedImage { pos: item.pos, name: empty.clone(), image: empty });
             continue;
         }
+        let pos = item.pos;
         let r = object(item, &c, "declcfg.RelatedImage")?;
-        related_images.push(RelatedImage {
-            pos: item.pos,
-            name: string(r, "name", &c)?,
-            image: string(r, "image", &c)?,
-        });
+        related_images.push(RelatedImage { pos, name: string(r, "name", &c)?, image: string(r, "image", &c)? });
     }
     Ok(Bundle {
         source: Source { file: file.clone(), pos: node.pos },
@@ -291,13 +299,13 @@ pub fn bundle(mut node: Node, file: &Arc<str>) -> R<Bundle> {
     })
 }
 
-pub fn deprecation(node: Node, file: &Arc<str>) -> R<Deprecation> {
-    let node = &node;
+pub fn deprecation(mut node: Node, file: &Arc<str>) -> R<Deprecation> {
+    let node = &mut node;
     let ctx = Ctx::root("Deprecation");
     let items = array(node, "entries", &ctx, "[]declcfg.DeprecationEntry")?;
     let ectx = ctx.field("entries");
     let mut entries = Vec::with_capacity(items.len());
-    for (i, item) in items.iter().enumerate() {
+    for (i, item) in items.iter_mut().enumerate() {
         let c = ectx.index(i, "DeprecationEntry");
         let empty = Spanned::new(String::new(), item.pos);
         if item.value == Value::Null {
@@ -309,8 +317,9 @@ pub fn deprecation(node: Node, file: &Arc<str>) -> R<Deprecation> {
             });
             continue;
         }
+        let pos = item.pos;
         let e = object(item, &c, "declcfg.DeprecationEntry")?;
-        let (schema, name) = match member(e, "reference") {
+        let (schema, name) = match member_mut(e, "reference") {
             None => (empty.clone(), empty.clone()),
             Some(r) => {
                 let rf = c.field("reference");
@@ -319,7 +328,7 @@ pub fn deprecation(node: Node, file: &Arc<str>) -> R<Deprecation> {
                 (string(r, "schema", &rc)?, string(r, "name", &rc)?)
             }
         };
-        entries.push(DeprecationEntry { pos: item.pos, schema, name, message: string(e, "message", &c)? });
+        entries.push(DeprecationEntry { pos, schema, name, message: string(e, "message", &c)? });
     }
     Ok(Deprecation {
         source: Source { file: file.clone(), pos: node.pos },
