@@ -36,6 +36,10 @@ setup:
 	@command -v umoci >/dev/null && command -v skopeo >/dev/null && command -v docker-registry >/dev/null && \
 		command -v openssl >/dev/null || { apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq umoci skopeo docker-registry openssl >/dev/null; }
+	@# pre-commit runs .pre-commit-hooks.yaml (tests/pre_commit.rs); man (man-db) renders the man
+	@# pages `make install` installs, and bash loads its completions (tests/cli_install.rs).
+	@command -v pre-commit >/dev/null && command -v man >/dev/null && command -v bash >/dev/null || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pre-commit man-db bash >/dev/null; }
 
 build: setup
 	$(CARGO) build --release
