@@ -77,7 +77,10 @@ fn the_system_hook_run_by_pre_commit_fails_an_invalid_catalog() {
     let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default());
     let pre_commit = || {
         let mut c = Command::new("pre-commit");
-        c.current_dir(&catalogs).args(["run", "--all-files"]).env("PATH", &path).env("PRE_COMMIT_HOME", root.join("cache"));
+        c.current_dir(&catalogs)
+            .args(["run", "--all-files"])
+            .env("PATH", &path)
+            .env("PRE_COMMIT_HOME", root.join("cache"));
         run(&mut c)
     };
     let out = pre_commit();

@@ -22,6 +22,8 @@ mod catalog;
 #[cfg(not(target_arch = "wasm32"))]
 mod cli;
 #[cfg(not(target_arch = "wasm32"))]
+mod colour;
+#[cfg(not(target_arch = "wasm32"))]
 mod commands;
 #[cfg(not(target_arch = "wasm32"))]
 mod image;
@@ -45,6 +47,7 @@ fn main() -> std::process::ExitCode {
             return std::process::ExitCode::from(code);
         }
     };
+    colour::configure(cli.color);
     image::configure(cli.images);
     let mut out = String::new();
     let result = cli.command.run(&mut out);
