@@ -61,8 +61,14 @@ fn make_install_puts_the_binary_man_pages_and_completions_where_the_shell_and_ma
         validate.contains("olm-catalog-validate - Check File-Based Catalogs") && validate.contains("--baseline"),
         "{validate}"
     );
+    let status = &validate[validate.find("EXIT STATUS").expect("an EXIT STATUS section")..];
+    assert!(status.contains("Exit codes:") && status.contains(" 0: valid") && status.contains(" 2: usage"), "{status}");
+    // A page for every command the top page lists (help included), none for the hidden one.
     let pages = std::fs::read_dir(installed.join("share/man/man1")).unwrap().count();
-    assert!(pages >= 16, "{pages} pages");
+    let listed =
+        top.lines().filter(|l| l.trim_start().starts_with("olm-catalog-") && l.trim_end().ends_with("(1)")).count();
+    assert!(pages >= 17 && pages == listed + 1, "{pages} pages, {listed} listed:\n{top}");
+    assert!(!installed.join("share/man/man1/olm-catalog-__cli-reference.1").exists());
     // bash loads the completion and completes a command and an option.
     let bash = installed.join("share/bash-completion/completions/olm-catalog");
     let complete = |line: &str| {
