@@ -105,7 +105,7 @@ function setOutputs(outputs) {
 }
 
 /** Run the action; its exit code. */
-export function main() {
+function main() {
   const workspace = resolve(process.env.GITHUB_WORKSPACE || process.cwd());
   const tmp = mkdtempSync(join(process.env.RUNNER_TEMP || tmpdir(), 'olm-catalog-'));
   try {
@@ -126,12 +126,13 @@ export function main() {
     process.stdout.write(`::error::${failing.length} new finding(s) at or above fail-on: ${inputs.failOn}\n`);
     return 1;
   } catch (e) {
-    if (!(e instanceof ActionError)) throw e;
-    process.stdout.write(`::error::${e.message.replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A')}\n`);
+    // A bad input or baseline says what is wrong; anything else (a bug) says where it happened.
+    const message = e instanceof ActionError ? e.message : `olm-catalog action: ${e.stack ?? e}`;
+    process.stdout.write(`::error::${message.replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A')}\n`);
     return 1;
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exitCode = main();
+process.exitCode = main();

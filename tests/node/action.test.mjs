@@ -77,7 +77,7 @@ function pullRequestEvent() {
 }
 
 /** Run the entry point as the runner does; what it printed and the files it wrote. */
-function runAction(inputs, { event = pullRequestEvent() } = {}) {
+function runAction(inputs, { event = pullRequestEvent(), checkout = workspace } = {}) {
   const dir = mkdtempSync(join(root, 'run-'));
   const files = { event: join(dir, 'event.json'), summary: join(dir, 'summary.md'), output: join(dir, 'output') };
   writeFileSync(files.event, JSON.stringify(event));
@@ -88,14 +88,14 @@ function runAction(inputs, { event = pullRequestEvent() } = {}) {
     HOME: process.env.HOME ?? root,
     GITHUB_ACTIONS: 'true',
     GITHUB_EVENT_NAME: 'pull_request',
-    GITHUB_WORKSPACE: workspace,
+    GITHUB_WORKSPACE: checkout,
     GITHUB_EVENT_PATH: files.event,
     GITHUB_STEP_SUMMARY: files.summary,
     GITHUB_OUTPUT: files.output,
     RUNNER_TEMP: dir,
   };
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
-  const run = spawnSync(process.execPath, [ENTRY], { cwd: workspace, env, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [ENTRY], { cwd: checkout, env, encoding: 'utf8' });
   const outputs = Object.fromEntries(
     readFileSync(files.output, 'utf8').trim().split('\n').filter(Boolean).map((l) => l.split(/=(.*)/s, 2)),
   );
@@ -161,6 +161,16 @@ test('a baseline given as a commit, and a catalog the base did not have', () => 
   } finally {
     rmSync(join(workspace, 'more'), { recursive: true });
   }
+});
+
+test('a shallow checkout (actions/checkout with its default depth) fetches the base commit from origin', () => {
+  const clone = join(root, 'shallow');
+  execFileSync('git', ['clone', '-q', '--depth=1', '--branch', 'add-v0.0.10', `file://${workspace}`, clone]);
+  assert.notEqual(spawnSync('git', ['cat-file', '-e', `${base}^{commit}`], { cwd: clone }).status, 0, 'the clone lacks the base');
+  const run = runAction({ paths: 'catalog' }, { checkout: clone });
+  assert.equal(run.status, 1, run.stdout + run.stderr);
+  assert.deepEqual(run.outputs, { errors: '3', warnings: '0', 'new-findings': '1' });
+  rmSync(clone, { recursive: true, force: true });
 });
 
 test('bad inputs fail the step with an error workflow command, not a crash', () => {
