@@ -5,7 +5,7 @@
 // (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, the SARIF file), which the tests read back.
 import { strict as assert } from 'node:assert';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -77,7 +77,7 @@ function pullRequestEvent() {
 }
 
 /** Run the entry point as the runner does; what it printed and the files it wrote. */
-function runAction(inputs, { event = pullRequestEvent(), checkout = workspace } = {}) {
+function runAction(inputs, { event = pullRequestEvent(), checkout = workspace, entry = ENTRY } = {}) {
   const dir = mkdtempSync(join(root, 'run-'));
   const files = { event: join(dir, 'event.json'), summary: join(dir, 'summary.md'), output: join(dir, 'output') };
   writeFileSync(files.event, JSON.stringify(event));
@@ -95,7 +95,7 @@ function runAction(inputs, { event = pullRequestEvent(), checkout = workspace } 
     RUNNER_TEMP: dir,
   };
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
-  const run = spawnSync(process.execPath, [ENTRY], { cwd: checkout, env, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [entry], { cwd: checkout, env, encoding: 'utf8' });
   const outputs = Object.fromEntries(
     readFileSync(files.output, 'utf8').trim().split('\n').filter(Boolean).map((l) => l.split(/=(.*)/s, 2)),
   );
@@ -171,6 +171,26 @@ test('a shallow checkout (actions/checkout with its default depth) fetches the b
   assert.equal(run.status, 1, run.stdout + run.stderr);
   assert.deepEqual(run.outputs, { errors: '3', warnings: '0', 'new-findings': '1' });
   rmSync(clone, { recursive: true, force: true });
+});
+
+test('without a built package beside it, the action runs the one installed in the workspace', () => {
+  // The action alone, as a checkout of this repository without pkg/dist has it.
+  const bare = join(root, 'bare-action');
+  cpSync(join(REPO, 'action'), join(bare, 'action'), { recursive: true });
+  const entry = join(bare, 'action', 'index.mjs');
+  const missing = runAction({ paths: 'catalog' }, { entry });
+  assert.equal(missing.status, 1);
+  assert.match(missing.stdout, /^::error::no built olm-catalog package: looked in .*bare-action.*pkg and .*node_modules.olm-catalog/m);
+  // `npm install olm-catalog` in the workspace (here: a link to this repository's package).
+  mkdirSync(join(workspace, 'node_modules'));
+  symlinkSync(join(REPO, 'pkg'), join(workspace, 'node_modules', 'olm-catalog'), 'dir');
+  try {
+    const installed = runAction({ paths: 'catalog' }, { entry });
+    assert.equal(installed.status, 1, installed.stdout + installed.stderr);
+    assert.deepEqual(installed.outputs, { errors: '3', warnings: '0', 'new-findings': '1' });
+  } finally {
+    rmSync(join(workspace, 'node_modules'), { recursive: true });
+  }
 });
 
 test('bad inputs fail the step with an error workflow command, not a crash', () => {
