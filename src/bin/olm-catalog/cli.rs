@@ -4,8 +4,8 @@
 use clap::{Parser, Subcommand};
 
 use crate::commands::{
-    cli_reference, convert_template, crd_safety, deps, diff, edit, graph, operatorgroup, path, rbac, render, resolve,
-    template, validate,
+    cli_reference, completions, convert_template, crd_safety, deps, diff, edit, graph, man, operatorgroup, path, rbac,
+    render, resolve, template, validate,
 };
 use crate::output::{Fail, EXIT_CODES};
 
@@ -21,6 +21,9 @@ pub struct Cli {
     pub command: Command,
     #[command(flatten)]
     pub images: crate::image::ImageArgs,
+    /// Colour the text output: `auto` when it goes to a terminal and `NO_COLOR` is not set.
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = crate::colour::When::Auto)]
+    pub color: crate::colour::When,
 }
 
 #[derive(Subcommand)]
@@ -74,6 +77,12 @@ pub enum Command {
     /// Turn a File-Based Catalog into a template (`opm alpha convert-template basic`).
     #[command(after_help = convert_template::EXIT_CODES)]
     ConvertTemplate(convert_template::Args),
+    /// Print the completion script of a shell (bash, zsh, fish, PowerShell).
+    #[command(after_help = completions::AFTER_HELP)]
+    Completions(completions::Args),
+    /// Write the man pages (`olm-catalog.1`, one per command) into a directory.
+    #[command(after_help = man::EXIT_CODES)]
+    Man(man::Args),
     /// Print this command line's reference (docs/cli.md) as Markdown.
     #[command(name = "__cli-reference", hide = true)]
     CliReference,
@@ -96,6 +105,8 @@ impl Command {
             Command::Edit(a) => edit::run(&a, out),
             Command::CrdSafety(a) => crd_safety::run(&a, out),
             Command::ConvertTemplate(a) => convert_template::run(&a, out),
+            Command::Completions(a) => completions::run(&a, out),
+            Command::Man(a) => man::run(&a, out),
             Command::CliReference => cli_reference::run(out),
         }
     }

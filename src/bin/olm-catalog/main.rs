@@ -3,8 +3,8 @@
 //! `cli` is the clap definition (the commands, their arguments and help), from which
 //! docs/cli.md is generated (`olm-catalog __cli-reference`, `make cli-reference`); `commands/`
 //! holds one module per command; `args` the argument types several commands share, `catalog`
-//! the reading of their inputs, and `output` the exit codes, the failure that ends a run and the
-//! printing every command shares.
+//! the reading of their inputs, `colour` the colour of text output, and `output` the exit codes,
+//! the failure that ends a run and the printing every command shares.
 //!
 //! Exit codes: 0 success (valid catalog, path reaches the head), 1 a negative answer (invalid
 //! catalog, stranded version, a CSV its OperatorGroup does not support, an unmet dependency), 2
@@ -21,6 +21,8 @@ mod args;
 mod catalog;
 #[cfg(not(target_arch = "wasm32"))]
 mod cli;
+#[cfg(not(target_arch = "wasm32"))]
+mod colour;
 #[cfg(not(target_arch = "wasm32"))]
 mod commands;
 #[cfg(not(target_arch = "wasm32"))]
@@ -45,6 +47,7 @@ fn main() -> std::process::ExitCode {
             return std::process::ExitCode::from(code);
         }
     };
+    colour::configure(cli.color);
     image::configure(cli.images);
     let mut out = String::new();
     let result = cli.command.run(&mut out);

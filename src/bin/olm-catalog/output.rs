@@ -49,8 +49,13 @@ impl Fail {
 
 /// Print a command's output and its failure, if any; the process' exit code.
 pub fn finish(out: &str, result: Result<u8, Fail>) -> ExitCode {
-    // A closed pipe (`| head`) is not an error worth a panic.
-    let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    // A closed pipe (`| head`) is not an error worth a panic. Styled output goes through anstream
+    // (which turns on the Windows console's ANSI mode); plain output is written as it is.
+    if crate::colour::stdout() {
+        let _ = anstream::AutoStream::always_ansi(std::io::stdout().lock()).write_all(out.as_bytes());
+    } else {
+        let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    }
     match result {
         Ok(code) => ExitCode::from(code),
         Err(Fail(m)) => {
@@ -72,11 +77,12 @@ pub fn report_format(format: impl ValueEnum) -> Option<ReportFormat> {
     ReportFormat::from_name(format.to_possible_value()?.get_name())
 }
 
-/// Print findings on stderr, compiler style, file names as the user gave them.
+/// Print findings on stderr, compiler style, file names as the user gave them (severities coloured
+/// when stderr is).
 pub fn report(diagnostics: &[Diagnostic]) {
     let mut err = std::io::stderr().lock();
     for d in diagnostics {
-        let _ = writeln!(err, "{d}");
+        let _ = writeln!(err, "{}", crate::colour::findings(&d.to_string(), crate::colour::stderr()));
     }
 }
 

@@ -91,7 +91,7 @@ fn run_pairs(a: &Args, old: &Path, new: &Path, out: &mut String) -> Result<u8, F
     let safe = checks.iter().all(CrdCheck::safe);
     let findings: Vec<CrdFinding> = checks.iter().flat_map(CrdCheck::findings).collect();
     match a.format {
-        CrdFormat::Text => out.push_str(&pairs_text(&checks)),
+        CrdFormat::Text => out.push_str(&crate::colour::findings(&pairs_text(&checks), crate::colour::stdout())),
         CrdFormat::Json => push_json(out, &PairsJson { safe, findings, crds: &checks })?,
         f => {
             let diagnostics: Vec<Diagnostic> = findings.iter().map(|f| f.diagnostic("")).collect();
@@ -175,7 +175,7 @@ fn run_catalog(a: &Args, path: &Path, out: &mut String) -> Result<u8, Fail> {
     let check = check_catalog(&model, &options);
     let safe = check.safe();
     match a.format {
-        CrdFormat::Text => out.push_str(&check.to_text()),
+        CrdFormat::Text => out.push_str(&crate::colour::findings(&check.to_text(), crate::colour::stdout())),
         CrdFormat::Json => {
             let edges = check
                 .edges

@@ -36,7 +36,7 @@ pub fn run(a: &Args, out: &mut String) -> Result<u8, Fail> {
         package_deps(&m, &a.package, &DepsOptions { heads_only: a.heads_only }).map_err(|e| Fail::at(&a.path, e))?;
     match a.format {
         TextOrJson::Json => push_json(out, &deps)?,
-        TextOrJson::Text => out.push_str(&deps.to_text()),
+        TextOrJson::Text => out.push_str(&crate::colour::findings(&deps.to_text(), crate::colour::stdout())),
     }
     Ok(answer(deps.has_unmet()))
 }

@@ -50,7 +50,7 @@ pub fn run(a: Args, out: &mut String) -> Result<u8, Fail> {
     let result = diff_with(&load_model(&a.old)?, &load_model(&a.new)?, &DiffOptions { package: a.package });
     match a.format {
         DiffFormat::Json => push_json(out, &result)?,
-        DiffFormat::Text => out.push_str(&to_text(&result)),
+        DiffFormat::Text => out.push_str(&crate::colour::findings(&to_text(&result), crate::colour::stdout())),
         format => out.push_str(&report_format(format).map(|f| render_diff(f, &result)).unwrap_or_default()),
     }
     Ok(answer(result.has_errors()))

@@ -248,7 +248,7 @@ fn print_text(plan: &EditPlan, out: &mut String) {
             e.new_text.len()
         ));
     }
-    out.push_str(&olm_catalog::diff::to_text(&plan.diff));
+    out.push_str(&crate::colour::findings(&olm_catalog::diff::to_text(&plan.diff), crate::colour::stdout()));
     for d in plan.findings.iter().filter(|d| !plan.diff.findings.contains(d)) {
         out.push_str(&format!(
             "{}:{}:{}: {} [{}] {}\n",

@@ -2,6 +2,7 @@
 //! last lines) and `run`, which turns the arguments into library calls and prints the answer.
 
 pub mod cli_reference;
+pub mod completions;
 pub mod convert_template;
 pub mod crd_safety;
 pub mod deps;
@@ -9,6 +10,7 @@ pub mod diff;
 pub mod edit;
 pub mod graph;
 pub mod graph_svg;
+pub mod man;
 pub mod operatorgroup;
 pub mod path;
 pub mod rbac;

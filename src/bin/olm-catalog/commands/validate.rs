@@ -149,13 +149,15 @@ fn print(format: ValidateFormat, found: &Findings, out: &mut String) -> Result<(
 fn print_text(found: &Findings, out: &mut String) {
     let count = |s: Severity| found.diagnostics.iter().filter(|d| d.severity == s).count();
     let (errors, warnings, notes) = (count(Severity::Error), count(Severity::Warning), count(Severity::Note));
+    let on = crate::colour::stdout();
     for d in &found.diagnostics {
-        out.push_str(&format!("{d}\n"));
+        out.push_str(&crate::colour::findings(&d.to_string(), on));
+        out.push('\n');
     }
     let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     let mut summary = format!(
         "{}: {}, {}",
-        if found.valid { "valid" } else { "invalid" },
+        crate::colour::verdict(if found.valid { "valid" } else { "invalid" }, found.valid, on),
         plural(errors, "error"),
         plural(warnings, "warning")
     );
