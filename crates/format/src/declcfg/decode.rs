@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::value::{Node, Pos, Value};
+use super::value::{field_indexes, Node, Pos, Value};
 use super::{
     Bundle, Channel, ChannelEntry, Deprecation, DeprecationEntry, Icon, Package, Property, RelatedImage, Source,
     Spanned,
@@ -108,17 +108,31 @@ fn member<'a>(obj: &'a Node, name: &str) -> Option<&'a Node> {
     obj.field(name).map(|m| &m.value).filter(|n| n.value != Value::Null)
 }
 
-fn member_mut<'a>(obj: &'a mut Node, name: &str) -> Option<&'a mut Node> {
-    let Value::Object(members) = &mut obj.value else { return None };
-    let i = super::value::field_index(members, name)?;
+/// The indexes of `fields` among `obj`'s members, found in one pass ([`field_indexes`]); all
+/// `None` when `obj` is not an object.
+fn fields_of<const N: usize>(obj: &Node, fields: [&str; N]) -> [Option<usize>; N] {
+    match &obj.value {
+        Value::Object(members) => field_indexes(members, fields),
+        _ => [None; N],
+    }
+}
+
+/// Member `i` of `obj` (an index from [`fields_of`]), unless it is `null`.
+fn member_at(obj: &mut Node, i: Option<usize>) -> Option<&mut Node> {
+    let (Value::Object(members), Some(i)) = (&mut obj.value, i) else { return None };
     Some(&mut members[i].value).filter(|n| n.value != Value::Null)
 }
 
-/// A string field, moved out of the tree (which is dropped after decoding): a long string keeps
-/// its allocation.
-fn string(obj: &mut Node, name: &str, ctx: &Ctx<'_>) -> R<Spanned<String>> {
+fn member_mut<'a>(obj: &'a mut Node, name: &str) -> Option<&'a mut Node> {
+    let [i] = fields_of(obj, [name]);
+    member_at(obj, i)
+}
+
+/// The string field `name`, member `i` of `obj`, moved out of the tree (which is dropped after
+/// decoding): a long string keeps its allocation.
+fn string_at(obj: &mut Node, i: Option<usize>, name: &str, ctx: &Ctx<'_>) -> R<Spanned<String>> {
     let pos = obj.pos;
-    match member_mut(obj, name) {
+    match member_at(obj, i) {
         None => Ok(Spanned::new(String::new(), pos)),
         Some(n) => match &mut n.value {
             Value::String(s) => Ok(Spanned::new(std::mem::take(s).into_string(), n.pos)),
@@ -127,14 +141,25 @@ fn string(obj: &mut Node, name: &str, ctx: &Ctx<'_>) -> R<Spanned<String>> {
     }
 }
 
-fn array<'a>(obj: &'a mut Node, name: &str, ctx: &Ctx<'_>, go_type: &str) -> R<&'a mut [Node]> {
-    match member_mut(obj, name) {
+fn string(obj: &mut Node, name: &str, ctx: &Ctx<'_>) -> R<Spanned<String>> {
+    let [i] = fields_of(obj, [name]);
+    string_at(obj, i, name, ctx)
+}
+
+/// The array field `name`, member `i` of `obj`.
+fn array_at<'a>(obj: &'a mut Node, i: Option<usize>, name: &str, ctx: &Ctx<'_>, go_type: &str) -> R<&'a mut [Node]> {
+    match member_at(obj, i) {
         None => Ok(&mut []),
         Some(n) => match n.value {
             Value::Array(ref mut a) => Ok(a),
             _ => Err(ctx.field(name).mismatch(n, go_type)),
         },
     }
+}
+
+fn array<'a>(obj: &'a mut Node, name: &str, ctx: &Ctx<'_>, go_type: &str) -> R<&'a mut [Node]> {
+    let [i] = fields_of(obj, [name]);
+    array_at(obj, i, name, ctx, go_type)
 }
 
 fn object<'a>(node: &'a mut Node, ctx: &Ctx<'_>, go_type: &str) -> R<&'a mut Node> {
@@ -144,28 +169,10 @@ fn object<'a>(node: &'a mut Node, ctx: &Ctx<'_>, go_type: &str) -> R<&'a mut Nod
     }
 }
 
-/// Move the property values out of a blob (leaving `null`s behind), so that decoding moves them
-/// into [`Property`] instead of copying large trees. Index `i` is property `i`'s value, `None` when
-/// it has no `value` key.
-fn take_property_values(node: &mut Node) -> Vec<Option<Node>> {
-    let Value::Object(members) = &mut node.value else { return Vec::new() };
-    let Some(i) = super::value::field_index(members, "properties") else { return Vec::new() };
-    let Value::Array(items) = &mut members[i].value.value else { return Vec::new() };
-    items
-        .iter_mut()
-        .map(|item| {
-            let pos = item.pos;
-            match &mut item.value {
-                Value::Object(ms) => super::value::field_index(ms, "value")
-                    .map(|j| std::mem::replace(&mut ms[j].value, Node::new(pos, Value::Null))),
-                _ => None,
-            }
-        })
-        .collect()
-}
-
-fn properties(obj: &mut Node, ctx: &Ctx<'_>, mut values: Vec<Option<Node>>) -> R<Vec<Property>> {
-    let items = array(obj, "properties", ctx, "[]property.Property")?;
+/// The `properties` field, member `at` of `obj`. Each `value` is moved out of the tree (which is
+/// dropped after decoding) into its [`Property`], not copied.
+fn properties(obj: &mut Node, at: Option<usize>, ctx: &Ctx<'_>) -> R<Vec<Property>> {
+    let items = array_at(obj, at, "properties", ctx, "[]property.Property")?;
     let pctx = ctx.field("properties");
     let ctx = &pctx;
     let mut out = Vec::with_capacity(items.len());
@@ -177,19 +184,26 @@ fn properties(obj: &mut Node, ctx: &Ctx<'_>, mut values: Vec<Option<Node>>) -> R
         let c = ctx.index(i, "Property");
         let pos = item.pos;
         let p = object(item, &c, "property.Property")?;
-        let type_ = string(p, "type", &c)?;
+        let [t, v] = fields_of(p, ["type", "value"]);
         // `value` is raw JSON: any value is fine, `null` included; only absence is remembered.
-        let value = values.get_mut(i).and_then(Option::take);
+        let value = match (&mut p.value, v) {
+            (Value::Object(members), Some(v)) => {
+                Some(std::mem::replace(&mut members[v].value, Node::new(pos, Value::Null)))
+            }
+            _ => None,
+        };
+        let type_ = string_at(p, t, "type", &c)?;
         out.push(Property { pos, type_, value });
     }
     Ok(out)
 }
 
 pub fn package(mut node: Node, file: &Arc<str>) -> R<Package> {
-    let values = take_property_values(&mut node);
     let node = &mut node;
     let ctx = Ctx::root("Package");
-    let icon = match member_mut(node, "icon") {
+    let [name, default_channel, icon, description, props] =
+        fields_of(node, ["name", "defaultChannel", "icon", "description", "properties"]);
+    let icon = match member_at(node, icon) {
         None => None,
         Some(n) => {
             let c = ctx.field("icon");
@@ -213,19 +227,19 @@ pub fn package(mut node: Node, file: &Arc<str>) -> R<Package> {
     };
     Ok(Package {
         source: Source { file: file.clone(), pos: node.pos },
-        name: string(node, "name", &ctx)?,
-        default_channel: string(node, "defaultChannel", &ctx)?,
+        name: string_at(node, name, "name", &ctx)?,
+        default_channel: string_at(node, default_channel, "defaultChannel", &ctx)?,
         icon,
-        description: string(node, "description", &ctx)?.value,
-        properties: properties(node, &ctx, values)?,
+        description: string_at(node, description, "description", &ctx)?.value,
+        properties: properties(node, props, &ctx)?,
     })
 }
 
 pub fn channel(mut node: Node, file: &Arc<str>) -> R<Channel> {
-    let values = take_property_values(&mut node);
     let node = &mut node;
     let ctx = Ctx::root("Channel");
-    let items = array(node, "entries", &ctx, "[]declcfg.ChannelEntry")?;
+    let [entries_at, package, name, props] = fields_of(node, ["entries", "package", "name", "properties"]);
+    let items = array_at(node, entries_at, "entries", &ctx, "[]declcfg.ChannelEntry")?;
     let ectx = ctx.field("entries");
     let mut entries = Vec::with_capacity(items.len());
     for (i, item) in items.iter_mut().enumerate() {
@@ -243,7 +257,8 @@ pub fn channel(mut node: Node, file: &Arc<str>) -> R<Channel> {
         }
         let pos = item.pos;
         let e = object(item, &c, "declcfg.ChannelEntry")?;
-        let skips_nodes = array(e, "skips", &c, "[]string")?;
+        let [skips_at, name, replaces, skip_range] = fields_of(e, ["skips", "name", "replaces", "skipRange"]);
+        let skips_nodes = array_at(e, skips_at, "skips", &c, "[]string")?;
         let sctx = c.field("skips");
         let mut skips = Vec::with_capacity(skips_nodes.len());
         for (j, s) in skips_nodes.iter_mut().enumerate() {
@@ -255,26 +270,27 @@ pub fn channel(mut node: Node, file: &Arc<str>) -> R<Channel> {
         }
         entries.push(ChannelEntry {
             pos,
-            name: string(e, "name", &c)?,
-            replaces: string(e, "replaces", &c)?,
+            name: string_at(e, name, "name", &c)?,
+            replaces: string_at(e, replaces, "replaces", &c)?,
             skips,
-            skip_range: string(e, "skipRange", &c)?,
+            skip_range: string_at(e, skip_range, "skipRange", &c)?,
         });
     }
     Ok(Channel {
         source: Source { file: file.clone(), pos: node.pos },
-        package: string(node, "package", &ctx)?,
-        name: string(node, "name", &ctx)?,
+        package: string_at(node, package, "package", &ctx)?,
+        name: string_at(node, name, "name", &ctx)?,
         entries,
-        properties: properties(node, &ctx, values)?,
+        properties: properties(node, props, &ctx)?,
     })
 }
 
 pub fn bundle(mut node: Node, file: &Arc<str>) -> R<Bundle> {
-    let values = take_property_values(&mut node);
     let node = &mut node;
     let ctx = Ctx::root("Bundle");
-    let items = array(node, "relatedImages", &ctx, "[]declcfg.RelatedImage")?;
+    let [related, package, name, image, props] =
+        fields_of(node, ["relatedImages", "package", "name", "image", "properties"]);
+    let items = array_at(node, related, "relatedImages", &ctx, "[]declcfg.RelatedImage")?;
     let rctx = ctx.field("relatedImages");
     let mut related_images = Vec::with_capacity(items.len());
     for (i, item) in items.iter_mut().enumerate() {
@@ -286,14 +302,19 @@ pub fn bundle(mut node: Node, file: &Arc<str>) -> R<Bundle> {
         }
         let pos = item.pos;
         let r = object(item, &c, "declcfg.RelatedImage")?;
-        related_images.push(RelatedImage { pos, name: string(r, "name", &c)?, image: string(r, "image", &c)? });
+        let [name, image] = fields_of(r, ["name", "image"]);
+        related_images.push(RelatedImage {
+            pos,
+            name: string_at(r, name, "name", &c)?,
+            image: string_at(r, image, "image", &c)?,
+        });
     }
     Ok(Bundle {
         source: Source { file: file.clone(), pos: node.pos },
-        package: string(node, "package", &ctx)?,
-        name: string(node, "name", &ctx)?,
-        image: string(node, "image", &ctx)?,
-        properties: properties(node, &ctx, values)?.into(),
+        package: string_at(node, package, "package", &ctx)?,
+        name: string_at(node, name, "name", &ctx)?,
+        image: string_at(node, image, "image", &ctx)?,
+        properties: properties(node, props, &ctx)?.into(),
         related_images,
         object_count: 0,
     })

@@ -181,6 +181,39 @@ pub fn field_index(members: &[Member], field: &str) -> Option<usize> {
     best
 }
 
+/// [`field_index`] of each of a few fields (ASCII names), in one pass over the members. A key folds
+/// to an ASCII field of its own length only when it is its ASCII spelling in some case (a
+/// non-ASCII letter takes more bytes than the ASCII one it folds to); a longer key only when it
+/// holds a non-ASCII letter (the Kelvin sign folds to `k`): an object with such a key is looked up
+/// field by field. Browsers' modules ([`crate::FAST_PATHS`]) always look up field by field.
+pub fn field_indexes<const N: usize>(members: &[Member], fields: [&str; N]) -> [Option<usize>; N] {
+    let by_field = || fields.map(|f| field_index(members, f));
+    if !crate::FAST_PATHS {
+        return by_field();
+    }
+    let mut out = [None; N];
+    for (i, m) in members.iter().enumerate() {
+        let k = m.key.as_bytes();
+        let mut longer = false;
+        for (f, field) in fields.iter().enumerate() {
+            let fb = field.as_bytes();
+            if k.len() != fb.len() {
+                longer |= k.len() > fb.len();
+                continue;
+            }
+            if (same_bytes(k, fb) || same_ignoring_ascii_case(k, fb))
+                && out[f].is_none_or(|b: usize| m.key.as_str() >= members[b].key.as_str())
+            {
+                out[f] = Some(i);
+            }
+        }
+        if longer && !k.is_ascii() {
+            return by_field();
+        }
+    }
+    out
+}
+
 /// [`field_index`] for each of a list of fields at once, in one pass over an object's members
 /// (each key read once). Built once for the list (a Go struct's fields) and then used for any
 /// number of objects: `find` fills `out[f]` with the index of the member `field_of(members,
@@ -430,6 +463,26 @@ mod tests {
                     .collect(),
             ),
         )
+    }
+
+    /// The one-pass lookup of a few fields selects what the lookup of each selects.
+    #[test]
+    fn field_indexes_agree_with_field_index() {
+        let keys = ["name", "Name", "NAME", "image", "imagE", "package", "pacKage", "\u{212a}ind", "kind", "x"];
+        let mut seed = 7u32;
+        for _ in 0..2000 {
+            let n = (seed % 6) as usize;
+            let members: Vec<Member> = (0..n)
+                .map(|_| {
+                    seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                    let key = keys[(seed >> 16) as usize % keys.len()];
+                    Member { key: key.into(), key_pos: Pos::new(1, 1), value: Node::new(Pos::new(1, 1), Value::Null) }
+                })
+                .collect();
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let fields = ["name", "image", "package", "kind"];
+            assert_eq!(field_indexes(&members, fields), fields.map(|f| field_index(&members, f)));
+        }
     }
 
     #[test]

@@ -162,6 +162,14 @@ pub fn parse_all(raw: &[crate::declcfg::Property]) -> Vec<(usize, Property)> {
         .collect()
 }
 
+/// The string fields `names` of an object ("" for one that is absent or not a string), its
+/// members read once.
+fn strings<const N: usize>(value: &Node, names: [&str; N]) -> [String; N] {
+    let members = value.as_object().unwrap_or(&[]);
+    let at = crate::declcfg::value::field_indexes(members, names);
+    at.map(|i| i.and_then(|i| members[i].value.as_str()).unwrap_or("").to_string())
+}
+
 fn parse_value(type_: &str, value: Option<&Node>) -> Result<Property, String> {
     let Some(value) = value else {
         return Err("unexpected end of JSON input".to_string());
@@ -170,9 +178,9 @@ fn parse_value(type_: &str, value: Option<&Node>) -> Result<Property, String> {
     match type_ {
         TYPE_PACKAGE => {
             go_type::check(value, &go_type::PACKAGE)?;
-            let (version, release) = (s(value, "version"), s(value, "release"));
+            let [package_name, version, release] = strings(value, ["packageName", "version", "release"]);
             Ok(Property::Package(PackageProperty {
-                package_name: s(value, "packageName"),
+                package_name,
                 parsed_version: Version::parse(&version),
                 parsed_release: Release::parse(&release),
                 version,
@@ -191,7 +199,8 @@ fn parse_value(type_: &str, value: Option<&Node>) -> Result<Property, String> {
         TYPE_GVK | TYPE_GVK_REQUIRED => {
             let ty = if type_ == TYPE_GVK { &go_type::GVK } else { &go_type::GVK_REQUIRED };
             go_type::check(value, ty)?;
-            let gvk = Gvk { group: s(value, "group"), version: s(value, "version"), kind: s(value, "kind") };
+            let [group, version, kind] = strings(value, ["group", "version", "kind"]);
+            let gvk = Gvk { group, version, kind };
             Ok(if type_ == TYPE_GVK { Property::Gvk(gvk) } else { Property::GvkRequired(gvk) })
         }
         TYPE_BUNDLE_OBJECT => {
