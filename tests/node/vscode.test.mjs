@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -172,6 +173,25 @@ test('bundled server: malformed JSON and unknown methods get error responses, th
   }
 });
 
+test('extension: `olm-catalog lsp` when configured or on PATH, else the bundled server', () => {
+  const { chooseServer } = createRequire(import.meta.url)(join(extension, 'server-choice.js'));
+  const bin = mkdtempSync(join(tmpdir(), 'olm-bin-'));
+  const dirOnly = mkdtempSync(join(tmpdir(), 'olm-bin-'));
+  try {
+    mkdirSync(join(dirOnly, 'olm-catalog'));
+    writeFileSync(join(bin, 'olm-catalog'), '#!/bin/sh\n');
+    chmodSync(join(bin, 'olm-catalog'), 0o755);
+    const base = { configured: '', platform: 'linux', bundled: '/ext/server/main.mjs' };
+    assert.deepEqual(chooseServer({ ...base, pathVar: `/nonexistent:${dirOnly}:${bin}` }), { command: join(bin, 'olm-catalog'), args: ['lsp'] });
+    assert.deepEqual(chooseServer({ ...base, configured: '/opt/olm-catalog', pathVar: bin }), { command: '/opt/olm-catalog', args: ['lsp'] });
+    assert.deepEqual(chooseServer({ ...base, pathVar: `/nonexistent:${dirOnly}` }), { module: '/ext/server/main.mjs' });
+    assert.deepEqual(chooseServer({ ...base, pathVar: undefined }), { module: '/ext/server/main.mjs' });
+  } finally {
+    rmSync(bin, { recursive: true, force: true });
+    rmSync(dirOnly, { recursive: true, force: true });
+  }
+});
+
 /** shutdown then exit; the exit code. */
 async function stop(client) {
   const shutdown = await client.request('shutdown', null);
@@ -194,6 +214,7 @@ test('vsce package: the .vsix carries the extension, the bundled server and the 
     for (const entry of [
       'extension/package.json',
       'extension/extension.js',
+      'extension/server-choice.js',
       'extension/server/main.mjs',
       'extension/olm-catalog/node.js',
       'extension/olm-catalog/dist/node-full/olm_catalog_bg.wasm',
