@@ -42,12 +42,11 @@ function tokenLength(line, at) {
 }
 
 /**
- * The LSP range of a finding's `line`/`column` in `text` (the file's content): the token there, or
- * the file's start when the finding is about the whole file (line 0) or the text is unknown.
+ * The LSP range of a finding's `line`/`column` in a file of `lines`: the token there, or the file's
+ * start when the finding is about the whole file (line 0) or the file is unknown (null).
  */
-export function findingRange(text, line, column) {
-  if (!line || text == null) return { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-  const lines = text.split(/\r?\n/);
+export function findingRange(lines, line, column) {
+  if (!line || lines == null) return { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
   const lineText = lines[line - 1] ?? '';
   const start = utf16Offset(lineText, Math.max(column - 1, 0));
   const end = start + tokenLength(lineText, start);

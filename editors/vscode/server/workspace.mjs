@@ -24,6 +24,7 @@ export class CatalogWorkspace {
     this.session = this.open(log);
     this.report = this.session.report();
     this.published = new Map();
+    this.lineCache = new Map();
     this.catalog = null;
   }
 
@@ -49,8 +50,15 @@ export class CatalogWorkspace {
     return typeof content === 'string' ? content : decoder.decode(content);
   }
 
+  /** The lines of `path` (kept until it changes), or null when the catalog has no such file. */
+  lines(path) {
+    if (!this.lineCache.has(path)) this.lineCache.set(path, this.text(path)?.split(/\r?\n/) ?? null);
+    return this.lineCache.get(path);
+  }
+
   /** Set `path`'s content (null: the file is gone) and re-validate. */
   update(path, content) {
+    this.lineCache.delete(path);
     if (content === null) {
       this.contents.delete(path);
       this.report = this.session.remove(path);
@@ -81,7 +89,7 @@ export class CatalogWorkspace {
 
   /** An LSP location of a finding's (or related location's) place. */
   location(where) {
-    return { uri: fileUri(this.root, where.file), range: findingRange(this.text(where.file), where.line, where.column) };
+    return { uri: fileUri(this.root, where.file), range: findingRange(this.lines(where.file), where.line, where.column) };
   }
 
   /** A finding as an LSP diagnostic. */
