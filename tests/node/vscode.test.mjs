@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -189,6 +189,37 @@ test('extension: `olm-catalog lsp` when configured or on PATH, else the bundled 
   } finally {
     rmSync(bin, { recursive: true, force: true });
     rmSync(dirOnly, { recursive: true, force: true });
+  }
+});
+
+test('bundled server on community-v4.20: an entry renamed in its largest file is found there; the time to diagnostics is printed', async () => {
+  const root = join(process.env.REPO, '../shared/catalogs/fbc/community-v4.20');
+  const file = join(root, 'dell-csm-operator/catalog.yaml');
+  const uri = pathToFileURL(file).href;
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const at = lines.findIndex((l) => l.startsWith('- name: dell-csm-operator.v'));
+  const client = await startServer(root);
+  try {
+    // A round trip after `initialized`: the findings of the catalog as read are all in; drop them.
+    await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 } });
+    client.messages.length = 0;
+    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: lines.join('\n') } });
+    const end = { line: at, character: lines[at].length };
+    const times = [];
+    for (let version = 2; version < 12; version += 1) {
+      const renamed = version % 2 === 0;
+      const range = renamed ? { start: end, end } : { start: end, end: { line: at, character: end.character + 1 } };
+      const start = performance.now();
+      client.notify('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ range, text: renamed ? 'x' : '' }] });
+      const published = await diagnosticsOf(client, uri);
+      times.push(performance.now() - start);
+      const dangling = published.params.diagnostics.filter((d) => d.code === 'entry-without-bundle' && d.range.start.line === at);
+      assert.equal(dangling.length, renamed ? 1 : 0, JSON.stringify(published.params.diagnostics.slice(0, 3)));
+    }
+    times.sort((a, b) => a - b);
+    console.log(`bundled server, community-v4.20 dell-csm-operator/catalog.yaml (${lines.length} lines): didChange → publishDiagnostics median ${times[5].toFixed(1)} ms, max ${times[9].toFixed(1)} ms`);
+  } finally {
+    await stop(client);
   }
 });
 

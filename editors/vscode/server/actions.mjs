@@ -2,10 +2,11 @@
 // deprecate the bundle, or remove it and re-wire its channels. Each is a workspace edit of
 // formatting-preserving text edits; an operation the engine refuses is not offered.
 import { fileUri } from './positions.mjs';
+import { documentPackages, packagesFirst } from './hover.mjs';
 
-/** The package that has bundle `name` in the loaded catalog, or null. */
-function packageOf(catalog, name) {
-  for (const pkg of catalog.packages()) {
+/** The package that has bundle `name` in the loaded catalog (those of `text` searched first), or null. */
+function packageOf(catalog, name, text) {
+  for (const pkg of packagesFirst(catalog, documentPackages(text))) {
     if (catalog.channelGraph(pkg.name).bundleChannels[name]) return pkg.name;
   }
   return null;
@@ -29,10 +30,10 @@ function workspaceEdit(root, plan) {
   return { changes };
 }
 
-/** The code actions for the word `word` of the workspace `ws` (none when it is no bundle). */
-export function bundleActions(ws, word) {
+/** The code actions for the word `word` of document `text` in the workspace `ws` (none when it is no bundle). */
+export function bundleActions(ws, word, text) {
   const catalog = ws.loaded();
-  const pkg = catalog && packageOf(catalog, word);
+  const pkg = catalog && packageOf(catalog, word, text);
   if (!pkg) return [];
   const actions = [];
   for (const [title, op] of operations(pkg, word)) {

@@ -1,10 +1,21 @@
 // Hover text for a bundle (entry) name: its package, version, channels, deprecation, and for each
 // channel listing it the OLM v0 and v1 upgrade paths to the channel's head; for a channel name,
-// its head and entries. Everything comes from the npm package's loaded catalog.
+// its head and entries. The hovered document's packages are searched first. Everything comes from the npm package's loaded catalog.
+
+/** The catalog's packages, those named in `first` (the hovered document's) first. */
+export function packagesFirst(catalog, first) {
+  const all = catalog.packages();
+  return [...all.filter((p) => first.includes(p.name)), ...all.filter((p) => !first.includes(p.name))];
+}
+
+/** The package names a document's blobs declare (`package: x`, `"package": "x"`). */
+export function documentPackages(text) {
+  return [...text.matchAll(/^\s*"?package"?\s*:\s*"?([^"\s,}]+)/gm)].map((m) => m[1]);
+}
 
 /** The package graph and node of bundle `name`, or null. */
-function findBundle(catalog, name) {
-  for (const pkg of catalog.packages()) {
+function findBundle(catalog, name, first) {
+  for (const pkg of packagesFirst(catalog, first)) {
     const graph = catalog.channelGraph(pkg.name);
     const channels = graph.bundleChannels[name];
     if (!channels) continue;
@@ -28,8 +39,8 @@ function pathLine(catalog, pkg, channel, name, semantics) {
 }
 
 /** Markdown for bundle `name`, or null when no package has it. */
-function bundleHover(catalog, name) {
-  const found = findBundle(catalog, name);
+function bundleHover(catalog, name, first) {
+  const found = findBundle(catalog, name, first);
   if (!found) return null;
   const { pkg, node, channels } = found;
   const lines = [`**${name}** — bundle of package \`${pkg.name}\``, ''];
@@ -45,8 +56,8 @@ function bundleHover(catalog, name) {
 }
 
 /** Markdown for channel `name` of some package, or null. */
-function channelHover(catalog, name) {
-  for (const pkg of catalog.packages()) {
+function channelHover(catalog, name, first) {
+  for (const pkg of packagesFirst(catalog, first)) {
     const channel = pkg.channels.find((c) => c.name === name);
     if (!channel) continue;
     const lines = [`**${name}** — channel of package \`${pkg.name}\``, ''];
@@ -58,7 +69,11 @@ function channelHover(catalog, name) {
   return null;
 }
 
-/** The hover for `word` in the loaded `catalog`, or null. */
-export function hoverText(catalog, word) {
-  return bundleHover(catalog, word) ?? channelHover(catalog, word);
+/**
+ * The hover for `word` in the loaded `catalog`, or null; the packages the hovered document's
+ * `text` declares are searched first (a channel name is looked up in them only when they exist).
+ */
+export function hoverText(catalog, word, text) {
+  const first = documentPackages(text);
+  return bundleHover(catalog, word, first) ?? channelHover(catalog, word, first);
 }

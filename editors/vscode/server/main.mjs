@@ -78,23 +78,25 @@ connection.onDidChangeWatchedFiles(({ changes }) => {
   publish();
 });
 
-/** The document and the word under the cursor, or null. */
+/** The word under the cursor, its range and the document's text, or null. */
 function wordUnder({ textDocument, position }) {
   const doc = documents.get(textDocument.uri);
   if (!doc || !ws || catalogPath(ws.root, doc.uri) === null) return null;
-  return wordAt(doc.getText(), position);
+  const text = doc.getText();
+  const at = wordAt(text, position);
+  return at && { ...at, text };
 }
 
 connection.onHover((params) => {
   const at = wordUnder(params);
   const catalog = at && ws.loaded();
-  const text = catalog && hoverText(catalog, at.word);
-  return text ? { contents: { kind: 'markdown', value: text }, range: at.range } : null;
+  const value = catalog && hoverText(catalog, at.word, at.text);
+  return value ? { contents: { kind: 'markdown', value }, range: at.range } : null;
 });
 
 connection.onCodeAction((params) => {
   const at = wordUnder({ textDocument: params.textDocument, position: params.range.start });
-  return at ? bundleActions(ws, at.word) : [];
+  return at ? bundleActions(ws, at.word, at.text) : [];
 });
 
 documents.listen(connection);
