@@ -15,7 +15,7 @@ import { LspClient } from './lsp-client.mjs';
 const extension = join(process.env.REPO, 'editors/vscode');
 const olmModule = fileURLToPath(import.meta.resolve('olm-catalog'));
 
-const channel = (replaces) => `---
+const channel = (replaces, extra = '') => `---
 schema: olm.package
 name: pkga
 defaultChannel: stable
@@ -29,7 +29,7 @@ entries:
     replaces: pkga.v1.0.0
   - name: pkga.v1.2.0
     replaces: ${replaces}
-`;
+${extra}`;
 const bundle = (v) => `---
 schema: olm.bundle
 package: pkga
@@ -97,6 +97,26 @@ test('bundled server: diagnostics located and cleared, across files, as document
   } finally {
     await stop(client);
     rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('bundled server: lint levels from the .olm-catalog.yaml found above the folder', async () => {
+  const parent = mkdtempSync(join(tmpdir(), 'olm-vscode-config-'));
+  const root = join(parent, 'catalog');
+  mkdirSync(join(root, 'pkga'), { recursive: true });
+  writeFileSync(join(parent, '.olm-catalog.yaml'), 'lints:\n  replaces-skipped: note\n');
+  // 1.2.0 replaces 1.1.0 and skips it: the lint `replaces-skipped` (a warning by default).
+  writeFileSync(join(root, 'pkga/channel.yaml'), channel('pkga.v1.1.0', '    skips: [pkga.v1.1.0]\n'));
+  writeFileSync(join(root, 'pkga/bundles.yaml'), bundles(['1.0.0', '1.1.0', '1.2.0']));
+  const client = await startServer(root);
+  try {
+    const published = await diagnosticsOf(client, pathToFileURL(join(root, 'pkga/channel.yaml')).href);
+    const lint = published.params.diagnostics.find((d) => d.code === 'replaces-skipped');
+    assert.ok(lint, JSON.stringify(published));
+    assert.equal(lint.severity, 3);
+  } finally {
+    await stop(client);
+    rmSync(parent, { recursive: true, force: true });
   }
 });
 

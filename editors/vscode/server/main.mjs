@@ -2,7 +2,7 @@
 // workspace folder that is a File-Based Catalog. Diagnostics for every file of the catalog after
 // each change, hover on bundle and channel names, refactorings from the edit engine.
 import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import lsp from 'vscode-languageserver/node.js';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { CatalogWorkspace } from './workspace.mjs';
@@ -12,7 +12,7 @@ import { bundleActions } from './actions.mjs';
 import { guardedReader } from './reader.mjs';
 
 const olmModule = process.env.OLM_CATALOG_MODULE ?? new URL('../olm-catalog/node.js', import.meta.url).href;
-const olm = await import(olmModule.startsWith('/') ? `file://${olmModule}` : olmModule);
+const olm = await import(olmModule.startsWith('file:') ? olmModule : pathToFileURL(olmModule).href);
 
 const writer = new lsp.StreamMessageWriter(process.stdout);
 const connection = lsp.createConnection(guardedReader(process.stdin, writer), writer);

@@ -2,16 +2,23 @@
 // what is on disk), the incremental validation session over them, and the findings last pushed
 // per file, so that an edit re-publishes exactly the files whose findings changed.
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileUri, findingRange } from './positions.mjs';
 
 const SEVERITY = { error: 1, warning: 2, note: 3 };
 const decoder = new TextDecoder();
 
-/** The lint configuration file of the folder (`.olm-catalog.yaml`), or undefined. */
-function lintConfig(root) {
-  const path = join(root, '.olm-catalog.yaml');
-  return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+/**
+ * The lint configuration's text, found as `olm-catalog validate` finds it: `.olm-catalog.yaml` (or
+ * `.yml`) in the folder, else in the nearest parent directory that has one; undefined without one.
+ */
+export function lintConfig(root) {
+  for (let dir = root; ; dir = dirname(dir)) {
+    for (const name of ['.olm-catalog.yaml', '.olm-catalog.yml']) {
+      if (existsSync(join(dir, name))) return readFileSync(join(dir, name), 'utf8');
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
 }
 
 export class CatalogWorkspace {
