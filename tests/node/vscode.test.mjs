@@ -158,6 +158,8 @@ test('bundled server: hover on bundle and channel names, refactorings from the e
     assert.deepEqual(hover.result.range, { start: { line: 9, character: 10 }, end: { line: 9, character: 21 } });
     const onChannel = await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 7, character: 8 } });
     assert.match(onChannel.result.contents.value, /head: pkga\.v1\.2\.0/);
+    const onPackage = await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 2, character: 7 } });
+    assert.match(onPackage.result.contents.value, /\*\*pkga\*\* — package\n\n- default channel: stable\n- bundles: 3\n- channels: stable \(head pkga\.v1\.2\.0\)/);
     const nothing = await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 6, character: 2 } });
     assert.equal(nothing.result, null);
 
@@ -189,6 +191,25 @@ test('bundled server: malformed JSON and unknown methods get error responses, th
   } finally {
     const code = await stop(client);
     assert.equal(code, 0, client.stderr);
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('bundled server: out-of-order messages: a request before initialize, a change of a document never opened', async () => {
+  const root = catalogDir();
+  const client = new LspClient(process.execPath, [join(extension, 'server/main.mjs')], { OLM_CATALOG_MODULE: olmModule });
+  try {
+    const uri = pathToFileURL(join(root, 'pkga/channel.yaml')).href;
+    const early = await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 } });
+    assert.equal(early.error.code, -32002);
+    const init = await client.request('initialize', { processId: null, rootUri: pathToFileURL(root).href, capabilities: {} });
+    assert.ok(init.result.capabilities.hoverProvider);
+    client.notify('initialized', {});
+    client.notify('textDocument/didChange', { textDocument: { uri, version: 5 }, contentChanges: [{ text: 'garbage: [' }] });
+    const hover = await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 } });
+    assert.equal(hover.result, null);
+  } finally {
+    assert.equal(await stop(client), 0, client.stderr);
     rmSync(root, { recursive: true, force: true });
   }
 });

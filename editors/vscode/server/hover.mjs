@@ -1,6 +1,7 @@
 // Hover text for a bundle (entry) name: its package, version, channels, deprecation, and for each
-// channel listing it the OLM v0 and v1 upgrade paths to the channel's head; for a channel name,
-// its head and entries. The hovered document's packages are searched first. Everything comes from the npm package's loaded catalog.
+// channel listing it the OLM v0 and v1 upgrade paths to the channel's head; for a package name,
+// its channels and default channel; for a channel name, its head and entries. The hovered
+// document's packages are searched first. Everything comes from the npm package's loaded catalog.
 
 /** The catalog's packages, those named in `first` (the hovered document's) first. */
 export function packagesFirst(catalog, first) {
@@ -69,11 +70,22 @@ function channelHover(catalog, name, first) {
   return null;
 }
 
+/** Markdown for package `name`, or null. */
+function packageHover(catalog, name) {
+  const pkg = catalog.packages().find((p) => p.name === name);
+  if (!pkg) return null;
+  const lines = [`**${name}** — package`, ''];
+  lines.push(`- default channel: ${pkg.defaultChannel ?? '(none)'}`, `- bundles: ${pkg.bundles}`);
+  lines.push(`- channels: ${pkg.channels.map((c) => `${c.name} (head ${c.head ?? 'none'})`).join(', ')}`);
+  if (pkg.deprecated) lines.push(`- deprecated: ${pkg.deprecated}`);
+  return lines.join('\n');
+}
+
 /**
  * The hover for `word` in the loaded `catalog`, or null; the packages the hovered document's
  * `text` declares are searched first (a channel name is looked up in them only when they exist).
  */
 export function hoverText(catalog, word, text) {
   const first = documentPackages(text);
-  return bundleHover(catalog, word, first) ?? channelHover(catalog, word, first);
+  return bundleHover(catalog, word, first) ?? packageHover(catalog, word) ?? channelHover(catalog, word, first);
 }
