@@ -50,8 +50,9 @@ function catalogDir() {
   return root;
 }
 
-async function startServer(root) {
-  const client = new LspClient(process.execPath, [join(extension, 'server/main.mjs'), '--stdio'], { OLM_CATALOG_MODULE: olmModule });
+/** The bundled server started on folder `root` and initialized (by default from editors/vscode on the packed package). */
+async function startServer(root, server = join(extension, 'server/main.mjs'), env = { OLM_CATALOG_MODULE: olmModule }) {
+  const client = new LspClient(process.execPath, [server, '--stdio'], env);
   const uri = pathToFileURL(root).href;
   const init = await client.request('initialize', { processId: process.pid, rootUri: uri, workspaceFolders: [{ uri, name: 'catalog' }], capabilities: {} });
   assert.ok(init.result.capabilities.hoverProvider, JSON.stringify(init));
@@ -272,8 +273,9 @@ async function stop(client) {
   return client.exited;
 }
 
-test('vsce package: the .vsix carries the extension, the bundled server and the WebAssembly module', () => {
+test('vsce package: the .vsix carries the extension, the server and the WebAssembly module; its server runs', async () => {
   const out = mkdtempSync(join(tmpdir(), 'olm-vsix-'));
+  const root = catalogDir();
   try {
     const vsix = join(out, 'olm-catalog.vsix');
     execFileSync('npx', ['--no-install', 'vsce', 'package', '--skip-license', '--out', vsix], {
@@ -281,7 +283,7 @@ test('vsce package: the .vsix carries the extension, the bundled server and the 
       env: { ...process.env, OLM_CATALOG_PKG: join(olmModule, '..') },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    // A .vsix is a zip: listed by Python's zipfile (python3 is a `make setup` requirement).
+    // A .vsix is a zip: listed and unpacked by Python's zipfile (python3 is a `make setup` requirement).
     const listing = execFileSync('python3', ['-m', 'zipfile', '-l', vsix]).toString();
     for (const entry of [
       'extension/package.json',
@@ -296,7 +298,14 @@ test('vsce package: the .vsix carries the extension, the bundled server and the 
       assert.ok(listing.includes(entry), `${entry} missing from:\n${listing}`);
     }
     assert.ok(!listing.includes('node_modules/@vscode/vsce'), listing);
+    // The unpacked extension's own server, on its own copy of the module, finds the catalog's problem.
+    execFileSync('python3', ['-m', 'zipfile', '-e', vsix, join(out, 'unpacked')]);
+    const client = await startServer(root, join(out, 'unpacked/extension/server/main.mjs'), { OLM_CATALOG_MODULE: '' });
+    const published = await diagnosticsOf(client, pathToFileURL(join(root, 'pkga/channel.yaml')).href);
+    assert.ok(published.params.diagnostics.some((d) => d.code === 'multiple-channel-heads'), JSON.stringify(published));
+    assert.equal(await stop(client), 0, client.stderr);
   } finally {
     rmSync(out, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true });
   }
 });

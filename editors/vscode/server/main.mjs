@@ -11,7 +11,9 @@ import { hoverText } from './hover.mjs';
 import { bundleActions } from './actions.mjs';
 import { guardedReader } from './reader.mjs';
 
-const olmModule = process.env.OLM_CATALOG_MODULE ?? new URL('../olm-catalog/node.js', import.meta.url).href;
+// The package's Node entry: the copy packaged beside the server, or OLM_CATALOG_MODULE (a path or
+// file: URL; the tests point it at the packed npm package).
+const olmModule = process.env.OLM_CATALOG_MODULE || new URL('../olm-catalog/node.js', import.meta.url).href;
 const olm = await import(olmModule.startsWith('file:') ? olmModule : pathToFileURL(olmModule).href);
 
 const writer = new lsp.StreamMessageWriter(process.stdout);
