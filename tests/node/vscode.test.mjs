@@ -121,7 +121,7 @@ test('bundled server: lint levels from the .olm-catalog.yaml found above the fol
   }
 });
 
-test('bundled server: a file deleted under it is dropped from the catalog, its findings with it', async () => {
+test('bundled server: a file or directory deleted under it is dropped from the catalog, its findings with it', async () => {
   const root = catalogDir();
   const client = await startServer(root);
   try {
@@ -134,6 +134,11 @@ test('bundled server: a file deleted under it is dropped from the catalog, its f
     assert.match(after.params.diagnostics.find((d) => d.code === 'entry-without-bundle').message, /pkga\.v1\.0\.0/);
     const hover = await client.request('textDocument/hover', { textDocument: { uri: bundlesUri }, position: { line: 3, character: 8 } });
     assert.equal(hover.result, null);
+    // The whole package directory deleted, reported as one event: its files' findings go too.
+    rmSync(join(root, 'pkga'), { recursive: true });
+    client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(join(root, 'pkga')).href, type: 3 }] });
+    const cleared = await diagnosticsOf(client, channelUri, (ds) => ds.length === 0);
+    assert.deepEqual(cleared.params.diagnostics, []);
   } finally {
     await stop(client);
     rmSync(root, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 // The catalog of a workspace folder as the server holds it: the files (open documents' text over
 // what is on disk), the incremental validation session over them, and the findings last pushed
 // per file, so that an edit re-publishes exactly the files whose findings changed.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileUri, findingRange } from './positions.mjs';
 
@@ -77,10 +77,20 @@ export class CatalogWorkspace {
     this.catalog = null;
   }
 
-  /** Re-read `path` from disk (after a close or a change on disk) and re-validate. */
+  /**
+   * Re-read `path` from disk (after a close or a change on disk) and re-validate: a file gone takes
+   * its content away, a directory gone every file under it; a directory that exists is left alone
+   * (its files have their own events).
+   */
   reload(path) {
     const full = join(this.root, ...path.split('/'));
-    this.update(path, existsSync(full) ? new Uint8Array(readFileSync(full)) : null);
+    if (existsSync(full)) {
+      if (statSync(full).isFile()) this.update(path, new Uint8Array(readFileSync(full)));
+      return;
+    }
+    for (const known of [...this.contents.keys()]) {
+      if (known === path || known.startsWith(`${path}/`)) this.update(known, null);
+    }
   }
 
   /** The loaded catalog for hovers and edits (rebuilt after a change), or null when it does not load. */
