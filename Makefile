@@ -14,7 +14,7 @@ export CHROMEDRIVER ?= /usr/bin/chromedriver
 # commit builds the same bytes; scripts/check-wasm.sh checks it).
 NIGHTLY := $(shell cat scripts/nightly-toolchain)
 
-.PHONY: all setup build install uninstall pkg test bench-build test-rust test-wasm test-node test-e2e test-wasm-build test-fuzz test-api-docs api-docs serve site bench bench-node cli-reference clean
+.PHONY: all setup build install uninstall pkg test bench-build test-rust test-wasm test-node test-e2e test-wasm-build test-fuzz test-api-docs api-docs serve site bench bench-node cli-reference vsix clean
 
 all: build
 
@@ -71,6 +71,11 @@ uninstall:
 ## pkg: the npm package in pkg/ (WebAssembly for the web and Node targets).
 pkg: setup
 	scripts/build-pkg.sh
+
+## vsix: the VS Code extension (editors/vscode) as editors/vscode/olm-catalog.vsix, with the npm
+## package's Node WebAssembly module in it (docs/vscode.md). Packaging itself downloads nothing.
+vsix: pkg
+	cd editors/vscode && npm ci --no-audit --no-fund && npx --no-install vsce package --skip-license --out olm-catalog.vsix
 
 ## test: Rust unit/conformance/real-catalog/CLI tests (and the shell examples of README.md and
 ## docs/, tests/doc_examples.rs), the bindings in Node and Chromium, the packed npm package under
