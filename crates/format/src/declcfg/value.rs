@@ -186,6 +186,7 @@ pub fn field_index(members: &[Member], field: &str) -> Option<usize> {
 /// non-ASCII letter takes more bytes than the ASCII one it folds to); a longer key only when it
 /// holds a non-ASCII letter (the Kelvin sign folds to `k`): an object with such a key is looked up
 /// field by field. Browsers' modules ([`crate::FAST_PATHS`]) always look up field by field.
+#[cfg_attr(any(not(target_arch = "wasm32"), olm_wasm_speed), inline(always))]
 pub fn field_indexes<const N: usize>(members: &[Member], fields: [&str; N]) -> [Option<usize>; N] {
     let by_field = || fields.map(|f| field_index(members, f));
     if !crate::FAST_PATHS {
@@ -207,7 +208,7 @@ pub fn field_indexes<const N: usize>(members: &[Member], fields: [&str; N]) -> [
                 out[f] = Some(i);
             }
         }
-        if longer && !k.is_ascii() {
+        if longer && !(k.len() < 32 && short_ascii(k)) && !k.is_ascii() {
             return by_field();
         }
     }

@@ -7,12 +7,12 @@
 use crate::hash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use std::collections::BTreeSet;
 
+use super::valid_images::ValidImages;
 use super::{Bundle, Channel, Deprecation, Entry, Model, Package};
 use crate::declcfg::{self, DeclarativeConfig};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::dns_label::dns1123_label_errors;
 use crate::gotext::{quote as q, string_slice, string_slice_capped, OPM_LIST_CAP};
-use crate::image_ref::validate_image_ref;
 use crate::property::{self, PackageProperty, Property};
 use crate::version::{Release, Version};
 
@@ -251,13 +251,15 @@ impl Builder {
     #[cfg(not(target_arch = "wasm32"))]
     fn check_bundles(cfg: &DeclarativeConfig) -> Vec<Option<(Bundle, Vec<Diagnostic>)>> {
         use rayon::prelude::*;
-        cfg.bundles.par_iter().map(|bl| Some(Self::bundle(bl))).collect()
+        let images = ValidImages::of(cfg);
+        cfg.bundles.par_iter().map(|bl| Some(Self::bundle(bl, &images))).collect()
     }
 
     /// The per-bundle checks, one after the other in WebAssembly.
     #[cfg(target_arch = "wasm32")]
     fn check_bundles(cfg: &DeclarativeConfig) -> Vec<Option<(Bundle, Vec<Diagnostic>)>> {
-        cfg.bundles.iter().map(|bl| Some(Self::bundle(bl))).collect()
+        let images = ValidImages::of(cfg);
+        cfg.bundles.iter().map(|bl| Some(Self::bundle(bl, &images))).collect()
     }
 
     /// Reserve each package's bundle list for the bundles that name it.
@@ -311,7 +313,7 @@ impl Builder {
     }
 
     /// The per-bundle checks of Phase C (properties, `olm.package`, images, version, release).
-    fn bundle(bl: &declcfg::Bundle) -> (Bundle, Vec<Diagnostic>) {
+    fn bundle(bl: &declcfg::Bundle, images: &ValidImages) -> (Bundle, Vec<Diagnostic>) {
         let mut diags = Vec::new();
         let properties = bundle_properties(bl, &mut diags);
         let packages: Vec<(usize, &PackageProperty)> = properties
@@ -323,7 +325,7 @@ impl Builder {
             .collect();
         let package_count = bl.properties.iter().filter(|p| p.type_.value == property::TYPE_PACKAGE).count();
         let the_package = package_property(bl, package_count, &packages, &mut diags);
-        bundle_images(bl, &mut diags);
+        bundle_images(bl, images, &mut diags);
         let (version, release) = match the_package {
             Some((i, pp)) => version_and_release(bl, i, pp, &mut diags),
             None => (None, None),
@@ -558,7 +560,7 @@ fn package_property<'p>(
 }
 
 /// The bundle image and every related image must be valid pull specs when set.
-fn bundle_images(bl: &declcfg::Bundle, diags: &mut Vec<Diagnostic>) {
+fn bundle_images(bl: &declcfg::Bundle, valid: &ValidImages, diags: &mut Vec<Diagnostic>) {
     let (name, pkg) = (&bl.name.value, &bl.package.value);
     let images = std::iter::once((None, &bl.image))
         .chain(bl.related_images.iter().enumerate().map(|(i, ri)| (Some(i), &ri.image)));
@@ -566,7 +568,7 @@ fn bundle_images(bl: &declcfg::Bundle, diags: &mut Vec<Diagnostic>) {
         if image.value.is_empty() {
             continue;
         }
-        let Err(e) = validate_image_ref(&image.value) else { continue };
+        let Err(e) = valid.check(&image.value) else { continue };
         let (field, pointer) = match i {
             None => ("image".to_string(), "/image".to_string()),
             Some(i) => (format!("relatedImages[{i}].image"), format!("/relatedImages/{i}/image")),

@@ -7,6 +7,7 @@
 mod build;
 pub mod csv;
 mod replaces_chain;
+mod valid_images;
 
 pub use build::{build, build_phased, PhaseEnds};
 pub use replaces_chain::ChainError;

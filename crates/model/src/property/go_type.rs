@@ -2,7 +2,6 @@
 //! JSON type mismatch the way Go's `encoding/json` does. Unknown keys are ignored and `null`
 //! leaves the zero value, as in Go.
 
-use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use crate::declcfg::value::{key_matches, FieldTable, Member, Node, Value};
@@ -195,14 +194,12 @@ fn walk(node: &Node, ty: &GoType, go_struct: &str, path: &mut Vec<&'static str>)
             Value::Array(items) => {
                 // A slice of structs looks its struct's table up once.
                 let table = match inner {
-                    Struct(_, fields) if FAST_PATHS => Some(StructTable::of(fields)),
+                    Struct(_, fields) if FAST_PATHS => StructTable::of(fields),
                     _ => None,
                 };
                 items.iter().try_for_each(|i| match (&i.value, inner) {
                     _ if accepts(i, inner) => Ok(()),
-                    (Value::Object(members), Struct(name, fields)) => {
-                        walk_struct(members, name, fields, table.as_deref(), path)
-                    }
+                    (Value::Object(members), Struct(name, fields)) => walk_struct(members, name, fields, table, path),
                     _ => walk(i, inner, go_struct, path),
                 })
             }
@@ -220,8 +217,8 @@ fn walk(node: &Node, ty: &GoType, go_struct: &str, path: &mut Vec<&'static str>)
         },
         Struct(name, fields) => match &node.value {
             Value::Object(members) => {
-                let table = FAST_PATHS.then(|| StructTable::of(fields));
-                walk_struct(members, name, fields, table.as_deref(), path)
+                let table = if FAST_PATHS { StructTable::of(fields) } else { None };
+                walk_struct(members, name, fields, table, path)
             }
             _ => fail(name),
         },
@@ -311,7 +308,6 @@ fn plainly_fine(
 
 /// A Go struct's field table, and the fields that take any string, any bool or any value at all
 /// as it is (bit `f` for field `f`).
-#[derive(Clone)]
 struct StructTable {
     fields: FieldTable,
     take_string: u64,
@@ -324,7 +320,9 @@ struct StructTable {
 static TABLES: OnceLock<Vec<(usize, StructTable)>> = OnceLock::new();
 
 impl StructTable {
-    fn of(fields: &'static [(&'static str, GoType)]) -> Cow<'static, StructTable> {
+    /// The table of a struct the public types reach (every struct `walk` meets); `None` for
+    /// another, whose walk builds its field table as it goes.
+    fn of(fields: &'static [(&'static str, GoType)]) -> Option<&'static StructTable> {
         let at = fields.as_ptr() as usize;
         let tables = TABLES.get_or_init(|| {
             let mut tables = Vec::new();
@@ -333,10 +331,7 @@ impl StructTable {
             }
             tables
         });
-        match tables.iter().find(|(a, _)| *a == at) {
-            Some((_, t)) => Cow::Borrowed(t),
-            None => Cow::Owned(StructTable::new(fields)),
-        }
+        tables.iter().find(|(a, _)| *a == at).map(|(_, t)| t)
     }
 
     fn new(fields: &[(&'static str, GoType)]) -> StructTable {
