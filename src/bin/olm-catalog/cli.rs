@@ -4,8 +4,8 @@
 use clap::{Parser, Subcommand};
 
 use crate::commands::{
-    cli_reference, convert_template, crd_safety, deps, diff, edit, graph, operatorgroup, path, rbac, render, resolve,
-    template, validate,
+    cli_reference, convert_template, crd_safety, deps, diff, edit, graph, lsp, operatorgroup, path, rbac, render,
+    resolve, template, validate,
 };
 use crate::output::{Fail, EXIT_CODES};
 
@@ -74,6 +74,10 @@ pub enum Command {
     /// Turn a File-Based Catalog into a template (`opm alpha convert-template basic`).
     #[command(after_help = convert_template::EXIT_CODES)]
     ConvertTemplate(convert_template::Args),
+    /// Run the language server (LSP 3.17 over standard input and output) for editors: findings
+    /// as you type, hover, navigation, completion, symbols, quick fixes and rename.
+    #[command(after_help = lsp::EXIT_CODES)]
+    Lsp(lsp::Args),
     /// Print this command line's reference (docs/cli.md) as Markdown.
     #[command(name = "__cli-reference", hide = true)]
     CliReference,
@@ -96,6 +100,7 @@ impl Command {
             Command::Edit(a) => edit::run(&a, out),
             Command::CrdSafety(a) => crd_safety::run(&a, out),
             Command::ConvertTemplate(a) => convert_template::run(&a, out),
+            Command::Lsp(a) => lsp::run(&a, out),
             Command::CliReference => cli_reference::run(out),
         }
     }

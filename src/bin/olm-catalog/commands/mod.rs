@@ -9,6 +9,7 @@ pub mod diff;
 pub mod edit;
 pub mod graph;
 pub mod graph_svg;
+pub mod lsp;
 pub mod operatorgroup;
 pub mod path;
 pub mod rbac;
