@@ -36,6 +36,9 @@ setup:
 	@command -v umoci >/dev/null && command -v skopeo >/dev/null && command -v docker-registry >/dev/null && \
 		command -v openssl >/dev/null || { apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq umoci skopeo docker-registry openssl >/dev/null; }
+	@# The real editor of tests/lsp_neovim.rs (the language server driven by Neovim, headless).
+	@command -v nvim >/dev/null || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim >/dev/null; }
 
 build: setup
 	$(CARGO) build --release
