@@ -2,7 +2,8 @@
 //! malformed message, JSON that is no message, a broken header, an unknown method and requests
 //! out of order are each answered and the server reads on; the findings of the catalog
 //! (tests/fixtures/lsp-catalog) are published; `shutdown` then `exit` ends it with code 0, `exit`
-//! alone with 1. The protocol's features are tested in crates/lsp (its in-memory connection).
+//! alone with 1; the Helix configuration of docs/editors.md starts a server that answers. The
+//! protocol's features are tested in crates/lsp (its in-memory connection).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -18,12 +19,17 @@ struct Server {
 
 impl Server {
     fn start() -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_olm-catalog"))
-            .args(["lsp", "--stdio"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("start olm-catalog lsp");
+        Server::start_as(env!("CARGO_BIN_EXE_olm-catalog"), &["lsp", "--stdio"], None)
+    }
+
+    /// `command args`, with `path` as PATH when given.
+    fn start_as(command: &str, args: &[&str], path: Option<&std::ffi::OsStr>) -> Server {
+        let mut cmd = Command::new(command);
+        if let Some(path) = path {
+            cmd.env("PATH", path);
+        }
+        let mut child =
+            cmd.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("start olm-catalog lsp");
         let input = child.stdin.take().unwrap();
         let output = BufReader::new(child.stdout.take().unwrap());
         Server { child, input, output }
@@ -123,4 +129,35 @@ fn exit_without_shutdown_and_a_closed_input_end_with_code_1() {
     assert_eq!(s.exit_code(), Some(1));
     let s = Server::start();
     assert_eq!(s.exit_code(), Some(1), "input closed without a message");
+}
+
+#[test]
+fn the_helix_configuration_of_the_docs_starts_the_server() {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/editors.md")).unwrap();
+    let block = doc.split_once("## Helix").unwrap().1.split_once("```toml\n").unwrap().1.split_once("\n```").unwrap().0;
+    let config: toml::Table = block.parse().expect("languages.toml as Helix reads it");
+    let server = &config["language-server"]["olm-catalog"];
+    let languages = config["language"].as_array().unwrap();
+    for name in ["yaml", "json"] {
+        let language = languages.iter().find(|l| l["name"].as_str() == Some(name)).unwrap();
+        assert!(language["language-servers"].as_array().unwrap().iter().any(|s| s.as_str() == Some("olm-catalog")));
+    }
+    let command = server["command"].as_str().unwrap();
+    let args: Vec<&str> = server["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+    let bin = Path::new(env!("CARGO_BIN_EXE_olm-catalog"));
+    let path = std::env::join_paths(
+        std::iter::once(bin.parent().unwrap().to_path_buf())
+            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+    )
+    .unwrap();
+    let dir = catalog("helix");
+    let mut s = Server::start_as(command, &args, Some(&path));
+    let root = format!("file://{}", dir.display());
+    s.send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}, "rootUri": root}}));
+    assert_eq!(s.until(json!(1)).pop().unwrap()["result"]["capabilities"]["hoverProvider"], true);
+    s.send(json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}));
+    s.until(json!(2));
+    s.send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert_eq!(s.exit_code(), Some(0));
+    let _ = std::fs::remove_dir_all(dir);
 }

@@ -1,6 +1,7 @@
-//! `olm-catalog lsp` in a real editor: Debian's Neovim, headless, runs tests/lsp_neovim/drive.lua
-//! on a temporary copy of tests/fixtures/lsp-catalog. The script starts the server on the folder,
-//! waits for the findings, asks hover, definition, references and completion, applies the quick
+//! `olm-catalog lsp` in a real editor: Debian's Neovim, headless, in a temporary copy of
+//! tests/fixtures/lsp-catalog, runs the Neovim 0.7 snippet of docs/editors.md (the block after
+//! `<!-- tested: neovim-0.7 -->`, with `olm-catalog` on PATH), then tests/lsp_neovim/drive.lua.
+//! The snippet starts the server on the folder when a file is opened; the script waits for the findings, asks hover, definition, references and completion, applies the quick
 //! fix of the z-stream gap and a rename of a bundle, writes the files, and records what it saw
 //! as JSON; this test checks that record and the files written. Neovim must be installed
 //! (`make setup`): without it the test fails.
@@ -22,11 +23,19 @@ fn neovim_sees_findings_navigates_fixes_and_renames() {
     }
     let out = dir.with_extension("json");
     let script = repo.join("tests/lsp_neovim/drive.lua");
+    let snippet = dir.with_extension("lua");
+    std::fs::write(&snippet, tested_snippet(&repo.join("docs/editors.md"))).unwrap();
+    let bin = Path::new(env!("CARGO_BIN_EXE_olm-catalog"));
+    let path = std::env::join_paths(
+        std::iter::once(bin.parent().unwrap().to_path_buf())
+            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+    )
+    .unwrap();
     let mut child = Command::new("nvim")
         .args(["--headless", "--clean", "-c"])
         .arg(format!("luafile {}", script.display()))
-        .env("OLM_LSP_BIN", env!("CARGO_BIN_EXE_olm-catalog"))
-        .env("OLM_LSP_ROOT", &dir)
+        .env("OLM_LSP_SNIPPET", &snippet)
+        .env("PATH", path)
         .env("OLM_LSP_OUT", &out)
         .current_dir(&dir)
         .spawn()
@@ -44,6 +53,7 @@ fn neovim_sees_findings_navigates_fixes_and_renames() {
     let bundles = std::fs::read_to_string(dir.join("foo/bundles.yaml")).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_file(&out);
+    let _ = std::fs::remove_file(&snippet);
 
     assert_eq!(seen["errors"], json!([]), "{seen:#}");
     assert_eq!(seen["diagnostics"], json!(["z-stream-gap"]));
@@ -59,4 +69,12 @@ fn neovim_sees_findings_navigates_fixes_and_renames() {
     assert!(package.contains("  skipRange: \">=1.1.0 <1.1.2\"\n"), "{package}");
     assert_eq!(package.matches("foo.v1.0.1-renamed").count(), 2, "{package}");
     assert_eq!(bundles.matches("foo.v1.0.1-renamed").count(), 1, "{bundles}");
+}
+
+/// The Lua block of `doc` after the line `<!-- tested: neovim-0.7 -->`.
+fn tested_snippet(doc: &Path) -> String {
+    let text = std::fs::read_to_string(doc).unwrap();
+    let after =
+        text.split_once("<!-- tested: neovim-0.7 -->\n```lua\n").expect("the tested snippet in docs/editors.md").1;
+    after.split_once("\n```").expect("the block's end").0.to_string()
 }

@@ -1,10 +1,10 @@
--- Drives `olm-catalog lsp` from Neovim, as a user's editor would: starts the server on the
--- catalog folder, opens its two files, waits for the findings, asks hover, definition,
--- references and completion, applies the quick fix of the z-stream gap and a rename, writes the
--- files, and records what it saw as JSON (tests/lsp_neovim.rs checks it). Neovim 0.7's API
--- (vim.lsp.start_client; vim.lsp.start is 0.8's); environment: OLM_LSP_BIN, OLM_LSP_ROOT,
--- OLM_LSP_OUT.
-local bin, root, out = os.getenv('OLM_LSP_BIN'), os.getenv('OLM_LSP_ROOT'), os.getenv('OLM_LSP_OUT')
+-- Drives `olm-catalog lsp` from Neovim, as a user's editor would: the snippet of
+-- docs/editors.md (OLM_LSP_SNIPPET, run first) starts the server on the working directory, the
+-- catalog, when a file of it is opened; this script opens the two files, waits for the findings,
+-- asks hover, definition, references and completion, applies the quick fix of the z-stream gap
+-- and a rename, writes the files, and records what it saw as JSON in OLM_LSP_OUT
+-- (tests/lsp_neovim.rs checks it). Neovim 0.7's API.
+local snippet, root, out = os.getenv('OLM_LSP_SNIPPET'), vim.fn.getcwd(), os.getenv('OLM_LSP_OUT')
 local seen = { errors = {} }
 
 local function codes(buf)
@@ -26,20 +26,15 @@ local function has(list, item)
 end
 
 local function drive()
-  local id = vim.lsp.start_client({
-    name = 'olm-catalog',
-    cmd = { bin, 'lsp' },
-    root_dir = root,
-    workspace_folders = { { uri = vim.uri_from_fname(root), name = 'catalog' } },
-  })
-  assert(id, 'the server started')
-  local client = vim.lsp.get_client_by_id(id)
+  dofile(snippet)
   vim.cmd('edit ' .. root .. '/foo/bundles.yaml')
   local bundles = vim.api.nvim_get_current_buf()
-  vim.lsp.buf_attach_client(bundles, id)
   vim.cmd('edit ' .. root .. '/foo/package.yaml')
   local pkg = vim.api.nvim_get_current_buf()
-  vim.lsp.buf_attach_client(pkg, id)
+  local id = vim.g.olm_catalog_client
+  assert(id, 'the snippet started the server')
+  local client = vim.lsp.get_client_by_id(id)
+  assert(vim.lsp.buf_is_attached(bundles, id) and vim.lsp.buf_is_attached(pkg, id), 'both files attached')
   local function at(buf, line, character)
     return { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = line, character = character } }
   end

@@ -25,6 +25,8 @@ pub mod server;
 pub mod transport;
 pub mod workspace;
 
+/// The transport crate, for clients of [`serve`] (tests, the benchmark's in-memory client).
+pub use lsp_server;
 pub use server::serve;
 
 /// Serve on standard input and output until `exit`; `Ok(true)` when the client shut the server
