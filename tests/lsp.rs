@@ -161,3 +161,55 @@ fn the_helix_configuration_of_the_docs_starts_the_server() {
     assert_eq!(s.exit_code(), Some(0));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// (file, line, code, message) of every finding, sorted.
+type Found = Vec<(String, u64, String, String)>;
+
+#[test]
+fn the_findings_published_for_a_real_catalog_are_validates() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/fbc/kube-descheduler");
+    let dir = dir.canonicalize().expect("the shared catalogs are present");
+    let cli = Command::new(env!("CARGO_BIN_EXE_olm-catalog"))
+        .args(["validate", "--format", "json"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&cli.stdout).unwrap();
+    let mut expected: Found = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["file"].as_str().unwrap().to_string(),
+                d["line"].as_u64().unwrap(),
+                d["code"].to_string(),
+                d["message"].to_string(),
+            )
+        })
+        .collect();
+    expected.sort();
+    assert!(expected.len() > 50, "kube-descheduler has findings: {}", expected.len());
+
+    let mut s = Server::start();
+    let root = format!("file://{}", dir.display());
+    s.send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}, "rootUri": root}}));
+    s.until(json!(1));
+    s.send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    s.send(json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}));
+    let mut published: Found = Vec::new();
+    for m in s.until(json!(2)).iter().filter(|m| m["method"] == "textDocument/publishDiagnostics") {
+        let file = m["params"]["uri"].as_str().unwrap().strip_prefix("file://").unwrap().to_string();
+        for d in m["params"]["diagnostics"].as_array().unwrap() {
+            let line = d["range"]["start"]["line"].as_u64().unwrap()
+                + u64::from(
+                    d["range"] != json!({"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}),
+                );
+            published.push((file.clone(), line, d["code"].to_string(), d["message"].to_string()));
+        }
+    }
+    published.sort();
+    assert_eq!(published, expected);
+    s.send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert_eq!(s.exit_code(), Some(0));
+}

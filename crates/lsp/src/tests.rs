@@ -352,3 +352,25 @@ fn rename_a_bundle_or_a_channel_across_files() {
     assert!(taken.unwrap_err().1.contains("already has a bundle"));
     c.stop();
 }
+
+#[test]
+fn an_indexignore_edit_brings_back_the_files_it_no_longer_ignores() {
+    let catalog = Catalog::new("indexignore");
+    std::fs::write(catalog.0.join(".indexignore"), "extra.yaml\n").unwrap();
+    std::fs::write(catalog.0.join("extra.yaml"), "schema: olm.bundle\npackage: bar\nname: bar.v1\n").unwrap();
+    let mut c = Client::initialized(&catalog);
+    let extra = catalog.uri("extra.yaml");
+    assert_eq!(c.diagnostics(&extra), None, "ignored: never read");
+    let ignore = catalog.uri(".indexignore");
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": ignore, "languageId": "text", "version": 1, "text": "extra.yaml\n"}}),
+    );
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": ignore, "version": 2}, "contentChanges": [{"text": ""}]}),
+    );
+    let found = c.diagnostics(&extra).expect("read now");
+    assert!(!found.is_empty());
+    c.stop();
+}

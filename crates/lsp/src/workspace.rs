@@ -3,13 +3,14 @@
 //! text is the truth while open), the lint configuration, and what was last published per file,
 //! so that a change publishes exactly the files whose findings changed.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use lsp_types::{PublishDiagnosticsParams, TextDocumentContentChangeEvent, Url};
 
 use crate::convert::{self, Lines};
-use crate::declcfg::{read_catalog, FileInput};
+use crate::declcfg::FileInput;
 use crate::edit::EditSession;
 use crate::index::Index;
 use crate::validate::{LintConfig, Options};
@@ -36,7 +37,7 @@ impl Workspace {
     /// Read the catalog at `root` (a missing or unreadable folder is an empty catalog).
     pub fn open(root: PathBuf) -> Workspace {
         let (options, config) = options_for(&root);
-        let files = read_catalog(&root).unwrap_or_default();
+        let files = read_all(&root);
         Workspace {
             editor: EditSession::open(files, options),
             root,
@@ -84,10 +85,15 @@ impl Workspace {
 
     /// The text of catalog file `path` (the open document's, else what the session holds).
     pub fn text(&self, path: &str) -> Option<String> {
+        self.text_cow(path).map(Cow::into_owned)
+    }
+
+    /// The same, borrowed when it can be.
+    fn text_cow(&self, path: &str) -> Option<Cow<'_, str>> {
         if let Some(t) = self.open.get(path) {
-            return Some(t.clone());
+            return Some(Cow::Borrowed(t));
         }
-        self.editor.session().file(path).map(|b| String::from_utf8_lossy(b).into_owned())
+        self.editor.session().file(path).map(String::from_utf8_lossy)
     }
 
     /// A document opened with `text`.
@@ -98,20 +104,23 @@ impl Workspace {
 
     /// Changes to an open document (whole or ranges), applied in order.
     pub fn did_change(&mut self, path: &str, changes: Vec<TextDocumentContentChangeEvent>) {
-        let Some(mut text) = self.text(path) else { return };
+        if !self.open.contains_key(path) {
+            let Some(text) = self.text(path) else { return };
+            self.open.insert(path.to_string(), text);
+        }
+        let Some(text) = self.open.get_mut(path) else { return };
         for change in changes {
             match change.range {
-                None => text = change.text,
+                None => *text = change.text,
                 Some(r) => {
-                    let lines = Lines::new(&text);
+                    let lines = Lines::new(text);
                     let (start, end) = (lines.offset(r.start), lines.offset(r.end));
-                    let (start, end) = (start.min(end), end.max(start));
-                    text.replace_range(start..end, &change.text);
+                    text.replace_range(start.min(end)..end.max(start), &change.text);
                 }
             }
         }
-        self.open.insert(path.to_string(), text.clone());
-        self.set(path, text);
+        let content = text.clone().into_bytes();
+        self.set(path, content);
     }
 
     /// A document closed: the file on disk is the truth again (gone when it was deleted).
@@ -135,7 +144,9 @@ impl Workspace {
     }
 
     fn set(&mut self, path: &str, content: impl Into<Vec<u8>>) {
-        if self.is_config(path) {
+        // The configuration changes every level; an `.indexignore` may bring back files the
+        // first reading left out: both read the catalog again.
+        if self.is_config(path) || path.rsplit('/').next() == Some(".indexignore") {
             return self.reopen();
         }
         let before = self.editor.session().file_packages(path);
@@ -162,7 +173,7 @@ impl Workspace {
     fn reopen(&mut self) {
         let (options, config) = options_for(&self.root);
         let mut files: BTreeMap<String, Vec<u8>> =
-            read_catalog(&self.root).unwrap_or_default().into_iter().map(|f| (f.path, f.content)).collect();
+            read_all(&self.root).into_iter().map(|f| (f.path, f.content)).collect();
         for (path, text) in &self.open {
             files.insert(path.clone(), text.clone().into_bytes());
         }
@@ -208,17 +219,26 @@ impl Workspace {
         path.strip_prefix(&self.root).map_or_else(|_| path.display().to_string(), |p| p.display().to_string())
     }
 
-    /// The LSP diagnostics of `file`.
+    /// The LSP diagnostics of `file`: each file's text (this one and those of related
+    /// locations) borrowed and indexed once.
     fn publish(&self, file: &str, findings: &[Diagnostic]) -> Option<PublishDiagnosticsParams> {
         let uri = self.uri(file)?;
-        let text = self.text(file).or_else(|| std::fs::read_to_string(self.root.join(file)).ok()).unwrap_or_default();
-        let lines = Lines::new(&text);
+        let mut texts: BTreeMap<&str, Cow<'_, str>> = BTreeMap::new();
+        let related_files = findings.iter().flat_map(|d| d.related.iter().map(|r| r.location.file.as_str()));
+        for f in std::iter::once(file).chain(related_files) {
+            if !texts.contains_key(f) {
+                let text = self.text_cow(f).or_else(|| std::fs::read_to_string(self.root.join(f)).ok().map(Cow::Owned));
+                texts.insert(f, text.unwrap_or_default());
+            }
+        }
+        let lines: BTreeMap<&str, Lines<'_>> = texts.iter().map(|(f, t)| (*f, Lines::new(t))).collect();
         let related = |l: &crate::diagnostic::Location| {
-            let uri = self.uri(&l.file)?;
-            let text = self.text(&l.file).unwrap_or_default();
-            Some(lsp_types::Location { uri, range: convert::location_range(l, &Lines::new(&text)) })
+            Some(lsp_types::Location {
+                uri: self.uri(&l.file)?,
+                range: convert::location_range(l, lines.get(l.file.as_str())?),
+            })
         };
-        let diagnostics = findings.iter().map(|d| convert::diagnostic(d, &lines, related)).collect();
+        let diagnostics = findings.iter().map(|d| convert::diagnostic(d, &lines[file], related)).collect();
         Some(PublishDiagnosticsParams { uri, diagnostics, version: None })
     }
 
@@ -243,4 +263,27 @@ fn options_for(root: &Path) -> (Options, Option<(PathBuf, Vec<Diagnostic>)>) {
         Ok(config) => (Options { lints: true, config }, Some((file, Vec::new()))),
         Err(problems) => (Options::default(), Some((file, problems))),
     }
+}
+
+/// Every file under `root` (relative, `/`-separated paths), those `.indexignore` ignores too: the
+/// session reads only the others, and an edit of an `.indexignore` may bring them back. A
+/// symbolic link is read as a file, never followed into a directory (as the loader's walk).
+fn read_all(root: &Path) -> Vec<FileInput> {
+    fn walk(dir: &Path, rel: &str, out: &mut Vec<FileInput>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let path = if rel.is_empty() { name } else { format!("{rel}/{name}") };
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                walk(&e.path(), &path, out);
+            } else if let Ok(bytes) = std::fs::read(e.path()) {
+                out.push(FileInput::new(path, bytes));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, "", &mut out);
+    out
 }
