@@ -107,6 +107,7 @@ fn refactorings(ws: &mut Workspace, path: &str, pos: Position) -> Vec<CodeAction
                 message: format!("{bundle} is deprecated"),
             };
             out.extend(action(ws, format!("Deprecate bundle {bundle}"), kind.clone(), deprecate));
+            out.extend(promotions(ws, &package, &bundle));
             let remove = Operation::RemoveBundle { package, bundle: bundle.clone() };
             out.extend(action(ws, format!("Remove bundle {bundle} (re-wire its channels)"), kind, remove));
         }
@@ -124,6 +125,28 @@ fn refactorings(ws: &mut Workspace, path: &str, pos: Position) -> Vec<CodeAction
             out.extend(action(ws, format!("Remove channel {channel}"), kind, remove));
         }
         _ => {}
+    }
+    out
+}
+
+/// At most this many channels are offered to promote a bundle to.
+const PROMOTIONS: usize = 5;
+
+/// Promote `bundle` to each channel of its package that does not list it (the first
+/// [`PROMOTIONS`]), its edges chosen by the default policy.
+fn promotions(ws: &mut Workspace, package: &str, bundle: &str) -> Vec<CodeAction> {
+    let Some(p) = ws.session().model().package(package) else { return Vec::new() };
+    let channels: Vec<String> =
+        p.channels.iter().filter(|c| c.entry(bundle).is_none()).take(PROMOTIONS).map(|c| c.name.clone()).collect();
+    let mut out = Vec::new();
+    for channel in channels {
+        let op = Operation::Promote {
+            package: package.to_string(),
+            bundle: bundle.to_string(),
+            channel: channel.clone(),
+            edge: Default::default(),
+        };
+        out.extend(action(ws, format!("Promote {bundle} to channel {channel}"), CodeActionKind::REFACTOR, op));
     }
     out
 }

@@ -374,3 +374,29 @@ fn an_indexignore_edit_brings_back_the_files_it_no_longer_ignores() {
     assert!(!found.is_empty());
     c.stop();
 }
+
+#[test]
+fn a_bundle_can_be_promoted_to_the_channels_that_do_not_list_it() {
+    let catalog = Catalog::new("promote");
+    let mut c = Client::initialized(&catalog);
+    let package = catalog.uri("foo/package.yaml");
+    let mut text = catalog.text("foo/package.yaml");
+    text.push_str("---\nschema: olm.channel\npackage: foo\nname: fast\nentries:\n- name: foo.v1.0.0\n");
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": package, "languageId": "yaml", "version": 1, "text": text}}),
+    );
+    let at = json!({"start": {"line": 9, "character": 10}, "end": {"line": 9, "character": 10}});
+    let params = json!({"textDocument": {"uri": package}, "range": at, "context": {"diagnostics": []}});
+    let actions = c.request("textDocument/codeAction", params).unwrap();
+    let promote = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"] == "Promote foo.v1.0.1 to channel fast")
+        .unwrap_or_else(|| panic!("{actions:#}"));
+    assert_eq!(promote["kind"], "refactor");
+    let edits = promote["edit"]["changes"][&package].as_array().unwrap();
+    assert!(edits.iter().any(|e| e["newText"].as_str().unwrap().contains("foo.v1.0.1")), "{edits:?}");
+    c.stop();
+}
