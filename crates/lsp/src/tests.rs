@@ -400,3 +400,43 @@ fn a_bundle_can_be_promoted_to_the_channels_that_do_not_list_it() {
     assert!(edits.iter().any(|e| e["newText"].as_str().unwrap().contains("foo.v1.0.1")), "{edits:?}");
     c.stop();
 }
+
+#[test]
+fn json_catalogs_channels_and_packages() {
+    let catalog = Catalog::new("json");
+    let json_file = concat!(
+        "{\"schema\": \"olm.package\", \"name\": \"bar\", \"defaultChannel\": \"alpha\"}\n",
+        "{\"schema\": \"olm.channel\", \"package\": \"bar\", \"name\": \"alpha\",\n",
+        " \"entries\": [{\"name\": \"bar.v1\"}, {\"name\": \"bar.v2\", \"replaces\": \"bar.v1\"}]}\n",
+        "{\"schema\": \"olm.bundle\", \"package\": \"bar\", \"name\": \"bar.v1\", \"image\": \"r/bar:1\",\n",
+        " \"properties\": [{\"type\": \"olm.package\", \"value\": {\"packageName\": \"bar\", \"version\": \"1.0.0\"}}]}\n",
+        "{\"schema\": \"olm.bundle\", \"package\": \"bar\", \"name\": \"bar.v2\", \"image\": \"r/bar:2\",\n",
+        " \"properties\": [{\"type\": \"olm.package\", \"value\": {\"packageName\": \"bar\", \"version\": \"2.0.0\"}}]}\n",
+    );
+    std::fs::create_dir_all(catalog.0.join("bar")).unwrap();
+    std::fs::write(catalog.0.join("bar/catalog.json"), json_file).unwrap();
+    let mut c = Client::initialized(&catalog);
+    let uri = catalog.uri("bar/catalog.json");
+    // `"replaces": "bar.v1"` on line 2: the name inside the quotes, 66..72.
+    let col = json_file.lines().nth(2).unwrap().rfind("bar.v1").unwrap() as u32;
+    let def = c.at("textDocument/definition", &uri, 2, col + 1, json!({}));
+    let line3 = json_file.lines().nth(3).unwrap();
+    let start = line3.find("bar.v1").unwrap() as u64;
+    assert_eq!(
+        def[0]["range"],
+        json!({"start": {"line": 3, "character": start}, "end": {"line": 3, "character": start + 6}})
+    );
+    // The default channel: its head; the package: its channels.
+    let col = json_file.lines().next().unwrap().rfind("alpha").unwrap() as u32;
+    let hover = c.at("textDocument/hover", &uri, 0, col, json!({}));
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(
+        text.contains("**channel** `alpha`") && text.contains("head: `bar.v2`") && text.contains("the default channel"),
+        "{text}"
+    );
+    let col = json_file.find("\"bar\"").unwrap() as u32 + 1;
+    let hover = c.at("textDocument/hover", &uri, 0, col, json!({}));
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("**package** `bar`") && text.contains("channels: `alpha`"), "{text}");
+    c.stop();
+}
