@@ -109,7 +109,8 @@ impl Server {
         }
         let id = req.id.clone();
         let result = match self.workspace.as_mut() {
-            Some(ws) => dispatch(ws, &req),
+            Some(ws) => guarded(|| dispatch(ws, &req))
+                .unwrap_or_else(|e| Err(error(req.id.clone(), ErrorCode::InternalError, e))),
             None => empty_answer(&req),
         };
         self.publish(connection);
@@ -157,7 +158,9 @@ impl Server {
             self.workspace = dir.map(Workspace::open);
         }
         let Some(ws) = self.workspace.as_mut() else { return };
-        documents(ws, &note);
+        if let Err(e) = guarded(|| documents(ws, &note)) {
+            eprintln!("olm-catalog lsp: {}: {e}", note.method);
+        }
         self.publish(connection);
     }
 
@@ -169,6 +172,15 @@ impl Server {
             let _ = connection.sender.send(Message::Notification(note));
         }
     }
+}
+
+/// `f`'s value, or the message of a panic in it: a bug answers one request with an error (and
+/// is reported on standard error) instead of ending the server.
+fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|p| {
+        let what = p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned());
+        format!("internal error: {}", what.unwrap_or_else(|| "a panic".into()))
+    })
 }
 
 /// Document notifications: open, change, close, save, files changed on disk.
@@ -272,4 +284,16 @@ fn dispatch(ws: &mut Workspace, req: &Request) -> Result<Value, Response> {
         }
         _ => return empty_answer(req),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::guarded;
+
+    #[test]
+    fn a_panic_becomes_an_error_message() {
+        assert_eq!(guarded(|| 1), Ok(1));
+        let e = guarded(|| -> u8 { panic!("bug {}", 7) }).unwrap_err();
+        assert_eq!(e, "internal error: bug 7");
+    }
 }
