@@ -273,13 +273,20 @@ pub fn completion(ws: &mut Workspace, path: &str, pos: Position) -> Vec<Completi
     }
 }
 
-/// Document symbols: each package of the file, its channels (their entries) and bundles.
+/// Document symbols: each package of the file (when its blob is there) holding its channels
+/// (holding their entries) and bundles; channels and bundles of a package blob elsewhere at the
+/// top. A symbol's range runs over its children's.
 pub fn document_symbols(ws: &mut Workspace, path: &str) -> Vec<DocumentSymbol> {
     let Some(text) = ws.text(path) else { return Vec::new() };
     let lines = Lines::new(&text);
     let found = ws.names_in(path);
     let symbol = |o: &Occurrence, kind, children: Vec<DocumentSymbol>| {
         let range = lines.token(o.pos);
+        let mut range_all = range;
+        for c in &children {
+            range_all.start = range_all.start.min(c.range.start);
+            range_all.end = range_all.end.max(c.range.end);
+        }
         #[allow(deprecated)]
         DocumentSymbol {
             name: o.text.clone(),
@@ -287,33 +294,42 @@ pub fn document_symbols(ws: &mut Workspace, path: &str) -> Vec<DocumentSymbol> {
             kind,
             tags: None,
             deprecated: None,
-            range,
+            range: range_all,
             selection_range: range,
             children: (!children.is_empty()).then_some(children),
         }
     };
-    let mut out = Vec::new();
+    let mut packages: Vec<(&Occurrence, Vec<DocumentSymbol>)> = Vec::new();
+    let mut items: Vec<(&str, DocumentSymbol)> = Vec::new();
     for o in &found {
-        let children = match &o.kind {
-            Kind::Definition(Target::Channel(..)) => {
-                let entries = found.iter().filter(|e| is_entry_of(e, &o.text));
-                entries.map(|e| symbol(e, SymbolKind::ENUM_MEMBER, Vec::new())).collect()
+        match &o.kind {
+            Kind::Definition(Target::Package(_)) => packages.push((o, Vec::new())),
+            Kind::Definition(Target::Channel(p, c)) => {
+                let entries = found.iter().filter(|e| is_entry_of(e, p, c));
+                let entries = entries.map(|e| symbol(e, SymbolKind::ENUM_MEMBER, Vec::new())).collect();
+                items.push((p, symbol(o, SymbolKind::ENUM, entries)));
             }
-            _ => Vec::new(),
-        };
-        let kind = match &o.kind {
-            Kind::Definition(Target::Package(_)) => SymbolKind::PACKAGE,
-            Kind::Definition(Target::Channel(..)) => SymbolKind::ENUM,
-            Kind::Definition(Target::Bundle(..)) => SymbolKind::OBJECT,
-            _ => continue,
-        };
-        out.push(symbol(o, kind, children));
+            Kind::Definition(Target::Bundle(p, _)) => items.push((p, symbol(o, SymbolKind::OBJECT, Vec::new()))),
+            _ => {}
+        }
     }
+    let mut top = Vec::new();
+    for (package, item) in items {
+        match packages.iter_mut().find(|(o, _)| o.text == package) {
+            Some((_, children)) => children.push(item),
+            None => top.push(item),
+        }
+    }
+    let mut out: Vec<DocumentSymbol> =
+        packages.into_iter().map(|(o, children)| symbol(o, SymbolKind::PACKAGE, children)).collect();
+    out.extend(top);
     out
 }
 
-fn is_entry_of(o: &Occurrence, channel: &str) -> bool {
-    matches!(&o.kind, Kind::Reference(Target::Bundle(..), "name")) && o.channel.as_deref() == Some(channel)
+/// Whether `o` is the name of an entry of channel `channel` of package `package`.
+fn is_entry_of(o: &Occurrence, package: &str, channel: &str) -> bool {
+    matches!(&o.kind, Kind::Reference(Target::Bundle(p, _), "name") if p == package)
+        && o.channel.as_deref() == Some(channel)
 }
 
 /// Workspace symbols: every package, channel and bundle whose name contains `query`.

@@ -298,9 +298,18 @@ fn symbols_of_a_document_and_of_the_workspace() {
     let doc = c
         .request("textDocument/documentSymbol", json!({"textDocument": {"uri": catalog.uri("foo/package.yaml")}}))
         .unwrap();
+    assert_eq!(doc.as_array().unwrap().len(), 1, "{doc:#}");
     assert_eq!(doc[0]["name"], "foo");
-    assert_eq!(doc[1]["name"], "stable");
-    assert_eq!(doc[1]["children"].as_array().unwrap().len(), 6);
+    let stable = &doc[0]["children"][0];
+    assert_eq!(stable["name"], "stable");
+    assert_eq!(stable["children"].as_array().unwrap().len(), 6);
+    assert_eq!(stable["range"]["end"]["line"], 18, "the channel's range runs over its entries");
+    assert_eq!(doc[0]["range"]["end"]["line"], 18);
+    // bundles.yaml has no package blob: its bundles are at the top.
+    let doc = c
+        .request("textDocument/documentSymbol", json!({"textDocument": {"uri": catalog.uri("foo/bundles.yaml")}}))
+        .unwrap();
+    assert_eq!(doc.as_array().unwrap().len(), 6);
     let found = c.request("workspace/symbol", json!({"query": "v1.1"})).unwrap();
     let names: Vec<&str> = found.as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["foo.v1.1.0", "foo.v1.1.1", "foo.v1.1.2"]);
