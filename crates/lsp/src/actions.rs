@@ -82,6 +82,13 @@ fn quick_fix(ws: &mut Workspace, path: &str, d: &lsp_types::Diagnostic) -> Optio
             };
             action(ws, title, CodeActionKind::QUICKFIX, op)
         }
+        "entry-without-bundle" => {
+            let (o, _) = at(ws, path, d.range.start)?;
+            let Kind::Reference(Target::Bundle(package, bundle), "name") = &o.kind else { return None };
+            let title = format!("Remove the entry {bundle}, which has no bundle (re-wire its channels)");
+            let op = Operation::RemoveBundle { package: package.clone(), bundle: bundle.clone() };
+            action(ws, title, CodeActionKind::QUICKFIX, op)
+        }
         "default-channel-unset" => {
             let file_packages = ws.session().session().file_packages(path);
             let package = file_packages.into_iter().next()?;

@@ -449,3 +449,42 @@ fn json_catalogs_channels_and_packages() {
     assert!(text.contains("**package** `bar`") && text.contains("channels: `alpha`"), "{text}");
     c.stop();
 }
+
+#[test]
+fn an_entry_without_a_bundle_has_a_quick_fix_removing_it() {
+    let catalog = Catalog::new("dangling");
+    let bundles: Vec<String> = catalog.text("foo/bundles.yaml").split("---\n").map(String::from).collect();
+    let kept: Vec<String> = bundles.into_iter().filter(|b| !b.contains("name: foo.v1.0.1\n")).collect();
+    std::fs::write(catalog.0.join("foo/bundles.yaml"), kept.join("---\n")).unwrap();
+    let mut c = Client::initialized(&catalog);
+    let package = catalog.uri("foo/package.yaml");
+    let diags = c.diagnostics(&package).unwrap();
+    let dangling: Vec<Value> = diags.into_iter().filter(|d| d["code"] == "entry-without-bundle").collect();
+    let params =
+        json!({"textDocument": {"uri": package}, "range": dangling[0]["range"], "context": {"diagnostics": dangling}});
+    let actions = c.request("textDocument/codeAction", params).unwrap();
+    assert_eq!(actions[0]["title"], "Remove the entry foo.v1.0.1, which has no bundle (re-wire its channels)");
+    // Applied: the entry is gone, and no finding is left but the gap.
+    let mut text = catalog.text("foo/package.yaml");
+    let mut edits: Vec<Value> = actions[0]["edit"]["changes"][&package].as_array().unwrap().clone();
+    edits.sort_by_key(|e| {
+        std::cmp::Reverse((e["range"]["start"]["line"].as_u64(), e["range"]["start"]["character"].as_u64()))
+    });
+    for e in edits {
+        let lines = crate::convert::Lines::new(&text);
+        let range: lsp_types::Range = serde_json::from_value(e["range"].clone()).unwrap();
+        let (start, end) = (lines.offset(range.start), lines.offset(range.end));
+        text.replace_range(start..end, e["newText"].as_str().unwrap());
+    }
+    // Re-wired as the edit engine removes a bundle: who replaced it skips it (users on it still
+    // upgrade).
+    assert!(!text.contains("- name: foo.v1.0.1"), "{text}");
+    assert!(text.contains("- name: foo.v1.0.2\n  replaces: foo.v1.0.0\n"), "{text}");
+    assert!(text.contains("  skips:\n  - foo.v1.0.1\n"), "{text}");
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": package, "languageId": "yaml", "version": 1, "text": text}}),
+    );
+    assert_eq!(codes(&c.diagnostics(&package).unwrap()), ["z-stream-gap"]);
+    c.stop();
+}
