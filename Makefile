@@ -40,6 +40,9 @@ setup:
 	@# pages `make install` installs, and bash loads its completions (tests/cli_install.rs).
 	@command -v pre-commit >/dev/null && command -v man >/dev/null && command -v bash >/dev/null || \
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pre-commit man-db bash >/dev/null; }
+	@# The real editor of tests/lsp_neovim.rs (the language server driven by Neovim, headless).
+	@command -v nvim >/dev/null || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim >/dev/null; }
 
 build: setup
 	$(CARGO) build --release

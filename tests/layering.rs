@@ -786,6 +786,7 @@ const CRATE_SOURCES: &[(&str, &[&str])] = &[
     ("crates/tools/src", &[]),
     ("crates/crd-safety/src", &[]),
     ("crates/wasm/src", &["wasm"]),
+    ("crates/lsp/src", &["lsp"]),
 ];
 
 /// Reads every crate's `src/`: every library file, except test-only module files.

@@ -4,8 +4,8 @@
 use clap::{Parser, Subcommand};
 
 use crate::commands::{
-    cli_reference, completions, convert_template, crd_safety, deps, diff, edit, graph, man, operatorgroup, path, rbac,
-    render, resolve, template, validate,
+    cli_reference, completions, convert_template, crd_safety, deps, diff, edit, graph, lsp, man, operatorgroup, path,
+    rbac, render, resolve, template, validate,
 };
 use crate::output::{Fail, EXIT_CODES};
 
@@ -83,6 +83,10 @@ pub enum Command {
     /// Write the man pages (`olm-catalog.1`, one per command) into a directory.
     #[command(after_help = man::EXIT_CODES)]
     Man(man::Args),
+    /// Run the language server (LSP 3.17 over standard input and output) for editors: findings
+    /// as you type, hover, navigation, completion, symbols, quick fixes and rename.
+    #[command(after_help = lsp::EXIT_CODES)]
+    Lsp(lsp::Args),
     /// Print this command line's reference (docs/cli.md) as Markdown.
     #[command(name = "__cli-reference", hide = true)]
     CliReference,
@@ -107,6 +111,7 @@ impl Command {
             Command::ConvertTemplate(a) => convert_template::run(&a, out),
             Command::Completions(a) => completions::run(&a, out),
             Command::Man(a) => man::run(&a, out),
+            Command::Lsp(a) => lsp::run(&a, out),
             Command::CliReference => cli_reference::run(out),
         }
     }

@@ -52,6 +52,11 @@ impl EditSession {
         &self.model
     }
 
+    /// The validation session underneath (each file's blobs, the packages a file names).
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
     /// Every file, by path.
     pub fn files(&self) -> impl Iterator<Item = (&str, &[u8])> {
         self.session.files()

@@ -131,7 +131,8 @@ pub enum Operation {
         channel: Option<String>,
     },
     /// Remove a bundle from every channel and the catalog; entries that replaced or skipped it
-    /// are re-wired so that every version that reached it still reaches each channel's head.
+    /// are re-wired so that every version that reached it still reaches each channel's head. A
+    /// name only entries list (no bundle has it: `entry-without-bundle`) is removed from them.
     RemoveBundle {
         /// The package.
         package: String,

@@ -449,7 +449,11 @@ fn undeprecate_quietly(
 }
 
 fn remove_bundle(ctx: &mut Ctx<'_>, op: &Operation, p: &Package, name: &str) -> Result<Vec<TextEdit>, EditError> {
-    bundle_exists(p, name)?;
+    // A name only entries list (an entry without a bundle) is removed from them, re-wired.
+    let dangling = p.bundle(name).is_none() && p.channels.iter().any(|c| c.entry(name).is_some());
+    if !dangling {
+        bundle_exists(p, name)?;
+    }
     let mut out = Vec::new();
     for ch in p.channels.iter().filter(|c| c.source.is_some()) {
         let Some(gone) = ch.entry(name) else { continue };
@@ -474,9 +478,10 @@ fn remove_bundle(ctx: &mut Ctx<'_>, op: &Operation, p: &Package, name: &str) -> 
         }
         out.push(doc.remove_item(root.member("entries").expect("entries"), gone.index));
     }
-    let b = p.bundle(name).expect("checked");
-    let (doc, root) = ctx.blob(&b.source)?;
-    out.push(doc.remove_root(&root));
+    if let Some(b) = p.bundle(name) {
+        let (doc, root) = ctx.blob(&b.source)?;
+        out.push(doc.remove_root(&root));
+    }
     out.extend(undeprecate_quietly(ctx, p, declcfg::SCHEMA_BUNDLE, name)?);
     Ok(out)
 }

@@ -11,6 +11,7 @@ pub mod edit;
 pub mod graph;
 pub mod graph_svg;
 pub mod man;
+pub mod lsp;
 pub mod operatorgroup;
 pub mod path;
 pub mod rbac;

@@ -1,0 +1,215 @@
+//! `olm-catalog lsp` as an editor runs it: the binary over pipes, framed JSON-RPC in and out. A
+//! malformed message, JSON that is no message, a broken header, an unknown method and requests
+//! out of order are each answered and the server reads on; the findings of the catalog
+//! (tests/fixtures/lsp-catalog) are published; `shutdown` then `exit` ends it with code 0, `exit`
+//! alone with 1; the Helix configuration of docs/editors.md starts a server that answers. The
+//! protocol's features are tested in crates/lsp (its in-memory connection).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use serde_json::{json, Value};
+
+struct Server {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+impl Server {
+    fn start() -> Server {
+        Server::start_as(env!("CARGO_BIN_EXE_olm-catalog"), &["lsp", "--stdio"], None)
+    }
+
+    /// `command args`, with `path` as PATH when given.
+    fn start_as(command: &str, args: &[&str], path: Option<&std::ffi::OsStr>) -> Server {
+        let mut cmd = Command::new(command);
+        if let Some(path) = path {
+            cmd.env("PATH", path);
+        }
+        let mut child =
+            cmd.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("start olm-catalog lsp");
+        let input = child.stdin.take().unwrap();
+        let output = BufReader::new(child.stdout.take().unwrap());
+        Server { child, input, output }
+    }
+
+    fn send_raw(&mut self, body: &str) {
+        write!(self.input, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        self.input.flush().unwrap();
+    }
+
+    fn send(&mut self, message: Value) {
+        self.send_raw(&message.to_string());
+    }
+
+    fn recv(&mut self) -> Value {
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            assert!(self.output.read_line(&mut line).unwrap() > 0, "the server closed its output");
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(v) = line.strip_prefix("Content-Length: ") {
+                length = v.parse().unwrap();
+            }
+        }
+        let mut body = vec![0; length];
+        self.output.read_exact(&mut body).unwrap();
+        serde_json::from_slice(&body).unwrap()
+    }
+
+    /// Messages until the response with `id` (ids compared as JSON), that response last.
+    fn until(&mut self, id: Value) -> Vec<Value> {
+        let mut seen = Vec::new();
+        loop {
+            let m = self.recv();
+            let done = m.get("method").is_none() && m["id"] == id;
+            seen.push(m);
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    fn exit_code(mut self) -> Option<i32> {
+        drop(self.input);
+        self.child.wait().unwrap().code()
+    }
+}
+
+fn catalog(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("olm-lsp-pipes-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("foo")).unwrap();
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lsp-catalog/foo");
+    for f in ["package.yaml", "bundles.yaml"] {
+        std::fs::copy(from.join(f), dir.join("foo").join(f)).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn bad_messages_are_answered_and_the_session_goes_on_to_a_clean_exit() {
+    let dir = catalog("clean");
+    let mut s = Server::start();
+    s.send(json!({"jsonrpc": "2.0", "id": 1, "method": "textDocument/hover", "params": {}}));
+    assert_eq!(s.until(json!(1)).last().unwrap()["error"]["code"], -32002, "before initialize");
+    let root = format!("file://{}", dir.display());
+    s.send(json!({"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {"capabilities": {}, "rootUri": root}}));
+    let init = s.until(json!(2)).pop().unwrap();
+    assert_eq!(init["result"]["serverInfo"]["name"], "olm-catalog");
+    s.send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    s.send_raw("{this is not json");
+    assert_eq!(s.until(Value::Null).pop().unwrap()["error"]["code"], -32700);
+    s.send_raw("[1, 2, 3]");
+    assert_eq!(s.until(Value::Null).pop().unwrap()["error"]["code"], -32600);
+    write!(s.input, "Content-Type: nothing-else\r\nNot a header\r\n").unwrap();
+    s.send(json!({"jsonrpc": "2.0", "id": 3, "method": "olm/nothing", "params": {}}));
+    let seen = s.until(json!(3));
+    assert_eq!(seen.last().unwrap()["error"]["code"], -32601);
+    let published: Vec<&Value> = seen.iter().filter(|m| m["method"] == "textDocument/publishDiagnostics").collect();
+    assert_eq!(published.len(), 1, "{seen:?}");
+    assert!(published[0]["params"]["uri"].as_str().unwrap().ends_with("foo/package.yaml"));
+    assert_eq!(published[0]["params"]["diagnostics"][0]["code"], "z-stream-gap");
+    s.send(json!({"jsonrpc": "2.0", "id": 4, "method": "shutdown"}));
+    assert_eq!(s.until(json!(4)).pop().unwrap()["result"], Value::Null);
+    s.send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert_eq!(s.exit_code(), Some(0));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn exit_without_shutdown_and_a_closed_input_end_with_code_1() {
+    let mut s = Server::start();
+    s.send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert_eq!(s.exit_code(), Some(1));
+    let s = Server::start();
+    assert_eq!(s.exit_code(), Some(1), "input closed without a message");
+}
+
+#[test]
+fn the_helix_configuration_of_the_docs_starts_the_server() {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/editors.md")).unwrap();
+    let block = doc.split_once("## Helix").unwrap().1.split_once("```toml\n").unwrap().1.split_once("\n```").unwrap().0;
+    let config: toml::Table = block.parse().expect("languages.toml as Helix reads it");
+    let server = &config["language-server"]["olm-catalog"];
+    let languages = config["language"].as_array().unwrap();
+    for name in ["yaml", "json"] {
+        let language = languages.iter().find(|l| l["name"].as_str() == Some(name)).unwrap();
+        assert!(language["language-servers"].as_array().unwrap().iter().any(|s| s.as_str() == Some("olm-catalog")));
+    }
+    let command = server["command"].as_str().unwrap();
+    let args: Vec<&str> = server["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+    let bin = Path::new(env!("CARGO_BIN_EXE_olm-catalog"));
+    let path = std::env::join_paths(
+        std::iter::once(bin.parent().unwrap().to_path_buf())
+            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+    )
+    .unwrap();
+    let dir = catalog("helix");
+    let mut s = Server::start_as(command, &args, Some(&path));
+    let root = format!("file://{}", dir.display());
+    s.send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}, "rootUri": root}}));
+    assert_eq!(s.until(json!(1)).pop().unwrap()["result"]["capabilities"]["hoverProvider"], true);
+    s.send(json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}));
+    s.until(json!(2));
+    s.send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert_eq!(s.exit_code(), Some(0));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// (file, line, code, message) of every finding, sorted.
+type Found = Vec<(String, u64, String, String)>;
+
+#[test]
+fn the_findings_published_for_a_real_catalog_are_validates() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/fbc/kube-descheduler");
+    let dir = dir.canonicalize().expect("the shared catalogs are present");
+    let cli = Command::new(env!("CARGO_BIN_EXE_olm-catalog"))
+        .args(["validate", "--format", "json"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&cli.stdout).unwrap();
+    let mut expected: Found = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["file"].as_str().unwrap().to_string(),
+                d["line"].as_u64().unwrap(),
+                d["code"].to_string(),
+                d["message"].to_string(),
+            )
+        })
+        .collect();
+    expected.sort();
+    assert!(expected.len() > 50, "kube-descheduler has findings: {}", expected.len());
+
+    let mut s = Server::start();
+    let root = format!("file://{}", dir.display());
+    s.send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}, "rootUri": root}}));
+    s.until(json!(1));
+    s.send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    s.send(json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}));
+    let mut published: Found = Vec::new();
+    for m in s.until(json!(2)).iter().filter(|m| m["method"] == "textDocument/publishDiagnostics") {
+        let file = m["params"]["uri"].as_str().unwrap().strip_prefix("file://").unwrap().to_string();
+        for d in m["params"]["diagnostics"].as_array().unwrap() {
+            let line = d["range"]["start"]["line"].as_u64().unwrap()
+                + u64::from(
+                    d["range"] != json!({"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}),
+                );
+            published.push((file.clone(), line, d["code"].to_string(), d["message"].to_string()));
+        }
+    }
+    published.sort();
+    assert_eq!(published, expected);
+    s.send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert_eq!(s.exit_code(), Some(0));
+}
