@@ -1,14 +1,14 @@
 //! The CLI's allocator (mimalloc) and the settings that keep a run's peak resident set close to
-//! its live heap (docs/performance.md, "Whole processes"): both measured with
+//! its live heap (docs/performance.md, "Whole processes, beside upstream"): both measured with
 //! `benches/whole_process.rs`.
 //!
 //! - No transparent huge pages: mimalloc asks for them on its arenas, and each 2 MiB page is then
 //!   resident as a whole when a byte of it is touched (community-v4.20 peaked at 68 MB with them,
 //!   43 MB without; a trivial catalog at 12.5 MB, 7 MB without).
-//! - Freed memory given back at once (`purge_delay` 0, mimalloc v3's default being a second, longer
-//!   than most runs): pages freed by one thread are not reused by another, and were resident until
-//!   the end (43 MB → 38 MB on community-v4.20, 37 → 32 MB on community-v4.16), for a few percent
-//!   of CPU time in `madvise`.
+//! - Freed memory given back at once (`purge_delay` 0; mimalloc v3's default, a second, is longer
+//!   than most runs, so freed pages stayed resident to the end): 43 MB → 38 MB on
+//!   community-v4.20, 37 → 32 MB on community-v4.16, for some CPU time in `madvise` and in the
+//!   page faults of memory used again.
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
