@@ -14,6 +14,13 @@ export CHROMEDRIVER ?= /usr/bin/chromedriver
 # commit builds the same bytes; scripts/check-wasm.sh checks it).
 NIGHTLY := $(shell cat scripts/nightly-toolchain)
 
+# Upstream's reference harnesses for benches/whole_process.rs, passed on when given (`make bench
+# OPMH=/path/to/opmh`).
+OPMH ?=
+OPMR ?=
+OPMT ?=
+UPSTREAM_HARNESSES = $(foreach v,OPMH OPMR OPMT,$(if $($(v)),$(v)=$(abspath $($(v)))))
+
 .PHONY: all setup build install uninstall pkg test bench-build test-rust test-wasm test-node test-e2e test-wasm-build test-fuzz test-api-docs api-docs serve site bench bench-node cli-reference vsix clean
 
 all: build
@@ -134,9 +141,12 @@ serve: site
 
 ## bench: every benchmark, native and in Node, then one table of the issue's targets (each
 ## benchmark records its own in target/bench-targets.tsv; scripts/bench-table.mjs prints them).
+## Upstream's harnesses, built as ../shared/upstream/README.md says (never by this Makefile), run
+## beside the CLI in benches/whole_process.rs: OPMH=, OPMR=, OPMT= name them (else they are looked
+## up on PATH and in ../scratch/upstream; without them their rows say upstream was not measured).
 bench: setup pkg build
 	@mkdir -p target && rm -f target/bench-targets.tsv
-	$(CARGO) bench
+	$(UPSTREAM_HARNESSES) $(CARGO) bench
 	$(CARGO) build --release --example native_phases
 	BENCH_TARGETS=$(CURDIR)/target/bench-targets.tsv node tests/node/bench.mjs
 	@node scripts/bench-table.mjs

@@ -10,11 +10,10 @@
 //! included). Every figure is measured in the same run, on both cores; (b) and (d) also in CPU
 //! time (every thread's), on which their ratio is judged, since the machine is shared.
 //!
-//! Targets (issues 15 and 33), recorded for `make bench`'s table: (e) ≥ 20× faster than upstream
-//! opm's `validate` measured on this machine (1.64 s on community-v4.20, 4.78 s on the 57 MB
-//! `olm.bundle.object` catalog: opm cannot be built here, so its times are the issue's), and
-//! (d) ≤ 1.2× the baseline (b) on community-v4.20, community-v4.16 and the 57 MB catalog; the
-//! ratio to the bare parse (a) is recorded for information.
+//! Target (issue 33), recorded for `make bench`'s table: (d) ≤ 1.2× the baseline (b) on
+//! community-v4.20, community-v4.16 and the 57 MB catalog; the ratio to the bare parse (a) and the
+//! time from disk (e) are recorded for information. The comparison with upstream's `opm validate`
+//! is of whole processes, both measured in the same run: `benches/whole_process.rs`.
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -29,18 +28,14 @@ use olm_catalog::declcfg::load_files;
 use olm_catalog::internals::{parse_and_decode, parse_only};
 use olm_catalog::validate::{validate_files, validate_loaded};
 
-/// opm validate's wall time on this machine, from the issue (seconds).
-const OPM_COMMUNITY_V4_20: f64 = 1.64;
-const OPM_BUNDLE_OBJECT_57MB: f64 = 4.78;
-
 fn main() {
     let runs = common::runs();
-    let catalogs: [(&str, PathBuf, Option<f64>); 3] = [
-        ("community-v4.20", common::fbc_dir().join("community-v4.20"), Some(OPM_COMMUNITY_V4_20)),
-        ("community-v4.16", common::fbc_dir().join("community-v4.16"), None),
-        ("bundle-object 57 MB", common::bundle_object_catalog(), Some(OPM_BUNDLE_OBJECT_57MB)),
+    let catalogs: [(&str, PathBuf); 3] = [
+        ("community-v4.20", common::fbc_dir().join("community-v4.20")),
+        ("community-v4.16", common::fbc_dir().join("community-v4.16")),
+        ("bundle-object 57 MB", common::bundle_object_catalog()),
     ];
-    for (name, dir, opm) in catalogs {
+    for (name, dir) in catalogs {
         let files = common::read(&dir);
         let bytes: usize = files.iter().map(|f| f.content.len()).sum();
         let mb = bytes as f64 / 1e6;
@@ -96,13 +91,6 @@ fn main() {
             &format!("validate {name} / bare parse (trees dropped, payloads not decoded)"),
             &format!("{bare:.2}×"),
         );
-        if let Some(opm) = opm {
-            let speedup = opm / secs(from_disk);
-            common::target(
-                &format!("validate {name} from disk ≥ 20× opm ({opm} s)"),
-                &format!("{:.3} s = {speedup:.0}×", secs(from_disk)),
-                speedup >= 20.0,
-            );
-        }
+        common::info(&format!("validate {name} from disk, in process"), &format!("{:.3} s", secs(from_disk)));
     }
 }

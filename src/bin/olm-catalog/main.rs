@@ -16,6 +16,8 @@ fn main() {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
+mod alloc;
+#[cfg(not(target_arch = "wasm32"))]
 mod args;
 #[cfg(not(target_arch = "wasm32"))]
 mod catalog;
@@ -33,12 +35,9 @@ mod output;
 mod save;
 
 #[cfg(not(target_arch = "wasm32"))]
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-#[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {
     use clap::Parser as _;
+    alloc::configure();
     let cli = match cli::Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

@@ -98,7 +98,13 @@ pub fn emit(
     out: &mut String,
 ) -> Result<(), Fail> {
     let Some(dir) = dir else {
-        out.push_str(&if loaded_only { write::write_loaded(cfg, format) } else { write::write(cfg, format) });
+        let text = if loaded_only { write::write_loaded(cfg, format) } else { write::write(cfg, format) };
+        // Taken, not copied, when nothing precedes it: a render's output can be tens of MB.
+        if out.is_empty() {
+            *out = text;
+        } else {
+            out.push_str(&text);
+        }
         return Ok(());
     };
     let expect = if force { Expect::Anything } else { Expect::Absent };
