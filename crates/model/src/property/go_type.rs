@@ -274,6 +274,10 @@ fn plainly_fine(
     if fields.len() > 64 {
         return false;
     }
+    // A struct of strings and an object of strings (most of them): any key may fold to any field.
+    if table.all_strings && members.iter().all(|m| matches!(m.value.value, Value::String(_) | Value::Null)) {
+        return true;
+    }
     let mut seen = 0u64;
     for m in members {
         let key = m.key.as_str();
@@ -313,6 +317,8 @@ struct StructTable {
     take_string: u64,
     take_bool: u64,
     take_anything: u64,
+    /// Every field takes any string.
+    all_strings: bool,
 }
 
 /// The tables of every struct the public types reach, by the address of the struct's field list,
@@ -340,6 +346,7 @@ impl StructTable {
             take_string: 0,
             take_bool: 0,
             take_anything: 0,
+            all_strings: false,
         };
         for (f, (_, ty)) in fields.iter().enumerate().take(64) {
             let bit = 1 << f;
@@ -354,6 +361,7 @@ impl StructTable {
                 _ => {}
             }
         }
+        t.all_strings = fields.len() <= 64 && t.take_string.count_ones() as usize == fields.len();
         t
     }
 }
@@ -427,6 +435,16 @@ mod tests {
             check(&node(r#"{"Version":"1","version":1}"#), &PACKAGE).unwrap_err(),
             "json: cannot unmarshal number into Go struct field Package.version of type string"
         );
+    }
+
+    /// An object of strings decodes into a struct of strings whatever its keys fold to.
+    #[test]
+    fn objects_of_strings_fit_structs_of_strings() {
+        assert!(check(&node(r#"{"group":"g","Kind":"k","KIND":"l","version":null,"other":"x"}"#), &GVK).is_ok());
+        assert!(check(&node(r#"{"group":"g","kind":1}"#), &GVK).is_err());
+        assert!(check(&node(r#"{"provider":{"name":"x","url":"u"},"links":[{"name":"a","url":"b"}]}"#), &CSV_METADATA)
+            .is_ok());
+        assert!(check(&node(r#"{"links":[{"name":"a","url":["b"]}]}"#), &CSV_METADATA).is_err());
     }
 
     #[test]
