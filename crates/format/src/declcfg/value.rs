@@ -181,18 +181,25 @@ pub fn field_index(members: &[Member], field: &str) -> Option<usize> {
     best
 }
 
-/// [`field_index`] of each of a few fields (ASCII names), in one pass over the members. A key folds
-/// to an ASCII field of its own length only when it is its ASCII spelling in some case (a
-/// non-ASCII letter takes more bytes than the ASCII one it folds to); a longer key only when it
-/// holds a non-ASCII letter (the Kelvin sign folds to `k`): an object with such a key is looked up
-/// field by field. Browsers' modules ([`crate::FAST_PATHS`]) always look up field by field.
-#[cfg_attr(any(not(target_arch = "wasm32"), olm_wasm_speed), inline(always))]
+/// [`field_index`] of each of a few fields (ASCII names), in one pass over the members: see
+/// [`find_fields`].
 pub fn field_indexes<const N: usize>(members: &[Member], fields: [&str; N]) -> [Option<usize>; N] {
-    let by_field = || fields.map(|f| field_index(members, f));
-    if !crate::FAST_PATHS {
-        return by_field();
-    }
     let mut out = [None; N];
+    find_fields(members, &fields, &mut out);
+    out
+}
+
+/// `out[f]` = [`field_index`] of `fields[f]`, found in one pass over the members. A key folds to
+/// an ASCII field of its own length only when it is its ASCII spelling in some case (a non-ASCII
+/// letter takes more bytes than the ASCII one it folds to); a longer key only when it holds a
+/// non-ASCII letter (the Kelvin sign folds to `k`): an object with such a key is looked up field
+/// by field. Browsers' modules ([`crate::FAST_PATHS`]) always look up field by field.
+fn find_fields(members: &[Member], fields: &[&str], out: &mut [Option<usize>]) {
+    let by_field =
+        |out: &mut [Option<usize>]| out.iter_mut().zip(fields).for_each(|(o, f)| *o = field_index(members, f));
+    if !crate::FAST_PATHS {
+        return by_field(out);
+    }
     for (i, m) in members.iter().enumerate() {
         let k = m.key.as_bytes();
         let mut longer = false;
@@ -209,10 +216,9 @@ pub fn field_indexes<const N: usize>(members: &[Member], fields: [&str; N]) -> [
             }
         }
         if longer && !(k.len() < 32 && short_ascii(k)) && !k.is_ascii() {
-            return by_field();
+            return by_field(out);
         }
     }
-    out
 }
 
 /// [`field_index`] for each of a list of fields at once, in one pass over an object's members
