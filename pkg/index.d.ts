@@ -539,6 +539,20 @@ export interface SafetyRow {
   new: Routes | null;
   changed: boolean;
   findings: string[];
+  /** Present when OLM v1's next step in the new catalog fails its CRD Upgrade Safety preflight (the installed bundle's `olm.bundle.object` CRDs against the next bundle's): operator-controller refuses it. */
+  blocked?: BlockedStep;
+}
+
+/** An upgrade step OLM v1's CRD Upgrade Safety preflight refuses. */
+export interface BlockedStep {
+  /** The bundle OLM v1 would upgrade to. */
+  next: string;
+  /** The first CRD the preflight refuses. */
+  crd: string;
+  /** The preflight's error, as operator-controller words it (`validating upgrade for CRD "…": …`). */
+  reason: string;
+  /** The codes of its refusals (`crd-type`). */
+  codes: string[];
 }
 
 export interface PackageSafety {

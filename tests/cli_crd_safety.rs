@@ -205,3 +205,35 @@ fn validate_reports_unsafe_crd_upgrades_as_configurable_lints() {
     let catalog = crd_catalog(&d, r#"{"type":"integer","maximum":10}"#, r#"{"type":"integer","maximum":20}"#);
     assert!(!run(&["validate", catalog.to_str().unwrap()]).1.contains("crd-"));
 }
+
+#[test]
+fn diff_shows_an_installed_version_whose_next_olm_v1_step_fails_the_preflight_as_blocked() {
+    let (a, b) = (temp_dir("diff-old"), temp_dir("diff-new"));
+    let old = crd_catalog(&a, r#"{"type":"integer"}"#, r#"{"type":"integer"}"#);
+    let new = crd_catalog(&b, r#"{"type":"integer"}"#, r#"{"type":"string"}"#);
+    let (old, new) = (old.to_str().unwrap(), new.to_str().unwrap());
+    let (_, out) = run(&["diff", old, new, "--format", "json"]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let rows = v["safety"][0]["rows"].as_array().unwrap();
+    let row = rows.iter().find(|r| r["installed"] == "p.v1.0.0").expect("the 1.0.0 row");
+    let blocked = &row["blocked"];
+    assert_eq!(blocked["next"], "p.v1.1.0", "{row}");
+    assert_eq!(blocked["crd"], "widgets.example.com");
+    assert_eq!(blocked["codes"], serde_json::json!(["crd-type"]));
+    assert!(
+        blocked["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("validating upgrade for CRD \"widgets.example.com\": v1: ^.spec.size: type:"),
+        "{blocked}"
+    );
+    assert!(rows.iter().find(|r| r["installed"] == "p.v1.1.0").unwrap().get("blocked").is_none());
+    let (_, text) = run(&["diff", old, new]);
+    assert!(
+        text.contains("blocked (CRD)") && text.contains("blocked: p.v1.0.0 -> p.v1.1.0 (OLM v1): validating upgrade"),
+        "{text}"
+    );
+    // The same catalogs without the narrowing block nothing.
+    let (_, out) = run(&["diff", old, old, "--format", "json"]);
+    assert!(!out.contains("\"blocked\""), "{out}");
+}

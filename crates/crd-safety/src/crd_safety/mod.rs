@@ -36,7 +36,7 @@ pub use lints::{add_to_report, catalog_lints};
 pub use outcome::{CrdCheck, CrdFinding, Outcome, Verdict};
 pub use rules::Check;
 pub use schema::{Schema, SchemaError, MAX_DEPTH, MAX_SCHEMAS};
-pub use sets::{compare_crd_sets, crds_in_file, stored_versions, FoundCrd};
+pub use sets::{compare_crd_sets, crds_in_file, crds_of_bundle, stored_versions, FoundCrd};
 pub use text::pairs_text;
 
 use serde::Serialize;

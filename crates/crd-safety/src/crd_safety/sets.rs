@@ -35,6 +35,19 @@ pub fn crds_in_file(path: &str, bytes: &[u8]) -> (Vec<FoundCrd>, Vec<Diagnostic>
     (found, problems)
 }
 
+/// The CRDs a catalog bundle embeds (its `olm.bundle.object` properties), each located at its
+/// property.
+pub fn crds_of_bundle(bundle: &crate::model::Bundle) -> Vec<FoundCrd> {
+    let mut found = Vec::new();
+    for (i, p) in bundle.raw_properties.iter().enumerate() {
+        let Some(manifest) = p.bundle_object().filter(is_crd) else { continue };
+        let location = bundle.source.at(p.pos, format!("/properties/{i}"));
+        let name = crd_name(&manifest).unwrap_or("").to_string();
+        found.push(FoundCrd { name, location, crd: read_crd(&manifest) });
+    }
+    found
+}
+
 /// The versions a cluster running `old` stores objects in: its `status.storedVersions`, or
 /// when it has none (a CRD as a bundle ships it) its storage version.
 pub fn stored_versions(old: &Crd) -> Vec<String> {
