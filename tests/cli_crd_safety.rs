@@ -237,3 +237,28 @@ fn diff_shows_an_installed_version_whose_next_olm_v1_step_fails_the_preflight_as
     let (_, out) = run(&["diff", old, old, "--format", "json"]);
     assert!(!out.contains("\"blocked\""), "{out}");
 }
+
+#[test]
+fn path_says_which_steps_fail_the_crd_checks() {
+    let d = temp_dir("path");
+    let catalog = crd_catalog(&d, r#"{"type":"integer"}"#, r#"{"type":"string"}"#);
+    let c = catalog.to_str().unwrap();
+    let args = ["path", c, "--package", "p", "--channel", "stable", "--from", "p.v1.0.0"];
+    let (code, text) = run(&args);
+    assert_eq!(code, Some(0), "the path reaches the head: {text}");
+    assert!(text.contains("p.v1.0.0 -> p.v1.1.0 (replaces): unsafe (CRD)\n"), "{text}");
+    assert!(text.contains("error[crd-type]: validating upgrade for CRD \"widgets.example.com\""), "{text}");
+    assert!(text.ends_with("1 step fails the CRD checks (OLM v1's preflight or OLM v0)\n"), "{text}");
+    let (_, out) = run(&[&args[..], &["--semantics", "v1", "--format", "json"]].concat());
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let step = &v["crdSafety"][0];
+    assert_eq!((&step["from"], &step["to"], &step["safe"]), (&"p.v1.0.0".into(), &"p.v1.1.0".into(), &false.into()));
+    assert_eq!(step["findings"][0]["rule"], "type");
+    assert_eq!(v["steps"].as_array().map(Vec::len), Some(1));
+    // A safe path says nothing more.
+    let d = temp_dir("path-safe");
+    let catalog = crd_catalog(&d, r#"{"type":"integer"}"#, r#"{"type":"integer"}"#);
+    let (_, text) =
+        run(&["path", catalog.to_str().unwrap(), "--package", "p", "--channel", "stable", "--from", "p.v1.0.0"]);
+    assert_eq!(text, "p.v1.0.0 -> p.v1.1.0 (replaces)\n1 upgrade to reach p.v1.1.0\n");
+}
