@@ -262,3 +262,29 @@ fn path_says_which_steps_fail_the_crd_checks() {
         run(&["path", catalog.to_str().unwrap(), "--package", "p", "--channel", "stable", "--from", "p.v1.0.0"]);
     assert_eq!(text, "p.v1.0.0 -> p.v1.1.0 (replaces)\n1 upgrade to reach p.v1.1.0\n");
 }
+
+#[test]
+fn a_csv_metadata_catalog_takes_its_crds_from_bundle_directories() {
+    let catalog = shared().join("fbc/community-v4.20");
+    let bundles = shared().join("bundles/kube-green");
+    let args = ["crd-safety", catalog.to_str().unwrap(), "--package", "kube-green", "--format", "json"];
+    let (code, out) = run(&args);
+    assert_eq!(code, Some(0), "{out}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (v["bundlesWithCrds"].as_u64(), v["findings"][0]["code"].as_str()),
+        (Some(0), Some("crd-none-in-catalog"))
+    );
+    let (code, out) = run(&[&args[..], &["--bundles", bundles.to_str().unwrap()]].concat());
+    assert!(code == Some(0) || code == Some(1), "{out}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let with_dirs = std::fs::read_dir(&bundles).unwrap().count() as u64;
+    assert!(v["bundlesWithCrds"].as_u64().unwrap() >= with_dirs.min(2), "{out}");
+    let edges = v["edges"].as_array().unwrap();
+    assert!(!edges.is_empty(), "{out}");
+    // Findings point into the bundle directories' files.
+    let files: Vec<&str> =
+        edges.iter().flat_map(|e| e["findings"].as_array().unwrap()).filter_map(|f| f["file"].as_str()).collect();
+    assert!(files.iter().all(|f| f.contains("bundles/kube-green/")), "{files:?}");
+    assert!(v["findings"].as_array().unwrap().iter().all(|f| f["code"] != "crd-none-in-catalog"));
+}

@@ -38,7 +38,7 @@ pub use outcome::{CrdCheck, CrdFinding, Outcome, Verdict};
 pub use path::{check_path, StepCheck};
 pub use rules::Check;
 pub use schema::{Schema, SchemaError, MAX_DEPTH, MAX_SCHEMAS};
-pub use sets::{compare_crd_sets, crds_in_file, crds_of_bundle, stored_versions, FoundCrd};
+pub use sets::{bundle_dir_crds, compare_crd_sets, crds_in_file, crds_of_bundle, stored_versions, FoundCrd};
 pub use text::pairs_text;
 
 use serde::Serialize;

@@ -2,11 +2,13 @@
 //! preflight and OLM v0 judge it: on every upgrade edge of a catalog, or between an old and a
 //! new CRD file or bundle directory.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
 use olm_catalog::crd_safety::{
-    check_catalog, compare_crd_sets, crds_in_file, pairs_text, CatalogOptions, CrdCheck, CrdFinding, FoundCrd,
+    bundle_dir_crds, check_catalog, compare_crd_sets, crds_in_file, pairs_text, CatalogOptions, CrdCheck, CrdFinding,
+    FoundCrd,
 };
 use olm_catalog::report_formats::render_findings;
 use olm_catalog::Diagnostic;
@@ -40,6 +42,11 @@ pub struct Args {
     /// Only the edges on the way up from this bundle, or version (catalog mode).
     #[arg(long, requires = "catalog")]
     from: Option<String>,
+    /// Bundle directories, or trees of them (catalog mode): the CRDs of a catalog bundle that
+    /// carries none (an `olm.csv.metadata` catalog) are taken from the bundle directory (one with
+    /// a `manifests/` folder) whose ClusterServiceVersion has the bundle's name.
+    #[arg(long, num_args = 1.., value_name = "DIR", requires = "catalog")]
+    bundles: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = CrdFormat::Text)]
     format: CrdFormat,
@@ -141,6 +148,36 @@ fn collect_files(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
+/// The CRDs of every bundle directory (one with a `manifests/` folder) at or under `dir`, by the
+/// name of its ClusterServiceVersion.
+fn read_bundle_dirs(dir: &Path, out: &mut BTreeMap<String, Vec<FoundCrd>>) -> Result<(), Fail> {
+    let manifests = dir.join("manifests");
+    if manifests.is_dir() {
+        let mut files = Vec::new();
+        collect_files(&manifests, &mut files).map_err(|e| Fail::at(&manifests, e))?;
+        let mut read = Vec::with_capacity(files.len());
+        for f in files {
+            read.push((f.display().to_string(), std::fs::read(&f).map_err(|e| Fail::at(&f, e))?));
+        }
+        let (csv, crds, problems) = bundle_dir_crds(&read);
+        report(&problems);
+        if let Some(name) = csv {
+            out.entry(name).or_insert(crds);
+        }
+        return Ok(());
+    }
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| Fail::at(dir, e))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    for d in dirs {
+        read_bundle_dirs(&d, out)?;
+    }
+    Ok(())
+}
+
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct CatalogJson<'a> {
@@ -171,7 +208,11 @@ fn run_catalog(a: &Args, path: &Path, out: &mut String) -> Result<u8, Fail> {
     if let Some(p) = a.package.as_deref().filter(|p| model.package(p).is_none()) {
         return Err(Fail(format!("no package {p:?} in {}", path.display())));
     }
-    let options = CatalogOptions { package: a.package.clone(), from: a.from.as_deref().map(start) };
+    let mut options =
+        CatalogOptions { package: a.package.clone(), from: a.from.as_deref().map(start), ..Default::default() };
+    for dir in &a.bundles {
+        read_bundle_dirs(dir, &mut options.bundles)?;
+    }
     let check = check_catalog(&model, &options);
     let safe = check.safe();
     match a.format {
