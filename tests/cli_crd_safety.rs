@@ -253,7 +253,7 @@ fn path_says_which_steps_fail_the_crd_checks() {
     let v: Value = serde_json::from_str(&out).unwrap();
     let step = &v["crdSafety"][0];
     assert_eq!((&step["from"], &step["to"], &step["safe"]), (&"p.v1.0.0".into(), &"p.v1.1.0".into(), &false.into()));
-    assert_eq!(step["findings"][0]["rule"], "type");
+    assert_eq!((&step["findings"][0]["rule"], &step["crds"]), (&"type".into(), &1.into()));
     assert_eq!(v["steps"].as_array().map(Vec::len), Some(1));
     // A safe path says nothing more.
     let d = temp_dir("path-safe");

@@ -37,7 +37,7 @@ pub struct Args {
     semantics: SemanticsArg,
     /// Output format: one line per upgrade (a step the CRD checks refuse is followed by their
     /// findings), then a summary; or JSON (`{from, to, steps: [{from, to, edge}], stranded, reason,
-    /// crdSafety: [{from, to, safe, findings}]}`, `crdSafety` one per step).
+    /// crdSafety: [{from, to, crds, safe, findings}]}`, `crdSafety` one per step).
     #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
     format: TextOrJson,
 }
@@ -72,13 +72,15 @@ struct PathJson<'a> {
 struct StepJson<'a> {
     from: &'a str,
     to: &'a str,
+    /// How many CRDs the old bundle carries (0: nothing to check, as in an olm.csv.metadata catalog).
+    crds: usize,
     safe: bool,
     findings: Vec<CrdFinding>,
 }
 
 impl StepJson<'_> {
     fn of(s: &StepCheck) -> StepJson<'_> {
-        StepJson { from: &s.from, to: &s.to, safe: s.safe(), findings: s.findings() }
+        StepJson { from: &s.from, to: &s.to, crds: s.crds.len(), safe: s.safe(), findings: s.findings() }
     }
 }
 
