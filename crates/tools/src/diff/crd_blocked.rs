@@ -66,3 +66,61 @@ fn refusal(next: &str, checks: &[crate::crd_safety::CrdCheck]) -> Option<Blocked
         _ => None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use base64::Engine as _;
+
+    use super::super::diff;
+    use super::super::testing::Catalog;
+    use crate::diagnostic::Code;
+
+    /// `olm.bundle.object` of `widgets.example.com` whose `spec.size` has this schema (JSON).
+    fn crd(size: &str) -> String {
+        let manifest = format!(
+            r#"{{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{{"name":"widgets.example.com"}},"spec":{{"group":"example.com","scope":"Namespaced","names":{{"kind":"Widget","plural":"widgets"}},"versions":[{{"name":"v1","served":true,"storage":true,"schema":{{"openAPIV3Schema":{{"type":"object","properties":{{"spec":{{"type":"object","properties":{{"size":{size}}}}}}}}}}}}}]}}}}"#
+        );
+        format!("{{data: {}}}", base64::engine::general_purpose::STANDARD.encode(manifest))
+    }
+
+    const CHAIN: &str = "
+        - name: foo.v1.0.0
+        - name: foo.v1.1.0
+          replaces: foo.v1.0.0
+    ";
+
+    fn catalog(old_size: &str, new_size: &str) -> crate::model::Model {
+        Catalog::new()
+            .channel("foo", "stable", CHAIN)
+            .property("foo.v1.0.0", "olm.bundle.object", &crd(old_size))
+            .property("foo.v1.1.0", "olm.bundle.object", &crd(new_size))
+            .build()
+    }
+
+    #[test]
+    fn a_next_step_the_preflight_refuses_blocks_the_installed_version() {
+        let int = r#"{"type":"integer"}"#;
+        let d = diff(&catalog(int, int), &catalog(int, r#"{"type":"string"}"#));
+        let rows = &d.safety[0].rows;
+        let b = rows[0].blocked.as_ref().expect("1.0.0 is blocked");
+        assert_eq!(
+            (b.next.as_str(), b.crd.as_str(), b.codes.as_slice()),
+            ("foo.v1.1.0", "widgets.example.com", &[Code::CrdType][..])
+        );
+        assert!(b
+            .reason
+            .starts_with("validating upgrade for CRD \"widgets.example.com\": v1: ^.spec.size: type: type changed"));
+        assert_eq!(rows[1].blocked, None, "the head has no next step");
+    }
+
+    #[test]
+    fn an_allowed_change_or_a_catalog_without_crds_blocks_nothing() {
+        let relaxed = diff(
+            &catalog(r#"{"type":"integer","maximum":1}"#, r#"{"type":"integer","maximum":2}"#),
+            &catalog(r#"{"type":"integer","maximum":1}"#, r#"{"type":"integer","maximum":2}"#),
+        );
+        assert!(relaxed.safety[0].rows.iter().all(|r| r.blocked.is_none()));
+        let plain = Catalog::new().channel("foo", "stable", CHAIN).build();
+        assert!(diff(&plain, &plain).safety[0].rows.iter().all(|r| r.blocked.is_none()));
+    }
+}
