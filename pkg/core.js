@@ -336,6 +336,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
       : raw.planEdit(files, operation))),
     applyEdits: (files, edits) => callTools((raw) => raw.applyEdits(files, edits)),
     formatDiagnostics: (diagnostics, options) => callTools((raw) => raw.formatDiagnostics(diagnostics, options)),
+    crdSafety: (files, options) => callTools((raw) => raw.crdSafety(files, options)),
     // The problem in and the outcome out as JSON text, written and parsed by the engine: faster
     // than reading or building the objects one property at a time across the boundary.
     resolve: resolveOutcome,

@@ -23,6 +23,7 @@ mod kube_version;
 mod lints;
 mod outcome;
 mod path;
+mod report;
 mod rules;
 mod schema;
 mod sets;
@@ -36,6 +37,7 @@ pub use crd::{crd_name, into_crd, is_crd, read_crd, Crd, CrdError, CrdVersion, C
 pub use lints::{add_to_report, catalog_lints};
 pub use outcome::{CrdCheck, CrdFinding, Outcome, Verdict};
 pub use path::{check_path, StepCheck};
+pub use report::{CatalogReport, EdgeReport};
 pub use rules::Check;
 pub use schema::{Schema, SchemaError, MAX_DEPTH, MAX_SCHEMAS};
 pub use sets::{bundle_dir_crds, compare_crd_sets, crds_in_file, crds_of_bundle, stored_versions, FoundCrd};

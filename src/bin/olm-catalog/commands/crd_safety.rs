@@ -178,31 +178,6 @@ fn read_bundle_dirs(dir: &Path, out: &mut BTreeMap<String, Vec<FoundCrd>>) -> Re
     Ok(())
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct CatalogJson<'a> {
-    safe: bool,
-    bundles: usize,
-    bundles_with_crds: usize,
-    compared_pairs: usize,
-    unsafe_edges_by_rule: std::collections::BTreeMap<&'static str, usize>,
-    edges: Vec<EdgeJson<'a>>,
-    shared: &'a [olm_catalog::crd_safety::SharedCrd],
-    findings: Vec<Diagnostic>,
-}
-
-#[derive(Serialize)]
-struct EdgeJson<'a> {
-    package: &'a str,
-    channel: &'a str,
-    from: &'a str,
-    to: &'a str,
-    via: &'a [&'static str],
-    safe: bool,
-    location: &'a olm_catalog::Location,
-    findings: Vec<CrdFinding>,
-}
-
 fn run_catalog(a: &Args, path: &Path, out: &mut String) -> Result<u8, Fail> {
     let model = load_built(path)?;
     if let Some(p) = a.package.as_deref().filter(|p| model.package(p).is_none()) {
@@ -217,33 +192,7 @@ fn run_catalog(a: &Args, path: &Path, out: &mut String) -> Result<u8, Fail> {
     let safe = check.safe();
     match a.format {
         CrdFormat::Text => out.push_str(&crate::colour::findings(&check.to_text(), crate::colour::stdout())),
-        CrdFormat::Json => {
-            let edges = check
-                .edges
-                .iter()
-                .map(|e| EdgeJson {
-                    package: &e.package,
-                    channel: &e.channel,
-                    from: &e.from,
-                    to: &e.to,
-                    via: &e.via,
-                    safe: e.safe(),
-                    location: &e.location,
-                    findings: e.crds.iter().flat_map(CrdCheck::findings).collect(),
-                })
-                .collect();
-            let json = CatalogJson {
-                safe,
-                bundles: check.bundles,
-                bundles_with_crds: check.bundles_with_crds,
-                compared_pairs: check.compared_pairs,
-                unsafe_edges_by_rule: check.unsafe_edges_by_rule(),
-                edges,
-                shared: &check.shared,
-                findings: check.diagnostics(),
-            };
-            push_json(out, &json)?;
-        }
+        CrdFormat::Json => push_json(out, &check.report())?,
         f => {
             let rendered =
                 render_findings(report_format(f).expect("a CI format"), TOOL, &check.diagnostics(), verdict(safe));
