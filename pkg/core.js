@@ -246,7 +246,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
   function needsTools(options) {
     if (options === null || typeof options !== 'object') return false;
     const given = (v) => v !== undefined && v !== null;
-    return given(options.config) || given(options.baseline)
+    return given(options.config) || given(options.baseline) || options.crdSafety === true
       || (given(options.lint) && !(Array.isArray(options.lint) && options.lint.length === 0));
   }
 

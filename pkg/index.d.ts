@@ -407,6 +407,8 @@ export interface ValidateOptions {
   denyWarnings?: boolean;
   /** An older catalog: report only the findings it did not have (matched by code, package and message). */
   baseline?: CatalogFile[];
+  /** Also run the CRD upgrade-safety lints (`crd-*`, docs/diagnostics.md) on every upgrade edge whose bundles carry CRDs (`olm.bundle.object`), at their configured levels, as the CLI's `validate` does. Tools' module: in browsers, `await initTools()` first. */
+  crdSafety?: boolean;
 }
 
 /** `validate`'s result: the report, and whether the run passes (`valid`, and no warning with `denyWarnings`). */
