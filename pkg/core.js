@@ -246,7 +246,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
   function needsTools(options) {
     if (options === null || typeof options !== 'object') return false;
     const given = (v) => v !== undefined && v !== null;
-    return given(options.config) || given(options.baseline)
+    return given(options.config) || given(options.baseline) || options.crdSafety === true
       || (given(options.lint) && !(Array.isArray(options.lint) && options.lint.length === 0));
   }
 
@@ -336,6 +336,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
       : raw.planEdit(files, operation))),
     applyEdits: (files, edits) => callTools((raw) => raw.applyEdits(files, edits)),
     formatDiagnostics: (diagnostics, options) => callTools((raw) => raw.formatDiagnostics(diagnostics, options)),
+    crdSafety: (files, options) => callTools((raw) => raw.crdSafety(files, options)),
     // The problem in and the outcome out as JSON text, written and parsed by the engine: faster
     // than reading or building the objects one property at a time across the boundary.
     resolve: resolveOutcome,

@@ -407,6 +407,8 @@ export interface ValidateOptions {
   denyWarnings?: boolean;
   /** An older catalog: report only the findings it did not have (matched by code, package and message). */
   baseline?: CatalogFile[];
+  /** Also run the CRD upgrade-safety lints (`crd-*`, docs/diagnostics.md) on every upgrade edge whose bundles carry CRDs (`olm.bundle.object`), at their configured levels, as the CLI's `validate` does. Tools' module: in browsers, `await initTools()` first. */
+  crdSafety?: boolean;
 }
 
 /** `validate`'s result: the report, and whether the run passes (`valid`, and no warning with `denyWarnings`). */
@@ -539,6 +541,20 @@ export interface SafetyRow {
   new: Routes | null;
   changed: boolean;
   findings: string[];
+  /** Present when OLM v1's next step in the new catalog fails its CRD Upgrade Safety preflight (the installed bundle's `olm.bundle.object` CRDs against the next bundle's): operator-controller refuses it. */
+  blocked?: BlockedStep;
+}
+
+/** An upgrade step OLM v1's CRD Upgrade Safety preflight refuses. */
+export interface BlockedStep {
+  /** The bundle OLM v1 would upgrade to. */
+  next: string;
+  /** The first CRD the preflight refuses. */
+  crd: string;
+  /** The preflight's error, as operator-controller words it (`validating upgrade for CRD "…": …`). */
+  reason: string;
+  /** The codes of its refusals (`crd-type`). */
+  codes: string[];
 }
 
 export interface PackageSafety {
@@ -572,6 +588,67 @@ export interface DiffTextOptions extends DiffOptions {
   /** Default `text`; `json` is the CLI's pretty JSON. */
   format?: 'text' | 'json' | ReportFormat;
 }
+
+export interface CrdSafetyOptions {
+  /** Only this package. */
+  package?: string;
+  /** Only the edges on the way up from this bundle, or version (`1.2.0`). */
+  from?: string;
+}
+
+/** One finding of the CRD checks on one CRD of an upgrade. */
+export interface CrdFinding {
+  /** Stable code (`crd-type`, `crd-olm-v0-stored-version`, …; docs/diagnostics.md). */
+  code: string;
+  /** `error`: OLM refuses the upgrade (or it cannot be judged); `warning`: a CRD the new bundle drops. */
+  severity: Severity;
+  /** The preflight's check name (`type`, `enum`, `storedVersionRemoval`, …), or `olmV0StoredVersion`, `removed`, `notComparable`. */
+  rule: string;
+  crd: string;
+  /** The version (`v1`) or served pair (`v1alpha1 -> v1`), when the rule is about one. */
+  version: string | null;
+  /** The property (`^.spec.replicas`), when the rule is about one. */
+  path: string | null;
+  /** As OLM words it: `validating upgrade for CRD "…": v1: ^.spec.size: type: type changed : "integer" -> "string"`. */
+  message: string;
+  /** Where the new CRD is (the old one when it is gone). */
+  location: Location;
+}
+
+/** One upgrade edge OLM v0 or v1 can take, and its CRDs' findings. */
+export interface CrdEdge {
+  package: string;
+  channel: string;
+  from: string;
+  to: string;
+  /** How the new entry names the old bundle. */
+  via: Array<'replaces' | 'skips' | 'skipRange'>;
+  safe: boolean;
+  /** The new bundle's channel entry. */
+  location: Location;
+  findings: CrdFinding[];
+}
+
+/** The CRD checks of a catalog's edges (the CLI's `crd-safety --format json`). */
+export interface CrdSafety {
+  /** Every edge is taken by OLM v0 and v1. */
+  safe: boolean;
+  bundles: number;
+  /** Bundles carrying CRDs (`olm.bundle.object`); 0 in an `olm.csv.metadata` catalog. */
+  bundlesWithCrds: number;
+  comparedPairs: number;
+  /** Unsafe edges counted by rule. */
+  unsafeEdgesByRule: Record<string, number>;
+  /** Every edge whose old bundle carries CRDs. */
+  edges: CrdEdge[];
+  /** CRDs provided by bundles of several packages. */
+  shared: Array<{ crd: string; packages: string[]; location: Location }>;
+  /** Every finding as a diagnostic located at the new bundle's channel entry (the CRD related); a `crd-none-in-catalog` note when the catalog carries no CRDs. */
+  findings: Diagnostic[];
+}
+
+/** CRD upgrade safety (tools' module: `await initTools()` first in browsers): every upgrade edge of a catalog checked as OLM v1's CRD Upgrade Safety preflight and OLM v0 judge it. */
+export declare function crdSafety(files: CatalogFile[], options?: CrdSafetyOptions): CrdSafety;
 
 /** Compare an old catalog with a new one (file lists or loaded catalogs): changes, update safety, findings. */
 export declare function diffCatalogs(old: CatalogFile[] | Catalog, updated: CatalogFile[] | Catalog, options?: DiffOptions): CatalogDiff;

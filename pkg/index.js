@@ -105,7 +105,7 @@ function currentResolver() {
 
 function currentTools() {
   if (!onDemand.tools.raw) {
-    throw notLoaded('call `await initTools()` (or `await initResolver()`) first: render, templates, diffs, edits, OperatorGroup checks, RBAC previews, Mermaid, DOT, packageDeps, openCatalog, formatDiagnostics and the lint configuration of validate (config, lint) are in the module it loads');
+    throw notLoaded('call `await initTools()` (or `await initResolver()`) first: render, templates, diffs, edits, OperatorGroup checks, RBAC previews, Mermaid, DOT, packageDeps, crdSafety, openCatalog, formatDiagnostics and the lint configuration of validate (config, lint) are in the module it loads');
   }
   return onDemand.tools.raw;
 }
@@ -133,4 +133,6 @@ export const {
 } = api;
 /** The cross-package view of a package (tools' module: `await initTools()` first in browsers): `packageDeps(catalog, {package, headsOnly})`, and as the CLI's text. */
 export const { packageDeps, packageDepsText } = api;
+/** CRD upgrade safety on every upgrade edge of a catalog (tools' module: `await initTools()` first in browsers): `crdSafety(files, {package, from})`. */
+export const { crdSafety } = api;
 export default init;

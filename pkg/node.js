@@ -29,6 +29,8 @@ export const {
 } = api;
 /** The cross-package view of a package (always loaded in Node): `packageDeps(catalog, {package, headsOnly})`, and as the CLI's text. */
 export const { packageDeps, packageDepsText } = api;
+/** CRD upgrade safety on every upgrade edge of a catalog (always loaded in Node): `crdSafety(files, {package, from})`. */
+export const { crdSafety } = api;
 
 /**
  * Read a catalog from disk: every file under a directory (paths relative to it, `/`-separated,

@@ -532,9 +532,11 @@ fn baseline_reports_only_new_findings_on_a_real_pair() {
     let old_count = {
         let out = bin().args(["validate", "--format", "json"]).arg(&old).output().unwrap();
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        v["diagnostics"].as_array().unwrap().len()
+        // v4.16 carries CRDs (olm.bundle.object), v4.20 does not (olm.csv.metadata): the CRD
+        // lints are only v4.16's.
+        v["diagnostics"].as_array().unwrap().iter().filter(|d| !d["code"].as_str().unwrap().starts_with("crd-")).count()
     };
-    // Every finding of v4.16 is still in v4.20 (same subjects, other lines): exactly the rest is new.
+    // Every other finding of v4.16 is still in v4.20 (same subjects, other lines): exactly the rest is new.
     assert_eq!(fresh.len(), all.len() - old_count);
     let key = |d: &serde_json::Value| (d["code"].clone(), d["message"].clone());
     let fresh_keys: Vec<_> = fresh.iter().map(key).collect();

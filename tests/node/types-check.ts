@@ -138,6 +138,14 @@ const st: DepsStatus = firstReq?.status ?? 'unknown';
 const depsTree: ConstraintNode | undefined = firstReq?.constraint;
 const who: string[] = viaMethod.requiredBy.map((r) => `${r.package} ${r.text} ${r.satisfied} ${st} ${depsTree?.op}`);
 
+// CRD upgrade safety (tools' module), and the diff rows it blocks.
+import { crdSafety, type CrdSafety, type CrdEdge, type CrdFinding, type BlockedStep, type SafetyRow } from 'olm-catalog';
+const crds: CrdSafety = crdSafety(files, { package: 'x', from: '1.0.0' });
+const unsafeEdge: CrdEdge | undefined = crds.edges.find((e) => !e.safe);
+const crdFinding: CrdFinding | undefined = unsafeEdge?.findings[0];
+const blockedRow = (r: SafetyRow): BlockedStep | undefined => r.blocked;
+console.log(crds.unsafeEdgesByRule['type'], crdFinding?.rule, crdFinding?.path, crdFinding?.location.line, blockedRow);
+
 // Catalog edits.
 {
   const { planEdit, applyEdits } = await import('olm-catalog');

@@ -14,5 +14,7 @@
 use olm_catalog_format::{declcfg, diagnostic, gotext, hash, sort, version};
 #[allow(unused_imports)]
 use olm_catalog_model::{graph, model, property};
+#[allow(unused_imports)]
+use olm_catalog_validate::validate;
 
 pub mod crd_safety;

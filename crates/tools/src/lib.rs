@@ -11,6 +11,8 @@
 #![warn(missing_docs)]
 
 #[allow(unused_imports)]
+use olm_catalog_crd_safety::crd_safety;
+#[allow(unused_imports)]
 use olm_catalog_format::{declcfg, diagnostic, gosort, gotext, hash, sort, version, Diagnostic, Severity};
 #[allow(unused_imports)]
 use olm_catalog_model::{cluster, graph, model, property};

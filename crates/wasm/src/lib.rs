@@ -5,8 +5,8 @@
 //! `diagnostics`. scripts/build-pkg.sh builds this crate's cdylib into the npm package's modules.
 //!
 //! Without the `tools` feature (the browsers' core module) the exports of render, templates,
-//! OperatorGroup checks, RBAC previews, diffs, Mermaid and DOT output and `formatDiagnostics` are
-//! left out, and so is their code (the crate `olm-catalog-tools`).
+//! OperatorGroup checks, RBAC previews, diffs, CRD upgrade safety, Mermaid and DOT output and
+//! `formatDiagnostics` are left out, and so is their code (the crate `olm-catalog-tools`).
 //!
 //! One module per API area (`api`), the façade's conventions in `convert`; this root holds the
 //! lower crates' modules (`crate::declcfg`, `crate::validate`, … for every module), the global
@@ -23,6 +23,8 @@ mod region;
 /// The exports, one module per API area. `Catalog`'s methods are in the areas that add them.
 mod api {
     pub(crate) mod catalog;
+    #[cfg(feature = "tools")]
+    pub(crate) mod crd_safety;
     pub(crate) mod deps;
     pub(crate) mod diff;
     pub(crate) mod edit;
@@ -35,6 +37,9 @@ mod api {
     pub(crate) mod validate;
 }
 
+#[cfg(feature = "tools")]
+#[allow(unused_imports)]
+use olm_catalog_crd_safety::crd_safety;
 #[allow(unused_imports)]
 use olm_catalog_format::{declcfg, diagnostic, gotext, hash, sort, version, Diagnostic, Severity};
 #[allow(unused_imports)]
@@ -51,6 +56,8 @@ use olm_catalog_validate::validate;
 use wasm_bindgen::prelude::*;
 
 pub use api::catalog::{load_catalog, Catalog};
+#[cfg(feature = "tools")]
+pub use api::crd_safety::crd_safety;
 #[cfg(feature = "tools")]
 pub use api::diff::{diff_files, diff_files_text, format_diagnostics};
 #[cfg(feature = "tools")]

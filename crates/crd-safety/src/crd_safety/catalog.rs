@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use super::outcome::{not_comparable, CrdCheck, Outcome, Verdict};
-use super::{crd_name, into_crd, is_crd, Crd, CrdError};
+use super::{crd_name, into_crd, is_crd, Crd, CrdError, FoundCrd};
 use crate::declcfg::property_types::TYPE_BUNDLE_OBJECT;
 use crate::declcfg::Property;
 use crate::diagnostic::Location;
@@ -29,6 +29,9 @@ pub struct CatalogOptions {
     pub package: Option<String>,
     /// Only edges on the way up from this bundle or version.
     pub from: Option<Start>,
+    /// CRDs found elsewhere (bundle directories), by bundle name: used for the catalog's bundles
+    /// that carry none (an `olm.csv.metadata` catalog).
+    pub bundles: BTreeMap<String, Vec<FoundCrd>>,
 }
 
 /// The checks of a catalog's edges.
@@ -139,7 +142,7 @@ pub fn check_catalog(model: &Model, options: &CatalogOptions) -> CatalogCheck {
         if options.package.as_deref().is_some_and(|p| p != package.name) {
             continue;
         }
-        let crds = bundle_crds(package, &mut objects);
+        let crds = bundle_crds(package, &mut objects, &options.bundles);
         out.bundles += package.bundles.len();
         out.bundles_with_crds += crds.iter().filter(|c| !c.is_empty()).count();
         for c in crds.iter().flatten() {
@@ -192,8 +195,12 @@ pub fn check_catalog(model: &Model, options: &CatalogOptions) -> CatalogCheck {
 }
 
 /// The CRDs of each of the package's bundles (by position), from their `olm.bundle.object`
-/// properties.
-fn bundle_crds<'m>(package: &'m Package, objects: &mut Objects<'m>) -> Vec<Vec<BundleCrd>> {
+/// properties, or when a bundle has none from `found` (bundle directories, by bundle name).
+fn bundle_crds<'m>(
+    package: &'m Package,
+    objects: &mut Objects<'m>,
+    found: &BTreeMap<String, Vec<FoundCrd>>,
+) -> Vec<Vec<BundleCrd>> {
     let mut out = Vec::with_capacity(package.bundles.len());
     for b in &package.bundles {
         let mut crds = Vec::new();
@@ -204,6 +211,13 @@ fn bundle_crds<'m>(package: &'m Package, objects: &mut Objects<'m>) -> Vec<Vec<B
             if let Some(object) = objects.crd_of(p) {
                 let location = b.source.at(p.pos, format!("/properties/{i}"));
                 crds.push(BundleCrd { name: objects.crds[object].0.clone(), object, location });
+            }
+        }
+        if crds.is_empty() {
+            for f in found.get(&b.name.value).into_iter().flatten() {
+                objects.crds.push((f.name.clone(), f.crd.clone()));
+                let object = objects.crds.len() - 1;
+                crds.push(BundleCrd { name: f.name.clone(), object, location: f.location.clone() });
             }
         }
         out.push(crds);

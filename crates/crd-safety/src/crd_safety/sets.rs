@@ -35,6 +35,43 @@ pub fn crds_in_file(path: &str, bytes: &[u8]) -> (Vec<FoundCrd>, Vec<Diagnostic>
     (found, problems)
 }
 
+/// The CRDs a catalog bundle embeds (its `olm.bundle.object` properties), each located at its
+/// property.
+pub fn crds_of_bundle(bundle: &crate::model::Bundle) -> Vec<FoundCrd> {
+    let mut found = Vec::new();
+    for (i, p) in bundle.raw_properties.iter().enumerate() {
+        let Some(manifest) = p.bundle_object().filter(is_crd) else { continue };
+        let location = bundle.source.at(p.pos, format!("/properties/{i}"));
+        let name = crd_name(&manifest).unwrap_or("").to_string();
+        found.push(FoundCrd { name, location, crd: read_crd(&manifest) });
+    }
+    found
+}
+
+/// A bundle directory's CRDs and the name of its ClusterServiceVersion (the bundle's name in a
+/// catalog), from its manifest files `(path, bytes)`; files that do not parse give their syntax
+/// errors.
+pub fn bundle_dir_crds(files: &[(String, Vec<u8>)]) -> (Option<String>, Vec<FoundCrd>, Vec<Diagnostic>) {
+    let (mut csv, mut found, mut problems) = (None, Vec::new(), Vec::new());
+    for (path, bytes) in files {
+        for doc in read_documents(path, bytes) {
+            let Some(manifest) = doc.map_err(|d| problems.push(d)).ok().and_then(|d| d.value.map(|v| (d.line, v)))
+            else {
+                continue;
+            };
+            let (line, manifest) = manifest;
+            if manifest.get("kind").and_then(crate::declcfg::Node::as_str) == Some("ClusterServiceVersion") {
+                csv = csv.or_else(|| crd_name(&manifest).map(str::to_string));
+            } else if is_crd(&manifest) {
+                let location = Location { file: path.clone(), line, column: 1, pointer: String::new() };
+                let name = crd_name(&manifest).unwrap_or("").to_string();
+                found.push(FoundCrd { name, location, crd: read_crd(&manifest) });
+            }
+        }
+    }
+    (csv, found, problems)
+}
+
 /// The versions a cluster running `old` stores objects in: its `status.storedVersions`, or
 /// when it has none (a CRD as a bundle ships it) its storage version.
 pub fn stored_versions(old: &Crd) -> Vec<String> {

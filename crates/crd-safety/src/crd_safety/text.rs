@@ -71,7 +71,7 @@ impl CatalogCheck {
     fn no_crds_message(&self) -> String {
         format!(
             "none of the {} bundles carries CRDs (olm.bundle.object properties): nothing to compare; an olm.csv.metadata \
-             catalog keeps only the CSV, so compare the bundles' directories with --old and --new",
+             catalog keeps only the CSV, so give the bundles' directories with --bundles DIR, or compare two with --old and --new",
             self.bundles
         )
     }

@@ -12,6 +12,7 @@
 
 mod apis;
 mod changes;
+mod crd_blocked;
 mod fix;
 mod locate;
 mod safety;
@@ -21,6 +22,7 @@ mod text;
 #[cfg(test)]
 mod testing;
 
+pub use crd_blocked::Blocked;
 use serde::Serialize;
 
 use crate::diagnostic::{sort_diagnostics, Diagnostic, Severity};
@@ -272,6 +274,10 @@ pub struct SafetyRow {
     pub changed: bool,
     /// The codes of the findings about this row.
     pub findings: Vec<crate::diagnostic::Code>,
+    /// When OLM v1's next step in the new catalog fails the CRD Upgrade Safety preflight: the
+    /// refused step and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocked: Option<Blocked>,
 }
 
 /// The routes of OLM v0 and OLM v1 from one installed version.
@@ -314,7 +320,10 @@ pub fn diff_with(old: &Model, new: &Model, options: &DiffOptions) -> CatalogDiff
     let mut safety: Vec<PackageSafety> = Vec::new();
     for p in old.packages.iter().filter(|p| wanted(&p.name)) {
         let changed = packages.iter().any(|c| c.name == p.name);
-        let (s, mut found, mut fixes) = safety::package(p, new.package(&p.name), changed);
+        let (mut s, mut found, mut fixes) = safety::package(p, new.package(&p.name), changed);
+        if let Some(np) = new.package(&p.name) {
+            crd_blocked::mark(p, np, &mut s.rows);
+        }
         safety.push(s);
         findings.append(&mut found);
         fixed.append(&mut fixes);

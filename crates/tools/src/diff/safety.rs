@@ -96,6 +96,7 @@ fn old_rows(p: &Package, c: &Channel) -> Vec<SafetyRow> {
             new: None,
             changed: true,
             findings: Vec::new(),
+            blocked: None,
         })
         .collect()
 }

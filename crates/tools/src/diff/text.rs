@@ -26,7 +26,8 @@ pub fn to_text(d: &CatalogDiff) -> String {
         out.push('\n');
     }
     for s in &d.safety {
-        let rows: Vec<&SafetyRow> = s.rows.iter().filter(|r| r.changed || !r.findings.is_empty()).collect();
+        let rows: Vec<&SafetyRow> =
+            s.rows.iter().filter(|r| r.changed || !r.findings.is_empty() || r.blocked.is_some()).collect();
         if !rows.is_empty() {
             table(&s.package, &rows, &mut out);
             out.push('\n');
@@ -141,7 +142,10 @@ fn table(package: &str, rows: &[&SafetyRow], out: &mut String) {
     ]];
     for r in rows {
         let new = |f: fn(&super::Routes) -> &Route| r.new.as_ref().map_or_else(|| "gone".to_string(), |n| route(f(n)));
-        let codes: Vec<&str> = r.findings.iter().map(|c| c.as_str()).collect();
+        let mut codes: Vec<&str> = r.findings.iter().map(|c| c.as_str()).collect();
+        if r.blocked.is_some() {
+            codes.push("blocked (CRD)");
+        }
         lines.push([
             r.channel.clone(),
             r.installed.clone(),
@@ -154,6 +158,12 @@ fn table(package: &str, rows: &[&SafetyRow], out: &mut String) {
     for l in lines {
         let cells: Vec<String> = l.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect();
         let _ = writeln!(out, "  {}", cells.join("  ").trim_end());
+    }
+    for r in rows {
+        if let Some(b) = &r.blocked {
+            let reason = b.reason.replace('\n', "\n    ");
+            let _ = writeln!(out, "  blocked: {} -> {} (OLM v1): {reason}", r.installed, b.next);
+        }
     }
 }
 

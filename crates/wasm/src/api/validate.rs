@@ -77,8 +77,9 @@ struct ValidateResult<'a> {
 
 /// Validate a catalog: `files` is `[{path, content}]`; `options` optionally `{lints: false}` for
 /// exactly opm's checks, `config` (lint configuration as YAML/JSON text or an object), `lint`
-/// (`code=level` settings over it), `olmV1`, `denyWarnings`, and `baseline` (the files of an
-/// older catalog: only new findings are reported). Returns `{valid, passed, diagnostics}`.
+/// (`code=level` settings over it), `olmV1`, `denyWarnings`, `baseline` (the files of an
+/// older catalog: only new findings are reported) and `crdSafety` (the CRD upgrade-safety lints,
+/// tools' module). Returns `{valid, passed, diagnostics}`.
 #[wasm_bindgen]
 pub fn validate(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let files = files_from_js(&files)?;
@@ -87,11 +88,13 @@ pub fn validate(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let _region = region::Region::enter(&ALLOCATOR, REGION_BYTES_PER_INPUT_BYTE * input + REGION_MIN_BYTES);
     let options_ = validate_options(&options)?;
     let deny_warnings = options_.config.deny_warnings;
-    let validated = validate_files_with(&files, options_.clone());
+    let crd = js_sys::Reflect::get(&options, &"crdSafety".into()).ok().and_then(|v| v.as_bool()).unwrap_or(false);
+    let mut validated = validate_files_with(&files, options_.clone());
+    add_crd_lints(&mut validated, &options_, crd)?;
     let baseline =
         js_sys::Reflect::get(&options, &"baseline".into()).ok().filter(|v| !v.is_undefined() && !v.is_null());
     let report = match baseline {
-        Some(b) => compare_with_baseline(&validated, &b, options_)?,
+        Some(b) => compare_with_baseline(&validated, &b, options_, crd)?,
         None => validated.report,
     };
     to_js(&ValidateResult { passed: report.passes(deny_warnings), report: &report })
@@ -99,15 +102,46 @@ pub fn validate(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
 
 /// The findings of `validated` that the `baseline` catalog (its files) did not have.
 #[cfg(feature = "tools")]
-fn compare_with_baseline(validated: &Validated, baseline: &JsValue, options: Options) -> Result<Report, JsValue> {
-    Ok(only_new(validated, &validate_files_with(&files_from_js(baseline)?, options)))
+fn compare_with_baseline(
+    validated: &Validated,
+    baseline: &JsValue,
+    options: Options,
+    crd: bool,
+) -> Result<Report, JsValue> {
+    let mut old = validate_files_with(&files_from_js(baseline)?, options.clone());
+    add_crd_lints(&mut old, &options, crd)?;
+    Ok(only_new(validated, &old))
+}
+
+/// With `crdSafety: true`, the CRD upgrade-safety lints added to the report (the CLI's
+/// `validate` runs them whenever the catalog carries CRDs).
+#[cfg(feature = "tools")]
+fn add_crd_lints(validated: &mut Validated, options: &Options, crd: bool) -> Result<(), JsValue> {
+    if crd {
+        crate::crd_safety::add_to_report(validated, options);
+    }
+    Ok(())
+}
+
+/// Without the tools (browsers' core module), the CRD checks are left out: the JS layer sends a
+/// `validate` with `crdSafety: true` to the tools' module.
+#[cfg(not(feature = "tools"))]
+fn add_crd_lints(_: &mut Validated, _: &Options, crd: bool) -> Result<(), JsValue> {
+    if crd {
+        return Err(js_error(
+            "not-initialized",
+            "validate's `crdSafety` option is run by the tools' module: call `await initTools()` first",
+            None,
+        ));
+    }
+    Ok(())
 }
 
 /// Without the tools (browsers' core module), the baseline comparison is left out: the JS layer
 /// sends a `validate` with a `baseline` to the tools' module (docs/performance.md, "WebAssembly
 /// size").
 #[cfg(not(feature = "tools"))]
-fn compare_with_baseline(_: &Validated, _: &JsValue, _: Options) -> Result<Report, JsValue> {
+fn compare_with_baseline(_: &Validated, _: &JsValue, _: Options, _: bool) -> Result<Report, JsValue> {
     Err(js_error(
         "invalid-input",
         "validate's `baseline` option is read by the tools' module: call `await initTools()` first",

@@ -2,11 +2,13 @@
 //! preflight and OLM v0 judge it: on every upgrade edge of a catalog, or between an old and a
 //! new CRD file or bundle directory.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
 use olm_catalog::crd_safety::{
-    check_catalog, compare_crd_sets, crds_in_file, pairs_text, CatalogOptions, CrdCheck, CrdFinding, FoundCrd,
+    bundle_dir_crds, check_catalog, compare_crd_sets, crds_in_file, pairs_text, CatalogOptions, CrdCheck, CrdFinding,
+    FoundCrd,
 };
 use olm_catalog::report_formats::render_findings;
 use olm_catalog::Diagnostic;
@@ -40,6 +42,11 @@ pub struct Args {
     /// Only the edges on the way up from this bundle, or version (catalog mode).
     #[arg(long, requires = "catalog")]
     from: Option<String>,
+    /// Bundle directories, or trees of them (catalog mode): the CRDs of a catalog bundle that
+    /// carries none (an `olm.csv.metadata` catalog) are taken from the bundle directory (one with
+    /// a `manifests/` folder) whose ClusterServiceVersion has the bundle's name.
+    #[arg(long, num_args = 1.., value_name = "DIR", requires = "catalog")]
+    bundles: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = CrdFormat::Text)]
     format: CrdFormat,
@@ -141,29 +148,34 @@ fn collect_files(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct CatalogJson<'a> {
-    safe: bool,
-    bundles: usize,
-    bundles_with_crds: usize,
-    compared_pairs: usize,
-    unsafe_edges_by_rule: std::collections::BTreeMap<&'static str, usize>,
-    edges: Vec<EdgeJson<'a>>,
-    shared: &'a [olm_catalog::crd_safety::SharedCrd],
-    findings: Vec<Diagnostic>,
-}
-
-#[derive(Serialize)]
-struct EdgeJson<'a> {
-    package: &'a str,
-    channel: &'a str,
-    from: &'a str,
-    to: &'a str,
-    via: &'a [&'static str],
-    safe: bool,
-    location: &'a olm_catalog::Location,
-    findings: Vec<CrdFinding>,
+/// The CRDs of every bundle directory (one with a `manifests/` folder) at or under `dir`, by the
+/// name of its ClusterServiceVersion.
+fn read_bundle_dirs(dir: &Path, out: &mut BTreeMap<String, Vec<FoundCrd>>) -> Result<(), Fail> {
+    let manifests = dir.join("manifests");
+    if manifests.is_dir() {
+        let mut files = Vec::new();
+        collect_files(&manifests, &mut files).map_err(|e| Fail::at(&manifests, e))?;
+        let mut read = Vec::with_capacity(files.len());
+        for f in files {
+            read.push((f.display().to_string(), std::fs::read(&f).map_err(|e| Fail::at(&f, e))?));
+        }
+        let (csv, crds, problems) = bundle_dir_crds(&read);
+        report(&problems);
+        if let Some(name) = csv {
+            out.entry(name).or_insert(crds);
+        }
+        return Ok(());
+    }
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| Fail::at(dir, e))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    for d in dirs {
+        read_bundle_dirs(&d, out)?;
+    }
+    Ok(())
 }
 
 fn run_catalog(a: &Args, path: &Path, out: &mut String) -> Result<u8, Fail> {
@@ -171,38 +183,16 @@ fn run_catalog(a: &Args, path: &Path, out: &mut String) -> Result<u8, Fail> {
     if let Some(p) = a.package.as_deref().filter(|p| model.package(p).is_none()) {
         return Err(Fail(format!("no package {p:?} in {}", path.display())));
     }
-    let options = CatalogOptions { package: a.package.clone(), from: a.from.as_deref().map(start) };
+    let mut options =
+        CatalogOptions { package: a.package.clone(), from: a.from.as_deref().map(start), ..Default::default() };
+    for dir in &a.bundles {
+        read_bundle_dirs(dir, &mut options.bundles)?;
+    }
     let check = check_catalog(&model, &options);
     let safe = check.safe();
     match a.format {
         CrdFormat::Text => out.push_str(&crate::colour::findings(&check.to_text(), crate::colour::stdout())),
-        CrdFormat::Json => {
-            let edges = check
-                .edges
-                .iter()
-                .map(|e| EdgeJson {
-                    package: &e.package,
-                    channel: &e.channel,
-                    from: &e.from,
-                    to: &e.to,
-                    via: &e.via,
-                    safe: e.safe(),
-                    location: &e.location,
-                    findings: e.crds.iter().flat_map(CrdCheck::findings).collect(),
-                })
-                .collect();
-            let json = CatalogJson {
-                safe,
-                bundles: check.bundles,
-                bundles_with_crds: check.bundles_with_crds,
-                compared_pairs: check.compared_pairs,
-                unsafe_edges_by_rule: check.unsafe_edges_by_rule(),
-                edges,
-                shared: &check.shared,
-                findings: check.diagnostics(),
-            };
-            push_json(out, &json)?;
-        }
+        CrdFormat::Json => push_json(out, &check.report())?,
         f => {
             let rendered =
                 render_findings(report_format(f).expect("a CI format"), TOOL, &check.diagnostics(), verdict(safe));

@@ -4,8 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
+use olm_catalog::crd_safety::add_to_report;
 use olm_catalog::report_formats::render_diagnostics;
-use olm_catalog::validate::{only_new, validate_loaded_with, LintConfig, Options};
+use olm_catalog::validate::{only_new, validate_loaded_with, LintConfig, Options, Validated};
 use olm_catalog::{Diagnostic, Severity};
 
 use crate::catalog::load_loaded;
@@ -95,9 +96,9 @@ fn validate_all(a: &Args) -> Result<Findings, Fail> {
         let deny_warnings = config.deny_warnings;
         let options = Options { lints: !a.no_lints, config };
         let (loaded, origin) = load_loaded(path)?;
-        let result = validate_loaded_with(loaded, options.clone());
+        let result = validate_with_crds(loaded, &options);
         let report = match &a.baseline {
-            Some(old) => only_new(&result, &validate_loaded_with(load_loaded(old)?.0, options)),
+            Some(old) => only_new(&result, &validate_with_crds(load_loaded(old)?.0, &options)),
             None => result.report,
         };
         found.valid &= report.valid;
@@ -115,6 +116,13 @@ fn validate_all(a: &Args) -> Result<Findings, Fail> {
         }
     }
     Ok(found)
+}
+
+/// opm's checks and the lints, with the CRD upgrade-safety lints when the catalog carries CRDs.
+fn validate_with_crds(loaded: olm_catalog::declcfg::Loaded, options: &Options) -> Validated {
+    let mut result = validate_loaded_with(loaded, options.clone());
+    add_to_report(&mut result, options);
+    result
 }
 
 /// The findings in `format`.
