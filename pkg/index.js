@@ -133,4 +133,6 @@ export const {
 } = api;
 /** The cross-package view of a package (tools' module: `await initTools()` first in browsers): `packageDeps(catalog, {package, headsOnly})`, and as the CLI's text. */
 export const { packageDeps, packageDepsText } = api;
+/** The registry client (HTTP through `fetch`; the image is read by `readImage`). */
+export { looksLikeReference, parseReference, pullImage } from './registry.js';
 export default init;
