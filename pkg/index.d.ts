@@ -379,6 +379,70 @@ export declare function initTools(input?: WasmInput): Promise<void>;
 
 /** Node only: read a catalog directory (or one file) from disk into `CatalogFile`s. */
 export declare function readCatalog(root: string): CatalogFile[];
+
+/** An image reference as containers/image reads it (no registry: Docker Hub). */
+export interface ImageReference {
+  registry: string;
+  repository: string;
+  tag: string | undefined;
+  digest: string | undefined;
+}
+/** Parse `REGISTRY/REPO[:TAG][@sha256:…]` (a leading `docker://` dropped); throws on an invalid one. */
+export declare function parseReference(reference: string): ImageReference;
+/** Whether a string reads as a registry reference with an explicit registry (`quay.io/org/x:1`), not a path. */
+export declare function looksLikeReference(s: string): boolean;
+
+export interface PullImageOptions {
+  /** The `fetch` to use (default the global one). */
+  fetch?: typeof fetch;
+  /** Sent on a basic challenge, and to a bearer challenge's token realm. */
+  credentials?: { username: string; password: string };
+  /** Plain HTTP instead of HTTPS (default: for `localhost`, `127.0.0.0/8` and `[::1]`, as Docker does). */
+  insecure?: boolean;
+  /** `os/arch[/variant]` picked from an image index (default `linux/amd64`, else the first). */
+  platform?: string;
+}
+export interface PulledImage {
+  /** An OCI image layout's files, for `readImage(files, {tag})`. */
+  files: CatalogFile[];
+  /** The layout's tag naming the image (`image`). */
+  tag: string;
+  /** The image manifest's digest. */
+  digest: string;
+  /** The platform picked from an image index, if the reference named one. */
+  platform: string | null;
+  /** `registry/repository`. */
+  repository: string;
+}
+/**
+ * Download an image from its registry through `fetch` (manifests by tag or digest, blobs, the
+ * bearer-token challenge flow, basic auth) as an OCI image layout's files; `readImage` then checks
+ * every digest and reads it. Browsers: the registry must send CORS headers.
+ */
+export declare function pullImage(reference: string, options?: PullImageOptions): Promise<PulledImage>;
+
+/** Node only: the image a command-line argument names (`undefined`: a path). */
+export declare function imageTransport(arg: string):
+  | { transport: 'oci' | 'oci-archive' | 'docker-archive'; path: string; tag: string | undefined }
+  | { transport: 'docker'; reference: string }
+  | undefined;
+/** Node only: `{username, password}` for a registry from the auth files podman and docker read. */
+export declare function registryCredentials(registry: string, repository: string, authfile?: string): { username: string; password: string } | undefined;
+/** Node only: options of `readImageReference`. */
+export interface ImageReferenceOptions {
+  platform?: string;
+  /** The auth file to read credentials from (default: `REGISTRY_AUTH_FILE`, then podman's and docker's files). */
+  authfile?: string;
+  /** `false`: plain HTTP. */
+  tlsVerify?: boolean;
+  fetch?: typeof fetch;
+}
+/**
+ * Node only: read an image named as on the command line — `oci:DIR[:TAG]`, `oci-archive:FILE[:TAG]`,
+ * `docker-archive:FILE[:REF]` (`-`: standard input), `docker://REF` or `REGISTRY/REPO[:TAG|@DIGEST]` —
+ * through `readImage`; `name` is how findings name its files (`REF@DIGEST:/configs`).
+ */
+export declare function readImageReference(reference: string, options?: ImageReferenceOptions): Promise<ImageContent & { name: string }>;
 /** A lint's level (docs/diagnostics.md, "Configuring lints"). */
 export type LintLevel = 'off' | 'note' | 'warning' | 'error';
 

@@ -135,4 +135,6 @@ export const {
 export const { packageDeps, packageDepsText } = api;
 /** CRD upgrade safety on every upgrade edge of a catalog (tools' module: `await initTools()` first in browsers): `crdSafety(files, {package, from})`. */
 export const { crdSafety } = api;
+/** The registry client (HTTP through `fetch`; the image is read by `readImage`). */
+export { looksLikeReference, parseReference, pullImage } from './registry.js';
 export default init;

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { dirname, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import {
   validate, diffCatalogsText, formatDiagnostics, loadCatalog, readCatalog, resolve, resolveText, render, expandTemplate, convertToBasicTemplate,
-  checkOperatorGroups, checkOperatorGroupsText, packageDeps, packageDepsText,
+  checkOperatorGroups, checkOperatorGroupsText, packageDeps, packageDepsText, imageTransport, readImageReference,
 } from '../node.js';
 
 const USAGE = `usage:
@@ -20,7 +20,10 @@ const USAGE = `usage:
   olm-catalog template FILE --bundles PATH... [--kind basic|semver|substitutes] [--image-ref-template T] [--format json|yaml|mermaid] [-o DIR] [--validate]
   olm-catalog diff OLD NEW [--format text|json|markdown|sarif|github|junit] [--package P]
   olm-catalog convert-template basic PATH [--format json|yaml]
-  olm-catalog deps PATH --package P [--format text|json] [--heads-only]`;
+  olm-catalog deps PATH --package P [--format text|json] [--heads-only]
+A PATH may be an image: oci:DIR[:TAG], oci-archive:FILE[:TAG], docker-archive:FILE (- for stdin),
+docker://REF or REGISTRY/REPO[:TAG|@DIGEST]; image options (any command):
+  [--platform OS/ARCH[/VARIANT]] [--authfile FILE] [--tls-verify=false (plain HTTP)] [--verbose]`;
 
 const REPORT_FORMATS = ['sarif', 'github', 'markdown', 'junit'];
 
@@ -55,6 +58,59 @@ function parseArgs(argv, flags, switches = [], { multi = [], repeat = [], short 
     }
   }
   return { opts, positional };
+}
+
+/** The images named on the command line, read before the command runs: argument → `{name, files}`. */
+const images = new Map();
+
+/** The options every command's image inputs share, taken out of `argv`. */
+function imageOptions(argv) {
+  const options = { tlsVerify: true, verbose: false };
+  const rest = [];
+  for (let i = 0; i < argv.length; i++) {
+    const [name, inline] = argv[i].startsWith('--') ? argv[i].slice(2).split(/=(.*)/s, 2) : [];
+    if (name === 'verbose') options.verbose = true;
+    else if (['platform', 'authfile', 'tls-verify'].includes(name)) {
+      const value = inline ?? argv[++i];
+      if (value === undefined) throw new UsageError(`--${name} needs a value`);
+      if (name === 'tls-verify') {
+        if (!['true', 'false'].includes(value)) throw new UsageError(`invalid --tls-verify ${value}`);
+        options.tlsVerify = value === 'true';
+      } else options[name] = value;
+    } else rest.push(argv[i]);
+  }
+  return { options, rest };
+}
+
+/** Read every image named in `argv` (through readImage, in the module), once each. */
+async function readImages(argv, options) {
+  for (const arg of argv) {
+    if (images.has(arg) || imageTransport(arg) === undefined) continue;
+    let image;
+    try {
+      image = await readImageReference(arg, options);
+    } catch (e) {
+      throw new Error(e.message.startsWith(arg) ? e.message : `${arg}: ${e.message}`);
+    }
+    for (const f of image.findings) process.stderr.write(`olm-catalog: warning: ${arg}@${image.digest}: ${f}\n`);
+    if (options.verbose) {
+      const platform = image.platform ? `, platform ${image.platform}` : '';
+      process.stderr.write(`olm-catalog: ${arg}: image ${image.digest}${platform}\n`);
+    }
+    images.set(arg, image);
+  }
+}
+
+/** A catalog's files: an image's (read by `readImages`), or a path's. */
+function readInput(p) {
+  return images.get(p)?.files ?? readCatalog(p);
+}
+
+/** How findings name a file `f` of the input `p` (`null`: `p` is one file, named as itself). */
+function inputPrefix(p) {
+  const image = images.get(p);
+  if (image) return (f) => (image.name.endsWith(':') ? `${image.name}${f}` : `${image.name}/${f}`);
+  return statSync(p).isDirectory() ? (f) => `${p.replace(/\/+$/, '')}/${f}` : null;
 }
 
 const loc = (d) => (d.line === 0 ? d.file : `${d.file}:${d.line}:${d.column}`);
@@ -96,17 +152,17 @@ function cmdValidate(argv, out) {
   let valid = true;
   let passed = true;
   const diagnostics = [];
-  const baseline = opts.baseline === undefined ? undefined : readCatalog(opts.baseline);
+  const baseline = opts.baseline === undefined ? undefined : readInput(opts.baseline);
   for (const p of positional) {
-    const isDir = statSync(p).isDirectory();
-    const configFile = opts.config ?? findConfig(p);
+    const inside = inputPrefix(p);
+    const configFile = opts.config ?? (images.has(p) ? undefined : findConfig(p));
     const options = {
       lints: !opts['no-lints'], lint: opts.lint ?? [], olmV1: !!opts['olm-v1'], denyWarnings: !!opts['deny-warnings'], baseline,
     };
     if (configFile !== undefined) options.config = readFileSync(configFile, 'utf8');
     let report;
     try {
-      report = validate(readCatalog(p), options);
+      report = validate(readInput(p), options);
     } catch (e) {
       if (e?.code !== 'invalid-config') throw e;
       const message = configFile === undefined ? e.message : e.message.replaceAll(/^config:/gm, `${configFile}:`);
@@ -114,7 +170,7 @@ function cmdValidate(argv, out) {
     }
     valid &&= report.valid;
     passed &&= report.passed;
-    const prefix = (f) => (isDir ? `${p.replace(/\/+$/, '')}/${f}` : p);
+    const prefix = (f) => (inside ? inside(f) : p);
     for (const d of report.diagnostics) {
       d.file = prefix(d.file);
       for (const r of d.related ?? []) r.file = prefix(r.file);
@@ -136,8 +192,8 @@ function cmdValidate(argv, out) {
 
 /** A catalog's files named from the working directory, as the native CLI names them. */
 function namedFiles(p) {
-  const isDir = statSync(p).isDirectory();
-  return readCatalog(p).map((f) => ({ ...f, path: isDir ? `${p.replace(/\/+$/, '')}/${f.path}` : p }));
+  const inside = inputPrefix(p);
+  return readInput(p).map((f) => ({ ...f, path: inside ? inside(f.path) : p }));
 }
 
 function cmdDiff(argv, out) {
@@ -156,7 +212,7 @@ function cmdDeps(argv, out) {
   if (positional.length !== 1 || !opts.package) throw new UsageError('deps needs PATH and --package');
   const format = opts.format ?? 'text';
   if (format !== 'text' && format !== 'json') throw new UsageError(`unknown format ${format}`);
-  const catalog = loadCatalog(readCatalog(positional[0]));
+  const catalog = loadCatalog(readInput(positional[0]));
   const options = { package: opts.package, headsOnly: opts['heads-only'] === true };
   try {
     if (format === 'json') {
@@ -176,7 +232,7 @@ function cmdGraph(argv, out) {
   const { opts, positional } = parseArgs(argv, ['package', 'channel', 'format', 'minimum-edge'], ['v0-semantics']);
   if (positional.length !== 1 || !opts.package) throw new UsageError('graph needs PATH and --package');
   const format = opts.format ?? 'json';
-  const catalog = loadCatalog(readCatalog(positional[0]));
+  const catalog = loadCatalog(readInput(positional[0]));
   try {
     if (format === 'mermaid') {
       out.push(catalog.toMermaid({ package: opts.package, channel: opts.channel, minimumEdge: opts['minimum-edge'], v0Semantics: !!opts['v0-semantics'] }).replace(/\n$/, ''));
@@ -198,7 +254,7 @@ function cmdPath(argv, out) {
   if (positional.length !== 1 || !opts.package || !opts.channel || !opts.from) {
     throw new UsageError('path needs PATH, --package, --channel and --from');
   }
-  const catalog = loadCatalog(readCatalog(positional[0]));
+  const catalog = loadCatalog(readInput(positional[0]));
   let up;
   try {
     up = catalog.upgradePath({ package: opts.package, channel: opts.channel, from: opts.from, semantics: opts.semantics ?? 'v0' });
@@ -324,7 +380,7 @@ function cmdRbac(argv, out) {
     operatorGroup: opts['operator-group'],
     targetNamespaces: opts['target-namespaces']?.split(','),
   };
-  const catalog = loadCatalog(readCatalog(path));
+  const catalog = loadCatalog(readInput(path));
   try {
     let previews;
     try {
@@ -362,6 +418,8 @@ function cmdRbac(argv, out) {
 /** A path as an input of `render`/`expandTemplate`, findings named as the native CLI names them. */
 function namedInput(path) {
   try {
+    const image = images.get(path);
+    if (image) return { name: image.name.replace(/:$/, ''), files: image.files };
     return { name: path, file: statSync(path).isFile(), files: readCatalog(path) };
   } catch (e) {
     throw new Error(`${path}: ${e.message}`);
@@ -403,6 +461,23 @@ function emit(result, format, dir, out) {
   }
 }
 
+/**
+ * `render` of inputs among which are bundle images: each rendered on its own, a bundle image with
+ * its reference as its `image` (as `opm render IMAGE` does), the streams joined in order.
+ */
+function renderEach(paths, options) {
+  const results = paths.map((p) => {
+    const bundleImage = images.get(p)?.kind === 'bundle';
+    return render([namedInput(p)], bundleImage ? { ...options, imageRefTemplate: p } : options);
+  });
+  return {
+    catalog: results.map((r) => r.catalog).join(''),
+    diagnostics: results.flatMap((r) => r.diagnostics),
+    packages: results.flatMap((r) => r.packages),
+    valid: results.every((r) => r.valid),
+  };
+}
+
 function cmdRender(argv, out) {
   const { opts, positional } = parseArgs(
     argv, ['format', 'migrate-level', 'image-ref-template', 'output-dir'], ['validate'], { short: { o: 'output-dir' } },
@@ -410,12 +485,24 @@ function cmdRender(argv, out) {
   const format = choice(opts, 'format', FBC_FORMATS, 'json');
   const migrateLevel = choice(opts, 'migrate-level', ['bundle-object-to-csv-metadata']);
   if (positional.length === 0) throw new UsageError('render needs at least one PATH');
-  const result = render(positional.map(namedInput), {
-    format, migrateLevel, imageRefTemplate: opts['image-ref-template'], validate: !!opts.validate,
-  });
+  const options = { format, migrateLevel, imageRefTemplate: opts['image-ref-template'], validate: !!opts.validate };
+  const result = positional.some((p) => images.get(p)?.kind === 'bundle')
+    ? renderEach(positional, options)
+    : render(positional.map(namedInput), options);
   report(result.diagnostics);
   emit(result, format, opts['output-dir'], out);
   return result.valid ? 0 : 1;
+}
+
+/**
+ * A `--bundles` input: a bundle image is rendered first with its reference as its image (so the
+ * template finds it by that reference), the rest as they are.
+ */
+function bundleSource(path) {
+  const input = namedInput(path);
+  if (images.get(path)?.kind !== 'bundle') return input;
+  const rendered = render([input], { imageRefTemplate: path });
+  return { name: input.name, files: [{ path: 'catalog.json', content: rendered.catalog }] };
 }
 
 function cmdTemplate(argv, out) {
@@ -428,7 +515,7 @@ function cmdTemplate(argv, out) {
   if (positional.length !== 1 || !opts.bundles) throw new UsageError('template needs FILE and --bundles PATH...');
   const file = positional[0];
   const imageRefTemplate = opts['image-ref-template'];
-  const sources = opts.bundles.map(namedInput);
+  const sources = opts.bundles.map(bundleSource);
   let content;
   try {
     content = new Uint8Array(readFileSync(file));
@@ -474,11 +561,13 @@ function cmdConvertTemplate(argv, out) {
   return 0;
 }
 
-function main(argv) {
-  const [cmd, ...rest] = argv;
+async function main(argv) {
   const out = [];
   let code;
   try {
+    const { options, rest: args } = imageOptions(argv);
+    const [cmd, ...rest] = args;
+    await readImages(rest, options);
     if (cmd === 'validate') code = cmdValidate(rest, out);
     else if (cmd === 'graph') code = cmdGraph(rest, out);
     else if (cmd === 'diff') code = cmdDiff(rest, out);
@@ -506,4 +595,4 @@ function main(argv) {
 process.stdout.on('error', (e) => {
   if (e.code !== 'EPIPE') throw e;
 });
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

@@ -76,7 +76,7 @@ test('deep link: restores catalog, package, channel and path, and follows naviga
   await page.waitForFunction(() => document.querySelector('#channel-title').textContent.startsWith('ecr-secret-operator'));
   assert.equal(await page.inputValue('#example'), 'update-before');
   // Files opened by hand cannot be linked to: the hash goes.
-  await page.locator('details > summary').first().click();
+  await page.locator('details:has(#paste) > summary').first().click();
   await page.fill('#paste', 'schema: olm.package\nname: solo\n');
   await page.click('#paste-load');
   await page.waitForFunction(() => location.hash === '');

@@ -255,7 +255,7 @@ test('a 300-entry channel renders with the layout off the main thread', async ()
   let yaml = 'schema: olm.package\nname: big\ndefaultChannel: stable\n---\nschema: olm.channel\npackage: big\nname: stable\nentries:\n';
   for (let i = 0; i < n; i++) yaml += `- name: big.v1.0.${i}\n${i ? `  replaces: big.v1.0.${i - 1}\n` : ''}${i > 2 ? `  skipRange: ">=1.0.${i - 3} <1.0.${i}"\n` : ''}`;
   for (let i = 0; i < n; i++) yaml += `---\nschema: olm.bundle\npackage: big\nname: big.v1.0.${i}\nimage: quay.io/big/b:1.0.${i}\nproperties:\n- type: olm.package\n  value: {packageName: big, version: 1.0.${i}}\n`;
-  await page.locator('details > summary').click();
+  await page.locator('details:has(#paste) > summary').click();
   await page.locator('#paste').evaluate((el, text) => { el.value = text; }, yaml);
   await page.click('#paste-load');
   await page.waitForSelector('#summary.valid');

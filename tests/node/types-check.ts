@@ -160,3 +160,13 @@ console.log(crds.unsafeEdgesByRule['type'], crdFinding?.rule, crdFinding?.path, 
   };
   console.log(line, out.length, plan.graphs[0]?.after?.nodes.length, add.op);
 }
+
+// Images: the registry client and Node's reader of image references.
+{
+  const { pullImage, parseReference, looksLikeReference, readImageReference, readImage, imageTransport } = await import('olm-catalog');
+  const ref: import('olm-catalog').ImageReference = parseReference('quay.io/org/index:v1');
+  const pulled: import('olm-catalog').PulledImage = await pullImage('quay.io/org/index:v1', { insecure: false, platform: 'linux/amd64' });
+  const content: import('olm-catalog').ImageContent = readImage(pulled.files, { tag: pulled.tag });
+  const named: string = (await readImageReference('oci:layout:cat', { tlsVerify: false })).name;
+  console.log(ref.registry, looksLikeReference('x'), content.kind, named, imageTransport('oci:x')?.transport);
+}

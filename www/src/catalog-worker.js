@@ -14,7 +14,7 @@
 // Requests and replies follow rpc.js; the operations are `ops` below.
 import init, {
   initPicture, initResolver, initTools, loadCatalog, openCatalog, layoutGraph, expandTemplate, diffCatalogs, resolve, checkOperatorGroups, previewRbac,
-  previewRbacText,
+  previewRbacText, readImage, pullImage,
 } from '../../pkg/index.js';
 import { fetchCatalog } from '../../pkg/element-fetch.js';
 import { serve } from './rpc.js';
@@ -23,10 +23,11 @@ import { editOps } from './edit-worker.js';
 /** @typedef {{path: string, content: string}} CatalogFile */
 /** @typedef {CatalogFile | {path: string, blob: Blob}} FileInput a file as text, or to be read here */
 /**
- * @typedef {FileInput[] | {handle: number, version?: 'saved' | 'edited'} | {url: string}} Source the
- *   files given, those of a loaded catalog (as opened: 'saved', or with the editor's edits:
- *   'edited', the default), or those fetched from a URL (a catalog file or a directory index,
- *   pkg/element-fetch.js)
+ * @typedef {FileInput[] | {handle: number, version?: 'saved' | 'edited'} | {url: string} | {image: string}} Source the
+ *   files given (or an image given as files: a `docker save`/oci-archive tarball, an OCI layout
+ *   folder), those of a loaded catalog (as opened: 'saved', or with the editor's edits:
+ *   'edited', the default), those fetched from a URL (a catalog file or a directory index,
+ *   pkg/element-fetch.js), or a catalog image's from its registry (`REGISTRY/REPO:TAG`)
  */
 
 let modules = null; // { core, picture, resolver, tools }: the .wasm URLs
@@ -56,16 +57,58 @@ function entry(handle) {
   return e;
 }
 
-/** @param {FileInput[]} list */
+/** Whether the first bytes are a tar archive's (`ustar` at offset 257). */
+const isTar = (bytes) => bytes.length > 262 && new TextDecoder().decode(bytes.subarray(257, 262)) === 'ustar';
+
+/**
+ * A catalog image's files as text (read by `readImage` in the tools' module); a bundle image is
+ * not a catalog to open here.
+ */
+async function imageFiles(image, options) {
+  await tools();
+  const content = readImage(image, options);
+  if (content.kind !== 'catalog') throw error('invalid-image', 'this is a bundle image, not a catalog image');
+  const text = new TextDecoder();
+  return content.files.map((f) => ({ path: f.path, content: text.decode(f.content) }));
+}
+
+/**
+ * The files given, or the catalog of the image they are: one tarball (`docker save`, `podman
+ * save`, an oci-archive), or an OCI layout folder (`oci-layout` and `index.json` at its root).
+ * @param {FileInput[]} list
+ */
 async function read(list) {
   if (!Array.isArray(list)) throw error('invalid-input', 'expected a list of files');
+  const bytes = async (f) => (f.blob ? new Uint8Array(await f.blob.arrayBuffer()) : new TextEncoder().encode(f.content));
+  if (list.length === 1 && list[0].blob) {
+    const b = await bytes(list[0]);
+    if (isTar(b)) return imageFiles(b);
+  }
+  if (list.some((f) => f.path === 'oci-layout') && list.some((f) => f.path === 'index.json')) {
+    return imageFiles(await Promise.all(list.map(async (f) => ({ path: f.path, content: await bytes(f) }))));
+  }
   return Promise.all(list.map(async (f) => (f.blob ? { path: f.path, content: await f.blob.text() } : { path: f.path, content: f.content })));
+}
+
+/** A catalog image from its registry, which must send CORS headers for this page to read it. */
+async function registryImage(reference) {
+  let pulled;
+  try {
+    pulled = await pullImage(reference);
+  } catch (e) {
+    if (e.message.includes('Failed to fetch') || e.message.includes('NetworkError')) {
+      throw error('no-cors', `the registry of ${reference} did not let this page read it: it sends no CORS headers (or is unreachable). Use the CLI (olm-catalog validate ${reference}), or save the image (skopeo copy docker://${reference} oci-archive:cat.tar) and drop the file here`);
+    }
+    throw e;
+  }
+  return imageFiles(pulled.files, { tag: pulled.tag });
 }
 
 /** @param {Source} source */
 async function filesOf(source) {
   if (Array.isArray(source)) return read(source);
   if (typeof source?.url === 'string') return fetchCatalog(source.url);
+  if (typeof source?.image === 'string') return registryImage(source.image);
   const e = entry(source.handle);
   return source.version === 'saved' ? e.saved : e.files;
 }

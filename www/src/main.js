@@ -149,6 +149,7 @@ $('example').addEventListener('change', (ev) => { if (ev.target.value) loadExamp
 $('pick-files').addEventListener('change', (ev) => load(readFileList(ev.target.files, false)));
 $('pick-folder').addEventListener('change', (ev) => load(readFileList(ev.target.files, true)));
 $('paste-load').addEventListener('click', () => load([{ path: 'pasted.yaml', content: $('paste').value }]));
+$('image-load').addEventListener('click', () => { const image = $('image-ref').value.trim(); if (image) load({ image }); });
 const drop = $('drop');
 drop.addEventListener('dragover', (ev) => { ev.preventDefault(); drop.classList.add('over'); });
 drop.addEventListener('dragleave', () => drop.classList.remove('over'));

@@ -1,0 +1,333 @@
+// Images through the npm package, made by real tools (umoci builds them from directories, skopeo
+// writes the oci-archive and docker-archive forms and pushes them): `readImage` gives the files the
+// directories hold; the Node CLI reads every transport as the native CLI does (same stdout, stderr
+// and exit code); the JS registry client reads from Debian's `docker-registry` started here on
+// 127.0.0.1: anonymous, htpasswd basic auth (credentials from auth.json), and a token realm (a
+// Node token server here, whose RS256 tokens the registry verifies against its certificate).
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { createSign, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as olm from 'olm-catalog';
+
+const repo = process.env.REPO;
+const native = process.env.NATIVE_CLI;
+const catalogDir = join(repo, '../shared/catalogs/fbc/openshift-optional-v4.17');
+const bundleDir = firstBundle(join(repo, '../shared/catalogs/bundles'));
+const cli = join(process.cwd(), 'node_modules/.bin/olm-catalog');
+const CONFIGS_LABEL = 'operators.operatorframework.io.index.configs.v1';
+const scratch = mkdtempSync(join(tmpdir(), 'olm-node-images-'));
+const running = [];
+after(() => {
+  for (const child of running) child.kill();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+function firstBundle(root) {
+  for (const op of readdirSync(root).sort()) {
+    const versions = existsSync(join(root, op)) ? readdirSync(join(root, op)).sort().reverse() : [];
+    const v = versions.find((d) => existsSync(join(root, op, d, 'manifests')) && existsSync(join(root, op, d, 'metadata')));
+    if (v) return join(root, op, v);
+  }
+  throw new Error('no bundle directory');
+}
+
+const sh = (cmd, args) => execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const at = (p) => join(scratch, p);
+
+function skopeo(from, to, extra = []) {
+  const policy = at('policy.json');
+  if (!existsSync(policy)) writeFileSync(policy, '{"default":[{"type":"insecureAcceptAnything"}]}');
+  sh('skopeo', ['--policy', policy, 'copy', '-q', ...extra, from, to]);
+}
+
+/** A catalog image as tests/images/build.rs makes it: two layers, the second whiting out a package. */
+function umociCatalog(layout, tag) {
+  const image = `${at(layout)}:${tag}`;
+  if (!existsSync(at(layout))) sh('umoci', ['init', '--layout', at(layout)]);
+  sh('umoci', ['new', '--image', image]);
+  sh('umoci', ['unpack', '--image', image, at(`${tag}-1`)]);
+  sh('cp', ['-a', catalogDir, at(`${tag}-1/rootfs/configs`)]);
+  mkdirSync(at(`${tag}-1/rootfs/configs/zz-whited-out`));
+  writeFileSync(at(`${tag}-1/rootfs/configs/zz-whited-out/catalog.json`), '{"schema":"olm.package","name":"zz-whited-out"}');
+  sh('umoci', ['repack', '--image', image, at(`${tag}-1`)]);
+  sh('umoci', ['unpack', '--image', image, at(`${tag}-2`)]);
+  rmSync(at(`${tag}-2/rootfs/configs/zz-whited-out`), { recursive: true });
+  sh('umoci', ['repack', '--image', image, at(`${tag}-2`)]);
+  sh('umoci', ['config', '--image', image, '--config.label', `${CONFIGS_LABEL}=/configs`]);
+}
+
+function umociBundle(layout, tag) {
+  const image = `${at(layout)}:${tag}`;
+  sh('umoci', ['new', '--image', image]);
+  for (const d of ['manifests', 'metadata']) sh('umoci', ['insert', '--image', image, join(bundleDir, d), `/${d}`]);
+  sh('umoci', ['config', '--image', image,
+    '--config.label', 'operators.operatorframework.io.bundle.mediatype.v1=registry+v1',
+    '--config.label', 'operators.operatorframework.io.bundle.manifests.v1=manifests/',
+    '--config.label', 'operators.operatorframework.io.bundle.metadata.v1=metadata/']);
+}
+
+umociCatalog('layout', 'cat');
+umociBundle('layout', 'bundle');
+skopeo(`oci:${at('layout')}:cat`, `oci-archive:${at('cat.tar')}:cat`);
+skopeo(`oci:${at('layout')}:cat`, `docker-archive:${at('docker.tar')}:example.com/cat:v1`);
+skopeo(`oci:${at('layout')}:cat`, `oci:${at('zstd')}:cat`, ['--dest-compress-format', 'zstd', '--dest-compress']);
+skopeo(`oci:${at('layout')}:bundle`, `docker-archive:${at('bundle.tar')}`);
+
+const sorted = (files) => files.map((f) => [f.path, Buffer.from(f.content).toString('base64')]).sort();
+
+test('readImage gives a catalog image\'s configs from a layout folder, an oci-archive, a docker-archive and zstd layers', () => {
+  const expected = sorted(olm.readCatalog(catalogDir));
+  const inputs = [
+    [olm.readCatalog(at('layout')), { tag: 'cat' }],
+    [new Uint8Array(readFileSync(at('cat.tar'))), undefined],
+    [new Uint8Array(readFileSync(at('docker.tar'))), { tag: 'example.com/cat:v1' }],
+    [olm.readCatalog(at('zstd')), { tag: 'cat' }],
+  ];
+  for (const [image, options] of inputs) {
+    const r = olm.readImage(image, options);
+    assert.deepEqual(Object.keys(r).sort(), ['configs', 'digest', 'files', 'findings', 'kind', 'platform']);
+    assert.equal(r.kind, 'catalog');
+    assert.equal(r.configs, '/configs');
+    assert.match(r.digest, /^sha256:[0-9a-f]{64}$/);
+    assert.deepEqual(r.findings, []);
+    assert.ok(r.files.every((f) => f.content instanceof Uint8Array));
+    // The whited-out package of the first layer is gone; the rest is the directory, byte for byte.
+    assert.deepEqual(sorted(r.files), expected);
+  }
+});
+
+test('readImage gives a bundle image\'s manifests and metadata', () => {
+  const expected = sorted(['manifests', 'metadata'].flatMap((d) => olm.readCatalog(join(bundleDir, d)).map((f) => ({ ...f, path: `${d}/${f.path}` }))));
+  for (const [image, options] of [[olm.readCatalog(at('layout')), { tag: 'bundle' }], [new Uint8Array(readFileSync(at('bundle.tar')))]]) {
+    const r = olm.readImage(image, options);
+    assert.equal(r.kind, 'bundle');
+    assert.equal(r.configs, null);
+    assert.deepEqual(sorted(r.files), expected);
+  }
+});
+
+test('readImage refuses a tampered blob, an unknown tag and bytes that are no image', () => {
+  const files = olm.readCatalog(at('layout'));
+  const index = JSON.parse(Buffer.from(files.find((f) => f.path === 'index.json').content));
+  const manifest = index.manifests.find((m) => m.annotations['org.opencontainers.image.ref.name'] === 'cat');
+  const path = `blobs/sha256/${manifest.digest.slice(7)}`;
+  const tampered = files.map((f) => (f.path === path ? { path, content: new Uint8Array([...f.content, 0x20]) } : f));
+  const refused = (image, options, pattern) => assert.throws(() => olm.readImage(image, options), (e) => {
+    assert.equal(e.code, 'invalid-image');
+    assert.match(e.message, pattern);
+    return true;
+  });
+  refused(tampered, { tag: 'cat' }, new RegExp(manifest.digest.slice(7)));
+  refused(files, { tag: 'nope' }, /nope/);
+  refused(new Uint8Array([1, 2, 3]), undefined, /./);
+});
+
+function run(cmd, args, env = {}) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, ...env } });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+/** Both CLIs on the same arguments: identical stdout, stderr and exit code. */
+function same(args, expectedCode) {
+  const a = run(cli, args);
+  const b = run(native, args);
+  assert.equal(a.code, b.code, `exit code of ${args.join(' ')}: ${a.err} / ${b.err}`);
+  if (expectedCode !== undefined) assert.equal(a.code, expectedCode, a.err);
+  assert.equal(a.out, b.out, `stdout of ${args.join(' ')}`);
+  assert.equal(a.err, b.err, `stderr of ${args.join(' ')}`);
+  return a;
+}
+
+test('the Node CLI reads oci:, oci-archive: and docker-archive: images as the native CLI does', () => {
+  const catalogs = [`oci:${at('layout')}:cat`, `oci-archive:${at('cat.tar')}`, `docker-archive:${at('docker.tar')}`, `oci:${at('zstd')}:cat`];
+  for (const image of catalogs) {
+    const r = same(['validate', image, '--format', 'json']);
+    const report = JSON.parse(r.out);
+    assert.ok(report.diagnostics.length > 0, 'the catalog has findings to locate');
+    assert.ok(report.diagnostics.every((d) => d.file.startsWith(`${image}@sha256:`) && d.file.includes(':/configs/')), r.out);
+    same(['graph', image, '--package', 'metallb-operator', '--format', 'mermaid'], 0);
+  }
+  same(['diff', `oci-archive:${at('cat.tar')}`, `docker-archive:${at('docker.tar')}`, '--format', 'json']);
+  // A bundle image renders as `opm render IMAGE`: the reference as given is its image.
+  const bundle = `oci:${at('layout')}:bundle`;
+  const r = same(['render', bundle], 0);
+  assert.ok(r.out.includes(`"image": "${bundle}"`), r.out);
+  // A template naming that bundle image finds it in `--bundles`.
+  const { package: pkg, name } = JSON.parse(r.out);
+  const template = at('template.yaml');
+  writeFileSync(template, `schema: olm.template.basic\nentries:\n  - schema: olm.package\n    name: ${pkg}\n    defaultChannel: stable\n`
+    + `  - schema: olm.channel\n    package: ${pkg}\n    name: stable\n    entries:\n      - name: ${name}\n  - schema: olm.bundle\n    image: ${bundle}\n`);
+  const expanded = same(['template', template, '--bundles', bundle], 0);
+  assert.ok(expanded.out.includes(`"image": "${bundle}"`), expanded.out);
+  // A docker-archive from standard input.
+  const stdin = spawnSync(cli, ['validate', 'docker-archive:-', '--format', 'json'], { input: readFileSync(at('docker.tar')), encoding: 'utf8', maxBuffer: 1 << 28 });
+  assert.deepEqual(JSON.parse(stdin.stdout).diagnostics.length, JSON.parse(same(['validate', `docker-archive:${at('docker.tar')}`, '--format', 'json']).out).diagnostics.length);
+  // Refusals: exit code 2 and the reference named.
+  const bad = run(cli, ['validate', `oci:${at('layout')}:nope`]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /oci:.*:nope/);
+});
+
+async function freePort() {
+  const server = createNetServer();
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address();
+  await new Promise((ok) => server.close(ok));
+  return port;
+}
+
+/** Debian's docker-registry on 127.0.0.1 (`auth`: the config's `auth:` section, YAML). */
+async function registry(name, auth = '') {
+  const port = await freePort();
+  const config = at(`${name}.yml`);
+  writeFileSync(config, `version: 0.1\nlog:\n  level: error\nstorage:\n  filesystem:\n    rootdirectory: ${at('registry-data')}\nhttp:\n  addr: 127.0.0.1:${port}\n${auth}`);
+  const child = spawn('docker-registry', ['serve', config], { stdio: 'ignore' });
+  running.push(child);
+  for (let i = 0; ; i++) {
+    try {
+      await fetch(`http://127.0.0.1:${port}/v2/`);
+      return `127.0.0.1:${port}`;
+    } catch (e) {
+      if (i > 200) throw new Error(`docker-registry did not start: ${e.message}`);
+      await new Promise((ok) => setTimeout(ok, 50));
+    }
+  }
+}
+
+const insecureConf = (addr) => `[[registry]]\nlocation = "${addr}"\ninsecure = true\n`;
+
+/** The Node CLI with `HOME` in the scratch directory (no auth files but those written there). */
+function nodeCli(args, env = {}) {
+  return run(cli, [...args, '--tls-verify=false'], { HOME: at('home'), REGISTRY_AUTH_FILE: '', XDG_RUNTIME_DIR: '', ...env });
+}
+
+/** `nodeCli` without blocking this process, whose servers (the token realm) must answer the CLI. */
+function nodeCliAsync(args) {
+  return new Promise((ok) => {
+    const child = spawn(cli, [...args, '--tls-verify=false'], { env: { ...process.env, HOME: at('home'), REGISTRY_AUTH_FILE: '', XDG_RUNTIME_DIR: '' } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { err += d; });
+    child.on('close', (code) => ok({ code, out, err }));
+  });
+}
+
+/** The report with each finding's file cut to its path inside the catalog. */
+function cut(json) {
+  const report = JSON.parse(json);
+  for (const d of report.diagnostics) d.file = d.file.replace(/^.*:\/configs\//, '');
+  return report;
+}
+
+let anonymous;
+test('the JS registry client reads an anonymous registry as the native CLI does', async () => {
+  anonymous = await registry('anonymous');
+  skopeo(`oci:${at('layout')}:cat`, `docker://${anonymous}/cat:v1`, ['--dest-tls-verify=false']);
+  skopeo(`oci:${at('layout')}:bundle`, `docker://${anonymous}/bundle:v1`, ['--dest-tls-verify=false']);
+  const reference = `${anonymous}/cat:v1`;
+  const node = nodeCli(['validate', reference, '--format', 'json']);
+  writeFileSync(at('registries.conf'), insecureConf(anonymous));
+  const nat = run(native, ['validate', reference, '--format', 'json', '--no-cache'], { HOME: at('home'), CONTAINERS_REGISTRIES_CONF: at('registries.conf') });
+  assert.equal(node.code, nat.code, node.err);
+  assert.equal(node.out, nat.out);
+  assert.deepEqual(cut(node.out), cut(run(cli, ['validate', catalogDir, '--format', 'json']).out.replaceAll(`${catalogDir}/`, '')));
+  // By digest, and a bundle image with its reference as its image.
+  const digest = JSON.parse(node.out).diagnostics[0].file.match(/@(sha256:[0-9a-f]{64}):/)[1];
+  assert.equal(nodeCli(['validate', `docker://${anonymous}/cat@${digest}`, '--format', 'json']).code, node.code);
+  const bundle = nodeCli(['render', `${anonymous}/bundle:v1`]);
+  assert.equal(bundle.code, 0, bundle.err);
+  assert.ok(bundle.out.includes(`"image": "${anonymous}/bundle:v1"`));
+  // A tag and a digest the registry does not have.
+  assert.match(nodeCli(['validate', `${anonymous}/cat:missing`]).err, /HTTP 404/);
+  const wrong = `${anonymous}/cat@sha256:${'0'.repeat(64)}`;
+  assert.equal(nodeCli(['validate', wrong]).code, 2);
+});
+
+test('basic auth: credentials from auth.json, refused without them', async () => {
+  // htpasswd entry for tester / s3cret (bcrypt, cost 4).
+  writeFileSync(at('htpasswd'), 'tester:$2b$04$abcdefghijklmnopqrstuuLZYjhNQAOdpbzt4WxWlUHjv1wsyH5DG\n');
+  const addr = await registry('basic', `auth:\n  htpasswd:\n    realm: test-realm\n    path: ${at('htpasswd')}\n`);
+  const reference = `${addr}/cat:v1`;
+  const without = nodeCli(['validate', reference]);
+  assert.equal(without.code, 2);
+  assert.match(without.err, /asks for credentials and none were found/);
+  const auth = Buffer.from('tester:s3cret').toString('base64');
+  mkdirSync(at('home/.config/containers'), { recursive: true });
+  writeFileSync(at('home/.config/containers/auth.json'), JSON.stringify({ auths: { [addr]: { auth } } }));
+  const withAuth = nodeCli(['validate', reference, '--format', 'json']);
+  assert.deepEqual(cut(withAuth.out), cut(nodeCli(['validate', `${anonymous}/cat:v1`, '--format', 'json']).out));
+  writeFileSync(at('wrong.json'), JSON.stringify({ auths: { [addr]: { auth: Buffer.from('tester:nope').toString('base64') } } }));
+  const wrong = nodeCli(['validate', reference, '--authfile', at('wrong.json')]);
+  assert.match(wrong.err, /HTTP 401 \(credentials refused\)/);
+  rmSync(at('home/.config'), { recursive: true });
+});
+
+/** A self-signed RSA certificate and key (openssl), for the token server's signatures. */
+function signingCertificate(name) {
+  sh('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=olm-test-token-issuer',
+    '-keyout', at(`${name}.key`), '-out', at(`${name}.crt`)]);
+  const der = readFileSync(at(`${name}.crt`), 'utf8').replace(/-----[^-]+-----|\s/g, '');
+  return { key: readFileSync(at(`${name}.key`), 'utf8'), x5c: [der], certificate: at(`${name}.crt`) };
+}
+
+const b64url = (v) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
+
+test('a token realm: the challenge\'s realm, service and scope, credentials sent to it, a token the registry verifies', async () => {
+  const trusted = signingCertificate('trusted');
+  let signer = trusted;
+  const requests = [];
+  const tokens = createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    requests.push({ service: url.searchParams.get('service'), scope: url.searchParams.get('scope'), authorization: req.headers.authorization });
+    const [type, name, actions] = url.searchParams.get('scope').split(':');
+    const granted = req.headers.authorization === `Basic ${Buffer.from('tester:s3cret').toString('base64')}`;
+    const now = Math.floor(Date.now() / 1000);
+    const header = { alg: 'RS256', typ: 'JWT', x5c: signer.x5c };
+    const claims = {
+      iss: 'olm-test-issuer', sub: 'tester', aud: url.searchParams.get('service'), exp: now + 300, nbf: now - 10, iat: now,
+      jti: randomUUID(), access: granted ? [{ type, name, actions: actions.split(',') }] : [],
+    };
+    const input = `${b64url(header)}.${b64url(claims)}`;
+    const signature = createSign('RSA-SHA256').update(input).sign(signer.key).toString('base64url');
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ token: `${input}.${signature}` }));
+  });
+  await new Promise((ok) => tokens.listen(0, '127.0.0.1', ok));
+  after(() => tokens.close());
+  const realm = `http://127.0.0.1:${tokens.address().port}/token`;
+  const addr = await registry('token', `auth:\n  token:\n    realm: ${realm}\n    service: olm-test-registry\n    issuer: olm-test-issuer\n    rootcertbundle: ${trusted.certificate}\n`);
+  const reference = `${addr}/cat:v1`;
+  // Anonymous: a token without access, which the registry refuses.
+  const anon = await nodeCliAsync(['validate', reference]);
+  assert.equal(anon.code, 2);
+  assert.match(anon.err, /HTTP 401/);
+  assert.deepEqual(requests[0], { service: 'olm-test-registry', scope: 'repository:cat:pull', authorization: undefined });
+  // With credentials: sent to the realm, and the registry accepts the signed token.
+  writeFileSync(at('auth.json'), JSON.stringify({ auths: { [addr]: { auth: Buffer.from('tester:s3cret').toString('base64') } } }));
+  const ok = await nodeCliAsync(['validate', reference, '--format', 'json', '--authfile', at('auth.json')]);
+  assert.ok(ok.code === 0 || ok.code === 1, ok.err);
+  assert.deepEqual(cut(ok.out), cut(nodeCli(['validate', `${anonymous}/cat:v1`, '--format', 'json']).out));
+  assert.equal(requests.at(-1).authorization, `Basic ${Buffer.from('tester:s3cret').toString('base64')}`);
+  // The registry checks the signature: a token signed by a certificate it does not trust is refused.
+  signer = signingCertificate('untrusted');
+  const forged = await nodeCliAsync(['validate', reference, '--authfile', at('auth.json')]);
+  assert.equal(forged.code, 2);
+  assert.match(forged.err, /HTTP 401/);
+  assert.equal(requests.at(-1).authorization, `Basic ${Buffer.from('tester:s3cret').toString('base64')}`);
+});
+
+test('parseReference and looksLikeReference read references as containers/image does', () => {
+  assert.deepEqual(olm.parseReference('quay.io/org/index:v4.18'), { registry: 'quay.io', repository: 'org/index', tag: 'v4.18', digest: undefined });
+  assert.deepEqual(olm.parseReference('docker://busybox'), { registry: 'docker.io', repository: 'library/busybox', tag: undefined, digest: undefined });
+  assert.deepEqual(olm.parseReference('localhost:5000/cat@sha256:' + 'a'.repeat(64)).registry, 'localhost:5000');
+  assert.throws(() => olm.parseReference('quay.io/Org/x'), /invalid repository name/);
+  assert.equal(olm.looksLikeReference('quay.io/org/x:1'), true);
+  assert.equal(olm.looksLikeReference('catalog/dir'), false);
+});
