@@ -158,6 +158,8 @@ function cmdValidate(argv, out) {
     const configFile = opts.config ?? (images.has(p) ? undefined : findConfig(p));
     const options = {
       lints: !opts['no-lints'], lint: opts.lint ?? [], olmV1: !!opts['olm-v1'], denyWarnings: !!opts['deny-warnings'], baseline,
+      // The CRD upgrade-safety lints, as the native CLI runs them (catalogs that carry CRDs).
+      crdSafety: !opts['no-lints'],
     };
     if (configFile !== undefined) options.config = readFileSync(configFile, 'utf8');
     let report;

@@ -135,7 +135,7 @@ fn string_at(obj: &mut Node, i: Option<usize>, name: &str, ctx: &Ctx<'_>) -> R<S
     match member_at(obj, i) {
         None => Ok(Spanned::new(String::new(), pos)),
         Some(n) => match &mut n.value {
-            Value::String(s) => Ok(Spanned::new(std::mem::take(s).into_string(), n.pos)),
+            Value::String(s) => Ok(Spanned::new(take_string(s), n.pos)),
             _ => Err(ctx.field(name).mismatch(n, "string")),
         },
     }
@@ -144,6 +144,16 @@ fn string_at(obj: &mut Node, i: Option<usize>, name: &str, ctx: &Ctx<'_>) -> R<S
 fn string(obj: &mut Node, name: &str, ctx: &Ctx<'_>) -> R<Spanned<String>> {
     let [i] = fields_of(obj, [name]);
     string_at(obj, i, name, ctx)
+}
+
+/// A string of the tree as a `String`: moved (a long one keeps its allocation) where the build
+/// takes its fast paths, copied in the browsers' modules, which keep the smaller code.
+fn take_string(s: &mut crate::declcfg::value::Str) -> String {
+    if crate::FAST_PATHS {
+        std::mem::take(s).into_string()
+    } else {
+        String::from(s.as_str())
+    }
 }
 
 /// The array field `name`, member `i` of `obj`.
@@ -263,7 +273,7 @@ pub fn channel(mut node: Node, file: &Arc<str>) -> R<Channel> {
         let mut skips = Vec::with_capacity(skips_nodes.len());
         for (j, s) in skips_nodes.iter_mut().enumerate() {
             match &mut s.value {
-                Value::String(t) => skips.push(Spanned::new(std::mem::take(t).into_string(), s.pos)),
+                Value::String(t) => skips.push(Spanned::new(take_string(t), s.pos)),
                 Value::Null => skips.push(Spanned::new(String::new(), s.pos)),
                 _ => return Err(sctx.index(j, "ChannelEntry").mismatch(s, "string")),
             }

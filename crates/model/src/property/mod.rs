@@ -164,10 +164,18 @@ pub fn parse_all(raw: &[crate::declcfg::Property]) -> Vec<(usize, Property)> {
 
 /// The string fields `names` of an object ("" for one that is absent or not a string), its
 /// members read once.
-fn strings<const N: usize>(value: &Node, names: [&str; N]) -> [String; N] {
+#[cfg(any(not(target_arch = "wasm32"), olm_wasm_speed))]
+fn strings(value: &Node, names: [&str; 3]) -> [String; 3] {
     let members = value.as_object().unwrap_or(&[]);
     let at = crate::declcfg::value::field_indexes(members, names);
-    at.map(|i| i.and_then(|i| members[i].value.as_str()).unwrap_or("").to_string())
+    let s = |i: Option<usize>| i.and_then(|i| members[i].value.as_str()).unwrap_or("").to_string();
+    [s(at[0]), s(at[1]), s(at[2])]
+}
+
+/// The browsers' modules, built for size: each field looked up by itself.
+#[cfg(all(target_arch = "wasm32", not(olm_wasm_speed)))]
+fn strings(value: &Node, names: [&str; 3]) -> [String; 3] {
+    names.map(|f| value.field(f).and_then(|m| m.value.as_str()).unwrap_or("").to_string())
 }
 
 fn parse_value(type_: &str, value: Option<&Node>) -> Result<Property, String> {

@@ -88,13 +88,12 @@ pub fn validate(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let _region = region::Region::enter(&ALLOCATOR, REGION_BYTES_PER_INPUT_BYTE * input + REGION_MIN_BYTES);
     let options_ = validate_options(&options)?;
     let deny_warnings = options_.config.deny_warnings;
-    let crd = js_sys::Reflect::get(&options, &"crdSafety".into()).ok().and_then(|v| v.as_bool()).unwrap_or(false);
     let mut validated = validate_files_with(&files, options_.clone());
-    add_crd_lints(&mut validated, &options_, crd)?;
+    add_crd_lints(&mut validated, &options_, &options);
     let baseline =
         js_sys::Reflect::get(&options, &"baseline".into()).ok().filter(|v| !v.is_undefined() && !v.is_null());
     let report = match baseline {
-        Some(b) => compare_with_baseline(&validated, &b, options_, crd)?,
+        Some(b) => compare_with_baseline(&validated, &b, options_, &options)?,
         None => validated.report,
     };
     to_js(&ValidateResult { passed: report.passes(deny_warnings), report: &report })
@@ -106,42 +105,33 @@ fn compare_with_baseline(
     validated: &Validated,
     baseline: &JsValue,
     options: Options,
-    crd: bool,
+    js_options: &JsValue,
 ) -> Result<Report, JsValue> {
     let mut old = validate_files_with(&files_from_js(baseline)?, options.clone());
-    add_crd_lints(&mut old, &options, crd)?;
+    add_crd_lints(&mut old, &options, js_options);
     Ok(only_new(validated, &old))
 }
 
-/// With `crdSafety: true`, the CRD upgrade-safety lints added to the report (the CLI's
-/// `validate` runs them whenever the catalog carries CRDs).
+/// With `crdSafety: true` in the call's options, the CRD upgrade-safety lints added to the report
+/// (the CLI's `validate` runs them whenever the catalog carries CRDs).
 #[cfg(feature = "tools")]
-fn add_crd_lints(validated: &mut Validated, options: &Options, crd: bool) -> Result<(), JsValue> {
-    if crd {
+fn add_crd_lints(validated: &mut Validated, options: &Options, js_options: &JsValue) {
+    let crd = js_sys::Reflect::get(js_options, &"crdSafety".into()).ok().and_then(|v| v.as_bool());
+    if crd == Some(true) {
         crate::crd_safety::add_to_report(validated, options);
     }
-    Ok(())
 }
 
-/// Without the tools (browsers' core module), the CRD checks are left out: the JS layer sends a
+/// Without the tools (browsers' core module) there are no CRD checks: the JS layer sends a
 /// `validate` with `crdSafety: true` to the tools' module.
 #[cfg(not(feature = "tools"))]
-fn add_crd_lints(_: &mut Validated, _: &Options, crd: bool) -> Result<(), JsValue> {
-    if crd {
-        return Err(js_error(
-            "not-initialized",
-            "validate's `crdSafety` option is run by the tools' module: call `await initTools()` first",
-            None,
-        ));
-    }
-    Ok(())
-}
+fn add_crd_lints(_: &mut Validated, _: &Options, _: &JsValue) {}
 
 /// Without the tools (browsers' core module), the baseline comparison is left out: the JS layer
 /// sends a `validate` with a `baseline` to the tools' module (docs/performance.md, "WebAssembly
 /// size").
 #[cfg(not(feature = "tools"))]
-fn compare_with_baseline(_: &Validated, _: &JsValue, _: Options, _: bool) -> Result<Report, JsValue> {
+fn compare_with_baseline(_: &Validated, _: &JsValue, _: Options, _: &JsValue) -> Result<Report, JsValue> {
     Err(js_error(
         "invalid-input",
         "validate's `baseline` option is read by the tools' module: call `await initTools()` first",
