@@ -214,6 +214,7 @@ export function showCrdDiff(container, diff, { whole = false, titles = ['old', '
     const pre = doc.createElement('pre');
     pre.className = 'crd-lines';
     pre.setAttribute('tabindex', '0');
+    pre.setAttribute('role', 'region');
     pre.setAttribute('aria-label', `${title} CRD`);
     const shown = excerpt(lines, { whole });
     if (!shown.length) pre.append(whole || !lines.length ? 'not in this bundle' : 'no highlighted field on this side (show the whole CRD)');
