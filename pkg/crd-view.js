@@ -52,7 +52,7 @@ export function markUnsafeEdges(svg, edges, { onSelect = () => {} } = {}) {
     path.setAttribute('stroke-width', '2');
     const at = path.getPointAtLength(path.getTotalLength() / 2);
     const label = `Unsafe upgrade ${edge.from} → ${edge.to}: OLM refuses it (${edgeReason(edge)}). Enter shows the CRD diff.`;
-    const mark = el('g', { class: 'unsafe-mark', tabindex: 0, role: 'button', 'aria-label': label, 'data-from': edge.from, 'data-to': edge.to, transform: `translate(${at.x} ${at.y})` });
+    const mark = el('g', { class: 'unsafe-mark', tabindex: 0, role: 'button', 'aria-label': label, 'data-from': edge.from, 'data-to': edge.to, 'data-x': at.x, 'data-y': at.y, transform: `translate(${at.x} ${at.y})` });
     mark.append(el('title', {}, label), el('circle', { r: 8, fill: '#c62828', stroke: '#fff', 'stroke-width': 1.5 }),
       el('text', { y: 4, 'text-anchor': 'middle', 'font-size': 12, 'font-weight': 'bold', fill: '#fff' }, '!'));
     mark.addEventListener('click', (ev) => { ev.stopPropagation(); onSelect(edge); });
@@ -125,25 +125,25 @@ function emit(out, value, indent, path, version) {
   for (const [k, v] of Object.entries(value)) {
     const s = scalar(v);
     if (s !== null || (Array.isArray(v) && v.every((x) => scalar(x) !== null) && v.length <= 8)) {
-      out.push({ text: `${pad}${k}: ${s ?? `[${v.map(scalar).join(', ')}]`}`, path, version });
+      out.push({ text: `${pad}${k}: ${s ?? `[${v.map(scalar).join(', ')}]`}`, path, version, key: k });
     } else if (path !== null && SCHEMA_MAPS.has(k)) {
       out.push({ text: `${pad}${k}:`, path, version });
       for (const [name, sub] of Object.entries(v)) {
         const p = k === 'properties' ? `${path}.${name}` : `${path}.${k}[${name}]`;
-        out.push({ text: `${pad}  ${name}:`, path: p, version });
+        out.push({ text: `${pad}  ${name}:`, path: p, version, head: true });
         emit(out, sub ?? {}, indent + 4, p, version);
       }
     } else if (path !== null && (k === 'items' || k === 'additionalProperties' || k === 'not') && !Array.isArray(v)) {
-      out.push({ text: `${pad}${k}:`, path: `${path}.${k}`, version });
+      out.push({ text: `${pad}${k}:`, path: `${path}.${k}`, version, head: true });
       emit(out, v, indent + 2, `${path}.${k}`, version);
     } else if (path !== null && (SCHEMA_LISTS.has(k) || k === 'items') && Array.isArray(v)) {
       out.push({ text: `${pad}${k}:`, path, version });
       v.forEach((sub, i) => {
-        out.push({ text: `${pad}  - # [${i}]`, path: `${path}.${k}[${i}]`, version });
+        out.push({ text: `${pad}  - # [${i}]`, path: `${path}.${k}[${i}]`, version, head: true });
         emit(out, sub ?? {}, indent + 4, `${path}.${k}[${i}]`, version);
       });
     } else {
-      out.push({ text: `${pad}${k}:`, path: null, version });
+      out.push({ text: `${pad}${k}:`, path, version, key: k });
       emit(out, v, indent + 2, null, version);
     }
   }
@@ -157,12 +157,16 @@ export function crdLines(crd) {
     for (const f of ['served', 'storage']) out.push({ text: `  ${f}: ${v[f]}`, path: f === 'storage' ? 'version' : null, version: v.name });
     const schema = v.schema?.openAPIV3Schema ?? crd?.spec?.validation?.openAPIV3Schema;
     if (schema) {
-      out.push({ text: '  schema.openAPIV3Schema:', path: '^', version: v.name });
+      out.push({ text: '  schema.openAPIV3Schema:', path: '^', version: v.name, head: true });
       emit(out, schema, 4, '^', v.name);
     }
   }
   return out;
 }
+
+/** The schema keywords whose rule is named for them: a finding of such a rule highlights the field's line of that keyword (and its name); others all its lines. */
+const KEYWORD_RULES = new Set(['type', 'required', 'default', 'enum', 'pattern', 'nullable', 'minimum', 'maximum', 'minLength', 'maxLength',
+  'minItems', 'maxItems', 'minProperties', 'maxProperties', 'format', 'exclusiveMinimum', 'exclusiveMaximum']);
 
 /** Where a finding points: its versions and schema path (from the message when the finding has none, as in `existingFieldRemoval`). */
 function target(f) {
@@ -185,7 +189,8 @@ function target(f) {
 export function crdDiff(oldCrd, newCrd, findings) {
   const targets = findings.map((f) => ({ ...target(f), rule: f.rule }));
   const mark = (lines) => lines.map((l) => {
-    const rules = targets.filter((t) => t.path !== null && t.path === l.path && (t.versions.length === 0 || l.version === null || t.versions.includes(l.version))).map((t) => t.rule);
+    const rules = targets.filter((t) => t.path !== null && t.path === l.path && (t.versions.length === 0 || l.version === null || t.versions.includes(l.version))
+      && (!KEYWORD_RULES.has(t.rule) || l.head || l.key === t.rule || l.path === 'version')).map((t) => t.rule);
     return rules.length ? { ...l, hit: [...new Set(rules)] } : l;
   });
   return { old: oldCrd ? mark(crdLines(oldCrd)) : [], new: newCrd ? mark(crdLines(newCrd)) : [] };

@@ -63,7 +63,6 @@ test('site: unsafe edges in the graph, keyboard to the CRD diff, reasons in the 
   assert.equal(await page.getAttribute('#graph', 'data-unsafe'), String(want.length));
   assert.match(await page.textContent('#crd-note'), new RegExp(`^${unsafe.length} upgrades of this channel OLM refuses`));
   assert.equal(await page.locator('.legend .pl.unsafe').count(), 1);
-  await page.locator('#graph').screenshot({ path: join(shots, 'crd-graph.png') });
 
   // Keyboard: Tab from the last node reaches the marks; each is named for its edge and rules.
   const first = unsafe.find((e) => want.includes(`${e.from} → ${e.to}`));
@@ -79,7 +78,15 @@ test('site: unsafe edges in the graph, keyboard to the CRD diff, reasons in the 
     tabbed.push(await page.evaluate(() => document.activeElement?.closest('.unsafe-mark') ? `${document.activeElement.dataset.from} → ${document.activeElement.dataset.to}` : document.activeElement?.id));
   }
   assert.deepEqual([...tabbed].sort(), want);
+  // A focused mark is brought into view.
   await mark.focus();
+  const inView = await page.evaluate(() => {
+    const r = document.activeElement.getBoundingClientRect();
+    const v = document.querySelector('#graph').getBoundingClientRect();
+    return r.left >= v.left && r.right <= v.right && r.top >= v.top && r.bottom <= v.bottom;
+  });
+  assert.ok(inView, 'the focused mark is inside the graph viewport');
+  await page.locator('#graph').screenshot({ path: join(shots, 'crd-graph.png') });
   await page.evaluate(() => {
     window.longest = 0;
     new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longest = Math.max(window.longest, e.duration); }).observe({ type: 'longtask' });
@@ -140,11 +147,22 @@ test('site: the Compare tab says which installed versions OLM v1 is blocked at, 
   await page.click('#cmp-go');
   await page.waitForSelector('#cmp-safety', { timeout: 60000 });
   await idle(page);
-  const row = page.locator(`#cmp-safety tr[data-installed="${stored.from}"]`);
+  // OLM v1's next step from the installed version is the required-field edge's: refused.
+  const row = page.locator(`#cmp-safety tr[data-channel="alpha"][data-installed="${required.from}"]`);
   assert.equal(await row.getAttribute('data-blocked'), 'true');
   const cell = await row.locator('td.cmp-blocked').textContent();
-  assert.match(cell, new RegExp(`blocked at ${stored.to.replace(/\./g, '\\.')}`));
-  assert.match(cell, /crd-stored-version-removal/);
+  assert.match(cell, new RegExp(`blocked at ${required.to.replace(/\./g, '\\.')}`));
+  assert.match(cell, /crd-required/);
+  assert.match(cell, /new required fields: \[max_reports_to_store\]/);
+  // Shown with the default "changed rows only": a blocked row counts as changed.
+  assert.ok(await row.isVisible());
+  const blocked = await page.locator('#cmp-safety tr[data-blocked="true"]').count();
+  assert.equal(blocked, 10, 'the five unsafe first steps of alpha and of beta');
+  assert.match(await page.textContent(`#cmp-safety section[data-package="${PKG}"] h3`), /, 10 blocked by CRDs\)$/);
+  // The preflight's error is one click away (a closed disclosure), so the table stays readable.
+  await row.locator('details.cmp-reason summary').click();
+  assert.ok(await row.locator('details.cmp-reason').evaluate((d) => d.open));
+  await page.locator(`#cmp-safety section[data-package="${PKG}"]`).screenshot({ path: join(shots, 'crd-compare.png') });
   assert.match(cell, /validating upgrade for CRD "kokumetricsconfigs\.koku-metrics-cfg\.openshift\.io"/);
   assert.deepEqual(await axeViolations(page, '#cmp-safety'), []);
   assert.deepEqual(errors, []);
