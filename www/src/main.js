@@ -319,10 +319,11 @@ async function redraw() {
   const shown = showPicture($('graph'), drawn, { onSelect: pick });
   state.drawn = shown;
   $('graph').dataset.nodes = String(drawn.picture.graphNodes);
-  const unsafe = await state.unsafe;
-  if (state.drawn !== shown || !unsafe) return;
-  const marked = markUnsafeEdges(shown.view.svg, unsafe, { onSelect: showCrdEdge });
-  $('graph').dataset.unsafe = String(marked);
+  // The CRD checks' marks when they are in (the graph does not wait for them).
+  state.unsafe?.then((unsafe) => {
+    if (state.drawn !== shown || !unsafe) return;
+    $('graph').dataset.unsafe = String(markUnsafeEdges(shown.view.svg, unsafe, { onSelect: showCrdEdge }));
+  });
 }
 
 /**
@@ -336,11 +337,13 @@ async function crdUnsafe(pkg, channel) {
   try {
     result = await state.catalog.crdSafety({ package: pkg });
   } catch (e) {
+    if (state.pkg?.name !== pkg || $('channel').value !== channel) return new Map();
     note.textContent = `CRD upgrade safety could not be checked: ${e.message}`;
     note.hidden = false;
     return new Map();
   }
   const edges = unsafeEdges(result, channel);
+  if (state.pkg?.name !== pkg || $('channel').value !== channel) return edges; // another channel is on screen
   if (result && edges.size) {
     note.textContent = `${edges.size} upgrade${edges.size === 1 ? '' : 's'} of this channel OLM refuses for ${edges.size === 1 ? 'its' : 'their'} CRDs (red dashed, marked !): Tab to a mark and press Enter, or pick one in the path below, for the CRD diff.`;
     note.hidden = false;
