@@ -217,15 +217,21 @@ export function showCrdDiff(container, diff, { whole = false, titles = ['old', '
   const doc = container.ownerDocument;
   const column = (lines, title) => {
     const pre = doc.createElement('pre');
-    pre.className = 'crd-lines';
+    pre.className = whole ? 'crd-lines whole' : 'crd-lines';
     pre.setAttribute('tabindex', '0');
     pre.setAttribute('role', 'region');
     pre.setAttribute('aria-label', `${title} CRD`);
     const shown = excerpt(lines, { whole });
     if (!shown.length) pre.append(whole || !lines.length ? 'not in this bundle' : 'no highlighted field on this side (show the whole CRD)');
+    // Runs of plain lines as one text node each: a whole CRD of thousands of lines stays a few
+    // hundred nodes, drawn without a long task.
+    let run = [];
+    const flush = () => { if (run.length) pre.append(`${run.join('\n')}\n`); run = []; };
     for (const l of shown) {
+      if (l !== null && !l.hit) { run.push(l.text); continue; }
+      flush();
       const line = doc.createElement(l?.hit ? 'mark' : 'span');
-      line.className = l === null ? 'crd-gap' : l.hit ? 'crd-hit' : 'crd-line';
+      line.className = l === null ? 'crd-gap' : 'crd-hit';
       line.textContent = l === null ? '⋯' : l.text;
       if (l?.hit) {
         line.title = l.hit.join(', ');
@@ -236,6 +242,7 @@ export function showCrdDiff(container, diff, { whole = false, titles = ['old', '
       }
       pre.append(line, '\n');
     }
+    flush();
     const fig = doc.createElement('figure');
     const cap = doc.createElement('figcaption');
     cap.textContent = title;

@@ -4,7 +4,8 @@
 // module, run in Node on the same files) finds; each is drawn red and dashed with a "!" mark that
 // Tab reaches, named for the edge and its rules; Enter on it opens the CRD diff with the offending
 // fields highlighted; the path panel and the Compare tab's update-safety rows say why; axe-core
-// finds nothing serious; showing the CRD diff blocks the main thread for no long task over 200 ms.
+// finds nothing serious; showing the CRD diff (an excerpt, or the whole CRDs of
+// 1,600 lines) blocks the main thread for no task of 100 ms (as site.test.mjs bounds loading).
 // Screenshots (looked at, not compared) go to www/e2e-screenshots/.
 // Run after `scripts/build-site.sh`: `node --test tests/e2e/crd.test.mjs`.
 import { test, before, after } from 'node:test';
@@ -98,17 +99,22 @@ test('site: unsafe edges in the graph, keyboard to the CRD diff, reasons in the 
   assert.equal(await page.evaluate(() => document.activeElement.id), 'crd-title');
   const longest = await page.evaluate(() => window.longest);
   console.log(`e2e: CRD diff of ${first.from} → ${first.to}: longest main-thread task ${Math.round(longest)} ms`);
-  assert.ok(longest <= 200, `long task ${longest} ms`);
+  assert.ok(longest < 100, `long task ${longest} ms`);
 
   // The stored-version edge: its old CRD's stored version is highlighted; the whole CRDs on request.
   await page.locator(`#graph .unsafe-mark[data-from="${stored.from}"]`).dispatchEvent('click');
   await page.waitForFunction((t) => document.querySelector('#crd-title').textContent.endsWith(t), stored.to);
   const hits = await page.$$eval('#crd-body figure', (figs) => figs.map((f) => [...f.querySelectorAll('mark.crd-hit')].map((m) => m.textContent)));
   assert.ok(hits[0].some((t) => /^- name: v1alpha1.*storedVersionRemoval/.test(t)), JSON.stringify(hits[0]));
-  const shownLines = () => page.$$eval('#crd-body figure:first-child pre > *', (els) => els.length);
-  const excerptLines = await shownLines();
+  const excerptLines = await page.$eval('#crd-body figure:first-child pre', (e) => e.textContent.split('\n').length);
+  await page.evaluate(() => { window.longest = 0; });
   await page.check('#crd-whole');
-  await page.waitForFunction((n) => document.querySelectorAll('#crd-body figure:first-child pre > *').length > n, excerptLines);
+  await page.waitForFunction((n) => document.querySelector('#crd-body figure:first-child pre').textContent.split('\n').length > n, excerptLines);
+  await idle(page);
+  const whole = await page.$$eval('#crd-body pre', (els) => els.map((e) => e.textContent.split('\n').length - 1));
+  const wholeLongest = await page.evaluate(() => window.longest);
+  console.log(`e2e: the whole CRDs of ${stored.from} → ${stored.to} (${whole.join(' and ')} lines): longest main-thread task ${Math.round(wholeLongest)} ms`);
+  assert.ok(wholeLongest < 100, `long task ${wholeLongest} ms`);
   await page.uncheck('#crd-whole');
 
   // The required-field edge: the new CRD's `required` line of the field's parent is highlighted.
