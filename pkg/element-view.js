@@ -176,6 +176,9 @@ export function showGraph(viewport, svgText, picture, { onSelect = () => {}, foc
   svg.addEventListener('focusin', (ev) => {
     const n = nodeOf(ev.target);
     if (n) reveal(n);
+    // A mark drawn over the graph (an unsafe edge's, crd-view.js) at its `data-x`, `data-y`.
+    const mark = ev.target.closest?.('[data-x][data-y]');
+    if (mark) reveal({ x: Number(mark.getAttribute('data-x')) - 12, y: Number(mark.getAttribute('data-y')) - 12, width: 24, height: 24 });
   });
   viewport.onkeydown = (ev) => {
     const n = nodeOf(ev.target);

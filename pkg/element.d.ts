@@ -1,5 +1,5 @@
 // Types of `olm-catalog/element`: the `<olm-upgrade-graph>` custom element (element.js).
-import type { Catalog, CatalogFile, Picture, PictureNode, OlmCatalogError } from './index.js';
+import type { Catalog, CatalogFile, Picture, PictureNode, OlmCatalogError, CrdSafety, CrdEdge } from './index.js';
 
 /** What `node-select` carries: the bundle picked, by click (`pointer`) or Enter/Space (`keyboard`). */
 export interface NodeSelectDetail {
@@ -14,6 +14,8 @@ export interface OlmUpgradeGraphEventMap extends HTMLElementEventMap {
   'node-select': CustomEvent<NodeSelectDetail>;
   'graph-render': CustomEvent<{ picture: Picture }>;
   'graph-error': CustomEvent<{ error: OlmCatalogError }>;
+  /** An unsafe edge's mark picked (click, Enter or Space): the `crdSafety` edge. */
+  'edge-select': CustomEvent<{ edge: CrdEdge }>;
 }
 
 /**
@@ -27,6 +29,8 @@ export declare class OlmUpgradeGraph extends HTMLElement {
   static readonly observedAttributes: string[];
   /** A loaded `Catalog` (drawn on the page's thread, after `await initPicture()` there) or files (loaded in the worker); wins over `src`. */
   catalog: Catalog | CatalogFile[] | null;
+  /** A `crdSafety` result of the catalog (`await initTools()` first in browsers): the edges its CRDs make unsafe are marked and the path's steps say why. */
+  crdSafety: CrdSafety | null;
   /** The last drawn picture. */
   readonly picture: Picture | null;
   readonly state: 'idle' | 'loading' | 'ready' | 'error';

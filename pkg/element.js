@@ -15,10 +15,15 @@
 // `loadCatalog` (drawn on the page's thread, which must have loaded the picture module:
 // `await initPicture()`) or a `CatalogFile[]` (loaded in the worker); it wins
 // over `src`. Events: `node-select` (a node picked by click, Enter or Space; `detail.bundle`),
-// `graph-render` (`detail.picture`), `graph-error` (`detail.error`). Styling: the SVG's
+// `graph-render` (`detail.picture`), `graph-error` (`detail.error`), `edge-select` (an unsafe
+// edge's mark picked; `detail.edge`, the `crdSafety` edge). Property `crdSafety`: a `crdSafety`
+// result of the catalog (the tools' module: `await initTools()`, then `crdSafety(files, {package})`):
+// the edges its CRDs make unsafe are drawn red and dashed with a focusable mark, and the path's
+// steps say why OLM refuses them. Styling: the SVG's
 // `--olm-*` custom properties, `--olm-graph-max-height`, and `::part()` (container, toolbar,
 // button, viewport, status, steps, step, node, edge and their kinds).
 import { showGraph } from './element-view.js';
+import { unsafeEdges, unsafeEdge, edgeReason, markUnsafeEdges } from './crd-view.js';
 
 const Base = globalThis.HTMLElement ?? class {};
 
@@ -167,6 +172,15 @@ export class OlmUpgradeGraph extends Base {
     this.#schedule();
   }
 
+  /** A `crdSafety` result of the catalog: its unsafe edges are marked (null: none). */
+  get crdSafety() { return this.#crd; }
+  set crdSafety(value) {
+    this.#crd = value ?? null;
+    this.#schedule();
+  }
+
+  #crd = null;
+
   /** The last drawn `Picture` (null before the first). */
   get picture() { return this.#picture; }
   /** `idle`, `loading`, `ready` or `error`. */
@@ -260,18 +274,29 @@ export class OlmUpgradeGraph extends Base {
     else if (focused) this.#view.focusNode(focused);
     this.#reveal = null;
     this.#picture = picture;
+    const unsafe = unsafeEdges(this.#crd, picture.channel ?? options.channel);
+    const marked = this.#crd ? markUnsafeEdges(this.#view.svg, unsafe, {
+      onSelect: (edge) => this.dispatchEvent(new CustomEvent('edge-select', { bubbles: true, composed: true, detail: { edge } })),
+    }) : 0;
     steps.replaceChildren(...(picture.path?.lines ?? []).map((line, i) => {
       const li = document.createElement('li');
+      const step = picture.path.steps[i];
       li.setAttribute('part', 'step');
-      li.dataset.to = picture.path.steps[i]?.to ?? '';
+      li.dataset.to = step?.to ?? '';
       li.textContent = line;
+      const edge = step && unsafeEdge(unsafe, step.from, step.to);
+      if (edge) {
+        li.setAttribute('part', 'step unsafe-step');
+        li.append(` — OLM v1 refuses it: ${edgeReason(edge)}`);
+      }
       return li;
     }));
     const path = picture.path;
     const rules = options.semantics === 'v1' ? 'OLM v1' : 'OLM v0';
     const notes = picture.notes.length ? ` ${picture.notes.join('. ')}.` : '';
     const said = path ? `Upgrade path from ${path.from} (${rules} rules): ${path.summary}` : picture.title;
-    this.#setStatus(`${said}${/[.!?]$/.test(said) ? '' : '.'}${notes}`, Boolean(path?.stranded));
+    const crd = marked ? ` ${marked} upgrade${marked === 1 ? '' : 's'} unsafe for ${marked === 1 ? 'its' : 'their'} CRDs (red dashed, marked !).` : '';
+    this.#setStatus(`${said}${/[.!?]$/.test(said) ? '' : '.'}${notes}${crd}`, Boolean(path?.stranded));
     this.#state = 'ready';
     this.dispatchEvent(new CustomEvent('graph-render', { detail: { picture } }));
   }

@@ -14,8 +14,9 @@
 // Requests and replies follow rpc.js; the operations are `ops` below.
 import init, {
   initPicture, initResolver, initTools, loadCatalog, openCatalog, layoutGraph, expandTemplate, diffCatalogs, resolve, checkOperatorGroups, previewRbac,
-  previewRbacText, readImage, pullImage,
+  previewRbacText, readImage, pullImage, crdSafety,
 } from '../../pkg/index.js';
+import { bundleCrds, crdDiff } from '../../pkg/crd-view.js';
 import { fetchCatalog } from '../../pkg/element-fetch.js';
 import { serve } from './rpc.js';
 import { editOps } from './edit-worker.js';
@@ -298,6 +299,35 @@ const ops = {
   async packageDeps(handle, options) {
     await tools();
     return entry(handle).catalog.packageDeps(options);
+  },
+
+  /**
+   * CRD upgrade safety of a package's edges (`crdSafety`, tools' module), kept per catalog; null,
+   * without loading the tools' module, when no file carries `olm.bundle.object` properties.
+   */
+  async crdSafety(handle, options) {
+    const e = entry(handle);
+    if (!e.files.some((f) => f.content.includes('olm.bundle.object'))) return null;
+    await tools();
+    e.crd ??= new Map();
+    const k = JSON.stringify(options);
+    if (!e.crd.has(k)) e.crd.set(k, crdSafety(e.files, options));
+    return e.crd.get(k);
+  },
+
+  /**
+   * The CRD diff of an unsafe edge (`{from, to, findings}`, a `crdSafety` edge): for each CRD its
+   * findings name, the old and the new CRD's lines with the offending fields marked (crd-view.js).
+   */
+  crdDiff(handle, edge) {
+    const { files } = entry(handle);
+    const [old, updated] = [bundleCrds(files, edge.from), bundleCrds(files, edge.to)];
+    const names = [...new Set(edge.findings.map((f) => f.crd))];
+    const named = (list, name) => list.find((c) => c?.metadata?.name === name);
+    return names.map((crd) => {
+      const findings = edge.findings.filter((f) => f.crd === crd);
+      return { crd, findings, diff: crdDiff(named(old, crd), named(updated, crd), findings) };
+    });
   },
 
   /**

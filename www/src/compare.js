@@ -190,6 +190,13 @@ export function createComparePanel(deps) {
     const bad = n === null || n.stranded;
     return h('td', { title, class: 'cmp-moved' }, before, ' → ', h('strong', { class: bad ? 'cmp-bad' : 'cmp-changed-cell' }, after));
   }
+  /** OLM v1's cell, saying when its next step fails the CRD Upgrade Safety preflight, and why. */
+  function blockedCell(cell, blocked) {
+    if (!blocked) return cell;
+    cell.classList.add('cmp-blocked');
+    cell.append(h('div', {}, h('strong', { class: 'cmp-bad' }, `blocked at ${blocked.next}`), ': ', blocked.codes.map((c) => h('span', { class: 'tag cmp-code' }, c)), ' ', h('details', { class: 'cmp-reason' }, h('summary', {}, 'why'), blocked.reason)));
+    return cell;
+  }
   function safety(diff) {
     const wrap = h('div', { class: 'cmp-safety-wrap' }, h('h2', {}, 'Update safety'));
     const toggle = h('input', { type: 'checkbox', id: 'cmp-all-rows' });
@@ -197,13 +204,15 @@ export function createComparePanel(deps) {
     const tables = h('div', { class: 'cmp-safety only-changed', id: 'cmp-safety' });
     toggle.addEventListener('change', () => tables.classList.toggle('only-changed', !toggle.checked));
     for (const p of diff.safety) {
-      const rows = p.rows.map((r) => h('tr', { class: r.changed ? 'changed' : 'same', 'data-installed': r.installed },
+      const rows = p.rows.map((r) => h('tr', { class: r.changed || r.blocked ? 'changed' : 'same', 'data-installed': r.installed, 'data-channel': r.channel, 'data-blocked': r.blocked ? 'true' : undefined },
         h('td', {}, r.channel), h('th', { scope: 'row', title: r.installed }, r.version ?? r.installed),
-        routeCell(r.old.v0, r.new?.v0 ?? null), routeCell(r.old.v1, r.new?.v1 ?? null),
+        routeCell(r.old.v0, r.new?.v0 ?? null), blockedCell(routeCell(r.old.v1, r.new?.v1 ?? null), r.blocked),
         h('td', {}, r.findings.map((c) => h('span', { class: 'tag cmp-code' }, c)))));
       const changedRows = p.rows.filter((r) => r.changed).length;
-      tables.append(h('section', { class: changedRows ? 'changed' : 'same', 'data-package': p.package },
-        h('h3', {}, `${p.package} `, h('span', { class: 'muted' }, `(${plural(changedRows, 'changed route')} of ${p.rows.length})`)),
+      const blockedRows = p.rows.filter((r) => r.blocked).length;
+      const blockedText = blockedRows ? `, ${blockedRows} blocked by CRDs` : '';
+      tables.append(h('section', { class: changedRows || blockedRows ? 'changed' : 'same', 'data-package': p.package },
+        h('h3', {}, `${p.package} `, h('span', { class: 'muted' }, `(${plural(changedRows, 'changed route')} of ${p.rows.length}${blockedText})`)),
         h('table', { class: 'rtable', 'aria-label': `Update safety of ${p.package}` },
           h('thead', {}, h('tr', {}, ...['Channel', 'Installed', 'OLM v0: old → new', 'OLM v1: old → new', 'Findings'].map((c) => h('th', { scope: 'col' }, c)))),
           h('tbody', {}, rows))));

@@ -16,6 +16,7 @@ import { createReport } from './report.js';
 import { parseLink, showLink, catalogSource, embedSnippet } from './link.js';
 import { createDepsView } from './deps.js';
 import { createEditing } from './edit.js';
+import { unsafeEdges, unsafeEdge, edgeReason, markUnsafeEdges, showCrdDiff } from '../../pkg/crd-view.js';
 
 const $ = (id) => document.getElementById(id);
 // `catalog`: the RemoteCatalog loaded on the left (its report, packages and file paths).
@@ -278,6 +279,8 @@ async function drawChannel() {
   state.graph = graph;
   state.from = '';
   state.expand = [];
+  state.unsafe = crdUnsafe(pkg, channel);
+  $('crd-view').hidden = true;
   $('channel-title').textContent = `${pkg} — channel ${channel}`;
   await redraw();
   editing.refresh();
@@ -313,9 +316,61 @@ async function redraw() {
     drawn = await state.catalog.draw({ ...opts, from: undefined }); // the path's note says why
   }
   if (state.pkg?.name !== opts.package || $('channel').value !== opts.channel) return;
-  state.drawn = showPicture($('graph'), drawn, { onSelect: pick });
+  const shown = showPicture($('graph'), drawn, { onSelect: pick });
+  state.drawn = shown;
   $('graph').dataset.nodes = String(drawn.picture.graphNodes);
+  // The CRD checks' marks when they are in (the graph does not wait for them).
+  state.unsafe?.then((unsafe) => {
+    if (state.drawn !== shown || !unsafe) return;
+    $('graph').dataset.unsafe = String(markUnsafeEdges(shown.view.svg, unsafe, { onSelect: showCrdEdge }));
+  });
 }
+
+/**
+ * The unsafe edges of a channel for their CRDs (`crdSafety` of the package in the worker, the tools'
+ * module loaded then; a Map, empty when the catalog carries no CRDs), and the note under the graph.
+ */
+async function crdUnsafe(pkg, channel) {
+  const note = $('crd-note');
+  note.hidden = true;
+  let result = null;
+  try {
+    result = await state.catalog.crdSafety({ package: pkg });
+  } catch (e) {
+    if (state.pkg?.name !== pkg || $('channel').value !== channel) return new Map();
+    note.textContent = `CRD upgrade safety could not be checked: ${e.message}`;
+    note.hidden = false;
+    return new Map();
+  }
+  const edges = unsafeEdges(result, channel);
+  if (state.pkg?.name !== pkg || $('channel').value !== channel) return edges; // another channel is on screen
+  if (result && edges.size) {
+    note.textContent = `${edges.size} upgrade${edges.size === 1 ? '' : 's'} of this channel OLM refuses for ${edges.size === 1 ? 'its' : 'their'} CRDs (red dashed, marked !): Tab to a mark and press Enter, or pick one in the path below, for the CRD diff.`;
+    note.hidden = false;
+  }
+  return edges;
+}
+
+/** Show the CRD diff of an unsafe edge (a `crdSafety` edge) under the path. */
+async function showCrdEdge(edge) {
+  const view = $('crd-view');
+  const parts = await state.catalog.crdDiff(edge);
+  $('crd-title').textContent = `CRD diff: ${edge.from} → ${edge.to}`;
+  $('crd-reason').textContent = `OLM v1 refuses this upgrade (${edge.via.join(', ')}): ${edgeReason(edge)}.`;
+  const body = $('crd-body');
+  body.textContent = '';
+  const whole = $('crd-whole').checked;
+  for (const part of parts) {
+    const diff = h('div', { class: 'crd-diff' });
+    body.append(h('h4', {}, part.crd), h('ul', { class: 'crd-findings' }, part.findings.map((f) => h('li', {}, h('span', { class: 'tag' }, f.rule), ' ', f.message))), diff);
+    showCrdDiff(diff, part.diff, { whole, titles: [`old: ${edge.from}`, `new: ${edge.to}`] });
+  }
+  state.crdEdge = edge;
+  view.hidden = false;
+  view.scrollIntoView({ block: 'nearest' });
+  $('crd-title').focus();
+}
+$('crd-whole').addEventListener('change', () => { if (state.crdEdge) showCrdEdge(state.crdEdge); });
 
 /** A node picked in the graph: a group opens; a bundle becomes the path's start. */
 async function pick(node) {
@@ -348,6 +403,7 @@ async function showPath() {
   state.from = from;
   updateLink();
   const drawing = redraw();
+  const unsafe = (await state.unsafe) ?? new Map();
   for (const [k, sem] of ['v0', 'v1'].entries()) {
     const ol = $(`path-${sem}`);
     const note = $(`path-${sem}-note`);
@@ -356,7 +412,7 @@ async function showPath() {
     try {
       if (paths[k].status === 'rejected') throw paths[k].reason;
       const p = paths[k].value;
-      for (const st of p.steps) ol.append(h('li', { 'data-to': st.to }, `${st.from} → ${st.to} (${st.edge})`));
+      for (const st of p.steps) ol.append(pathStep(st, sem, unsafe));
       // How a typed version was read (its bundle, or that no bundle has it), then the outcome.
       const read = p.note ? `${p.note}. ` : '';
       if (p.stranded) { note.textContent = `${read}Stranded: ${p.reason}`; note.classList.add('stranded'); }
@@ -370,6 +426,21 @@ async function showPath() {
   }
   await drawing;
 }
+
+/** One step of a path, with why OLM (`sem`) refuses it or lets objects break when its CRDs make it unsafe. */
+function pathStep(st, sem, unsafe) {
+  const li = h('li', { 'data-to': st.to }, `${st.from} → ${st.to} (${st.edge})`);
+  const edge = unsafeEdge(unsafe, st.from, st.to);
+  if (!edge) return li;
+  const v0refuses = edge.findings.some((f) => f.rule === 'olmV0StoredVersion');
+  const why = sem === 'v1' || v0refuses ? `OLM ${sem} refuses it: ${edgeReason(edge)}` : `OLM v0 takes it, but existing objects may break: ${edgeReason(edge)}`;
+  li.classList.add('unsafe');
+  const button = h('button', { type: 'button', class: 'crd-open', 'aria-label': `CRD diff of ${st.from} → ${st.to}` }, 'CRD diff');
+  button.addEventListener('click', () => showCrdEdge(edge));
+  li.append(' ', h('strong', { class: 'crd-why' }, why), ' ', button);
+  return li;
+}
+
 $('path-go').addEventListener('click', showPath);
 for (const sem of ['v0', 'v1']) {
   $(`path-${sem}-note`).addEventListener('click', (ev) => {

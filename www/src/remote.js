@@ -33,6 +33,10 @@ export class RemoteCatalog {
   /** One install mode's RBAC as Kubernetes manifests (`previewRbacText(options, 'yaml')`). */
   rbacManifests(options) { return call('rbacManifests', this.handle, options); }
   checkOperatorGroups(check) { return call('checkOperatorGroups', { ...check, handle: this.handle }); }
+  /** CRD upgrade safety of the package's edges (`crdSafety` options), or null when the catalog carries no CRDs. */
+  crdSafety(options) { return call('crdSafety', this.handle, options); }
+  /** The CRD diff of an unsafe edge of `crdSafety`'s result. */
+  crdDiff(edge) { return call('crdDiff', this.handle, edge); }
   fileText(path) { return call('fileText', this.handle, path); }
   /** The package's bundles as `[name, version]`, unsorted (asked once per package). */
   bundles(pkg) {
