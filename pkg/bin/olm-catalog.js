@@ -236,6 +236,9 @@ function cmdGraph(argv, out) {
   const format = opts.format ?? 'json';
   const catalog = loadCatalog(readInput(positional[0]));
   try {
+    if (!catalog.packages().some((p) => p.name === opts.package)) {
+      throw new Error(`no package ${JSON.stringify(opts.package)} in ${positional[0]}`);
+    }
     if (format === 'mermaid') {
       out.push(catalog.toMermaid({ package: opts.package, channel: opts.channel, minimumEdge: opts['minimum-edge'], v0Semantics: !!opts['v0-semantics'] }).replace(/\n$/, ''));
     } else if (format === 'dot') {

@@ -104,12 +104,26 @@ test('catalog handle: packages, graphs, paths and exports match the native CLI',
   assert.deepEqual(sortKeys(g), sortKeys(nativeGraph));
   const path = olm.upgradePath(catalog, { package: 'aws-neuron-operator', channel: 'Fast', from: 'aws-neuron-operator.v0.0.3' });
   const nativePath = JSON.parse(run(native, ['path', dir, '--package', 'aws-neuron-operator', '--channel', 'Fast', '--from', 'aws-neuron-operator.v0.0.3', '--format', 'json']).out);
+  // The CLI's path also says which steps the CRDs make unsafe; in JS that is `crdSafety()`'s.
+  assert.ok(Array.isArray(nativePath.crdSafety));
+  delete nativePath.crdSafety;
   assert.deepEqual(path, nativePath);
   const mermaid = olm.toMermaid(catalog, { package: 'kubevirt-wol', v0Semantics: true });
   assert.equal(mermaid, run(native, ['graph', dir, '--package', 'kubevirt-wol', '--format', 'mermaid', '--v0-semantics']).out);
   assert.match(olm.toDot(catalog, 'kubevirt-wol'), /^digraph/);
   catalog.free();
   assert.throws(() => catalog.packages(), (e) => e.name === 'OlmCatalogError' && e.code === 'freed');
+});
+
+test('Node CLI: graph of a package the catalog lacks fails as the native CLI does, in every format', () => {
+  const dir = join(catalogs, 'kube-descheduler');
+  for (const format of ['json', 'mermaid', 'dot']) {
+    const args = ['graph', dir, '--package', 'nope', '--format', format];
+    const [n, r] = [run(cli, args), run(native, args)];
+    assert.equal(n.code, 2, format);
+    assert.equal(n.code, r.code, format);
+    assert.equal(n.err.split('\n')[0], r.err.split('\n')[0], format);
+  }
 });
 
 test('misuse throws Error objects with name and code', () => {

@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(dirname(fileURLToPath(import.meta.url)));
 const pkg = process.env.OLM_CATALOG_PKG ?? join(here, '../../pkg');
 const out = join(here, 'olm-catalog');
-const files = ['node.js', 'core.js', 'dist/node-full/olm_catalog.js', 'dist/node-full/olm_catalog_bg.wasm'];
+// node.js and the modules it imports (core.js, registry.js), and the Node WebAssembly module.
+const files = ['node.js', 'core.js', 'registry.js', 'dist/node-full/olm_catalog.js', 'dist/node-full/olm_catalog_bg.wasm'];
 
 for (const f of files) {
   if (!existsSync(join(pkg, f))) {
