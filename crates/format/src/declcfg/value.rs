@@ -193,7 +193,9 @@ pub fn field_indexes<const N: usize>(members: &[Member], fields: [&str; N]) -> [
 /// an ASCII field of its own length only when it is its ASCII spelling in some case (a non-ASCII
 /// letter takes more bytes than the ASCII one it folds to); a longer key only when it holds a
 /// non-ASCII letter (the Kelvin sign folds to `k`): an object with such a key is looked up field
-/// by field. Browsers' modules ([`crate::FAST_PATHS`]) always look up field by field.
+/// by field. Browsers' modules ([`crate::FAST_PATHS`]) always look up field by field; elsewhere it
+/// is inlined, so that each call site compares with its own field names' lengths.
+#[cfg_attr(any(not(target_arch = "wasm32"), olm_wasm_speed), inline(always))]
 fn find_fields(members: &[Member], fields: &[&str], out: &mut [Option<usize>]) {
     let by_field =
         |out: &mut [Option<usize>]| out.iter_mut().zip(fields).for_each(|(o, f)| *o = field_index(members, f));
