@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::CommandFactory as _;
+use olm_catalog_save::{Expect, FileWrite};
 
 use crate::cli::Cli;
 use crate::output::{Fail, SUCCESS};
@@ -51,9 +52,9 @@ fn after_help_sections(after_help: &str) -> String {
     roff
 }
 
-/// The page of `cmd` (a built command: subcommands are named `olm-catalog-COMMAND`), written
-/// into `dir` under its name; the path printed.
-fn write(dir: &Path, cmd: clap::Command, out: &mut String) -> Result<(), Fail> {
+/// The page of `cmd` (a built command: subcommands are named `olm-catalog-COMMAND`), to be
+/// written into `dir` under its name.
+fn page(dir: &Path, cmd: clap::Command) -> Result<FileWrite, Fail> {
     let after_help = cmd.get_after_help().map(|h| h.to_string()).unwrap_or_default();
     let has_version = cmd.get_version().is_some();
     let man = clap_mangen::Man::new(cmd);
@@ -70,18 +71,22 @@ fn write(dir: &Path, cmd: clap::Command, out: &mut String) -> Result<(), Fail> {
     if has_version {
         man.render_version_section(&mut roff).map_err(io)?;
     }
-    std::fs::write(&path, roff).map_err(io)?;
-    out.push_str(&format!("{}\n", path.display()));
-    Ok(())
+    // Generated pages: a new install replaces the last one's.
+    Ok(FileWrite { path, content: roff, expect: Expect::Anything })
 }
 
+/// Every page written at once, all or nothing (the CLI's safe writer); their paths printed.
 pub fn run(a: &Args, out: &mut String) -> Result<u8, Fail> {
     std::fs::create_dir_all(&a.out).map_err(|e| Fail::at(&a.out, e))?;
     let mut cli = Cli::command();
     cli.build();
-    write(&a.out, cli.clone(), out)?;
+    let mut pages = vec![page(&a.out, cli.clone())?];
     for sub in cli.get_subcommands().filter(|s| !s.is_hide_set()) {
-        write(&a.out, sub.clone(), out)?;
+        pages.push(page(&a.out, sub.clone())?);
+    }
+    crate::save::write(&a.out, &pages)?;
+    for p in &pages {
+        out.push_str(&format!("{}\n", p.path.display()));
     }
     Ok(SUCCESS)
 }
