@@ -152,7 +152,7 @@ export interface UpgradePath {
   note?: string;
 }
 
-/** Options of `graphPicture` (issue 16): which channel, which path, how much to draw. */
+/** Options of `graphPicture`: which channel, which path, how much to draw. */
 export interface GraphPictureOptions {
   package: string;
   /** Default: the package's default channel (else its first). */
@@ -340,9 +340,8 @@ export default init;
  * Browsers: load the picture module (by default `dist/web-picture/olm_graph_picture_bg.wasm`)
  * before calling `graphPicture`, `renderGraphSvg` (also as `Catalog` methods) or `layoutGraph`:
  * the core module reads the catalog and makes the picture's draft, this small module lays it out
- * and draws it (before 2026-11-24 both were in the core module, and `init()` was enough: add
- * `await initPicture()`, or `init(input, {picture: true})`). Calling them before throws
- * `not-initialized`. Node: a no-op.
+ * and draws it (`await initPicture()`, or `init(input, {picture: true})`). Calling them before
+ * throws `not-initialized`. Node: a no-op.
  */
 export declare function initPicture(input?: WasmInput): Promise<void>;
 
@@ -483,7 +482,7 @@ export interface ValidateReport extends Report {
 /**
  * Validate a catalog like `opm validate`, reporting every problem with its location. Browsers:
  * with a lint configuration (`config`, or `lint` settings) the call runs in the tools' module
- * (`await initTools()` first; before 2026-11-24 the core module read it), else in the core.
+ * (`await initTools()` first), else in the core.
  */
 export declare function validate(files: CatalogFile[], options?: ValidateOptions): ValidateReport;
 export declare function loadCatalog(files: CatalogFile[]): Catalog;
