@@ -104,10 +104,6 @@ impl<'a> Ctx<'a> {
     }
 }
 
-fn member<'a>(obj: &'a Node, name: &str) -> Option<&'a Node> {
-    obj.field(name).map(|m| &m.value).filter(|n| n.value != Value::Null)
-}
-
 /// The indexes of `fields` among `obj`'s members, found in one pass ([`field_indexes`]); all
 /// `None` when `obj` is not an object.
 fn fields_of<const N: usize>(obj: &Node, fields: [&str; N]) -> [Option<usize>; N] {
@@ -220,7 +216,7 @@ pub fn package(mut node: Node, file: &Arc<str>) -> R<Package> {
             let n = object(n, &c, "declcfg.Icon")?;
             let c = Ctx { go_struct: "Icon", ..c };
             let c = &c;
-            let data = match member(n, "base64data") {
+            let data = match member_mut(n, "base64data") {
                 None => Vec::new(),
                 Some(d) => match &d.value {
                     Value::String(s) => crate::gotext::decode_base64(s).map_err(|m| DecodeError {
