@@ -8,11 +8,11 @@
 // 1,600 lines) blocks the main thread for no task of 100 ms (as site.test.mjs bounds loading).
 // Screenshots (looked at, not compared) go to www/e2e-screenshots/.
 // Run after `scripts/build-site.sh`: `node --test tests/e2e/crd.test.mjs`.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serve, launch, newPage, axeViolations, fbc, repo } from './serve.mjs';
+import { useSite, newPage, axeViolations, fbc, repo } from './serve.mjs';
 
 const { init, initTools, crdSafety } = await import(join(repo, 'pkg/index.js'));
 await init(readFileSync(join(repo, 'pkg/dist/web/olm_catalog_bg.wasm')));
@@ -30,13 +30,8 @@ const required = unsafe.find((e) => e.findings.some((f) => f.rule === 'required'
 
 let server;
 let browser;
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
+useSite((s, b) => {
+  [server, browser] = [s, b];
 });
 
 const idle = (page) => page.waitForFunction(() => document.body.dataset.busy === '0', null, { timeout: 60000 });

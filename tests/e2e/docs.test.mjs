@@ -4,11 +4,11 @@
 // each element on it must draw its graph without an error: nodes shown, and the path's steps
 // listed when it has `from`. tests/doc_examples.rs checks that no HTML block is left unmarked.
 // Run after `scripts/build-site.sh`: `node --test tests/e2e/docs.test.mjs`.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { serve, launch, newPage, repo } from './serve.mjs';
+import { useSite, newPage, repo } from './serve.mjs';
 import { blocks } from '../node/markdown.mjs';
 
 const documents = ['README.md', ...readdirSync(join(repo, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
@@ -17,13 +17,8 @@ const examples = documents.flatMap((doc) => blocks(readFileSync(join(repo, doc),
 
 let server;
 let browser;
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
+useSite((s, b) => {
+  [server, browser] = [s, b];
 });
 
 test('the documents have element examples', () => {

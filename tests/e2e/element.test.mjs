@@ -8,11 +8,11 @@
 // tests/e2e/screenshots/ (UPDATE_SCREENSHOTS=1 rewrites them; a failed comparison writes the
 // actual image and the difference beside them, as *.actual.png and *.diff.png).
 // Run after `scripts/build-site.sh`: `node --test tests/e2e/element.test.mjs`.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { serve, launch, newPage, axeViolations, fbc, repo, require } from './serve.mjs';
+import { useSite, newPage, axeViolations, fbc, repo, require } from './serve.mjs';
 
 const { PNG } = require('pngjs');
 const pixelmatch = require('pixelmatch').default ?? require('pixelmatch');
@@ -25,13 +25,8 @@ const screenshots = join(repo, 'tests/e2e/screenshots');
 mkdirSync(screenshots, { recursive: true });
 let server;
 let browser;
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
+useSite((s, b) => {
+  [server, browser] = [s, b];
 });
 
 /** Every file under `root`, as paths relative to it. */

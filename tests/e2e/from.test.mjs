@@ -5,11 +5,11 @@
 // button per bundle; a deep link and `<olm-upgrade-graph from="0.3.0">` read it the same way.
 // Screenshots go to www/e2e-screenshots/ (git-ignored).
 // Run after `scripts/build-site.sh`: `node --test tests/e2e/from.test.mjs`.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serve, launch, newPage, fbc, repo } from './serve.mjs';
+import { useSite, newPage, fbc, repo } from './serve.mjs';
 
 const shots = join(repo, 'www/e2e-screenshots');
 mkdirSync(shots, { recursive: true });
@@ -17,13 +17,8 @@ const kubeGreen = '/fbc/community-v4.20/kube-green/catalog.yaml';
 
 let server;
 let browser;
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
+useSite((s, b) => {
+  [server, browser] = [s, b];
 });
 
 /** The site on kube-green's alpha channel (`catalog`: the catalog file's URL). */

@@ -3,24 +3,19 @@
 // the report's filters and search (on community-v4.20's findings); the Embed snippet; and
 // axe-core finds no serious or critical accessibility violation on the main views.
 // Run after `scripts/build-site.sh`: `node --test tests/e2e/newcomer.test.mjs`.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { serve, launch, newPage, axeViolations, fbc, repo } from './serve.mjs';
+import { useSite, newPage, axeViolations, fbc, repo } from './serve.mjs';
 
 const shots = join(repo, 'www/e2e-screenshots'); // git-ignored
 mkdirSync(shots, { recursive: true });
 
 let server;
 let browser;
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
+useSite((s, b) => {
+  [server, browser] = [s, b];
 });
 
 async function open(hash = '') {

@@ -3,6 +3,7 @@
 // plus any extra routes a test adds), and
 // Debian's headless Chromium through playwright-core (never a downloaded browser).
 import { createServer } from 'node:http';
+import { before, after } from 'node:test';
 import { readFileSync, statSync } from 'node:fs';
 import { extname, join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +52,24 @@ export function launch() {
 }
 
 /** A page that records its errors (uncaught exceptions and console errors) in `errors`. */
+/**
+ * The site served and Chromium launched before a test file's tests (both handed to `use`), and
+ * both stopped after them.
+ */
+export function useSite(use) {
+  let server;
+  let browser;
+  before(async () => {
+    server = await serve();
+    browser = await launch();
+    use(server, browser);
+  });
+  after(async () => {
+    await browser?.close();
+    server?.close();
+  });
+}
+
 export async function newPage(browser, options = {}) {
   const page = await browser.newPage({ viewport: { width: 1300, height: 850 }, ...options });
   const errors = [];
