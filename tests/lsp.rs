@@ -2,7 +2,8 @@
 //! malformed message, JSON that is no message, a broken header, an unknown method and requests
 //! out of order are each answered and the server reads on; the findings of the catalog
 //! (tests/fixtures/lsp-catalog) are published; `shutdown` then `exit` ends it with code 0, `exit`
-//! alone with 1; the Helix configuration of docs/editors.md starts a server that answers. The
+//! alone with 1; the Helix configuration of docs/editors.md starts a server that answers; a
+//! catalog template gets the findings `template --validate` prints, as it is edited. The
 //! protocol's features are tested in crates/lsp (its in-memory connection).
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -212,4 +213,82 @@ fn the_findings_published_for_a_real_catalog_are_validates() {
     assert_eq!(published, expected);
     s.send(json!({"jsonrpc": "2.0", "method": "exit"}));
     assert_eq!(s.exit_code(), Some(0));
+}
+
+/// A published finding as (line, code, message), lines counted from 1 as the CLI prints them.
+fn found(d: &Value) -> (u64, String, String) {
+    let line = d["range"]["start"]["line"].as_u64().unwrap() + 1;
+    (line, d["code"].as_str().unwrap().to_string(), d["message"].as_str().unwrap().to_string())
+}
+
+/// The findings of `template --validate` (its text report on standard error) in `dir`.
+fn template_findings(dir: &Path, template: &str, bundles: &str) -> Vec<(u64, String, String)> {
+    let cli = Command::new(env!("CARGO_BIN_EXE_olm-catalog"))
+        .current_dir(dir)
+        .args(["template", template, "--bundles", bundles, "--validate"])
+        .output()
+        .unwrap();
+    let mut out: Vec<_> = String::from_utf8(cli.stderr)
+        .unwrap()
+        .lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix(template)?.strip_prefix(':')?;
+            let (line, rest) = rest.split_once(':')?;
+            let (_, rest) = rest.split_once(": ")?;
+            let (code, message) = rest.split_once("]: ")?;
+            Some((line.parse().ok()?, code.split_once('[')?.1.to_string(), message.to_string()))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The findings published for `uri` among `messages` (the last publication wins).
+fn published_for(messages: &[Value], uri: &str) -> Option<Vec<(u64, String, String)>> {
+    let last = messages
+        .iter()
+        .rev()
+        .find(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri)?;
+    let mut out: Vec<_> = last["params"]["diagnostics"].as_array().unwrap().iter().map(found).collect();
+    out.sort();
+    Some(out)
+}
+
+#[test]
+fn a_template_gets_its_expansions_findings_with_the_bundles_of_the_lint_configuration() {
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/fbc/kube-descheduler/v4.16");
+    let dir = std::env::temp_dir().join(format!("olm-lsp-pipes-template-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("catalog/cluster-kube-descheduler-operator")).unwrap();
+    let catalog = "catalog/cluster-kube-descheduler-operator/catalog.json";
+    std::fs::copy(from.join(catalog), dir.join(catalog)).expect("the shared catalogs are present");
+    let template = std::fs::read_to_string(from.join("catalog-template.yaml")).unwrap();
+    std::fs::write(dir.join("catalog-template.yaml"), &template).unwrap();
+    std::fs::write(dir.join(".olm-catalog.yaml"), "bundles: [catalog]\n").unwrap();
+    let expected = template_findings(&dir, "catalog-template.yaml", "catalog");
+    assert!(expected.iter().any(|f| f.1 == "replaces-skipped"), "{expected:?}");
+
+    let mut s = Server::start();
+    let root = format!("file://{}", dir.display());
+    s.send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}, "rootUri": root}}));
+    s.until(json!(1));
+    s.send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    let uri = format!("{root}/catalog-template.yaml");
+    s.send(json!({"jsonrpc": "2.0", "id": 2, "method": "workspace/symbol", "params": {"query": ""}}));
+    assert_eq!(published_for(&s.until(json!(2)), &uri), Some(expected));
+
+    // An image no source has, typed into the template: the expansion's error at that line.
+    let edited =
+        template.replacen("\n- image: ", "\n- image: example.com/not/there:1\n  schema: olm.bundle\n- image: ", 1);
+    let line = edited.lines().position(|l| l.contains("example.com/not/there")).unwrap() as u64 + 1;
+    std::fs::write(dir.join("catalog-template.yaml"), &edited).unwrap();
+    let changed = json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": edited}]});
+    s.send(json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": changed}));
+    s.send(json!({"jsonrpc": "2.0", "id": 3, "method": "shutdown"}));
+    let now = published_for(&s.until(json!(3)), &uri).expect("the edit publishes the template's findings");
+    assert_eq!(now, template_findings(&dir, "catalog-template.yaml", "catalog"));
+    assert!(now.iter().any(|f| f.0 == line && f.2.contains("example.com/not/there:1")), "{now:?}");
+    s.send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert_eq!(s.exit_code(), Some(0));
+    let _ = std::fs::remove_dir_all(dir);
 }

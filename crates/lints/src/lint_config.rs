@@ -1,5 +1,6 @@
 //! Lint configuration: the level of each lint (off, note, warning, error), globally and per
-//! package, the OLM v1 readiness switch and `denyWarnings`, read from a `.olm-catalog.yaml` file
+//! package, the OLM v1 readiness switch, `denyWarnings`, and where catalog templates' bundles are
+//! (`bundles`, for the language server's templates), read from a `.olm-catalog.yaml` file
 //! (YAML or JSON) or set from command-line `code=level` pairs. This is data: validation applies
 //! it to its findings (`validate::apply_levels`). Only lints ([`Code::is_lint`]) are
 //! configurable; `opm validate`'s errors stay errors, and naming one is itself an error.
@@ -13,6 +14,7 @@
 //!     stranded-entry: off
 //! olmV1: true             # the olmv1-* readiness lints (off unless set)
 //! denyWarnings: true      # warnings fail the run
+//! bundles: [../catalog]   # templates' `--bundles` (paths from this file's folder)
 //! ```
 
 use std::collections::BTreeMap;
@@ -89,6 +91,8 @@ pub struct LintConfig {
     pub olm_v1: bool,
     /// Warnings fail the run.
     pub deny_warnings: bool,
+    /// Where catalog templates' bundle images are looked up (`template --bundles`), as written.
+    pub bundles: Vec<String>,
 }
 
 /// Why a `code=level` setting is refused.
@@ -163,6 +167,7 @@ impl LintConfig {
         }
         self.olm_v1 |= other.olm_v1;
         self.deny_warnings |= other.deny_warnings;
+        self.bundles.extend(other.bundles);
     }
 
     /// Read a configuration file (YAML or JSON) named `path`; every problem is a located
@@ -226,10 +231,11 @@ impl Reader<'_> {
                 }
                 "olmV1" => config.olm_v1 = self.boolean(&m.value, &pointer),
                 "denyWarnings" => config.deny_warnings = self.boolean(&m.value, &pointer),
+                "bundles" => config.bundles = self.strings(&m.value, &pointer),
                 other => self.problem(
                     m.key_pos,
                     pointer.clone(),
-                    format!("unknown key {other:?} (expected lints, packages, olmV1, denyWarnings)"),
+                    format!("unknown key {other:?} (expected lints, packages, olmV1, denyWarnings, bundles)"),
                 ),
             }
         }
@@ -247,6 +253,29 @@ impl Reader<'_> {
                 false
             }
         }
+    }
+
+    fn strings(&mut self, node: &Node, pointer: &str) -> Vec<String> {
+        let Value::Array(items) = &node.value else {
+            self.problem(
+                node.pos,
+                pointer.to_string(),
+                format!("expected a list of paths, found {}", node.kind_name()),
+            );
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            match &item.value {
+                Value::String(s) => out.push(s.to_string()),
+                _ => self.problem(
+                    item.pos,
+                    format!("{pointer}/{i}"),
+                    format!("expected a path, found {}", item.kind_name()),
+                ),
+            }
+        }
+        out
     }
 
     fn levels(&mut self, node: &Node, pointer: &str) -> BTreeMap<Code, Level> {
@@ -318,10 +347,21 @@ mod tests {
                 ".olm-catalog.yaml:2:3: duplicate-bundle is one of opm validate's errors, not a lint: it cannot be configured (only lints can be turned off or re-levelled)",
                 ".olm-catalog.yaml:3:3: unknown lint \"no-such-lint\" (see docs/diagnostics.md)",
                 ".olm-catalog.yaml:4:17: unknown level \"loud\" (expected off, note, warning or error)",
-                ".olm-catalog.yaml:5:1: unknown key \"olmv1\" (expected lints, packages, olmV1, denyWarnings)",
+                ".olm-catalog.yaml:5:1: unknown key \"olmv1\" (expected lints, packages, olmV1, denyWarnings, bundles)",
             ]
         );
         assert_eq!(read("lints: [a]\n").unwrap_err(), [".olm-catalog.yaml:1:8: expected a mapping, found array"]);
+    }
+
+    #[test]
+    fn bundles_are_paths_as_written() {
+        let c = read("bundles:\n- ../catalog\n- bundles/a.yaml\n").unwrap();
+        assert_eq!(c.bundles, ["../catalog", "bundles/a.yaml"]);
+        assert_eq!(
+            read("bundles: x\n").unwrap_err(),
+            [".olm-catalog.yaml:1:10: expected a list of paths, found string"]
+        );
+        assert_eq!(read("bundles: [1]\n").unwrap_err(), [".olm-catalog.yaml:1:11: expected a path, found number"]);
     }
 
     #[test]

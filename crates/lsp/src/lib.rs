@@ -1,7 +1,8 @@
 //! `olm-catalog lsp`: a language server (LSP 3.17 over stdio) for File-Based Catalogs. The
 //! workspace folder is the catalog (read as `validate` reads a directory, `.indexignore`
 //! honoured, the lint configuration file found from it upwards); every finding of `validate`
-//! is pushed per file as the documents change ([`workspace`], over the edit engine's
+//! is pushed per file as the documents change, and catalog templates among the files get their
+//! own and their expansion's findings ([`templates`]) ([`workspace`], over the edit engine's
 //! `EditSession` and its incremental `validate::Session`); hover, definition, references,
 //! completion and symbols read an index of the names each package's blobs spell ([`index`]);
 //! quick fixes, refactorings and rename are the edit engine's operations turned into
@@ -14,7 +15,7 @@
 
 use olm_catalog_format::{declcfg, diagnostic, version, Diagnostic, Severity};
 use olm_catalog_model::{graph, model};
-use olm_catalog_tools::edit;
+use olm_catalog_tools::{edit, render};
 use olm_catalog_validate::validate;
 
 pub mod actions;
@@ -22,6 +23,7 @@ pub mod convert;
 pub mod features;
 pub mod index;
 pub mod server;
+pub mod templates;
 pub mod transport;
 pub mod workspace;
 

@@ -1,7 +1,8 @@
 //! The catalog the server keeps: the workspace folder's files in an `EditSession` (the edit
 //! engine's, over the incremental `validate::Session`), the documents the editor has open (their
-//! text is the truth while open), the lint configuration, and what was last published per file,
-//! so that a change publishes exactly the files whose findings changed.
+//! text is the truth while open), the lint configuration, the catalog templates among the files
+//! ([`Templates`]), and what was last published per file, so that a change publishes exactly the
+//! files whose findings changed.
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -13,6 +14,7 @@ use crate::convert::{self, Lines};
 use crate::declcfg::FileInput;
 use crate::edit::EditSession;
 use crate::index::Index;
+use crate::templates::Templates;
 use crate::validate::{LintConfig, Options};
 use crate::Diagnostic;
 
@@ -31,21 +33,24 @@ pub struct Workspace {
     config: Option<(PathBuf, Vec<Diagnostic>)>,
     /// The names each package's blobs spell, built on demand.
     index: Index,
+    /// The catalog templates among the files, with their findings.
+    templates: Templates,
 }
 
 impl Workspace {
     /// Read the catalog at `root` (a missing or unreadable folder is an empty catalog).
     pub fn open(root: PathBuf) -> Workspace {
-        let (options, config) = options_for(&root);
-        let files = read_all(&root);
-        Workspace {
-            editor: EditSession::open(files, options),
+        let mut ws = Workspace {
+            editor: EditSession::open(Vec::new(), Options::default()),
             root,
             open: HashMap::new(),
             published: HashMap::new(),
-            config,
+            config: None,
             index: Index::default(),
-        }
+            templates: Templates::default(),
+        };
+        ws.reopen();
+        ws
     }
 
     /// The catalog folder.
@@ -152,6 +157,7 @@ impl Workspace {
         let before = self.editor.session().file_packages(path);
         self.editor.update(path, content);
         self.index.dirty(before.into_iter().chain(self.editor.session().file_packages(path)));
+        self.templates.changed(path, self.editor.session().file(path).unwrap_or_default());
     }
 
     fn remove(&mut self, path: &str) {
@@ -161,6 +167,7 @@ impl Workspace {
         let before = self.editor.session().file_packages(path);
         self.editor.remove(path);
         self.index.dirty(before);
+        self.templates.removed(path);
     }
 
     /// Whether `path` is the lint configuration file in use.
@@ -178,9 +185,17 @@ impl Workspace {
             files.insert(path.clone(), text.clone().into_bytes());
         }
         let files = files.into_iter().map(|(p, c)| FileInput::new(p, c)).collect();
+        let config_dir = config.as_ref().and_then(|(f, _)| f.parent());
+        self.templates = Templates::new(&self.root, config_dir, &options.config.bundles);
         self.editor = EditSession::open(files, options);
+        self.templates.scan(&self.editor);
         self.config = config;
         self.index = Index::default();
+    }
+
+    /// The catalog templates among the files.
+    pub fn templates(&self) -> &Templates {
+        &self.templates
     }
 
     /// The diagnostics to publish: every file whose findings differ from what was published
@@ -195,6 +210,9 @@ impl Workspace {
                 let file = self.relative_or_absolute(path);
                 now.entry(file).or_default().push(Diagnostic { location: d.location.clone(), ..d.clone() });
             }
+        }
+        for (file, findings) in self.templates.findings(&self.editor) {
+            now.entry(file.clone()).or_default().extend(findings.iter().cloned());
         }
         let files: BTreeSet<String> = now.keys().chain(self.published.keys()).cloned().collect();
         let mut out = Vec::new();
