@@ -316,3 +316,27 @@ fn random_walks_reload_to_the_predicted_model_and_undo_to_the_original_bytes() {
         );
     }
 }
+
+#[test]
+fn undeprecate_removes_a_deprecation_of_a_bundle_or_channel_that_is_gone() {
+    let mut files = catalog("community-v4.20/nfs-provisioner-operator");
+    let stale = "---\nschema: olm.deprecations\npackage: nfs-provisioner-operator\nentries:\n\
+                 - reference: {schema: olm.bundle, name: nfs-provisioner-operator.v9.9.9}\n  message: gone\n\
+                 - reference: {schema: olm.channel, name: nightly}\n  message: gone too\n";
+    files.push(FileInput::new("deprecations.yaml", stale));
+    let codes = |files: &[FileInput]| -> Vec<String> {
+        validate_files(files).report.diagnostics.iter().map(|d| d.code.to_string()).collect()
+    };
+    assert_eq!(codes(&files).iter().filter(|c| *c == "deprecated-not-found").count(), 2);
+    for o in [
+        r#"{"op":"undeprecate","package":"nfs-provisioner-operator","bundle":"nfs-provisioner-operator.v9.9.9"}"#,
+        r#"{"op":"undeprecate","package":"nfs-provisioner-operator","channel":"nightly"}"#,
+    ] {
+        let plan = plan_edit(&files, &op(o)).unwrap_or_else(|e| panic!("{o}: {e}"));
+        files = apply_edits(&files, &plan.edits).unwrap();
+    }
+    assert!(!codes(&files).iter().any(|c| c == "deprecated-not-found"), "{:?}", codes(&files));
+    let refused =
+        plan_edit(&files, &op(r#"{"op":"undeprecate","package":"nfs-provisioner-operator","channel":"nightly"}"#));
+    assert!(refused.unwrap_err().to_string().contains("not deprecated"));
+}

@@ -91,7 +91,8 @@ pub struct LintConfig {
     pub olm_v1: bool,
     /// Warnings fail the run.
     pub deny_warnings: bool,
-    /// Where catalog templates' bundle images are looked up (`template --bundles`), as written.
+    /// Where catalog templates' bundle images are looked up (`template --bundles`), as written
+    /// (read with the `bundles` feature, which the language server turns on).
     pub bundles: Vec<String>,
 }
 
@@ -231,7 +232,10 @@ impl Reader<'_> {
                 }
                 "olmV1" => config.olm_v1 = self.boolean(&m.value, &pointer),
                 "denyWarnings" => config.deny_warnings = self.boolean(&m.value, &pointer),
+                #[cfg(feature = "bundles")]
                 "bundles" => config.bundles = self.strings(&m.value, &pointer),
+                #[cfg(not(feature = "bundles"))]
+                "bundles" => {}
                 other => self.problem(
                     m.key_pos,
                     pointer.clone(),
@@ -255,6 +259,7 @@ impl Reader<'_> {
         }
     }
 
+    #[cfg(feature = "bundles")]
     fn strings(&mut self, node: &Node, pointer: &str) -> Vec<String> {
         let Value::Array(items) = &node.value else {
             self.problem(
@@ -354,6 +359,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "bundles")]
     fn bundles_are_paths_as_written() {
         let c = read("bundles:\n- ../catalog\n- bundles/a.yaml\n").unwrap();
         assert_eq!(c.bundles, ["../catalog", "bundles/a.yaml"]);
@@ -362,6 +368,12 @@ mod tests {
             [".olm-catalog.yaml:1:10: expected a list of paths, found string"]
         );
         assert_eq!(read("bundles: [1]\n").unwrap_err(), [".olm-catalog.yaml:1:11: expected a path, found number"]);
+    }
+
+    #[test]
+    #[cfg(not(feature = "bundles"))]
+    fn bundles_are_accepted_and_ignored_without_the_feature() {
+        assert_eq!(read("bundles: [../catalog]\n").unwrap().bundles, Vec::<String>::new());
     }
 
     #[test]

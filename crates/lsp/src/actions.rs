@@ -1,5 +1,5 @@
 //! The requests that change the catalog, all through the edit engine's operations (checked
-//! against the model, formatting kept): quick fixes for findings that have one, the operations
+//! against the model, formatting kept): quick fixes for findings that have one ([`fixes`](crate::fixes)), the operations
 //! on the bundle or channel under the cursor as refactorings, and rename of a channel (the
 //! `renameChannel` operation) or of a bundle (every name naming it, across files).
 
@@ -10,7 +10,7 @@ use lsp_types::{CodeAction, CodeActionKind, CodeActionOrCommand, Position, TextE
 use crate::convert::Lines;
 use crate::edit::Operation;
 use crate::features::{at, occurrences_of};
-use crate::index::{Kind, Target};
+use crate::index::Target;
 use crate::workspace::Workspace;
 
 /// The edits of `op` on the catalog as it is, as a workspace edit (`Err`: why it cannot be made).
@@ -27,7 +27,7 @@ pub fn op_edit(ws: &mut Workspace, op: &Operation) -> Result<WorkspaceEdit, Stri
 }
 
 /// A code action of `kind` applying `op`, when the operation can be made.
-fn action(ws: &mut Workspace, title: String, kind: CodeActionKind, op: Operation) -> Option<CodeAction> {
+pub(crate) fn action(ws: &mut Workspace, title: String, kind: CodeActionKind, op: Operation) -> Option<CodeAction> {
     let edit = op_edit(ws, &op).ok()?;
     Some(CodeAction { title, kind: Some(kind), edit: Some(edit), ..CodeAction::default() })
 }
@@ -41,7 +41,7 @@ pub fn code_actions(
 ) -> Vec<CodeActionOrCommand> {
     let mut out = Vec::new();
     for d in diagnostics {
-        if let Some(mut fix) = quick_fix(ws, path, d) {
+        if let Some(mut fix) = crate::fixes::quick_fix(ws, path, d) {
             fix.diagnostics = Some(vec![d.clone()]);
             fix.is_preferred = Some(true);
             out.push(fix);
@@ -49,55 +49,6 @@ pub fn code_actions(
     }
     out.extend(refactorings(ws, path, range.start));
     out.into_iter().map(CodeActionOrCommand::CodeAction).collect()
-}
-
-/// The fix of finding `d`, if it has one.
-fn quick_fix(ws: &mut Workspace, path: &str, d: &lsp_types::Diagnostic) -> Option<CodeAction> {
-    let code = match &d.code {
-        Some(lsp_types::NumberOrString::String(c)) => c.as_str(),
-        _ => return None,
-    };
-    match code {
-        "z-stream-gap" => {
-            let (o, _) = at(ws, path, d.range.start)?;
-            let (Kind::Reference(Target::Bundle(package, bundle), "name"), Some(channel)) = (&o.kind, &o.channel)
-            else {
-                return None;
-            };
-            let p = ws.session().model().package(package)?;
-            let entry = p.channel(channel)?.entry(bundle)?;
-            if entry.skip_range.is_some() {
-                return None;
-            }
-            let v = p.bundle(bundle)?.version.as_ref()?.semver().clone();
-            let range = format!(">={}.{}.0 <{v}", v.major, v.minor);
-            let title = format!("Add skipRange \"{range}\" to {bundle}");
-            let op = Operation::SetEdges {
-                package: package.clone(),
-                channel: channel.clone(),
-                bundle: bundle.clone(),
-                replaces: None,
-                skips: None,
-                skip_range: Some(range),
-            };
-            action(ws, title, CodeActionKind::QUICKFIX, op)
-        }
-        "entry-without-bundle" => {
-            let (o, _) = at(ws, path, d.range.start)?;
-            let Kind::Reference(Target::Bundle(package, bundle), "name") = &o.kind else { return None };
-            let title = format!("Remove the entry {bundle}, which has no bundle (re-wire its channels)");
-            let op = Operation::RemoveBundle { package: package.clone(), bundle: bundle.clone() };
-            action(ws, title, CodeActionKind::QUICKFIX, op)
-        }
-        "default-channel-unset" => {
-            let file_packages = ws.session().session().file_packages(path);
-            let package = file_packages.into_iter().next()?;
-            let channel = ws.session().model().package(&package)?.channels.first()?.name.clone();
-            let title = format!("Set the default channel to {channel}");
-            action(ws, title, CodeActionKind::QUICKFIX, Operation::SetDefaultChannel { package, channel })
-        }
-        _ => None,
-    }
 }
 
 /// The edit operations on the bundle or channel at `pos`.

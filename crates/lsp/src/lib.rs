@@ -21,6 +21,7 @@ use olm_catalog_validate::validate;
 pub mod actions;
 pub mod convert;
 pub mod features;
+pub mod fixes;
 pub mod index;
 pub mod server;
 pub mod templates;

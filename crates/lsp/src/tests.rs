@@ -488,3 +488,82 @@ fn an_entry_without_a_bundle_has_a_quick_fix_removing_it() {
     assert_eq!(codes(&c.diagnostics(&package).unwrap()), ["z-stream-gap"]);
     c.stop();
 }
+
+/// `text` with the LSP `edits` applied.
+fn applied(mut text: String, edits: &[Value]) -> String {
+    let mut edits = edits.to_vec();
+    edits.sort_by_key(|e| {
+        std::cmp::Reverse((e["range"]["start"]["line"].as_u64(), e["range"]["start"]["character"].as_u64()))
+    });
+    for e in edits {
+        let lines = crate::convert::Lines::new(&text);
+        let range: lsp_types::Range = serde_json::from_value(e["range"].clone()).unwrap();
+        let (start, end) = (lines.offset(range.start), lines.offset(range.end));
+        text.replace_range(start..end, e["newText"].as_str().unwrap());
+    }
+    text
+}
+
+/// Each finding the edit engine can fix, made in `foo/package.yaml` (the fixture's package and
+/// channel, and the blobs given): the quick fix's title, and the finding gone once it is applied.
+#[test]
+fn every_fixable_finding_has_a_quick_fix_that_removes_it() {
+    let channel = |entries: &str| format!("---\nschema: olm.channel\npackage: foo\nname: s\nentries:\n{entries}");
+    let deprecations = |name: &str| {
+        format!("---\nschema: olm.deprecations\npackage: foo\nentries:\n- reference: {{schema: olm.bundle, name: {name}}}\n  message: old\n")
+    };
+    let replaces_what_it_skips = channel(
+        "- name: foo.v1.0.0\n- name: foo.v1.0.1\n  replaces: foo.v1.0.0\n- name: foo.v1.0.2\n  replaces: foo.v1.0.1\n  skips: [foo.v1.0.1]\n",
+    );
+    let new_bundle = "---\nschema: olm.bundle\npackage: foo\nname: foo.v2.0.0\nimage: example.com/foo:2.0.0\nproperties:\n- type: olm.package\n  value: {packageName: foo, version: 2.0.0}\n";
+    let cases: Vec<(String, &str, &str)> = vec![
+        (replaces_what_it_skips.clone(), "stranded-entry", "Add foo.v1.0.0 to the skips of foo.v1.0.2"),
+        (replaces_what_it_skips, "replaces-skipped", "Make foo.v1.0.2 replace foo.v1.0.0, which foo.v1.0.1 replaces"),
+        (
+            channel("- name: foo.v1.0.0\n- name: foo.v1.0.1\n  replaces: foo.v1.0.0\n  skipRange: '>=3.0.0 <4.0.0'\n"),
+            "skip-range-covers-nothing",
+            "Remove the skipRange of foo.v1.0.1, which covers nothing",
+        ),
+        (
+            channel("- name: foo.v1.0.0\n- name: foo.v1.0.1\n  replaces: foo.v1.0.0\n  skips: ['']\n"),
+            "empty-skip",
+            "Remove the empty skips of foo.v1.0.1",
+        ),
+        (
+            channel("- name: foo.v1.0.0\n- name: foo.v1.0.1\n- name: foo.v1.1.0\n  replaces: foo.v1.0.0\n  skips: [foo.v1.0.1]\n"),
+            "unreachable-entry",
+            "Make foo.v1.0.1 replace foo.v1.0.0",
+        ),
+        (
+            channel("- name: foo.v1.0.0\n- name: foo.v1.0.1\n  replaces: foo.v1.0.0\n") + &deprecations("foo.v1.0.1"),
+            "deprecated-head",
+            "Remove the deprecation of the head foo.v1.0.1",
+        ),
+        (deprecations("foo.v9"), "deprecated-not-found", "Remove the deprecation of foo.v9, which does not exist"),
+        (new_bundle.to_string(), "bundle-not-in-channel", "Add foo.v2.0.0 to the default channel stable"),
+    ];
+    let catalog = Catalog::new("fixes");
+    let mut c = Client::initialized(&catalog);
+    let package = catalog.uri("foo/package.yaml");
+    let original = catalog.text("foo/package.yaml");
+    for (version, (blobs, code, title)) in cases.into_iter().enumerate() {
+        let text = format!("{original}{blobs}");
+        let open = json!({"uri": package, "languageId": "yaml", "version": version * 2, "text": text});
+        c.notify("textDocument/didOpen", json!({ "textDocument": open }));
+        let found: Vec<Value> = c.diagnostics(&package).unwrap().into_iter().filter(|d| d["code"] == code).collect();
+        assert_eq!(found.len(), 1, "{code}: {found:?}");
+        let params =
+            json!({"textDocument": {"uri": package}, "range": found[0]["range"], "context": {"diagnostics": found}});
+        let actions = c.request("textDocument/codeAction", params).unwrap();
+        let fix = &actions[0];
+        assert_eq!((fix["title"].as_str(), fix["kind"].as_str()), (Some(title), Some("quickfix")), "{code}");
+        let edited = applied(text, fix["edit"]["changes"][&package].as_array().unwrap());
+        let change =
+            json!({"textDocument": {"uri": package, "version": version * 2 + 1}, "contentChanges": [{"text": edited}]});
+        c.notify("textDocument/didChange", change);
+        let left = codes(&c.diagnostics(&package).expect("the fix changes the findings"));
+        assert!(!left.iter().any(|l| l == code), "{code} is fixed: {left:?}\n{edited}");
+        c.notify("textDocument/didClose", json!({"textDocument": {"uri": package}}));
+    }
+    c.stop();
+}

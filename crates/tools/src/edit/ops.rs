@@ -110,7 +110,13 @@ pub fn edits(ctx: &mut Ctx<'_>, op: &Operation) -> Result<Vec<TextEdit>, EditErr
             deprecate(ctx, op, p, &target, message)
         }
         Operation::Undeprecate { bundle, channel: ch, .. } => {
-            let target = target(op, p, bundle, ch)?;
+            // A deprecation naming a bundle or channel the package lacks (`deprecated-not-found`)
+            // can be removed too.
+            let target = match (bundle, ch) {
+                (Some(b), None) => Target { schema: declcfg::SCHEMA_BUNDLE, name: b.clone() },
+                (None, Some(c)) => Target { schema: declcfg::SCHEMA_CHANNEL, name: c.clone() },
+                _ => target(op, p, bundle, ch)?,
+            };
             let found = find_deprecation(ctx, p, &target)?;
             let Some((doc, root, i)) = found else {
                 return Err(EditError::refused(op, format!("{} is not deprecated", target.describe())));
