@@ -51,20 +51,15 @@ pub fn code_actions(
     out.into_iter().map(CodeActionOrCommand::CodeAction).collect()
 }
 
-/// The edit operations on the bundle or channel at `pos`.
+/// The edit operations on the bundle, channel or package at `pos` (deprecate or undeprecate as
+/// it is; those the engine refuses are left out).
 fn refactorings(ws: &mut Workspace, path: &str, pos: Position) -> Vec<CodeAction> {
     let Some((o, _)) = at(ws, path, pos) else { return Vec::new() };
     let kind = CodeActionKind::REFACTOR;
     let mut out = Vec::new();
     match o.target().cloned() {
         Some(Target::Bundle(package, bundle)) => {
-            let deprecate = Operation::Deprecate {
-                package: package.clone(),
-                bundle: Some(bundle.clone()),
-                channel: None,
-                message: format!("{bundle} is deprecated"),
-            };
-            out.extend(action(ws, format!("Deprecate bundle {bundle}"), kind.clone(), deprecate));
+            out.extend(deprecation(ws, &package, Some(bundle.clone()), None));
             out.extend(promotions(ws, &package, &bundle));
             let remove = Operation::RemoveBundle { package, bundle: bundle.clone() };
             out.extend(action(ws, format!("Remove bundle {bundle} (re-wire its channels)"), kind, remove));
@@ -72,19 +67,37 @@ fn refactorings(ws: &mut Workspace, path: &str, pos: Position) -> Vec<CodeAction
         Some(Target::Channel(package, channel)) => {
             let default = Operation::SetDefaultChannel { package: package.clone(), channel: channel.clone() };
             out.extend(action(ws, format!("Make {channel} the default channel"), kind.clone(), default));
-            let deprecate = Operation::Deprecate {
-                package: package.clone(),
-                bundle: None,
-                channel: Some(channel.clone()),
-                message: format!("channel {channel} is deprecated"),
-            };
-            out.extend(action(ws, format!("Deprecate channel {channel}"), kind.clone(), deprecate));
+            out.extend(deprecation(ws, &package, None, Some(channel.clone())));
             let remove = Operation::RemoveChannel { package, channel: channel.clone() };
             out.extend(action(ws, format!("Remove channel {channel}"), kind, remove));
         }
-        _ => {}
+        Some(Target::Package(package)) => out.extend(deprecation(ws, &package, None, None)),
+        None => {}
     }
     out
+}
+
+/// Deprecate the bundle, the channel or else the package, or undeprecate it when it is.
+fn deprecation(
+    ws: &mut Workspace,
+    package: &str,
+    bundle: Option<String>,
+    channel: Option<String>,
+) -> Option<CodeAction> {
+    let p = ws.session().model().package(package)?;
+    let (what, deprecated) = match (&bundle, &channel) {
+        (Some(b), _) => (format!("bundle {b}"), p.bundle(b)?.deprecation.is_some()),
+        (_, Some(c)) => (format!("channel {c}"), p.channel(c)?.deprecation.is_some()),
+        _ => (format!("package {package}"), p.deprecation.is_some()),
+    };
+    let package = package.to_string();
+    let (title, op) = if deprecated {
+        (format!("Undeprecate {what}"), Operation::Undeprecate { package, bundle, channel })
+    } else {
+        let message = format!("{what} is deprecated");
+        (format!("Deprecate {what}"), Operation::Deprecate { package, bundle, channel, message })
+    };
+    action(ws, title, CodeActionKind::REFACTOR, op)
 }
 
 /// At most this many channels are offered to promote a bundle to.

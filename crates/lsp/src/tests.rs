@@ -567,3 +567,29 @@ fn every_fixable_finding_has_a_quick_fix_that_removes_it() {
     }
     c.stop();
 }
+
+#[test]
+fn deprecation_refactorings_follow_what_is_deprecated() {
+    let catalog = Catalog::new("undeprecate");
+    let mut text = catalog.text("foo/package.yaml");
+    text.push_str("---\nschema: olm.deprecations\npackage: foo\nentries:\n- reference: {schema: olm.bundle, name: foo.v1.0.1}\n  message: old\n");
+    std::fs::write(catalog.0.join("foo/package.yaml"), &text).unwrap();
+    let mut c = Client::initialized(&catalog);
+    let package = catalog.uri("foo/package.yaml");
+    let titles = |c: &mut Client, line: u32, character: u32| -> Vec<String> {
+        let at =
+            json!({"start": {"line": line, "character": character}, "end": {"line": line, "character": character}});
+        let params = json!({"textDocument": {"uri": package}, "range": at, "context": {"diagnostics": []}});
+        let actions = c.request("textDocument/codeAction", params).unwrap();
+        actions.as_array().unwrap().iter().map(|a| a["title"].as_str().unwrap().to_string()).collect()
+    };
+    let on_deprecated = titles(&mut c, 9, 10);
+    assert!(on_deprecated.contains(&"Undeprecate bundle foo.v1.0.1".to_string()), "{on_deprecated:?}");
+    assert!(!on_deprecated.contains(&"Deprecate bundle foo.v1.0.1".to_string()), "{on_deprecated:?}");
+    let on_other = titles(&mut c, 8, 10);
+    assert!(on_other.contains(&"Deprecate bundle foo.v1.0.0".to_string()), "{on_other:?}");
+    assert!(!on_other.iter().any(|t| t.starts_with("Undeprecate")), "{on_other:?}");
+    let on_package = titles(&mut c, 1, 7);
+    assert_eq!(on_package, ["Deprecate package foo"]);
+    c.stop();
+}
