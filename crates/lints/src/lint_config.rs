@@ -93,6 +93,7 @@ pub struct LintConfig {
     pub deny_warnings: bool,
     /// Where catalog templates' bundle images are looked up (`template --bundles`), as written
     /// (read with the `bundles` feature, which the language server turns on).
+    #[cfg(feature = "bundles")]
     pub bundles: Vec<String>,
 }
 
@@ -168,6 +169,7 @@ impl LintConfig {
         }
         self.olm_v1 |= other.olm_v1;
         self.deny_warnings |= other.deny_warnings;
+        #[cfg(feature = "bundles")]
         self.bundles.extend(other.bundles);
     }
 
@@ -373,7 +375,7 @@ mod tests {
     #[test]
     #[cfg(not(feature = "bundles"))]
     fn bundles_are_accepted_and_ignored_without_the_feature() {
-        assert_eq!(read("bundles: [../catalog]\n").unwrap().bundles, Vec::<String>::new());
+        assert_eq!(read("bundles: [../catalog]\n").unwrap(), LintConfig::default());
     }
 
     #[test]
