@@ -1,6 +1,6 @@
 // The VS Code extension (editors/vscode): its bundled language server on the npm package's
 // WebAssembly, driven over stdio by a JSON-RPC client as an editor would (diagnostics as a
-// catalog is edited, hover, refactorings, malformed input, shutdown), and its `vsce package`
+// catalog is edited, hover, quick fixes, refactorings, malformed input, shutdown), and its `vsce package`
 // output, whose .vsix must carry the extension, the server and the WebAssembly module.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -174,6 +174,48 @@ test('bundled server: hover on bundle and channel names, refactorings from the e
     assert.ok(deprecate, JSON.stringify(actions));
     const edits = Object.values(deprecate.edit.changes).flat();
     assert.ok(edits.some((e) => e.newText.includes('olm.deprecations')), JSON.stringify(edits));
+  } finally {
+    await stop(client);
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+/** `text` with the LSP text edits `edits` applied (those of one document). */
+function applyEdits(text, edits) {
+  const offset = ({ line, character }) => text.split('\n').slice(0, line).reduce((n, l) => n + l.length + 1, 0) + character;
+  const sorted = [...edits].sort((a, b) => offset(b.range.start) - offset(a.range.start));
+  let out = text;
+  for (const e of sorted) out = out.slice(0, offset(e.range.start)) + e.newText + out.slice(offset(e.range.end));
+  return out;
+}
+
+test('bundled server: quick fixes from the edit engine remove the findings they fix', async () => {
+  const root = catalogDir();
+  writeFileSync(join(root, 'pkga/bundles.yaml'), bundles(['1.0.0', '1.1.0', '1.2.0', '1.2.1', '1.2.2']));
+  const client = await startServer(root);
+  try {
+    const uri = pathToFileURL(join(root, 'pkga/channel.yaml')).href;
+    const extra = "  - name: pkga.v1.2.1\n    replaces: pkga.v1.2.0\n  - name: pkga.v1.2.2\n    replaces: pkga.v1.2.1\n    skipRange: '>=9.0.0 <9.1.0'\n";
+    let text = channel('pkga.v1.1.0', extra);
+    let version = 1;
+    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version, text } });
+    const codes = (ds) => ds.map((d) => d.code).sort();
+    let found = await diagnosticsOf(client, uri, (ds) => codes(ds).join() === 'skip-range-covers-nothing,z-stream-gap');
+    for (const [code, title, wanted] of [
+      ['skip-range-covers-nothing', 'Remove the skipRange of pkga.v1.2.2, which covers nothing', 'z-stream-gap'],
+      ['z-stream-gap', 'Add skipRange ">=1.2.0 <1.2.2" to pkga.v1.2.2', ''],
+    ]) {
+      const finding = found.params.diagnostics.find((d) => d.code === code);
+      const actions = await client.request('textDocument/codeAction', { textDocument: { uri }, range: finding.range, context: { diagnostics: [finding] } });
+      const fix = actions.result.find((a) => a.kind === 'quickfix');
+      assert.equal(fix?.title, title, JSON.stringify(actions.result));
+      assert.deepEqual(fix.diagnostics, [finding]);
+      text = applyEdits(text, fix.edit.changes[uri]);
+      version += 1;
+      client.notify('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
+      found = await diagnosticsOf(client, uri, (ds) => codes(ds).join() === wanted);
+    }
+    assert.match(text, /skipRange: ['"]>=1\.2\.0 <1\.2\.2['"]/);
   } finally {
     await stop(client);
     rmSync(root, { recursive: true, force: true });

@@ -21,7 +21,7 @@ function operations(pkg, bundle) {
 }
 
 /** `plan`'s edits as an LSP workspace edit. */
-function workspaceEdit(root, plan) {
+export function workspaceEdit(root, plan) {
   const changes = {};
   for (const e of plan.edits) {
     const uri = fileUri(root, e.file);

@@ -1,6 +1,6 @@
 // The bundled language server: LSP over stdio on the npm package's WebAssembly in Node, for a
 // workspace folder that is a File-Based Catalog. Diagnostics for every file of the catalog after
-// each change, hover on bundle and channel names, refactorings from the edit engine.
+// each change, hover on bundle and channel names, quick fixes and refactorings from the edit engine.
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import lsp from 'vscode-languageserver/node.js';
@@ -8,7 +8,8 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { CatalogWorkspace } from './workspace.mjs';
 import { catalogPath, wordAt } from './positions.mjs';
 import { hoverText } from './hover.mjs';
-import { bundleActions } from './actions.mjs';
+import { bundleActions, workspaceEdit } from './actions.mjs';
+import { quickFixes } from './fixes.mjs';
 import { guardedReader } from './reader.mjs';
 
 // The package's Node entry: the copy packaged beside the server, or OLM_CATALOG_MODULE (a path or
@@ -42,7 +43,7 @@ connection.onInitialize((params) => {
     capabilities: {
       textDocumentSync: lsp.TextDocumentSyncKind.Incremental,
       hoverProvider: true,
-      codeActionProvider: { codeActionKinds: ['refactor.rewrite'] },
+      codeActionProvider: { codeActionKinds: ['quickfix', 'refactor.rewrite'] },
     },
     serverInfo: { name: 'olm-catalog (WebAssembly)' },
   };
@@ -97,8 +98,10 @@ connection.onHover((params) => {
 });
 
 connection.onCodeAction((params) => {
+  const doc = documents.get(params.textDocument.uri);
+  const fixes = doc && ws ? quickFixes(ws, params.context?.diagnostics ?? [], doc.getText(), workspaceEdit) : [];
   const at = wordUnder({ textDocument: params.textDocument, position: params.range.start });
-  return at ? bundleActions(ws, at.word, at.text) : [];
+  return [...fixes, ...(at ? bundleActions(ws, at.word, at.text) : [])];
 });
 
 documents.listen(connection);
