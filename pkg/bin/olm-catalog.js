@@ -23,7 +23,8 @@ const USAGE = `usage:
   olm-catalog deps PATH --package P [--format text|json] [--heads-only]
 A PATH may be an image: oci:DIR[:TAG], oci-archive:FILE[:TAG], docker-archive:FILE (- for stdin),
 docker://REF or REGISTRY/REPO[:TAG|@DIGEST]; image options (any command):
-  [--platform OS/ARCH[/VARIANT]] [--authfile FILE] [--tls-verify=false (plain HTTP)] [--verbose]`;
+  [--platform OS/ARCH[/VARIANT]] [--authfile FILE] [--tls-verify=false (plain HTTP)] [--verbose]
+Colour (any command): [--color auto|always|never] (auto: when the output is a terminal and NO_COLOR is unset)`;
 
 const REPORT_FORMATS = ['sarif', 'github', 'markdown', 'junit'];
 
@@ -115,16 +116,60 @@ function inputPrefix(p) {
 
 const loc = (d) => (d.line === 0 ? d.file : `${d.file}:${d.line}:${d.column}`);
 
+// Colour, as the native CLI colours text output: the severities of findings (errors red,
+// warnings yellow, notes cyan, bold), their locations and codes bold, the verdict of `validate`
+// green or red; the same escape sequences. Decided once per stream by `--color` (auto: a
+// terminal, `NO_COLOR` unset or empty, `CLICOLOR` not 0, `TERM` not dumb; `CLICOLOR_FORCE`
+// forces it). JSON, catalogs and the CI formats are never coloured.
+const colour = { stdout: false, stderr: false };
+const BOLD = '\x1b[1m';
+const RESET = '\x1b[0m';
+const SEVERITY_COLOUR = { error: '\x1b[31m', warning: '\x1b[33m', note: '\x1b[36m' };
+const paint = (text, style, on) => (on ? `${style}${text}${RESET}` : text);
+
+/** Whether a stream is coloured under `--color when`. */
+function colourOn(when, isTTY, env) {
+  if (when === 'always') return true;
+  if (when === 'never') return false;
+  if (env.CLICOLOR_FORCE && env.CLICOLOR_FORCE !== '0') return true;
+  if (env.NO_COLOR || env.CLICOLOR === '0' || env.TERM === 'dumb') return false;
+  return !!isTTY;
+}
+
+/** `--color` taken out of `argv`, deciding the colour of both streams. */
+function colourOption(argv) {
+  const rest = [];
+  let when = 'auto';
+  for (let i = 0; i < argv.length; i++) {
+    const [name, inline] = argv[i].startsWith('--') ? argv[i].slice(2).split(/=(.*)/s, 2) : [];
+    if (name !== 'color') { rest.push(argv[i]); continue; }
+    when = inline ?? argv[++i];
+    if (!['auto', 'always', 'never'].includes(when)) throw new UsageError(`invalid --color ${when} (auto, always or never)`);
+  }
+  colour.stdout = colourOn(when, process.stdout.isTTY, process.env);
+  colour.stderr = colourOn(when, process.stderr.isTTY, process.env);
+  return rest;
+}
+
+/** One finding line (`LOC: severity[code]: …`, a related `  LOC: note: …`) with its severity styled when `on`. */
+function paintLine(line, on) {
+  if (!on) return line;
+  const m = line.match(/^(.*?: )(error|warning|note)(\[[^\]]*\])(: .*)$/s) ?? line.match(/^(.*?: )(note)()(: .*)$/s);
+  if (!m) return line;
+  const [, where, severity, code, rest] = m;
+  return `${paint(where, BOLD, true)}${paint(severity, BOLD + SEVERITY_COLOUR[severity], true)}${paint(code, BOLD, true)}${rest}`;
+}
+
 /** A finding as the native CLI prints it: `file:line:col: severity[code]: message`, then notes. */
-function diagnosticText(d) {
-  let line = `${loc(d)}: ${d.severity}[${d.code}]: ${d.message}`;
-  for (const r of d.related ?? []) line += `\n  ${loc(r)}: note: ${r.message}`;
+function diagnosticText(d, on = false) {
+  let line = paintLine(`${loc(d)}: ${d.severity}[${d.code}]: ${d.message}`, on);
+  for (const r of d.related ?? []) line += `\n${paintLine(`  ${loc(r)}: note: ${r.message}`, on)}`;
   return line;
 }
 
 /** Print findings on stderr, compiler style. */
 function report(diagnostics) {
-  for (const d of diagnostics) process.stderr.write(`${diagnosticText(d)}\n`);
+  for (const d of diagnostics) process.stderr.write(`${diagnosticText(d, colour.stderr)}\n`);
 }
 
 /** The first `.olm-catalog.yaml` (or `.yml`) from the catalog's directory upwards. */
@@ -183,11 +228,12 @@ function cmdValidate(argv, out) {
   else if (REPORT_FORMATS.includes(format)) out.raw = formatDiagnostics(diagnostics, { format, valid });
   else if (format === 'opm') throw new UsageError('--format opm is only available in the native CLI');
   else {
-    for (const d of diagnostics) out.push(diagnosticText(d));
+    for (const d of diagnostics) out.push(diagnosticText(d, colour.stdout));
     const count = (s) => diagnostics.filter((d) => d.severity === s).length;
     const plural = (n, what) => `${n} ${what}${n === 1 ? '' : 's'}`;
     const notes = count('note');
-    out.push(`${valid ? 'valid' : 'invalid'}: ${plural(count('error'), 'error')}, ${plural(count('warning'), 'warning')}${notes ? `, ${plural(notes, 'note')}` : ''}`);
+    const verdict = paint(valid ? 'valid' : 'invalid', BOLD + (valid ? '\x1b[32m' : '\x1b[31m'), colour.stdout);
+    out.push(`${verdict}: ${plural(count('error'), 'error')}, ${plural(count('warning'), 'warning')}${notes ? `, ${plural(notes, 'note')}` : ''}`);
   }
   return passed ? 0 : 1;
 }
@@ -570,7 +616,7 @@ async function main(argv) {
   const out = [];
   let code;
   try {
-    const { options, rest: args } = imageOptions(argv);
+    const { options, rest: args } = imageOptions(colourOption(argv));
     const [cmd, ...rest] = args;
     await readImages(rest, options);
     if (cmd === 'validate') code = cmdValidate(rest, out);

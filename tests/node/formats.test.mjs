@@ -178,3 +178,25 @@ test('Node CLI diff prints what the native CLI prints, in every format', () => {
   assert.equal(run(cli, ['diff', join(d, 'old')]).code, 2);
   assert.equal(run(cli, ['diff', '--format', 'dot', join(d, 'old'), join(d, 'new')]).code, 2);
 });
+
+test('Node CLI: --color as the native CLI: always colours as it does, never and a pipe do not, NO_COLOR and CLICOLOR_FORCE', () => {
+  const broken = join(repo, 'www/examples/broken');
+  const runEnv = (cmd, args, env) => {
+    const r = spawnSync(cmd, args, { encoding: 'utf8', env: { ...process.env, NO_COLOR: '', CLICOLOR_FORCE: '', ...env } });
+    return r.stdout;
+  };
+  const always = runEnv(cli, ['validate', broken, '--color', 'always'], {});
+  assert.match(always, /\x1b\[1m\x1b\[31minvalid\x1b\[0m: 5 errors, 1 warning\n$/);
+  assert.match(always, /\x1b\[1m\x1b\[31merror\x1b\[0m\x1b\[1m\[invalid-image\]\x1b\[0m: /);
+  assert.equal(always, runEnv(native, ['validate', broken, '--color', 'always'], {}), 'byte for byte the native CLI');
+  const plain = runEnv(cli, ['validate', broken], {});
+  assert.doesNotMatch(plain, /\x1b/, 'a pipe is not coloured');
+  assert.equal(plain, runEnv(cli, ['validate', broken, '--color=never'], { CLICOLOR_FORCE: '1' }));
+  assert.equal(runEnv(cli, ['validate', broken, '--color', 'auto'], { NO_COLOR: '1' }), plain);
+  assert.equal(runEnv(cli, ['validate', broken], { CLICOLOR_FORCE: '1' }), always, 'CLICOLOR_FORCE colours a pipe');
+  assert.equal(runEnv(cli, ['validate', broken, '--color', 'always'], { NO_COLOR: '1' }), always, 'always wins over NO_COLOR');
+  assert.doesNotMatch(runEnv(cli, ['validate', broken, '--format', 'json', '--color', 'always'], {}), /\x1b/, 'JSON never');
+  const bad = spawnSync(cli, ['validate', broken, '--color', 'sometimes'], { encoding: 'utf8' });
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /invalid --color sometimes/);
+});
