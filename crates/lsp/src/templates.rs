@@ -7,6 +7,10 @@
 //! brought in for an image is at the element naming the image). Findings located in other files
 //! (a bundle source's own) are that file's business and are left out.
 //!
+//! Templates are served when the configuration names `bundles`: without sources every image of
+//! a template is missing, and a catalog folder that keeps templates beside their output would be
+//! buried in those findings.
+//!
 //! A source outside the workspace folder is read once per configuration; one inside it is read
 //! from the catalog as it is now (open documents included), and a change there expands the
 //! templates again. A template's findings are kept until its text or its sources change.
@@ -25,6 +29,8 @@ use crate::Diagnostic;
 /// The templates of the workspace and where their bundles come from.
 #[derive(Default)]
 pub struct Templates {
+    /// Whether the configuration names sources (templates are served only then).
+    enabled: bool,
     /// Sources inside the workspace folder, as catalog paths (`""`: the whole folder).
     inside: Vec<String>,
     /// The bundles of the sources outside it.
@@ -36,8 +42,8 @@ pub struct Templates {
 impl Templates {
     /// The sources `bundles` names (paths relative to `config_dir`), for the catalog at `root`.
     pub fn new(root: &Path, config_dir: Option<&Path>, bundles: &[String]) -> Templates {
-        let mut t = Templates::default();
-        let Some(dir) = config_dir else { return t };
+        let mut t = Templates { enabled: !bundles.is_empty(), ..Templates::default() };
+        let Some(dir) = config_dir else { return Templates::default() };
         for b in bundles {
             let path = normalize(&dir.join(b));
             match path.strip_prefix(root) {
@@ -66,6 +72,9 @@ impl Templates {
 
     /// File `path` now holds `content` (or is gone: `None`).
     pub fn changed(&mut self, path: &str, content: &[u8]) {
+        if !self.enabled {
+            return;
+        }
         if self.is_source(path) {
             self.files.values_mut().for_each(|f| *f = None);
         }
@@ -195,5 +204,18 @@ mod tests {
         assert!(t.is_template("sem.yaml") && !t.is_template("bundles/b.json"));
         t.removed("sem.yaml");
         assert_eq!(t.findings(&editor).count(), 0);
+    }
+
+    #[test]
+    fn without_sources_templates_are_not_served() {
+        let editor = session(&[("sem.yaml", SEMVER.into())]);
+        for mut t in [
+            Templates::new(Path::new("/w"), Some(Path::new("/w")), &[]),
+            Templates::new(Path::new("/w"), None, &["b".into()]),
+        ] {
+            t.scan(&editor);
+            assert!(!t.is_template("sem.yaml"));
+            assert_eq!(t.findings(&editor).count(), 0);
+        }
     }
 }
