@@ -3,7 +3,8 @@
 //! out of order are each answered and the server reads on; the findings of the catalog
 //! (tests/fixtures/lsp-catalog) are published; `shutdown` then `exit` ends it with code 0, `exit`
 //! alone with 1; the Helix configuration of docs/editors.md starts a server that answers; a
-//! catalog template gets the findings `template --validate` prints, as it is edited. The
+//! catalog template gets the findings `template --validate` prints, as it is edited, and hover and
+//! definition on its images. The
 //! protocol's features are tested in crates/lsp (its in-memory connection).
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -276,6 +277,24 @@ fn a_template_gets_its_expansions_findings_with_the_bundles_of_the_lint_configur
     let uri = format!("{root}/catalog-template.yaml");
     s.send(json!({"jsonrpc": "2.0", "id": 2, "method": "workspace/symbol", "params": {"query": ""}}));
     assert_eq!(published_for(&s.until(json!(2)), &uri), Some(expected));
+
+    // Hover and definition on a bundle image: the bundle the source has under it.
+    let line = template.lines().position(|l| l.starts_with("- image: ")).unwrap();
+    let at = json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": 12}});
+    s.send(json!({"jsonrpc": "2.0", "id": 10, "method": "textDocument/hover", "params": at}));
+    let hover = s.until(json!(10)).pop().unwrap();
+    let text = hover["result"]["contents"]["value"].as_str().unwrap().to_string();
+    assert!(
+        text.contains("bundle of package `cluster-kube-descheduler-operator`") && text.contains("- version: "),
+        "{text}"
+    );
+    s.send(json!({"jsonrpc": "2.0", "id": 11, "method": "textDocument/definition", "params": at}));
+    let def = s.until(json!(11)).pop().unwrap();
+    assert_eq!(def["result"][0]["uri"], format!("{root}/{catalog}"), "{def}");
+    let name = text.split("**").nth(1).unwrap();
+    let json_text = std::fs::read_to_string(dir.join(catalog)).unwrap();
+    let def_line = def["result"][0]["range"]["start"]["line"].as_u64().unwrap() as usize;
+    assert!(json_text.lines().nth(def_line).unwrap().contains(&format!("\"name\": \"{name}\"")), "{def}");
 
     // An image no source has, typed into the template: the expansion's error at that line.
     let edited =

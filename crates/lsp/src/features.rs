@@ -42,10 +42,27 @@ pub fn occurrences_of(ws: &mut Workspace, target: &Target, declarations: bool) -
 
 /// Go to definition: the blob a name names.
 pub fn definition(ws: &mut Workspace, path: &str, pos: Position) -> Vec<Location> {
+    if ws.templates().is_template(path) {
+        return template_bundle(ws, path, pos).and_then(|(b, _)| bundle_location(ws, &b)).into_iter().collect();
+    }
     let Some((o, _)) = at(ws, path, pos) else { return Vec::new() };
     let Some(target) = o.target().cloned() else { return Vec::new() };
     let defs: Vec<Occurrence> = occurrences_of(ws, &target, true).into_iter().filter(|d| d.defines(&target)).collect();
     defs.iter().filter_map(|d| location(ws, d)).collect()
+}
+
+/// The bundle a template's image under `pos` names, among the template's sources.
+fn template_bundle(ws: &Workspace, path: &str, pos: Position) -> Option<(crate::declcfg::Bundle, lsp_types::Range)> {
+    let (image, range) = crate::templates::image_at(&ws.text(path)?, pos)?;
+    let source = ws.templates().source(ws.session());
+    Some((source.get(&image)?.blob.clone(), range))
+}
+
+/// Where bundle blob `b` (of a template's source) names itself.
+fn bundle_location(ws: &Workspace, b: &crate::declcfg::Bundle) -> Option<Location> {
+    let file = b.source.file.to_string();
+    let text = ws.text(&file).or_else(|| std::fs::read_to_string(ws.root().join(&file)).ok())?;
+    Some(Location { uri: ws.uri(&file)?, range: Lines::new(&text).token(b.name.pos) })
 }
 
 /// Find references: every name naming what the name at `pos` names.
@@ -58,6 +75,18 @@ pub fn references(ws: &mut Workspace, path: &str, pos: Position, declarations: b
 
 /// Hover: what the name at `pos` is.
 pub fn hover(ws: &mut Workspace, path: &str, pos: Position) -> Option<Hover> {
+    if ws.templates().is_template(path) {
+        let (b, range) = template_bundle(ws, path, pos)?;
+        let model = ws.session().model();
+        let version = model.package(&b.package.value).and_then(|p| p.bundle(&b.name.value)?.version.clone());
+        let mut value = format!("**{}** — bundle of package `{}`\n\n", b.name.value, b.package.value);
+        if let Some(v) = version {
+            let _ = writeln!(value, "- version: {v}");
+        }
+        let _ = write!(value, "- image: `{}`\n- from: {}", b.image.value, b.source.file);
+        let contents = HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value });
+        return Some(Hover { contents, range: Some(range) });
+    }
     let (o, range) = at(ws, path, pos)?;
     let model = ws.session().model();
     let text = match &o.kind {

@@ -132,6 +132,20 @@ impl Templates {
     }
 }
 
+/// The image reference under `pos` in a template's `text` (the value of an `image` key on that
+/// line, YAML or JSON), with its range.
+pub fn image_at(text: &str, pos: lsp_types::Position) -> Option<(String, lsp_types::Range)> {
+    let lines = crate::convert::Lines::new(text);
+    let line = lines.line(pos.line);
+    let key = line.find("image\"").map(|i| i + 6).or_else(|| line.find("image:").map(|i| i + 5))?;
+    let colon = key + line[key..].find(':')?;
+    let value = colon + 1 + line[colon + 1..].len() - line[colon + 1..].trim_start().len();
+    let column = line[..value].chars().count() as u32 + 1;
+    let range = lines.token(crate::declcfg::Pos { line: pos.line + 1, column });
+    let (start, end) = (lines.offset(range.start), lines.offset(range.end));
+    (crate::convert::contains(&range, pos) && start < end).then(|| (text[start..end].to_string(), range))
+}
+
 /// The findings of template `file` and its expansion against `source`, located in the template.
 pub fn expand(file: FileInput, source: &BundleSource, options: &Options) -> Vec<Diagnostic> {
     let validated = expand_template(&file, source).validate(options.clone());
@@ -204,6 +218,16 @@ mod tests {
         assert!(t.is_template("sem.yaml") && !t.is_template("bundles/b.json"));
         t.removed("sem.yaml");
         assert_eq!(t.findings(&editor).count(), 0);
+    }
+
+    #[test]
+    fn the_image_under_the_cursor_yaml_or_json() {
+        let at = |text: &str, line, character| image_at(text, lsp_types::Position { line, character }).map(|(i, _)| i);
+        assert_eq!(at(SEMVER, 3, 14).as_deref(), Some("r/a:1.0.0"));
+        assert_eq!(at(SEMVER, 3, 4), None, "on the key");
+        assert_eq!(at(SEMVER, 2, 4), None);
+        let json = "{\"entries\": [{\"schema\": \"olm.bundle\", \"image\": \"r/a:2\"}]}";
+        assert_eq!(at(json, 0, 50).as_deref(), Some("r/a:2"));
     }
 
     #[test]
