@@ -210,10 +210,10 @@ function nodeCli(args, env = {}) {
   return run(cli, [...args, '--tls-verify=false'], { ...isolated(), ...env });
 }
 
-/** `nodeCli` without blocking this process, whose servers (the token realm) must answer the CLI. */
-function nodeCliAsync(args) {
+/** `run` without blocking this process, whose servers (a token realm, a proxy) must answer the CLI. */
+function runAsync(cmd, args, env = {}) {
   return new Promise((ok) => {
-    const child = spawn(cli, [...args, '--tls-verify=false'], { env: { ...process.env, ...isolated() } });
+    const child = spawn(cmd, args, { env: { ...process.env, ...env } });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => { out += d; });
@@ -221,6 +221,9 @@ function nodeCliAsync(args) {
     child.on('close', (code) => ok({ code, out, err }));
   });
 }
+
+/** `nodeCli` without blocking this process. */
+const nodeCliAsync = (args) => runAsync(cli, [...args, '--tls-verify=false'], isolated());
 
 /** The report with each finding's file cut to its path inside the catalog. */
 function cut(json) {
@@ -473,6 +476,14 @@ test('retries: 503 and 429 answered again with backoff, a dropped connection rea
   assert.ok(node.code === 0 || node.code === 1, node.err);
   assert.deepEqual(cut(node.out), cut(nodeCli(['validate', `${anonymous}/cat:v1`, '--format', 'json']).out));
   assert.ok(seen.includes('manifest 2') && seen.includes('blob 3'), seen.join(', '));
+  // The native CLI, through a proxy of its own, rides out the same failures to the same report.
+  const seenNative = [];
+  const nativeProxy = await flakyProxy(seenNative);
+  writeFileSync(at('native-proxy.conf'), insecureConf(nativeProxy));
+  const nat = await runAsync(native, ['validate', `${nativeProxy}/cat:v1`, '--format', 'json', '--no-cache'], { ...isolated(), CONTAINERS_REGISTRIES_CONF: at('native-proxy.conf') });
+  assert.equal(nat.code, node.code, nat.err);
+  assert.deepEqual(cut(nat.out), cut(node.out));
+  assert.ok(seenNative.includes('manifest 2') && seenNative.includes('blob 3'), seenNative.join(', '));
   // A server that answers a request only once it is asked again: pullImage's timeout gives up on the first.
   let calls = 0;
   const stalling = createServer((req, res) => {
