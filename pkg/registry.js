@@ -98,14 +98,12 @@ class Final extends Error {}
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 
 /**
- * A response's body, at most `limit` bytes, each read waiting at most `timeout` ms (a stalled
- * connection is aborted through `controller`).
+ * Read a response's body into `got` (`{chunks, length}`, kept when the connection drops, so that
+ * a blob's read can go on where it stopped), at most `limit` bytes in all, each read waiting at
+ * most `timeout` ms (a stalled connection is aborted through `controller`).
  */
-async function readBody(res, controller, timeout, limit, what) {
-  if (!res.body) return new Uint8Array(await res.arrayBuffer());
-  const reader = res.body.getReader();
-  const chunks = [];
-  let length = 0;
+async function readBody(res, controller, timeout, limit, what, got) {
+  const reader = res.body?.getReader() ?? new Response(await res.arrayBuffer()).body.getReader();
   for (;;) {
     const timer = setTimeout(() => controller.abort(new Error(`no data for ${timeout} ms`)), timeout);
     let chunk;
@@ -115,16 +113,16 @@ async function readBody(res, controller, timeout, limit, what) {
       clearTimeout(timer);
     }
     if (chunk.done) break;
-    length += chunk.value.length;
-    if (length > limit) {
+    got.length += chunk.value.length;
+    if (got.length > limit) {
       controller.abort();
       throw new Final(`${what}: more than ${limit} bytes`);
     }
-    chunks.push(chunk.value);
+    got.chunks.push(chunk.value);
   }
-  const bytes = new Uint8Array(length);
+  const bytes = new Uint8Array(got.length);
   let at = 0;
-  for (const c of chunks) {
+  for (const c of got.chunks) {
     bytes.set(c, at);
     at += c.length;
   }
@@ -156,22 +154,27 @@ class Session {
   /**
    * GET `url`'s bytes (at most `limit`), tried again on 429, 5xx, a dropped connection or a
    * timeout (waiting `backoff` ms, doubled each time, or the `Retry-After` asked, up to 30 s).
+   * `resumable` (a blob): a body cut short is asked for from where it stopped (`Range`); a
+   * registry that sends the whole blob again has it read again from the start.
    */
-  async send(url, headers, limit, what) {
+  async send(url, headers, limit, what, resumable = false) {
     let wait = this.backoff;
+    const got = { chunks: [], length: 0 };
     for (let attempt = 1; ; attempt++) {
       const last = attempt >= this.attempts;
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(new Error(`no answer in ${this.timeout} ms`)), this.timeout);
+      const range = resumable && got.length > 0 ? { range: `bytes=${got.length}-` } : {};
       try {
-        const res = await this.fetch(url, { headers, signal: controller.signal });
+        const res = await this.fetch(url, { headers: { ...headers, ...range }, signal: controller.signal });
         clearTimeout(timer);
         if (!last && retryable(res.status)) {
           const after = res.headers.get('retry-after')?.trim();
           await res.body?.cancel().catch(() => {});
           await sleep(Math.min(/^\d+$/.test(after ?? '') ? Number(after) * 1000 : wait, 30000));
         } else {
-          const bytes = res.ok ? await readBody(res, controller, this.timeout, limit, what) : undefined;
+          if (res.status !== 206) Object.assign(got, { chunks: [], length: 0 });
+          const bytes = res.ok ? await readBody(res, controller, this.timeout, limit, what, got) : undefined;
           return { res, bytes };
         }
       } catch (e) {
@@ -184,13 +187,13 @@ class Session {
   }
 
   /** GET `path` under the repository; one 401 answered by its challenge, then retried. */
-  async get(path, accept, limit) {
+  async get(path, accept, limit, resumable = false) {
     const url = `${this.base}/${path}`;
     for (let round = 0; ; round++) {
       const headers = {};
       if (accept) headers.accept = accept;
       if (this.authorization) headers.authorization = this.authorization;
-      const { res, bytes } = await this.send(url, headers, limit, url);
+      const { res, bytes } = await this.send(url, headers, limit, url, resumable);
       if (res.status === 401 && round === 0) {
         await this.authorize(res.headers.get('www-authenticate'));
         continue;
@@ -239,7 +242,7 @@ class Session {
   /** A blob's bytes (its digest is checked by the cache and by `readImage`); no more than the descriptor's size. */
   async blob(d) {
     const limit = typeof d.size === 'number' ? d.size : Infinity;
-    const { bytes } = await this.get(`blobs/${d.digest}`, undefined, limit);
+    const { bytes } = await this.get(`blobs/${d.digest}`, undefined, limit, true);
     if (typeof d.size === 'number' && bytes.length !== d.size) {
       throw new Error(`${this.name}: blob ${d.digest}: ${bytes.length} bytes, the manifest says ${d.size}`);
     }
