@@ -391,15 +391,45 @@ export declare function parseReference(reference: string): ImageReference;
 /** Whether a string reads as a registry reference with an explicit registry (`quay.io/org/x:1`), not a path. */
 export declare function looksLikeReference(s: string): boolean;
 
+/** Where a repository is read from (registries.conf's mirrors and location give several, in order). */
+export interface RegistryEndpoint {
+  registry: string;
+  repository: string;
+  /** Plain HTTP (registries.conf's `insecure`). */
+  insecure: boolean;
+}
+/** A registry's user name and password (or token). */
+export interface RegistryCredentials {
+  username: string;
+  password: string;
+}
+/** A content-addressed blob store (`sha256:…` → bytes) that checks digests when it gives and keeps. */
+export interface BlobCache {
+  get(digest: string): Promise<Uint8Array | undefined>;
+  /** Refuses (throws) bytes that are not `digest`. */
+  put(digest: string, bytes: Uint8Array): Promise<void>;
+}
 export interface PullImageOptions {
   /** The `fetch` to use (default the global one). */
   fetch?: typeof fetch;
-  /** Sent on a basic challenge, and to a bearer challenge's token realm. */
-  credentials?: { username: string; password: string };
-  /** Plain HTTP instead of HTTPS (default: for `localhost`, `127.0.0.0/8` and `[::1]`, as Docker does). */
+  /** Sent on a basic challenge, and to a bearer challenge's token realm; a function is asked per endpoint. */
+  credentials?: RegistryCredentials | ((registry: string, repository: string) => RegistryCredentials | undefined | Promise<RegistryCredentials | undefined>);
+  /** Plain HTTP instead of HTTPS for every endpoint (default: for insecure endpoints and `localhost`, `127.0.0.0/8`, `[::1]`, as Docker does). */
   insecure?: boolean;
   /** `os/arch[/variant]` picked from an image index (default `linux/amd64`, else the first). */
   platform?: string;
+  /** Where to read the repository from, tried in order for the manifest (default: the reference's own registry). */
+  endpoints?: RegistryEndpoint[];
+  /** Blobs and manifests are read from and kept in it. */
+  cache?: BlobCache;
+  /** Use the cache alone (a digest reference whose blobs it has); else throws. */
+  offline?: boolean;
+  /** Milliseconds without an answer or data before a request is abandoned (and tried again). Default 30000. */
+  timeout?: number;
+  /** Attempts per request on 429, 5xx, dropped connections and timeouts. Default 4. */
+  attempts?: number;
+  /** Milliseconds before the second attempt, doubled after each (or the `Retry-After` asked). Default 250. */
+  backoff?: number;
 }
 export interface PulledImage {
   /** An OCI image layout's files, for `readImage(files, {tag})`. */
@@ -410,7 +440,7 @@ export interface PulledImage {
   digest: string;
   /** The platform picked from an image index, if the reference named one. */
   platform: string | null;
-  /** `registry/repository`. */
+  /** `registry/repository` of the endpoint read from. */
   repository: string;
 }
 /**
@@ -425,8 +455,32 @@ export declare function imageTransport(arg: string):
   | { transport: 'oci' | 'oci-archive' | 'docker-archive'; path: string; tag: string | undefined }
   | { transport: 'docker'; reference: string }
   | undefined;
-/** Node only: `{username, password}` for a registry from the auth files podman and docker read. */
-export declare function registryCredentials(registry: string, repository: string, authfile?: string): { username: string; password: string } | undefined;
+/**
+ * Node only: credentials for `registry/repository` from the auth files podman and skopeo read
+ * (`authfile`, else `REGISTRY_AUTH_FILE`, else `$XDG_RUNTIME_DIR/containers/auth.json`,
+ * `~/.config/containers/auth.json`, `~/.docker/config.json`): `auths`, `credHelpers`, `credsStore`.
+ */
+export declare function registryCredentials(registry: string, repository: string, authfile?: string): RegistryCredentials | undefined;
+/** Node only: one `[[registry]]` table of registries.conf. */
+export interface RegistriesConfEntry {
+  prefix?: string;
+  location?: string;
+  insecure?: boolean;
+  blocked?: boolean;
+  'mirror-by-digest-only'?: boolean;
+  mirror?: { location: string; insecure?: boolean }[];
+}
+/**
+ * Node only: registries.conf (v2) and its `.d` drop-ins, found as containers/image finds it
+ * (`CONTAINERS_REGISTRIES_CONF`, `~/.config/containers/registries.conf`, `/etc/containers/registries.conf`) unless `path` is given.
+ */
+export declare function loadRegistriesConf(path?: string): Promise<RegistriesConfEntry[]>;
+/** Node only: where to read `registry/repository` from (mirrors, then the location); throws when it is blocked. */
+export declare function registryEndpoints(entries: RegistriesConfEntry[], registry: string, repository: string, byDigest: boolean): RegistryEndpoint[];
+/** Node only: the content-addressed cache at `root` (`blobs/sha256/HEX`, shared with the native CLI). */
+export declare function diskCache(root: string): BlobCache;
+/** Node only: `$XDG_CACHE_HOME/olm-catalog`, else `~/.cache/olm-catalog`. */
+export declare function defaultCacheRoot(): string;
 /** Node only: options of `readImageReference`. */
 export interface ImageReferenceOptions {
   platform?: string;
@@ -434,6 +488,10 @@ export interface ImageReferenceOptions {
   authfile?: string;
   /** `false`: plain HTTP. */
   tlsVerify?: boolean;
+  /** Read and keep nothing in the cache (`defaultCacheRoot()`). */
+  noCache?: boolean;
+  /** The cache alone: no network. */
+  offline?: boolean;
   fetch?: typeof fetch;
 }
 /**
@@ -441,7 +499,7 @@ export interface ImageReferenceOptions {
  * `docker-archive:FILE[:REF]` (`-`: standard input), `docker://REF` or `REGISTRY/REPO[:TAG|@DIGEST]` —
  * through `readImage`; `name` is how findings name its files (`REF@DIGEST:/configs`).
  */
-export declare function readImageReference(reference: string, options?: ImageReferenceOptions): Promise<ImageContent & { name: string }>;
+export declare function readImageReference(reference: string, options?: ImageReferenceOptions): Promise<ImageContent & { name: string; repository?: string }>;
 /** A lint's level (docs/diagnostics.md, "Configuring lints"). */
 export type LintLevel = 'off' | 'note' | 'warning' | 'error';
 
@@ -765,6 +823,14 @@ export interface RenderResult {
   diagnostics: Diagnostic[];
 }
 
+export interface TemplateResult extends RenderResult {
+  /**
+   * The bundle images the template names that no bundle source has, in name order: a caller that
+   * can fetch images pulls them (`pullImage`, `readImage`) and expands again with them added.
+   */
+  missingImages: string[];
+}
+
 /**
  * A named input of `render` (or bundle source of `expandTemplate`): its findings' files are named
  * as the CLI prints them — `name/<file>`, or `name` itself when `file` is true (a one-file input).
@@ -818,9 +884,9 @@ export declare function render(files: CatalogFile[] | RenderInput[], options?: R
  * Each bundle image is looked up in `bundleSources` (each a file list `render` reads: catalogs,
  * or bundle directories with `imageRefTemplate`); an image not found is an error located at its
  * line in the template. `diagnostics` holds the expansion's findings, then the bundle sources'
- * (as warnings: they do not make the result invalid).
+ * (as warnings: they do not make the result invalid). `missingImages` lists the images not found.
  */
-export declare function expandTemplate(template: CatalogFile, bundleSources: (CatalogFile[] | RenderInput)[], options?: TemplateOptions): RenderResult;
+export declare function expandTemplate(template: CatalogFile, bundleSources: (CatalogFile[] | RenderInput)[], options?: TemplateOptions): TemplateResult;
 /**
  * `opm alpha convert-template basic`: a catalog as a basic template (bundles reduced to
  * `{schema, image}`). Throws an `OlmCatalogError` with code `invalid-catalog` and `diagnostics`

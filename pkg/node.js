@@ -1,12 +1,13 @@
 // Node entry point: the module is instantiated synchronously on import.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { makeApi } from './core.js';
 import { looksLikeReference, parseReference, pullImage } from './registry.js';
+import { defaultCacheRoot, diskCache, loadRegistriesConf, registryCredentials, registryEndpoints } from './registry-node.js';
 
 export { looksLikeReference, parseReference, pullImage };
+export { registryCredentials, loadRegistriesConf, registryEndpoints, diskCache, defaultCacheRoot };
 
 const require = createRequire(import.meta.url);
 const path = require.resolve('./dist/node-full/olm_catalog.js');
@@ -75,69 +76,37 @@ export function imageTransport(arg) {
   return undefined;
 }
 
-/** The auth files podman and skopeo read, in their order (`authfile` first when given). */
-function authFiles(authfile) {
-  if (authfile) return [authfile];
-  const home = process.env.HOME ?? homedir();
-  return [
-    process.env.REGISTRY_AUTH_FILE,
-    process.env.XDG_RUNTIME_DIR && join(process.env.XDG_RUNTIME_DIR, 'containers/auth.json'),
-    join(home, '.config/containers/auth.json'),
-    join(home, '.docker/config.json'),
-  ].filter(Boolean);
-}
-
-/**
- * A registry's `{username, password}` from the first auth file that has an `auths` entry for
- * `registry/repository` (longest prefix first) or `registry`; `undefined` when none has.
- */
-export function registryCredentials(registry, repository, authfile) {
-  const keys = [];
-  const parts = repository.split('/');
-  for (let n = parts.length; n > 0; n--) keys.push(`${registry}/${parts.slice(0, n).join('/')}`);
-  keys.push(registry, `https://${registry}`, `http://${registry}`);
-  if (registry === 'docker.io') keys.push('https://index.docker.io/v1/');
-  for (const file of authFiles(authfile)) {
-    if (!existsSync(file)) continue;
-    let auths;
-    try {
-      auths = JSON.parse(readFileSync(file, 'utf8')).auths ?? {};
-    } catch (e) {
-      throw new Error(`${file}: ${e.message}`);
-    }
-    const key = keys.find((k) => auths[k]?.auth);
-    if (key === undefined) continue;
-    const decoded = Buffer.from(auths[key].auth, 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (colon < 0) throw new Error(`${file}: auths.${key}.auth is not base64 of user:password`);
-    return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
-  }
-  return undefined;
-}
-
 /**
  * Read an image named as on the command line (see `imageTransport`) through `readImage`: from disk,
- * or from its registry (`pullImage`, credentials from the auth files). Options: `platform`,
- * `authfile`, `tlsVerify` (`false`: plain HTTP), `fetch`. Returns readImage's result and `name`, how
- * findings name its files (`REF@DIGEST:/configs`, or `REF@DIGEST:` for a bundle).
+ * or from its registry (`pullImage`: credentials from the auth files, endpoints from
+ * registries.conf, blobs through the cache). Options: `platform`, `authfile`, `tlsVerify` (`false`:
+ * plain HTTP), `noCache`, `offline` (the cache alone), `fetch`. Returns readImage's result, `name`,
+ * how findings name its files (`REF@DIGEST:/configs`, or `REF@DIGEST:` for a bundle), and for a
+ * registry image `repository`, the one it was read from.
  */
 export async function readImageReference(arg, options = {}) {
   const t = imageTransport(arg);
   if (!t) throw new Error(`${arg}: not an image reference`);
   let image;
   let readOptions = { tag: t.tag, platform: options.platform };
+  let repository;
   if (t.transport === 'oci') image = readCatalog(t.path);
   else if (t.transport === 'docker') {
     const ref = parseReference(t.reference);
     const pulled = await pullImage(t.reference, {
       fetch: options.fetch, platform: options.platform, insecure: options.tlsVerify === false ? true : undefined,
-      credentials: registryCredentials(ref.registry, ref.repository, options.authfile),
+      credentials: (registry, repository) => registryCredentials(registry, repository, options.authfile),
+      endpoints: registryEndpoints(await loadRegistriesConf(), ref.registry, ref.repository, ref.digest !== undefined),
+      cache: options.noCache ? undefined : diskCache(defaultCacheRoot()),
+      offline: !!options.offline,
     });
     image = pulled.files;
+    repository = pulled.repository;
     readOptions = { tag: pulled.tag, platform: pulled.platform };
   } else image = new Uint8Array(readFileSync(t.path === '-' ? 0 : t.path));
   const content = api.readImage(image, readOptions);
   content.platform ??= readOptions.platform ?? null;
   const at = `${arg}@${content.digest}:`;
-  return { ...content, name: content.kind === 'catalog' ? `${at}/${content.configs.replace(/^\/+|\/+$/g, '')}` : at };
+  const name = content.kind === 'catalog' ? `${at}/${content.configs.replace(/^\/+|\/+$/g, '')}` : at;
+  return repository === undefined ? { ...content, name } : { ...content, name, repository };
 }

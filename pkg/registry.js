@@ -1,7 +1,10 @@
 // The registry client of the npm package, for Node and browsers alike (HTTP through `fetch`):
 // references as containers/image reads them, manifests by tag or digest with the OCI and Docker
 // v2 Accept headers, blobs, the bearer-token challenge flow (`WWW-Authenticate` realm, service,
-// scope; anonymous tokens) and basic auth. It only downloads: the image comes back as an OCI image
+// scope; anonymous tokens) and basic auth; retries with backoff on 429, 5xx, dropped connections
+// and timeouts; endpoints tried in order (registries.conf's mirrors, then its location) and a
+// content-addressed cache, both given by the caller (Node's are in registry-node.js, which reads
+// the files podman and skopeo read). It only downloads: the image comes back as an OCI image
 // layout's files, which `readImage` reads in the WebAssembly module (every manifest, config and
 // layer checked against its digest there, the layers unpacked, the labels read).
 
@@ -86,43 +89,124 @@ function isLoopback(registry) {
 
 const base64 = (s) => btoa(String.fromCharCode(...new TextEncoder().encode(s)));
 
-/** One repository's requests, with the authorization its registry asked for. */
+/** Statuses worth another attempt: too many requests, and server errors but "not implemented". */
+const retryable = (status) => status === 429 || (status >= 500 && status < 600 && status !== 501);
+
+/** An error no further attempt can cure (a body over its limit, a digest mismatch). */
+class Final extends Error {}
+
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+
+/**
+ * Read a response's body into `got` (`{chunks, length}`, kept when the connection drops, so that
+ * a blob's read can go on where it stopped), at most `limit` bytes in all, each read waiting at
+ * most `timeout` ms (a stalled connection is aborted through `controller`).
+ */
+async function readBody(res, controller, timeout, limit, what, got) {
+  const reader = res.body?.getReader() ?? new Response(await res.arrayBuffer()).body.getReader();
+  for (;;) {
+    const timer = setTimeout(() => controller.abort(new Error(`no data for ${timeout} ms`)), timeout);
+    let chunk;
+    try {
+      chunk = await reader.read();
+    } finally {
+      clearTimeout(timer);
+    }
+    if (chunk.done) break;
+    got.length += chunk.value.length;
+    if (got.length > limit) {
+      controller.abort();
+      throw new Final(`${what}: more than ${limit} bytes`);
+    }
+    got.chunks.push(chunk.value);
+  }
+  const bytes = new Uint8Array(got.length);
+  let at = 0;
+  for (const c of got.chunks) {
+    bytes.set(c, at);
+    at += c.length;
+  }
+  return bytes;
+}
+
+/**
+ * One repository's requests (an endpoint: `{registry, repository, insecure}`), with the
+ * authorization its registry asked for; 429, 5xx, dropped connections and timeouts tried again
+ * with backoff.
+ */
 class Session {
-  constructor(ref, { fetch = (...a) => globalThis.fetch(...a), credentials, insecure = isLoopback(ref.registry) }) {
-    const host = ref.registry === DOCKER_HUB ? DOCKER_HUB_API : ref.registry;
-    this.base = `${insecure ? 'http' : 'https'}://${host}/v2/${ref.repository}`;
-    this.scope = `repository:${ref.repository}:pull`;
-    this.fetch = fetch;
-    this.credentials = credentials;
+  constructor(endpoint, options) {
+    const { registry, repository } = endpoint;
+    const insecure = options.insecure ?? (endpoint.insecure || isLoopback(registry));
+    const host = registry === DOCKER_HUB ? DOCKER_HUB_API : registry;
+    this.base = `${insecure ? 'http' : 'https'}://${host}/v2/${repository}`;
+    this.scope = `repository:${repository}:pull`;
+    this.fetch = options.fetch ?? ((...a) => globalThis.fetch(...a));
+    const { credentials } = options;
+    this.credentials = () => (typeof credentials === 'function' ? credentials(registry, repository) : credentials);
+    this.timeout = options.timeout ?? 30000;
+    this.attempts = Math.max(1, options.attempts ?? 4);
+    this.backoff = options.backoff ?? 250;
     this.authorization = undefined;
-    this.name = `${ref.registry}/${ref.repository}`;
+    this.name = `${registry}/${repository}`;
+  }
+
+  /**
+   * GET `url`'s bytes (at most `limit`), tried again on 429, 5xx, a dropped connection or a
+   * timeout (waiting `backoff` ms, doubled each time, or the `Retry-After` asked, up to 30 s).
+   * `resumable` (a blob): a body cut short is asked for from where it stopped (`Range`); a
+   * registry that sends the whole blob again has it read again from the start.
+   */
+  async send(url, headers, limit, what, resumable = false) {
+    let wait = this.backoff;
+    const got = { chunks: [], length: 0 };
+    for (let attempt = 1; ; attempt++) {
+      const last = attempt >= this.attempts;
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(new Error(`no answer in ${this.timeout} ms`)), this.timeout);
+      const range = resumable && got.length > 0 ? { range: `bytes=${got.length}-` } : {};
+      try {
+        const res = await this.fetch(url, { headers: { ...headers, ...range }, signal: controller.signal });
+        clearTimeout(timer);
+        if (!last && retryable(res.status)) {
+          const after = res.headers.get('retry-after')?.trim();
+          await res.body?.cancel().catch(() => {});
+          await sleep(Math.min(/^\d+$/.test(after ?? '') ? Number(after) * 1000 : wait, 30000));
+        } else {
+          if (res.status !== 206) Object.assign(got, { chunks: [], length: 0 });
+          const bytes = res.ok ? await readBody(res, controller, this.timeout, limit, what, got) : undefined;
+          return { res, bytes };
+        }
+      } catch (e) {
+        clearTimeout(timer);
+        if (e instanceof Final || last) throw new Error(`${url}: ${e.cause?.message ?? e.message}`);
+        await sleep(wait);
+      }
+      wait *= 2;
+    }
   }
 
   /** GET `path` under the repository; one 401 answered by its challenge, then retried. */
-  async get(path, accept) {
+  async get(path, accept, limit, resumable = false) {
     const url = `${this.base}/${path}`;
-    for (let attempt = 0; ; attempt++) {
+    for (let round = 0; ; round++) {
       const headers = {};
       if (accept) headers.accept = accept;
       if (this.authorization) headers.authorization = this.authorization;
-      let res;
-      try {
-        res = await this.fetch(url, { headers });
-      } catch (e) {
-        throw new Error(`${url}: ${e.cause?.message ?? e.message}`);
-      }
-      if (res.status === 401 && attempt === 0) {
+      const { res, bytes } = await this.send(url, headers, limit, url, resumable);
+      if (res.status === 401 && round === 0) {
         await this.authorize(res.headers.get('www-authenticate'));
         continue;
       }
       if (!res.ok) throw new Error(`${url}: HTTP ${res.status}${res.status === 401 ? ' (credentials refused)' : ''}`);
-      return res;
+      return { res, bytes };
     }
   }
 
   async authorize(header) {
     const challenge = parseChallenge(header);
-    const basic = this.credentials && `Basic ${base64(`${this.credentials.username}:${this.credentials.password}`)}`;
+    const credentials = await this.credentials();
+    const basic = credentials && `Basic ${base64(`${credentials.username}:${credentials.password}`)}`;
     if (challenge?.scheme === 'basic') {
       if (!basic) throw new Error(`${this.name}: the registry asks for credentials and none were found`);
       this.authorization = basic;
@@ -134,35 +218,43 @@ class Session {
     const url = new URL(challenge.params.realm);
     if (challenge.params.service) url.searchParams.set('service', challenge.params.service);
     url.searchParams.set('scope', challenge.params.scope ?? this.scope);
-    const res = await this.fetch(url, { headers: basic ? { authorization: basic } : {} });
-    if (!res.ok) throw new Error(`${url.origin}${url.pathname}: token request: HTTP ${res.status}`);
-    const body = await res.json();
+    const realm = `${url.origin}${url.pathname}`;
+    const { res, bytes } = await this.send(url, basic ? { authorization: basic } : {}, 1 << 20, `${realm}: token response`);
+    if (!res.ok) throw new Error(`${realm}: token request: HTTP ${res.status}`);
+    const body = JSON.parse(new TextDecoder().decode(bytes));
     const token = body.token ?? body.access_token;
-    if (typeof token !== 'string') throw new Error(`${url.origin}${url.pathname}: token response without a token`);
+    if (typeof token !== 'string') throw new Error(`${realm}: token response without a token`);
     this.authorization = `Bearer ${token}`;
   }
 
   /** A manifest or index by tag or digest: its bytes (checked against `digest` when given), digest and JSON. */
   async manifest(reference, digest) {
-    const res = await this.get(`manifests/${reference}`, MANIFEST_TYPES);
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    if (bytes.length > MANIFEST_LIMIT) throw new Error(`${this.name}:${reference}: manifest of ${bytes.length} bytes (limit ${MANIFEST_LIMIT})`);
+    const { res, bytes } = await this.get(`manifests/${reference}`, MANIFEST_TYPES, MANIFEST_LIMIT);
     const got = await sha256(bytes);
     if (digest && got !== digest) throw new Error(`${this.name}: manifest ${digest} has digest ${got}`);
-    const json = JSON.parse(new TextDecoder().decode(bytes));
-    const mediaType = json.mediaType ?? res.headers.get('content-type')?.split(';')[0];
-    return { bytes, digest: got, json, mediaType };
+    const claimed = res.headers.get('docker-content-digest');
+    if (!digest && claimed?.startsWith('sha256:') && claimed !== got) {
+      throw new Error(`${this.name}:${reference}: the registry says manifest ${claimed}, its bytes are ${got}`);
+    }
+    return manifestOf(bytes, got, res.headers.get('content-type')?.split(';')[0]);
   }
 
-  /** A blob's bytes (its digest is checked by `readImage`); no more than the descriptor's size. */
+  /** A blob's bytes (its digest is checked by the cache and by `readImage`); no more than the descriptor's size. */
   async blob(d) {
-    const res = await this.get(`blobs/${d.digest}`);
-    const bytes = new Uint8Array(await res.arrayBuffer());
+    const limit = typeof d.size === 'number' ? d.size : Infinity;
+    const { bytes } = await this.get(`blobs/${d.digest}`, undefined, limit, true);
     if (typeof d.size === 'number' && bytes.length !== d.size) {
       throw new Error(`${this.name}: blob ${d.digest}: ${bytes.length} bytes, the manifest says ${d.size}`);
     }
     return bytes;
   }
+}
+
+/** A manifest's bytes as `pullImage` uses them: digest, JSON and media type. */
+function manifestOf(bytes, digest, contentType) {
+  const json = JSON.parse(new TextDecoder().decode(bytes));
+  const mediaType = json.mediaType ?? contentType ?? (Array.isArray(json.manifests) ? OCI_INDEX : undefined);
+  return { bytes, digest, json, mediaType };
 }
 
 /** An index's manifest for `platform` (`os/arch[/variant]`; default linux/amd64, else the first). */
@@ -176,26 +268,106 @@ function pickPlatform(index, platform) {
 }
 
 /**
+ * The blobs of one pull: from `cache` when it has them (a cache checks what it gives and keeps),
+ * else from the endpoint that answered the manifest (and then kept in the cache).
+ */
+class Blobs {
+  constructor(options, reference) {
+    this.cache = options.cache;
+    this.offline = !!options.offline;
+    this.reference = reference;
+    this.session = undefined;
+  }
+
+  refuseOffline() {
+    if (this.offline) throw new Error(`${this.reference}: not in the cache, and --offline forbids the network`);
+  }
+
+  async cached(digest) {
+    return this.cache ? this.cache.get(digest) : undefined;
+  }
+
+  async keep(digest, bytes) {
+    if (this.cache) await this.cache.put(digest, bytes);
+  }
+
+  /** An index's manifest, by digest. */
+  async manifest(digest) {
+    const bytes = await this.cached(digest);
+    if (bytes) return manifestOf(bytes, digest);
+    this.refuseOffline();
+    const m = await this.session.manifest(digest, digest);
+    await this.keep(digest, m.bytes);
+    return m;
+  }
+
+  async blob(d) {
+    const bytes = await this.cached(d.digest);
+    if (bytes) return bytes;
+    this.refuseOffline();
+    const fetched = await this.session.blob(d);
+    await this.keep(d.digest, fetched);
+    return fetched;
+  }
+}
+
+/**
+ * The manifest `ref` names: from the cache for a cached digest, else from the first endpoint that
+ * has it (which then serves the blobs).
+ */
+async function topManifest(ref, endpoints, blobs, options) {
+  if (ref.digest) {
+    const bytes = await blobs.cached(ref.digest);
+    if (bytes) return manifestOf(bytes, ref.digest);
+  }
+  blobs.refuseOffline();
+  let failure;
+  for (const endpoint of endpoints) {
+    const session = new Session(endpoint, options);
+    try {
+      const m = await session.manifest(ref.digest ?? ref.tag ?? 'latest', ref.digest);
+      blobs.session = session;
+      blobs.endpoint = endpoint;
+      await blobs.keep(m.digest, m.bytes);
+      return m;
+    } catch (e) {
+      failure ??= e;
+      if (endpoints.length === 1) throw e;
+    }
+  }
+  throw failure;
+}
+
+/**
  * Download an image from its registry as an OCI image layout's files (`oci-layout`, `index.json`
  * naming it by the tag `image`, `blobs/sha256/…`), for `readImage(files, {tag: 'image'})`.
- * Options: `fetch` (default the global one), `credentials` `{username, password}` (for a basic
- * challenge, or sent to the token realm), `insecure` (plain HTTP; by default for a registry on
- * this machine, as Docker does), `platform`.
+ * Options: `fetch` (default the global one), `credentials` `{username, password}` or a function
+ * of `(registry, repository)` giving them (for a basic challenge, or sent to the token realm),
+ * `insecure` (plain HTTP; by default for a registry on this machine, as Docker does, and for an
+ * endpoint marked insecure), `platform`, `endpoints` (where to read the repository from, in
+ * order: `[{registry, repository, insecure}]`, as registries.conf's mirrors and location give
+ * them; default the reference's own), `cache` (`{get(digest), put(digest, bytes)}`, async: a
+ * content-addressed store that checks digests), `offline` (the cache alone), `timeout` (ms of
+ * silence before a request is abandoned, default 30000), `attempts` (per request, default 4) and
+ * `backoff` (ms before the second attempt, doubled after each, default 250).
  */
 export async function pullImage(reference, options = {}) {
   const ref = parseReference(reference);
-  const session = new Session(ref, options);
-  let top = await session.manifest(ref.digest ?? ref.tag ?? 'latest', ref.digest);
-  const blobs = new Map();
+  const endpoints = options.endpoints ?? [{ registry: ref.registry, repository: ref.repository, insecure: false }];
+  const blobs = new Blobs(options, reference);
+  let top = await topManifest(ref, endpoints, blobs, options);
+  const files = new Map();
   let platform = null;
   if (top.mediaType === OCI_INDEX || top.mediaType === DOCKER_LIST) {
     const picked = pickPlatform(top.json, options.platform);
     platform = [picked.platform?.os, picked.platform?.architecture, picked.platform?.variant].filter(Boolean).join('/') || null;
-    top = await session.manifest(picked.digest, picked.digest);
+    blobs.session ??= new Session(endpoints[0], options);
+    top = await blobs.manifest(picked.digest);
   }
-  blobs.set(top.digest, top.bytes);
+  files.set(top.digest, top.bytes);
+  blobs.session ??= new Session(endpoints[0], options);
   for (const d of [top.json.config, ...(top.json.layers ?? [])]) {
-    if (d?.digest && !blobs.has(d.digest)) blobs.set(d.digest, await session.blob(d));
+    if (d?.digest && !files.has(d.digest)) files.set(d.digest, await blobs.blob(d));
   }
   const text = (s) => new TextEncoder().encode(s);
   const index = {
@@ -205,10 +377,11 @@ export async function pullImage(reference, options = {}) {
       annotations: { 'org.opencontainers.image.ref.name': 'image' },
     }],
   };
-  const files = [
+  const layout = [
     { path: 'oci-layout', content: text('{"imageLayoutVersion":"1.0.0"}') },
     { path: 'index.json', content: text(JSON.stringify(index)) },
-    ...[...blobs].map(([d, content]) => ({ path: `blobs/sha256/${d.slice('sha256:'.length)}`, content })),
+    ...[...files].map(([d, content]) => ({ path: `blobs/sha256/${d.slice('sha256:'.length)}`, content })),
   ];
-  return { files, tag: 'image', digest: top.digest, platform, repository: session.name };
+  const from = blobs.endpoint ?? endpoints[0];
+  return { files: layout, tag: 'image', digest: top.digest, platform, repository: `${from.registry}/${from.repository}` };
 }

@@ -17,13 +17,14 @@ const USAGE = `usage:
   olm-catalog operatorgroup CHECK.json [--format text|json]
   olm-catalog rbac PATH --package P [--bundle B] [--install-mode OwnNamespace|SingleNamespace|MultiNamespace|AllNamespaces] [--namespace NS] [--operator-group G] [--target-namespaces A,B] [--format text|json|yaml]
   olm-catalog render PATH... [--format json|yaml] [--migrate-level bundle-object-to-csv-metadata] [--image-ref-template T] [-o DIR|--output-dir DIR] [--validate]
-  olm-catalog template FILE --bundles PATH... [--kind basic|semver|substitutes] [--image-ref-template T] [--format json|yaml|mermaid] [-o DIR] [--validate]
+  olm-catalog template FILE [--bundles PATH...] [--kind basic|semver|substitutes] [--image-ref-template T] [--format json|yaml|mermaid] [-o DIR] [--validate]
   olm-catalog diff OLD NEW [--format text|json|markdown|sarif|github|junit] [--package P]
   olm-catalog convert-template basic PATH [--format json|yaml]
   olm-catalog deps PATH --package P [--format text|json] [--heads-only]
 A PATH may be an image: oci:DIR[:TAG], oci-archive:FILE[:TAG], docker-archive:FILE (- for stdin),
 docker://REF or REGISTRY/REPO[:TAG|@DIGEST]; image options (any command):
-  [--platform OS/ARCH[/VARIANT]] [--authfile FILE] [--tls-verify=false (plain HTTP)] [--verbose]
+  [--platform OS/ARCH[/VARIANT]] [--authfile FILE] [--tls-verify=false (plain HTTP)] [--no-cache] [--offline] [--verbose]
+A template's bundle images missing from --bundles are pulled (--offline: from the cache only).
 Colour (any command): [--color auto|always|never] (auto: when the output is a terminal and NO_COLOR is unset)`;
 
 const REPORT_FORMATS = ['sarif', 'github', 'markdown', 'junit'];
@@ -66,11 +67,13 @@ const images = new Map();
 
 /** The options every command's image inputs share, taken out of `argv`. */
 function imageOptions(argv) {
-  const options = { tlsVerify: true, verbose: false };
+  const options = { tlsVerify: true, verbose: false, offline: false, noCache: false };
   const rest = [];
   for (let i = 0; i < argv.length; i++) {
     const [name, inline] = argv[i].startsWith('--') ? argv[i].slice(2).split(/=(.*)/s, 2) : [];
     if (name === 'verbose') options.verbose = true;
+    else if (name === 'offline') options.offline = true;
+    else if (name === 'no-cache') options.noCache = true;
     else if (['platform', 'authfile', 'tls-verify'].includes(name)) {
       const value = inline ?? argv[++i];
       if (value === undefined) throw new UsageError(`--${name} needs a value`);
@@ -83,23 +86,32 @@ function imageOptions(argv) {
   return { options, rest };
 }
 
+/** The image options of this run (set by `main`). */
+let imageOpts = {};
+
 /** Read every image named in `argv` (through readImage, in the module), once each. */
 async function readImages(argv, options) {
   for (const arg of argv) {
     if (images.has(arg) || imageTransport(arg) === undefined) continue;
-    let image;
-    try {
-      image = await readImageReference(arg, options);
-    } catch (e) {
-      throw new Error(e.message.startsWith(arg) ? e.message : `${arg}: ${e.message}`);
-    }
-    for (const f of image.findings) process.stderr.write(`olm-catalog: warning: ${arg}@${image.digest}: ${f}\n`);
-    if (options.verbose) {
-      const platform = image.platform ? `, platform ${image.platform}` : '';
-      process.stderr.write(`olm-catalog: ${arg}: image ${image.digest}${platform}\n`);
-    }
-    images.set(arg, image);
+    await readOneImage(arg, options);
   }
+}
+
+/** Read the image `arg` into `images`; an error names it. */
+async function readOneImage(arg, options) {
+  let image;
+  try {
+    image = await readImageReference(arg, options);
+  } catch (e) {
+    throw new Error(e.message.startsWith(arg) ? e.message : `${arg}: ${e.message}`);
+  }
+  for (const f of image.findings) process.stderr.write(`olm-catalog: warning: ${arg}@${image.digest}: ${f}\n`);
+  if (options.verbose && image.repository) process.stderr.write(`olm-catalog: ${arg}: read from ${image.repository}\n`);
+  if (options.verbose) {
+    const platform = image.platform ? `, platform ${image.platform}` : '';
+    process.stderr.write(`olm-catalog: ${arg}: image ${image.digest}${platform}\n`);
+  }
+  images.set(arg, image);
 }
 
 /** A catalog's files: an image's (read by `readImages`), or a path's. */
@@ -556,28 +568,50 @@ function bundleSource(path) {
   return { name: input.name, files: [{ path: 'catalog.json', content: rendered.catalog }] };
 }
 
-function cmdTemplate(argv, out) {
+/**
+ * The template's bundle images that `sources` lack and that name an image, pulled (as opm does;
+ * `--offline`: from the cache alone) and added to `sources`; true when one was. One that cannot
+ * be read is warned about and stays missing, which the expansion reports where the template
+ * names it.
+ */
+async function pullMissing(missing, sources) {
+  let added = false;
+  for (const image of missing.filter((m) => imageTransport(m) !== undefined)) {
+    try {
+      if (!images.has(image)) await readOneImage(image, imageOpts);
+      sources.push(bundleSource(image));
+      added = true;
+    } catch (e) {
+      process.stderr.write(`olm-catalog: warning: ${e.message}\n`);
+    }
+  }
+  return added;
+}
+
+async function cmdTemplate(argv, out) {
   const { opts, positional } = parseArgs(
     argv, ['bundles', 'kind', 'image-ref-template', 'format', 'output-dir'], ['validate'],
     { multi: ['bundles'], short: { o: 'output-dir' } },
   );
   const format = choice(opts, 'format', [...FBC_FORMATS, 'mermaid'], 'json');
   const kind = choice(opts, 'kind', ['basic', 'semver', 'substitutes']);
-  if (positional.length !== 1 || !opts.bundles) throw new UsageError('template needs FILE and --bundles PATH...');
+  if (positional.length !== 1) throw new UsageError('template needs FILE');
   const file = positional[0];
   const imageRefTemplate = opts['image-ref-template'];
-  const sources = opts.bundles.map(bundleSource);
+  const sources = (opts.bundles ?? []).map(bundleSource);
   let content;
   try {
     content = new Uint8Array(readFileSync(file));
   } catch (e) {
     throw new Error(`${file}: ${e.message}`);
   }
-  // The bundle sources' own findings, with their severity, as the native CLI prints them first.
-  const sourceDiagnostics = sources.flatMap((s) => render([s], { imageRefTemplate }).diagnostics);
-  const result = expandTemplate({ path: file, content }, sources, {
+  const expand = () => expandTemplate({ path: file, content }, sources, {
     format: format === 'mermaid' ? 'json' : format, kind, imageRefTemplate, validate: !!opts.validate,
   });
+  let result = expand();
+  if (await pullMissing(result.missingImages, sources)) result = expand();
+  // The bundle sources' own findings, with their severity, as the native CLI prints them first.
+  const sourceDiagnostics = sources.flatMap((s) => render([s], { imageRefTemplate }).diagnostics);
   // expandTemplate lists the sources' findings last, as warnings.
   const own = result.diagnostics.slice(0, result.diagnostics.length - sourceDiagnostics.length);
   report(sourceDiagnostics);
@@ -618,6 +652,7 @@ async function main(argv) {
   try {
     const { options, rest: args } = imageOptions(colourOption(argv));
     const [cmd, ...rest] = args;
+    imageOpts = options;
     await readImages(rest, options);
     if (cmd === 'validate') code = cmdValidate(rest, out);
     else if (cmd === 'graph') code = cmdGraph(rest, out);
@@ -627,7 +662,7 @@ async function main(argv) {
     else if (cmd === 'operatorgroup') code = cmdOperatorgroup(rest, out);
     else if (cmd === 'rbac') code = cmdRbac(rest, out);
     else if (cmd === 'render') code = cmdRender(rest, out);
-    else if (cmd === 'template') code = cmdTemplate(rest, out);
+    else if (cmd === 'template') code = await cmdTemplate(rest, out);
     else if (cmd === 'convert-template') code = cmdConvertTemplate(rest, out);
     else if (cmd === 'deps') code = cmdDeps(rest, out);
     else if (cmd === '--help' || cmd === '-h' || cmd === 'help') { process.stdout.write(`${USAGE}\n`); return 0; }

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
-import { createSign, randomUUID } from 'node:crypto';
+import { createHash, createSign, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -182,11 +182,11 @@ async function freePort() {
   return port;
 }
 
-/** Debian's docker-registry on 127.0.0.1 (`auth`: the config's `auth:` section, YAML). */
-async function registry(name, auth = '') {
+/** Debian's docker-registry on 127.0.0.1 (`auth`: the config's `auth:` section, YAML; `data`: its storage). */
+async function registry(name, auth = '', data = 'registry-data') {
   const port = await freePort();
   const config = at(`${name}.yml`);
-  writeFileSync(config, `version: 0.1\nlog:\n  level: error\nstorage:\n  filesystem:\n    rootdirectory: ${at('registry-data')}\nhttp:\n  addr: 127.0.0.1:${port}\n${auth}`);
+  writeFileSync(config, `version: 0.1\nlog:\n  level: error\nstorage:\n  filesystem:\n    rootdirectory: ${at(data)}\nhttp:\n  addr: 127.0.0.1:${port}\n${auth}`);
   const child = spawn('docker-registry', ['serve', config], { stdio: 'ignore' });
   running.push(child);
   for (let i = 0; ; i++) {
@@ -202,15 +202,18 @@ async function registry(name, auth = '') {
 
 const insecureConf = (addr) => `[[registry]]\nlocation = "${addr}"\ninsecure = true\n`;
 
+/** The environment of the CLIs' registry runs: no auth files but those written in the scratch `home`, its own cache. */
+const isolated = () => ({ HOME: at('home'), REGISTRY_AUTH_FILE: '', XDG_RUNTIME_DIR: '', XDG_CACHE_HOME: at('cache') });
+
 /** The Node CLI with `HOME` in the scratch directory (no auth files but those written there). */
 function nodeCli(args, env = {}) {
-  return run(cli, [...args, '--tls-verify=false'], { HOME: at('home'), REGISTRY_AUTH_FILE: '', XDG_RUNTIME_DIR: '', ...env });
+  return run(cli, [...args, '--tls-verify=false'], { ...isolated(), ...env });
 }
 
-/** `nodeCli` without blocking this process, whose servers (the token realm) must answer the CLI. */
-function nodeCliAsync(args) {
+/** `run` without blocking this process, whose servers (a token realm, a proxy) must answer the CLI. */
+function runAsync(cmd, args, env = {}) {
   return new Promise((ok) => {
-    const child = spawn(cli, [...args, '--tls-verify=false'], { env: { ...process.env, HOME: at('home'), REGISTRY_AUTH_FILE: '', XDG_RUNTIME_DIR: '' } });
+    const child = spawn(cmd, args, { env: { ...process.env, ...env } });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => { out += d; });
@@ -218,6 +221,9 @@ function nodeCliAsync(args) {
     child.on('close', (code) => ok({ code, out, err }));
   });
 }
+
+/** `nodeCli` without blocking this process. */
+const nodeCliAsync = (args) => runAsync(cli, [...args, '--tls-verify=false'], isolated());
 
 /** The report with each finding's file cut to its path inside the catalog. */
 function cut(json) {
@@ -250,10 +256,14 @@ test('the JS registry client reads an anonymous registry as the native CLI does'
   assert.equal(nodeCli(['validate', wrong]).code, 2);
 });
 
-test('basic auth: credentials from auth.json, refused without them', async () => {
-  // htpasswd entry for tester / s3cret (bcrypt, cost 4).
+/** A registry asking for basic auth: the htpasswd entry of tester / s3cret (bcrypt, cost 4). */
+async function basicRegistry(name) {
   writeFileSync(at('htpasswd'), 'tester:$2b$04$abcdefghijklmnopqrstuuLZYjhNQAOdpbzt4WxWlUHjv1wsyH5DG\n');
-  const addr = await registry('basic', `auth:\n  htpasswd:\n    realm: test-realm\n    path: ${at('htpasswd')}\n`);
+  return registry(name, `auth:\n  htpasswd:\n    realm: test-realm\n    path: ${at('htpasswd')}\n`);
+}
+
+test('basic auth: credentials from auth.json, refused without them', async () => {
+  const addr = await basicRegistry('basic');
   const reference = `${addr}/cat:v1`;
   const without = nodeCli(['validate', reference]);
   assert.equal(without.code, 2);
@@ -330,4 +340,199 @@ test('parseReference and looksLikeReference read references as containers/image 
   assert.throws(() => olm.parseReference('quay.io/Org/x'), /invalid repository name/);
   assert.equal(olm.looksLikeReference('quay.io/org/x:1'), true);
   assert.equal(olm.looksLikeReference('catalog/dir'), false);
+});
+
+/** A basic template naming one bundle image, and the package and bundle it names. */
+function templateNaming(file, image, rendered) {
+  const { package: pkg, name } = JSON.parse(rendered);
+  writeFileSync(at(file), `schema: olm.template.basic\nentries:\n  - schema: olm.package\n    name: ${pkg}\n    defaultChannel: stable\n`
+    + `  - schema: olm.channel\n    package: ${pkg}\n    name: stable\n    entries:\n      - name: ${name}\n  - schema: olm.bundle\n    image: ${image}\n`);
+  return at(file);
+}
+
+test('template: a bundle image missing from --bundles is pulled, by the Node CLI as by the native CLI', () => {
+  const image = `${anonymous}/bundle:v1`;
+  const template = templateNaming('pulled.yaml', image, nodeCli(['render', image]).out);
+  for (const extra of [[], ['--bundles', catalogDir]]) {
+    const nat = run(native, ['template', template, '--no-cache', ...extra], { ...isolated(), CONTAINERS_REGISTRIES_CONF: at('registries.conf') });
+    assert.equal(nat.code, 0, nat.err);
+    assert.ok(nat.out.includes(`"image": "${image}"`), nat.out);
+    const node = nodeCli(['template', template, '--no-cache', ...extra]);
+    assert.equal(node.code, 0, node.err);
+    assert.equal(node.out, nat.out);
+    assert.equal(node.err, nat.err);
+  }
+  // --offline: from the cache alone. An empty cache: a warning, and the image reported missing.
+  const offline = nodeCli(['template', template, '--offline'], { XDG_CACHE_HOME: at('empty-cache') });
+  assert.equal(offline.code, 1);
+  assert.match(offline.err, /^olm-catalog: warning: .*--offline forbids the network$/m);
+  assert.match(offline.err, /error\[template-image-not-found\]/);
+});
+
+test('the cache: shared with the native CLI, digest references read offline, corrupted entries fetched again', () => {
+  const env = { XDG_CACHE_HOME: at('shared-cache') };
+  const tagged = nodeCli(['validate', `${anonymous}/cat:v1`, '--format', 'json'], env);
+  const digest = JSON.parse(tagged.out).diagnostics[0].file.match(/@(sha256:[0-9a-f]{64}):/)[1];
+  const reference = `${anonymous}/cat@${digest}`;
+  const blobs = at('shared-cache/olm-catalog/blobs/sha256');
+  assert.ok(existsSync(join(blobs, digest.slice(7))), 'the manifest is kept under its digest');
+  // What the Node CLI kept, the native CLI reads with no network, and both say the same.
+  const nat = run(native, ['validate', reference, '--format', 'json', '--offline'], { ...isolated(), ...env });
+  assert.equal(nat.code, tagged.code, nat.err);
+  const node = nodeCli(['validate', reference, '--format', 'json', '--offline'], env);
+  assert.equal(node.out, nat.out);
+  // A corrupted layer: refused offline, fetched again online (and then good offline).
+  const layer = readdirSync(blobs).filter((f) => !f.startsWith('.')).map((f) => join(blobs, f))
+    .sort((a, b) => readFileSync(b).length - readFileSync(a).length)[0];
+  writeFileSync(layer, 'corrupted');
+  assert.equal(nodeCli(['validate', reference, '--offline'], env).code, 2);
+  assert.equal(nodeCli(['validate', reference, '--format', 'json'], env).out, nat.out);
+  assert.equal(nodeCli(['validate', reference, '--format', 'json', '--offline'], env).out, nat.out);
+  // --no-cache keeps nothing.
+  nodeCli(['validate', `${anonymous}/cat:v1`, '--no-cache'], { XDG_CACHE_HOME: at('unused-cache') });
+  assert.equal(existsSync(at('unused-cache/olm-catalog')), false);
+});
+
+test('registries.conf: mirrors in order, location rewrites and blocked registries, as the native CLI reads them', async () => {
+  const empty = await registry('empty', '', 'empty-data');
+  const conf = at('mirrors.conf');
+  writeFileSync(conf, `[[registry]]\nprefix = "example.com/org"\nlocation = "example.com/unreachable"\n`
+    + `[[registry.mirror]]\nlocation = "${empty}/nothing"\ninsecure = true\n[[registry.mirror]]\nlocation = "${anonymous}"\ninsecure = true\n`);
+  mkdirSync(`${conf}.d`, { recursive: true });
+  writeFileSync(join(`${conf}.d`, 'blocked.conf'), `[[registry]]\nlocation = "${anonymous}/private"\nblocked = true\n`);
+  const env = { ...isolated(), CONTAINERS_REGISTRIES_CONF: conf };
+  const args = ['validate', 'example.com/org/cat:v1', '--format', 'json', '--no-cache', '--verbose'];
+  const node = run(cli, args, env);
+  const nat = run(native, args, env);
+  assert.equal(node.code, nat.code, node.err);
+  assert.equal(node.out, nat.out);
+  assert.equal(node.err, nat.err);
+  assert.match(node.err, new RegExp(`read from ${anonymous}/cat$`, 'm'));
+  assert.deepEqual(cut(node.out), cut(nodeCli(['validate', `${anonymous}/cat:v1`, '--format', 'json']).out));
+  const blocked = run(cli, ['validate', `${anonymous}/private/cat:v1`], env);
+  assert.equal(blocked.code, 2);
+  assert.match(blocked.err, /blocked by registries\.conf/);
+  assert.equal(run(native, ['validate', `${anonymous}/private/cat:v1`], env).code, 2);
+});
+
+test('credentials through a docker-credential helper (credHelpers) and REGISTRY_AUTH_FILE, as the native CLI finds them', async () => {
+  const addr = await basicRegistry('helper-basic');
+  mkdirSync(at('bin'), { recursive: true });
+  const helper = at('bin/docker-credential-olmtest');
+  writeFileSync(helper, `#!/bin/sh\nread server\n[ "$1" = get ] && [ "$server" = "${addr}" ] || { echo "credentials not found in native keychain"; exit 1; }\necho '{"ServerURL":"${addr}","Username":"tester","Secret":"s3cret"}'\n`, { mode: 0o755 });
+  mkdirSync(at('helper-home/.docker'), { recursive: true });
+  writeFileSync(at('helper-home/.docker/config.json'), JSON.stringify({ credHelpers: { [addr]: 'olmtest' } }));
+  writeFileSync(at('helper.conf'), insecureConf(addr));
+  const env = { ...isolated(), HOME: at('helper-home'), PATH: `${at('bin')}:${process.env.PATH}`, CONTAINERS_REGISTRIES_CONF: at('helper.conf') };
+  const args = ['validate', `${addr}/cat:v1`, '--format', 'json', '--no-cache'];
+  const node = run(cli, args, env);
+  assert.ok(node.code === 0 || node.code === 1, node.err);
+  assert.deepEqual(cut(node.out), cut(nodeCli(['validate', `${anonymous}/cat:v1`, '--format', 'json']).out));
+  assert.equal(run(native, args, env).out, node.out);
+  // REGISTRY_AUTH_FILE comes before the others: wrong credentials there are refused.
+  writeFileSync(at('wrong-auth.json'), JSON.stringify({ auths: { [addr]: { auth: Buffer.from('tester:nope').toString('base64') } } }));
+  const refused = run(cli, args, { ...env, REGISTRY_AUTH_FILE: at('wrong-auth.json') });
+  assert.equal(refused.code, 2);
+  assert.match(refused.err, /HTTP 401/);
+});
+
+/**
+ * A proxy in front of the anonymous registry that fails each path's first requests: a manifest
+ * with 503, a blob with 429 (`Retry-After: 0`) and then a connection dropped after half its body.
+ * `seen` gets `KIND N[ RANGE]` for each request (the Nth to its path, and the range asked).
+ */
+async function flakyProxy(seen) {
+  const upstream = `http://${anonymous}`;
+  const tries = new Map();
+  const server = createServer(async (req, res) => {
+    const n = (tries.get(req.url) ?? 0) + 1;
+    tries.set(req.url, n);
+    seen.push(`${req.url.includes('/blobs/') ? 'blob' : 'manifest'} ${n}${req.headers.range ? ` ${req.headers.range}` : ''}`);
+    if (req.url.includes('/manifests/') && n === 1) return res.writeHead(503).end('busy');
+    if (req.url.includes('/blobs/') && n === 1) return res.writeHead(429, { 'retry-after': '0' }).end();
+    const headers = {};
+    for (const h of ['accept', 'range', 'authorization']) if (req.headers[h]) headers[h] = req.headers[h];
+    const r = await fetch(`${upstream}${req.url}`, { headers, redirect: 'follow' });
+    const body = Buffer.from(await r.arrayBuffer());
+    const out = {};
+    for (const h of ['content-type', 'docker-content-digest', 'content-range']) if (r.headers.get(h)) out[h] = r.headers.get(h);
+    res.writeHead(r.status, { ...out, 'content-length': body.length });
+    if (req.url.includes('/blobs/') && n === 2 && body.length > 1) {
+      res.write(body.subarray(0, body.length >> 1));
+      setTimeout(() => res.socket.destroy(), 20);
+      return undefined;
+    }
+    return res.end(body);
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  after(() => { server.closeAllConnections(); server.close(); });
+  return `127.0.0.1:${server.address().port}`;
+}
+
+test('retries: 503 and 429 answered again with backoff, a dropped blob read on from where it stopped; a stalled request times out and is retried', async () => {
+  const seen = [];
+  const proxy = await flakyProxy(seen);
+  writeFileSync(at('proxy.conf'), insecureConf(proxy));
+  const node = await nodeCliAsync(['validate', `${proxy}/cat:v1`, '--format', 'json', '--no-cache']);
+  assert.ok(node.code === 0 || node.code === 1, node.err);
+  assert.deepEqual(cut(node.out), cut(nodeCli(['validate', `${anonymous}/cat:v1`, '--format', 'json']).out));
+  // The dropped blobs were read on from where they stopped.
+  const retried = (list) => list.includes('manifest 2') && list.some((r) => /^blob 3 bytes=[1-9]\d*-$/.test(r));
+  assert.ok(retried(seen), seen.join(', '));
+  // The native CLI, through a proxy of its own, rides out the same failures to the same report.
+  const seenNative = [];
+  const nativeProxy = await flakyProxy(seenNative);
+  writeFileSync(at('native-proxy.conf'), insecureConf(nativeProxy));
+  const nat = await runAsync(native, ['validate', `${nativeProxy}/cat:v1`, '--format', 'json', '--no-cache'], { ...isolated(), CONTAINERS_REGISTRIES_CONF: at('native-proxy.conf') });
+  assert.equal(nat.code, node.code, nat.err);
+  assert.deepEqual(cut(nat.out), cut(node.out));
+  assert.ok(retried(seenNative), seenNative.join(', '));
+  // A server that answers a request only once it is asked again: pullImage's timeout gives up on the first.
+  let calls = 0;
+  const stalling = createServer((req, res) => {
+    calls++;
+    if (calls === 1) return undefined;
+    return fetch(`http://${anonymous}${req.url}`, { headers: { accept: req.headers.accept ?? '*/*' } }).then(async (r) => {
+      res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/octet-stream' });
+      res.end(Buffer.from(await r.arrayBuffer()));
+    });
+  });
+  await new Promise((ok) => stalling.listen(0, '127.0.0.1', ok));
+  after(() => { stalling.closeAllConnections(); stalling.close(); });
+  const pulled = await olm.pullImage(`127.0.0.1:${stalling.address().port}/cat:v1`, { timeout: 300, backoff: 10 });
+  assert.equal(olm.readImage(pulled.files, { tag: pulled.tag }).kind, 'catalog');
+  assert.ok(calls >= 2);
+});
+
+test('registryEndpoints reads registries.conf entries as containers/image does', () => {
+  const entries = [
+    { prefix: 'registry.redhat.io/redhat', location: 'internal.example.com/rh', mirror: [{ location: 'mirror.example.com:5000/rh-mirror', insecure: true }] },
+    { location: 'localhost:5000', insecure: true },
+    { location: 'localhost:5000/private', blocked: true },
+    { location: 'q.io', 'mirror-by-digest-only': true, mirror: [{ location: 'm.io' }] },
+  ];
+  assert.deepEqual(olm.registryEndpoints(entries, 'registry.redhat.io', 'redhat/redhat-operator-index', false), [
+    { registry: 'mirror.example.com:5000', repository: 'rh-mirror/redhat-operator-index', insecure: true },
+    { registry: 'internal.example.com', repository: 'rh/redhat-operator-index', insecure: false },
+  ]);
+  // A prefix matches whole components only; the longest wins.
+  assert.deepEqual(olm.registryEndpoints(entries, 'registry.redhat.io', 'redhatx/y', false), [{ registry: 'registry.redhat.io', repository: 'redhatx/y', insecure: false }]);
+  assert.deepEqual(olm.registryEndpoints(entries, 'localhost:5000', 'cat', false), [{ registry: 'localhost:5000', repository: 'cat', insecure: true }]);
+  assert.throws(() => olm.registryEndpoints(entries, 'localhost:5000', 'private/cat', false), /blocked by registries\.conf/);
+  assert.equal(olm.registryEndpoints(entries, 'q.io', 'a', false).length, 1);
+  assert.equal(olm.registryEndpoints(entries, 'q.io', 'a', true).length, 2);
+});
+
+test('diskCache keeps blobs under their digest, refuses bytes that are not it, and drops a corrupted entry', async () => {
+  const root = at('unit-cache');
+  const cache = olm.diskCache(root);
+  const bytes = new TextEncoder().encode('blob');
+  const digest = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+  assert.equal(await cache.get(digest), undefined);
+  await assert.rejects(cache.put(digest, new TextEncoder().encode('other')), new RegExp(`${digest}: its bytes have digest sha256:`));
+  await cache.put(digest, bytes);
+  assert.deepEqual(await cache.get(digest), bytes);
+  writeFileSync(join(root, 'blobs/sha256', digest.slice(7)), 'bad!');
+  assert.equal(await cache.get(digest), undefined);
+  assert.equal(existsSync(join(root, 'blobs/sha256', digest.slice(7))), false);
 });

@@ -17,8 +17,8 @@ const kubeGreen = join(shared, 'bundles/kube-green');
 const community = join(shared, 'fbc/community-v4.20');
 const semverTemplate = join(shared, 'templates/kubevirt-wol/semver.yaml');
 
-function run(cmd, args) {
-  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
+function run(cmd, args, env = {}) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, ...env } });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -34,7 +34,8 @@ function same(args, expectedCode) {
 }
 
 function assertResultShape(r, kind) {
-  assert.deepEqual(Object.keys(r).sort(), ['catalog', 'diagnostics', 'kind', 'packages', 'valid']);
+  const template = kind === 'template' ? ['missingImages'] : [];
+  assert.deepEqual(Object.keys(r).sort(), ['catalog', 'diagnostics', 'kind', ...template, 'packages', 'valid']);
   assert.equal(r.kind, kind);
   assert.equal(typeof r.catalog, 'string');
   assert.equal(typeof r.valid, 'boolean');
@@ -112,15 +113,17 @@ test('a template image not found: located diagnostic, exit code 1 from both CLIs
     writeFileSync(file, content);
     const r = olm.expandTemplate({ path: 'semver.yaml', content }, [olm.readCatalog(community)]);
     assert.equal(r.valid, false);
+    assert.deepEqual(r.missingImages, ['quay.io/nowhere/none:1.0.0']);
     const d = r.diagnostics.find((x) => x.severity === 'error');
     assert.ok(d, JSON.stringify(r.diagnostics));
     assert.equal(d.file, 'semver.yaml');
     assert.equal(d.line, 4);
     assert.ok(d.column > 0);
-    // The native CLI would pull the image (`--offline`: from its cache only, so no network here)
-    // and says so on a line of its own; the Node CLI pulls nothing. Both report the same finding.
+    // Both CLIs would pull the image (`--offline`: from the cache only, so no network here) and
+    // say so on a line of their own. Both report the same finding.
     const located = new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4:\\d+: error\\[template-image-not-found\\]`, 'm');
-    const [a, b] = [run(cli, ['template', file, '--bundles', community]), run(native, ['template', file, '--bundles', community, '--offline'])];
+    const [a, b] = [run(cli, ['template', file, '--bundles', community, '--offline']), run(native, ['template', file, '--bundles', community, '--offline'])];
+    assert.match(a.err, /^olm-catalog: warning: quay\.io\/nowhere\/none:1\.0\.0: .*--offline/m);
     assert.equal(a.code, 1, a.err);
     assert.equal(b.code, 1, b.err);
     assert.match(a.err, located);
@@ -191,10 +194,13 @@ test('usage errors exit with code 2 from both CLIs', () => {
     assert.equal(run(cli, args).code, 2, args.join(' '));
     assert.equal(run(native, args).code, 2, args.join(' '));
   }
-  // Without --bundles the native CLI pulls the template's images (here `--offline`: none cached,
-  // exit 1); the Node CLI pulls nothing and needs --bundles.
-  assert.equal(run(cli, ['template', semverTemplate]).code, 2);
-  assert.equal(run(native, ['template', semverTemplate, '--offline']).code, 1);
+  // Without --bundles both CLIs pull the template's images (here `--offline` from an empty
+  // cache: none found, exit 1), and say the same.
+  const env = { XDG_CACHE_HOME: join(tmpdir(), 'olm-catalog-no-cache-here') };
+  const [a, b] = [run(cli, ['template', semverTemplate, '--offline'], env), run(native, ['template', semverTemplate, '--offline'], env)];
+  assert.equal(a.code, 1, a.err);
+  assert.equal(b.code, 1, b.err);
+  assert.equal(a.err, b.err);
 });
 
 test('misuse of the API throws OlmCatalogError with code invalid-input', () => {

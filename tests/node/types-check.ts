@@ -1,6 +1,6 @@
 // Compiled with `tsc --strict` against the published types: fails if index.d.ts is inconsistent
 // with how the API is meant to be used.
-import { validate, loadCatalog, openCatalog, type CatalogSession, init, initResolver, initTools, type WasmInput, type InitResolverOptions, resolve, resolveText, resolveV1, render, expandTemplate, convertToBasicTemplate, type RenderResult, type RenderOptions, type TemplateOptions, type RenderInput, type PackageText, type CatalogFormat, type Report, type ValidateReport, type LintConfig, type ChannelGraph, type PackageGraph, type UpgradePath, type OlmCatalogError, type ResolveOutcome, type ResolveProblem, type V1Pick } from 'olm-catalog';
+import { validate, loadCatalog, openCatalog, type CatalogSession, init, initResolver, initTools, type WasmInput, type InitResolverOptions, resolve, resolveText, resolveV1, render, expandTemplate, convertToBasicTemplate, type RenderResult, type TemplateResult, type RenderOptions, type TemplateOptions, type RenderInput, type PackageText, type CatalogFormat, type Report, type ValidateReport, type LintConfig, type ChannelGraph, type PackageGraph, type UpgradePath, type OlmCatalogError, type ResolveOutcome, type ResolveProblem, type V1Pick } from 'olm-catalog';
 
 await init();
 await initResolver();
@@ -55,10 +55,10 @@ const combined: RenderResult = render(inputs);
 const kind: 'catalog' | 'bundle-directory' | 'tree' | 'template' = rendered.kind;
 const firstPackage: PackageText | undefined = combined.packages[0];
 const templateOptions: TemplateOptions = { format: 'json', kind: 'semver', imageRefTemplate: 'q/{{.Version}}', validate: false };
-const expanded: RenderResult = expandTemplate({ path: 't.yaml', content: 'schema: olm.semver\n' }, [[], { name: 'dir', files: [] }], templateOptions);
+const expanded: TemplateResult = expandTemplate({ path: 't.yaml', content: 'schema: olm.semver\n' }, [[], { name: 'dir', files: [] }], templateOptions);
 const format: CatalogFormat = 'yaml';
 const basic: string = convertToBasicTemplate([], { format });
-console.log(kind, rendered.valid, rendered.catalog.length, firstPackage?.content, expanded.diagnostics[0]?.line, basic.length);
+console.log(kind, rendered.valid, rendered.catalog.length, firstPackage?.content, expanded.diagnostics[0]?.line, expanded.missingImages.length, basic.length);
 
 // OperatorGroup checks and RBAC previews.
 import { checkOperatorGroups, checkOperatorGroupsText, previewRbac, previewRbacText, type OperatorGroupCheck, type OperatorGroupReport, type RbacOptions, type RbacPreview, type InstallModeType, type MembershipOutcome } from 'olm-catalog';

@@ -339,6 +339,7 @@ test('vsce package: the .vsix carries the extension, the server and the WebAssem
       'extension/server/main.mjs',
       'extension/olm-catalog/node.js',
       'extension/olm-catalog/registry.js',
+      'extension/olm-catalog/registry-node.js',
       'extension/olm-catalog/dist/node-full/olm_catalog_bg.wasm',
       'extension/node_modules/vscode-languageclient/package.json',
       'extension/node_modules/vscode-languageserver/package.json',

@@ -57,11 +57,13 @@ pub fn auth_files(authfile: Option<&Path>) -> Vec<PathBuf> {
     if let Some(f) = authfile {
         return vec![f.to_path_buf()];
     }
-    if let Some(f) = std::env::var_os("REGISTRY_AUTH_FILE") {
+    // Set but empty is unset, as containers/image reads these variables.
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(f) = var("REGISTRY_AUTH_FILE") {
         return vec![PathBuf::from(f)];
     }
     let mut files = Vec::new();
-    if let Some(run) = std::env::var_os("XDG_RUNTIME_DIR") {
+    if let Some(run) = var("XDG_RUNTIME_DIR") {
         files.push(Path::new(&run).join("containers/auth.json"));
     }
     if let Some(home) = std::env::var_os("HOME") {

@@ -7,8 +7,10 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(dirname(fileURLToPath(import.meta.url)));
 const pkg = process.env.OLM_CATALOG_PKG ?? join(here, '../../pkg');
 const out = join(here, 'olm-catalog');
-// node.js and the modules it imports (core.js, registry.js), and the Node WebAssembly module.
-const files = ['node.js', 'core.js', 'registry.js', 'dist/node-full/olm_catalog.js', 'dist/node-full/olm_catalog_bg.wasm'];
+// node.js and the modules it imports (core.js, registry.js, registry-node.js), and the Node
+// WebAssembly module. registry-node.js imports smol-toml only when reading images from a registry,
+// which the extension does not.
+const files = ['node.js', 'core.js', 'registry.js', 'registry-node.js', 'dist/node-full/olm_catalog.js', 'dist/node-full/olm_catalog_bg.wasm'];
 
 for (const f of files) {
   if (!existsSync(join(pkg, f))) {

@@ -188,7 +188,8 @@ pub fn render(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
 /// `bundleSources`, each an input as `render` takes it (a file list, or `{name, file?, files}`).
 /// Options: `{format, kind, imageRefTemplate, validate}` (validation on by default, findings
 /// located in the template's lines). Returns `{kind: "template", catalog, packages, valid,
-/// diagnostics}`: the expansion's findings, then the bundle sources' (as warnings).
+/// diagnostics, missingImages}`: the expansion's findings, then the bundle sources' (as
+/// warnings); the images looked up and not found, in name order.
 #[cfg(feature = "tools")]
 #[wasm_bindgen(js_name = expandTemplate)]
 pub fn expand_template(template: JsValue, bundle_sources: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
@@ -225,7 +226,11 @@ pub fn expand_template(template: JsValue, bundle_sources: JsValue, options: JsVa
             d
         })
         .collect();
-    render_result("template", rendered, o.validate.unwrap_or(true), format, false, source_diags)
+    let result = render_result("template", rendered, o.validate.unwrap_or(true), format, false, source_diags)?;
+    // The bundle images the template names and no source has: a caller that can fetch images
+    // (the Node CLI pulls them, as opm does) adds them as sources and expands again.
+    js_sys::Reflect::set(&result, &"missingImages".into(), &to_js(&source.missing())?)?;
+    Ok(result)
 }
 
 /// `opm alpha convert-template basic`: a catalog (`[{path, content}]`) as a basic template in

@@ -1,0 +1,201 @@
+// The registry client's Node-only parts, read from the files podman and skopeo read (the native
+// CLI's crates/registry reads them the same way): credentials from auth files (`--authfile`,
+// `REGISTRY_AUTH_FILE`, `$XDG_RUNTIME_DIR/containers/auth.json`, `~/.config/containers/auth.json`,
+// `~/.docker/config.json`; `auths`, `credHelpers`/`credsStore` through `docker-credential-*`),
+// registries.conf (v2 and its `.d` drop-ins: location rewrites, mirrors in order, `insecure`,
+// `blocked`), and the content-addressed cache under `$XDG_CACHE_HOME/olm-catalog` that the native
+// CLI shares (`blobs/sha256/HEX`, verified when read and written). Browsers have none of these.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+const home = () => process.env.HOME ?? homedir();
+
+/** The auth files podman and skopeo read, in their order (`authfile`, the `--authfile` option, alone when given). */
+export function authFiles(authfile) {
+  if (authfile) return [authfile];
+  if (process.env.REGISTRY_AUTH_FILE) return [process.env.REGISTRY_AUTH_FILE];
+  return [
+    process.env.XDG_RUNTIME_DIR && join(process.env.XDG_RUNTIME_DIR, 'containers/auth.json'),
+    join(home(), '.config/containers/auth.json'),
+    join(home(), '.docker/config.json'),
+  ].filter(Boolean);
+}
+
+/** An `auths` key without scheme and API path (`https://index.docker.io/v1/` → `index.docker.io`). */
+const normalise = (key) => key.replace(/^https?:\/\//, '').replace(/\/+$/, '').replace(/\/v[12]$/, '');
+
+/** `docker-credential-HELPER get`, the server on standard input; `undefined` when it has none. */
+function helperGet(helper, registry) {
+  const program = `docker-credential-${helper}`;
+  const r = spawnSync(program, ['get'], { input: registry, encoding: 'utf8' });
+  if (r.error) throw new Error(`${program}: ${r.error.message}`);
+  // "credentials not found in native keychain": none, not an error.
+  if (r.status !== 0) return undefined;
+  let reply;
+  try {
+    reply = JSON.parse(r.stdout);
+  } catch (e) {
+    throw new Error(`${program}: ${e.message}`);
+  }
+  return { username: reply.Username, password: reply.Secret };
+}
+
+function decode(auth, file, key) {
+  const decoded = Buffer.from(auth.trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw new Error(`${file}: auths.${key}.auth is not base64 of user:password`);
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/**
+ * A registry's `{username, password}` from the first auth file that has some for
+ * `registry/repository`: an `auths` entry (the most specific key first: `registry/a/b`,
+ * `registry/a`, `registry`), else its `credHelpers` entry or `credsStore`. `undefined` when none has.
+ */
+export function registryCredentials(registry, repository, authfile) {
+  const parts = repository.split('/');
+  const keys = [];
+  for (let n = parts.length; n > 0; n--) keys.push(`${registry}/${parts.slice(0, n).join('/')}`);
+  keys.push(registry);
+  if (registry === 'docker.io') keys.push('index.docker.io');
+  for (const file of authFiles(authfile)) {
+    if (!existsSync(file)) continue;
+    let parsed;
+    try {
+      parsed = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (e) {
+      throw new Error(`${file}: ${e.message}`);
+    }
+    const auths = Object.entries(parsed.auths ?? {});
+    for (const key of keys) {
+      const entry = auths.find(([k, v]) => normalise(k) === key && v?.auth);
+      if (entry) return decode(entry[1].auth, file, entry[0]);
+    }
+    const helper = parsed.credHelpers?.[registry] ?? parsed.credsStore;
+    if (helper) {
+      const found = helperGet(helper, registry);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** registries.conf's place as containers/image finds it, or `undefined`. */
+function registriesConfPath() {
+  if (process.env.CONTAINERS_REGISTRIES_CONF) return process.env.CONTAINERS_REGISTRIES_CONF;
+  const user = join(home(), '.config/containers/registries.conf');
+  return existsSync(user) ? user : '/etc/containers/registries.conf';
+}
+
+/**
+ * registries.conf and its `.d` drop-ins (in name order; a later entry with the same prefix
+ * replaces the earlier): the `[[registry]]` entries.
+ */
+export async function loadRegistriesConf(path = registriesConfPath()) {
+  const files = existsSync(path) ? [path] : [];
+  const dropins = `${path}.d`;
+  if (existsSync(dropins)) {
+    files.push(...readdirSync(dropins).filter((f) => f.endsWith('.conf')).sort().map((f) => join(dropins, f)));
+  }
+  const entries = [];
+  if (files.length === 0) return entries;
+  const { parse } = await import('smol-toml');
+  for (const file of files) {
+    let parsed;
+    try {
+      parsed = parse(readFileSync(file, 'utf8'));
+    } catch (e) {
+      throw new Error(`${file}: ${e.message}`);
+    }
+    for (const e of parsed.registry ?? []) {
+      const prefix = e.prefix ?? e.location ?? '';
+      const at = entries.findIndex((old) => (old.prefix ?? old.location ?? '') === prefix);
+      if (at >= 0) entries.splice(at, 1);
+      entries.push(e);
+    }
+  }
+  return entries;
+}
+
+/**
+ * Where to read `registry/repository` from, in order (the mirrors, then the location), each
+ * `{registry, repository, insecure}`; throws when registries.conf blocks it. The entry is the
+ * longest `prefix` (default its `location`) matching whole components. `byDigest`: the reference
+ * has a digest (mirrors marked `mirror-by-digest-only` serve only those).
+ */
+export function registryEndpoints(entries, registry, repository, byDigest) {
+  const name = `${registry}/${repository}`;
+  let entry;
+  let length = -1;
+  for (const e of entries) {
+    const prefix = e.prefix ?? e.location ?? '';
+    const matches = name === prefix || (name.startsWith(prefix) && '/:@'.includes(name[prefix.length]));
+    if (matches && prefix.length > length) [entry, length] = [e, prefix.length];
+  }
+  if (!entry) return [{ registry, repository, insecure: false }];
+  if (entry.blocked) throw new Error(`${name}: the registry is blocked by registries.conf`);
+  const rest = name.slice(length);
+  const rewrite = (location, insecure) => {
+    const full = `${location}${rest}`;
+    const slash = full.indexOf('/');
+    return slash < 0 ? { registry: full, repository: '', insecure } : { registry: full.slice(0, slash), repository: full.slice(slash + 1), insecure };
+  };
+  const out = [];
+  if (byDigest || !entry['mirror-by-digest-only']) out.push(...(entry.mirror ?? []).map((m) => rewrite(m.location, !!m.insecure)));
+  out.push(rewrite(entry.location || (entry.prefix ?? ''), !!entry.insecure));
+  return out;
+}
+
+/** The user's cache directory (`$XDG_CACHE_HOME/olm-catalog`, else `~/.cache/olm-catalog`). */
+export function defaultCacheRoot() {
+  const base = process.env.XDG_CACHE_HOME || join(home(), '.cache');
+  return join(base, 'olm-catalog');
+}
+
+const sha256 = (bytes) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+let temporaries = 0;
+
+/**
+ * The content-addressed cache at `root` (`blobs/ALG/HEX`, the native CLI's layout): `get` gives a
+ * blob verified against its digest (a corrupted entry is removed, and `undefined` given so that
+ * it is fetched again), `put` refuses bytes that are not their digest and writes a temporary
+ * file renamed into place, so that two processes filling the cache at once never see half a blob.
+ */
+export function diskCache(root) {
+  const place = (digest) => {
+    const [algorithm, hex] = digest.split(':');
+    if (algorithm !== 'sha256' || !/^[0-9a-f]{64}$/.test(hex ?? '')) throw new Error(`unsupported digest ${digest}`);
+    return { dir: join(root, 'blobs', algorithm), file: join(root, 'blobs', algorithm, hex), hex };
+  };
+  return {
+    async get(digest) {
+      const { file } = place(digest);
+      let bytes;
+      try {
+        bytes = readFileSync(file);
+      } catch {
+        return undefined;
+      }
+      if (sha256(bytes) === digest) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+      rmSync(file, { force: true });
+      return undefined;
+    },
+    async put(digest, bytes) {
+      const { dir, file, hex } = place(digest);
+      const actual = sha256(bytes);
+      if (actual !== digest) throw new Error(`blob ${digest}: its bytes have digest ${actual}`);
+      mkdirSync(dir, { recursive: true });
+      const temp = join(dir, `.${hex}-${process.pid}-${temporaries++}.partial`);
+      try {
+        writeFileSync(temp, bytes);
+        renameSync(temp, file);
+      } catch (e) {
+        rmSync(temp, { force: true });
+        throw new Error(`cache ${dir}: ${e.message}`);
+      }
+    },
+  };
+}
