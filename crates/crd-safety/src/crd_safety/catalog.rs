@@ -97,25 +97,49 @@ struct BundleCrd {
 /// The distinct manifests read so far, by embedded data: each CRD's name and reading.
 #[derive(Default)]
 struct Objects<'m> {
-    by_data: HashMap<&'m str, Option<usize>>,
+    by_data: HashMap<Data<'m>, Option<usize>>,
     crds: Vec<(String, Result<Crd, CrdError>)>,
 }
 
 impl<'m> Objects<'m> {
     /// The CRD an `olm.bundle.object` property embeds (its index), `None` for another kind.
+    /// Another kind known from its first bytes is not looked up at all.
     fn crd_of(&mut self, p: &'m Property) -> Option<usize> {
         let data = p.value.as_ref()?.field("data")?.value.as_str()?;
-        if let Some(&known) = self.by_data.get(data) {
+        if surely_not_a_crd(data) {
+            return None;
+        }
+        if let Some(&known) = self.by_data.get(&Data(data)) {
             return known;
         }
-        let manifest = if surely_not_a_crd(data) { None } else { p.bundle_object().filter(is_crd) };
-        let id = manifest.map(|m| {
+        let id = p.bundle_object().filter(is_crd).map(|m| {
             let name = crd_name(&m).unwrap_or("").to_string();
             self.crds.push((name, into_crd(m)));
             self.crds.len() - 1
         });
-        self.by_data.insert(data, id);
+        self.by_data.insert(Data(data), id);
         id
+    }
+}
+
+/// An embedded manifest's data as a map key: equal when the whole text is, hashed from its
+/// length and a few samples (hashing every byte of a catalog's CRDs cost as much as reading the
+/// distinct ones; two manifests that share the samples are told apart by the comparison).
+#[derive(PartialEq, Eq)]
+struct Data<'m>(&'m str);
+
+impl std::hash::Hash for Data<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        const SAMPLE: usize = 64;
+        let b = self.0.as_bytes();
+        state.write_usize(b.len());
+        if b.len() <= 8 * SAMPLE {
+            return state.write(b);
+        }
+        for i in 0..8 {
+            let at = (b.len() - SAMPLE) / 7 * i;
+            state.write(&b[at..at + SAMPLE]);
+        }
     }
 }
 
@@ -401,6 +425,19 @@ mod tests {
         let mut got = got;
         got.sort();
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn manifests_that_share_the_hashed_samples_are_still_told_apart() {
+        let a = "A".repeat(10_000);
+        let mut b = a.clone().into_bytes();
+        b[5_000] = b'B'; // between the samples
+        let b = String::from_utf8(b).unwrap();
+        let mut map: HashMap<Data, usize> = HashMap::new();
+        map.insert(Data(&a), 1);
+        map.insert(Data(&b), 2);
+        let same = a.clone();
+        assert_eq!((map.len(), map.get(&Data(&same)), map.get(&Data(&b))), (2, Some(&1), Some(&2)));
     }
 
     #[test]
