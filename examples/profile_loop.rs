@@ -1,10 +1,12 @@
 //! Runs one phase in a loop for profiling (`perf record`):
-//! `cargo run --release --example profile_loop -- DIR parse|decode|load|validate|disk|session N`
+//! `cargo run --release --example profile_loop -- DIR parse|decode|load|validate|disk|session|crd-safety N`
 //! (`decode`: the benchmark's parse+decode baseline)
 //! (`session`: a session opened on DIR, its largest file edited and restored N times; `resolve`:
 //! DIR is a synthetic catalog as `examples/native_phases.rs` writes it, resolved N times with the
 //! 50 subscriptions of that benchmark; `graphs`: every channel's graph and every entry's v0 and v1
-//! path of DIR, `internals::graphs_and_paths`, the benchmark's graphs phase).
+//! path of DIR, `internals::graphs_and_paths`, the benchmark's graphs phase; `crd-safety`: every
+//! upgrade edge of DIR checked for CRD safety, `crd_safety::check_catalog`, the crd_safety benchmark's
+//! phase).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -42,6 +44,17 @@ fn main() {
         }
         let cpu = (cpu_now() - c) as f64 / 1e6 / n as f64;
         println!("resolve: {:.2} ms wall, {cpu:.2} ms CPU per run", t.elapsed().as_secs_f64() * 1e3 / n as f64);
+        return;
+    }
+    if mode == "crd-safety" {
+        let model = olm_catalog::validate_files(&files).model;
+        let options = olm_catalog::crd_safety::CatalogOptions::default();
+        let (t, c) = (std::time::Instant::now(), cpu_now());
+        for _ in 0..n {
+            std::hint::black_box(olm_catalog::crd_safety::check_catalog(&model, &options).edges.len());
+        }
+        let cpu = (cpu_now() - c) as f64 / 1e6 / n as f64;
+        println!("crd-safety: {:.2} ms wall, {cpu:.2} ms CPU per run", t.elapsed().as_secs_f64() * 1e3 / n as f64);
         return;
     }
     if mode == "graphs" {

@@ -1500,7 +1500,7 @@ export interface EditPlan {
   /** The edits that undo `edits`, against the edited files. */
   undo: TextEdit[];
   diff: CatalogDiff;
-  /** Update-safety findings, then validation findings new in the edited catalog. */
+  /** Update-safety findings, then validation findings new in the edited catalog, then the CRD safety findings (`crd-*` codes) its package's upgrade edges would newly have: what the edit would make unsafe. */
   findings: Diagnostic[];
   graphs: GraphChange[];
 }

@@ -6,17 +6,16 @@
 //! the CRDs on the way keep them.
 //!
 //! Real catalogs repeat the same CRD across dozens of bundles: each distinct manifest is read
-//! once (keyed by its embedded data), and each distinct (old, new, stored versions) triple is
-//! compared once; edges share the verdict.
+//! once and each distinct (old, new, stored versions) triple compared once ([`CrdStore`]);
+//! edges share the verdict.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use super::outcome::{not_comparable, CrdCheck, Outcome, Verdict};
-use super::{crd_name, into_crd, is_crd, Crd, CrdError, FoundCrd};
-use crate::declcfg::property_types::TYPE_BUNDLE_OBJECT;
-use crate::declcfg::Property;
+use super::outcome::CrdCheck;
+use super::store::{CrdStore, StoredCrd};
+use super::FoundCrd;
 use crate::diagnostic::Location;
 use crate::graph::Start;
 use crate::hash::{HashMap, HashMapExt};
@@ -87,62 +86,16 @@ pub struct SharedCrd {
     pub location: Location,
 }
 
-/// A CRD of a bundle: its name, manifest (index into the distinct manifests) and property.
-struct BundleCrd {
-    name: String,
-    object: usize,
-    location: Location,
-}
-
-/// The distinct manifests read so far, by embedded data: each CRD's name and reading.
-#[derive(Default)]
-struct Objects<'m> {
-    by_data: HashMap<&'m str, Option<usize>>,
-    crds: Vec<(String, Result<Crd, CrdError>)>,
-}
-
-impl<'m> Objects<'m> {
-    /// The CRD an `olm.bundle.object` property embeds (its index), `None` for another kind.
-    fn crd_of(&mut self, p: &'m Property) -> Option<usize> {
-        let data = p.value.as_ref()?.field("data")?.value.as_str()?;
-        if let Some(&known) = self.by_data.get(data) {
-            return known;
-        }
-        let manifest = if surely_not_a_crd(data) { None } else { p.bundle_object().filter(is_crd) };
-        let id = manifest.map(|m| {
-            let name = crd_name(&m).unwrap_or("").to_string();
-            self.crds.push((name, into_crd(m)));
-            self.crds.len() - 1
-        });
-        self.by_data.insert(data, id);
-        id
-    }
-}
-
-/// Whether the start of an embedded manifest shows another kind: opm embeds manifests as JSON
-/// with sorted keys, `{"apiVersion":"…","kind":"…"`, so most non-CRDs are known without
-/// decoding the rest. Anything else is decoded.
-fn surely_not_a_crd(data: &str) -> bool {
-    let Some(head) = data.get(..data.len().min(160) & !3) else { return false };
-    let Ok(head) = crate::gotext::decode_base64(head) else { return false };
-    let Some(rest) = head.strip_prefix(b"{\"apiVersion\":\"") else { return false };
-    let Some(end) = rest.iter().position(|&b| b == b'"') else { return false };
-    let Some(kind) = rest[end..].strip_prefix(b"\",\"kind\":\"") else { return false };
-    let Some(end) = kind.iter().position(|&b| b == b'"') else { return false };
-    &kind[..end] != b"CustomResourceDefinition"
-}
-
 /// Check every upgrade edge of `model` (of one package, from one start, as `options` say).
 pub fn check_catalog(model: &Model, options: &CatalogOptions) -> CatalogCheck {
-    let mut objects = Objects::default();
+    let mut store = CrdStore::new();
     let mut out = CatalogCheck::default();
     let mut owners: BTreeMap<String, (BTreeSet<String>, Location)> = BTreeMap::new();
-    let mut cache: HashMap<(usize, usize, Vec<String>), Outcome> = HashMap::new();
     for package in &model.packages {
         if options.package.as_deref().is_some_and(|p| p != package.name) {
             continue;
         }
-        let crds = bundle_crds(package, &mut objects, &options.bundles);
+        let crds = bundle_crds(package, &mut store, &options.bundles);
         out.bundles += package.bundles.len();
         out.bundles_with_crds += crds.iter().filter(|c| !c.is_empty()).count();
         for c in crds.iter().flatten() {
@@ -157,12 +110,12 @@ pub fn check_catalog(model: &Model, options: &CatalogOptions) -> CatalogCheck {
                 Some(start) => reachable(package, &edges, start),
                 None => edges,
             };
-            let stored = stored_versions(package, &edges, &crds, &objects);
+            let stored = stored_versions(package, &edges, &crds, &store);
             for ((old, new), (entry, via)) in &edges {
                 let mut checks = Vec::new();
                 for c in &crds[*old] {
                     let versions = stored.get(&(*old, c.name.as_str())).cloned().unwrap_or_default();
-                    checks.push(check_crd(c, &crds[*new], versions, &objects, &mut cache));
+                    checks.push(store.check(c, &crds[*new], Some(versions)));
                 }
                 if checks.is_empty() {
                     continue;
@@ -190,7 +143,7 @@ pub fn check_catalog(model: &Model, options: &CatalogOptions) -> CatalogCheck {
         .filter(|(_, (p, _))| p.len() > 1)
         .map(|(crd, (packages, location))| SharedCrd { crd, packages: packages.into_iter().collect(), location })
         .collect();
-    out.compared_pairs = cache.len();
+    out.compared_pairs = store.compared_pairs();
     out
 }
 
@@ -198,27 +151,14 @@ pub fn check_catalog(model: &Model, options: &CatalogOptions) -> CatalogCheck {
 /// properties, or when a bundle has none from `found` (bundle directories, by bundle name).
 fn bundle_crds<'m>(
     package: &'m Package,
-    objects: &mut Objects<'m>,
+    store: &mut CrdStore<'m>,
     found: &BTreeMap<String, Vec<FoundCrd>>,
-) -> Vec<Vec<BundleCrd>> {
+) -> Vec<Vec<StoredCrd>> {
     let mut out = Vec::with_capacity(package.bundles.len());
     for b in &package.bundles {
-        let mut crds = Vec::new();
-        for (i, p) in b.raw_properties.iter().enumerate() {
-            if p.type_.value != TYPE_BUNDLE_OBJECT {
-                continue;
-            }
-            if let Some(object) = objects.crd_of(p) {
-                let location = b.source.at(p.pos, format!("/properties/{i}"));
-                crds.push(BundleCrd { name: objects.crds[object].0.clone(), object, location });
-            }
-        }
+        let mut crds = store.bundle(b);
         if crds.is_empty() {
-            for f in found.get(&b.name.value).into_iter().flatten() {
-                objects.crds.push((f.name.clone(), f.crd.clone()));
-                let object = objects.crds.len() - 1;
-                crds.push(BundleCrd { name: f.name.clone(), object, location: f.location.clone() });
-            }
+            crds = found.get(&b.name.value).into_iter().flatten().map(|f| store.add(f)).collect();
         }
         out.push(crds);
     }
@@ -293,14 +233,14 @@ fn bundles_of(package: &Package, version: Option<&crate::version::Version>) -> V
 fn stored_versions<'c>(
     package: &Package,
     edges: &Edges,
-    crds: &'c [Vec<BundleCrd>],
-    objects: &Objects,
+    crds: &'c [Vec<StoredCrd>],
+    store: &CrdStore,
 ) -> HashMap<(usize, &'c str), Vec<String>> {
     let mut stored: HashMap<(usize, &str), BTreeSet<String>> = HashMap::new();
     let bundles: BTreeSet<usize> = edges.keys().flat_map(|&(o, n)| [o, n]).collect();
     for &b in &bundles {
         for c in &crds[b] {
-            if let Ok(crd) = &objects.crds[c.object].1 {
+            if let Ok(crd) = store.crd(c.object) {
                 stored.entry((b, c.name.as_str())).or_default().extend(crd.storage_version().map(str::to_string));
             }
         }
@@ -312,7 +252,7 @@ fn stored_versions<'c>(
         let mut changed = false;
         for &(old, new) in &order {
             for c in &crds[new] {
-                let Ok(crd) = &objects.crds[c.object].1 else { continue };
+                let Ok(crd) = store.crd(c.object) else { continue };
                 let Some(before) = stored.get(&(old, c.name.as_str())) else { continue };
                 // A cluster that stored a version the new CRD drops cannot take this edge (both
                 // OLMs refuse it): only the versions the new CRD keeps come along.
@@ -328,32 +268,6 @@ fn stored_versions<'c>(
         }
     }
     stored.into_iter().map(|(k, v)| (k, v.into_iter().collect())).collect()
-}
-
-/// One CRD of the old bundle against the new bundle's CRD of the same name.
-fn check_crd(
-    old: &BundleCrd,
-    new: &[BundleCrd],
-    stored: Vec<String>,
-    objects: &Objects,
-    cache: &mut HashMap<(usize, usize, Vec<String>), Outcome>,
-) -> CrdCheck {
-    let n = new.iter().find(|n| n.name == old.name);
-    let outcome = match n {
-        None => Outcome::Removed,
-        Some(n) => {
-            let (o, nw) = (&objects.crds[old.object].1, &objects.crds[n.object].1);
-            match (not_comparable(o, nw), o, nw) {
-                (Some(outcome), _, _) => outcome,
-                (None, Ok(oc), Ok(nc)) => cache
-                    .entry((old.object, n.object, stored))
-                    .or_insert_with_key(|(_, _, stored)| Verdict::outcome(oc, nc, stored))
-                    .clone(),
-                _ => unreachable!("not_comparable covers an unread side"),
-            }
-        }
-    };
-    CrdCheck { crd: old.name.clone(), old: old.location.clone(), new: n.map(|n| n.location.clone()), outcome }
 }
 
 #[cfg(test)]

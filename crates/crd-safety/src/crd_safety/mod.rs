@@ -27,6 +27,7 @@ mod report;
 mod rules;
 mod schema;
 mod sets;
+mod store;
 mod text;
 mod unhandled;
 mod walk;
@@ -41,6 +42,7 @@ pub use report::{CatalogReport, EdgeReport};
 pub use rules::Check;
 pub use schema::{Schema, SchemaError, MAX_DEPTH, MAX_SCHEMAS};
 pub use sets::{bundle_dir_crds, compare_crd_sets, crds_in_file, crds_of_bundle, stored_versions, FoundCrd};
+pub use store::{CrdStore, StoredCrd};
 pub use text::pairs_text;
 
 use serde::Serialize;

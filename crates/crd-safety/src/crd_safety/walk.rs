@@ -160,8 +160,12 @@ fn children<'n>(old: &'n Node, new: Option<&'n Node>) -> Vec<(String, &'n Node, 
     out
 }
 
-/// Whether two values are equal (positions aside; object members in order).
+/// Whether two values are equal (positions aside; object members in order). A value is equal
+/// to itself without a walk (a CRD compared with the same decoded CRD).
 pub(crate) fn same_value(a: &Node, b: &Node) -> bool {
+    if std::ptr::eq(a, b) {
+        return true;
+    }
     match (&a.value, &b.value) {
         (Value::Null, Value::Null) => true,
         (Value::Bool(x), Value::Bool(y)) => x == y,

@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use super::SafetyRow;
-use crate::crd_safety::{compare_crd_sets, crds_of_bundle, FoundCrd, Outcome};
+use crate::crd_safety::{CrdCheck, CrdStore, Outcome, StoredCrd};
 use crate::diagnostic::Code;
 use crate::hash::{HashMap, HashMapExt};
 use crate::model::Package;
@@ -25,10 +25,12 @@ pub struct Blocked {
     pub codes: Vec<Code>,
 }
 
-/// Mark the rows of `old`'s package whose next OLM v1 step in `new` fails the preflight.
-pub(super) fn mark(old: &Package, new: &Package, rows: &mut [SafetyRow]) {
-    let mut old_crds: HashMap<&str, Vec<FoundCrd>> = HashMap::new();
-    let mut new_crds: HashMap<&str, Vec<FoundCrd>> = HashMap::new();
+/// Mark the rows of `old`'s package whose next OLM v1 step in `new` fails the preflight; the
+/// CRDs are read from `store`, which every package of the diff shares (each distinct CRD of
+/// either catalog read once, each distinct pair compared once).
+pub(super) fn mark<'m>(store: &mut CrdStore<'m>, old: &'m Package, new: &'m Package, rows: &mut [SafetyRow]) {
+    let mut old_crds: HashMap<&str, Vec<StoredCrd>> = HashMap::new();
+    let mut new_crds: HashMap<&str, Vec<StoredCrd>> = HashMap::new();
     let mut verdicts: HashMap<(String, String), Option<Blocked>> = HashMap::new();
     for row in rows.iter_mut() {
         let Some(next) = row.new.as_ref().and_then(|n| n.v1.next.clone()) else { continue };
@@ -38,12 +40,18 @@ pub(super) fn mark(old: &Package, new: &Package, rows: &mut [SafetyRow]) {
             row.blocked = known.clone();
             continue;
         }
-        let o = old_crds.entry(&from.name.value).or_insert_with(|| crds_of_bundle(from));
+        let o = old_crds.entry(&from.name.value).or_insert_with(|| store.bundle(from));
         let blocked = if o.is_empty() {
             None
         } else {
-            let n = new_crds.entry(&to.name.value).or_insert_with(|| crds_of_bundle(to));
-            refusal(&next, &compare_crd_sets(o, n))
+            let n = new_crds.entry(&to.name.value).or_insert_with(|| store.bundle(to));
+            let mut checks: Vec<CrdCheck> = Vec::new();
+            for c in o.iter() {
+                if !checks.iter().any(|k| k.crd == c.name) {
+                    checks.push(store.check(c, n, None));
+                }
+            }
+            refusal(&next, &checks)
         };
         verdicts.insert(key, blocked.clone());
         row.blocked = blocked;
@@ -51,7 +59,7 @@ pub(super) fn mark(old: &Package, new: &Package, rows: &mut [SafetyRow]) {
 }
 
 /// The first refusal of the preflight among the checks of one step.
-fn refusal(next: &str, checks: &[crate::crd_safety::CrdCheck]) -> Option<Blocked> {
+fn refusal(next: &str, checks: &[CrdCheck]) -> Option<Blocked> {
     checks.iter().find_map(|c| match &c.outcome {
         Outcome::Compared { verdict } if !verdict.preflight.safe() => {
             let mut codes: Vec<Code> = verdict.preflight.checks().into_iter().map(|c| c.code()).collect();

@@ -318,11 +318,12 @@ pub fn diff_with(old: &Model, new: &Model, options: &DiffOptions) -> CatalogDiff
     let mut findings = Vec::new();
     let mut fixed = Vec::new();
     let mut safety: Vec<PackageSafety> = Vec::new();
+    let mut crds = crate::crd_safety::CrdStore::new();
     for p in old.packages.iter().filter(|p| wanted(&p.name)) {
         let changed = packages.iter().any(|c| c.name == p.name);
         let (mut s, mut found, mut fixes) = safety::package(p, new.package(&p.name), changed);
         if let Some(np) = new.package(&p.name) {
-            crd_blocked::mark(p, np, &mut s.rows);
+            crd_blocked::mark(&mut crds, p, np, &mut s.rows);
         }
         safety.push(s);
         findings.append(&mut found);

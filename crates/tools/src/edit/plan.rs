@@ -1,5 +1,6 @@
 //! The preview of an operation: its edits and their undo, the catalog after them, the catalog
-//! diff, the findings the change introduces (update safety and validation), and the graphs of
+//! diff, the findings the change introduces (update safety, validation, and CRD safety of the
+//! package's upgrade edges: what the edit would make unsafe), and the graphs of
 //! the channels it touches before and after. A removal that would strand versions is refused
 //! here, on the edited catalog.
 
@@ -30,7 +31,7 @@ pub struct EditPlan {
     /// The catalog diff of before and after (the operation's package).
     pub diff: CatalogDiff,
     /// The update-safety findings of the diff, then the validation findings that are new in the
-    /// edited catalog.
+    /// edited catalog, then the CRD safety findings of the package's edges that are new.
     pub findings: Vec<Diagnostic>,
     /// The graphs of the channels the change touches.
     pub graphs: Vec<GraphChange>,
@@ -102,6 +103,7 @@ pub(crate) fn finish(
     let d = diff::diff_with(sides.before, sides.after, &options);
     let mut findings = d.findings.clone();
     findings.extend(new_findings(sides.before_findings, sides.after_findings));
+    findings.extend(new_crd_findings(sides.before, sides.after, op.package()));
     let graphs = graphs(sides.before, sides.after, op, &d);
     let touched: Vec<&str> = edits.iter().map(|e| e.file.as_str()).collect();
     let files = after_files.into_iter().filter(|f| touched.contains(&f.path.as_str())).collect();
@@ -113,6 +115,21 @@ fn new_findings(before: &[Diagnostic], after: &[Diagnostic]) -> Vec<Diagnostic> 
     let seen: std::collections::HashSet<(&str, &str)> =
         before.iter().map(|d| (d.code.as_str(), d.message.as_str())).collect();
     after.iter().filter(|d| !seen.contains(&(d.code.as_str(), d.message.as_str()))).cloned().collect()
+}
+
+/// The CRD safety findings of the package's upgrade edges (`crd_safety`) that the edit
+/// introduces: an edge it adds or a CRD it changes that OLM would refuse.
+fn new_crd_findings(before: &Model, after: &Model, package: &str) -> Vec<Diagnostic> {
+    use crate::crd_safety::{check_catalog, CatalogOptions};
+    let options = CatalogOptions { package: Some(package.to_string()), ..CatalogOptions::default() };
+    let of = |m: &Model| {
+        let check = check_catalog(m, &options);
+        if check.bundles_with_crds == 0 {
+            return Vec::new();
+        }
+        check.diagnostics().into_iter().filter(|d| d.code != crate::diagnostic::Code::CrdNoneInCatalog).collect()
+    };
+    new_findings(&of(before), &of(after))
 }
 
 fn graph_of(m: &Model, package: &str, channel: &str) -> Option<ChannelGraph> {
@@ -169,4 +186,56 @@ fn check_stranded(before: &Model, after: &Model, package: &str, bundle: &str) ->
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use base64::Engine as _;
+
+    use super::*;
+    use crate::diagnostic::Code;
+
+    /// An `olm.bundle.object` property of CRD `widgets.example.com` with this scope.
+    fn crd(scope: &str) -> String {
+        let manifest = format!(
+            r#"{{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{{"name":"widgets.example.com"}},"spec":{{"scope":"{scope}","versions":[{{"name":"v1","served":true,"storage":true}}]}}}}"#
+        );
+        let data = base64::engine::general_purpose::STANDARD.encode(manifest);
+        format!("- type: olm.bundle.object\n  value: {{data: {data}}}\n")
+    }
+
+    fn bundle(version: &str, scope: &str) -> String {
+        format!(
+            "---\nschema: olm.bundle\npackage: foo\nname: foo.v{version}\nimage: r/foo:{version}\nproperties:\n\
+             - type: olm.package\n  value: {{packageName: foo, version: {version}}}\n{}",
+            crd(scope)
+        )
+    }
+
+    #[test]
+    fn a_preview_shows_the_upgrade_an_edit_would_make_unsafe_for_crds() {
+        let text = format!(
+            "---\nschema: olm.package\nname: foo\ndefaultChannel: stable\n---\nschema: olm.channel\npackage: foo\n\
+             name: stable\nentries:\n- name: foo.v1.0.0\n- name: foo.v2.0.0\n{}{}",
+            bundle("1.0.0", "Namespaced"),
+            bundle("2.0.0", "Cluster")
+        );
+        let files = vec![FileInput::new("foo/catalog.yaml", text)];
+        let op: Operation = serde_json::from_str(
+            r#"{"op":"setEdges","package":"foo","channel":"stable","bundle":"foo.v2.0.0","replaces":"foo.v1.0.0"}"#,
+        )
+        .unwrap();
+        let plan = super::super::plan_edit(&files, &op).unwrap();
+        let crd: Vec<&Diagnostic> = plan.findings.iter().filter(|d| d.code == Code::CrdScope).collect();
+        assert_eq!(crd.len(), 1, "{:?}", plan.findings);
+        assert!(crd[0].message.starts_with("foo/stable: foo.v1.0.0 -> foo.v2.0.0 (replaces): validating upgrade"));
+        assert!(plan.has_new_errors());
+        let undo: Operation = serde_json::from_str(
+            r#"{"op":"setEdges","package":"foo","channel":"stable","bundle":"foo.v2.0.0","replaces":""}"#,
+        )
+        .unwrap();
+        let after = apply_edits(&files, &plan.edits).unwrap();
+        let back = super::super::plan_edit(&after, &undo).unwrap();
+        assert!(back.findings.iter().all(|d| !d.code.as_str().starts_with("crd-")), "{:?}", back.findings);
+    }
 }
