@@ -241,12 +241,13 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
 
   /**
    * `validate`'s options need the tools' module: they name a lint configuration (a `config`, or
-   * `lint` settings) or a `baseline` to compare with.
+   * `lint` settings), ask for OLM v1's lints (`olmV1`, which only that module holds) or a
+   * `baseline` to compare with.
    */
   function needsTools(options) {
     if (options === null || typeof options !== 'object') return false;
     const given = (v) => v !== undefined && v !== null;
-    return given(options.config) || given(options.baseline) || options.crdSafety === true
+    return given(options.config) || given(options.baseline) || options.crdSafety === true || options.olmV1 === true
       || (given(options.lint) && !(Array.isArray(options.lint) && options.lint.length === 0));
   }
 

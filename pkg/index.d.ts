@@ -522,7 +522,7 @@ export interface ValidateOptions {
   config?: string | LintConfig;
   /** `code=level` settings over `config` (as the CLI's `--lint`). */
   lint?: string[];
-  /** Run the OLM v1 readiness lints (`olmv1-*`); same as `config.olmV1`. */
+  /** Run the OLM v1 readiness lints (`olmv1-*`); same as `config.olmV1`. In browsers, read in the tools' module as `config` and `lint` are (`await initTools()` first). */
   olmV1?: boolean;
   /** Warnings fail the run (`passed` is false); same as `config.denyWarnings`. */
   denyWarnings?: boolean;

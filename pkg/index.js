@@ -105,7 +105,7 @@ function currentResolver() {
 
 function currentTools() {
   if (!onDemand.tools.raw) {
-    throw notLoaded('call `await initTools()` (or `await initResolver()`) first: render, templates, diffs, edits, OperatorGroup checks, RBAC previews, Mermaid, DOT, packageDeps, crdSafety, openCatalog, formatDiagnostics and the lint configuration of validate (config, lint) are in the module it loads');
+    throw notLoaded('call `await initTools()` (or `await initResolver()`) first: render, templates, diffs, edits, OperatorGroup checks, RBAC previews, Mermaid, DOT, packageDeps, crdSafety, openCatalog, formatDiagnostics and the lint configuration of validate (config, lint, olmV1) are in the module it loads');
   }
   return onDemand.tools.raw;
 }

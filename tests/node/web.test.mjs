@@ -175,11 +175,13 @@ test('browsers: the tools load the tools\' module alone; a core Catalog is used 
     const before = error(() => web.toMermaid(catalog, { package: 'aws-neuron-operator' }));
     const configBefore = error(() => web.validate(files, { lint: ['head-not-highest=off'] }));
     const baselineBefore = error(() => web.validate(files, { baseline: files }));
-    const plain = web.validate(files, { lint: [], olmV1: true }).diagnostics.length;
+    const olmV1Before = error(() => web.validate(files, { lint: [], olmV1: true }));
     await web.initTools();
+    const plain = web.validate(files, { lint: [], olmV1: true }).diagnostics.length;
     const out = {
       before,
       configBefore,
+      olmV1Before,
       baselineBefore,
       baseline: web.validate(files, { baseline: files }).diagnostics,
       plain,
@@ -199,6 +201,8 @@ test('browsers: the tools load the tools\' module alone; a core Catalog is used 
   // A lint configuration is read in the tools' module; without one validate stays in the core.
   assert.equal(result.configBefore.code, 'not-initialized');
   assert.match(result.configBefore.message, /initTools\(\)/);
+  // So are OLM v1's lints, which the core module leaves out.
+  assert.equal(result.olmV1Before.code, 'not-initialized');
   // So is a baseline to compare with.
   assert.equal(result.baselineBefore.code, 'not-initialized');
   assert.deepEqual(result.baseline, []);

@@ -9,7 +9,7 @@ use std::ops::Range;
 use super::channel_graph::{ChannelGraph, Prepared};
 use super::edge::entry_version;
 use super::smallest::Smallest;
-use super::upgrade::V0Channel;
+use super::upgrade::{channel_paths, Semantics, V0Channel};
 use crate::diagnostic::{Code, Diagnostic, Location};
 use crate::gotext::{join_counted, quote as q, LIST_CAP};
 use crate::model::{Channel, Entry, Package};
@@ -37,7 +37,7 @@ fn channel(p: &Package, c: &Channel, out: &mut Vec<Diagnostic>) {
     }
     out.extend(head_not_highest(&cx));
     out.extend(deprecated_head(&cx));
-    out.extend(c.entries.iter().filter_map(|e| unreachable_entry(&cx, e)));
+    out.extend(c.entries.iter().enumerate().filter_map(|(i, e)| unreachable_entry(&cx, i, e)));
     let z = ZStreams::new(&cx);
     out.extend((0..c.entries.len()).filter_map(|i| z_stream_gap(&cx, &z, i)));
 }
@@ -123,6 +123,8 @@ fn stranded_entries(cx: &ChannelLint<'_>) -> Vec<Diagnostic> {
         return Vec::new();
     }
     let reasons = v0.stranded_reasons(&cx.prepared.fans);
+    // OLM v1 follows every direct edge: its path from each entry, for what it does instead.
+    let v1 = channel_paths(cx.package, cx.channel, Semantics::V1).unwrap_or_default();
     (0..n)
         .filter(|&i| cx.graph.nodes[i].stranded)
         .map(|i| {
@@ -130,10 +132,14 @@ fn stranded_entries(cx: &ChannelLint<'_>) -> Vec<Diagnostic> {
             let reason = reasons[i].as_deref().unwrap_or_default();
             // A reason naming the upgraders off the chain ("only …") names the entry to edit.
             let fix = if reason.starts_with("only ") { "" } else { "; skip it from an entry on the replaces chain" };
+            let v1 = match v1.get(i).filter(|p| !p.stranded).and_then(|p| p.steps.first()) {
+                Some(s) => format!(" (OLM v1 can, through {})", q(&s.to)),
+                None => " or OLM v1".into(),
+            };
             Diagnostic::warning(
                 Code::StrandedEntry,
                 format!(
-                    "users on {} in channel {} cannot upgrade to the head {} with OLM v0: {reason}{fix}",
+                    "users on {} in channel {} cannot upgrade to the head {} with OLM v0{v1}: {reason}{fix}",
                     q(&e.name.value),
                     cx.quoted,
                     q(cx.graph.head.as_deref().unwrap_or(""))
@@ -152,11 +158,19 @@ fn replaces_skipped(cx: &ChannelLint<'_>, e: &Entry) -> Option<Diagnostic> {
     if target.is_empty() || cx.entry(target).is_none() {
         return None;
     }
-    let skipper = cx.skipped_by.get(target)?;
+    // An entry that skips what it replaces names itself, and its replaces already upgrades the
+    // target's users: the skip is what to drop.
+    let own = e.skips.iter().any(|s| s.value == target);
+    let skipper = if own { e.name.value.as_str() } else { cx.skipped_by.get(target)? };
+    let fix = if own {
+        format!("drop it from the skips of {}", q(skipper))
+    } else {
+        "replace the skipping entry instead".into()
+    };
     Some(Diagnostic::warning(
         Code::ReplacesSkipped,
         format!(
-            "{} replaces {}, which {} skips: opm 1.58 and later stop the replaces chain there, while older opm and OLM v0's channel order walk through it; replace the skipping entry instead",
+            "{} replaces {}, which {} skips: opm 1.58 and later stop the replaces chain there, older opm walks through it, and OLM v0 leaves it out of its order; {fix}",
             q(&e.name.value),
             q(target),
             q(skipper),
@@ -166,7 +180,8 @@ fn replaces_skipped(cx: &ChannelLint<'_>, e: &Entry) -> Option<Diagnostic> {
 }
 
 /// `version-goes-backwards`: an entry should have a higher version than the entry of the channel
-/// it replaces; otherwise upgrading downgrades.
+/// it replaces; otherwise OLM v0 may take users down to it (OLM v1 never takes a lower version:
+/// staying put is a higher candidate).
 fn version_goes_backwards(cx: &ChannelLint<'_>, e: &Entry) -> Option<Diagnostic> {
     let v = cx.version(e)?;
     let r = cx.entry(&e.replaces.value).and_then(|r| cx.version(r))?;
@@ -174,9 +189,10 @@ fn version_goes_backwards(cx: &ChannelLint<'_>, e: &Entry) -> Option<Diagnostic>
         Diagnostic::warning(
             Code::VersionGoesBackwards,
             format!(
-                "{} (version {v}) replaces {} (version {r}), a newer version: upgrading would downgrade",
+                "{} (version {v}) replaces {} (version {r}), a newer version, in channel {}: OLM v0 can downgrade users on {1} to it, OLM v1 never takes it; give {0} a version above {r}, or have it replace an older entry",
                 q(&e.name.value),
-                q(&e.replaces.value)
+                q(&e.replaces.value),
+                cx.quoted
             ),
             cx.at(e, "replaces"),
         )
@@ -185,15 +201,19 @@ fn version_goes_backwards(cx: &ChannelLint<'_>, e: &Entry) -> Option<Diagnostic>
 
 /// `skip-range-covers-nothing`: a valid skipRange should cover the version of some other entry
 /// of the channel. A channel with a single entry is exempt: a head covering pruned versions is
-/// normal.
+/// normal. The fix proposed covers the channel's versions below the entry's, when there are.
 fn skip_range_covers_nothing(cx: &ChannelLint<'_>, i: usize, e: &Entry) -> Option<Diagnostic> {
     e.range().filter(|_| cx.channel.entries.len() > 1)?;
     let covers = cx.prepared.fans.count(i) > 0;
     (!covers).then(|| {
+        let fix = match (cx.lowest, cx.version(e)) {
+            (Some(low), Some(v)) if low < v => format!("make it \">={low} <{v}\" or remove it"),
+            _ => "remove it".into(),
+        };
         Diagnostic::warning(
             Code::SkipRangeCoversNothing,
             format!(
-                "the skipRange {} of {} covers no entry of channel {}",
+                "the skipRange {} of {} covers no entry of channel {}: OLM v0 and v1 upgrade through it only from versions outside the channel; {fix}",
                 q(e.skip_range_text()),
                 q(&e.name.value),
                 cx.quoted
@@ -204,7 +224,8 @@ fn skip_range_covers_nothing(cx: &ChannelLint<'_>, i: usize, e: &Entry) -> Optio
 }
 
 /// `head-not-highest`: the head, which new subscriptions install, should have the highest
-/// version of the channel. The message names the highest entry (the last of equal ones).
+/// version of the channel: OLM v0 installs the head, OLM v1 the highest version. The message
+/// names the highest entry (the last of equal ones).
 fn head_not_highest(cx: &ChannelLint<'_>) -> Option<Diagnostic> {
     let hv = cx.version(cx.head)?;
     let (max, highest) =
@@ -213,7 +234,7 @@ fn head_not_highest(cx: &ChannelLint<'_>) -> Option<Diagnostic> {
         Diagnostic::warning(
             Code::HeadNotHighest,
             format!(
-                "the head of channel {} is {} (version {hv}), but {} has the higher version {max}: new subscriptions get the older one",
+                "the head of channel {} is {} (version {hv}), but {} has the higher version {max}: OLM v0 installs the older head on new subscriptions, OLM v1 installs {2}; give {1} a version above {max}",
                 cx.quoted,
                 q(&cx.head.name.value),
                 q(&highest.name.value),
@@ -224,14 +245,22 @@ fn head_not_highest(cx: &ChannelLint<'_>) -> Option<Diagnostic> {
 }
 
 /// `deprecated-head`: the head should not be deprecated (by `olm.deprecations` or the legacy
-/// `olm.deprecated` property), since new subscriptions install it.
+/// `olm.deprecated` property), since new subscriptions install it: OLM v0 installs a bundle
+/// deprecated by `olm.deprecations` (and never one with the legacy property), OLM v1 prefers the
+/// highest one not deprecated (and ignores the legacy property).
 fn deprecated_head(cx: &ChannelLint<'_>) -> Option<Diagnostic> {
     let name = &cx.head.name.value;
     let msg = cx.graph.node(name).and_then(|n| n.deprecated.as_deref())?;
+    let listed = cx.head.bundle.and_then(|b| cx.package.bundles.get(b)).is_some_and(|b| b.deprecation.is_some());
+    let olm = if listed {
+        "OLM v0 installs it on new subscriptions, OLM v1 installs the highest version not deprecated"
+    } else {
+        "OLM v0 never installs it (olm.deprecated), OLM v1 ignores that property"
+    };
     Some(Diagnostic::warning(
         Code::DeprecatedHead,
         format!(
-            "the head {} of channel {} is deprecated ({msg}): new subscriptions install a deprecated bundle",
+            "the head {} of channel {} is deprecated ({msg}): {olm}; publish a release that replaces {0}",
             q(name),
             cx.quoted
         ),
@@ -241,16 +270,21 @@ fn deprecated_head(cx: &ChannelLint<'_>) -> Option<Diagnostic> {
 
 /// `unreachable-entry`: in a channel of several entries, every entry except the one with the
 /// lowest version should be the target of some edge (replaces, skips or skipRange) from another
-/// entry of the channel; otherwise it can only be installed fresh.
-fn unreachable_entry(cx: &ChannelLint<'_>, e: &Entry) -> Option<Diagnostic> {
+/// entry of the channel; otherwise OLM v0 and v1 only install it fresh. The fix proposed: replace
+/// the entry of the next lower version.
+fn unreachable_entry(cx: &ChannelLint<'_>, i: usize, e: &Entry) -> Option<Diagnostic> {
     let is_lowest = cx.version(e).is_some() && cx.version(e) == cx.lowest;
     if cx.channel.entries.len() <= 1 || is_lowest || cx.targets.contains(&e.name.value) {
         return None;
     }
+    // The entry just below in the version order.
+    let fans = &cx.prepared.fans;
+    let below = fans.position[i].filter(|&p| p > 0).map(|p| &cx.channel.entries[fans.sorted[p - 1]].name.value);
+    let fix = below.map(|b| format!("; have it replace {}, the next lower version", q(b))).unwrap_or_default();
     Some(Diagnostic::warning(
         Code::UnreachableEntry,
         format!(
-            "no earlier version in channel {} upgrades to {}: it can only be installed fresh",
+            "no earlier version in channel {} upgrades to {}: OLM v0 and v1 only install it fresh{fix}",
             cx.quoted,
             q(&e.name.value)
         ),
@@ -343,8 +377,9 @@ fn z_stream_gap(cx: &ChannelLint<'_>, z: &ZStreams<'_>, i: usize) -> Option<Diag
     Some(Diagnostic::warning(
         Code::ZStreamGap,
         format!(
-            "{} does not replace, skip or cover with skipRange the earlier {}.{} patches {}: users on them upgrade one patch at a time (a skipRange like \">={}.{}.0 <{v}\" fixes it)",
+            "{} in channel {} does not replace, skip or cover with skipRange the earlier {}.{} patches {}: users on them upgrade one patch at a time (a skipRange like \">={}.{}.0 <{v}\" fixes it)",
             q(&e.name.value),
+            cx.quoted,
             s.major,
             s.minor,
             join_counted(names, missed, ", "),
@@ -427,7 +462,7 @@ mod tests {
             assert_eq!(
                 got,
                 [format!(
-                    "users on \"foo.v1.0.0\" in channel \"stable\" cannot upgrade to the head \"foo.v2.0.0\" with OLM v0: only {} (and 2 more) upgrade \"foo.v1.0.0\", and OLM v0 never installs them: \"foo.v2.0.0\" skips \"foo.v1.1.1\", so OLM v0 drops it; add \"foo.v1.0.0\" to the skips of \"foo.v2.0.0\"",
+                    "users on \"foo.v1.0.0\" in channel \"stable\" cannot upgrade to the head \"foo.v2.0.0\" with OLM v0 (OLM v1 can, through \"foo.v1.1.12\"): only {} (and 2 more) upgrade \"foo.v1.0.0\", and OLM v0 never installs them: \"foo.v2.0.0\" skips \"foo.v1.1.1\", so OLM v0 drops it; add \"foo.v1.0.0\" to the skips of \"foo.v2.0.0\"",
                     named.join(", ")
                 )]
             );
@@ -447,7 +482,7 @@ mod tests {
         fn an_entry_without_an_olm_v0_path_to_the_head_is_stranded() {
             assert_eq!(
                 warnings(Code::StrandedEntry, REPLACES_WHAT_IT_SKIPS),
-                ["users on \"foo.v1.0.0\" in channel \"stable\" cannot upgrade to the head \"foo.v1.2.0\" with OLM v0: only \"foo.v1.1.0\" upgrades \"foo.v1.0.0\", and OLM v0 never installs it: \"foo.v1.2.0\" skips \"foo.v1.1.0\", so OLM v0 drops it; add \"foo.v1.0.0\" to the skips of \"foo.v1.2.0\""]
+                ["users on \"foo.v1.0.0\" in channel \"stable\" cannot upgrade to the head \"foo.v1.2.0\" with OLM v0 (OLM v1 can, through \"foo.v1.1.0\"): only \"foo.v1.1.0\" upgrades \"foo.v1.0.0\", and OLM v0 never installs it: \"foo.v1.2.0\" skips \"foo.v1.1.0\", so OLM v0 drops it; add \"foo.v1.0.0\" to the skips of \"foo.v1.2.0\""]
             );
         }
 
@@ -471,6 +506,23 @@ mod tests {
         }
 
         #[test]
+        fn when_olm_v1_has_no_path_either_the_message_says_so() {
+            // OLM v1 goes 1.0.0 -> 1.1.0 -> 1.2.0 -> 1.1.0 (1.1.0 skips 1.2.0): a loop; OLM v0's
+            // chain is the head alone.
+            let entries = "
+                - name: foo.v1.0.0
+                - name: foo.v1.1.0
+                  replaces: foo.v1.0.0
+                  skips: [foo.v1.2.0]
+                - name: foo.v1.2.0
+                  replaces: foo.v1.1.0
+                - name: foo.v2.0.0
+            ";
+            let got = warnings(Code::StrandedEntry, entries);
+            assert!(got[0].starts_with("users on \"foo.v1.0.0\" in channel \"stable\" cannot upgrade to the head \"foo.v2.0.0\" with OLM v0 or OLM v1: "), "{got:?}");
+        }
+
+        #[test]
         fn a_skipped_entry_is_not_stranded_when_its_skipper_is_on_the_chain() {
             let entries = "
                 - name: foo.v1.0.0
@@ -491,7 +543,25 @@ mod tests {
         fn replacing_an_entry_that_is_skipped_is_reported() {
             assert_eq!(
                 warnings(Code::ReplacesSkipped, REPLACES_WHAT_IT_SKIPS),
-                ["\"foo.v1.2.0\" replaces \"foo.v1.1.0\", which \"foo.v1.2.0\" skips: opm 1.58 and later stop the replaces chain there, while older opm and OLM v0's channel order walk through it; replace the skipping entry instead"]
+                ["\"foo.v1.2.0\" replaces \"foo.v1.1.0\", which \"foo.v1.2.0\" skips: opm 1.58 and later stop the replaces chain there, older opm walks through it, and OLM v0 leaves it out of its order; drop it from the skips of \"foo.v1.2.0\""]
+            );
+        }
+
+        #[test]
+        fn replacing_an_entry_another_entry_skips_asks_to_replace_the_skipping_entry() {
+            let entries = "
+                - name: foo.v1.0.0
+                - name: foo.v1.1.0
+                  replaces: foo.v1.0.0
+                - name: foo.v1.2.0
+                  replaces: foo.v1.1.0
+                - name: foo.v1.3.0
+                  replaces: foo.v1.2.0
+                  skips: [foo.v1.1.0]
+            ";
+            assert_eq!(
+                warnings(Code::ReplacesSkipped, entries),
+                ["\"foo.v1.2.0\" replaces \"foo.v1.1.0\", which \"foo.v1.3.0\" skips: opm 1.58 and later stop the replaces chain there, older opm walks through it, and OLM v0 leaves it out of its order; replace the skipping entry instead"]
             );
         }
 
@@ -521,7 +591,7 @@ mod tests {
             ";
             assert_eq!(
                 warnings(Code::VersionGoesBackwards, entries),
-                ["\"foo.v0.9.0\" (version 0.9.0) replaces \"foo.v1.0.0\" (version 1.0.0), a newer version: upgrading would downgrade"]
+                ["\"foo.v0.9.0\" (version 0.9.0) replaces \"foo.v1.0.0\" (version 1.0.0), a newer version, in channel \"stable\": OLM v0 can downgrade users on \"foo.v1.0.0\" to it, OLM v1 never takes it; give \"foo.v0.9.0\" a version above 1.0.0, or have it replace an older entry"]
             );
         }
 
@@ -544,7 +614,7 @@ mod tests {
             ";
             assert_eq!(
                 warnings(Code::SkipRangeCoversNothing, entries),
-                ["the skipRange \">=2.0.0 <2.1.0\" of \"foo.v1.1.0\" covers no entry of channel \"stable\""]
+                ["the skipRange \">=2.0.0 <2.1.0\" of \"foo.v1.1.0\" covers no entry of channel \"stable\": OLM v0 and v1 upgrade through it only from versions outside the channel; make it \">=1.0.0 <1.1.0\" or remove it"]
             );
         }
 
@@ -582,7 +652,7 @@ mod tests {
             ";
             assert_eq!(
                 warnings(Code::HeadNotHighest, entries),
-                ["the head of channel \"stable\" is \"foo.v1.5.0\" (version 1.5.0), but \"foo.v2.0.0\" has the higher version 2.0.0: new subscriptions get the older one"]
+                ["the head of channel \"stable\" is \"foo.v1.5.0\" (version 1.5.0), but \"foo.v2.0.0\" has the higher version 2.0.0: OLM v0 installs the older head on new subscriptions, OLM v1 installs \"foo.v2.0.0\"; give \"foo.v1.5.0\" a version above 2.0.0"]
             );
         }
 
@@ -600,14 +670,15 @@ mod tests {
             let m = TestCatalog::new().channel("stable", CHAIN).deprecate_bundle("foo.v1.2.0", "use 1.3").build();
             assert_eq!(
                 of(Code::DeprecatedHead, &m),
-                ["the head \"foo.v1.2.0\" of channel \"stable\" is deprecated (use 1.3): new subscriptions install a deprecated bundle"]
+                ["the head \"foo.v1.2.0\" of channel \"stable\" is deprecated (use 1.3): OLM v0 installs it on new subscriptions, OLM v1 installs the highest version not deprecated; publish a release that replaces \"foo.v1.2.0\""]
             );
         }
 
         #[test]
         fn a_head_with_the_legacy_olm_deprecated_property_is_reported() {
             let m = TestCatalog::new().channel("stable", CHAIN).olm_deprecated("foo.v1.2.0").build();
-            assert_eq!(of(Code::DeprecatedHead, &m).len(), 1);
+            let got = of(Code::DeprecatedHead, &m);
+            assert!(got[0].contains(": OLM v0 never installs it (olm.deprecated), OLM v1 ignores that property; publish a release that replaces \"foo.v1.2.0\""), "{got:?}");
         }
 
         #[test]
@@ -632,7 +703,7 @@ mod tests {
             ";
             assert_eq!(
                 warnings(Code::UnreachableEntry, entries),
-                ["no earlier version in channel \"stable\" upgrades to \"foo.v1.1.0\": it can only be installed fresh"]
+                ["no earlier version in channel \"stable\" upgrades to \"foo.v1.1.0\": OLM v0 and v1 only install it fresh; have it replace \"foo.v1.0.0\", the next lower version"]
             );
         }
 
@@ -656,7 +727,7 @@ mod tests {
             ";
             assert_eq!(
                 warnings(Code::ZStreamGap, entries),
-                ["\"foo.v1.0.2\" does not replace, skip or cover with skipRange the earlier 1.0 patches \"foo.v1.0.0\": users on them upgrade one patch at a time (a skipRange like \">=1.0.0 <1.0.2\" fixes it)"]
+                ["\"foo.v1.0.2\" in channel \"stable\" does not replace, skip or cover with skipRange the earlier 1.0 patches \"foo.v1.0.0\": users on them upgrade one patch at a time (a skipRange like \">=1.0.0 <1.0.2\" fixes it)"]
             );
         }
 
@@ -691,8 +762,8 @@ mod tests {
             assert_eq!(warnings(Code::StrandedEntry, entries).len(), 1);
             let got = warnings(Code::ZStreamGap, entries);
             assert_eq!(got.len(), 2, "{got:?}");
-            assert!(got[0].starts_with("\"foo.v1.0.2\" does not replace, skip or cover with skipRange the earlier 1.0 patches \"foo.v1.0.1\":"), "{got:?}");
-            assert!(got[1].starts_with("\"foo.v1.0.4\" does not replace, skip or cover with skipRange the earlier 1.0 patches \"foo.v1.0.1\", \"foo.v1.0.2\":"), "{got:?}");
+            assert!(got[0].starts_with("\"foo.v1.0.2\" in channel \"stable\" does not replace, skip or cover with skipRange the earlier 1.0 patches \"foo.v1.0.1\":"), "{got:?}");
+            assert!(got[1].starts_with("\"foo.v1.0.4\" in channel \"stable\" does not replace, skip or cover with skipRange the earlier 1.0 patches \"foo.v1.0.1\", \"foo.v1.0.2\":"), "{got:?}");
         }
 
         #[test]

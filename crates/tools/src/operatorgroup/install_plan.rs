@@ -143,14 +143,20 @@ fn lints(
     if let Err(e) = modes {
         out.push(warn(
             Code::OperatorgroupDuplicateInstallModes,
-            format!("OLM fails this CSV under every OperatorGroup (InvalidInstallModes): {e}"),
+            format!("OLM fails this CSV under every OperatorGroup (InvalidInstallModes): {e}; list each type once"),
         ));
     }
     for t in flags.unknown_types() {
+        // A known type spelled in another case is named as the fix.
+        let fix = InstallModeType::ALL
+            .into_iter()
+            .find(|m| m.as_str().eq_ignore_ascii_case(t))
+            .map(|m| format!(": write it {}", crate::gotext::quote(m.as_str())))
+            .unwrap_or_default();
         out.push(warn(
             Code::OperatorgroupUnknownInstallMode,
             format!(
-                "install mode type {} is none of OwnNamespace, SingleNamespace, MultiNamespace, AllNamespaces (types are case-sensitive); OLM ignores it",
+                "install mode type {} is none of OwnNamespace, SingleNamespace, MultiNamespace, AllNamespaces (types are case-sensitive); OLM ignores it{fix}",
                 crate::gotext::quote(t)
             ),
         ));
@@ -221,8 +227,19 @@ mod tests {
             codes(&plan(&[("AllNamespaces", true), ("allNamespaces", true)])),
             ["operatorgroup-unknown-install-mode"]
         );
+        let messages = |p: InstallPlan| p.diagnostics.into_iter().map(|d| d.message).collect::<Vec<_>>();
+        // A known type in another case: the message gives its spelling; another name gets none
+        // (in the order of the types' names).
+        assert_eq!(
+            messages(plan(&[("AllNamespaces", true), ("allNamespaces", true), ("Cluster", true)])),
+            [
+                "install mode type \"Cluster\" is none of OwnNamespace, SingleNamespace, MultiNamespace, AllNamespaces (types are case-sensitive); OLM ignores it",
+                "install mode type \"allNamespaces\" is none of OwnNamespace, SingleNamespace, MultiNamespace, AllNamespaces (types are case-sensitive); OLM ignores it: write it \"AllNamespaces\"",
+            ]
+        );
         let dup = plan(&[("AllNamespaces", true), ("AllNamespaces", false)]);
         assert_eq!(codes(&dup), ["operatorgroup-duplicate-install-modes"]);
+        assert!(dup.diagnostics[0].message.ends_with("; list each type once"), "{:?}", dup.diagnostics);
         assert!(dup.watches.iter().all(|w| !w.supported));
         assert!(dup.install_modes[3].supported, "the first entry is shown");
     }

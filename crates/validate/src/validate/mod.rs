@@ -10,7 +10,9 @@ mod session;
 pub use crate::lint_config::{default_level, Level, LintConfig, SettingError};
 pub use config::{apply_levels, only_new, PackageIndex, Subject};
 /// opm's error tree text and OLM v1's readiness lints (crates/lints, compiled for size).
-use olm_catalog_lints::{error_tree, olm_v1};
+use olm_catalog_lints::error_tree;
+#[cfg(feature = "olm-v1-lints")]
+use olm_catalog_lints::olm_v1;
 pub use session::Session;
 
 use serde::Serialize;
@@ -131,6 +133,9 @@ fn check_package(p: &model::Package, options: &Options) -> (ErrorTree, Vec<Diagn
     if options.lints {
         lints.extend(lint::package(p));
         lints.extend(crate::graph::lint::package(p));
+        // Without the feature (the browsers' core, which reads no lint configuration, so never
+        // asks for them) OLM v1's lints are left out of the module.
+        #[cfg(feature = "olm-v1-lints")]
         if options.config.olm_v1 {
             lints.extend(olm_v1::package(p));
         }

@@ -19,16 +19,17 @@ use crate::{region, ALLOCATOR, REGION_BYTES_PER_INPUT_BYTE, REGION_MIN_BYTES};
 /// "WebAssembly size").
 fn lint_config_from_js(options: &JsValue) -> Result<LintConfig, JsValue> {
     let get = |k: &str| js_sys::Reflect::get(options, &k.into()).ok().filter(|v| !v.is_undefined() && !v.is_null());
-    let mut config = read_lint_settings(get("config"), get("lint"))?;
+    let olm_v1 = get("olmV1").and_then(|v| v.as_bool()).unwrap_or(false);
+    let mut config = read_lint_settings(get("config"), get("lint"), olm_v1)?;
     // As `merge` does with the flags (no merge here: the core module has no map to merge).
-    config.olm_v1 |= get("olmV1").and_then(|v| v.as_bool()).unwrap_or(false);
+    config.olm_v1 |= olm_v1;
     config.deny_warnings |= get("denyWarnings").and_then(|v| v.as_bool()).unwrap_or(false);
     Ok(config)
 }
 
 /// `config`, then `lint` over it.
 #[cfg(feature = "tools")]
-fn read_lint_settings(config_value: Option<JsValue>, lint: Option<JsValue>) -> Result<LintConfig, JsValue> {
+fn read_lint_settings(config_value: Option<JsValue>, lint: Option<JsValue>, _: bool) -> Result<LintConfig, JsValue> {
     let mut config = LintConfig::default();
     if let Some(c) = config_value {
         let text = match c.as_string() {
@@ -52,15 +53,20 @@ fn read_lint_settings(config_value: Option<JsValue>, lint: Option<JsValue>) -> R
     Ok(config)
 }
 
-/// Without `tools` (the browsers' core and resolver modules) no configuration is read: the
-/// façade sends such a call to the tools' module.
+/// Without `tools` (the browsers' core and resolver modules) no configuration is read, and OLM
+/// v1's lints (`olmV1`) are not in the module (`olm-catalog-validate`'s feature `olm-v1-lints`):
+/// the façade sends such a call to the tools' module.
 #[cfg(not(feature = "tools"))]
-fn read_lint_settings(config_value: Option<JsValue>, lint: Option<JsValue>) -> Result<LintConfig, JsValue> {
+fn read_lint_settings(
+    config_value: Option<JsValue>,
+    lint: Option<JsValue>,
+    olm_v1: bool,
+) -> Result<LintConfig, JsValue> {
     let empty = lint.as_ref().is_none_or(|l| js_sys::Array::is_array(l) && js_sys::Array::from(l).length() == 0);
-    if config_value.is_some() || !empty {
+    if config_value.is_some() || !empty || olm_v1 {
         return Err(js_error(
             "not-initialized",
-            "validate's `config` and `lint` options are read by the tools' module: call `await initTools()` first",
+            "validate's `config`, `lint` and `olmV1` options are read by the tools' module: call `await initTools()` first",
             None,
         ));
     }
