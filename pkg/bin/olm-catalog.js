@@ -113,6 +113,32 @@ async function readOneImage(arg, options) {
   images.set(arg, image);
 }
 
+/**
+ * A catalog `path` of a problem or check file in `base`, as the native CLI reads it: an image's
+ * file or folder relative to `base`, a registry reference as it is, else a path relative to `base`.
+ */
+function problemCatalog(base, p) {
+  const relative = (f) => (isAbsolute(f) ? f : join(base, f));
+  const t = /^(oci|oci-archive|docker-archive):/.test(p) ? imageTransport(p) : undefined;
+  if (t && !(t.transport === 'docker-archive' && t.path === '-')) {
+    return `${t.transport}:${relative(t.path)}${t.tag === undefined ? '' : `:${t.tag}`}`;
+  }
+  if (t || (!existsSync(relative(p)) && imageTransport(p) !== undefined)) return p;
+  return relative(p);
+}
+
+/** The catalogs a `resolve` problem or `operatorgroup` check file names (none if it cannot be read: the command says why). */
+function problemCatalogs(cmd, file) {
+  let json;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return [];
+  }
+  const paths = cmd === 'resolve' ? (Array.isArray(json?.catalogs) ? json.catalogs.map((c) => c?.path) : []) : [json?.path];
+  return paths.filter((p) => typeof p === 'string').map((p) => problemCatalog(dirname(file), p));
+}
+
 /** A catalog's files: an image's (read by `readImages`), or a path's. */
 function readInput(p) {
   return images.get(p)?.files ?? readCatalog(p);
@@ -301,11 +327,11 @@ function cmdResolve(argv, out) {
   } catch (e) {
     throw new Error(`${file}: ${e.message}`);
   }
-  // Catalogs given as `path` (an FBC directory relative to the problem file) are loaded.
+  // Catalogs given as `path` (an FBC directory or image relative to the problem file, or a registry reference) are loaded.
   const loaded = [];
   problem.catalogs = (problem.catalogs ?? []).map((c) => {
     if (typeof c?.path !== 'string') return c;
-    const catalog = loadCatalog(readCatalog(resolvePath(dirname(file), c.path)));
+    const catalog = loadCatalog(readInput(problemCatalog(dirname(file), c.path)));
     loaded.push(catalog);
     const { path: _path, ...rest } = c;
     return { ...rest, catalog };
@@ -348,12 +374,12 @@ function cmdOperatorgroup(argv, out) {
   }
   if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new Error(`${file}: not an operatorgroup check`);
   const check = Object.fromEntries(CHECK_FIELDS.filter((k) => k in json).map((k) => [k, json[k]]));
-  // A catalog `path` is relative to the check file.
+  // A catalog `path` (a directory or an image) is relative to the check file; a registry reference is as it is.
   let catalog;
   if (json.path !== undefined && json.path !== null) {
-    const path = isAbsolute(json.path) ? json.path : join(dirname(file), json.path);
+    const path = problemCatalog(dirname(file), json.path);
     try {
-      catalog = loadCatalog(readCatalog(path));
+      catalog = loadCatalog(readInput(path));
     } catch (e) {
       throw new Error(`${file}: ${path}: ${e.message}`);
     }
@@ -608,6 +634,11 @@ async function main(argv) {
     const [cmd, ...rest] = args;
     imageOpts = options;
     await readImages(rest, options);
+    // The images a problem or check file names as its catalogs.
+    if (cmd === 'resolve' || cmd === 'operatorgroup') {
+      const [file] = parseArgs(rest, ['format']).positional;
+      if (file !== undefined) await readImages(problemCatalogs(cmd, file), options);
+    }
     if (cmd === 'validate') code = cmdValidate(rest, out);
     else if (cmd === 'graph') code = cmdGraph(rest, out);
     else if (cmd === 'diff') code = cmdDiff(rest, out);

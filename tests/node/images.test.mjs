@@ -350,6 +350,43 @@ function templateNaming(file, image, rendered) {
   return at(file);
 }
 
+test('resolve and operatorgroup: catalogs named in problem and check files as images, read by the Node CLI as by the native CLI', () => {
+  mkdirSync(at('problems'), { recursive: true });
+  const registryCat = `${anonymous}/cat:v1`;
+  const catalog = (name, path) => ({ name, namespace: 'operators', priority: 0, path });
+  const subscription = (name, pkg, from) => ({ name, package: pkg, channel: '', catalog: from, catalogNamespace: 'operators' });
+  const problem = at('problems/resolve.json');
+  writeFileSync(problem, JSON.stringify({
+    namespace: 'operators',
+    // A registry reference as it is; a layout and an archive relative to the problem file.
+    catalogs: [catalog('registry', registryCat), catalog('layout', 'oci:../layout:cat'), catalog('archive', 'oci-archive:../cat.tar')],
+    subscriptions: [subscription('metallb', 'metallb-operator', 'registry'), subscription('nfd', 'nfd', 'layout'), subscription('ptp', 'ptp-operator', 'archive')],
+  }));
+  const check = (path) => ({ path, package: 'metallb-operator', bundle: 'metallb-operator.v4.17.0-202409101036', operatorNamespace: 'operators', targetNamespaces: [''] });
+  writeFileSync(at('problems/registry-check.json'), JSON.stringify(check(registryCat)));
+  writeFileSync(at('problems/layout-check.json'), JSON.stringify(check('docker-archive:../docker.tar')));
+  const env = { ...isolated(), CONTAINERS_REGISTRIES_CONF: at('registries.conf') };
+  const runs = [
+    ['resolve', problem, '--format', 'json'], ['resolve', problem],
+    ['operatorgroup', at('problems/registry-check.json'), '--format', 'json'], ['operatorgroup', at('problems/layout-check.json')],
+  ];
+  for (const args of runs) {
+    const nat = run(native, [...args, '--no-cache'], env);
+    const node = run(cli, [...args, '--no-cache'], env);
+    assert.equal(nat.code, 0, `${args.join(' ')}: ${nat.err}`);
+    assert.equal(node.code, nat.code, node.err);
+    assert.equal(node.out, nat.out);
+    assert.equal(node.err, nat.err);
+  }
+  const installed = JSON.parse(run(cli, [...runs[0], '--no-cache'], env).out).install.map((b) => `${b.catalog}/${b.package}`);
+  assert.deepEqual(installed.sort(), ['archive/ptp-operator', 'layout/nfd', 'registry/metallb-operator']);
+  // A problem naming a tag the registry does not have: exit code 2, the reference named.
+  writeFileSync(at('problems/missing.json'), JSON.stringify({ namespace: 'operators', catalogs: [catalog('registry', `${anonymous}/cat:missing`)], subscriptions: [] }));
+  const missing = run(cli, ['resolve', at('problems/missing.json'), '--no-cache'], env);
+  assert.equal(missing.code, 2);
+  assert.match(missing.err, /cat:missing.*HTTP 404/);
+});
+
 test('template: a bundle image missing from --bundles is pulled, by the Node CLI as by the native CLI', () => {
   const image = `${anonymous}/bundle:v1`;
   const template = templateNaming('pulled.yaml', image, nodeCli(['render', image]).out);
