@@ -23,7 +23,7 @@ const USAGE = `usage:
   olm-catalog deps PATH --package P [--format text|json] [--heads-only]
 A PATH may be an image: oci:DIR[:TAG], oci-archive:FILE[:TAG], docker-archive:FILE (- for stdin),
 docker://REF or REGISTRY/REPO[:TAG|@DIGEST]; image options (any command):
-  [--platform OS/ARCH[/VARIANT]] [--authfile FILE] [--tls-verify=false (plain HTTP)] [--no-cache] [--offline] [--verbose]
+  [--platform OS/ARCH[/VARIANT]] [--authfile FILE] [--cert-dir DIR] [--tls-verify=false (TLS unchecked, or plain HTTP)] [--no-cache] [--offline] [--verbose]
 A template's bundle images missing from --bundles are pulled (--offline: from the cache only).`;
 
 const REPORT_FORMATS = ['sarif', 'github', 'markdown', 'junit'];
@@ -73,13 +73,13 @@ function imageOptions(argv) {
     if (name === 'verbose') options.verbose = true;
     else if (name === 'offline') options.offline = true;
     else if (name === 'no-cache') options.noCache = true;
-    else if (['platform', 'authfile', 'tls-verify'].includes(name)) {
+    else if (['platform', 'authfile', 'tls-verify', 'cert-dir'].includes(name)) {
       const value = inline ?? argv[++i];
       if (value === undefined) throw new UsageError(`--${name} needs a value`);
       if (name === 'tls-verify') {
         if (!['true', 'false'].includes(value)) throw new UsageError(`invalid --tls-verify ${value}`);
         options.tlsVerify = value === 'true';
-      } else options[name] = value;
+      } else options[name === 'cert-dir' ? 'certDir' : name] = value;
     } else rest.push(argv[i]);
   }
   return { options, rest };

@@ -536,9 +536,59 @@ test('retries: 503 and 429 answered again with backoff, a dropped blob read on f
   });
   await new Promise((ok) => stalling.listen(0, '127.0.0.1', ok));
   after(() => { stalling.closeAllConnections(); stalling.close(); });
-  const pulled = await olm.pullImage(`127.0.0.1:${stalling.address().port}/cat:v1`, { timeout: 300, backoff: 10 });
+  const pulled = await olm.pullImage(`127.0.0.1:${stalling.address().port}/cat:v1`, { timeout: 300, backoff: 10, insecure: true });
   assert.equal(olm.readImage(pulled.files, { tag: pulled.tag }).kind, 'catalog');
   assert.ok(calls >= 2);
+});
+
+/** A test CA and a certificate for 127.0.0.1 it signs (openssl), in `dir`: `ca.crt`, `tls.crt`, `tls.key`, and `certs/ca.crt`. */
+function testCa(dir) {
+  mkdirSync(join(dir, 'certs'), { recursive: true });
+  const f = (n) => join(dir, n);
+  sh('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', f('ca.key'), '-out', f('ca.crt'), '-subj', '/CN=olm-test-ca', '-days', '2']);
+  sh('openssl', ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', f('tls.key'), '-out', f('tls.csr'), '-subj', '/CN=127.0.0.1']);
+  writeFileSync(f('ext.cnf'), 'subjectAltName=IP:127.0.0.1\n');
+  sh('openssl', ['x509', '-req', '-in', f('tls.csr'), '-CA', f('ca.crt'), '-CAkey', f('ca.key'), '-CAcreateserial', '-out', f('tls.crt'), '-extfile', f('ext.cnf'), '-days', '2']);
+  writeFileSync(f('certs/ca.crt'), readFileSync(f('ca.crt')));
+  return f;
+}
+
+test('TLS: checked against the CA of certs.d or --cert-dir, unchecked with --tls-verify=false or registries.conf insecure, as the native CLI does', async () => {
+  const f = testCa(at('tls'));
+  const addr = await registry('tls', `  tls:\n    certificate: ${f('tls.crt')}\n    key: ${f('tls.key')}\n`, 'tls-data');
+  skopeo(`oci:${at('layout')}:cat`, `docker://${addr}/olm/cat:v1`, ['--dest-cert-dir', f('certs')]);
+  writeFileSync(f('empty.conf'), '');
+  writeFileSync(f('insecure.conf'), insecureConf(addr));
+  const env = { ...isolated(), CONTAINERS_REGISTRIES_CONF: f('empty.conf') };
+  const args = ['validate', `${addr}/olm/cat:v1`, '--format', 'json', '--no-cache'];
+  const expected = cut(nodeCli(['validate', `${anonymous}/cat:v1`, '--format', 'json']).out);
+  const both = (extra, more = {}) => {
+    const node = run(cli, [...args, ...extra], { ...env, ...more });
+    const nat = run(native, [...args, ...extra], { ...env, ...more });
+    assert.equal(node.code, nat.code, `${extra.join(' ')}: ${node.err} / ${nat.err}`);
+    assert.equal(node.out, nat.out);
+    return node;
+  };
+  // The test CA is no public root: refused by both.
+  const refused = both([]);
+  assert.equal(refused.code, 2);
+  assert.match(refused.err, /certificate/i);
+  assert.deepEqual(cut(both(['--cert-dir', f('certs')]).out), expected);
+  assert.deepEqual(cut(both(['--tls-verify=false']).out), expected);
+  assert.deepEqual(cut(both([], { CONTAINERS_REGISTRIES_CONF: f('insecure.conf') }).out), expected);
+  // The CA in the user's certs.d/HOST.
+  const certsD = at(`home/.config/containers/certs.d/${addr}`);
+  mkdirSync(certsD, { recursive: true });
+  writeFileSync(join(certsD, 'ca.crt'), readFileSync(f('ca.crt')));
+  try {
+    assert.deepEqual(cut(both([]).out), expected);
+    // --cert-dir replaces certs.d: a folder without the CA is refused.
+    assert.equal(both(['--cert-dir', at('tls-no-ca')]).code, 2);
+  } finally {
+    rmSync(at('home/.config/containers/certs.d'), { recursive: true, force: true });
+  }
+  assert.deepEqual(olm.registryCertificates(addr, f('certs')), [readFileSync(f('ca.crt'), 'utf8')]);
+  assert.deepEqual(olm.registryCertificates(addr), []);
 });
 
 test('registryEndpoints reads registries.conf entries as containers/image does', () => {
