@@ -243,6 +243,8 @@ test('the JS registry client reads an anonymous registry as the native CLI does'
   const nat = run(native, ['validate', reference, '--format', 'json', '--no-cache'], { HOME: at('home'), CONTAINERS_REGISTRIES_CONF: at('registries.conf') });
   assert.equal(node.code, nat.code, node.err);
   assert.equal(node.out, nat.out);
+  // --tls-verify=false: a registry with no HTTPS answer is read over plain HTTP, by both (as containers/image does).
+  assert.equal(run(native, ['validate', reference, '--format', 'json', '--no-cache', '--tls-verify=false'], isolated()).out, nat.out);
   assert.deepEqual(cut(node.out), cut(run(cli, ['validate', catalogDir, '--format', 'json']).out.replaceAll(`${catalogDir}/`, '')));
   // By digest, and a bundle image with its reference as its image.
   const digest = JSON.parse(node.out).diagnostics[0].file.match(/@(sha256:[0-9a-f]{64}):/)[1];
