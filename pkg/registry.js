@@ -356,9 +356,10 @@ async function topManifest(ref, endpoints, blobs, options) {
  * Options: `fetch` (default the global one), `credentials` `{username, password}` or a function
  * of `(registry, repository)` giving them (for a basic challenge, or sent to the token realm),
  * `insecure` (every registry as registries.conf's `insecure` reads one: HTTPS first, unverified
- * where the `fetch` takes an `insecure` init field as the Node one does, else plain HTTP), `platform`, `endpoints` (where to read the repository from, in
- * order: `[{registry, repository, insecure}]`, as registries.conf's mirrors and location give
- * them; default the reference's own), `cache` (`{get(digest), put(digest, bytes)}`, async: a
+ * where the `fetch` takes an `insecure` init field as the Node one does, else plain HTTP),
+ * `platform`, `endpoints` (where to read the repository from, in order:
+ * `[{registry, repository, insecure}]`, as registries.conf's mirrors and location give them;
+ * default the reference's own), `cache` (`{get(digest), put(digest, bytes)}`, async: a
  * content-addressed store that checks digests), `offline` (the cache alone), `timeout` (ms of
  * silence before a request is abandoned, default 30000), `attempts` (per request, default 4) and
  * `backoff` (ms before the second attempt, doubled after each, default 250).
