@@ -395,7 +395,7 @@ export declare function looksLikeReference(s: string): boolean;
 export interface RegistryEndpoint {
   registry: string;
   repository: string;
-  /** Plain HTTP (registries.conf's `insecure`). */
+  /** registries.conf's `insecure`: HTTPS unchecked where the `fetch` can (Node's), else plain HTTP. */
   insecure: boolean;
 }
 /** A registry's user name and password (or token). */
@@ -414,7 +414,7 @@ export interface PullImageOptions {
   fetch?: typeof fetch;
   /** Sent on a basic challenge, and to a bearer challenge's token realm; a function is asked per endpoint. */
   credentials?: RegistryCredentials | ((registry: string, repository: string) => RegistryCredentials | undefined | Promise<RegistryCredentials | undefined>);
-  /** Plain HTTP instead of HTTPS for every endpoint (default: for insecure endpoints and `localhost`, `127.0.0.0/8`, `[::1]`, as Docker does). */
+  /** Every endpoint insecure: HTTPS unchecked where the `fetch` takes an `insecure` init field (Node's `tlsFetch`), else plain HTTP; found once per host. */
   insecure?: boolean;
   /** `os/arch[/variant]` picked from an image index (default `linux/amd64`, else the first). */
   platform?: string;
@@ -481,13 +481,27 @@ export declare function registryEndpoints(entries: RegistriesConfEntry[], regist
 export declare function diskCache(root: string): BlobCache;
 /** Node only: `$XDG_CACHE_HOME/olm-catalog`, else `~/.cache/olm-catalog`. */
 export declare function defaultCacheRoot(): string;
+/**
+ * Node only: the CA certificates (PEM text) `registry` (`HOST[:PORT]`) is checked against: every
+ * `*.crt` of `certDir` when given, else of the first of `~/.config/containers/certs.d/HOST`,
+ * `/etc/containers/certs.d/HOST`, `/etc/docker/certs.d/HOST` that exists.
+ */
+export declare function registryCertificates(registry: string, certDir?: string): string[];
+/**
+ * Node only: a `fetch` for `pullImage` over node:https, each host checked against the public roots
+ * and its `registryCertificates`, or unchecked when `tlsVerify` is false or the request is to an
+ * insecure registry.
+ */
+export declare function tlsFetch(options?: { tlsVerify?: boolean; certDir?: string }): typeof fetch;
 /** Node only: options of `readImageReference`. */
 export interface ImageReferenceOptions {
   platform?: string;
   /** The auth file to read credentials from (default: `REGISTRY_AUTH_FILE`, then podman's and docker's files). */
   authfile?: string;
-  /** `false`: plain HTTP. */
+  /** `false`: TLS unchecked (else plain HTTP where HTTPS gets no answer). */
   tlsVerify?: boolean;
+  /** The CA certificates (`*.crt`) of every registry, instead of each one's `certs.d/HOST` (`--cert-dir`). */
+  certDir?: string;
   /** Read and keep nothing in the cache (`defaultCacheRoot()`). */
   noCache?: boolean;
   /** The cache alone: no network. */

@@ -4,10 +4,10 @@ import { basename, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { makeApi } from './core.js';
 import { looksLikeReference, parseReference, pullImage } from './registry.js';
-import { defaultCacheRoot, diskCache, loadRegistriesConf, registryCredentials, registryEndpoints } from './registry-node.js';
+import { defaultCacheRoot, diskCache, loadRegistriesConf, registryCredentials, registryCertificates, registryEndpoints, tlsFetch } from './registry-node.js';
 
 export { looksLikeReference, parseReference, pullImage };
-export { registryCredentials, loadRegistriesConf, registryEndpoints, diskCache, defaultCacheRoot };
+export { registryCredentials, loadRegistriesConf, registryEndpoints, diskCache, defaultCacheRoot, registryCertificates, tlsFetch };
 
 const require = createRequire(import.meta.url);
 const path = require.resolve('./dist/node-full/olm_catalog.js');
@@ -79,8 +79,10 @@ export function imageTransport(arg) {
 /**
  * Read an image named as on the command line (see `imageTransport`) through `readImage`: from disk,
  * or from its registry (`pullImage`: credentials from the auth files, endpoints from
- * registries.conf, blobs through the cache). Options: `platform`, `authfile`, `tlsVerify` (`false`:
- * plain HTTP), `noCache`, `offline` (the cache alone), `fetch`. Returns readImage's result, `name`,
+ * registries.conf, blobs through the cache, TLS checked against `certs.d/HOST`'s CA certificates).
+ * Options: `platform`, `authfile`, `tlsVerify` (`false`: TLS unchecked, else plain HTTP),
+ * `certDir` (the CA certificates of every registry, instead of `certs.d`), `noCache`, `offline`
+ * (the cache alone), `fetch` (instead of the node:https one). Returns readImage's result, `name`,
  * how findings name its files (`REF@DIGEST:/configs`, or `REF@DIGEST:` for a bundle), and for a
  * registry image `repository`, the one it was read from.
  */
@@ -94,7 +96,8 @@ export async function readImageReference(arg, options = {}) {
   else if (t.transport === 'docker') {
     const ref = parseReference(t.reference);
     const pulled = await pullImage(t.reference, {
-      fetch: options.fetch, platform: options.platform, insecure: options.tlsVerify === false ? true : undefined,
+      fetch: options.fetch ?? tlsFetch({ tlsVerify: options.tlsVerify !== false, certDir: options.certDir }),
+      platform: options.platform, insecure: options.tlsVerify === false,
       credentials: (registry, repository) => registryCredentials(registry, repository, options.authfile),
       endpoints: registryEndpoints(await loadRegistriesConf(), ref.registry, ref.repository, ref.digest !== undefined),
       cache: options.noCache ? undefined : diskCache(defaultCacheRoot()),

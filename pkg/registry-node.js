@@ -4,12 +4,18 @@
 // `~/.docker/config.json`; `auths`, `credHelpers`/`credsStore` through `docker-credential-*`),
 // registries.conf (v2 and its `.d` drop-ins: location rewrites, mirrors in order, `insecure`,
 // `blocked`), and the content-addressed cache under `$XDG_CACHE_HOME/olm-catalog` that the native
-// CLI shares (`blobs/sha256/HEX`, verified when read and written). Browsers have none of these.
+// CLI shares (`blobs/sha256/HEX`, verified when read and written), and a `fetch` over node:https
+// that checks each registry against the CA certificates of `certs.d/HOST` or `--cert-dir`, or
+// not at all when asked (the global fetch cannot take a CA per request). Browsers have none of these.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { rootCertificates } from 'node:tls';
 
 const home = () => process.env.HOME ?? homedir();
 
@@ -197,5 +203,62 @@ export function diskCache(root) {
         throw new Error(`cache ${dir}: ${e.message}`);
       }
     },
+  };
+}
+
+/**
+ * The CA certificates (PEM text) `registry` (`HOST[:PORT]`) is checked against, as containers-image
+ * finds them: every `*.crt` of `certDir` (`--cert-dir`) when given, else of the first of
+ * `$HOME/.config/containers/certs.d/HOST`, `/etc/containers/certs.d/HOST`, `/etc/docker/certs.d/HOST`
+ * that exists; none: the public roots alone.
+ */
+export function registryCertificates(registry, certDir) {
+  const dirs = certDir ? [certDir] : [join(home(), '.config/containers/certs.d', registry), join('/etc/containers/certs.d', registry), join('/etc/docker/certs.d', registry)];
+  const dir = dirs.find((d) => existsSync(d) && statSync(d).isDirectory());
+  if (!dir) return [];
+  return readdirSync(dir).filter((f) => f.endsWith('.crt')).sort().map((f) => readFileSync(join(dir, f), 'utf8'));
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * A `fetch` for pullImage over node:https: each host checked against the public roots and its
+ * `registryCertificates` (`certDir`: `--cert-dir`), or not checked when `tlsVerify` is false or
+ * the request's init has `insecure` (an insecure registry). Follows up to 5 redirects, dropping
+ * the authorization header on the way to another origin.
+ */
+export function tlsFetch({ tlsVerify = true, certDir } = {}) {
+  const cas = new Map();
+  const tlsFor = (host, insecure) => {
+    if (!tlsVerify || insecure) return { rejectUnauthorized: false };
+    if (!cas.has(host)) {
+      const own = registryCertificates(host, certDir);
+      cas.set(host, own.length ? { ca: [...rootCertificates, ...own] } : {});
+    }
+    return cas.get(host);
+  };
+  return async (url, init = {}) => {
+    let target = new URL(url);
+    const headers = { ...init.headers };
+    for (let hops = 0; ; hops++) {
+      const https = target.protocol === 'https:';
+      const res = await new Promise((ok, fail) => {
+        const tls = https ? tlsFor(target.host, init.insecure) : {};
+        const req = (https ? httpsRequest : httpRequest)(target, { headers, signal: init.signal, ...tls }, ok);
+        req.on('error', fail);
+        req.end();
+      });
+      if (REDIRECTS.has(res.statusCode) && res.headers.location && hops < 5) {
+        res.resume();
+        const next = new URL(res.headers.location, target);
+        if (next.origin !== target.origin) delete headers.authorization;
+        target = next;
+        continue;
+      }
+      const fields = Object.entries(res.headers).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]]));
+      const empty = [204, 205, 304].includes(res.statusCode);
+      if (empty) res.resume();
+      return new Response(empty ? null : Readable.toWeb(res), { status: res.statusCode, headers: fields });
+    }
   };
 }

@@ -81,11 +81,8 @@ async function sha256(bytes) {
   return `sha256:${Array.from(hash, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** A registry on this machine (`localhost`, `127.0.0.0/8`, `[::1]`), which Docker reads over plain HTTP by default. */
-function isLoopback(registry) {
-  const host = registry.replace(/:\d+$/, '');
-  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
+/** The scheme each insecure registry host answers on (`https` or `http`), found once per host. */
+const schemes = new Map();
 
 const base64 = (s) => btoa(String.fromCharCode(...new TextEncoder().encode(s)));
 
@@ -137,9 +134,9 @@ async function readBody(res, controller, timeout, limit, what, got) {
 class Session {
   constructor(endpoint, options) {
     const { registry, repository } = endpoint;
-    const insecure = options.insecure ?? (endpoint.insecure || isLoopback(registry));
-    const host = registry === DOCKER_HUB ? DOCKER_HUB_API : registry;
-    this.base = `${insecure ? 'http' : 'https'}://${host}/v2/${repository}`;
+    this.insecure = options.insecure || endpoint.insecure;
+    this.host = registry === DOCKER_HUB ? DOCKER_HUB_API : registry;
+    this.path = `/v2/${repository}`;
     this.scope = `repository:${repository}:pull`;
     this.fetch = options.fetch ?? ((...a) => globalThis.fetch(...a));
     const { credentials } = options;
@@ -166,7 +163,7 @@ class Session {
       const timer = setTimeout(() => controller.abort(new Error(`no answer in ${this.timeout} ms`)), this.timeout);
       const range = resumable && got.length > 0 ? { range: `bytes=${got.length}-` } : {};
       try {
-        const res = await this.fetch(url, { headers: { ...headers, ...range }, signal: controller.signal });
+        const res = await this.fetch(url, { headers: { ...headers, ...range }, signal: controller.signal, insecure: this.insecure });
         clearTimeout(timer);
         if (!last && retryable(res.status)) {
           const after = res.headers.get('retry-after')?.trim();
@@ -186,9 +183,24 @@ class Session {
     }
   }
 
+  /**
+   * `https`, or for an insecure registry whatever it answers on (HTTPS first, unverified where
+   * the `fetch` takes `insecure`, then plain HTTP), found once per host.
+   */
+  async scheme() {
+    if (!this.insecure) return 'https';
+    if (!schemes.has(this.host)) {
+      const signal = AbortSignal.timeout(this.timeout);
+      const answers = await this.fetch(`https://${this.host}/v2/`, { signal, insecure: true })
+        .then((res) => res.body?.cancel().catch(() => {}), () => false);
+      schemes.set(this.host, answers === false ? 'http' : 'https');
+    }
+    return schemes.get(this.host);
+  }
+
   /** GET `path` under the repository; one 401 answered by its challenge, then retried. */
   async get(path, accept, limit, resumable = false) {
-    const url = `${this.base}/${path}`;
+    const url = `${await this.scheme()}://${this.host}${this.path}/${path}`;
     for (let round = 0; ; round++) {
       const headers = {};
       if (accept) headers.accept = accept;
@@ -343,10 +355,11 @@ async function topManifest(ref, endpoints, blobs, options) {
  * naming it by the tag `image`, `blobs/sha256/…`), for `readImage(files, {tag: 'image'})`.
  * Options: `fetch` (default the global one), `credentials` `{username, password}` or a function
  * of `(registry, repository)` giving them (for a basic challenge, or sent to the token realm),
- * `insecure` (plain HTTP; by default for a registry on this machine, as Docker does, and for an
- * endpoint marked insecure), `platform`, `endpoints` (where to read the repository from, in
- * order: `[{registry, repository, insecure}]`, as registries.conf's mirrors and location give
- * them; default the reference's own), `cache` (`{get(digest), put(digest, bytes)}`, async: a
+ * `insecure` (every registry as registries.conf's `insecure` reads one: HTTPS first, unverified
+ * where the `fetch` takes an `insecure` init field as the Node one does, else plain HTTP),
+ * `platform`, `endpoints` (where to read the repository from, in order:
+ * `[{registry, repository, insecure}]`, as registries.conf's mirrors and location give them;
+ * default the reference's own), `cache` (`{get(digest), put(digest, bytes)}`, async: a
  * content-addressed store that checks digests), `offline` (the cache alone), `timeout` (ms of
  * silence before a request is abandoned, default 30000), `attempts` (per request, default 4) and
  * `backoff` (ms before the second attempt, doubled after each, default 250).

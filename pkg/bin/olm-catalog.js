@@ -23,7 +23,7 @@ const USAGE = `usage:
   olm-catalog deps PATH --package P [--format text|json] [--heads-only]
 A PATH may be an image: oci:DIR[:TAG], oci-archive:FILE[:TAG], docker-archive:FILE (- for stdin),
 docker://REF or REGISTRY/REPO[:TAG|@DIGEST]; image options (any command):
-  [--platform OS/ARCH[/VARIANT]] [--authfile FILE] [--tls-verify=false (plain HTTP)] [--no-cache] [--offline] [--verbose]
+  [--platform OS/ARCH[/VARIANT]] [--authfile FILE] [--cert-dir DIR] [--tls-verify=false (TLS unchecked, or plain HTTP)] [--no-cache] [--offline] [--verbose]
 A template's bundle images missing from --bundles are pulled (--offline: from the cache only).
 Colour (any command): [--color auto|always|never] (auto: when the output is a terminal and NO_COLOR is unset)`;
 
@@ -74,13 +74,13 @@ function imageOptions(argv) {
     if (name === 'verbose') options.verbose = true;
     else if (name === 'offline') options.offline = true;
     else if (name === 'no-cache') options.noCache = true;
-    else if (['platform', 'authfile', 'tls-verify'].includes(name)) {
+    else if (['platform', 'authfile', 'tls-verify', 'cert-dir'].includes(name)) {
       const value = inline ?? argv[++i];
       if (value === undefined) throw new UsageError(`--${name} needs a value`);
       if (name === 'tls-verify') {
         if (!['true', 'false'].includes(value)) throw new UsageError(`invalid --tls-verify ${value}`);
         options.tlsVerify = value === 'true';
-      } else options[name] = value;
+      } else options[name === 'cert-dir' ? 'certDir' : name] = value;
     } else rest.push(argv[i]);
   }
   return { options, rest };
@@ -112,6 +112,32 @@ async function readOneImage(arg, options) {
     process.stderr.write(`olm-catalog: ${arg}: image ${image.digest}${platform}\n`);
   }
   images.set(arg, image);
+}
+
+/**
+ * A catalog `path` of a problem or check file in `base`, as the native CLI reads it: an image's
+ * file or folder relative to `base`, a registry reference as it is, else a path relative to `base`.
+ */
+function problemCatalog(base, p) {
+  const relative = (f) => (isAbsolute(f) ? f : join(base, f));
+  const t = /^(oci|oci-archive|docker-archive):/.test(p) ? imageTransport(p) : undefined;
+  if (t && !(t.transport === 'docker-archive' && t.path === '-')) {
+    return `${t.transport}:${relative(t.path)}${t.tag === undefined ? '' : `:${t.tag}`}`;
+  }
+  if (t || (!existsSync(relative(p)) && imageTransport(p) !== undefined)) return p;
+  return relative(p);
+}
+
+/** The catalogs a `resolve` problem or `operatorgroup` check file names (none if it cannot be read: the command says why). */
+function problemCatalogs(cmd, file) {
+  let json;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return [];
+  }
+  const paths = cmd === 'resolve' ? (Array.isArray(json?.catalogs) ? json.catalogs.map((c) => c?.path) : []) : [json?.path];
+  return paths.filter((p) => typeof p === 'string').map((p) => problemCatalog(dirname(file), p));
 }
 
 /** A catalog's files: an image's (read by `readImages`), or a path's. */
@@ -347,11 +373,11 @@ function cmdResolve(argv, out) {
   } catch (e) {
     throw new Error(`${file}: ${e.message}`);
   }
-  // Catalogs given as `path` (an FBC directory relative to the problem file) are loaded.
+  // Catalogs given as `path` (an FBC directory or image relative to the problem file, or a registry reference) are loaded.
   const loaded = [];
   problem.catalogs = (problem.catalogs ?? []).map((c) => {
     if (typeof c?.path !== 'string') return c;
-    const catalog = loadCatalog(readCatalog(resolvePath(dirname(file), c.path)));
+    const catalog = loadCatalog(readInput(problemCatalog(dirname(file), c.path)));
     loaded.push(catalog);
     const { path: _path, ...rest } = c;
     return { ...rest, catalog };
@@ -394,12 +420,12 @@ function cmdOperatorgroup(argv, out) {
   }
   if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new Error(`${file}: not an operatorgroup check`);
   const check = Object.fromEntries(CHECK_FIELDS.filter((k) => k in json).map((k) => [k, json[k]]));
-  // A catalog `path` is relative to the check file.
+  // A catalog `path` (a directory or an image) is relative to the check file; a registry reference is as it is.
   let catalog;
   if (json.path !== undefined && json.path !== null) {
-    const path = isAbsolute(json.path) ? json.path : join(dirname(file), json.path);
+    const path = problemCatalog(dirname(file), json.path);
     try {
-      catalog = loadCatalog(readCatalog(path));
+      catalog = loadCatalog(readInput(path));
     } catch (e) {
       throw new Error(`${file}: ${path}: ${e.message}`);
     }
@@ -654,6 +680,11 @@ async function main(argv) {
     const [cmd, ...rest] = args;
     imageOpts = options;
     await readImages(rest, options);
+    // The images a problem or check file names as its catalogs.
+    if (cmd === 'resolve' || cmd === 'operatorgroup') {
+      const [file] = parseArgs(rest, ['format']).positional;
+      if (file !== undefined) await readImages(problemCatalogs(cmd, file), options);
+    }
     if (cmd === 'validate') code = cmdValidate(rest, out);
     else if (cmd === 'graph') code = cmdGraph(rest, out);
     else if (cmd === 'diff') code = cmdDiff(rest, out);

@@ -243,6 +243,8 @@ test('the JS registry client reads an anonymous registry as the native CLI does'
   const nat = run(native, ['validate', reference, '--format', 'json', '--no-cache'], { HOME: at('home'), CONTAINERS_REGISTRIES_CONF: at('registries.conf') });
   assert.equal(node.code, nat.code, node.err);
   assert.equal(node.out, nat.out);
+  // --tls-verify=false: a registry with no HTTPS answer is read over plain HTTP, by both (as containers/image does).
+  assert.equal(run(native, ['validate', reference, '--format', 'json', '--no-cache', '--tls-verify=false'], isolated()).out, nat.out);
   assert.deepEqual(cut(node.out), cut(run(cli, ['validate', catalogDir, '--format', 'json']).out.replaceAll(`${catalogDir}/`, '')));
   // By digest, and a bundle image with its reference as its image.
   const digest = JSON.parse(node.out).diagnostics[0].file.match(/@(sha256:[0-9a-f]{64}):/)[1];
@@ -349,6 +351,43 @@ function templateNaming(file, image, rendered) {
     + `  - schema: olm.channel\n    package: ${pkg}\n    name: stable\n    entries:\n      - name: ${name}\n  - schema: olm.bundle\n    image: ${image}\n`);
   return at(file);
 }
+
+test('resolve and operatorgroup: catalogs named in problem and check files as images, read by the Node CLI as by the native CLI', () => {
+  mkdirSync(at('problems'), { recursive: true });
+  const registryCat = `${anonymous}/cat:v1`;
+  const catalog = (name, path) => ({ name, namespace: 'operators', priority: 0, path });
+  const subscription = (name, pkg, from) => ({ name, package: pkg, channel: '', catalog: from, catalogNamespace: 'operators' });
+  const problem = at('problems/resolve.json');
+  writeFileSync(problem, JSON.stringify({
+    namespace: 'operators',
+    // A registry reference as it is; a layout and an archive relative to the problem file.
+    catalogs: [catalog('registry', registryCat), catalog('layout', 'oci:../layout:cat'), catalog('archive', 'oci-archive:../cat.tar')],
+    subscriptions: [subscription('metallb', 'metallb-operator', 'registry'), subscription('nfd', 'nfd', 'layout'), subscription('ptp', 'ptp-operator', 'archive')],
+  }));
+  const check = (path) => ({ path, package: 'metallb-operator', bundle: 'metallb-operator.v4.17.0-202409101036', operatorNamespace: 'operators', targetNamespaces: [''] });
+  writeFileSync(at('problems/registry-check.json'), JSON.stringify(check(registryCat)));
+  writeFileSync(at('problems/layout-check.json'), JSON.stringify(check('docker-archive:../docker.tar')));
+  const env = { ...isolated(), CONTAINERS_REGISTRIES_CONF: at('registries.conf') };
+  const runs = [
+    ['resolve', problem, '--format', 'json'], ['resolve', problem],
+    ['operatorgroup', at('problems/registry-check.json'), '--format', 'json'], ['operatorgroup', at('problems/layout-check.json')],
+  ];
+  for (const args of runs) {
+    const nat = run(native, [...args, '--no-cache'], env);
+    const node = run(cli, [...args, '--no-cache'], env);
+    assert.equal(nat.code, 0, `${args.join(' ')}: ${nat.err}`);
+    assert.equal(node.code, nat.code, node.err);
+    assert.equal(node.out, nat.out);
+    assert.equal(node.err, nat.err);
+  }
+  const installed = JSON.parse(run(cli, [...runs[0], '--no-cache'], env).out).install.map((b) => `${b.catalog}/${b.package}`);
+  assert.deepEqual(installed.sort(), ['archive/ptp-operator', 'layout/nfd', 'registry/metallb-operator']);
+  // A problem naming a tag the registry does not have: exit code 2, the reference named.
+  writeFileSync(at('problems/missing.json'), JSON.stringify({ namespace: 'operators', catalogs: [catalog('registry', `${anonymous}/cat:missing`)], subscriptions: [] }));
+  const missing = run(cli, ['resolve', at('problems/missing.json'), '--no-cache'], env);
+  assert.equal(missing.code, 2);
+  assert.match(missing.err, /cat:missing.*HTTP 404/);
+});
 
 test('template: a bundle image missing from --bundles is pulled, by the Node CLI as by the native CLI', () => {
   const image = `${anonymous}/bundle:v1`;
@@ -499,9 +538,59 @@ test('retries: 503 and 429 answered again with backoff, a dropped blob read on f
   });
   await new Promise((ok) => stalling.listen(0, '127.0.0.1', ok));
   after(() => { stalling.closeAllConnections(); stalling.close(); });
-  const pulled = await olm.pullImage(`127.0.0.1:${stalling.address().port}/cat:v1`, { timeout: 300, backoff: 10 });
+  const pulled = await olm.pullImage(`127.0.0.1:${stalling.address().port}/cat:v1`, { timeout: 300, backoff: 10, insecure: true });
   assert.equal(olm.readImage(pulled.files, { tag: pulled.tag }).kind, 'catalog');
   assert.ok(calls >= 2);
+});
+
+/** A test CA and a certificate for 127.0.0.1 it signs (openssl), in `dir`: `ca.crt`, `tls.crt`, `tls.key`, and `certs/ca.crt`. */
+function testCa(dir) {
+  mkdirSync(join(dir, 'certs'), { recursive: true });
+  const f = (n) => join(dir, n);
+  sh('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', f('ca.key'), '-out', f('ca.crt'), '-subj', '/CN=olm-test-ca', '-days', '2']);
+  sh('openssl', ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', f('tls.key'), '-out', f('tls.csr'), '-subj', '/CN=127.0.0.1']);
+  writeFileSync(f('ext.cnf'), 'subjectAltName=IP:127.0.0.1\n');
+  sh('openssl', ['x509', '-req', '-in', f('tls.csr'), '-CA', f('ca.crt'), '-CAkey', f('ca.key'), '-CAcreateserial', '-out', f('tls.crt'), '-extfile', f('ext.cnf'), '-days', '2']);
+  writeFileSync(f('certs/ca.crt'), readFileSync(f('ca.crt')));
+  return f;
+}
+
+test('TLS: checked against the CA of certs.d or --cert-dir, unchecked with --tls-verify=false or registries.conf insecure, as the native CLI does', async () => {
+  const f = testCa(at('tls'));
+  const addr = await registry('tls', `  tls:\n    certificate: ${f('tls.crt')}\n    key: ${f('tls.key')}\n`, 'tls-data');
+  skopeo(`oci:${at('layout')}:cat`, `docker://${addr}/olm/cat:v1`, ['--dest-cert-dir', f('certs')]);
+  writeFileSync(f('empty.conf'), '');
+  writeFileSync(f('insecure.conf'), insecureConf(addr));
+  const env = { ...isolated(), CONTAINERS_REGISTRIES_CONF: f('empty.conf') };
+  const args = ['validate', `${addr}/olm/cat:v1`, '--format', 'json', '--no-cache'];
+  const expected = cut(nodeCli(['validate', `${anonymous}/cat:v1`, '--format', 'json']).out);
+  const both = (extra, more = {}) => {
+    const node = run(cli, [...args, ...extra], { ...env, ...more });
+    const nat = run(native, [...args, ...extra], { ...env, ...more });
+    assert.equal(node.code, nat.code, `${extra.join(' ')}: ${node.err} / ${nat.err}`);
+    assert.equal(node.out, nat.out);
+    return node;
+  };
+  // The test CA is no public root: refused by both.
+  const refused = both([]);
+  assert.equal(refused.code, 2);
+  assert.match(refused.err, /certificate/i);
+  assert.deepEqual(cut(both(['--cert-dir', f('certs')]).out), expected);
+  assert.deepEqual(cut(both(['--tls-verify=false']).out), expected);
+  assert.deepEqual(cut(both([], { CONTAINERS_REGISTRIES_CONF: f('insecure.conf') }).out), expected);
+  // The CA in the user's certs.d/HOST.
+  const certsD = at(`home/.config/containers/certs.d/${addr}`);
+  mkdirSync(certsD, { recursive: true });
+  writeFileSync(join(certsD, 'ca.crt'), readFileSync(f('ca.crt')));
+  try {
+    assert.deepEqual(cut(both([]).out), expected);
+    // --cert-dir replaces certs.d: a folder without the CA is refused.
+    assert.equal(both(['--cert-dir', at('tls-no-ca')]).code, 2);
+  } finally {
+    rmSync(at('home/.config/containers/certs.d'), { recursive: true, force: true });
+  }
+  assert.deepEqual(olm.registryCertificates(addr, f('certs')), [readFileSync(f('ca.crt'), 'utf8')]);
+  assert.deepEqual(olm.registryCertificates(addr), []);
 });
 
 test('registryEndpoints reads registries.conf entries as containers/image does', () => {

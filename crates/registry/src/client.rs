@@ -28,7 +28,8 @@ use crate::Error;
 pub struct ClientOptions {
     /// `--authfile`.
     pub authfile: Option<PathBuf>,
-    /// `--tls-verify=false` turns certificate checks off for every registry.
+    /// `--tls-verify=false` turns certificate checks off for every registry, and lets one that
+    /// gives no HTTPS answer be read over plain HTTP.
     pub tls_verify: bool,
     /// `--cert-dir`: the CA certificates (`*.crt`) of every registry, instead of each one's
     /// `certs.d/HOST` directory.
@@ -158,10 +159,11 @@ impl Client {
             .collect()
     }
 
-    /// `https`, or for an insecure registry whatever it answers on (HTTPS unverified first,
-    /// then plain HTTP), found once per host.
+    /// `https`, or for an insecure registry (or every one with `--tls-verify=false`, as
+    /// containers/image does) whatever it answers on (HTTPS unverified first, then plain HTTP),
+    /// found once per host.
     fn scheme(&self, ep: &Endpoint) -> &'static str {
-        if !ep.insecure {
+        if !ep.insecure && self.options.tls_verify {
             return "https";
         }
         if let Some(s) = self.schemes.borrow().get(&ep.registry) {

@@ -31,7 +31,8 @@ pub struct Args {
     format: TextOrJson,
 }
 
-/// Read a check file (a catalog `path` is relative to it), run it; exit 1 unless supported.
+/// Read a check file (a catalog `path`, or an image's file, is relative to it; a registry
+/// reference is read as it is), run it; exit 1 unless supported.
 pub fn run(a: &Args, out: &mut String) -> Result<u8, Fail> {
     let file = &a.check;
     let text = std::fs::read_to_string(file).map_err(|e| Fail::at(file, e))?;
@@ -39,7 +40,9 @@ pub fn run(a: &Args, out: &mut String) -> Result<u8, Fail> {
         serde_json::from_str(&text).map_err(|e| Fail::at(file, format!("not an operatorgroup check: {e}")))?;
     let base = file.parent().unwrap_or(Path::new("."));
     let check = json
-        .into_check(&mut |p| load(&base.join(p)).map(|cfg| model::build(&cfg).0).map_err(|Fail(m)| m))
+        .into_check(&mut |p| {
+            load(&super::resolve::catalog_path(base, p)).map(|cfg| model::build(&cfg).0).map_err(|Fail(m)| m)
+        })
         .map_err(|e| Fail::at(file, e))?;
     let report = olm_catalog::operatorgroup::check(&check);
     match a.format {

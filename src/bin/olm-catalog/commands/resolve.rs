@@ -47,7 +47,7 @@ pub fn run(a: &Args, out: &mut String) -> Result<u8, Fail> {
 
 /// A catalog `path` of a problem file in `base`: a path or an image's file relative to it, a
 /// registry reference as it is.
-fn catalog_path(base: &Path, p: &str) -> PathBuf {
+pub(super) fn catalog_path(base: &Path, p: &str) -> PathBuf {
     let relative = |f: &str| base.join(f).display().to_string();
     match Transport::parse(p) {
         Some(Transport::Oci { dir, tag }) => {
