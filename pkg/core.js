@@ -208,13 +208,31 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
     });
   }
 
-  // `resolve`: the outcome crosses as JSON text without the picks' requirement texts (OLM's
-  // constraint messages, which list the candidates: most of the outcome, and rarely read), and
-  // gets a `requiredBy(pick)` method that formats them when first asked, by resolving the same
-  // problem again (nothing is kept in the module meanwhile).
+  // `resolve`: the outcome crosses as JSON text in two parts joined by a NUL character, its
+  // answer and its picks (why each bundle was picked), which are parsed when first read (most
+  // callers read only `install`). The picks' requirement texts (OLM's constraint messages, which
+  // list the candidates: most of the outcome, and rarely read) come from a `requiredBy(pick)`
+  // method that formats them when first asked, by resolving the same problem again (nothing is
+  // kept in the module meanwhile).
   function resolveOutcome(problem) {
     const prepared = prepare(problem);
-    const outcome = withResolver(prepared, (r, text) => JSON.parse(r.resolveJson(text)));
+    const text = withResolver(prepared, (r, t) => r.resolveJson(t));
+    const cut = text.indexOf('\0');
+    const outcome = JSON.parse(text.slice(0, cut));
+    const picksText = text.slice(cut + 1);
+    const picksField = (value) => ({ value, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(outcome, 'picks', {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const picks = JSON.parse(picksText);
+        Object.defineProperty(outcome, 'picks', picksField(picks));
+        return picks;
+      },
+      set(value) {
+        Object.defineProperty(outcome, 'picks', picksField(value));
+      },
+    });
     let texts = null;
     Object.defineProperty(outcome, 'requiredBy', {
       value(pick) {
@@ -222,7 +240,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
         if (!Number.isInteger(i) || i < 0 || i >= outcome.picks.length) {
           throw invalid('requiredBy expects one of this outcome\'s picks, or its index');
         }
-        texts ??= withResolver(prepared, (r, text) => JSON.parse(r.requiredByJson(text)));
+        texts ??= withResolver(prepared, (r, t) => JSON.parse(r.requiredByJson(t)));
         return texts[i];
       },
     });

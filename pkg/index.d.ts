@@ -1059,6 +1059,11 @@ export interface ResolveOutcome {
   errors: string[];
   errorType: 'NotSatisfiable' | 'Error' | 'TooHard' | null;
   explanation: Explanation | null;
+  /**
+   * Why each bundle was picked, on success. Parsed when first read (most callers read only
+   * `install`); later reads see the same array. Enumerable: `JSON.stringify` and
+   * `structuredClone` include it.
+   */
   picks: PickReason[];
   /**
    * The text of the requirement that asked for a pick (one of `picks`, or its index): OLM's

@@ -44,6 +44,29 @@ pub fn wall_and_cpu<F: FnMut()>(runs: usize, mut f: F) -> (Duration, Duration) {
     (walls[walls.len() / 2], cpus[cpus.len() / 2])
 }
 
+/// Two workloads timed in alternation (`a`, `b`, `a`, `b`, …, after a warm-up of each): the
+/// median wall and CPU time of each over `runs` runs. For a ratio of the two: whatever else the
+/// shared machine does in the meantime falls on both sides alike, which it does not when one side
+/// is timed after the other.
+pub fn paired<A: FnMut(), B: FnMut()>(runs: usize, mut a: A, mut b: B) -> [(Duration, Duration); 2] {
+    a();
+    b();
+    let mut samples: [(Vec<Duration>, Vec<Duration>); 2] = Default::default();
+    for _ in 0..runs {
+        for (side, f) in [&mut a as &mut dyn FnMut(), &mut b].into_iter().enumerate() {
+            let (t, c) = (Instant::now(), cpu_time());
+            f();
+            samples[side].0.push(t.elapsed());
+            samples[side].1.push(cpu_time().saturating_sub(c));
+        }
+    }
+    samples.map(|(mut walls, mut cpus)| {
+        walls.sort();
+        cpus.sort();
+        (walls[walls.len() / 2], cpus[cpus.len() / 2])
+    })
+}
+
 /// CPU time (user and system) of this process so far.
 #[cfg(unix)]
 fn cpu_time() -> Duration {

@@ -51,17 +51,27 @@ impl Resolver {
         Ok(resolve::resolve(&cluster).into())
     }
 
-    /// Resolve a problem given as JSON text: the outcome (`{install, errors, errorType,
-    /// explanation, picks}`) as JSON text, which the npm façade hands to `JSON.parse` (the engine
-    /// builds the objects faster than one property at a time across the boundary;
-    /// docs/performance.md, "WebAssembly against native"). The picks' requirement texts are left out: the
-    /// façade asks for them when they are read (`requiredByJson`).
+    /// Resolve a problem given as JSON text: the outcome as two JSON texts joined by a NUL
+    /// character (which JSON text never holds unescaped), its answer (`{install, errors,
+    /// errorType, explanation}`) and then its `picks`, which the npm façade parses when they are
+    /// first read: most callers never read them, and the engine's `JSON.parse` is most of the
+    /// boundary's cost (docs/performance.md, "WebAssembly against native"). The picks' requirement
+    /// texts are left out: the façade asks for them when they are read (`requiredByJson`).
     #[wasm_bindgen(js_name = resolveJson)]
     pub fn resolve_json(&self, problem: &str) -> Result<String, JsValue> {
         // The snapshot, the variables and the outcome are dropped before this returns.
         let _region = region::Region::enter(&ALLOCATOR, RESOLVE_REGION_BYTES);
-        serde_json::to_string(&self.run(problem)?)
-            .map_err(|e| js_error("internal", &format!("cannot convert the result: {e}"), None))
+        let outcome = self.run(problem)?;
+        let answer = Answer {
+            install: &outcome.install,
+            errors: &outcome.errors,
+            error_type: outcome.error_type,
+            explanation: outcome.explanation.as_ref(),
+        };
+        let mut text = json(&answer)?;
+        text.push('\0');
+        text.push_str(&json(&outcome.picks)?);
+        Ok(text)
     }
 
     /// Resolve a problem given as JSON text again and format its picks' requirement texts (OLM's
@@ -72,8 +82,7 @@ impl Resolver {
         let _region = region::Region::enter(&ALLOCATOR, RESOLVE_REGION_BYTES);
         let texts: Vec<Option<String>> =
             self.run(problem)?.picks.iter().map(|p| p.required_by.as_ref().map(resolve::Requirement::text)).collect();
-        serde_json::to_string(&texts)
-            .map_err(|e| js_error("internal", &format!("cannot convert the result: {e}"), None))
+        json(&texts)
     }
 
     /// Resolve a problem given as JSON text and render the outcome as the CLI's text.
@@ -82,6 +91,23 @@ impl Resolver {
         let _region = region::Region::enter(&ALLOCATOR, RESOLVE_REGION_BYTES);
         Ok(self.run(problem)?.to_text())
     }
+}
+
+/// The first part of what `resolveJson` returns: the outcome without its picks.
+#[cfg(feature = "resolver")]
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Answer<'a> {
+    install: &'a [resolve::Install],
+    errors: &'a [String],
+    error_type: Option<&'static str>,
+    explanation: Option<&'a resolve::Explanation>,
+}
+
+/// `value` as JSON text for the façade to parse.
+#[cfg(feature = "resolver")]
+fn json(value: &impl serde::Serialize) -> Result<String, JsValue> {
+    serde_json::to_string(value).map_err(|e| js_error("internal", &format!("cannot convert the result: {e}"), None))
 }
 
 /// OLM v1's choice for one package (`{packageName, channels, versionRange,
