@@ -9,7 +9,7 @@ use std::ops::Range;
 use super::channel_graph::{ChannelGraph, Prepared};
 use super::edge::entry_version;
 use super::smallest::Smallest;
-use super::upgrade::{channel_paths, Semantics, V0Channel};
+use super::upgrade::{v1_first_steps, V0Channel};
 use crate::diagnostic::{Code, Diagnostic, Location};
 use crate::gotext::{join_counted, quote as q, LIST_CAP};
 use crate::model::{Channel, Entry, Package};
@@ -123,8 +123,8 @@ fn stranded_entries(cx: &ChannelLint<'_>) -> Vec<Diagnostic> {
         return Vec::new();
     }
     let reasons = v0.stranded_reasons(&cx.prepared.fans);
-    // OLM v1 follows every direct edge: its path from each entry, for what it does instead.
-    let v1 = channel_paths(cx.package, cx.channel, Semantics::V1).unwrap_or_default();
+    // OLM v1 follows every direct edge: where it goes from each entry, for what it does instead.
+    let v1 = v1_first_steps(cx.package, cx.channel);
     (0..n)
         .filter(|&i| cx.graph.nodes[i].stranded)
         .map(|i| {
@@ -132,9 +132,11 @@ fn stranded_entries(cx: &ChannelLint<'_>) -> Vec<Diagnostic> {
             let reason = reasons[i].as_deref().unwrap_or_default();
             // A reason naming the upgraders off the chain ("only …") names the entry to edit.
             let fix = if reason.starts_with("only ") { "" } else { "; skip it from an entry on the replaces chain" };
-            let v1 = match v1.get(i).filter(|p| !p.stranded).and_then(|p| p.steps.first()) {
-                Some(s) => format!(" (OLM v1 can, through {})", q(&s.to)),
-                None => " or OLM v1".into(),
+            let v1 = match v1.get(i) {
+                Some(&(Some(next), true)) => {
+                    format!(" (OLM v1 can, through {})", q(&cx.channel.entries[next].name.value))
+                }
+                _ => " or OLM v1".into(),
             };
             Diagnostic::warning(
                 Code::StrandedEntry,
@@ -298,13 +300,14 @@ fn unreachable_entry(cx: &ChannelLint<'_>, i: usize, e: &Entry) -> Option<Diagno
 struct ZStreams<'c> {
     /// For each position of the version order, where its `major.minor` group starts.
     group_start: Vec<usize>,
-    /// The version order (entry indexes), for minimum queries, prepared on first use.
-    smallest: std::cell::OnceCell<Smallest<'c>>,
-    sorted: &'c [usize],
+    /// The version order (entry indexes, a stranded entry's a hole: stranded-entry says its
+    /// users get no upgrade at all), for minimum queries, prepared on first use.
+    smallest: std::cell::OnceCell<Smallest<'static>>,
+    cx: &'c ChannelLint<'c>,
 }
 
 impl<'c> ZStreams<'c> {
-    fn new(cx: &'c ChannelLint<'_>) -> ZStreams<'c> {
+    fn new(cx: &'c ChannelLint<'c>) -> ZStreams<'c> {
         let sorted = &cx.prepared.fans.sorted;
         let minor = |p: usize| {
             let s = cx.version(&cx.channel.entries[sorted[p]]).map(|v| v.semver());
@@ -315,11 +318,15 @@ impl<'c> ZStreams<'c> {
             let start = if p > 0 && minor(p) == minor(p - 1) { group_start[p - 1] } else { p };
             group_start.push(start);
         }
-        ZStreams { group_start, smallest: std::cell::OnceCell::new(), sorted }
+        ZStreams { group_start, smallest: std::cell::OnceCell::new(), cx }
     }
 
-    fn smallest(&self) -> &Smallest<'c> {
-        self.smallest.get_or_init(|| Smallest::new(self.sorted))
+    fn smallest(&self) -> &Smallest<'static> {
+        self.smallest.get_or_init(|| {
+            let stranded = |x: usize| self.cx.graph.nodes[x].stranded;
+            let sorted = &self.cx.prepared.fans.sorted;
+            Smallest::new(sorted.iter().map(|&x| if stranded(x) { usize::MAX } else { x }).collect::<Vec<_>>())
+        })
     }
 }
 
@@ -367,7 +374,7 @@ fn z_stream_gap(cx: &ChannelLint<'_>, z: &ZStreams<'_>, i: usize) -> Option<Diag
         at = r.end;
     }
     gaps.push(at..earlier.end);
-    let first = z.smallest().take(gaps, LIST_CAP, |x| named.binary_search(&x).is_ok() || cx.graph.nodes[x].stranded);
+    let first = z.smallest().take(gaps, LIST_CAP, |x| named.binary_search(&x).is_ok());
     if first.is_empty() {
         return None;
     }

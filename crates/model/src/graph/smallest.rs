@@ -3,21 +3,24 @@
 //! intervals hands out the minima in increasing order, splitting an interval at each minimum
 //! taken. Taking k values from intervals of any length costs O((k + intervals) log) after an
 //! O(n log n) table. The lints use it to name the first entries (in channel order) of a set that
-//! is a union of runs of the version order.
+//! is a union of runs of the version order. A value of `usize::MAX` is a hole: never taken (it
+//! ends a `take`, as every value after it is one too).
 
+use std::borrow::Cow;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::ops::Range;
 
 /// A read-only slice prepared for minimum queries over intervals.
 pub struct Smallest<'v> {
-    values: &'v [usize],
+    values: Cow<'v, [usize]>,
     /// `table[k][i]`: the position of the minimum of `values[i..i + 2^k]`.
     table: Vec<Vec<u32>>,
 }
 
 impl<'v> Smallest<'v> {
-    pub fn new(values: &'v [usize]) -> Smallest<'v> {
+    pub fn new(values: impl Into<Cow<'v, [usize]>>) -> Smallest<'v> {
+        let values = values.into();
         let mut table: Vec<Vec<u32>> = vec![(0..values.len() as u32).collect()];
         let mut width = 1;
         while 2 * width <= values.len() {
@@ -70,6 +73,9 @@ impl<'v> Smallest<'v> {
         let mut out = Vec::new();
         while out.len() < limit {
             let Some(Reverse((value, m, start, end))) = heap.pop() else { break };
+            if value == usize::MAX {
+                break;
+            }
             if !skip(value) {
                 out.push(value);
             }
@@ -87,7 +93,7 @@ mod tests {
     #[test]
     fn the_smallest_values_of_the_intervals_come_in_order() {
         let values = [9, 3, 7, 1, 8, 2, 6, 0, 5, 4];
-        let s = Smallest::new(&values);
+        let s = Smallest::new(&values[..]);
         assert_eq!(s.take(std::iter::once(0..10), 3, |_| false), [0, 1, 2]);
         assert_eq!(s.take([0..3, 5..7], 10, |_| false), [2, 3, 6, 7, 9]);
         assert_eq!(s.take(std::iter::once(0..10), 4, |v| v % 2 == 0), [1, 3, 5, 7]);
@@ -95,9 +101,21 @@ mod tests {
     }
 
     #[test]
+    fn holes_are_never_taken_and_cost_nothing() {
+        // Every value but the last two a hole: the take ends at the first hole it meets, instead
+        // of skipping its way through all of them.
+        let mut values = vec![usize::MAX; 100_000];
+        values[70_000] = 5;
+        values[99_999] = 3;
+        let s = Smallest::new(values);
+        assert_eq!(s.take(std::iter::once(0..100_000), 10, |_| false), [3, 5]);
+        assert_eq!(s.take(std::iter::once(0..99_999), 10, |_| false), [5]);
+    }
+
+    #[test]
     fn agrees_with_sorting_on_every_interval() {
         let values: Vec<usize> = (0..37).map(|i| (i * 17 + 5) % 37).collect();
-        let s = Smallest::new(&values);
+        let s = Smallest::new(&values[..]);
         for a in 0..values.len() {
             for b in a..=values.len() {
                 let mut want = values[a..b].to_vec();

@@ -775,6 +775,45 @@ pub fn channel_paths(
     }
 }
 
+/// Where OLM v1 goes first from each entry of `channel` (the entry's index) and whether its walk
+/// reaches the head, in entry order: what [`channel_paths`] says of each entry's OLM v1 path,
+/// without the steps. Linear in the channel's size (each entry's walk is answered once and shared
+/// by the walks that pass through it), where the paths themselves are quadratic on a long chain.
+pub fn v1_first_steps(package: &Package, channel: &Channel) -> Vec<(Option<usize>, bool)> {
+    const UNKNOWN: u8 = 0;
+    const ON_CHAIN: u8 = 1;
+    const REACHES: u8 = 2;
+    const STRANDED: u8 = 3;
+    let v1 = V1Channel::new(package, channel);
+    let mut state = vec![UNKNOWN; channel.entries.len()];
+    let mut chain = Vec::new();
+    for start in 0..state.len() {
+        let mut i = start;
+        let reaches = loop {
+            match state[i] {
+                REACHES => break true,
+                // A walk back onto its own chain goes round forever: OLM v1 never gets further.
+                ON_CHAIN | STRANDED => break false,
+                _ if Some(i) == v1.head => break true,
+                _ => {}
+            }
+            state[i] = ON_CHAIN;
+            chain.push(i);
+            match v1.memo[i] {
+                Some((next, _)) => i = next,
+                None => break false,
+            }
+        };
+        for k in chain.drain(..) {
+            state[k] = if reaches { REACHES } else { STRANDED };
+        }
+        if Some(start) == v1.head {
+            state[start] = REACHES;
+        }
+    }
+    v1.memo.iter().zip(state).map(|(m, s)| (m.map(|(next, _)| next), s == REACHES)).collect()
+}
+
 /// The upgrade rules, each shown on a small catalog of package `foo` whose entry `foo.vX.Y.Z` is
 /// a bundle of version X.Y.Z. Paths are written as the CLI prints them, without the `foo.v`.
 #[cfg(test)]
@@ -835,6 +874,33 @@ mod tests {
                 ",
             )
             .build()
+    }
+
+    /// `v1_first_steps` says of every entry what its OLM v1 path says: where it goes first and
+    /// whether it reaches the head.
+    #[test]
+    fn v1_first_steps_agree_with_the_v1_paths() {
+        let shapes = [
+            // a chain; a skip that leaves an entry behind; a loop off the head (1.1.0 skips 1.2.0);
+            // a channel with two heads (no head: nothing reaches).
+            "- name: foo.v1.0.0\n- name: foo.v1.1.0\n  replaces: foo.v1.0.0\n- name: foo.v1.2.0\n  replaces: foo.v1.1.0",
+            "- name: foo.v1.0.0\n- name: foo.v1.1.0\n  replaces: foo.v1.0.0\n- name: foo.v1.2.0\n  skips: [foo.v1.1.0]",
+            "- name: foo.v1.0.0\n- name: foo.v1.1.0\n  replaces: foo.v1.0.0\n  skips: [foo.v1.2.0]\n- name: foo.v1.2.0\n  replaces: foo.v1.1.0\n- name: foo.v2.0.0\n  skipRange: '>=1.3.0'",
+            "- name: foo.v1.0.0\n- name: foo.v1.1.0\n  replaces: foo.v1.0.0\n- name: foo.v1.2.0\n  replaces: foo.v1.0.0",
+            "- name: foo.v1.0.0\n- name: foo.v1.1.0\n  skipRange: '<1.1.0'\n- name: foo.v1.2.0\n  replaces: foo.v1.1.0\n  skipRange: '<1.2.0'",
+        ];
+        for shape in shapes {
+            let m = TestCatalog::new().channel("stable", shape).build();
+            let (p, c) = (foo(&m), channel(&m, "stable"));
+            let paths = channel_paths(p, c, Semantics::V1).expect("paths");
+            let first = v1_first_steps(p, c);
+            for (i, (path, &(next, reaches))) in paths.iter().zip(&first).enumerate() {
+                assert_eq!(reaches, !path.stranded, "{shape}: entry {i}");
+                if let Some(step) = path.steps.first() {
+                    assert_eq!(next.map(|j| c.entries[j].name.value.as_str()), Some(&*step.to), "{shape}: entry {i}");
+                }
+            }
+        }
     }
 
     mod replaces {
