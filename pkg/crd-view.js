@@ -29,9 +29,37 @@ export function edgeReason(edge) {
 }
 
 /**
+ * The unsafe edges a drawn curve stands for: its own edge, or, for a collapsed skipRange fan
+ * (`data-kind="fan"`, drawn from one of the entries its range covers), every unsafe edge into its
+ * target that its skipRange makes.
+ */
+function edgesOfCurve(path, edges) {
+  const from = path.getAttribute('data-from');
+  const to = path.getAttribute('data-to');
+  if (path.getAttribute('data-kind') !== 'fan') {
+    const edge = edges.get(key(from, to));
+    return edge ? [edge] : [];
+  }
+  return [...edges.values()].filter((e) => e.to === to && e.via?.includes('skipRange'));
+}
+
+/** The accessible name of a curve's "!" mark: its edge, or the fan's edges (the first few named). */
+function markLabel(list) {
+  if (list.length === 1) {
+    const [edge] = list;
+    return `Unsafe upgrade ${edge.from} → ${edge.to}: OLM refuses it (${edgeReason(edge)}). Enter shows the CRD diff.`;
+  }
+  const named = list.slice(0, 3).map((e) => e.from).join(', ') + (list.length > 3 ? ` and ${list.length - 3} more` : '');
+  const reasons = [...new Set(list.map(edgeReason))].join('; ');
+  return `${list.length} unsafe upgrades to ${list[0].to} through its skipRange (from ${named}): OLM refuses them (${reasons}). Enter shows the CRD diff of the first.`;
+}
+
+/**
  * Mark the unsafe edges (`unsafeEdges`' map) in a drawn channel (`showGraph`'s svg): each curve
  * red and dashed, and a "!" mark at its middle that Tab reaches, named for the edge and its
- * reasons; a click, Enter or Space on it calls `onSelect(edge)`. Returns how many were marked.
+ * reasons; a click, Enter or Space on it calls `onSelect(edge)`. A collapsed skipRange fan is
+ * marked when any edge it stands for is unsafe (its mark names them and selects the first).
+ * Returns how many curves were marked.
  */
 export function markUnsafeEdges(svg, edges, { onSelect = () => {} } = {}) {
   svg.querySelector('.unsafe-marks')?.remove();
@@ -44,15 +72,17 @@ export function markUnsafeEdges(svg, edges, { onSelect = () => {} } = {}) {
   };
   const group = el('g', { class: 'unsafe-marks', role: 'group', 'aria-label': 'Upgrades the CRDs make unsafe' });
   for (const path of svg.querySelectorAll('path.edge')) {
-    const edge = edges.get(key(path.getAttribute('data-from'), path.getAttribute('data-to')));
-    if (!edge) continue;
+    const list = edgesOfCurve(path, edges);
+    if (!list.length) continue;
+    const [edge] = list;
     path.classList.add('unsafe');
     path.setAttribute('stroke', '#c62828');
     path.setAttribute('stroke-dasharray', '6 3');
     path.setAttribute('stroke-width', '2');
     const at = path.getPointAtLength(path.getTotalLength() / 2);
-    const label = `Unsafe upgrade ${edge.from} → ${edge.to}: OLM refuses it (${edgeReason(edge)}). Enter shows the CRD diff.`;
+    const label = markLabel(list);
     const mark = el('g', { class: 'unsafe-mark', tabindex: 0, role: 'button', 'aria-label': label, 'data-from': edge.from, 'data-to': edge.to, 'data-x': at.x, 'data-y': at.y, transform: `translate(${at.x} ${at.y})` });
+    if (list.length > 1) mark.setAttribute('data-count', list.length);
     mark.append(el('title', {}, label), el('circle', { r: 8, fill: '#c62828', stroke: '#fff', 'stroke-width': 1.5 }),
       el('text', { y: 4, 'text-anchor': 'middle', 'font-size': 12, 'font-weight': 'bold', fill: '#fff' }, '!'));
     mark.addEventListener('click', (ev) => { ev.stopPropagation(); onSelect(edge); });

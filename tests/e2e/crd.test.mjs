@@ -203,3 +203,67 @@ test('<olm-upgrade-graph>: the crdSafety property marks the unsafe edges; Enter 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+/** A CRD `widgets.example.com` in `scope`, as an `olm.bundle.object` value's base64 data. */
+const widgetCrd = (scope) => Buffer.from(JSON.stringify({
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.example.com' },
+  spec: {
+    group: 'example.com',
+    names: { kind: 'Widget', listKind: 'WidgetList', plural: 'widgets', singular: 'widget' },
+    scope,
+    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }],
+  },
+})).toString('base64');
+
+/**
+ * A channel whose head replaces 1.2.0 and skips 1.0.0 and 1.1.0 by its skipRange (drawn as one
+ * collapsed fan), and whose CRD changes scope: every upgrade to it is unsafe.
+ */
+const FAN_CATALOG = [
+  'schema: olm.package\nname: fanop\ndefaultChannel: stable',
+  `schema: olm.channel\npackage: fanop\nname: stable\nentries:
+  - name: fanop.v1.0.0
+  - name: fanop.v1.1.0
+    replaces: fanop.v1.0.0
+  - name: fanop.v1.2.0
+    replaces: fanop.v1.1.0
+  - name: fanop.v2.0.0
+    replaces: fanop.v1.2.0
+    skipRange: '>=1.0.0 <1.2.0'`,
+  ...['1.0.0', '1.1.0', '1.2.0', '2.0.0'].map((v) => `schema: olm.bundle\npackage: fanop\nname: fanop.v${v}\nimage: example.com/fanop:v${v}
+properties:
+  - type: olm.package
+    value: {packageName: fanop, version: ${v}}
+  - type: olm.bundle.object
+    value: {data: ${widgetCrd(v === '2.0.0' ? 'Cluster' : 'Namespaced')}}`),
+].join('\n---\n') + '\n';
+
+test('site: a collapsed skipRange fan is marked unsafe when an upgrade it stands for is, its mark naming them', async () => {
+  const fanUnsafe = crdSafety([{ path: 'fanop/catalog.yaml', content: FAN_CATALOG }], { package: 'fanop' }).edges.filter((e) => !e.safe);
+  const viaFan = fanUnsafe.filter((e) => e.via.includes('skipRange'));
+  assert.deepEqual(viaFan.map((e) => e.from).sort(), ['fanop.v1.0.0', 'fanop.v1.1.0']);
+  server.routes.set('/made/fanop/catalog.yaml', { type: 'text/yaml', body: FAN_CATALOG });
+  const { page, errors } = await newPage(browser, { bypassCSP: true });
+  await page.goto(`${server.base}#catalog=${encodeURIComponent(`${server.base}made/fanop/catalog.yaml`)}&package=fanop&channel=stable`);
+  await page.waitForSelector('#graph .unsafe-mark', { timeout: 60000 });
+  await idle(page);
+  // The fan's curve is red; its one mark counts and names the upgrades it stands for.
+  assert.equal(await page.$eval('#graph path.edge[data-kind="fan"]', (e) => e.classList.contains('unsafe')), true);
+  const fanMark = page.locator('#graph .unsafe-mark[data-count]');
+  assert.equal(await fanMark.getAttribute('data-count'), '2');
+  const label = await fanMark.getAttribute('aria-label');
+  assert.match(label, /^2 unsafe upgrades to fanop\.v2\.0\.0 through its skipRange \(from fanop\.v1\.[01]\.0, fanop\.v1\.[01]\.0\): OLM refuses them \(.*scope.*\)/);
+  // The replaces edge keeps its own mark: two marks in all, as the graph's count says.
+  assert.equal(await page.locator('#graph .unsafe-mark').count(), 2);
+  assert.equal(await page.getAttribute('#graph', 'data-unsafe'), '2');
+  // Enter on the fan's mark shows the CRD diff of an upgrade it stands for.
+  await fanMark.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#crd-view:not([hidden])');
+  assert.match(await page.textContent('#crd-title'), /^CRD diff: fanop\.v1\.[01]\.0 → fanop\.v2\.0\.0$/);
+  await page.locator('#graph').screenshot({ path: join(shots, 'crd-fan.png') });
+  assert.deepEqual(errors, []);
+  await page.close();
+});

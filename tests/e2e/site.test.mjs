@@ -579,6 +579,29 @@ test('compare: a bundled pair, then the saved catalog against the editor\'s edit
   assert.equal(await page.locator('#cmp-graph .edge.cmp-rewired[data-from="ecr-secret-operator.v0.4.0"][data-to="ecr-secret-operator.v0.5.0"]').count(), 1);
   await page.screenshot({ path: join(shots, 'compare-pair.png'), fullPage: true });
   await page.locator('#cmp-graph').screenshot({ path: join(shots, 'compare-graph.png') });
+  // Its fix, previewed in the edit dialog and applied, leaves the comparison without it.
+  const fix = page.locator('#cmp-findings button.cmp-fix[data-code="update-release-removed"]');
+  assert.equal(await fix.getAttribute('aria-label'), 'Fix update-release-removed: preview the edit');
+  const applied = await page.evaluate(() => document.body.dataset.editApplied ?? '0');
+  await fix.click();
+  await page.waitForSelector('#edit-preview:not([hidden])');
+  assert.match(await page.textContent('#edit-preview'), /ecr-secret-operator\.v0\.3\.2/);
+  await page.screenshot({ path: join(shots, 'compare-fix-preview.png') });
+  await page.click('#edit-apply');
+  await page.waitForFunction((n) => (document.body.dataset.editApplied ?? '0') !== n, applied);
+  await page.click('#tab-compare');
+  await page.click('#cmp-go');
+  // (Comparing empties the output first: the graph is drawn again once the new diff is in.)
+  await page.waitForSelector('#cmp-graph svg');
+  assert.match(await page.textContent('#cmp-status'), /^1 package changed; 0 errors/);
+  assert.equal(await page.locator('#cmp-findings .diag[data-code="update-release-removed"]').count(), 0);
+  // Undone, the finding is back.
+  const steps = await page.evaluate(() => Number(document.body.dataset.editSteps ?? 0));
+  await page.click('#edit-undo');
+  await page.waitForFunction((n) => Number(document.body.dataset.editSteps ?? 0) > n, steps);
+  await page.click('#tab-compare');
+  await page.click('#cmp-go');
+  await page.waitForSelector('#cmp-findings button.diag[data-code="update-release-removed"]');
   await finding.click();
   await page.waitForSelector('#panel-editor:not([hidden])');
   assert.equal(await page.textContent('#editor-file'), 'ecr-secret-operator/catalog.yaml');

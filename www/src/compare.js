@@ -21,7 +21,9 @@ const short = (name) => name ?? '—';
 /**
  * @param {{ main: () => import('./remote.js').RemoteCatalog | null,
  *   exampleFiles: (name: string) => Promise<{path:string,content:string}[]>, readFiles: (list: FileList, stripRoot: boolean) => object[],
- *   openFile: (path: string, line?: number, column?: number) => void }} deps
+ *   openFile: (path: string, line?: number, column?: number) => void,
+ *   fix: (op: object, why: string) => void }} deps `fix`: preview a finding's edit (its `fix`) on
+ *   the catalog loaded on the left
  */
 export function createComparePanel(deps) {
   const $ = (id) => document.getElementById(id);
@@ -166,9 +168,14 @@ export function createComparePanel(deps) {
           ? h('button', { type: 'button', class: 'diag note', onclick: () => deps.openFile(r.file, r.line, r.column) }, text)
           : h('div', { class: 'diag note static' }, text));
       });
+      // The edit that fixes it, when the new side is the catalog being edited on the left.
+      const fix = d.fix && last.newSide.source === 'edited'
+        ? h('button', { type: 'button', class: 'cmp-fix', 'data-code': d.code, 'aria-label': `Fix ${d.code}: preview the edit`, onclick: () => deps.fix(JSON.parse(d.fix), d.message) }, 'Fix…')
+        : null;
       ul.append(h('li', {}, open
         ? h('button', { type: 'button', class: `diag ${d.severity}`, 'data-code': d.code, title: 'Open in the editor', onclick: () => deps.openFile(d.file, d.line, d.column) }, body)
         : h('div', { class: `diag ${d.severity} static`, 'data-code': d.code }, body),
+      fix,
       related.length ? h('ul', { class: 'cmp-related' }, related) : null));
     }
     wrap.append(ul);

@@ -686,6 +686,13 @@ export function createEditing(deps) {
   return {
     /** The package's and channel's actions (above the graph), and the selected bundle's (below it). */
     elements: { pkg: pkgBox, node: nodeBox },
+    /**
+     * Preview `op` (an `EditOperation`, e.g. a diff finding's `fix`) in the edit dialog, `why`
+     * (the finding) as its text: only Apply changes the files.
+     */
+    proposeFix(op, why) {
+      open({ heading: 'Suggested fix', text: why, build: () => op });
+    },
     /** A node was picked in the graph. */
     select(node) {
       selected = node?.kind === 'bundle' ? node : null;

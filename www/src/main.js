@@ -529,7 +529,8 @@ const templatesPanel = createTemplatesPanel({ main: () => state.catalog, example
 const installPanel = createInstallPanel({ main: () => state.catalog, openFile, download });
 
 // ---- compare two catalogs: changes, update safety, graphs coloured by change
-const comparePanel = createComparePanel({ main: () => state.catalog, exampleFiles, readFiles: readFileList, openFile });
+// A finding's fix opens the edit dialog's preview (`editing`, made below, by the time one is clicked).
+const comparePanel = createComparePanel({ main: () => state.catalog, exampleFiles, readFiles: readFileList, openFile, fix: (op, why) => editing.proposeFix(op, why) });
 
 // ---- dependencies between packages (deps.js), in the package view
 const depsView = createDepsView({ main: () => state.catalog, openPackage });
