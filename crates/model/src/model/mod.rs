@@ -192,6 +192,7 @@ pub struct Entry {
 
 impl Entry {
     /// The skipRange's range, when it is set and valid (OLM ignores an invalid one).
+    #[inline]
     pub fn range(&self) -> Option<&VersionRange> {
         self.skip_range.as_ref().and_then(|s| s.range.as_ref().ok())
     }

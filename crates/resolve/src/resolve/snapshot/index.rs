@@ -300,7 +300,7 @@ impl CatalogIndex {
 
     /// Entry `i` of the catalog, as catalog `catalog` of a snapshot whose bundles of this catalog
     /// start at `bundles`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn entry<'a>(&self, model: &'a Model, i: usize, catalog: CatalogId, bundles: usize) -> Entry<'a> {
         let at = self.entries[i];
         let p = &model.packages[at.package as usize];
