@@ -76,9 +76,8 @@ export function markUnsafeEdges(svg, edges, { onSelect = () => {} } = {}) {
     if (!list.length) continue;
     const [edge] = list;
     path.classList.add('unsafe');
-    path.setAttribute('stroke', '#c62828');
-    path.setAttribute('stroke-dasharray', '6 3');
-    path.setAttribute('stroke-width', '2');
+    // Inline style: the picture's own style sheet colours edges by kind, over attributes.
+    for (const [k, v] of [['stroke', '#c62828'], ['stroke-dasharray', '6 3'], ['stroke-width', '2'], ['stroke-opacity', '1']]) path.style.setProperty(k, v);
     const at = path.getPointAtLength(path.getTotalLength() / 2);
     const label = markLabel(list);
     const mark = el('g', { class: 'unsafe-mark', tabindex: 0, role: 'button', 'aria-label': label, 'data-from': edge.from, 'data-to': edge.to, 'data-x': at.x, 'data-y': at.y, transform: `translate(${at.x} ${at.y})` });

@@ -251,6 +251,9 @@ test('site: a collapsed skipRange fan is marked unsafe when an upgrade it stands
   await idle(page);
   // The fan's curve is red; its one mark counts and names the upgrades it stands for.
   assert.equal(await page.$eval('#graph path.edge[data-kind="fan"]', (e) => e.classList.contains('unsafe')), true);
+  // Drawn red (over the picture's colour by kind), the fan and the replaces edge alike.
+  const strokes = await page.$$eval('#graph path.edge.unsafe', (els) => els.map((e) => getComputedStyle(e).stroke));
+  assert.deepEqual(strokes, ['rgb(198, 40, 40)', 'rgb(198, 40, 40)']);
   const fanMark = page.locator('#graph .unsafe-mark[data-count]');
   assert.equal(await fanMark.getAttribute('data-count'), '2');
   const label = await fanMark.getAttribute('aria-label');
