@@ -797,6 +797,27 @@ fn edit_writes_in_place_plans_with_dry_run_and_refuses_with_exit_1() {
 }
 
 #[test]
+fn edit_add_bundle_takes_its_channel_as_channel_or_channels() {
+    let d = temp_dir("edit-add-channel");
+    write(&d, "foo/catalog.yaml", VALID);
+    let bundle =
+        ["--package", "foo", "--name", "foo.v1.1.0", "--version", "1.1.0", "--image", "quay.io/foo/bundle:v1.1.0"];
+    for flag in ["--channel", "--channels"] {
+        let out = bin()
+            .args(["edit"])
+            .arg(&d)
+            .arg("addBundle")
+            .args(bundle)
+            .args([flag, "stable", "--dry-run", "--format", "patch"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{flag}: {}", String::from_utf8_lossy(&out.stderr));
+        let patch = String::from_utf8_lossy(&out.stdout);
+        assert!(patch.contains("+- name: foo.v1.1.0\n+  replaces: foo.v1.0.0\n"), "{flag}: {patch}");
+    }
+}
+
+#[test]
 fn edit_of_a_semver_template_writes_the_template_and_refuses_what_it_generates() {
     let d = temp_dir("edit-template");
     let original = std::fs::read_to_string("../shared/catalogs/templates/clusterpulse/semver.yaml").unwrap();

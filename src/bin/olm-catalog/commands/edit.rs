@@ -44,7 +44,7 @@ pub struct Args {
     /// The bundle the operation is on (deprecate: else the `--channel`, else the package).
     #[arg(long)]
     bundle: Option<String>,
-    /// The channel the operation is on.
+    /// The channel the operation is on (addBundle: one more of `--channels`).
     #[arg(long)]
     channel: Option<String>,
     /// Channels (comma-separated) for addBundle.
@@ -147,13 +147,17 @@ fn operation(a: &Args) -> Result<Operation, Fail> {
             put("skipRange", a.skip_range.clone().map(Value::from));
         }
         "addBundle" => {
-            put("channels", Some(json!(a.channels)));
+            // A bundle is added to channels: `--channel X` is one more of them.
+            let channels: Vec<&String> = a.channels.iter().chain(&a.channel).collect();
+            put("channels", Some(json!(channels)));
             put("bundle", Some(new_bundle(a)?));
         }
         "createChannel" => put("bundles", Some(json!(a.bundles))),
         _ => {}
     }
-    put("channel", a.channel.clone().map(Value::from));
+    if a.operation != "addBundle" {
+        put("channel", a.channel.clone().map(Value::from));
+    }
     serde_json::from_value(Value::Object(m)).map_err(|e| Fail(format!("{}: {e}", a.operation)))
 }
 
