@@ -786,6 +786,10 @@ pub fn v1_first_steps(package: &Package, channel: &Channel) -> Vec<(Option<usize
     const STRANDED: u8 = 3;
     let v1 = V1Channel::new(package, channel);
     let mut state = vec![UNKNOWN; channel.entries.len()];
+    // The head is where every walk that reaches it stops.
+    if let Some(h) = v1.head {
+        state[h] = REACHES;
+    }
     let mut chain = Vec::new();
     for start in 0..state.len() {
         let mut i = start;
@@ -794,7 +798,6 @@ pub fn v1_first_steps(package: &Package, channel: &Channel) -> Vec<(Option<usize
                 REACHES => break true,
                 // A walk back onto its own chain goes round forever: OLM v1 never gets further.
                 ON_CHAIN | STRANDED => break false,
-                _ if Some(i) == v1.head => break true,
                 _ => {}
             }
             state[i] = ON_CHAIN;
@@ -806,9 +809,6 @@ pub fn v1_first_steps(package: &Package, channel: &Channel) -> Vec<(Option<usize
         };
         for k in chain.drain(..) {
             state[k] = if reaches { REACHES } else { STRANDED };
-        }
-        if Some(start) == v1.head {
-            state[start] = REACHES;
         }
     }
     v1.memo.iter().zip(state).map(|(m, s)| (m.map(|(next, _)| next), s == REACHES)).collect()
