@@ -119,7 +119,10 @@ fn the_wrong_key_and_the_broken_file_are_explained() {
     );
     let message = &kogito.diagnostics[0].message;
     assert!(message.starts_with("metadata/dependencies.yaml does not decode: "), "{message}");
-    assert!(message.ends_with("opm skips it, so the bundle gets none of these dependencies"), "{message}");
+    assert!(
+        message.ends_with("opm skips it, so the bundle gets none of these dependencies: fix it, or remove it"),
+        "{message}"
+    );
     assert!(kogito.bundle.unwrap().blob.properties.iter().all(|p| p.type_.value != "olm.gvk.required"));
 }
 

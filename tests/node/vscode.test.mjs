@@ -222,6 +222,30 @@ test('bundled server: quick fixes from the edit engine remove the findings they 
   }
 });
 
+test('bundled server: the quick fix of replaces-skipped does what its message advises', async () => {
+  const root = catalogDir();
+  const client = await startServer(root);
+  try {
+    const uri = pathToFileURL(join(root, 'pkga/channel.yaml')).href;
+    // 1.2.0 replaces 1.1.0 and skips it: the message says to drop the skip.
+    let text = channel('pkga.v1.1.0', '    skips: [pkga.v1.1.0]\n');
+    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
+    const found = await diagnosticsOf(client, uri, (ds) => ds.some((d) => d.code === 'replaces-skipped'));
+    const finding = found.params.diagnostics.find((d) => d.code === 'replaces-skipped');
+    assert.match(finding.message, /drop it from the skips of "pkga\.v1\.2\.0"$/);
+    const actions = await client.request('textDocument/codeAction', { textDocument: { uri }, range: finding.range, context: { diagnostics: [finding] } });
+    const fix = actions.result.find((a) => a.kind === 'quickfix');
+    assert.equal(fix?.title, 'Drop pkga.v1.1.0 from the skips of pkga.v1.2.0', JSON.stringify(actions.result));
+    text = applyEdits(text, fix.edit.changes[uri]);
+    client.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text }] });
+    await diagnosticsOf(client, uri, (ds) => !ds.some((d) => d.code === 'replaces-skipped' || d.code === 'stranded-entry'));
+    assert.doesNotMatch(text, /skips: \[pkga\.v1\.1\.0\]/);
+  } finally {
+    await stop(client);
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
 test('bundled server: malformed JSON and unknown methods get error responses, then shutdown and exit', async () => {
   const root = catalogDir();
   const client = await startServer(root);

@@ -44,7 +44,7 @@ fn dependencies(b: &Bundle, out: &mut Vec<Diagnostic>) {
         out.push(Diagnostic::warning(
             code,
             format!(
-                "bundle {} requires {what}: OLM v1 installs no dependencies and refuses bundles that declare them",
+                "bundle {} requires {what}: OLM v1 installs no dependencies and refuses bundles that declare them; a catalog for OLM v1 drops the property, and its users install what it names themselves first",
                 q(&b.name.value)
             ),
             property_location(b, *i),
@@ -60,14 +60,14 @@ fn csv(b: &Bundle, out: &mut Vec<Diagnostic>) {
     if !supported.contains(&"AllNamespaces") {
         out.push(Diagnostic::warning(
             Code::Olmv1NoAllNamespaces,
-            format!("bundle {name} does not support the AllNamespaces install mode, which OLM v1 requires of registry+v1 bundles (other modes only behind a feature gate)"),
+            format!("bundle {name} does not support the AllNamespaces install mode, which OLM v1 requires of registry+v1 bundles (other modes only behind a feature gate): add {{\"type\": \"AllNamespaces\", \"supported\": true}} to the CSV's installModes if the operator can watch every namespace"),
             at(),
         ));
     }
     if csv.webhooks.as_ref().is_some_and(|w| !w.is_empty()) && supported.iter().any(|m| *m != "AllNamespaces") {
         out.push(Diagnostic::warning(
             Code::Olmv1Webhooks,
-            format!("bundle {name} contains webhook definitions but supported install modes beyond AllNamespaces: OLM v1 refuses it"),
+            format!("bundle {name} contains webhook definitions but supported install modes beyond AllNamespaces: OLM v1 refuses it; set \"supported\": false on the CSV's other install modes"),
             at(),
         ));
     }
@@ -75,7 +75,7 @@ fn csv(b: &Bundle, out: &mut Vec<Diagnostic>) {
         out.push(Diagnostic::warning(
             Code::Olmv1ApiService,
             format!(
-                "bundle {name} owns APIService definitions: OLM v1 refuses it (apiServiceDefintions are not supported)"
+                "bundle {name} owns APIService definitions: OLM v1 refuses it (apiServiceDefintions are not supported); no catalog edit fixes it: the operator must serve its APIs another way (CRDs)"
             ),
             at(),
         ));
@@ -88,8 +88,11 @@ fn build_metadata(b: &Bundle, out: &mut Vec<Diagnostic>) {
     out.push(Diagnostic::note(
         Code::Olmv1BuildMetadata,
         format!(
-            "bundle {} has version {v}: OLM v1 reads build metadata as a release and orders by it, OLM v0 ignores it",
-            q(&b.name.value)
+            "bundle {} has version {v}: OLM v1 reads build metadata as a release and orders by it, OLM v0 ignores it; for one order in both, give a rebuild the next patch version ({}.{}.{})",
+            q(&b.name.value),
+            v.major(),
+            v.minor(),
+            v.patch() + 1
         ),
         property_location(b, i),
     ));
@@ -126,7 +129,7 @@ fn zero_major(p: &Package, out: &mut Vec<Diagnostic>) {
             out.push(Diagnostic::note(
                 Code::Olmv1ZeroMajor,
                 format!(
-                    "channel {} upgrades {} to {} ({to}), across a 0.x minor version: OLM v1 version ranges such as ^0.y.z treat that as a breaking change and do not follow it",
+                    "channel {} upgrades {} to {} ({to}), across a 0.x minor version: OLM v1 version ranges such as ^0.y.z treat that as a breaking change and do not follow it; users must widen their ClusterExtension's version range to reach it",
                     q(&c.name),
                     crate::gotext::join_capped(&crossing, ", ", crate::gotext::LIST_CAP),
                     q(&e.name.value)
@@ -189,7 +192,7 @@ mod tests {
         let cons = r#",{"type":"olm.constraint","value":{"failureMessage":"x","package":{"packageName":"bar","versionRange":">=1"}}}"#;
         assert_eq!(
             lints(pkg, SAME_MINOR),
-            [(Code::Olmv1PackageRequired, "bundle \"foo.v0.2.0\" requires package \"bar\": OLM v1 installs no dependencies and refuses bundles that declare them".to_string())]
+            [(Code::Olmv1PackageRequired, "bundle \"foo.v0.2.0\" requires package \"bar\": OLM v1 installs no dependencies and refuses bundles that declare them; a catalog for OLM v1 drops the property, and its users install what it names themselves first".to_string())]
         );
         assert_eq!(codes(gvk), [Code::Olmv1GvkRequired]);
         assert_eq!(codes(cons), [Code::Olmv1Constraint]);
@@ -231,7 +234,7 @@ mod tests {
         let found = lints_at("0.2.0+2", "", SAME_MINOR);
         assert_eq!(
             found,
-            [(Code::Olmv1BuildMetadata, "bundle \"foo.v0.2.0\" has version 0.2.0+2: OLM v1 reads build metadata as a release and orders by it, OLM v0 ignores it".to_string())]
+            [(Code::Olmv1BuildMetadata, "bundle \"foo.v0.2.0\" has version 0.2.0+2: OLM v1 reads build metadata as a release and orders by it, OLM v0 ignores it; for one order in both, give a rebuild the next patch version (0.2.1)".to_string())]
         );
         assert_eq!(lints_at("0.2.0", "", SAME_MINOR), []);
     }

@@ -141,25 +141,34 @@ fn stranded(ws: &Workspace, (package, channel, bundle): &EntryRef, message: &str
     Some((title, edges(package.clone(), channel.clone(), by, None, Some(skips), None)))
 }
 
-/// `replaces-skipped`: replace the entry that skips the replaced one instead (or, when that is
-/// the entry itself, what the skipped one replaces).
+/// `replaces-skipped`, as its message advises: an entry that skips what it replaces drops the
+/// skip; so does a newer entry whose replaces chain goes on through the replacing one (the skip
+/// is a shortcut); otherwise the entry replaces the older entry that skips its target.
 fn replaces_skipped(ws: &Workspace, (package, channel, bundle): &EntryRef) -> Option<(String, Operation)> {
     let ch = crate::fixes::channel(ws, package, channel)?;
     let target = &ch.entry(bundle)?.replaces.value;
     let skipper = ch.entries.iter().find(|e| e.skips.iter().any(|s| s.value == *target))?;
-    let (by, title) = if skipper.name.value == *bundle {
-        // It skips what it replaces: it replaces what that replaced (and still skips it).
-        let by = ch.entry(target)?.replaces.value.clone();
-        let title = format!("Make {bundle} replace {by}, which {target} replaces");
-        (by, title)
-    } else {
-        let by = skipper.name.value.clone();
-        (by.clone(), format!("Make {bundle} replace {by}, which skips {target}"))
-    };
-    if by.is_empty() {
-        return None;
+    let by = skipper.name.value.clone();
+    if by == *bundle || chain_reaches(ch, &by, bundle) {
+        let skips: Vec<String> = skipper.skips.iter().map(|s| s.value.clone()).filter(|s| s != target).collect();
+        let title = format!("Drop {target} from the skips of {by}");
+        return Some((title, edges(package.clone(), channel.clone(), by, None, Some(skips), None)));
     }
+    let title = format!("Make {bundle} replace {by}, which skips {target}");
     Some((title, edges(package.clone(), channel.clone(), bundle.clone(), Some(by), None, None)))
+}
+
+/// Whether `to` is on the replaces chain below `from` in `ch` (bounded: chains may loop).
+fn chain_reaches(ch: &Channel, from: &str, to: &str) -> bool {
+    let mut at = ch.entry(from);
+    for _ in 0..ch.entries.len() {
+        match at.map(|e| e.replaces.value.as_str()) {
+            Some(next) if next == to => return true,
+            Some(next) if !next.is_empty() => at = ch.entry(next),
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// `unreachable-entry`: the entry of the channel with the next lower version upgrades to it

@@ -518,7 +518,17 @@ fn every_fixable_finding_has_a_quick_fix_that_removes_it() {
     let new_bundle = "---\nschema: olm.bundle\npackage: foo\nname: foo.v2.0.0\nimage: example.com/foo:2.0.0\nproperties:\n- type: olm.package\n  value: {packageName: foo, version: 2.0.0}\n";
     let cases: Vec<(String, &str, &str)> = vec![
         (replaces_what_it_skips.clone(), "stranded-entry", "Add foo.v1.0.0 to the skips of foo.v1.0.2"),
-        (replaces_what_it_skips, "replaces-skipped", "Make foo.v1.0.2 replace foo.v1.0.0, which foo.v1.0.1 replaces"),
+        (replaces_what_it_skips, "replaces-skipped", "Drop foo.v1.0.1 from the skips of foo.v1.0.2"),
+        (
+            channel("- name: foo.v1.0.0\n- name: foo.v1.1.0\n  replaces: foo.v1.0.0\n- name: foo.v1.2.0\n  replaces: foo.v1.1.0\n- name: foo.v1.3.0\n  replaces: foo.v1.2.0\n  skips: [foo.v1.1.0]\n"),
+            "replaces-skipped",
+            "Drop foo.v1.1.0 from the skips of foo.v1.3.0",
+        ),
+        (
+            channel("- name: foo.v1.7.0\n- name: foo.v1.8.0\n  replaces: foo.v1.7.0\n- name: foo.v1.8.1\n  replaces: foo.v1.7.0\n  skips: [foo.v1.8.0]\n- name: foo.v1.9.0\n  replaces: foo.v1.8.0\n- name: foo.v1.9.1\n  replaces: foo.v1.8.1\n  skips: [foo.v1.9.0]\n"),
+            "replaces-skipped",
+            "Make foo.v1.9.0 replace foo.v1.8.1, which skips foo.v1.8.0",
+        ),
         (
             channel("- name: foo.v1.0.0\n- name: foo.v1.0.1\n  replaces: foo.v1.0.0\n  skipRange: '>=3.0.0 <4.0.0'\n"),
             "skip-range-covers-nothing",

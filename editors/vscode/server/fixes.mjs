@@ -75,7 +75,13 @@ const FIXES = {
     const [bundle, target, skipper] = quoted(d.message);
     const graph = packageOf(catalog, bundle, '');
     const channel = graph && channelOf(graph, bundle, d.message);
-    if (!channel || skipper === bundle) return null;
+    if (!channel) return null;
+    // As the message advises: drop the skip (of the entry itself, or of a newer entry whose
+    // replaces chain goes on through it), or replace the older entry that skips the target.
+    if (d.message.includes('drop it from the skips of')) {
+      const skips = skipsOf(graph, channel, skipper).filter((s) => s !== target);
+      return [`Drop ${target} from the skips of ${skipper}`, edges(graph, channel, skipper, { skips })];
+    }
     return [`Make ${bundle} replace ${skipper}, which skips ${target}`, edges(graph, channel, bundle, { replaces: skipper })];
   },
   'skip-range-covers-nothing'(catalog, d) {

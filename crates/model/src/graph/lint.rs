@@ -97,6 +97,19 @@ impl<'a> ChannelLint<'a> {
         entry_version(self.package, e.bundle)
     }
 
+    /// Whether `to` is on the replaces chain below `from` (a bounded walk: chains may loop).
+    fn chain_reaches(&self, from: &str, to: &str) -> bool {
+        let mut at = self.entry(from);
+        for _ in 0..self.channel.entries.len() {
+            match at.map(|e| e.replaces.value.as_str()) {
+                Some(next) if next == to => return true,
+                Some(next) if !next.is_empty() => at = self.entry(next),
+                _ => return false,
+            }
+        }
+        false
+    }
+
     fn entry(&self, name: &str) -> Option<&'a Entry> {
         self.by_name.get(name).map(|&i| &self.channel.entries[i])
     }
@@ -166,8 +179,16 @@ fn replaces_skipped(cx: &ChannelLint<'_>, e: &Entry) -> Option<Diagnostic> {
     let skipper = if own { e.name.value.as_str() } else { cx.skipped_by.get(target)? };
     let fix = if own {
         format!("drop it from the skips of {}", q(skipper))
+    } else if cx.chain_reaches(skipper, &e.name.value) {
+        // The skip is a shortcut over a chain that goes on through `e`: its users reach the
+        // skipping entry either way.
+        format!(
+            "users on it reach {0} either way: for one chain in every opm, drop it from the skips of {0} (its users then upgrade through {1})",
+            q(skipper),
+            q(&e.name.value)
+        )
     } else {
-        "replace the skipping entry instead".into()
+        format!("have {} replace {} instead, which already upgrades its users", q(&e.name.value), q(skipper))
     };
     Some(Diagnostic::warning(
         Code::ReplacesSkipped,
@@ -555,7 +576,7 @@ mod tests {
         }
 
         #[test]
-        fn replacing_an_entry_another_entry_skips_asks_to_replace_the_skipping_entry() {
+        fn replacing_an_entry_a_newer_entry_skips_on_the_same_chain_asks_to_drop_the_shortcut() {
             let entries = "
                 - name: foo.v1.0.0
                 - name: foo.v1.1.0
@@ -568,7 +589,34 @@ mod tests {
             ";
             assert_eq!(
                 warnings(Code::ReplacesSkipped, entries),
-                ["\"foo.v1.2.0\" replaces \"foo.v1.1.0\", which \"foo.v1.3.0\" skips: opm 1.58 and later stop the replaces chain there, older opm walks through it, and OLM v0 leaves it out of its order; replace the skipping entry instead"]
+                ["\"foo.v1.2.0\" replaces \"foo.v1.1.0\", which \"foo.v1.3.0\" skips: opm 1.58 and later stop the replaces chain there, older opm walks through it, and OLM v0 leaves it out of its order; users on it reach \"foo.v1.3.0\" either way: for one chain in every opm, drop it from the skips of \"foo.v1.3.0\" (its users then upgrade through \"foo.v1.2.0\")"]
+            );
+        }
+
+        #[test]
+        fn replacing_an_entry_an_older_entry_skips_asks_to_replace_that_entry() {
+            // dell-csm-operator: 1.8.1 takes 1.8.0's users, 1.9.0 still replaces 1.8.0.
+            let entries = "
+                - name: foo.v1.7.0
+                - name: foo.v1.8.0
+                  replaces: foo.v1.7.0
+                - name: foo.v1.8.1
+                  replaces: foo.v1.7.0
+                  skips: [foo.v1.8.0]
+                - name: foo.v1.9.0
+                  replaces: foo.v1.8.0
+                - name: foo.v1.9.1
+                  replaces: foo.v1.8.1
+                  skips: [foo.v1.9.0]
+            ";
+            let found = warnings(Code::ReplacesSkipped, entries);
+            assert!(
+                found.iter().any(|m| m
+                    .starts_with("\"foo.v1.9.0\" replaces \"foo.v1.8.0\", which \"foo.v1.8.1\" skips")
+                    && m.ends_with(
+                        "have \"foo.v1.9.0\" replace \"foo.v1.8.1\" instead, which already upgrades its users"
+                    )),
+                "{found:?}"
             );
         }
 

@@ -233,11 +233,14 @@ impl Builder {
             }
             let listed = !positions.is_empty();
             if !listed {
-                self.err(
-                    Code::BundleNotInChannel,
-                    format!("package {}, bundle {} not found in any channel entries", q(pkg), q(name)),
-                    bl.source.at(bl.name.pos, "/name"),
-                );
+                let message = format!("package {}, bundle {} not found in any channel entries", q(pkg), q(name));
+                let mut d = Diagnostic::error(Code::BundleNotInChannel, message, bl.source.at(bl.name.pos, "/name"));
+                let p = &self.packages[pi];
+                let default = p.channels.iter().find(|c| c.name == p.default_channel.value);
+                if let Some((c, at)) = default.and_then(|c| Some((c, c.source.as_ref()?.blob()))) {
+                    d = d.with_related(format!("add it to the entries of {}, the default channel", q(&c.name)), at);
+                }
+                self.diags.push(d);
             }
             self.packages[pi].bundles.push(bundle);
         }

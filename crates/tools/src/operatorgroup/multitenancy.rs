@@ -117,9 +117,10 @@ fn versions(instances: &[Instance], out: &mut Vec<Diagnostic>) {
             Code::MultitenancyVersionSkew,
             format!(
                 "{} runs version {v} while {} runs {newest}: all instances of one operator must be the same \
-                 version (one cluster cannot run different versions of the same operator)",
+                 version (one cluster cannot run different versions of the same operator); upgrade it to {} too",
                 i.label(),
-                top.label()
+                top.label(),
+                top.bundle
             ),
             i.at.clone(),
         ));
@@ -129,10 +130,13 @@ fn versions(instances: &[Instance], out: &mut Vec<Diagnostic>) {
                 Code::MultitenancyOlderCrd,
                 format!(
                     "{} is not the newest version and owns an older revision of {}, which {} already uses: \
-                     installing it is blocked, or it would lack versions and fields the newer revision serves",
+                     installing it is blocked, or it would lack versions and fields the newer revision serves; \
+                     install {} in {:?} instead",
                     i.label(),
                     shared.join(", "),
-                    top.label()
+                    top.label(),
+                    top.bundle,
+                    i.namespace
                 ),
                 i.at.clone(),
             ));
@@ -155,7 +159,8 @@ fn shared_crds(instances: &[Instance], out: &mut Vec<Diagnostic>) {
         Code::MultitenancySharedCrds,
         format!(
             "the {} instances share the cluster-wide CRDs {}: one object each for every tenant, with the newest \
-             schema any instance installs; tenants must stay on one version line so the CRDs do not change",
+             schema any instance installs; tenants must stay on one version line so the CRDs do not change: \
+             upgrade every instance together",
             instances.len(),
             names.join(", ")
         ),
@@ -171,7 +176,8 @@ fn per_instance(i: &Instance, out: &mut Vec<Diagnostic>) {
             Code::MultitenancyDependency,
             format!(
                 "{} depends on other operators ({}): an instance per tenant cannot depend on other operators; \
-                 OLM resolves dependencies per namespace, not per tenant",
+                 OLM v0 resolves dependencies in each operator namespace and installs a copy of each there; \
+                 use a bundle without dependencies, or install the operator once for all tenants",
                 i.label(),
                 i.dependencies.join("; ")
             ),
@@ -190,7 +196,8 @@ fn per_instance(i: &Instance, out: &mut Vec<Diagnostic>) {
             Code::MultitenancyConversionWebhook,
             format!(
                 "{} provides CRD conversion webhooks ({}): an operator installed per tenant cannot provide them; \
-                 OLM runs conversion webhooks only for operators in an AllNamespaces group",
+                 OLM runs conversion webhooks only for operators in an AllNamespaces group; install it once, \
+                 in an AllNamespaces group, for all tenants",
                 i.label(),
                 hooks.join(", ")
             ),
@@ -202,8 +209,11 @@ fn per_instance(i: &Instance, out: &mut Vec<Diagnostic>) {
             Code::MultitenancyOperatorInTenantNamespace,
             format!(
                 "{} watches its own namespace: create the tenant operator's namespace apart from the tenant's, \
-                 so that the operator's pods and service account are not visible to the tenant",
-                i.label()
+                 so that the operator's pods and service account are not visible to the tenant; install it in \
+                 a namespace of its own (such as {:?}) whose OperatorGroup targets {:?}",
+                i.label(),
+                format!("{}-operator", i.namespace),
+                i.namespace
             ),
             i.at.clone(),
         ));
@@ -220,17 +230,18 @@ fn overlaps(instances: &[Instance], out: &mut Vec<Diagnostic>) {
             if common.is_empty() && !all(ta) && !all(tb) {
                 continue;
             }
-            let what = if common.is_empty() {
-                "all namespaces".to_string()
+            let (what, fix) = if common.is_empty() {
+                ("all namespaces".to_string(), "give each group its tenant's namespaces instead".to_string())
             } else {
-                common.iter().map(|c| format!("{c:?}")).collect::<Vec<_>>().join(", ")
+                let names = common.iter().map(|c| format!("{c:?}")).collect::<Vec<_>>().join(", ");
+                (names.clone(), format!("remove {names} from one group's targetNamespaces"))
             };
             out.push(Diagnostic::warning(
                 Code::MultitenancyOverlappingTargets,
                 format!(
                     "{} and {} both watch {what}: each tenant's OperatorGroup must target only that tenant's \
                      namespaces; intersecting groups providing the same APIs fail the later CSV \
-                     (InterOperatorGroupOwnerConflict)",
+                     (InterOperatorGroupOwnerConflict); {fix}",
                     a.label(),
                     b.label()
                 ),
@@ -284,7 +295,9 @@ mod tests {
             "{}",
             f[0].message
         );
+        assert!(f[0].message.ends_with("upgrade it to p.v1.1.0 too"), "the fix: {}", f[0].message);
         assert!(f[1].message.contains("older revision of widgets.example.com"), "{}", f[1].message);
+        assert!(f[1].message.ends_with("install p.v1.1.0 in \"op-a\" instead"), "the fix: {}", f[1].message);
         assert_eq!(f[0].location.pointer, "/properties/1", "located at the older bundle's CSV");
     }
 
@@ -323,6 +336,11 @@ mod tests {
         let b = bundles(&[("1.0.0", "")]);
         let f = multitenancy(&[tenant(&b[0], "a", &["a"])]);
         assert_eq!(codes(&f), ["multitenancy-operator-in-tenant-namespace"]);
+        assert!(
+            f[0].message.ends_with("a namespace of its own (such as \"a-operator\") whose OperatorGroup targets \"a\""),
+            "the fix: {}",
+            f[0].message
+        );
     }
 
     #[test]
@@ -332,6 +350,7 @@ mod tests {
         let f = multitenancy(&[tenant(&b[0], "op-a", &["a", "shared"]), tenant(&b[0], "op-b", &["b", "shared"])]);
         assert_eq!(codes(&f), ["multitenancy-shared-crds", "multitenancy-overlapping-targets"]);
         assert!(f[1].message.contains("both watch \"shared\""), "{}", f[1].message);
+        assert!(f[1].message.ends_with("remove \"shared\" from one group's targetNamespaces"), "{}", f[1].message);
         let f = multitenancy(&[tenant(&b[0], "op-a", &["a"]), tenant(&b[0], "op-all", &[""])]);
         assert!(f.iter().any(|d| d.message.contains("both watch all namespaces")));
     }

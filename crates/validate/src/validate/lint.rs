@@ -11,6 +11,10 @@ use crate::gotext::quote as q;
 use crate::model::Package;
 use crate::property::{Constraint, ConstraintError, ConstraintValue, Property};
 
+/// What OLM v0's resolver does with a dependency it cannot read (`resolver.md` §2.3).
+const RESOLUTION_FAILS: &str =
+    "OLM v0 fails every resolution that considers this bundle, even one that would choose another";
+
 /// The lints of one package.
 pub fn package(p: &Package) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -25,7 +29,7 @@ pub fn package(p: &Package) -> Vec<Diagnostic> {
                             out.push(Diagnostic::warning(
                                 Code::InvalidRequiredRange,
                                 format!(
-                                    "bundle {} requires package {} with version range {}, which OLM cannot parse: {e}",
+                                    "bundle {} requires package {} with version range {}, which OLM cannot parse: {e}; {RESOLUTION_FAILS}; write a range such as \">=1.0.0 <2.0.0\"",
                                     q(&b.name.value),
                                     q(&r.package_name),
                                     q(&r.version_range)
@@ -38,7 +42,10 @@ pub fn package(p: &Package) -> Vec<Diagnostic> {
                         if let Some(msg) = constraint_problem(parsed) {
                             out.push(Diagnostic::warning(
                                 Code::InvalidConstraint,
-                                format!("bundle {} has an olm.constraint OLM will reject: {msg}", q(&b.name.value)),
+                                format!(
+                                    "bundle {} has an olm.constraint OLM will reject: {msg}; {RESOLUTION_FAILS}",
+                                    q(&b.name.value)
+                                ),
                                 loc(),
                             ));
                         }

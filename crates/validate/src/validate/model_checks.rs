@@ -41,6 +41,16 @@ impl Ctx<'_> {
     }
 }
 
+/// The edit for a package without a default channel: the channel to name, or the choice.
+fn default_channel_fix(p: &Package) -> Option<String> {
+    let names: Vec<String> = p.channels.iter().map(|c| q(&c.name)).collect();
+    match names.as_slice() {
+        [] => None,
+        [one] => Some(format!("set defaultChannel to {one}, the package's only channel")),
+        _ => Some(format!("set defaultChannel to one of {}", crate::gotext::join_capped(&names, ", ", 10))),
+    }
+}
+
 /// One package's checks: its subtree of the error tree, findings appended to `diags`.
 pub fn package(p: &Package, diags: &mut Vec<Diagnostic>) -> ErrorTree {
     let label = format!("invalid package {}", q(&p.name));
@@ -48,7 +58,10 @@ pub fn package(p: &Package, diags: &mut Vec<Diagnostic>) -> ErrorTree {
     let mut ctx = Ctx { chain: vec![label], diags };
     if p.default_channel.value.is_empty() {
         let loc = p.source.at(p.default_channel.pos, "/defaultChannel");
-        ctx.report(&mut tree, Code::DefaultChannelUnset, "default channel must be set".into(), loc, true);
+        ctx.report(&mut tree, Code::DefaultChannelUnset, "default channel must be set".into(), loc.clone(), true);
+        if let (Some(d), Some(note)) = (ctx.diags.last_mut(), default_channel_fix(p)) {
+            d.related.push(crate::diagnostic::Related { message: note, location: loc });
+        }
     }
     if p.channels.is_empty() {
         ctx.report(
@@ -206,16 +219,12 @@ fn channel(p: &Package, c: &Channel, ctx: &mut Ctx<'_>, shown: &mut BTreeSet<usi
         );
     } else if let Err(e) = c.validate_replaces_chain() {
         let (code, loc, related) = chain_location(c, &e, blob);
-        let note = match code {
-            Code::MultipleChannelHeads => "another head",
-            _ => "also stranded",
-        };
         let leaf = e.to_string();
         let mut message = ctx.chain.join(": ");
         message.push_str(": ");
         message.push_str(&leaf);
         let mut d = Diagnostic::error(code, message, loc);
-        for r in related {
+        for (note, r) in chain_notes(p, c, &e, related) {
             d = d.with_related(note, r);
         }
         ctx.diags.push(d);
@@ -254,6 +263,55 @@ fn channel(p: &Package, c: &Channel, ctx: &mut Ctx<'_>, shown: &mut BTreeSet<usi
     }
     ctx.chain.pop();
     tree
+}
+
+/// The notes of a replaces-chain error, each with the edit that fixes it: every other head is to
+/// be skipped by the highest; each stranded entry, by the head; the edge of a cycle that goes to
+/// a higher version, removed. `related` are the other heads or stranded entries, in order.
+fn chain_notes(p: &Package, c: &Channel, e: &ChainError, related: Vec<Location>) -> Vec<(String, Location)> {
+    let version = |name: &str| p.bundle(name).and_then(|b| b.version.as_ref());
+    let at = |entry: &Entry, pos, field: &str| {
+        c.source.as_ref().map(|s| s.at(pos, format!("/entries/{}/{field}", entry.index)))
+    };
+    match e {
+        ChainError::MultipleHeads(heads) => {
+            let highest = heads.iter().max_by(|a, b| version(a).cmp(&version(b)));
+            let highest = highest.filter(|_| heads.iter().all(|h| version(h).is_some()));
+            let others = heads.iter().skip(1);
+            let note = |h: &String| match highest {
+                Some(top) if top == h => {
+                    "another head, the highest version: add the other heads to its skips".to_string()
+                }
+                Some(top) => format!("another head: add it to the skips of {}, the highest version", q(top)),
+                None => "another head".to_string(),
+            };
+            others.map(note).zip(related).collect()
+        }
+        ChainError::Stranded(_) => {
+            let head = c.head().ok().map(|h| q(&h.name.value));
+            let note = head
+                .map_or("also stranded".to_string(), |h| format!("also stranded: add it to the skips of the head {h}"));
+            let mut notes: Vec<(String, Location)> = related.into_iter().map(|r| (note.clone(), r)).collect();
+            if let Some(h) = c.head().ok().and_then(|h| Some((h, at(h, h.name.pos, "name")?))) {
+                notes.push((format!("the head: add the stranded entries to the skips of {}", q(&h.0.name.value)), h.1));
+            }
+            notes
+        }
+        ChainError::Cycle(names) => {
+            // The edge that goes up: an entry replacing a higher version.
+            let up = names
+                .iter()
+                .filter_map(|n| c.entry(n))
+                .find(|e| matches!((version(&e.name.value), version(&e.replaces.value)), (Some(v), Some(r)) if r > v));
+            up.and_then(|e| {
+                let note = format!("the cycle's edge to a higher version: remove the replaces of {}", q(&e.name.value));
+                Some((note, at(e, e.replaces.pos, "replaces")?))
+            })
+            .into_iter()
+            .collect()
+        }
+        ChainError::NoHead => Vec::new(),
+    }
 }
 
 /// Where to point for a replaces-chain error.
@@ -467,5 +525,86 @@ mod tests {
         assert_eq!(diags[0].code, Code::DuplicateVersions);
         assert_eq!(diags[0].message, format!("invalid package \"foo\": {leaf}"));
         assert_eq!(diags[0].related.len(), 2);
+    }
+
+    /// The notes of the replaces-chain error of channel `stable` with `entries` (a JSON list) over
+    /// bundles foo.v1.0.0 … foo.v1.3.0.
+    fn chain_error_notes(entries: &str) -> (Code, Vec<String>) {
+        let mut catalog = String::from("{\"schema\":\"olm.package\",\"name\":\"foo\",\"defaultChannel\":\"stable\"}\n");
+        for v in ["1.0.0", "1.1.0", "1.2.0", "1.3.0"] {
+            catalog.push_str(&format!(
+                "{{\"schema\":\"olm.bundle\",\"name\":\"foo.v{v}\",\"package\":\"foo\",\"image\":\"foo:{v}\",\"properties\":[{{\"type\":\"olm.package\",\"value\":{{\"packageName\":\"foo\",\"version\":\"{v}\"}}}}]}}\n"
+            ));
+        }
+        catalog.push_str(&format!(
+            "{{\"schema\":\"olm.channel\",\"package\":\"foo\",\"name\":\"stable\",\"entries\":{entries}}}\n"
+        ));
+        let r = crate::validate::validate_files(&[FileInput::new("catalog.json", catalog.into_bytes())]).report;
+        let d = r.diagnostics.iter().find(|d| {
+            d.code.as_str().contains("head") || d.code == Code::StrandedBundles || d.code == Code::ReplacesCycle
+        });
+        let d = d.expect("a replaces-chain error");
+        (d.code, d.related.iter().map(|r| r.message.clone()).collect())
+    }
+
+    #[test]
+    fn every_head_but_the_highest_is_to_be_skipped_by_it() {
+        let (code, notes) = chain_error_notes(
+            r#"[{"name":"foo.v1.0.0"},{"name":"foo.v1.1.0","replaces":"foo.v1.0.0"},{"name":"foo.v1.3.0","replaces":"foo.v1.0.0"},{"name":"foo.v1.2.0"}]"#,
+        );
+        assert_eq!(code, Code::MultipleChannelHeads);
+        // The heads in name order: 1.1.0 (the error's place), then the notes of 1.2.0 and 1.3.0.
+        assert_eq!(
+            notes,
+            [
+                "another head: add it to the skips of \"foo.v1.3.0\", the highest version",
+                "another head, the highest version: add the other heads to its skips"
+            ]
+        );
+    }
+
+    #[test]
+    fn stranded_entries_are_to_be_skipped_by_the_head() {
+        let (code, notes) = chain_error_notes(
+            r#"[{"name":"foo.v1.0.0"},{"name":"foo.v1.1.0","replaces":"foo.v1.0.0"},{"name":"foo.v1.2.0","skips":["foo.v1.1.0"]},{"name":"foo.v1.3.0","replaces":"foo.v1.2.0"}]"#,
+        );
+        assert_eq!(code, Code::StrandedBundles);
+        assert_eq!(
+            notes.last().map(String::as_str),
+            Some("the head: add the stranded entries to the skips of \"foo.v1.3.0\"")
+        );
+    }
+
+    #[test]
+    fn a_cycle_is_broken_at_its_edge_to_a_higher_version() {
+        let (code, notes) = chain_error_notes(
+            r#"[{"name":"foo.v1.0.0","replaces":"foo.v1.2.0"},{"name":"foo.v1.1.0","replaces":"foo.v1.0.0"},{"name":"foo.v1.2.0","replaces":"foo.v1.1.0"},{"name":"foo.v1.3.0","replaces":"foo.v1.2.0"}]"#,
+        );
+        assert_eq!(code, Code::ReplacesCycle);
+        assert_eq!(notes, ["the cycle's edge to a higher version: remove the replaces of \"foo.v1.0.0\""]);
+    }
+
+    #[test]
+    fn a_package_without_default_channel_is_told_which_to_name() {
+        let catalog = r#"{"schema":"olm.package","name":"foo"}
+{"schema":"olm.channel","package":"foo","name":"stable","entries":[{"name":"foo.v1.0.0"}]}
+{"schema":"olm.bundle","name":"foo.v1.0.0","package":"foo","image":"foo:1","properties":[{"type":"olm.package","value":{"packageName":"foo","version":"1.0.0"}}]}
+{"schema":"olm.bundle","name":"foo.v1.1.0","package":"foo","image":"foo:1.1","properties":[{"type":"olm.package","value":{"packageName":"foo","version":"1.1.0"}}]}
+"#;
+        let r = crate::validate::validate_files(&[FileInput::new("catalog.json", catalog.as_bytes().to_vec())]).report;
+        let notes = |code: Code| -> Vec<String> {
+            r.diagnostics
+                .iter()
+                .filter(|d| d.code == code)
+                .flat_map(|d| d.related.iter().map(|n| n.message.clone()))
+                .collect()
+        };
+        assert_eq!(notes(Code::DefaultChannelUnset), ["set defaultChannel to \"stable\", the package's only channel"]);
+        // No default channel: nothing to propose for the unlisted bundle.
+        assert_eq!(notes(Code::BundleNotInChannel), Vec::<String>::new());
+        let with_default = catalog.replace(r#""name":"foo"}"#, r#""name":"foo","defaultChannel":"stable"}"#);
+        let r = crate::validate::validate_files(&[FileInput::new("catalog.json", with_default.into_bytes())]).report;
+        let d = r.diagnostics.iter().find(|d| d.code == Code::BundleNotInChannel).expect("foo.v1.1.0 is in no channel");
+        assert_eq!(d.related[0].message, "add it to the entries of \"stable\", the default channel");
     }
 }

@@ -69,6 +69,11 @@ pub fn read(root: &str, files: &[FileInput], diags: &mut Vec<Diagnostic>) -> Opt
     Some(Manifests { objects, csv })
 }
 
+/// The end of the warning for a file of several YAML documents: what happens to the others, and
+/// the fix (opm's message before it).
+pub(super) const EXTRA_DOCUMENT: &str =
+    "; the documents after the first are not in the bundle: put each in a file of its own";
+
 /// The first document of `file` as an object with a `kind`; a file that does not decode is left
 /// out with a warning, as opm logs and leaves out one that go-yaml cannot read.
 fn decode(file: &BundleFile<'_>, diags: &mut Vec<Diagnostic>) -> Option<Manifest> {
@@ -79,7 +84,8 @@ fn decode(file: &BundleFile<'_>, diags: &mut Vec<Diagnostic>) -> Option<Manifest
         Some(Ok(doc)) => doc,
     };
     for extra in docs.flatten().filter(|d| d.value.is_some()) {
-        let message = format!("found more than one document inside {}, using only the first one", file.name);
+        let message =
+            format!("found more than one document inside {}, using only the first one{EXTRA_DOCUMENT}", file.name);
         let location = crate::diagnostic::Location { line: extra.line, column: 1, ..fields::whole(file.path) };
         diags.push(Diagnostic::warning(Code::BundleExtraDocument, message, location));
     }
@@ -106,7 +112,10 @@ fn undecodable(
     location: crate::diagnostic::Location,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Manifest> {
-    let message = format!("failed to decode: {why} (manifests/{} is left out of the bundle)", file.name);
+    let message = format!(
+        "failed to decode: {why} (manifests/{} is left out of the bundle, so OLM never creates it); fix it or remove it",
+        file.name
+    );
     diags.push(Diagnostic::warning(Code::BundleUndecodableFile, message, location));
     None
 }
@@ -115,9 +124,10 @@ fn extra_csv(ignored: &Manifest, first: &Manifest) -> Diagnostic {
     let name =
         |m: &Manifest| fields::path(&m.node, &["metadata", "name"]).and_then(Node::as_str).unwrap_or("").to_string();
     let message = format!(
-        "a second ClusterServiceVersion ({}) is ignored: opm uses only the first one ({})",
+        "a second ClusterServiceVersion ({}) is ignored: opm uses only the first one ({}); remove {} or give it a bundle directory of its own",
         name(ignored),
-        name(first)
+        name(first),
+        ignored.file
     );
     Diagnostic::warning(Code::BundleExtraCsv, message, fields::at(&ignored.file, &ignored.node))
         .with_related("the CSV used", fields::at(&first.file, &first.node))
@@ -178,7 +188,13 @@ mod tests {
             ]
         );
         assert!(diags[3].message.contains("Object 'Kind' is missing"), "{}", diags[3].message);
-        assert!(diags[2].message.ends_with("(manifests/d.yaml is left out of the bundle)"), "{}", diags[2].message);
+        assert!(
+            diags[2].message.ends_with(
+                "(manifests/d.yaml is left out of the bundle, so OLM never creates it); fix it or remove it"
+            ),
+            "{}",
+            diags[2].message
+        );
     }
 
     #[test]

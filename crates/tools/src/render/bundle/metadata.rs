@@ -86,7 +86,11 @@ fn decode<'a>(file: BundleFile<'a>, diags: &mut Vec<Diagnostic>) -> Decoded<'a> 
     };
     if node.is_ok() {
         for extra in docs.flatten().filter(|d| d.value.is_some()) {
-            let message = format!("found more than one document inside {}, using only the first one", file.name);
+            let message = format!(
+                "found more than one document inside {}, using only the first one{}",
+                file.name,
+                super::manifests::EXTRA_DOCUMENT
+            );
             let location = Location { line: extra.line, column: 1, ..fields::whole(file.path) };
             diags.push(Diagnostic::warning(Code::BundleExtraDocument, message, location));
         }
@@ -146,13 +150,17 @@ fn skipped_warning(d: &Decoded<'_>, key: &str, used: Option<&str>) -> Option<Dia
         return None;
     }
     let code = if key == "dependencies" { Code::BundleBadDependencies } else { Code::BundleBadProperties };
-    let consequence = match used {
-        Some(other) => format!("opm takes the bundle's {key} from {other} instead"),
-        None => format!("opm skips it, so the bundle gets none of these {key}"),
+    let (why, location, fix) = match &d.node {
+        Err((message, location)) => (format!("does not decode: {message}"), location.clone(), "fix it".to_string()),
+        Ok(node) => (
+            list_problem(node, key, d.file.path),
+            fields::at(d.file.path, node),
+            format!("give it a top-level `{key}` list"),
+        ),
     };
-    let (why, location) = match &d.node {
-        Err((message, location)) => (format!("does not decode: {message}"), location.clone()),
-        Ok(node) => (list_problem(node, key, d.file.path), fields::at(d.file.path, node)),
+    let consequence = match used {
+        Some(other) => format!("opm takes the bundle's {key} from {other} instead: keep them in one file"),
+        None => format!("opm skips it, so the bundle gets none of these {key}: {fix}, or remove it"),
     };
     Some(Diagnostic::warning(code, format!("metadata/{} {why}; {consequence}", d.file.name), location))
 }
@@ -208,7 +216,7 @@ mod tests {
         assert!(
             diags[0]
                 .message
-                .ends_with("the first document is empty; opm skips it, so the bundle gets none of these dependencies"),
+                .ends_with("the first document is empty; opm skips it, so the bundle gets none of these dependencies: fix it, or remove it"),
             "{diags:?}"
         );
         assert_eq!((diags[0].location.line, diags[0].location.column), (1, 1));

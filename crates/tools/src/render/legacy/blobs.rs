@@ -52,7 +52,7 @@ pub fn icon(bundle: &str, data: &str, media_type: &str, location: Location) -> (
     match decoded {
         Ok(data) => (Some(Icon { data: data.into(), media_type: media_type.to_string() }), None),
         Err(e) => {
-            let message = format!("base64 decode CSV icon for bundle {}: {e}; the package has no icon", quote(bundle));
+            let message = format!("base64 decode CSV icon for bundle {}: {e}; the package has no icon: encode the image again (`base64 -w0 icon.png`) into spec.icon[0].base64data", quote(bundle));
             (None, Some(Diagnostic::warning(Code::LegacyInvalidIcon, message, location)))
         }
     }

@@ -28,7 +28,7 @@ pub fn update_graph(path: &str, bytes: &[u8]) -> (UpdateGraph, Vec<Diagnostic>) 
     let value = match docs.next() {
         Some(Ok(doc)) => doc.value,
         Some(Err(e)) => {
-            let message = format!("ci.yaml does not parse, read as replaces-mode: {}", e.message);
+            let message = format!("ci.yaml does not parse, read as replaces-mode: {}; fix its YAML", e.message);
             return (UpdateGraph::Replaces, vec![Diagnostic::warning(Code::LegacyCiYaml, message, e.location)]);
         }
         None => None,
@@ -42,7 +42,9 @@ pub fn update_graph(path: &str, bytes: &[u8]) -> (UpdateGraph, Vec<Diagnostic>) 
         _ => {
             let shown = mode.as_str().map(str::to_string).unwrap_or_else(|| Node::to_go_json(mode));
             let message =
-                format!("unknown updateGraph {shown:?} (replaces-mode or semver-mode), read as replaces-mode");
+                format!(
+                "unknown updateGraph {shown:?}, read as replaces-mode; write `updateGraph: replaces-mode` or `updateGraph: semver-mode`"
+            );
             let location = Location {
                 line: mode.pos.line,
                 column: mode.pos.column,

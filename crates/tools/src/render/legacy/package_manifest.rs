@@ -326,7 +326,8 @@ fn warn_unlisted(csvs: &BTreeMap<String, CsvInfo>, order: &[String], diags: &mut
     for (name, info) in csvs {
         if !order.contains(name) {
             let message = format!(
-                "bundle {name} is in no channel: no currentCSV reaches it through replaces or skips; it is left out"
+                "bundle {name} is in no channel: no currentCSV reaches it through replaces or skips; it is left out, so OLM cannot install it; to keep it, have a listed CSV replace it (`spec.replaces: {name}`) or skip it (`spec.skips`), or else delete {}",
+                if info.dir.is_empty() { "its directory" } else { &info.dir }
             );
             diags.push(Diagnostic::warning(
                 Code::PackageManifestUnlistedBundle,

@@ -126,7 +126,7 @@ fn is_reference(b: &crate::declcfg::Bundle) -> bool {
 /// An image the source does not hold: opm would pull it; we cannot, offline.
 pub(super) fn not_found(file: &str, image: &str, pos: Pos, pointer: &str) -> Diagnostic {
     let msg = format!(
-        "bundle image {} is not among the given bundles (opm would pull it from its registry)",
+        "bundle image {} is not among the given bundles, so it is not expanded (opm pulls it from its registry): add a catalog, bundle directory or image that has it to the bundle sources, or correct the reference",
         crate::gotext::quote(image)
     );
     error(file, Code::TemplateImageNotFound, msg, pos, pointer)

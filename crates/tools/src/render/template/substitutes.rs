@@ -310,7 +310,7 @@ entries:
             [
                 (31, "render: error processing substitution p.v1.2.0->q/p:1.1.1: base bundle \"p.v1.2.0\" is not less than substitute bundle \"q/p:1.1.1\""),
                 (32, "render: error processing substitution x->: substitution name cannot be empty"),
-                (33, "bundle image \"q/p:9\" is not among the given bundles (opm would pull it from its registry)"),
+                (33, "bundle image \"q/p:9\" is not among the given bundles, so it is not expanded (opm pulls it from its registry): add a catalog, bundle directory or image that has it to the bundle sources, or correct the reference"),
             ]
         );
     }
