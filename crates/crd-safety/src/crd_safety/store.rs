@@ -3,10 +3,12 @@
 //! distinct (old CRD, new CRD, stored versions) triple is compared once. The catalog's edges,
 //! and a diff's blocked rows on both its catalogs, share one store.
 
+use super::crd::{into_crd_with, read_json_manifest};
 use super::outcome::{not_comparable, CrdCheck, Outcome, Verdict};
 use super::sets::stored_versions;
 use super::{crd_name, into_crd, is_crd, Crd, CrdError, FoundCrd};
 use crate::declcfg::property_types::TYPE_BUNDLE_OBJECT;
+use crate::declcfg::read_documents;
 use crate::declcfg::Property;
 use crate::diagnostic::Location;
 use crate::hash::HashMap;
@@ -99,9 +101,8 @@ impl<'m> CrdStore<'m> {
         let id = match self.by_data.get(&Data(data)) {
             Some(&known) => known,
             None => {
-                let id = p.bundle_object().filter(is_crd).map(|m| {
-                    let name = crd_name(&m).unwrap_or("").to_string();
-                    self.crds.push((name, into_crd(m)));
+                let id = read_embedded(data).map(|crd| {
+                    self.crds.push(crd);
                     self.crds.len() - 1
                 });
                 self.by_data.insert(Data(data), id);
@@ -110,6 +111,23 @@ impl<'m> CrdStore<'m> {
         }?;
         Some((id, self.crds[id].0.clone()))
     }
+}
+
+/// The CRD an `olm.bundle.object`'s data embeds (its name and reading), `None` for another kind
+/// or data that does not read. A manifest of JSON text (as opm embeds them) keeps its schemas as
+/// text ([`read_json_manifest`]); any other is read as a tree, as `Property::bundle_object` does.
+fn read_embedded(data: &str) -> Option<(String, Result<Crd, CrdError>)> {
+    let bytes = crate::gotext::decode_base64(data).ok()?;
+    let (manifest, schemas) = match std::str::from_utf8(&bytes).ok().and_then(read_json_manifest) {
+        Some(read) => read,
+        None => (read_documents("olm.bundle.object", &bytes).into_iter().next()?.ok()?.value?, Vec::new()),
+    };
+    if !is_crd(&manifest) {
+        return None;
+    }
+    let name = crd_name(&manifest).unwrap_or("").to_string();
+    let crd = if schemas.is_empty() { into_crd(manifest) } else { into_crd_with(manifest, schemas) };
+    Some((name, crd))
 }
 
 /// An embedded manifest's data as a map key: equal when the whole text is, hashed from its
