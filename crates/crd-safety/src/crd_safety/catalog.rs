@@ -7,7 +7,7 @@
 //!
 //! Real catalogs repeat the same CRD across dozens of bundles: each distinct manifest is read
 //! once and each distinct (old, new, stored versions) triple compared once ([`CrdStore`]);
-//! edges share the verdict. A package's schemas are let go when it is done.
+//! edges share the verdict.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -137,7 +137,6 @@ pub fn check_catalog(model: &Model, options: &CatalogOptions) -> CatalogCheck {
                 });
             }
         }
-        store.release_schemas();
     }
     out.shared = owners
         .into_iter()

@@ -7,14 +7,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::crd::{Crd, CrdVersion};
+use super::crd::{Crd, CrdVersion, SchemaSource};
 use super::flatten::{flatten, Flat};
 use super::kube_version::compare_kube_versions;
 use super::rules::{property_checks, Check};
 use super::schema::Schema;
 use super::schema::{Reader, SchemaError};
 use super::unhandled;
-use super::walk::{compare_schemas, same_value, Diff, PropertyFinding, WalkError};
+use super::walk::{compare_schemas, Diff, PropertyFinding, WalkError};
 use super::{Finding, Scope};
 use crate::gotext::{quote, string_slice};
 
@@ -58,7 +58,7 @@ pub(crate) fn compare(old: &Crd, new: &Crd, stored: &[String]) -> Result<Vec<Fin
 
 fn same_schema(a: &CrdVersion, b: &CrdVersion) -> bool {
     match (&a.schema, &b.schema) {
-        (Some(x), Some(y)) => same_value(x, y),
+        (Some(x), Some(y)) => x.sub().same(y.sub()),
         (x, y) => x.is_none() && y.is_none(),
     }
 }
@@ -83,11 +83,11 @@ fn crd_wide(old: &Crd, new: &Crd, stored: &[String]) -> Vec<Finding> {
 /// Two versions' schemas compared: walked side by side, or flattened when the walk cannot tell
 /// paths apart.
 fn compare_versions(a: &CrdVersion, b: &CrdVersion) -> Result<Diff, SchemaError> {
-    match compare_schemas(a.schema.as_ref(), b.schema.as_ref()) {
+    match compare_schemas(a.schema.as_ref().map(SchemaSource::sub), b.schema.as_ref().map(SchemaSource::sub)) {
         Ok(diff) => Ok(diff),
         Err(WalkError::Schema(e)) => Err(e),
         Err(WalkError::Ambiguous) => {
-            let read = |v: &CrdVersion| v.schema.as_ref().map(|n| Reader::new("^").schema(n)).transpose();
+            let read = |v: &CrdVersion| v.schema.as_ref().map(|n| Reader::new("^").schema(&n.tree())).transpose();
             let (x, y) = (read(a)?, read(b)?);
             let (before, after) = (flatten(x.as_ref()), flatten(y.as_ref()));
             let mut removed: Vec<String> = before.keys().filter(|k| !after.contains_key(*k)).cloned().collect();

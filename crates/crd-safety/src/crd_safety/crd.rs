@@ -3,9 +3,13 @@
 //! Only `apiextensions.k8s.io/v1` CRDs are read (what OLM v1 applies); anything else is a
 //! [`CrdError`] the caller reports as a CRD that cannot be compared.
 
+use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
 
+use super::raw::{is_one_json_object, tree, JsonText, Raw, Shell};
 use super::schema::SchemaError;
+use super::walk::Sub;
 use crate::declcfg::{Node, Value};
 
 /// The API version of the CRDs compared.
@@ -37,7 +41,34 @@ pub struct CrdVersion {
     pub storage: bool,
     /// `schema.openAPIV3Schema` as written (`None` when the version has none): read as
     /// `JSONSchemaProps` only where it differs from what it is compared with.
-    pub schema: Option<Node>,
+    pub schema: Option<SchemaSource>,
+}
+
+/// A version's schema as written.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SchemaSource {
+    /// A value tree (a CRD read from a manifest's tree: a file, a bundle directory).
+    Tree(Node),
+    /// JSON text (a CRD embedded in a catalog): only the parts that differ from what it is
+    /// compared with are read into trees.
+    Text(Arc<JsonText>),
+}
+
+impl SchemaSource {
+    /// The schema as a tree.
+    pub fn tree(&self) -> Cow<'_, Node> {
+        match self {
+            SchemaSource::Tree(n) => Cow::Borrowed(n),
+            SchemaSource::Text(t) => Cow::Owned(tree(t.as_str())),
+        }
+    }
+
+    pub(crate) fn sub(&self) -> Sub<'_> {
+        match self {
+            SchemaSource::Tree(n) => Sub::Tree(n),
+            SchemaSource::Text(t) => Sub::Text(t.root()),
+        }
+    }
 }
 
 impl Crd {
@@ -120,8 +151,61 @@ pub fn into_crd(mut manifest: Node) -> Result<Crd, CrdError> {
         );
         let schema = field_mut(field_mut(Some(v), "schema"), "openAPIV3Schema")
             .map(|n| std::mem::replace(n, Node::new(Default::default(), Value::Null)))
-            .filter(|n| !matches!(n.value, Value::Null));
+            .filter(|n| !matches!(n.value, Value::Null))
+            .map(SchemaSource::Tree);
         crd.versions.push(CrdVersion { name, served, storage, schema });
+    }
+    Ok(crd)
+}
+
+/// An embedded manifest's JSON text read as [`into_crd`] reads its tree, each version's schema
+/// kept as text: the manifest's tree without the schemas (each `null`) and the schemas in the
+/// order of `spec.versions`. `None` when the text is not one valid JSON object (read it as a
+/// tree).
+pub(crate) fn read_json_manifest(text: &str) -> Option<(Node, Vec<Option<Arc<JsonText>>>)> {
+    if !is_one_json_object(text) {
+        return None;
+    }
+    let doc = JsonText::new(text);
+    let mut top = Shell::read(doc.root(), &["spec"]);
+    let mut schemas = Vec::new();
+    if let Some(spec) = top.field("spec") {
+        let mut shell = Shell::read(spec, &["versions"]);
+        if let Some(versions) = shell.field("versions") {
+            let tree = match versions.is_array() {
+                true => {
+                    let items = versions.elements().into_iter().map(|v| version_of(&doc, v, &mut schemas)).collect();
+                    Node::new(Default::default(), Value::Array(items))
+                }
+                false => versions.node(),
+            };
+            shell.set("versions", tree);
+        }
+        top.set("spec", shell.node);
+    }
+    Some((top.node, schemas))
+}
+
+/// One of `spec.versions` as a tree without its schema, which is pushed to `schemas` as text.
+fn version_of(doc: &JsonText, version: Raw, schemas: &mut Vec<Option<Arc<JsonText>>>) -> Node {
+    let mut shell = Shell::read(version, &["schema"]);
+    let mut text = None;
+    if let Some(schema) = shell.field("schema") {
+        let mut inner = Shell::read(schema, &["openAPIV3Schema"]);
+        text = inner.field("openAPIV3Schema").filter(|r| r.text() != "null").map(|r| Arc::new(doc.part(r)));
+        inner.set("openAPIV3Schema", Node::new(Default::default(), Value::Null));
+        shell.set("schema", inner.node);
+    }
+    schemas.push(text);
+    shell.node
+}
+
+/// A CRD read from a manifest's tree without its schemas and its schemas' texts
+/// ([`read_json_manifest`]).
+pub(crate) fn into_crd_with(manifest: Node, schemas: Vec<Option<Arc<JsonText>>>) -> Result<Crd, CrdError> {
+    let mut crd = into_crd(manifest)?;
+    for (v, text) in crd.versions.iter_mut().zip(schemas) {
+        v.schema = text.map(SchemaSource::Text);
     }
     Ok(crd)
 }
@@ -162,11 +246,50 @@ mod tests {
         .unwrap();
         assert_eq!(crd.name, "a.example.com");
         assert_eq!(crd.storage_version(), Some("v1"));
-        let schema = crd.versions[0].schema.as_ref().unwrap();
+        let schema = crd.versions[0].schema.as_ref().unwrap().tree();
         assert_eq!(
             schema.get("properties").and_then(|p| p.get("spec")).and_then(|s| s.get("type")).and_then(Node::as_str),
             Some("string")
         );
+    }
+
+    /// `crd` with each schema read into a tree.
+    fn as_trees(mut crd: Crd) -> Crd {
+        for v in &mut crd.versions {
+            v.schema = v.schema.take().map(|s| SchemaSource::Tree(s.tree().into_owned()));
+        }
+        crd
+    }
+
+    #[test]
+    fn a_manifest_read_from_its_json_text_is_the_crd_its_tree_gives() {
+        let texts = [
+            r#"{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"a.example.com"},"spec":{"scope":"Namespaced","versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"string"}}}}},{"name":"v2","schema":{"openAPIV3Schema":null}},{"name":"v3","schema":"x"},7]},"status":{"storedVersions":["v1"]}}"#,
+            r#"{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","Spec":{"scope":"Cluster","Versions":[{"Name":"v1","SCHEMA":{"openapiv3schema":{"type":"string"}}}]},"spec":{"versions":{"a":1}}}"#,
+            r#"{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","spec":[1]}"#,
+        ];
+        for text in texts {
+            let (tree, schemas) = read_json_manifest(text).expect("one JSON object");
+            let from_text = as_trees(into_crd_with(tree, schemas).unwrap());
+            let from_tree = as_trees(read_crd(&manifest(text)).unwrap());
+            assert_eq!(from_text.versions.len(), from_tree.versions.len(), "{text}");
+            for (a, b) in from_text.versions.iter().zip(&from_tree.versions) {
+                let (x, y) = (
+                    a.schema.as_ref().map(|s| s.tree().into_owned()),
+                    b.schema.as_ref().map(|s| s.tree().into_owned()),
+                );
+                assert!(
+                    x.zip(y.clone()).map_or(y.is_none(), |(x, y)| crate::crd_safety::walk::same_value(&x, &y)),
+                    "{text}"
+                );
+                assert_eq!((&a.name, a.served, a.storage), (&b.name, b.served, b.storage));
+            }
+            assert_eq!(
+                (&from_text.name, &from_text.scope, &from_text.stored_versions),
+                (&from_tree.name, &from_tree.scope, &from_tree.stored_versions)
+            );
+        }
+        assert!(read_json_manifest("apiVersion: v1\nkind: CustomResourceDefinition\n").is_none());
     }
 
     #[test]

@@ -2,16 +2,13 @@
 //! (keyed by its embedded data, whichever bundle, package or catalog side carries it), and each
 //! distinct (old CRD, new CRD, stored versions) triple is compared once. The catalog's edges,
 //! and a diff's blocked rows on both its catalogs, share one store.
-//!
-//! A CRD's schemas (most of its size) can be let go once the bundles that use them are done
-//! ([`CrdStore::release_schemas`], after each package of a catalog): its name and versions stay,
-//! the verdicts stay, and the schemas are read again from the manifest only if a new pair needs
-//! them. The run then holds one package's schemas at a time, not the whole catalog's.
 
+use super::crd::{into_crd_with, read_json_manifest};
 use super::outcome::{not_comparable, CrdCheck, Outcome, Verdict};
 use super::sets::stored_versions;
 use super::{crd_name, into_crd, is_crd, Crd, CrdError, FoundCrd};
 use crate::declcfg::property_types::TYPE_BUNDLE_OBJECT;
+use crate::declcfg::read_documents;
 use crate::declcfg::Property;
 use crate::diagnostic::Location;
 use crate::hash::HashMap;
@@ -32,20 +29,8 @@ pub struct StoredCrd {
 #[derive(Default)]
 pub struct CrdStore<'m> {
     by_data: HashMap<Data<'m>, Option<usize>>,
-    crds: Vec<Read<'m>>,
-    /// The CRDs read from a manifest whose schemas are held.
-    held: Vec<usize>,
+    crds: Vec<(String, Result<Crd, CrdError>)>,
     pairs: HashMap<(usize, usize, Vec<String>), Outcome>,
-}
-
-/// A distinct CRD: its name, its reading and the property it was read from (`None`: found
-/// elsewhere, kept whole).
-struct Read<'m> {
-    name: String,
-    crd: Result<Crd, CrdError>,
-    source: Option<&'m Property>,
-    /// Whether `crd`'s schemas are there (released: [`CrdStore::release_schemas`]).
-    schemas: bool,
 }
 
 impl<'m> CrdStore<'m> {
@@ -54,34 +39,9 @@ impl<'m> CrdStore<'m> {
         CrdStore::default()
     }
 
-    /// A CRD's reading: its name, scope and versions; its schemas only while held.
+    /// A CRD's reading.
     pub fn crd(&self, object: usize) -> &Result<Crd, CrdError> {
-        &self.crds[object].crd
-    }
-
-    /// Let go of the schemas of the CRDs read from manifests so far (the verdicts on their pairs
-    /// stay); a later comparison of a new pair reads them again.
-    pub fn release_schemas(&mut self) {
-        for id in self.held.drain(..) {
-            let read = &mut self.crds[id];
-            if let Ok(crd) = &mut read.crd {
-                crd.versions.iter_mut().for_each(|v| v.schema = None);
-            }
-            read.schemas = false;
-        }
-    }
-
-    /// Make sure the schemas of CRD `id` are there, reading its manifest again if released.
-    fn hold(&mut self, id: usize) {
-        let read = &mut self.crds[id];
-        if read.schemas {
-            return;
-        }
-        if let Some(crd) = read.source.and_then(Property::bundle_object).map(into_crd) {
-            read.crd = crd;
-        }
-        read.schemas = true;
-        self.held.push(id);
+        &self.crds[object].1
     }
 
     /// Distinct triples compared so far.
@@ -107,7 +67,7 @@ impl<'m> CrdStore<'m> {
 
     /// A CRD found elsewhere (a bundle directory), kept as it is.
     pub fn add(&mut self, found: &FoundCrd) -> StoredCrd {
-        self.crds.push(Read { name: found.name.clone(), crd: found.crd.clone(), source: None, schemas: true });
+        self.crds.push((found.name.clone(), found.crd.clone()));
         StoredCrd { name: found.name.clone(), object: self.crds.len() - 1, location: found.location.clone() }
     }
 
@@ -117,28 +77,18 @@ impl<'m> CrdStore<'m> {
         let n = new.iter().find(|n| n.name == old.name);
         let outcome = match n {
             None => Outcome::Removed,
-            Some(n) => self.outcome(old.object, n.object, stored),
+            Some(n) => match (&self.crds[old.object].1, &self.crds[n.object].1) {
+                (Ok(oc), Ok(nc)) => {
+                    let stored = stored.unwrap_or_else(|| stored_versions(oc));
+                    self.pairs
+                        .entry((old.object, n.object, stored))
+                        .or_insert_with_key(|(_, _, stored)| Verdict::outcome(oc, nc, stored))
+                        .clone()
+                }
+                (o, nw) => not_comparable(o, nw).expect("one side is unread"),
+            },
         };
         CrdCheck { crd: old.name.clone(), old: old.location.clone(), new: n.map(|n| n.location.clone()), outcome }
-    }
-
-    /// The verdict on CRD `old` against CRD `new` (known, or compared with their schemas).
-    fn outcome(&mut self, old: usize, new: usize, stored: Option<Vec<String>>) -> Outcome {
-        let (Ok(oc), Ok(_)) = (&self.crds[old].crd, &self.crds[new].crd) else {
-            return not_comparable(&self.crds[old].crd, &self.crds[new].crd).expect("one side is unread");
-        };
-        let key = (old, new, stored.unwrap_or_else(|| stored_versions(oc)));
-        if let Some(known) = self.pairs.get(&key) {
-            return known.clone();
-        }
-        self.hold(old);
-        self.hold(new);
-        let outcome = match (&self.crds[old].crd, &self.crds[new].crd) {
-            (Ok(oc), Ok(nc)) => Verdict::outcome(oc, nc, &key.2),
-            (o, nw) => not_comparable(o, nw).expect("one side is unread"),
-        };
-        self.pairs.insert(key, outcome.clone());
-        outcome
     }
 
     /// The CRD an `olm.bundle.object` property embeds (its index and name), `None` for another
@@ -151,18 +101,33 @@ impl<'m> CrdStore<'m> {
         let id = match self.by_data.get(&Data(data)) {
             Some(&known) => known,
             None => {
-                let id = p.bundle_object().filter(is_crd).map(|m| {
-                    let name = crd_name(&m).unwrap_or("").to_string();
-                    self.crds.push(Read { name, crd: into_crd(m), source: Some(p), schemas: true });
-                    self.held.push(self.crds.len() - 1);
+                let id = read_embedded(data).map(|crd| {
+                    self.crds.push(crd);
                     self.crds.len() - 1
                 });
                 self.by_data.insert(Data(data), id);
                 id
             }
         }?;
-        Some((id, self.crds[id].name.clone()))
+        Some((id, self.crds[id].0.clone()))
     }
+}
+
+/// The CRD an `olm.bundle.object`'s data embeds (its name and reading), `None` for another kind
+/// or data that does not read. A manifest of JSON text (as opm embeds them) keeps its schemas as
+/// text ([`read_json_manifest`]); any other is read as a tree, as `Property::bundle_object` does.
+fn read_embedded(data: &str) -> Option<(String, Result<Crd, CrdError>)> {
+    let bytes = crate::gotext::decode_base64(data).ok()?;
+    let (manifest, schemas) = match std::str::from_utf8(&bytes).ok().and_then(read_json_manifest) {
+        Some(read) => read,
+        None => (read_documents("olm.bundle.object", &bytes).into_iter().next()?.ok()?.value?, Vec::new()),
+    };
+    if !is_crd(&manifest) {
+        return None;
+    }
+    let name = crd_name(&manifest).unwrap_or("").to_string();
+    let crd = if schemas.is_empty() { into_crd(manifest) } else { into_crd_with(manifest, schemas) };
+    Some((name, crd))
 }
 
 /// An embedded manifest's data as a map key: equal when the whole text is, hashed from its
@@ -209,7 +174,7 @@ mod tests {
     /// A package `name` of one bundle embedding a CRD `widgets.example.com` of scope `scope`.
     fn package(name: &str, scope: &str) -> String {
         let manifest = format!(
-            r#"{{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{{"name":"widgets.example.com"}},"spec":{{"scope":"{scope}","versions":[{{"name":"v1","served":true,"storage":true,"schema":{{"openAPIV3Schema":{{"type":"object"}}}}}}]}}}}"#
+            r#"{{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{{"name":"widgets.example.com"}},"spec":{{"scope":"{scope}","versions":[{{"name":"v1","served":true,"storage":true}}]}}}}"#
         );
         let data = base64::engine::general_purpose::STANDARD.encode(manifest);
         format!(
@@ -234,24 +199,6 @@ mod tests {
         assert_eq!(first.findings()[0].rule, "scope");
         assert_eq!((again.outcome == first.outcome, store.compared_pairs()), (true, 2));
         assert_eq!(store.check(&a[0], &[], None).outcome, Outcome::Removed);
-    }
-
-    #[test]
-    fn released_schemas_are_read_again_for_a_new_pair_and_known_verdicts_kept() {
-        let text = package("a", "Namespaced") + &package("c", "Cluster");
-        let model = crate::model::build(&load_files(&[FileInput::new("catalog.yaml", text)]).config).0;
-        let bundle = |p: &str| &model.package(p).unwrap().bundles[0];
-        let mut store = CrdStore::new();
-        let (a, c) = (store.bundle(bundle("a")), store.bundle(bundle("c")));
-        let first = store.check(&a[0], &c, None);
-        store.release_schemas();
-        let released = store.crd(a[0].object).as_ref().unwrap();
-        assert_eq!((released.storage_version(), released.versions[0].schema.is_none()), (Some("v1"), true));
-        assert_eq!(store.check(&a[0], &c, None).outcome, first.outcome, "the verdict is kept");
-        let back = store.check(&c[0], &a, None);
-        assert_eq!((back.findings()[0].rule, store.compared_pairs()), ("scope", 2), "a new pair is compared");
-        let again = store.crd(a[0].object).as_ref().unwrap();
-        assert!(again.versions[0].schema.is_some(), "its schemas were read again");
     }
 
     #[test]

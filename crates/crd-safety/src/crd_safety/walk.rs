@@ -3,15 +3,18 @@
 //! flattens both schemas to their properties by path (`flatten.rs`) and compares each old
 //! property with the new one at the same path; walking both trees together by the same steps
 //! visits the same pairs, and a subtree equal on both sides is skipped whole (it has no finding),
-//! so only what changed is read as `JSONSchemaProps`. When a key could make two paths coincide
+//! so only what changed is read as `JSONSchemaProps`. A schema kept as JSON text (an embedded
+//! manifest's) is read one level at a time, and only where its text differs from the other's
+//! ([`Sub`], `raw.rs`). When a key could make two paths coincide
 //! (a property named `items`, or with a `.` or `[` in its name), flattening keeps only one of
 //! them: the walk then answers [`WalkError::Ambiguous`] and the caller flattens.
 
+use super::raw::{Raw, Shell};
 use super::rules::{property_checks, Check};
 use super::schema::{Reader, Schema, SchemaError, MAX_DEPTH, MAX_SCHEMAS};
 use super::unhandled;
-use crate::declcfg::{Member, Node, Value};
-use crate::hash::{HashMap, HashMapExt};
+use crate::declcfg::{Node, Str, Value};
+use crate::hash::HashMap;
 
 /// (property, check, message, identity) for each refusal between two versions' schemas.
 pub(crate) type PropertyFinding = (String, Check, String, String);
@@ -34,8 +37,85 @@ pub(crate) enum WalkError {
     Schema(SchemaError),
 }
 
+/// A schema to compare: a value tree, or JSON text read only as far as it differs.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Sub<'a> {
+    Tree(&'a Node),
+    Text(Raw<'a>),
+}
+
+impl<'a> Sub<'a> {
+    /// Whether the two are equal: equal texts are equal values (texts are not compared as
+    /// values: one that differs in its spelling only is walked, and has no finding).
+    pub(crate) fn same(self, other: Sub) -> bool {
+        match (self, other) {
+            (Sub::Tree(a), Sub::Tree(b)) => same_value(a, b),
+            (Sub::Text(a), Sub::Text(b)) => a == b,
+            (Sub::Tree(a), Sub::Text(b)) | (Sub::Text(b), Sub::Tree(a)) => same_value(a, &b.node()),
+        }
+    }
+
+    fn is_object(self) -> bool {
+        match self {
+            Sub::Tree(n) => n.as_object().is_some(),
+            Sub::Text(r) => r.is_object(),
+        }
+    }
+}
+
+/// One schema of the walk: the tree [`Reader::shallow`] reads (for text, without the
+/// `properties` and `items` it does not read) and its children.
+enum Level<'a> {
+    Tree(&'a Node),
+    Text(Shell<'a>),
+}
+
+impl<'a> Level<'a> {
+    fn of(sub: Sub<'a>) -> Level<'a> {
+        match sub {
+            Sub::Tree(n) => Level::Tree(n),
+            Sub::Text(r) => Level::Text(Shell::read(r, &["properties", "items"])),
+        }
+    }
+
+    fn node(&self) -> &Node {
+        match self {
+            Level::Tree(n) => n,
+            Level::Text(s) => &s.node,
+        }
+    }
+
+    /// The member Go binds to `field`.
+    fn field(&self, field: &str) -> Option<Sub<'a>> {
+        match self {
+            Level::Tree(n) => n.field(field).map(|m| Sub::Tree(&m.value)),
+            Level::Text(s) => s.field(field).map(Sub::Text),
+        }
+    }
+
+    /// The elements of the field `field` when it is an array.
+    fn list(&self, field: &str) -> Vec<Sub<'a>> {
+        match self.field(field) {
+            Some(Sub::Tree(n)) => n.as_array().unwrap_or(&[]).iter().map(Sub::Tree).collect(),
+            Some(Sub::Text(r)) => r.elements().into_iter().map(Sub::Text).collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// The members of the field `field` when it is an object.
+    fn members(&self, field: &str) -> Members<'a> {
+        match self.field(field) {
+            Some(Sub::Tree(n)) => {
+                n.as_object().unwrap_or(&[]).iter().map(|m| (m.key.clone(), Sub::Tree(&m.value))).collect()
+            }
+            Some(Sub::Text(r)) => r.members().into_iter().map(|(k, v)| (k, Sub::Text(v))).collect(),
+            None => Vec::new(),
+        }
+    }
+}
+
 /// Compare two versions' schemas (either may be absent).
-pub(crate) fn compare_schemas(old: Option<&Node>, new: Option<&Node>) -> Result<Diff, WalkError> {
+pub(crate) fn compare_schemas(old: Option<Sub>, new: Option<Sub>) -> Result<Diff, WalkError> {
     let mut w = Walk { diff: Diff::default(), visited: 0 };
     if let Some(old) = old {
         w.walk(old, new, "^".to_string(), 0)?;
@@ -49,8 +129,8 @@ struct Walk {
 }
 
 impl Walk {
-    fn walk(&mut self, old: &Node, new: Option<&Node>, path: String, depth: usize) -> Result<(), WalkError> {
-        if new.is_some_and(|n| same_value(old, n)) {
+    fn walk(&mut self, old: Sub, new: Option<Sub>, path: String, depth: usize) -> Result<(), WalkError> {
+        if new.is_some_and(|n| old.same(n)) {
             return Ok(());
         }
         self.visited += 1;
@@ -62,13 +142,15 @@ impl Walk {
             };
             return Err(WalkError::Schema(SchemaError { path, message }));
         }
-        if ambiguous(old) || new.is_some_and(ambiguous) {
+        let (old, new) = (Level::of(old), new.map(Level::of));
+        let properties = (old.members("properties"), new.as_ref().map(|n| n.members("properties")).unwrap_or_default());
+        if ambiguous(&old, &properties.0) || new.as_ref().is_some_and(|n| ambiguous(n, &properties.1)) {
             return Err(WalkError::Ambiguous);
         }
         let read = |n: &Node| Reader::new(&path).shallow(n).map_err(WalkError::Schema);
-        let a = read(old)?;
-        let b = match new {
-            Some(n) => read(n)?,
+        let a = read(old.node())?;
+        let b = match &new {
+            Some(n) => read(n.node())?,
             None => Schema::default(),
         };
         if new.is_none() {
@@ -82,81 +164,80 @@ impl Walk {
                 self.diff.findings.push((path.clone(), Check::Unhandled, message, key));
             }
         }
-        for (step, child, counterpart) in children(old, new) {
+        for (step, child, counterpart) in children(&old, new.as_ref(), properties) {
             self.walk(child, counterpart, format!("{path}{step}"), depth + 1)?;
         }
         Ok(())
     }
 }
 
-/// Whether a schema has a key that could give two sub-schemas the same path.
-fn ambiguous(node: &Node) -> bool {
+/// Whether a schema has a key that could give two sub-schemas the same path (`properties`: its
+/// properties).
+fn ambiguous(level: &Level, properties: &[(Str, Sub)]) -> bool {
     const STRUCTURAL: [&str; 4] = ["items", "not", "additionalProperties", "additionalItems"];
-    let keys = |field: &str| members(node, field).iter().map(|m| m.key.as_str()).collect::<Vec<_>>();
     let odd = |k: &str| k.contains(['.', '[', ']']);
-    keys("properties").iter().any(|k| STRUCTURAL.contains(k) || odd(k))
-        || ["patternProperties", "definitions", "dependencies"].iter().any(|f| keys(f).iter().any(|k| odd(k)))
+    properties.iter().any(|(k, _)| STRUCTURAL.contains(&k.as_str()) || odd(k))
+        || ["patternProperties", "definitions", "dependencies"]
+            .iter()
+            .any(|f| level.members(f).iter().any(|(k, _)| odd(k)))
 }
 
-/// The members of `node`'s field `field` when it is an object (Go's field binding).
-fn members<'n>(node: &'n Node, field: &str) -> &'n [Member] {
-    node.field(field).and_then(|m| m.value.as_object()).unwrap_or(&[])
-}
+/// An object's members.
+type Members<'a> = Vec<(Str, Sub<'a>)>;
 
-fn list<'n>(node: &'n Node, field: &str) -> &'n [Node] {
-    node.field(field).and_then(|m| m.value.as_array()).unwrap_or(&[])
-}
-
-/// A schema child only when it is an object (a boolean `additionalProperties` has none).
-fn object<'n>(node: &'n Node, field: &str) -> Option<&'n Node> {
-    node.field(field).map(|m| &m.value).filter(|n| n.as_object().is_some())
-}
+/// A sub-schema, its path step and its counterpart in the new schema.
+type Child<'a> = (String, Sub<'a>, Option<Sub<'a>>);
 
 /// The sub-schemas of `old` in crdify's order that differ from `new`'s (an equal one has no
-/// finding), each with its path step and the sub-schema of `new` at the same step.
-fn children<'n>(old: &'n Node, new: Option<&'n Node>) -> Vec<(String, &'n Node, Option<&'n Node>)> {
+/// finding), each with its path step and the sub-schema of `new` at the same step; `properties`
+/// are both schemas' properties.
+fn children<'a>(old: &Level<'a>, new: Option<&Level<'a>>, properties: (Members<'a>, Members<'a>)) -> Vec<Child<'a>> {
     let mut out = Vec::new();
-    let single = |out: &mut Vec<_>, field: &str, step: &str| {
-        if let Some(child) = object(old, field) {
-            let counterpart = new.and_then(|n| object(n, field));
-            if !counterpart.is_some_and(|c| same_value(child, c)) {
+    let single = |out: &mut Vec<Child<'a>>, field: &str, step: &str| {
+        if let Some(child) = old.field(field).filter(|c| c.is_object()) {
+            let counterpart = new.and_then(|n| n.field(field)).filter(|c| c.is_object());
+            if !counterpart.is_some_and(|c| child.same(c)) {
                 out.push((step.to_string(), child, counterpart));
             }
         }
     };
-    let indexed = |out: &mut Vec<_>, field: &str, step: &str| {
-        let theirs = new.map(|n| list(n, field)).unwrap_or(&[]);
-        for (i, child) in list(old, field).iter().enumerate().filter(|(_, c)| c.as_object().is_some()) {
-            let counterpart = theirs.get(i).filter(|c| c.as_object().is_some());
-            if !counterpart.is_some_and(|c| same_value(child, c)) {
+    let indexed = |out: &mut Vec<Child<'a>>, field: &str, step: &str| {
+        let theirs = new.map(|n| n.list(field)).unwrap_or_default();
+        for (i, child) in old.list(field).into_iter().enumerate().filter(|(_, c)| c.is_object()) {
+            let counterpart = theirs.get(i).copied().filter(|c| c.is_object());
+            if !counterpart.is_some_and(|c| child.same(c)) {
                 out.push((format!("{step}[{i}]"), child, counterpart));
             }
         }
     };
-    let keyed = |out: &mut Vec<_>, field: &str, step: &dyn Fn(&str) -> String| {
-        let theirs: HashMap<&str, &Node> = match new {
-            Some(n) => members(n, field).iter().map(|m| (m.key.as_str(), &m.value)).collect(),
-            None => HashMap::new(),
-        };
-        for m in members(old, field).iter().filter(|m| m.value.as_object().is_some()) {
-            let counterpart = theirs.get(m.key.as_str()).copied().filter(|c| c.as_object().is_some());
-            if !counterpart.is_some_and(|c| same_value(&m.value, c)) {
-                out.push((step(&m.key), &m.value, counterpart));
+    let keyed = |out: &mut Vec<Child<'a>>,
+                 ours: Vec<(Str, Sub<'a>)>,
+                 theirs: Vec<(Str, Sub<'a>)>,
+                 step: &dyn Fn(&str) -> String| {
+        let theirs: HashMap<Str, Sub> = theirs.into_iter().collect();
+        for (key, child) in ours.into_iter().filter(|(_, c)| c.is_object()) {
+            let counterpart = theirs.get(&key).copied().filter(|c| c.is_object());
+            if !counterpart.is_some_and(|c| child.same(c)) {
+                out.push((step(&key), child, counterpart));
             }
         }
     };
+    let both = |field: &str| (old.members(field), new.map(|n| n.members(field)).unwrap_or_default());
     single(&mut out, "items", ".items");
     indexed(&mut out, "items", ".items");
     indexed(&mut out, "allOf", ".allOf");
     indexed(&mut out, "anyOf", ".anyOf");
     indexed(&mut out, "oneOf", ".oneOf");
     single(&mut out, "not", ".not");
-    keyed(&mut out, "properties", &|k| format!(".{k}"));
+    keyed(&mut out, properties.0, properties.1, &|k| format!(".{k}"));
     single(&mut out, "additionalProperties", ".additionalProperties");
-    keyed(&mut out, "patternProperties", &|k| format!(".patternProperties[{k}]"));
+    let (ours, theirs) = both("patternProperties");
+    keyed(&mut out, ours, theirs, &|k| format!(".patternProperties[{k}]"));
     single(&mut out, "additionalItems", ".additionalItems");
-    keyed(&mut out, "definitions", &|k| format!(".definitions[{k}]"));
-    keyed(&mut out, "dependencies", &|k| format!(".dependencies[{k}]"));
+    let (ours, theirs) = both("definitions");
+    keyed(&mut out, ours, theirs, &|k| format!(".definitions[{k}]"));
+    let (ours, theirs) = both("dependencies");
+    keyed(&mut out, ours, theirs, &|k| format!(".dependencies[{k}]"));
     out
 }
 
@@ -182,6 +263,7 @@ pub(crate) fn same_value(a: &Node, b: &Node) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::crd_safety::raw::{tree, JsonText};
 
     fn node(json: serde_json::Value) -> Node {
         Node::from_json(&json)
@@ -195,10 +277,29 @@ mod tests {
         let new = node(
             serde_json::json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer", "minimum": 1}}}),
         );
-        let diff = compare_schemas(Some(&old), Some(&new)).unwrap();
+        let diff = compare_schemas(Some(Sub::Tree(&old)), Some(Sub::Tree(&new))).unwrap();
         let got: Vec<(&str, Check)> = diff.findings.iter().map(|(p, c, _, _)| (p.as_str(), *c)).collect();
         assert_eq!(got, [("^.b", Check::Minimum)]);
         assert!(diff.removed.is_empty());
+    }
+
+    #[test]
+    fn schemas_walked_as_text_give_what_their_trees_give() {
+        let old = r#"{"type":"object","properties":{"a":{"type":"string","enum":["x","y"]},"b":{"type":"object","properties":{"c":{"type":"integer"},"d":{"type":"string"}}},"e":{"items":{"type":"string"}}},"required":["a"]}"#;
+        let new = r#"{"type":"object","properties":{"a":{"type":"string","enum":["x"]},"b":{"type":"object","properties":{"c":{"type":"integer","minimum":2}}},"e":{"items":{"type":"integer"}}},"required":["a","b"]}"#;
+        let (old_tree, new_tree) = (tree(old), tree(new));
+        let (old, new) = (JsonText::new(old), JsonText::new(new));
+        let text = compare_schemas(Some(Sub::Text(old.root())), Some(Sub::Text(new.root()))).unwrap();
+        let tree = compare_schemas(Some(Sub::Tree(&old_tree)), Some(Sub::Tree(&new_tree))).unwrap();
+        let mixed = compare_schemas(Some(Sub::Tree(&old_tree)), Some(Sub::Text(new.root()))).unwrap();
+        assert_eq!((format!("{text:?}"), format!("{mixed:?}")), (format!("{tree:?}"), format!("{tree:?}")));
+        assert_eq!(text.removed, ["^.b.d"]);
+        assert_eq!(text.findings.len(), 5, "{:?}", text.findings);
+        let ambiguous = JsonText::new(r#"{"properties":{"items":{"type":"string"}}}"#);
+        assert!(matches!(
+            compare_schemas(Some(Sub::Text(ambiguous.root())), Some(Sub::Text(old.root()))),
+            Err(WalkError::Ambiguous)
+        ));
     }
 
     #[test]
@@ -206,7 +307,7 @@ mod tests {
         let old =
             node(serde_json::json!({"properties": {"a": {"type": "object", "properties": {"b": {"type": "string"}}}}}));
         let new = node(serde_json::json!({"properties": {}}));
-        let diff = compare_schemas(Some(&old), Some(&new)).unwrap();
+        let diff = compare_schemas(Some(Sub::Tree(&old)), Some(Sub::Tree(&new))).unwrap();
         assert_eq!(diff.removed, ["^.a", "^.a.b"]);
     }
 
@@ -214,14 +315,16 @@ mod tests {
     fn a_property_named_like_a_child_makes_the_walk_give_way_to_flattening() {
         let old = node(serde_json::json!({"properties": {"items": {"type": "string"}}, "items": {"type": "integer"}}));
         let new = node(serde_json::json!({"properties": {"items": {"type": "integer"}}, "items": {"type": "integer"}}));
-        assert!(matches!(compare_schemas(Some(&old), Some(&new)), Err(WalkError::Ambiguous)));
+        assert!(matches!(compare_schemas(Some(Sub::Tree(&old)), Some(Sub::Tree(&new))), Err(WalkError::Ambiguous)));
     }
 
     #[test]
     fn a_field_of_the_wrong_type_is_located_where_it_changed() {
         let old = node(serde_json::json!({"properties": {"a": {"maxLength": 1}}}));
         let new = node(serde_json::json!({"properties": {"a": {"maxLength": "x"}}}));
-        let Err(WalkError::Schema(e)) = compare_schemas(Some(&old), Some(&new)) else { panic!("not an error") };
+        let Err(WalkError::Schema(e)) = compare_schemas(Some(Sub::Tree(&old)), Some(Sub::Tree(&new))) else {
+            panic!("not an error")
+        };
         assert_eq!(e.to_string(), "^.a.maxLength: cannot read a JSON string as an integer");
     }
 
@@ -232,7 +335,8 @@ mod tests {
             old = serde_json::json!({"properties": {"a": old}});
             new = serde_json::json!({"properties": {"a": new}});
         }
-        let Err(WalkError::Schema(e)) = compare_schemas(Some(&node(old)), Some(&node(new))) else {
+        let Err(WalkError::Schema(e)) = compare_schemas(Some(Sub::Tree(&node(old))), Some(Sub::Tree(&node(new))))
+        else {
             panic!("not an error")
         };
         assert!(e.message.contains("nested more than 100 levels"), "{e}");

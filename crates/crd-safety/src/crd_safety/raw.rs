@@ -1,0 +1,346 @@
+//! JSON text read one level at a time. A CRD embedded in a catalog keeps each version's schema
+//! as JSON text (`SchemaSource::JsonText`): comparing two schemas reads, level by level, only the
+//! objects whose texts differ, each into a shallow value tree ([`Shell`]: its members' values as
+//! trees, but for the children the walk descends into, which stay text). From one release of an
+//! operator to the next most of a CRD's schema is the same text, compared and never read.
+//!
+//! The text is valid JSON (checked when the manifest is read, [`is_one_json_object`]) and indexed
+//! ([`JsonText`]), so the scanning here does not check the grammar again; on any text it ends without a panic.
+
+use std::sync::Arc;
+
+use crate::declcfg::json::JsonReader;
+use crate::declcfg::value::{field_index, key_matches};
+use crate::declcfg::{Member, Node, Pos, Str, Value};
+use crate::hash::HashSet;
+
+/// JSON text (one value) and where each of its objects and arrays ends, found in one pass:
+/// reading a level steps over its members' values without scanning them again.
+#[derive(Debug)]
+pub struct JsonText {
+    text: Arc<str>,
+    /// The offset of each `{` and `[` outside strings, in order, and of its closing bracket.
+    opens: Vec<u32>,
+    closes: Vec<u32>,
+}
+
+impl JsonText {
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+}
+
+impl PartialEq for JsonText {
+    fn eq(&self, other: &JsonText) -> bool {
+        self.text == other.text
+    }
+}
+
+impl JsonText {
+    /// `text` (one JSON value, [`is_one_json_object`]) indexed.
+    pub(crate) fn new(text: &str) -> JsonText {
+        let text = text.trim_matches([' ', '\t', '\n', '\r']);
+        let b = text.as_bytes();
+        let (mut opens, mut closes, mut stack) = (Vec::new(), Vec::new(), Vec::new());
+        let mut i = 0;
+        while let Some(&c) = b.get(i) {
+            match c {
+                b'"' => {
+                    i = string_end(b, i);
+                    continue;
+                }
+                b'{' | b'[' => {
+                    stack.push(opens.len());
+                    opens.push(i as u32);
+                    closes.push(b.len() as u32);
+                }
+                b'}' | b']' => {
+                    if let Some(k) = stack.pop() {
+                        closes[k] = i as u32;
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        JsonText { text: Arc::from(text), opens, closes }
+    }
+
+    /// The whole value.
+    pub(crate) fn root(&self) -> Raw<'_> {
+        Raw { doc: self, at: 0, end: self.text.len() }
+    }
+
+    /// A copy of the value `raw` of this text, indexed.
+    pub(crate) fn part(&self, raw: Raw) -> JsonText {
+        let (from, to) = (raw.at as u32, raw.end as u32);
+        let first = self.opens.partition_point(|&o| o < from);
+        let last = self.opens.partition_point(|&o| o < to);
+        JsonText {
+            text: Arc::from(raw.text()),
+            opens: self.opens[first..last].iter().map(|o| o - from).collect(),
+            closes: self.closes[first..last].iter().map(|c| c.saturating_sub(from)).collect(),
+        }
+    }
+
+    /// The end of the value that starts at `i`.
+    fn end_of(&self, i: usize) -> usize {
+        let b = self.text.as_bytes();
+        match b.get(i) {
+            Some(b'"') => string_end(b, i),
+            Some(b'{' | b'[') => match self.opens.binary_search(&(i as u32)) {
+                Ok(k) => (self.closes[k] as usize + 1).min(b.len()),
+                Err(_) => b.len(),
+            },
+            _ => {
+                let mut j = i;
+                while b.get(j).is_some_and(|c| !matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')) {
+                    j += 1;
+                }
+                j
+            }
+        }
+    }
+}
+
+/// One JSON value of a [`JsonText`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Raw<'t> {
+    doc: &'t JsonText,
+    at: usize,
+    end: usize,
+}
+
+impl PartialEq for Raw<'_> {
+    /// Equal texts (the same value of the same text without comparing its bytes: a CRD's
+    /// schema against itself).
+    fn eq(&self, other: &Raw) -> bool {
+        let (a, b) = (self.text(), other.text());
+        std::ptr::eq(a, b) || a == b
+    }
+}
+
+impl<'t> Raw<'t> {
+    /// The value's text.
+    pub(crate) fn text(self) -> &'t str {
+        self.doc.text.get(self.at..self.end).unwrap_or("")
+    }
+
+    pub(crate) fn is_object(self) -> bool {
+        self.text().starts_with('{')
+    }
+
+    pub(crate) fn is_array(self) -> bool {
+        self.text().starts_with('[')
+    }
+
+    /// The value as a tree, as `declcfg::json` reads it.
+    pub(crate) fn node(self) -> Node {
+        tree(self.text())
+    }
+
+    /// An array's elements (none for another kind).
+    pub(crate) fn elements(self) -> Vec<Raw<'t>> {
+        let mut out = Vec::new();
+        if self.is_array() {
+            self.each(|_, value| out.push(value));
+        }
+        out
+    }
+
+    /// An object's members (none for another kind). A repeated key keeps its first place and
+    /// its last value, as `declcfg::json` reads it (and Go decodes it).
+    pub(crate) fn members(self) -> Vec<(Str, Raw<'t>)> {
+        let mut out: Vec<(Str, Raw)> = Vec::new();
+        if self.is_object() {
+            self.each(|key, value| out.push((unescape(key), value)));
+        }
+        let mut seen = HashSet::default();
+        if out.iter().all(|(k, _)| seen.insert(k.as_str())) {
+            return out;
+        }
+        let mut merged: Vec<(Str, Raw)> = Vec::with_capacity(out.len());
+        for (key, value) in out {
+            match merged.iter_mut().find(|(k, _)| *k == key) {
+                Some(m) => m.1 = value,
+                None => merged.push((key, value)),
+            }
+        }
+        merged
+    }
+
+    /// Each entry of the container: `(key, value)` for an object's members (the key as written,
+    /// quotes included), `("", value)` for an array's elements.
+    fn each(self, mut f: impl FnMut(&'t str, Raw<'t>)) {
+        let (doc, object) = (self.doc, self.is_object());
+        let (text, b) = (&*doc.text, doc.text.as_bytes());
+        let mut i = skip_ws(b, self.at + 1);
+        while i < self.end && !matches!(b[i], b'}' | b']') {
+            let mut key = "";
+            if object {
+                let end = string_end(b, i);
+                key = text.get(i..end).unwrap_or("");
+                i = skip_ws(b, end);
+                i = skip_ws(b, i + usize::from(b.get(i) == Some(&b':')));
+            }
+            let end = doc.end_of(i).min(self.end);
+            f(key, Raw { doc, at: i, end });
+            i = skip_ws(b, end);
+            if b.get(i) != Some(&b',') {
+                break;
+            }
+            i = skip_ws(b, i + 1);
+        }
+    }
+}
+
+/// Whether `text` is one JSON object (whitespace around it aside), which `declcfg::json` reads
+/// as one document: the text may then be read as [`Raw`] values.
+pub(crate) fn is_one_json_object(text: &str) -> bool {
+    text.trim_matches([' ', '\t', '\n', '\r']).starts_with('{')
+        && serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+}
+
+/// An object read one level: its members' values as trees, but those of the members named in
+/// `lazy` (case folded, as Go binds fields), which are `null` in the tree and read as text.
+pub(crate) struct Shell<'t> {
+    pub(crate) node: Node,
+    raws: Vec<Raw<'t>>,
+}
+
+impl<'t> Shell<'t> {
+    /// `raw` one level deep (a value of another kind is read whole).
+    pub(crate) fn read(raw: Raw<'t>, lazy: &[&str]) -> Shell<'t> {
+        if !raw.is_object() {
+            return Shell { node: raw.node(), raws: Vec::new() };
+        }
+        let (mut tree, mut raws) = (Vec::new(), Vec::new());
+        for (key, value) in raw.members() {
+            let node = if lazy.iter().any(|f| key_matches(&key, f)) { null() } else { value.node() };
+            tree.push(Member { key, key_pos: Pos::default(), value: node });
+            raws.push(value);
+        }
+        Shell { node: Node::new(Pos::default(), Value::Object(tree)), raws }
+    }
+
+    /// The text of the member Go binds to `field`.
+    pub(crate) fn field(&self, field: &str) -> Option<Raw<'t>> {
+        self.raws.get(field_index(self.node.as_object()?, field)?).copied()
+    }
+
+    /// Put `value` in the tree as the member Go binds to `field`.
+    pub(crate) fn set(&mut self, field: &str, value: Node) {
+        if let Value::Object(members) = &mut self.node.value {
+            if let Some(i) = field_index(members, field) {
+                members[i].value = value;
+            }
+        }
+    }
+}
+
+/// JSON text read as a tree, as `declcfg::json` reads it.
+pub(crate) fn tree(text: &str) -> Node {
+    JsonReader::new(text, 1).next_value().unwrap_or_else(|_| null())
+}
+
+fn null() -> Node {
+    Node::new(Pos::default(), Value::Null)
+}
+
+/// A key as written (quotes included), decoded.
+fn unescape(key: &str) -> Str {
+    let inner = key.get(1..key.len().saturating_sub(1)).unwrap_or("");
+    if !inner.contains('\\') {
+        return Str::from(inner);
+    }
+    match tree(key).value {
+        Value::String(s) => s,
+        _ => Str::from(inner),
+    }
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while b.get(i).is_some_and(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r')) {
+        i += 1;
+    }
+    i
+}
+
+/// The end of the string whose opening quote is at `i` (after its closing quote).
+fn string_end(b: &[u8], i: usize) -> usize {
+    let mut j = i + 1;
+    while let Some(k) = b.get(j..).and_then(|rest| memchr::memchr2(b'"', b'\\', rest)) {
+        if b[j + k] == b'"' {
+            return j + k + 1;
+        }
+        j += k + 2;
+    }
+    b.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::crd_safety::walk::same_value;
+
+    fn texts(raws: Vec<Raw<'_>>) -> Vec<&str> {
+        raws.into_iter().map(Raw::text).collect()
+    }
+
+    #[test]
+    fn members_and_elements_are_read_one_level_with_their_text() {
+        let doc = JsonText::new(r#" {"a" : {"x":[1,"}"]}, "b\"c":[true , null,"\\"], "d":-1.5e3} "#);
+        let got: Vec<(String, &str)> =
+            doc.root().members().into_iter().map(|(k, v)| (k.to_string(), v.text())).collect();
+        assert_eq!(
+            got,
+            [("a".into(), r#"{"x":[1,"}"]}"#), ("b\"c".into(), r#"[true , null,"\\"]"#), ("d".into(), "-1.5e3")]
+        );
+        let b = doc.root().members()[1].1;
+        assert_eq!(texts(b.elements()), ["true", "null", r#""\\""#]);
+        let part = doc.part(doc.root().members()[0].1);
+        assert_eq!(texts(part.root().members()[0].1.elements()), ["1", r#""}""#]);
+        assert!(JsonText::new("[]").root().elements().is_empty() && JsonText::new("{ }").root().members().is_empty());
+    }
+
+    #[test]
+    fn a_repeated_key_keeps_its_first_place_and_last_value_as_the_tree_does() {
+        let text = r#"{"a":1,"b":2,"a":3}"#;
+        let doc = JsonText::new(text);
+        let got: Vec<(String, &str)> =
+            doc.root().members().into_iter().map(|(k, v)| (k.to_string(), v.text())).collect();
+        assert_eq!(got, [("a".into(), "3"), ("b".into(), "2")]);
+        let shell = Shell::read(doc.root(), &[]);
+        assert!(same_value(&shell.node, &tree(text)));
+    }
+
+    #[test]
+    fn a_shell_keeps_lazy_members_as_text_and_binds_fields_as_go_does() {
+        let doc = JsonText::new(r#"{"type":"object","Properties":{"a":{"type":"string"}},"description":"d"}"#);
+        let shell = Shell::read(doc.root(), &["properties"]);
+        assert_eq!(shell.field("properties").map(Raw::text), Some(r#"{"a":{"type":"string"}}"#));
+        assert_eq!(shell.node.field("properties").map(|m| m.value.kind_name()), Some("null"));
+        assert_eq!(shell.node.field("type").and_then(|m| m.value.as_str()), Some("object"));
+        assert!(Shell::read(JsonText::new("\"x\"").root(), &[]).node.as_str() == Some("x"));
+    }
+
+    #[test]
+    fn only_one_valid_json_object_is_read_as_text() {
+        assert!(is_one_json_object(" {\"a\":[1]}\n"));
+        assert!(!is_one_json_object("{\"a\":[1]} {}"));
+        assert!(!is_one_json_object("{\"a\":"));
+        assert!(!is_one_json_object("[1]"));
+        assert!(!is_one_json_object("a: 1"));
+    }
+
+    #[test]
+    fn truncated_text_ends_without_a_panic() {
+        for text in ["{\"a", "{\"a\":", "{\"a\":[1,", "[\"\\", "{\"a\":{\"b\":\"\\\"}", "}]", "{]"] {
+            let doc = JsonText::new(text);
+            let _ = doc.root().members();
+            let _ = doc.root().elements();
+            let _ = doc.part(doc.root());
+        }
+    }
+}
