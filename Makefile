@@ -21,7 +21,7 @@ OPMR ?=
 OPMT ?=
 UPSTREAM_HARNESSES = $(foreach v,OPMH OPMR OPMT,$(if $($(v)),$(v)=$(abspath $($(v)))))
 
-.PHONY: all setup build install uninstall pkg test bench-build test-rust test-wasm test-node test-e2e test-wasm-build test-fuzz test-api-docs api-docs serve site bench bench-node cli-reference vsix clean
+.PHONY: all setup build install uninstall pkg test bench-build test-rust test-wasm test-node test-e2e test-wasm-build test-fuzz test-api-docs api-docs serve site bench bench-node bench-browser cli-reference vsix clean
 
 all: build
 
@@ -139,22 +139,28 @@ serve: site
 	@echo "serving http://localhost:$(PORT)"
 	cd www/dist && python3 -m http.server $(PORT) --bind 127.0.0.1
 
-## bench: every benchmark, native and in Node, then one table of the issue's targets (each
-## benchmark records its own in target/bench-targets.tsv; scripts/bench-table.mjs prints them).
+## bench: every benchmark, native, in Node and in Chromium, then one table of the issue's targets
+## (each benchmark records its own in target/bench-targets.tsv; scripts/bench-table.mjs prints them).
 ## Upstream's harnesses, built as ../shared/upstream/README.md says (never by this Makefile), run
 ## beside the CLI in benches/whole_process.rs: OPMH=, OPMR=, OPMT= name them (else they are looked
 ## up on PATH and in ../scratch/upstream; without them their rows say upstream was not measured).
-bench: setup pkg build
+bench: setup pkg build site
 	@mkdir -p target && rm -f target/bench-targets.tsv
 	$(UPSTREAM_HARNESSES) $(CARGO) bench
 	$(CARGO) build --release --example native_phases
 	BENCH_TARGETS=$(CURDIR)/target/bench-targets.tsv node tests/node/bench.mjs
+	BENCH_TARGETS=$(CURDIR)/target/bench-targets.tsv node tests/e2e/bench-archive.mjs
 	@node scripts/bench-table.mjs
 
 ## bench-node: the Node benchmark alone; its native side is examples/native_phases.rs.
 bench-node: pkg
 	$(CARGO) build --release --example native_phases
 	node tests/node/bench.mjs
+
+## bench-browser: the site's benchmark alone, in headless Chromium: the archive open of the 57 MB
+## catalog image (docker-archive and oci-archive, made by umoci and skopeo) against its folder.
+bench-browser: site
+	node tests/e2e/bench-archive.mjs
 
 ## cli-reference: docs/cli.md, generated from the CLI's clap definition (tests/cli_reference.rs
 ## fails when the committed file differs).

@@ -205,24 +205,31 @@ impl Extraction {
     }
 
     /// The kept files, each named by `rename` from its image path (`None` drops it), links
-    /// resolved to their targets' content, and every finding.
+    /// resolved to their targets' content, and every finding. A file's bytes are moved out, not
+    /// copied (a catalog image's configs can be tens of MB); a link's target is copied.
     pub fn finish(self, rename: impl Fn(&str) -> Option<String>) -> (Vec<(String, Vec<u8>)>, Vec<Finding>) {
         let mut findings = self.findings;
+        let mut linked: BTreeMap<String, Option<Vec<u8>>> = (self.tree.iter())
+            .filter_map(|(path, node)| match node {
+                Node::Link(target) => Some((path.clone(), follow(&self.tree, target).cloned())),
+                _ => None,
+            })
+            .collect();
         let mut files = Vec::new();
-        for (path, node) in &self.tree {
+        for (path, node) in self.tree {
             let content = match node {
                 Node::Dir => continue,
-                Node::File(c) => c.clone(),
-                Node::Link(target) => match follow(&self.tree, target) {
-                    Some(c) => c.clone(),
+                Node::File(c) => c,
+                Node::Link(target) => match linked.remove(&path).flatten() {
+                    Some(c) => c,
                     None => {
-                        let kind = FindingKind::LinkUnresolved { target: target.clone() };
-                        findings.push(Finding { layer: "(all layers)".into(), path: path.clone(), kind });
+                        let kind = FindingKind::LinkUnresolved { target };
+                        findings.push(Finding { layer: "(all layers)".into(), path, kind });
                         continue;
                     }
                 },
             };
-            if let Some(name) = rename(path) {
+            if let Some(name) = rename(&path) {
                 files.push((name, content));
             }
         }
