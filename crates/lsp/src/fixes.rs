@@ -11,7 +11,7 @@ use crate::convert::Lines;
 use crate::edit::Operation;
 use crate::features::at;
 use crate::index::{Kind, Target};
-use crate::model::{Channel, Package};
+use crate::model::{Channel, Package, ReplacesForest};
 use crate::workspace::Workspace;
 
 /// An entry of a channel: (package, channel, bundle).
@@ -149,26 +149,15 @@ fn replaces_skipped(ws: &Workspace, (package, channel, bundle): &EntryRef) -> Op
     let target = &ch.entry(bundle)?.replaces.value;
     let skipper = ch.entries.iter().find(|e| e.skips.iter().any(|s| s.value == *target))?;
     let by = skipper.name.value.clone();
-    if by == *bundle || chain_reaches(ch, &by, bundle) {
+    let at = |name: &str| ch.entries.iter().position(|e| e.name.value == name);
+    let reaches = matches!((at(&by), at(bundle)), (Some(f), Some(t)) if ReplacesForest::new(ch).below(f, t));
+    if by == *bundle || reaches {
         let skips: Vec<String> = skipper.skips.iter().map(|s| s.value.clone()).filter(|s| s != target).collect();
         let title = format!("Drop {target} from the skips of {by}");
         return Some((title, edges(package.clone(), channel.clone(), by, None, Some(skips), None)));
     }
     let title = format!("Make {bundle} replace {by}, which skips {target}");
     Some((title, edges(package.clone(), channel.clone(), bundle.clone(), Some(by), None, None)))
-}
-
-/// Whether `to` is on the replaces chain below `from` in `ch` (bounded: chains may loop).
-fn chain_reaches(ch: &Channel, from: &str, to: &str) -> bool {
-    let mut at = ch.entry(from);
-    for _ in 0..ch.entries.len() {
-        match at.map(|e| e.replaces.value.as_str()) {
-            Some(next) if next == to => return true,
-            Some(next) if !next.is_empty() => at = ch.entry(next),
-            _ => return false,
-        }
-    }
-    false
 }
 
 /// `unreachable-entry`: the entry of the channel with the next lower version upgrades to it

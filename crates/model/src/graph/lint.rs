@@ -12,7 +12,7 @@ use super::smallest::Smallest;
 use super::upgrade::{v1_first_steps, V0Channel};
 use crate::diagnostic::{Code, Diagnostic, Location};
 use crate::gotext::{join_counted, quote as q, LIST_CAP};
-use crate::model::{Channel, Entry, Package};
+use crate::model::{Channel, Entry, Package, ReplacesForest};
 use crate::version::Version;
 
 /// The graph lints of one package.
@@ -60,6 +60,8 @@ struct ChannelLint<'a> {
     lowest: Option<&'a Version>,
     /// The channel name, quoted.
     quoted: String,
+    /// Which entries' replaces chains reach which, for `replaces-skipped`'s advice.
+    forest: std::cell::OnceCell<ReplacesForest>,
 }
 
 impl<'a> ChannelLint<'a> {
@@ -85,7 +87,20 @@ impl<'a> ChannelLint<'a> {
         targets.extend(graph.fans.iter().map(|f| f.to.clone()));
         let lowest = channel.entries.iter().filter_map(|e| entry_version(package, e.bundle)).min();
         let quoted = q(&channel.name);
-        Some(ChannelLint { package, channel, graph, head, prepared, by_name, skipped_by, targets, lowest, quoted })
+        let forest = std::cell::OnceCell::new();
+        Some(ChannelLint {
+            package,
+            channel,
+            graph,
+            head,
+            prepared,
+            by_name,
+            skipped_by,
+            targets,
+            lowest,
+            quoted,
+            forest,
+        })
     }
 
     /// OLM v0's view of the channel, when it can order it.
@@ -97,17 +112,10 @@ impl<'a> ChannelLint<'a> {
         entry_version(self.package, e.bundle)
     }
 
-    /// Whether `to` is on the replaces chain below `from` (a bounded walk: chains may loop).
+    /// Whether `to` is on the replaces chain below `from` (the channel's forest, made on first use).
     fn chain_reaches(&self, from: &str, to: &str) -> bool {
-        let mut at = self.entry(from);
-        for _ in 0..self.channel.entries.len() {
-            match at.map(|e| e.replaces.value.as_str()) {
-                Some(next) if next == to => return true,
-                Some(next) if !next.is_empty() => at = self.entry(next),
-                _ => return false,
-            }
-        }
-        false
+        let forest = self.forest.get_or_init(|| ReplacesForest::new(self.channel));
+        matches!((self.by_name.get(from), self.by_name.get(to)), (Some(&f), Some(&t)) if forest.below(f, t))
     }
 
     fn entry(&self, name: &str) -> Option<&'a Entry> {

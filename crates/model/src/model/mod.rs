@@ -10,7 +10,7 @@ mod replaces_chain;
 mod valid_images;
 
 pub use build::{build, build_phased, PhaseEnds};
-pub use replaces_chain::ChainError;
+pub use replaces_chain::{ChainError, ReplacesForest};
 
 use crate::declcfg::{self, Icon, Pos, Source, Spanned};
 use crate::property::Property;

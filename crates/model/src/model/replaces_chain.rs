@@ -3,7 +3,7 @@
 //! on the replaces chain walked from the head or skipped by some entry. Each step is linear in
 //! the channel's size; the messages name at most [`OPM_LIST_CAP`] entries.
 
-use crate::hash::{HashMap, HashSet, HashSetExt};
+use crate::hash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use super::{Channel, Entry};
 use crate::gotext::{join_capped, OPM_LIST_CAP};
@@ -120,6 +120,66 @@ impl Channel {
     }
 }
 
+/// Which entries are on which entries' replaces chains, each answered in constant time after one
+/// linear pass: the entries as a forest whose parent is the entry each replaces (in the channel),
+/// numbered by a depth-first walk from the entries that replace nothing in it. Entries on a
+/// replaces cycle, and what replaces them, are on no chain and have none below them.
+#[derive(Debug, Clone)]
+pub struct ReplacesForest {
+    /// Per entry, when the walk entered and left it (0: never reached).
+    enter: Vec<u32>,
+    exit: Vec<u32>,
+}
+
+impl ReplacesForest {
+    /// The forest of `channel`'s entries (a replaces target named twice is its first entry).
+    pub fn new(channel: &Channel) -> ReplacesForest {
+        let n = channel.entries.len();
+        let mut index: HashMap<&str, usize> = HashMap::with_capacity(n);
+        for (i, e) in channel.entries.iter().enumerate() {
+            index.entry(e.name.value.as_str()).or_insert(i);
+        }
+        let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut roots = Vec::new();
+        for (i, e) in channel.entries.iter().enumerate() {
+            match index.get(e.replaces.value.as_str()).filter(|&&p| p != i) {
+                Some(&p) => children[p].push(i),
+                None => roots.push(i),
+            }
+        }
+        let (mut enter, mut exit) = (vec![0u32; n], vec![0u32; n]);
+        let mut clock = 0u32;
+        for root in roots {
+            let mut stack = vec![(root, 0usize)];
+            clock += 1;
+            enter[root] = clock;
+            while let Some((node, next)) = stack.last_mut() {
+                match children[*node].get(*next) {
+                    Some(&child) => {
+                        *next += 1;
+                        clock += 1;
+                        enter[child] = clock;
+                        stack.push((child, 0));
+                    }
+                    None => {
+                        clock += 1;
+                        exit[*node] = clock;
+                        stack.pop();
+                    }
+                }
+            }
+        }
+        ReplacesForest { enter, exit }
+    }
+
+    /// Whether entry `to` (an index into the channel's entries) is on the replaces chain below
+    /// entry `from`: `from` replaces it, or replaces an entry that does, and so on.
+    pub fn below(&self, from: usize, to: usize) -> bool {
+        let (Some(&ef), Some(&et)) = (self.enter.get(from), self.enter.get(to)) else { return false };
+        et != 0 && et < ef && self.exit[from] <= self.exit[to]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,5 +251,24 @@ mod tests {
             "{text}"
         );
         assert!(text.len() < 1_500, "{}", text.len());
+    }
+
+    #[test]
+    fn an_entry_is_below_every_entry_whose_replaces_chain_reaches_it() {
+        // a1 <- a2 <- a3 (a chain), b1 <- a2' (a branch off a1), c1 <-> c2 (a cycle) <- c3.
+        let c = channel(vec![
+            entry("a1", "", &[]),
+            entry("a2", "a1", &[]),
+            entry("a3", "a2", &[]),
+            entry("b1", "a1", &[]),
+            entry("c1", "c2", &[]),
+            entry("c2", "c1", &[]),
+            entry("c3", "c1", &[]),
+        ]);
+        let f = ReplacesForest::new(&c);
+        assert!(f.below(2, 1) && f.below(2, 0) && f.below(3, 0), "down the chain, however far");
+        assert!(!f.below(1, 2) && !f.below(2, 3) && !f.below(2, 2), "not up, across or to itself");
+        assert!(!f.below(4, 5) && !f.below(6, 4), "a cycle is no chain");
+        assert!(!f.below(9, 0), "an index outside the channel");
     }
 }
