@@ -288,12 +288,13 @@ fn chain_notes(p: &Package, c: &Channel, e: &ChainError, related: Vec<Location>)
             others.map(note).zip(related).collect()
         }
         ChainError::Stranded(_) => {
-            let head = c.head().ok().map(|h| q(&h.name.value));
-            let note = head
-                .map_or("also stranded".to_string(), |h| format!("also stranded: add it to the skips of the head {h}"));
+            let head = c.head().ok();
+            let note = head.map_or("also stranded".to_string(), |h| {
+                format!("also stranded: add it to the skips of the head {}", q(&h.name.value))
+            });
             let mut notes: Vec<(String, Location)> = related.into_iter().map(|r| (note.clone(), r)).collect();
-            if let Some(h) = c.head().ok().and_then(|h| Some((h, at(h, h.name.pos, "name")?))) {
-                notes.push((format!("the head: add the stranded entries to the skips of {}", q(&h.0.name.value)), h.1));
+            if let Some((h, loc)) = head.and_then(|h| Some((h, at(h, h.name.pos, "name")?))) {
+                notes.push((format!("the head: add the stranded entries to the skips of {}", q(&h.name.value)), loc));
             }
             notes
         }
