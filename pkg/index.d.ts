@@ -408,6 +408,10 @@ export interface BlobCache {
   get(digest: string): Promise<Uint8Array | undefined>;
   /** Refuses (throws) bytes that are not `digest`. */
   put(digest: string, bytes: Uint8Array): Promise<void>;
+  /** The files `readImage` unpacked from the image of manifest `digest`, each checked; `undefined` when not all are kept intact. */
+  getTree?(digest: string): Promise<CatalogFile[] | undefined>;
+  /** Keep the files `readImage` unpacked from the image of manifest `digest` (its `files`). */
+  putTree?(digest: string, files: CatalogFile[]): Promise<void>;
 }
 export interface PullImageOptions {
   /** The `fetch` to use (default the global one). */
@@ -420,7 +424,7 @@ export interface PullImageOptions {
   platform?: string;
   /** Where to read the repository from, tried in order for the manifest (default: the reference's own registry). */
   endpoints?: RegistryEndpoint[];
-  /** Blobs and manifests are read from and kept in it. */
+  /** Blobs and manifests are read from and kept in it; with `getTree`, an image whose unpacked files it kept is read without its layers (`content`). */
   cache?: BlobCache;
   /** Use the cache alone (a digest reference whose blobs it has); else throws. */
   offline?: boolean;
@@ -432,8 +436,10 @@ export interface PullImageOptions {
   backoff?: number;
 }
 export interface PulledImage {
-  /** An OCI image layout's files, for `readImage(files, {tag})`. */
+  /** An OCI image layout's files, for `readImage(files, {tag})` (without layers when `content` is given). */
   files: CatalogFile[];
+  /** What `readImage` gives for the image, when the cache's `getTree` kept the files unpacked from it: no layer was read. */
+  content?: ImageContent;
   /** The layout's tag naming the image (`image`). */
   tag: string;
   /** The image manifest's digest. */
@@ -477,8 +483,12 @@ export interface RegistriesConfEntry {
 export declare function loadRegistriesConf(path?: string): Promise<RegistriesConfEntry[]>;
 /** Node only: where to read `registry/repository` from (mirrors, then the location); throws when it is blocked. */
 export declare function registryEndpoints(entries: RegistriesConfEntry[], registry: string, repository: string, byDigest: boolean): RegistryEndpoint[];
-/** Node only: the content-addressed cache at `root` (`blobs/sha256/HEX`, shared with the native CLI). */
-export declare function diskCache(root: string): BlobCache;
+/**
+ * Node only: the content-addressed cache at `root`, shared with the native CLI: blobs at
+ * `blobs/sha256/HEX`, and the files unpacked from an image at `trees/sha256/HEX` (its manifest's
+ * digest: the digest of a blob listing `[path, digest]`, the files being blobs).
+ */
+export declare function diskCache(root: string): Required<BlobCache>;
 /** Node only: `$XDG_CACHE_HOME/olm-catalog`, else `~/.cache/olm-catalog`. */
 export declare function defaultCacheRoot(): string;
 /**

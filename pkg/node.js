@@ -79,7 +79,8 @@ export function imageTransport(arg) {
 /**
  * Read an image named as on the command line (see `imageTransport`) through `readImage`: from disk,
  * or from its registry (`pullImage`: credentials from the auth files, endpoints from
- * registries.conf, blobs through the cache, TLS checked against `certs.d/HOST`'s CA certificates).
+ * registries.conf, blobs through the cache, TLS checked against `certs.d/HOST`'s CA certificates;
+ * the files unpacked from the image kept in the cache, so that a warm read unpacks no layer).
  * Options: `platform`, `authfile`, `tlsVerify` (`false`: TLS unchecked, else plain HTTP),
  * `certDir` (the CA certificates of every registry, instead of `certs.d`), `noCache`, `offline`
  * (the cache alone), `fetch` (instead of the node:https one). Returns readImage's result, `name`,
@@ -89,27 +90,41 @@ export function imageTransport(arg) {
 export async function readImageReference(arg, options = {}) {
   const t = imageTransport(arg);
   if (!t) throw new Error(`${arg}: not an image reference`);
-  let image;
-  let readOptions = { tag: t.tag, platform: options.platform };
+  let content;
   let repository;
-  if (t.transport === 'oci') image = readCatalog(t.path);
-  else if (t.transport === 'docker') {
-    const ref = parseReference(t.reference);
-    const pulled = await pullImage(t.reference, {
-      fetch: options.fetch ?? tlsFetch({ tlsVerify: options.tlsVerify !== false, certDir: options.certDir }),
-      platform: options.platform, insecure: options.tlsVerify === false,
-      credentials: (registry, repository) => registryCredentials(registry, repository, options.authfile),
-      endpoints: registryEndpoints(await loadRegistriesConf(), ref.registry, ref.repository, ref.digest !== undefined),
-      cache: options.noCache ? undefined : diskCache(defaultCacheRoot()),
-      offline: !!options.offline,
-    });
-    image = pulled.files;
-    repository = pulled.repository;
-    readOptions = { tag: pulled.tag, platform: pulled.platform };
-  } else image = new Uint8Array(readFileSync(t.path === '-' ? 0 : t.path));
-  const content = api.readImage(image, readOptions);
-  content.platform ??= readOptions.platform ?? null;
+  if (t.transport === 'docker') ({ content, repository } = await pullContent(t.reference, options));
+  else {
+    const image = t.transport === 'oci' ? readCatalog(t.path) : new Uint8Array(readFileSync(t.path === '-' ? 0 : t.path));
+    content = api.readImage(image, { tag: t.tag, platform: options.platform });
+    content.platform ??= options.platform ?? null;
+  }
   const at = `${arg}@${content.digest}:`;
   const name = content.kind === 'catalog' ? `${at}/${content.configs.replace(/^\/+|\/+$/g, '')}` : at;
   return repository === undefined ? { ...content, name } : { ...content, name, repository };
+}
+
+/**
+ * A registry image's content (see `readImageReference`): the files the cache kept from an earlier
+ * read, else `readImage` of the pulled layout, its files then kept (when no entry was skipped: the
+ * warnings of skipped entries are given on every read).
+ */
+async function pullContent(reference, options) {
+  const ref = parseReference(reference);
+  const cache = options.noCache ? undefined : diskCache(defaultCacheRoot());
+  const pulled = await pullImage(reference, {
+    fetch: options.fetch ?? tlsFetch({ tlsVerify: options.tlsVerify !== false, certDir: options.certDir }),
+    platform: options.platform, insecure: options.tlsVerify === false,
+    credentials: (registry, repository) => registryCredentials(registry, repository, options.authfile),
+    endpoints: registryEndpoints(await loadRegistriesConf(), ref.registry, ref.repository, ref.digest !== undefined),
+    cache,
+    offline: !!options.offline,
+  });
+  let content = pulled.content;
+  if (!content) {
+    content = api.readImage(pulled.files, { tag: pulled.tag, platform: pulled.platform });
+    content.platform ??= pulled.platform ?? null;
+    // A cache that cannot be written is no reason to fail the read.
+    if (cache && content.findings.length === 0) await cache.putTree(content.digest, content.files).catch(() => {});
+  }
+  return { content, repository: pulled.repository };
 }

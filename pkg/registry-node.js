@@ -3,10 +3,11 @@
 // `REGISTRY_AUTH_FILE`, `$XDG_RUNTIME_DIR/containers/auth.json`, `~/.config/containers/auth.json`,
 // `~/.docker/config.json`; `auths`, `credHelpers`/`credsStore` through `docker-credential-*`),
 // registries.conf (v2 and its `.d` drop-ins: location rewrites, mirrors in order, `insecure`,
-// `blocked`), and the content-addressed cache under `$XDG_CACHE_HOME/olm-catalog` that the native
-// CLI shares (`blobs/sha256/HEX`, verified when read and written), and a `fetch` over node:https
-// that checks each registry against the CA certificates of `certs.d/HOST` or `--cert-dir`, or
-// not at all when asked (the global fetch cannot take a CA per request). Browsers have none of these.
+// `blocked`), the content-addressed cache under `$XDG_CACHE_HOME/olm-catalog` that the native
+// CLI shares (`blobs/sha256/HEX`, and the files unpacked from images; verified when read and
+// written), and a `fetch` over node:https that checks each registry against the CA certificates
+// of `certs.d/HOST` or `--cert-dir`, or not at all when asked (the global fetch cannot take a CA
+// per request). Browsers have none of these.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -165,20 +166,36 @@ const sha256 = (bytes) => `sha256:${createHash('sha256').update(bytes).digest('h
 let temporaries = 0;
 
 /**
- * The content-addressed cache at `root` (`blobs/ALG/HEX`, the native CLI's layout): `get` gives a
- * blob verified against its digest (a corrupted entry is removed, and `undefined` given so that
- * it is fetched again), `put` refuses bytes that are not their digest and writes a temporary
- * file renamed into place, so that two processes filling the cache at once never see half a blob.
+ * The content-addressed cache at `root` (the native CLI's layout, so that the two CLIs share it):
+ * `get` gives a blob (`blobs/ALG/HEX`) verified against its digest (a corrupted entry is removed,
+ * and `undefined` given so that it is fetched again), `put` refuses bytes that are not their
+ * digest and writes a temporary file renamed into place, so that two processes filling the cache
+ * at once never see half a blob. `getTree` and `putTree` keep the files unpacked from an image
+ * (`trees/ALG/HEX` for its manifest's digest holds the digest of an index blob, a JSON list of
+ * `[path, digest]`; each file is a blob): a tree with a file missing or corrupted is `undefined`,
+ * and read from the layers again.
  */
 export function diskCache(root) {
-  const place = (digest) => {
+  const place = (kind, digest) => {
     const [algorithm, hex] = digest.split(':');
     if (algorithm !== 'sha256' || !/^[0-9a-f]{64}$/.test(hex ?? '')) throw new Error(`unsupported digest ${digest}`);
-    return { dir: join(root, 'blobs', algorithm), file: join(root, 'blobs', algorithm, hex), hex };
+    return { dir: join(root, kind, algorithm), file: join(root, kind, algorithm, hex), hex };
   };
-  return {
+  /** Write `bytes` as `file` through a temporary file renamed into place. */
+  const write = ({ dir, file, hex }, bytes) => {
+    mkdirSync(dir, { recursive: true });
+    const temp = join(dir, `.${hex}-${process.pid}-${temporaries++}.partial`);
+    try {
+      writeFileSync(temp, bytes);
+      renameSync(temp, file);
+    } catch (e) {
+      rmSync(temp, { force: true });
+      throw new Error(`cache ${dir}: ${e.message}`);
+    }
+  };
+  const cache = {
     async get(digest) {
-      const { file } = place(digest);
+      const { file } = place('blobs', digest);
       let bytes;
       try {
         bytes = readFileSync(file);
@@ -190,20 +207,42 @@ export function diskCache(root) {
       return undefined;
     },
     async put(digest, bytes) {
-      const { dir, file, hex } = place(digest);
       const actual = sha256(bytes);
       if (actual !== digest) throw new Error(`blob ${digest}: its bytes have digest ${actual}`);
-      mkdirSync(dir, { recursive: true });
-      const temp = join(dir, `.${hex}-${process.pid}-${temporaries++}.partial`);
+      write(place('blobs', digest), bytes);
+    },
+    async getTree(image) {
+      let index;
       try {
-        writeFileSync(temp, bytes);
-        renameSync(temp, file);
-      } catch (e) {
-        rmSync(temp, { force: true });
-        throw new Error(`cache ${dir}: ${e.message}`);
+        index = JSON.parse(new TextDecoder().decode(await cache.get(readFileSync(place('trees', image).file, 'utf8').trim())));
+      } catch {
+        return undefined;
       }
+      if (!Array.isArray(index)) return undefined;
+      const files = [];
+      for (const entry of index) {
+        const [path, digest] = Array.isArray(entry) ? entry : [];
+        if (typeof path !== 'string' || !/^sha256:[0-9a-f]{64}$/.test(digest ?? '')) return undefined;
+        const content = await cache.get(digest);
+        if (!content) return undefined;
+        files.push({ path, content });
+      }
+      return files;
+    },
+    async putTree(image, files) {
+      const listed = [];
+      for (const { path, content } of files) {
+        const digest = sha256(content);
+        if (!existsSync(place('blobs', digest).file)) write(place('blobs', digest), content);
+        listed.push([path, digest]);
+      }
+      const index = new TextEncoder().encode(JSON.stringify(listed));
+      const digest = sha256(index);
+      write(place('blobs', digest), index);
+      write(place('trees', image), digest);
     },
   };
+  return cache;
 }
 
 /**

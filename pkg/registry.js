@@ -6,7 +6,8 @@
 // content-addressed cache, both given by the caller (Node's are in registry-node.js, which reads
 // the files podman and skopeo read). It only downloads: the image comes back as an OCI image
 // layout's files, which `readImage` reads in the WebAssembly module (every manifest, config and
-// layer checked against its digest there, the layers unpacked, the labels read).
+// layer checked against its digest there, the layers unpacked, the labels read); or, when the
+// cache kept the files `readImage` unpacked from that image before, as those files.
 
 const DOCKER_HUB = 'docker.io';
 const DOCKER_HUB_API = 'registry-1.docker.io';
@@ -350,6 +351,34 @@ async function topManifest(ref, endpoints, blobs, options) {
   throw failure;
 }
 
+const CONFIGS_LABEL = 'operators.operatorframework.io.index.configs.v1';
+const DATABASE_LABEL = 'operators.operatorframework.io.index.database.v1';
+const MANIFESTS_LABEL = 'operators.operatorframework.io.bundle.manifests.v1';
+
+/**
+ * `readImage`'s result for the image of manifest `digest` when `cache.getTree` kept the files
+ * unpacked from it (after a `readImage` that read them without skipping any entry): the kind and
+ * catalog directory from its config's labels, as readImage finds them. `undefined` when the cache
+ * has no such tree, or the labels name neither a catalog nor a bundle (readImage then reads the
+ * layers, and says why).
+ */
+async function keptContent(cache, digest, configBytes, platform) {
+  if (!cache?.getTree || !configBytes) return undefined;
+  let labels;
+  try {
+    labels = JSON.parse(new TextDecoder().decode(configBytes)).config?.Labels ?? {};
+  } catch {
+    return undefined;
+  }
+  const configs = labels[CONFIGS_LABEL];
+  const catalog = typeof configs === 'string';
+  const bundle = !catalog && labels[DATABASE_LABEL] === undefined && typeof labels[MANIFESTS_LABEL] === 'string';
+  if (!catalog && !bundle) return undefined;
+  const files = await cache.getTree(digest);
+  if (!files) return undefined;
+  return { kind: catalog ? 'catalog' : 'bundle', digest, configs: catalog ? configs : null, platform, findings: [], files };
+}
+
 /**
  * Download an image from its registry as an OCI image layout's files (`oci-layout`, `index.json`
  * naming it by the tag `image`, `blobs/sha256/…`), for `readImage(files, {tag: 'image'})`.
@@ -360,9 +389,12 @@ async function topManifest(ref, endpoints, blobs, options) {
  * `platform`, `endpoints` (where to read the repository from, in order:
  * `[{registry, repository, insecure}]`, as registries.conf's mirrors and location give them;
  * default the reference's own), `cache` (`{get(digest), put(digest, bytes)}`, async: a
- * content-addressed store that checks digests), `offline` (the cache alone), `timeout` (ms of
- * silence before a request is abandoned, default 30000), `attempts` (per request, default 4) and
- * `backoff` (ms before the second attempt, doubled after each, default 250).
+ * content-addressed store that checks digests; one that also has `getTree(digest)`, the files
+ * unpacked from the image of that manifest digest, may hold the image's files: then no layer is
+ * read, the layout has none, and the result's `content` is what `readImage` gives), `offline`
+ * (the cache alone), `timeout` (ms of silence before a request is abandoned, default 30000),
+ * `attempts` (per request, default 4) and `backoff` (ms before the second attempt, doubled after
+ * each, default 250).
  */
 export async function pullImage(reference, options = {}) {
   const ref = parseReference(reference);
@@ -379,9 +411,12 @@ export async function pullImage(reference, options = {}) {
   }
   files.set(top.digest, top.bytes);
   blobs.session ??= new Session(endpoints[0], options);
-  for (const d of [top.json.config, ...(top.json.layers ?? [])]) {
-    if (d?.digest && !files.has(d.digest)) files.set(d.digest, await blobs.blob(d));
-  }
+  const read = async (list) => {
+    for (const d of list) if (d?.digest && !files.has(d.digest)) files.set(d.digest, await blobs.blob(d));
+  };
+  await read([top.json.config]);
+  const content = await keptContent(options.cache, top.digest, files.get(top.json.config?.digest), platform);
+  if (!content) await read(top.json.layers ?? []);
   const text = (s) => new TextEncoder().encode(s);
   const index = {
     schemaVersion: 2,
@@ -396,5 +431,6 @@ export async function pullImage(reference, options = {}) {
     ...[...files].map(([d, content]) => ({ path: `blobs/sha256/${d.slice('sha256:'.length)}`, content })),
   ];
   const from = blobs.endpoint ?? endpoints[0];
-  return { files: layout, tag: 'image', digest: top.digest, platform, repository: `${from.registry}/${from.repository}` };
+  const pulled = { files: layout, tag: 'image', digest: top.digest, platform, repository: `${from.registry}/${from.repository}` };
+  return content ? { ...pulled, content } : pulled;
 }

@@ -223,7 +223,7 @@ function runAsync(cmd, args, env = {}) {
 }
 
 /** `nodeCli` without blocking this process. */
-const nodeCliAsync = (args) => runAsync(cli, [...args, '--tls-verify=false'], isolated());
+const nodeCliAsync = (args, env = {}) => runAsync(cli, [...args, '--tls-verify=false'], { ...isolated(), ...env });
 
 /** The report with each finding's file cut to its path inside the catalog. */
 function cut(json) {
@@ -408,25 +408,103 @@ test('template: a bundle image missing from --bundles is pulled, by the Node CLI
   assert.match(offline.err, /error\[template-image-not-found\]/);
 });
 
-test('the cache: shared with the native CLI, digest references read offline, corrupted entries fetched again', () => {
+/**
+ * A proxy in front of the anonymous registry that forwards every request and records it in `seen`
+ * (`METHOD PATH`), and each connection made to it (`connection`).
+ */
+async function recordingProxy(seen) {
+  const server = createServer(async (req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    const headers = {};
+    for (const h of ['accept', 'range', 'authorization']) if (req.headers[h]) headers[h] = req.headers[h];
+    const r = await fetch(`http://${anonymous}${req.url}`, { headers });
+    const body = Buffer.from(await r.arrayBuffer());
+    const out = {};
+    for (const h of ['content-type', 'docker-content-digest', 'content-range']) if (r.headers.get(h)) out[h] = r.headers.get(h);
+    res.writeHead(r.status, { ...out, 'content-length': body.length }).end(body);
+  });
+  server.on('connection', () => seen.push('connection'));
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  after(() => { server.closeAllConnections(); server.close(); });
+  return `127.0.0.1:${server.address().port}`;
+}
+
+/** A cache's parts: its blob files, an image's layers (from its cached manifest) and the files of its kept tree. */
+function cacheParts(root, digest) {
+  const blob = (d) => join(root, 'olm-catalog/blobs/sha256', d.slice('sha256:'.length));
+  const manifest = JSON.parse(readFileSync(blob(digest), 'utf8'));
+  const tree = join(root, 'olm-catalog/trees/sha256', digest.slice('sha256:'.length));
+  const listed = existsSync(tree) ? JSON.parse(readFileSync(blob(readFileSync(tree, 'utf8').trim()), 'utf8')) : undefined;
+  return { blob, tree, layers: manifest.layers.map((l) => blob(l.digest)), files: listed?.map(([, d]) => blob(d)) };
+}
+
+const digestOf = (report) => JSON.parse(report).diagnostics[0].file.match(/@(sha256:[0-9a-f]{64}):/)[1];
+const sha256File = (file) => `sha256:${createHash('sha256').update(readFileSync(file)).digest('hex')}`;
+
+test('the cache: a warm digest read makes no request and unpacks no layer, a tag one manifest request; the same report as cold', async () => {
+  const seen = [];
+  const proxy = await recordingProxy(seen);
+  const env = { XDG_CACHE_HOME: at('warm-cache') };
+  const cold = await nodeCliAsync(['validate', `${proxy}/cat:v1`, '--format', 'json'], env);
+  assert.ok(cold.code === 0 || cold.code === 1, cold.err);
+  const digest = digestOf(cold.out);
+  const reference = `${proxy}/cat@${digest}`;
+  const unkept = await nodeCliAsync(['validate', reference, '--format', 'json', '--no-cache'], env);
+  const parts = cacheParts(at('warm-cache'), digest);
+  assert.ok(existsSync(parts.tree), 'the unpacked files are kept under the manifest digest');
+  // Every layer corrupted: a warm read does not read them.
+  for (const layer of parts.layers) writeFileSync(layer, 'corrupted');
+  seen.length = 0;
+  const warm = await nodeCliAsync(['validate', reference, '--format', 'json'], env);
+  assert.deepEqual(seen, [], 'no request, no connection');
+  assert.equal(warm.code, unkept.code, warm.err);
+  assert.equal(warm.out, unkept.out);
+  assert.equal(warm.err, unkept.err);
+  // A tag: the manifest asked for, nothing else.
+  seen.length = 0;
+  const tagged = await nodeCliAsync(['validate', `${proxy}/cat:v1`, '--format', 'json'], env);
+  assert.deepEqual(seen.filter((s) => s !== 'connection'), ['GET /v2/cat/manifests/v1']);
+  assert.equal(tagged.out, cold.out);
+  // A bundle image: rendered from its kept files as from its layers.
+  const bundle = nodeCli(['render', `${anonymous}/bundle:v1`], env);
+  assert.equal(bundle.code, 0, bundle.err);
+  const trees = readdirSync(at('warm-cache/olm-catalog/trees/sha256')).filter((f) => !f.startsWith('.'));
+  assert.equal(trees.length, 2);
+  const bundleDigest = `sha256:${trees.find((t) => t !== digest.slice('sha256:'.length))}`;
+  for (const layer of cacheParts(at('warm-cache'), bundleDigest).layers) writeFileSync(layer, 'corrupted');
+  assert.equal(nodeCli(['render', `${anonymous}/bundle:v1`], env).out, bundle.out);
+});
+
+test('the cache: shared with the native CLI both ways, a corrupted kept file read again from the layers, filled by two runs at once', async () => {
   const env = { XDG_CACHE_HOME: at('shared-cache') };
-  const tagged = nodeCli(['validate', `${anonymous}/cat:v1`, '--format', 'json'], env);
-  const digest = JSON.parse(tagged.out).diagnostics[0].file.match(/@(sha256:[0-9a-f]{64}):/)[1];
+  const digest = digestOf(nodeCli(['validate', `${anonymous}/cat:v1`, '--format', 'json'], env).out);
   const reference = `${anonymous}/cat@${digest}`;
-  const blobs = at('shared-cache/olm-catalog/blobs/sha256');
-  assert.ok(existsSync(join(blobs, digest.slice(7))), 'the manifest is kept under its digest');
-  // What the Node CLI kept, the native CLI reads with no network, and both say the same.
+  const parts = cacheParts(at('shared-cache'), digest);
+  // The tree the Node CLI kept, the native CLI reads with no network and no layer (all corrupted), and both say the same.
+  for (const layer of parts.layers) writeFileSync(layer, 'corrupted');
   const nat = run(native, ['validate', reference, '--format', 'json', '--offline'], { ...isolated(), ...env });
-  assert.equal(nat.code, tagged.code, nat.err);
+  assert.ok(nat.code === 0 || nat.code === 1, nat.err);
   const node = nodeCli(['validate', reference, '--format', 'json', '--offline'], env);
   assert.equal(node.out, nat.out);
-  // A corrupted layer: refused offline, fetched again online (and then good offline).
-  const layer = readdirSync(blobs).filter((f) => !f.startsWith('.')).map((f) => join(blobs, f))
-    .sort((a, b) => readFileSync(b).length - readFileSync(a).length)[0];
-  writeFileSync(layer, 'corrupted');
+  // A corrupted kept file: detected, the tree read again from the layers (refused offline: they
+  // are corrupted too), fetched again online and kept again, then good offline.
+  writeFileSync(parts.files[0], '{"schema":"olm.package","name":"corrupted"}');
   assert.equal(nodeCli(['validate', reference, '--offline'], env).code, 2);
   assert.equal(nodeCli(['validate', reference, '--format', 'json'], env).out, nat.out);
+  for (const f of cacheParts(at('shared-cache'), digest).files) assert.equal(sha256File(f), `sha256:${f.split('/').pop()}`);
+  for (const layer of parts.layers) writeFileSync(layer, 'corrupted');
   assert.equal(nodeCli(['validate', reference, '--format', 'json', '--offline'], env).out, nat.out);
+  // The tree the native CLI kept, the Node CLI reads with no network and no layer.
+  const nativeEnv = { ...isolated(), XDG_CACHE_HOME: at('native-cache') };
+  const fromNative = run(native, ['validate', reference, '--format', 'json', '--tls-verify=false'], nativeEnv);
+  assert.equal(fromNative.out, nat.out, fromNative.err);
+  for (const layer of cacheParts(at('native-cache'), digest).layers) writeFileSync(layer, 'corrupted');
+  assert.equal(nodeCli(['validate', reference, '--format', 'json', '--offline'], { XDG_CACHE_HOME: at('native-cache') }).out, nat.out);
+  // Two runs filling one cache at once: both read the image, and what they kept reads back.
+  const both = await Promise.all([0, 1].map(() => nodeCliAsync(['validate', reference, '--format', 'json'], { XDG_CACHE_HOME: at('raced-cache') })));
+  for (const r of both) assert.equal(r.out, nat.out, r.err);
+  assert.equal(nodeCli(['validate', reference, '--format', 'json', '--offline'], { XDG_CACHE_HOME: at('raced-cache') }).out, nat.out);
+  assert.deepEqual(readdirSync(at('raced-cache/olm-catalog/blobs/sha256')).filter((f) => f.startsWith('.')), [], 'no temporary file left');
   // --no-cache keeps nothing.
   nodeCli(['validate', `${anonymous}/cat:v1`, '--no-cache'], { XDG_CACHE_HOME: at('unused-cache') });
   assert.equal(existsSync(at('unused-cache/olm-catalog')), false);
@@ -612,7 +690,7 @@ test('registryEndpoints reads registries.conf entries as containers/image does',
   assert.equal(olm.registryEndpoints(entries, 'q.io', 'a', true).length, 2);
 });
 
-test('diskCache keeps blobs under their digest, refuses bytes that are not it, and drops a corrupted entry', async () => {
+test('diskCache keeps blobs under their digest and an image\'s files under its manifest digest, refuses bytes that are not their digest, and drops a corrupted entry', async () => {
   const root = at('unit-cache');
   const cache = olm.diskCache(root);
   const bytes = new TextEncoder().encode('blob');
@@ -624,4 +702,17 @@ test('diskCache keeps blobs under their digest, refuses bytes that are not it, a
   writeFileSync(join(root, 'blobs/sha256', digest.slice(7)), 'bad!');
   assert.equal(await cache.get(digest), undefined);
   assert.equal(existsSync(join(root, 'blobs/sha256', digest.slice(7))), false);
+  // An image's files: a pointer under the manifest digest to a `[path, digest]` list, each file a blob.
+  const text = (t) => new TextEncoder().encode(t);
+  const files = [{ path: 'a/catalog.json', content: text('{}') }, { path: 'b/catalog.yaml', content: text('x: 1') }];
+  assert.equal(await cache.getTree(digest), undefined);
+  await cache.putTree(digest, files);
+  assert.deepEqual(await cache.getTree(digest), files);
+  const index = readFileSync(join(root, 'trees/sha256', digest.slice(7)), 'utf8');
+  const sha = (t) => `sha256:${createHash('sha256').update(t).digest('hex')}`;
+  assert.equal(readFileSync(join(root, 'blobs/sha256', index.slice(7)), 'utf8'), JSON.stringify([['a/catalog.json', sha('{}')], ['b/catalog.yaml', sha('x: 1')]]));
+  writeFileSync(join(root, 'blobs/sha256', sha('x: 1').slice(7)), 'x: 2');
+  assert.equal(await cache.getTree(digest), undefined, 'a corrupted file spoils the tree');
+  await cache.putTree(digest, files);
+  assert.deepEqual(await cache.getTree(digest), files);
 });

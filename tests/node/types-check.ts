@@ -163,10 +163,13 @@ console.log(crds.unsafeEdgesByRule['type'], crdFinding?.rule, crdFinding?.path, 
 
 // Images: the registry client and Node's reader of image references.
 {
-  const { pullImage, parseReference, looksLikeReference, readImageReference, readImage, imageTransport } = await import('olm-catalog');
+  const { pullImage, parseReference, looksLikeReference, readImageReference, readImage, imageTransport, diskCache } = await import('olm-catalog');
   const ref: import('olm-catalog').ImageReference = parseReference('quay.io/org/index:v1');
-  const pulled: import('olm-catalog').PulledImage = await pullImage('quay.io/org/index:v1', { insecure: false, platform: 'linux/amd64' });
-  const content: import('olm-catalog').ImageContent = readImage(pulled.files, { tag: pulled.tag });
+  const cache = diskCache('/tmp/olm-catalog-cache');
+  const pulled: import('olm-catalog').PulledImage = await pullImage('quay.io/org/index:v1', { insecure: false, platform: 'linux/amd64', cache });
+  const content: import('olm-catalog').ImageContent = pulled.content ?? readImage(pulled.files, { tag: pulled.tag });
+  const kept: import('olm-catalog').CatalogFile[] | undefined = await cache.getTree(content.digest);
+  await cache.putTree(content.digest, kept ?? content.files);
   const named: string = (await readImageReference('oci:layout:cat', { tlsVerify: false })).name;
   console.log(ref.registry, looksLikeReference('x'), content.kind, named, imageTransport('oci:x')?.transport);
 }
