@@ -28,12 +28,27 @@ pub struct JsonReader<'a> {
     // Column cache: (byte offset, column) of the last position asked for on the current line.
     col_cache: (usize, u32),
     base_line: u32,
+    // The members and items of the objects and arrays being read, innermost last: each object
+    // or array takes its own off the top when it closes, into a list of exactly its length (a
+    // list grown one push at a time would keep up to half its room empty).
+    members: Vec<Member>,
+    items: Vec<Node>,
 }
 
 impl<'a> JsonReader<'a> {
     /// A reader over `src`, whose first line is line `base_line` of its file.
     pub fn new(src: &'a str, base_line: u32) -> JsonReader<'a> {
-        JsonReader { src, bytes: src.as_bytes(), at: 0, line: 0, line_start: 0, col_cache: (0, 1), base_line }
+        JsonReader {
+            src,
+            bytes: src.as_bytes(),
+            at: 0,
+            line: 0,
+            line_start: 0,
+            col_cache: (0, 1),
+            base_line,
+            members: Vec::new(),
+            items: Vec::new(),
+        }
     }
 
     /// The byte offset the reader is at.
@@ -103,25 +118,10 @@ impl<'a> JsonReader<'a> {
             }
             Some(b'[') => {
                 self.at += 1;
-                let mut items = Vec::new();
-                self.skip_ws();
-                if self.bytes.get(self.at) == Some(&b']') {
-                    self.at += 1;
-                    return Ok(Node::new(pos, Value::Array(items)));
-                }
-                loop {
-                    self.skip_ws();
-                    items.push(self.value(depth + 1)?);
-                    self.skip_ws();
-                    match self.bytes.get(self.at) {
-                        Some(b',') => self.at += 1,
-                        Some(b']') => {
-                            self.at += 1;
-                            return Ok(Node::new(pos, Value::Array(items)));
-                        }
-                        _ => return Err(self.unexpected("after array element")),
-                    }
-                }
+                let start = self.items.len();
+                let read = self.array(depth);
+                let items = self.items.split_off(start);
+                read.map(|()| Node::new(pos, Value::Array(items)))
             }
             Some(b'"') => Ok(Node::new(pos, Value::String(self.string()?))),
             Some(b't') => self.literal("true", Value::Bool(true), pos),
@@ -132,12 +132,20 @@ impl<'a> JsonReader<'a> {
         }
     }
 
+    /// An object's members, after its `{`.
     fn object(&mut self, depth: usize) -> Result<Vec<Member>, JsonError> {
-        let mut members: Vec<Member> = Vec::new();
+        let start = self.members.len();
+        let read = self.members_into_scratch(depth);
+        let members = self.members.split_off(start);
+        read.map(|()| collect_members(members))
+    }
+
+    /// Push an object's members on `self.members`, after its `{`, up to and past its `}`.
+    fn members_into_scratch(&mut self, depth: usize) -> Result<(), JsonError> {
         self.skip_ws();
         if self.bytes.get(self.at) == Some(&b'}') {
             self.at += 1;
-            return Ok(members);
+            return Ok(());
         }
         loop {
             self.skip_ws();
@@ -153,15 +161,38 @@ impl<'a> JsonReader<'a> {
             self.at += 1;
             self.skip_ws();
             let value = self.value(depth + 1)?;
-            insert_member(&mut members, Member { key, key_pos, value });
+            self.members.push(Member { key, key_pos, value });
             self.skip_ws();
             match self.bytes.get(self.at) {
                 Some(b',') => self.at += 1,
                 Some(b'}') => {
                     self.at += 1;
-                    return Ok(members);
+                    return Ok(());
                 }
                 _ => return Err(self.unexpected("after object key:value pair")),
+            }
+        }
+    }
+
+    /// Push an array's items on `self.items`, after its `[`, up to and past its `]`.
+    fn array(&mut self, depth: usize) -> Result<(), JsonError> {
+        self.skip_ws();
+        if self.bytes.get(self.at) == Some(&b']') {
+            self.at += 1;
+            return Ok(());
+        }
+        loop {
+            self.skip_ws();
+            let item = self.value(depth + 1)?;
+            self.items.push(item);
+            self.skip_ws();
+            match self.bytes.get(self.at) {
+                Some(b',') => self.at += 1,
+                Some(b']') => {
+                    self.at += 1;
+                    return Ok(());
+                }
+                _ => return Err(self.unexpected("after array element")),
             }
         }
     }
@@ -251,7 +282,11 @@ impl<'a> JsonReader<'a> {
             }
         }
         let out = self.src.get(start..self.at).unwrap_or("").to_string();
-        self.string_rest(out).map(Str::from)
+        // Unescaping grew the text a push at a time: give back the room it did not use.
+        self.string_rest(out).map(|mut s| {
+            s.shrink_to_fit();
+            Str::from(s)
+        })
     }
 
     /// The rest of a string literal from its first escape (or the end of input), appended to `out`.
@@ -478,6 +513,32 @@ mod tests {
         let v = read_all("{\"a\":1,\"a\":2}").unwrap();
         assert_eq!(v[0].as_object().unwrap().len(), 1);
         assert_eq!(v[0].get("a").unwrap().value, Value::Number(2.0));
+    }
+
+    #[test]
+    fn objects_arrays_and_escaped_strings_keep_no_spare_room() {
+        let text =
+            format!(r#"{{"a":[1,{{"b":2,"c":[3,4,5]}},6],"d":{{"e":"{}\n"}},"f":[],"g":{{}}}}"#, "x".repeat(100));
+        let v = read_all(&text).unwrap();
+        let top = v[0].as_object().unwrap();
+        assert_eq!(top.iter().map(|m| m.key.as_str()).collect::<Vec<_>>(), ["a", "d", "f", "g"]);
+        let Value::Array(a) = &v[0].get("a").unwrap().value else { panic!("an array") };
+        assert_eq!((a.len(), a.capacity()), (3, 3));
+        let inner = a[1].as_object().unwrap();
+        assert_eq!(inner.iter().map(|m| m.key.as_str()).collect::<Vec<_>>(), ["b", "c"]);
+        let Value::Array(c) = &a[1].get("c").unwrap().value else { panic!("an array") };
+        assert_eq!((c.len(), c.capacity()), (3, 3));
+        let Value::Object(top_members) = &v[0].value else { panic!("an object") };
+        assert_eq!(top_members.capacity(), 4);
+        let Value::String(e) = &v[0].get("d").unwrap().get("e").unwrap().value else { panic!("a string") };
+        assert_eq!((e.len(), e.capacity()), (101, 101));
+    }
+
+    #[test]
+    fn a_reader_goes_on_reading_after_a_value_of_several_levels() {
+        let v = read_all(r#"{"a":{"b":[1,{"c":2}]}} {"d":[3]}"#).unwrap();
+        assert_eq!(v[0].get("a").unwrap().get("b").unwrap().to_go_json(), "[1,{\"c\":2}]");
+        assert_eq!(v[1].get("d").unwrap().to_go_json(), "[3]");
     }
 
     #[test]
