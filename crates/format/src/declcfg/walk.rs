@@ -10,12 +10,17 @@ use std::sync::Mutex;
 use super::indexignore::IndexIgnore;
 use super::load::{load_files, load_in_order, parse_file, FileInput, Loaded};
 
+/// The largest read buffer [`load_dir`] keeps for the next file.
+const KEPT_BUFFER: usize = 256 << 10;
+
 /// Load the catalog at `root` (a directory or one file) as [`load_files`] would load
 /// [`read_catalog`]'s files, with the same blobs and diagnostics, but reading each file only
 /// when it is parsed (in parallel) and letting its bytes go once its blobs are made: peak memory
 /// is the blobs plus the files being parsed, not the whole input on top. The files are read into
 /// the same few buffers (one per file in flight), dropped at the end: a fresh buffer per file
-/// costs a page fault per 4 KiB of the input.
+/// costs a page fault per 4 KiB of the input. A buffer that grew past [`KEPT_BUFFER`] is freed
+/// once its file is parsed: kept, the largest files' buffers would sit beside the blobs to the
+/// end, at the peak.
 pub fn load_dir(root: &Path) -> io::Result<Loaded> {
     if std::fs::metadata(root)?.is_file() {
         return Ok(load_files(&read_catalog(root)?));
@@ -29,8 +34,10 @@ pub fn load_dir(root: &Path) -> io::Result<Loaded> {
         let read = std::fs::File::open(root.join(p)).and_then(|mut f| f.read_to_end(&mut bytes));
         read.map_err(|e| io::Error::new(e.kind(), format!("{p}: {e}")))?;
         let parsed = parse_file(p, &bytes);
-        if let Ok(mut b) = buffers.lock() {
-            b.push(bytes);
+        if bytes.capacity() <= KEPT_BUFFER {
+            if let Ok(mut b) = buffers.lock() {
+                b.push(bytes);
+            }
         }
         Ok(parsed)
     })
