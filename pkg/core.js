@@ -220,6 +220,10 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
   function resolveOutcome(problem) {
     const prepared = prepare(problem);
     const outcome = JSON.parse(withResolver(prepared, (r, t) => r.resolveJson(t)));
+    // Each install crosses as the array of its fields (the engine parses arrays faster than
+    // objects), in the order of crates/resolve's `Install` (crates/wasm's `Row`).
+    outcome.install = outcome.install.map(([name, pkg, version, channel, catalog, catalogNamespace, replaces, startingCSV]) => (
+      { name, package: pkg, version, channel, catalog, catalogNamespace, replaces, startingCSV }));
     const picksField = (value) => ({ value, enumerable: true, writable: true, configurable: true });
     // A failed resolution has no picks: nothing to resolve again for.
     if (outcome.errorType !== null) {
