@@ -46,6 +46,7 @@ export function pictureInput(h, raw, options, what) {
  */
 export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null, getPictureRaw = null) {
   let generation = 0;
+  const encoder = new TextEncoder();
 
   function call(fn) {
     try {
@@ -178,7 +179,9 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
     }
   }
 
-  // A problem split into the loaded catalogs to attach and the rest, written as JSON text.
+  // A problem split into the loaded catalogs to attach and the rest, written as JSON text and
+  // passed as its UTF-8 bytes (`TextEncoder` encodes them in one call; a string argument would
+  // be copied into the module a character at a time).
   function prepare(problem) {
     if (problem === null || typeof problem !== 'object' || Array.isArray(problem)) {
       const err = new Error('resolve expects a problem object');
@@ -192,55 +195,61 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
       if (c && c.catalog instanceof Catalog) attach.push({ catalog: c.catalog, name: c.name, namespace: c.namespace, priority: c.priority ?? 0 });
       else inline.push(c);
     }
-    return { attach, text: problemText({ ...problem, catalogs: inline }) };
+    return { attach, bytes: encoder.encode(problemText({ ...problem, catalogs: inline })) };
   }
 
-  // Run `fn(resolver, problemText)` on a raw Resolver with a prepared problem's catalogs attached.
-  function withResolver({ attach, text }, fn) {
+  // Run `fn(resolver, problemBytes)` on a raw Resolver with a prepared problem's catalogs attached.
+  function withResolver({ attach, bytes }, fn) {
     return callResolver((raw) => {
       const resolver = new raw.Resolver();
       try {
         for (const c of attach) resolver.attach(Catalog._raw(c.catalog, raw), c.name, c.namespace, c.priority);
-        return fn(resolver, text);
+        return fn(resolver, bytes);
       } finally {
         resolver.free();
       }
     });
   }
 
-  // `resolve`: the outcome crosses as JSON text in two parts joined by a NUL character, its
-  // answer and its picks (why each bundle was picked), which are parsed when first read (most
-  // callers read only `install`). The picks' requirement texts (OLM's constraint messages, which
-  // list the candidates: most of the outcome, and rarely read) come from a `requiredBy(pick)`
-  // method that formats them when first asked, by resolving the same problem again (nothing is
-  // kept in the module meanwhile).
+  // `resolve`: the outcome's answer crosses as JSON text. Its picks (why each bundle was picked)
+  // and their requirement texts (OLM's constraint messages, which list the candidates) are
+  // worked out when first read, by resolving the same problem again (nothing is kept in the
+  // module meanwhile): most callers read only `install`, and the picks were a tenth of a call.
+  // The picks are a property filled on first read; the texts come from a `requiredBy(pick)`
+  // method.
   function resolveOutcome(problem) {
     const prepared = prepare(problem);
-    const text = withResolver(prepared, (r, t) => r.resolveJson(t));
-    const cut = text.indexOf('\0');
-    const outcome = JSON.parse(text.slice(0, cut));
-    const picksText = text.slice(cut + 1);
+    const outcome = JSON.parse(withResolver(prepared, (r, t) => r.resolveJson(t)));
+    // Each install crosses as the array of its fields (the engine parses arrays faster than
+    // objects), in the order of crates/resolve's `Install` (crates/wasm's `Row`).
+    outcome.install = outcome.install.map(([name, pkg, version, channel, catalog, catalogNamespace, replaces, startingCSV]) => (
+      { name, package: pkg, version, channel, catalog, catalogNamespace, replaces, startingCSV }));
     const picksField = (value) => ({ value, enumerable: true, writable: true, configurable: true });
-    Object.defineProperty(outcome, 'picks', {
-      enumerable: true,
-      configurable: true,
-      get() {
-        const picks = JSON.parse(picksText);
-        Object.defineProperty(outcome, 'picks', picksField(picks));
-        return picks;
-      },
-      set(value) {
-        Object.defineProperty(outcome, 'picks', picksField(value));
-      },
-    });
+    // A failed resolution has no picks: nothing to resolve again for.
+    if (outcome.errorType !== null) {
+      Object.defineProperty(outcome, 'picks', picksField([]));
+    } else {
+      Object.defineProperty(outcome, 'picks', {
+        enumerable: true,
+        configurable: true,
+        get() {
+          const picks = JSON.parse(withResolver(prepared, (r, t) => r.picksJson(t)));
+          Object.defineProperty(outcome, 'picks', picksField(picks));
+          return picks;
+        },
+        set(value) {
+          Object.defineProperty(outcome, 'picks', picksField(value));
+        },
+      });
+    }
     let texts = null;
     Object.defineProperty(outcome, 'requiredBy', {
       value(pick) {
         const i = typeof pick === 'number' ? pick : outcome.picks.indexOf(pick);
-        if (!Number.isInteger(i) || i < 0 || i >= outcome.picks.length) {
+        texts ??= outcome.errorType !== null ? [] : withResolver(prepared, (r, t) => JSON.parse(r.requiredByJson(t)));
+        if (!Number.isInteger(i) || i < 0 || i >= texts.length) {
           throw invalid('requiredBy expects one of this outcome\'s picks, or its index');
         }
-        texts ??= withResolver(prepared, (r, t) => JSON.parse(r.requiredByJson(t)));
         return texts[i];
       },
     });
@@ -359,7 +368,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
     // The problem in and the outcome out as JSON text, written and parsed by the engine: faster
     // than reading or building the objects one property at a time across the boundary.
     resolve: resolveOutcome,
-    resolveText: (problem) => withResolver(prepare(problem), (r, text) => r.resolveText(text)),
+    resolveText: (problem) => withResolver(prepare(problem), (r, bytes) => r.resolveText(bytes)),
     resolveV1: (problem) => callResolver((raw) => raw.resolveV1(problem)),
     render: (files, options) => callTools((raw) => raw.render(files, options)),
     expandTemplate: (template, bundleSources, options) => callTools((raw) => raw.expandTemplate(template, bundleSources, options)),
@@ -386,6 +395,6 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
     // Benchmark baseline of validate: the trees kept, every olm.bundle.object payload decoded into one.
     __parseAndDecode: (files) => call((raw) => raw.__parseAndDecode(files)),
     // Benchmark hook: the resolution alone, its outcome left in the module (the number of installs).
-    __resolveCount: (problem) => withResolver(prepare(problem), (r, text) => r.__resolveCount(text)),
+    __resolveCount: (problem) => withResolver(prepare(problem), (r, bytes) => r.__resolveCount(bytes)),
   };
 }

@@ -1070,9 +1070,10 @@ export interface ResolveOutcome {
   errorType: 'NotSatisfiable' | 'Error' | 'TooHard' | null;
   explanation: Explanation | null;
   /**
-   * Why each bundle was picked, on success. Parsed when first read (most callers read only
-   * `install`); later reads see the same array. Enumerable: `JSON.stringify` and
-   * `structuredClone` include it.
+   * Why each bundle was picked, on success (empty on failure). Worked out when first read, by
+   * resolving the same problem again (so the loaded catalogs it named must not have been freed
+   * yet: reading it then throws `code: "freed"`), since most callers read only `install`; later
+   * reads see the same array. Enumerable: `JSON.stringify` and `structuredClone` include it.
    */
   picks: PickReason[];
   /**

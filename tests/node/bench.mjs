@@ -131,8 +131,9 @@ info('Node\'s module (everything) .wasm, gzipped', nodeGz, 'KB');
 //   Rust function on both sides, `internals::graphs_and_paths`, through `__graphsAndPaths`);
 // - resolve: 50 subscriptions over a synthetic catalog of 5,000 bundles (benches/scale.rs's
 //   problem), natively the resolution with its outcome built (`Outcome::from(resolve(..))`), here
-//   `resolve(problem)` with the loaded catalog attached, its default outcome (the picks'
-//   requirement texts formatted on demand, `requiredBy(pick)`, on neither side here); and the
+//   `resolve(problem)` with the loaded catalog attached, its default outcome (its picks worked
+//   out when first read and their requirement texts formatted on demand, `requiredBy(pick)`:
+//   neither is read here); and the
 //   resolution alone in the module (`__resolveCount`: the problem in, the outcome built and kept
 //   there), the like-for-like figure beside `__graphsAndPaths`. Both are targets (issue 33).
 {
@@ -164,7 +165,7 @@ info('Node\'s module (everything) .wasm, gzipped', nodeGz, 'KB');
   // text, no outcome JSON out, no objects built), like `__graphsAndPaths`.
   const resolutionOnly = best(() => olm.__resolveCount(problem), parityRuns, 1000, parityMs);
   // For information: the first `requiredBy` of an outcome (it resolves again to format every
-  // pick's requirement text), and the texts' size, which the default outcome no longer carries.
+  // pick's requirement text), and the texts' size, which the default outcome does not carry.
   const onDemand = best(() => olm.resolve(problem).requiredBy(0)?.length ?? 0, parityRuns, 1000, parityMs);
   const sample = olm.resolve(problem);
   const textBytes = sample.picks.reduce((n, p, i) => n + (sample.requiredBy(i)?.length ?? 0), 0);

@@ -147,6 +147,8 @@ test('browsers: resolution loads the resolver\'s module alone, and a core Catalo
     const before = error(() => web.resolve(problem(catalog)));
     await web.initResolver(undefined, { tools: false });
     const resolved = web.resolve(problem(catalog));
+    // The picks are worked out when first read, by resolving again: before the catalog is freed.
+    void resolved.picks;
     const v1 = error(() => web.resolveV1({}));
     const deps = error(() => catalog.packageDeps({ package: 'aws-neuron-operator' }));
     const text = web.resolveText(problem(catalog));

@@ -178,11 +178,14 @@ impl std::error::Error for ResolveError {}
 pub struct Options {
     /// SAT conflicts the search may spend before giving up with [`ResolveError::TooHard`].
     pub conflict_budget: u64,
+    /// Whether to work out why each bundle was picked ([`Resolution::picks`]); without, `picks`
+    /// is empty (the npm façade's `resolve` works them out when they are first read).
+    pub picks: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { conflict_budget: DEFAULT_CONFLICT_BUDGET }
+        Options { conflict_budget: DEFAULT_CONFLICT_BUDGET, picks: true }
     }
 }
 
@@ -249,7 +252,7 @@ pub fn resolve_with(problem: &Cluster, options: Options) -> Result<Resolution, R
             crate::sort::sort_by(&mut install, |a, b| {
                 a.name.cmp(&b.name).then(a.catalog.cmp(&b.catalog)).then(a.channel.cmp(&b.channel))
             });
-            let picks = explain::picks(&snap, &mut built, &solution);
+            let picks = if options.picks { explain::picks(&snap, &mut built, &solution) } else { Vec::new() };
             Ok(Resolution { install, picks })
         }
         Err(SolveError::NotSatisfiable(core)) => {
@@ -455,6 +458,14 @@ mod tests {
         );
         // A pick's requirement is there exactly when it has a requester.
         assert!(resolution.picks.iter().all(|p| p.required_by.is_some() == p.requester.is_some()));
+    }
+
+    #[test]
+    fn without_picks_the_same_installs_and_no_picks() {
+        let with = resolve(&problem(3)).unwrap();
+        let without = resolve_with(&problem(3), Options { picks: false, ..Options::default() }).unwrap();
+        assert_eq!(without.install, with.install);
+        assert!(without.picks.is_empty() && !with.picks.is_empty());
     }
 
     #[test]

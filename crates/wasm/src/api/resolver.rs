@@ -40,68 +40,103 @@ impl Resolver {
         });
     }
 
-    /// Resolve a problem the façade wrote as JSON text (`JSON.stringify`): read in one pass, not
-    /// one property at a time across the boundary (docs/performance.md, "WebAssembly against native").
-    fn run(&self, problem: &str) -> Result<resolve::Outcome, JsValue> {
-        let problem: crate::cluster::problem_json::ProblemJson = serde_json::from_str(problem)
+    /// Resolve a problem the façade wrote as JSON text (`JSON.stringify`), given as its UTF-8
+    /// bytes (`TextEncoder`, which copies them in one call; a string argument is copied a
+    /// character at a time by the glue): read in one pass, not one property at a time across the
+    /// boundary (docs/performance.md, "WebAssembly against native"). `picks`: whether to work out
+    /// why each bundle was picked.
+    fn run(&self, problem: &[u8], picks: bool) -> Result<resolve::Outcome, JsValue> {
+        let problem: crate::cluster::problem_json::ProblemJson = serde_json::from_slice(problem)
             .map_err(|e| js_error("invalid-input", &format!("resolution problem: {}", without_position(&e)), None))?;
         let mut cluster =
             problem.into_cluster().map_err(|e| js_error("invalid-input", &format!("resolution problem: {e}"), None))?;
         cluster.catalogs.extend(self.attached.iter().cloned());
-        Ok(resolve::resolve(&cluster).into())
+        Ok(resolve::resolve_with(&cluster, resolve::Options { picks, ..resolve::Options::default() }).into())
     }
 
-    /// Resolve a problem given as JSON text: the outcome as two JSON texts joined by a NUL
-    /// character (which JSON text never holds unescaped), its answer (`{install, errors,
-    /// errorType, explanation}`) and then its `picks`, which the npm façade parses when they are
-    /// first read: most callers never read them, and the engine's `JSON.parse` is most of the
-    /// boundary's cost (docs/performance.md, "WebAssembly against native"). The picks' requirement
-    /// texts are left out: the façade asks for them when they are read (`requiredByJson`).
+    /// Resolve a problem given as JSON text: the outcome's answer as JSON text (`{install, errors,
+    /// errorType, explanation}`, each install as an array, [`Row`]), without its picks, which the npm façade asks for when they are
+    /// first read (`picksJson`): most callers never read them, and working them out and
+    /// crossing them as JSON was a tenth of a call (docs/performance.md, "WebAssembly against
+    /// native").
     #[wasm_bindgen(js_name = resolveJson)]
-    pub fn resolve_json(&self, problem: &str) -> Result<String, JsValue> {
+    pub fn resolve_json(&self, problem: &[u8]) -> Result<String, JsValue> {
         // The snapshot, the variables and the outcome are dropped before this returns.
         let _region = region::Region::enter(&ALLOCATOR, RESOLVE_REGION_BYTES);
-        let outcome = self.run(problem)?;
-        let answer = Answer {
+        let outcome = self.run(problem, false)?;
+        json(&Answer {
             install: &outcome.install,
             errors: &outcome.errors,
             error_type: outcome.error_type,
             explanation: outcome.explanation.as_ref(),
-        };
-        let mut text = json(&answer)?;
-        text.push('\0');
-        text.push_str(&json(&outcome.picks)?);
-        Ok(text)
+        })
+    }
+
+    /// Resolve a problem given as JSON text again and return its picks (why each bundle was
+    /// picked) as JSON text, without their requirement texts (`requiredByJson`).
+    #[wasm_bindgen(js_name = picksJson)]
+    pub fn picks_json(&self, problem: &[u8]) -> Result<String, JsValue> {
+        let _region = region::Region::enter(&ALLOCATOR, RESOLVE_REGION_BYTES);
+        json(&self.run(problem, true)?.picks)
     }
 
     /// Resolve a problem given as JSON text again and format its picks' requirement texts (OLM's
     /// constraint messages, which list the candidates): a JSON array with one text (or `null`,
-    /// for a pick that was mandatory on its own) per pick of `resolveJson`'s outcome, in order.
+    /// for a pick that was mandatory on its own) per pick (`picksJson`), in order.
     #[wasm_bindgen(js_name = requiredByJson)]
-    pub fn required_by_json(&self, problem: &str) -> Result<String, JsValue> {
+    pub fn required_by_json(&self, problem: &[u8]) -> Result<String, JsValue> {
         let _region = region::Region::enter(&ALLOCATOR, RESOLVE_REGION_BYTES);
-        let texts: Vec<Option<String>> =
-            self.run(problem)?.picks.iter().map(|p| p.required_by.as_ref().map(resolve::Requirement::text)).collect();
+        let texts: Vec<Option<String>> = self
+            .run(problem, true)?
+            .picks
+            .iter()
+            .map(|p| p.required_by.as_ref().map(resolve::Requirement::text))
+            .collect();
         json(&texts)
     }
 
     /// Resolve a problem given as JSON text and render the outcome as the CLI's text.
     #[wasm_bindgen(js_name = resolveText)]
-    pub fn resolve_text(&self, problem: &str) -> Result<String, JsValue> {
+    pub fn resolve_text(&self, problem: &[u8]) -> Result<String, JsValue> {
         let _region = region::Region::enter(&ALLOCATOR, RESOLVE_REGION_BYTES);
-        Ok(self.run(problem)?.to_text())
+        Ok(self.run(problem, true)?.to_text())
     }
 }
 
-/// The first part of what `resolveJson` returns: the outcome without its picks.
+/// What `resolveJson` returns: the outcome without its picks, each install as an array of its
+/// fields ([`Row`]).
 #[cfg(feature = "resolver")]
 #[derive(serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Answer<'a> {
+    #[serde(serialize_with = "rows")]
     install: &'a [resolve::Install],
     errors: &'a [String],
     error_type: Option<&'static str>,
     explanation: Option<&'a resolve::Explanation>,
+}
+
+/// The installs as [`Row`]s.
+#[cfg(feature = "resolver")]
+fn rows<S: serde::Serializer>(install: &&[resolve::Install], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(install.iter().map(Row))
+}
+
+/// An install as the array of its fields, in the order of [`resolve::Install`]'s: `[name,
+/// package, version, channel, catalog, catalogNamespace, replaces, startingCSV]`, which the
+/// façade (pkg/core.js, `resolveOutcome`) makes into the object. The engine's `JSON.parse`
+/// reads arrays in 60 % of the time it takes for the same objects, and the text is half as
+/// long (docs/performance.md, "WebAssembly against native").
+#[cfg(feature = "resolver")]
+struct Row<'a>(&'a resolve::Install);
+
+#[cfg(feature = "resolver")]
+impl serde::Serialize for Row<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let i = self.0;
+        (&i.name, &i.package, &i.version, &i.channel, &i.catalog, &i.catalog_namespace, &i.replaces, &i.starting_csv)
+            .serialize(s)
+    }
 }
 
 /// `value` as JSON text for the façade to parse.
@@ -123,15 +158,15 @@ pub fn resolve_v1(problem: JsValue) -> Result<JsValue, JsValue> {
 }
 
 /// Benchmark hook: the resolution alone (`resolve::resolve`, the function the native benchmark
-/// times) of a problem given as JSON text, on the attached catalogs; returns the number of
-/// installs. The outcome stays in the module: the like-for-like figure beside `__graphsAndPaths`
+/// times, the picks worked out as there) of a problem given as JSON text, on the attached
+/// catalogs; returns the number of installs. The outcome stays in the module: the like-for-like figure beside `__graphsAndPaths`
 /// (docs/performance.md, "The targets"). Not part of the API.
 #[cfg(all(feature = "resolver", feature = "tools"))]
 #[wasm_bindgen]
 impl Resolver {
     #[wasm_bindgen(js_name = __resolveCount)]
-    pub fn resolve_count(&self, problem: &str) -> Result<usize, JsValue> {
+    pub fn resolve_count(&self, problem: &[u8]) -> Result<usize, JsValue> {
         let _region = region::Region::enter(&ALLOCATOR, RESOLVE_REGION_BYTES);
-        Ok(self.run(problem)?.install.len())
+        Ok(self.run(problem, true)?.install.len())
     }
 }
