@@ -55,9 +55,9 @@ impl Resolver {
     }
 
     /// Resolve a problem given as JSON text: the outcome's answer as JSON text (`{install, errors,
-    /// errorType, explanation}`, each install as an array, [`Row`]), without its picks, which the npm façade asks for when they are
-    /// first read (`picksJson`): most callers never read them, and working them out and
-    /// crossing them as JSON was a tenth of a call (docs/performance.md, "WebAssembly against
+    /// errorType, explanation}`, each install as an array, [`Row`]), without its picks, which the
+    /// npm façade asks for when they are first read (`picksJson`): most callers never read them,
+    /// and working them out and crossing them as JSON was a tenth of a call (docs/performance.md, "WebAssembly against
     /// native").
     #[wasm_bindgen(js_name = resolveJson)]
     pub fn resolve_json(&self, problem: &[u8]) -> Result<String, JsValue> {
@@ -159,8 +159,8 @@ pub fn resolve_v1(problem: JsValue) -> Result<JsValue, JsValue> {
 
 /// Benchmark hook: the resolution alone (`resolve::resolve`, the function the native benchmark
 /// times, the picks worked out as there) of a problem given as JSON text, on the attached
-/// catalogs; returns the number of installs. The outcome stays in the module: the like-for-like figure beside `__graphsAndPaths`
-/// (docs/performance.md, "The targets"). Not part of the API.
+/// catalogs; returns the number of installs. The outcome stays in the module: the like-for-like
+/// figure beside `__graphsAndPaths` (docs/performance.md, "The targets"). Not part of the API.
 #[cfg(all(feature = "resolver", feature = "tools"))]
 #[wasm_bindgen]
 impl Resolver {
