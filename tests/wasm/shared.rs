@@ -85,22 +85,20 @@ fn resolver_attaches_loaded_catalogs_and_explains_failures() {
             r#"{{"namespace":"ns","subscriptions":[{{"name":"s","package":"foo","channel":"{channel}","catalog":"cat","catalogNamespace":"ns"}}]}}"#
         )
     };
-    // The outcome and its picks: two JSON texts joined by a NUL character.
-    let resolve = |text: String| {
-        let json = r.resolve_json(&text).unwrap();
-        let (answer, picks) = json.split_once('\0').expect("the answer, then the picks");
-        (js_sys::JSON::parse(answer).unwrap(), Array::from(&js_sys::JSON::parse(picks).unwrap()))
-    };
-    let (out, picks) = resolve(problem("stable"));
+    // The answer alone, each install as the array of its fields (name first); the picks on
+    // their own, from resolving again.
+    let resolve = |text: String| js_sys::JSON::parse(&r.resolve_json(text.as_bytes()).unwrap()).unwrap();
+    let out = resolve(problem("stable"));
     let install = Array::from(&get(&out, "install"));
-    assert_eq!(get(&install.get(0), "name").as_string().as_deref(), Some("foo.v1.1.0"));
+    assert_eq!(Array::from(&install.get(0)).get(0).as_string().as_deref(), Some("foo.v1.1.0"));
     assert!(get(&out, "errorType").is_null());
-    assert_eq!(get(&picks.get(0), "name").as_string().as_deref(), Some("foo.v1.1.0"));
     assert!(get(&out, "picks").is_undefined(), "the picks come apart");
-    let (out, _) = resolve(problem("beta"));
+    let picks = Array::from(&js_sys::JSON::parse(&r.picks_json(problem("stable").as_bytes()).unwrap()).unwrap());
+    assert_eq!(get(&picks.get(0), "name").as_string().as_deref(), Some("foo.v1.1.0"));
+    let out = resolve(problem("beta"));
     assert_eq!(get(&out, "errorType").as_string().as_deref(), Some("NotSatisfiable"));
     assert!(get(&out, "explanation").is_object());
-    let err = r.resolve_json("3").unwrap_err();
+    let err = r.resolve_json(b"3").unwrap_err();
     assert_eq!(get(&err, "code").as_string().as_deref(), Some("invalid-input"));
 }
 
