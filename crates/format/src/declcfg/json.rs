@@ -142,57 +142,57 @@ impl<'a> JsonReader<'a> {
 
     /// Push an object's members on `self.members`, after its `{`, up to and past its `}`.
     fn members_into_scratch(&mut self, depth: usize) -> Result<(), JsonError> {
-        self.skip_ws();
-        if self.bytes.get(self.at) == Some(&b'}') {
-            self.at += 1;
-            return Ok(());
-        }
-        loop {
-            self.skip_ws();
-            if self.bytes.get(self.at) != Some(&b'"') {
-                return Err(self.unexpected("looking for beginning of object key string"));
+        self.elements(b'}', "after object key:value pair", |r| {
+            if r.bytes.get(r.at) != Some(&b'"') {
+                return Err(r.unexpected("looking for beginning of object key string"));
             }
-            let key_pos = self.pos();
-            let key = self.string()?;
-            self.skip_ws();
-            if self.bytes.get(self.at) != Some(&b':') {
-                return Err(self.unexpected("after object key"));
+            let key_pos = r.pos();
+            let key = r.string()?;
+            r.skip_ws();
+            if r.bytes.get(r.at) != Some(&b':') {
+                return Err(r.unexpected("after object key"));
             }
-            self.at += 1;
-            self.skip_ws();
-            let value = self.value(depth + 1)?;
-            self.members.push(Member { key, key_pos, value });
-            self.skip_ws();
-            match self.bytes.get(self.at) {
-                Some(b',') => self.at += 1,
-                Some(b'}') => {
-                    self.at += 1;
-                    return Ok(());
-                }
-                _ => return Err(self.unexpected("after object key:value pair")),
-            }
-        }
+            r.at += 1;
+            r.skip_ws();
+            let value = r.value(depth + 1)?;
+            r.members.push(Member { key, key_pos, value });
+            Ok(())
+        })
     }
 
     /// Push an array's items on `self.items`, after its `[`, up to and past its `]`.
     fn array(&mut self, depth: usize) -> Result<(), JsonError> {
+        self.elements(b']', "after array element", |r| {
+            let item = r.value(depth + 1)?;
+            r.items.push(item);
+            Ok(())
+        })
+    }
+
+    /// The elements of an object or array up to and past its `close`, each read by `element`
+    /// (at its first character), separated by commas; `after`: where a wrong separator is.
+    fn elements(
+        &mut self,
+        close: u8,
+        after: &str,
+        mut element: impl FnMut(&mut Self) -> Result<(), JsonError>,
+    ) -> Result<(), JsonError> {
         self.skip_ws();
-        if self.bytes.get(self.at) == Some(&b']') {
+        if self.bytes.get(self.at) == Some(&close) {
             self.at += 1;
             return Ok(());
         }
         loop {
             self.skip_ws();
-            let item = self.value(depth + 1)?;
-            self.items.push(item);
+            element(self)?;
             self.skip_ws();
             match self.bytes.get(self.at) {
                 Some(b',') => self.at += 1,
-                Some(b']') => {
+                Some(&b) if b == close => {
                     self.at += 1;
                     return Ok(());
                 }
-                _ => return Err(self.unexpected("after array element")),
+                _ => return Err(self.unexpected(after)),
             }
         }
     }

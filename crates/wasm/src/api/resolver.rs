@@ -57,8 +57,8 @@ impl Resolver {
     /// Resolve a problem given as JSON text: the outcome's answer as JSON text (`{install, errors,
     /// errorType, explanation}`, each install as an array, [`Row`]), without its picks, which the
     /// npm façade asks for when they are first read (`picksJson`): most callers never read them,
-    /// and working them out and crossing them as JSON was a tenth of a call (docs/performance.md, "WebAssembly against
-    /// native").
+    /// and working them out and crossing them as JSON was a tenth of a call (docs/performance.md,
+    /// "WebAssembly against native").
     #[wasm_bindgen(js_name = resolveJson)]
     pub fn resolve_json(&self, problem: &[u8]) -> Result<String, JsValue> {
         // The snapshot, the variables and the outcome are dropped before this returns.
