@@ -221,7 +221,7 @@ impl<'t> Shell<'t> {
             tree.push(Member { key, key_pos: Pos::default(), value: node });
             raws.push(value);
         }
-        Shell { node: Node::new(Pos::default(), Value::Object(tree)), raws }
+        Shell { node: Node::new(Pos::default(), Value::Object(tree.into())), raws }
     }
 
     /// The text of the member Go binds to `field`.

@@ -120,7 +120,7 @@ impl<'a> JsonReader<'a> {
                 self.at += 1;
                 let start = self.items.len();
                 let read = self.array(depth);
-                let items = self.items.split_off(start);
+                let items = tail(&mut self.items, start);
                 read.map(|()| Node::new(pos, Value::Array(items)))
             }
             Some(b'"') => Ok(Node::new(pos, Value::String(self.string()?))),
@@ -133,10 +133,10 @@ impl<'a> JsonReader<'a> {
     }
 
     /// An object's members, after its `{`.
-    fn object(&mut self, depth: usize) -> Result<Vec<Member>, JsonError> {
+    fn object(&mut self, depth: usize) -> Result<Box<[Member]>, JsonError> {
         let start = self.members.len();
         let read = self.members_into_scratch(depth);
-        let members = self.members.split_off(start);
+        let members = tail(&mut self.members, start);
         read.map(|()| collect_members(members))
     }
 
@@ -417,7 +417,7 @@ pub fn has_duplicate_keys(members: &[Member]) -> bool {
 
 /// Collect `members` into an object's member list: in order when no key repeats, else each
 /// repeated key keeps its first place and its last value ([`insert_member`]).
-pub fn collect_members(members: Vec<Member>) -> Vec<Member> {
+pub fn collect_members(members: Box<[Member]>) -> Box<[Member]> {
     if !has_duplicate_keys(&members) {
         return members;
     }
@@ -425,7 +425,13 @@ pub fn collect_members(members: Vec<Member>) -> Vec<Member> {
     for m in members {
         insert_member(&mut out, m);
     }
-    out
+    out.into_boxed_slice()
+}
+
+/// The elements of a scratch stack from `start` on, taken off it into a slice of exactly their
+/// number (`Vec::split_off(0)` would hand over the whole stack's room).
+pub fn tail<T>(stack: &mut Vec<T>, start: usize) -> Box<[T]> {
+    stack.drain(start..).collect()
 }
 
 /// A character quoted as Go's JSON scanner does in its messages.
@@ -472,7 +478,7 @@ mod tests {
     fn collected_members_keep_the_first_place_and_the_last_value_of_a_repeated_key() {
         let mut ms = vec![member("a"), member("b"), member("a")];
         ms[2].value.value = Value::Bool(true);
-        let out = collect_members(ms);
+        let out = collect_members(ms.into());
         assert_eq!(out.iter().map(|m| m.key.as_str()).collect::<Vec<_>>(), ["a", "b"]);
         assert_eq!(out[0].value.value, Value::Bool(true));
     }
@@ -515,21 +521,21 @@ mod tests {
         assert_eq!(v[0].get("a").unwrap().value, Value::Number(2.0));
     }
 
+    /// Arrays and objects are boxed slices (no spare room by their type); an escaped string gives
+    /// back what its growth left over.
     #[test]
-    fn objects_arrays_and_escaped_strings_keep_no_spare_room() {
+    fn escaped_strings_keep_no_spare_room() {
         let text =
             format!(r#"{{"a":[1,{{"b":2,"c":[3,4,5]}},6],"d":{{"e":"{}\n"}},"f":[],"g":{{}}}}"#, "x".repeat(100));
         let v = read_all(&text).unwrap();
         let top = v[0].as_object().unwrap();
         assert_eq!(top.iter().map(|m| m.key.as_str()).collect::<Vec<_>>(), ["a", "d", "f", "g"]);
         let Value::Array(a) = &v[0].get("a").unwrap().value else { panic!("an array") };
-        assert_eq!((a.len(), a.capacity()), (3, 3));
+        assert_eq!(a.len(), 3);
         let inner = a[1].as_object().unwrap();
         assert_eq!(inner.iter().map(|m| m.key.as_str()).collect::<Vec<_>>(), ["b", "c"]);
         let Value::Array(c) = &a[1].get("c").unwrap().value else { panic!("an array") };
-        assert_eq!((c.len(), c.capacity()), (3, 3));
-        let Value::Object(top_members) = &v[0].value else { panic!("an object") };
-        assert_eq!(top_members.capacity(), 4);
+        assert_eq!(c.len(), 3);
         let Value::String(e) = &v[0].get("d").unwrap().get("e").unwrap().value else { panic!("a string") };
         assert_eq!((e.len(), e.capacity()), (101, 101));
     }

@@ -45,10 +45,11 @@ pub enum Value {
     Number(f64),
     /// A string (short ones stored inline, without a heap allocation).
     String(Str),
-    /// An array.
-    Array(Vec<Node>),
+    /// An array (a boxed slice, not a `Vec`: without a capacity word, the tag fits in the
+    /// string's spare byte, so a `Value` is 24 bytes and a `Member` 64).
+    Array(Box<[Node]>),
     /// An object, members in source order.
-    Object(Vec<Member>),
+    Object(Box<[Member]>),
 }
 
 /// One key/value pair of an object.
@@ -457,6 +458,15 @@ pub fn write_go_string(s: &str, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A catalog's tree is most of its memory: a value is three words (its tag in the string's
+    /// spare byte), a node four, an object member eight.
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn values_nodes_and_members_are_24_32_and_64_bytes() {
+        use std::mem::size_of;
+        assert_eq!((size_of::<Value>(), size_of::<Node>(), size_of::<Member>()), (24, 32, 64));
+    }
 
     fn s(v: &str) -> Node {
         Node::new(Pos::default(), Value::String(v.into()))

@@ -45,7 +45,7 @@ pub fn to_basic_template(cfg: &DeclarativeConfig) -> BasicTemplate {
 
 /// The template as `opm alpha convert-template basic -o json|yaml` prints it.
 pub fn write_basic_template(t: &BasicTemplate, format: Format) -> String {
-    let entries = if t.entries.is_empty() { Value::Null } else { Value::Array(t.entries.clone()) };
+    let entries = if t.entries.is_empty() { Value::Null } else { Value::Array(t.entries.clone().into()) };
     let value =
         object(vec![("schema", string(SCHEMA_BASIC_TEMPLATE)), ("entries", Node::new(Pos::default(), entries))]);
     match format {
@@ -80,11 +80,12 @@ fn read_order(cfg: &DeclarativeConfig) -> Vec<BlobRef<'_>> {
 
 fn sort_keys(node: Node) -> Node {
     let value = match node.value {
-        Value::Array(items) => Value::Array(items.into_iter().map(sort_keys).collect()),
+        Value::Array(items) => Value::Array(items.into_vec().into_iter().map(sort_keys).collect()),
         Value::Object(members) => {
-            let mut ms: Vec<Member> = members.into_iter().map(|m| Member { value: sort_keys(m.value), ..m }).collect();
+            let mut ms: Vec<Member> =
+                members.into_vec().into_iter().map(|m| Member { value: sort_keys(m.value), ..m }).collect();
             crate::sort::sort_by(&mut ms, |a, b| a.key.cmp(&b.key));
-            Value::Object(ms)
+            Value::Object(ms.into())
         }
         v => v,
     };

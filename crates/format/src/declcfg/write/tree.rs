@@ -131,7 +131,7 @@ pub(super) fn sorted(node: &Node) -> Node {
                 .map(|m| Member { key: m.key.clone(), key_pos: Pos::default(), value: sorted(&m.value) })
                 .collect();
             crate::sort::sort_by(&mut ms, |a, b| a.key.cmp(&b.key));
-            Value::Object(ms)
+            Value::Object(ms.into())
         }
         v => v.clone(),
     };
@@ -184,6 +184,6 @@ impl Obj {
     }
 
     fn node(self) -> Node {
-        Node::new(Pos::default(), Value::Object(self.0))
+        Node::new(Pos::default(), Value::Object(self.0.into()))
     }
 }

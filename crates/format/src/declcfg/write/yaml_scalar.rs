@@ -408,7 +408,7 @@ mod tests {
         let value = Node::new(Pos::default(), Value::String(value.into()));
         let member = Member { key: "k".into(), key_pos: Pos::default(), value };
         let mut out = String::new();
-        write_document(&Node::new(Pos::default(), Value::Object(vec![member])), &mut out);
+        write_document(&Node::new(Pos::default(), Value::Object(Box::new([member]))), &mut out);
         out
     }
 

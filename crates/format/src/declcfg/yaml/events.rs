@@ -153,8 +153,8 @@ impl Builder {
             Event::SequenceEnd | Event::MappingEnd => {
                 let Some(frame) = self.stack.pop() else { return Ok(None) };
                 let (node, anchor) = match frame {
-                    Frame::Seq { pos, anchor, items } => (Node::new(pos, Value::Array(items)), anchor),
-                    Frame::Map { pos, anchor, members, .. } => (Node::new(pos, Value::Object(members)), anchor),
+                    Frame::Seq { pos, anchor, items } => (Node::new(pos, Value::Array(items.into())), anchor),
+                    Frame::Map { pos, anchor, members, .. } => (Node::new(pos, Value::Object(members.into())), anchor),
                 };
                 if anchor > 0 {
                     self.anchors.insert(anchor, node.clone());
@@ -277,7 +277,7 @@ fn merge(members: &mut Vec<Member>, node: Node) -> Result<(), String> {
             Ok(())
         }
         Value::Array(items) => {
-            for item in items.into_iter().rev() {
+            for item in items.into_vec().into_iter().rev() {
                 match item.value {
                     Value::Object(from) => {
                         for m in from {

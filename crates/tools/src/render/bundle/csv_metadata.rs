@@ -144,7 +144,7 @@ fn list(n: Option<&Node>, item: fn(&Node) -> Result<Node, String>) -> Built {
     let Some(n) = n else { return Ok(None) };
     let items = n.as_array().ok_or_else(|| fields::mismatch(n, "a slice"))?;
     let out = items.iter().map(item).collect::<Result<Vec<Node>, String>>()?;
-    Ok((!out.is_empty()).then(|| node(Value::Array(out))))
+    Ok((!out.is_empty()).then(|| node(Value::Array(out.into()))))
 }
 
 /// The element `n` as a struct (null is the zero struct).

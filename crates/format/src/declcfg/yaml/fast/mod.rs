@@ -34,7 +34,7 @@ pub(super) mod tests;
 
 use std::borrow::Cow;
 
-use super::super::json::collect_members;
+use super::super::json::{collect_members, tail};
 use super::super::value::{Member, Node, Pos, Str, Value};
 use super::scalar::{self, Scalar};
 use super::{Document, YamlError};
@@ -327,7 +327,7 @@ impl<'a> Fast<'a> {
             }
         }
         // Duplicate keys: the last wins, in the first one's place, as the slow path does.
-        let members = collect_members(self.members.split_off(start));
+        let members = collect_members(tail(&mut self.members, start));
         Ok(Node::new(pos, Value::Object(members)))
     }
 
@@ -404,7 +404,7 @@ impl<'a> Fast<'a> {
             }
         }
         let pos = pos.ok_or(Bail)?;
-        let items = self.items.split_off(start);
+        let items = tail(&mut self.items, start);
         Ok(Node::new(pos, Value::Array(items)))
     }
 
@@ -421,7 +421,7 @@ impl<'a> Fast<'a> {
             return Err(Bail);
         }
         self.finish_line(k + 1)?;
-        let value = if close == b']' { Value::Array(Vec::new()) } else { Value::Object(Vec::new()) };
+        let value = if close == b']' { Value::Array(Box::default()) } else { Value::Object(Box::default()) };
         Ok(Node::new(pos, value))
     }
 }
