@@ -138,7 +138,7 @@ fn as_data(b: &olm_catalog::declcfg::Bundle) -> (Vec<serde_json::Value>, Vec<(St
     let props = b
         .properties
         .iter()
-        .map(|p| serde_json::json!({"type": p.type_.value, "value": p.value.as_ref().map(|v| v.to_json())}))
+        .map(|p| serde_json::json!({"type": p.type_.value.as_str(), "value": p.value.as_ref().map(|v| v.to_json())}))
         .collect();
     let related = b.related_images.iter().map(|r| (r.name.value.clone(), r.image.value.clone())).collect();
     (props, related)

@@ -110,10 +110,11 @@ struct Collect {
 }
 
 impl Collect {
-    fn push(&mut self, file: &Arc<str>, s: &Spanned<String>, kind: Kind) {
-        if !s.value.is_empty() && s.pos.line > 0 {
+    fn push(&mut self, file: &Arc<str>, s: &Spanned<impl AsRef<str>>, kind: Kind) {
+        let text = s.value.as_ref();
+        if !text.is_empty() && s.pos.line > 0 {
             let channel = self.channel.clone();
-            self.out.push(Occurrence { file: file.clone(), pos: s.pos, text: s.value.clone(), kind, channel });
+            self.out.push(Occurrence { file: file.clone(), pos: s.pos, text: text.to_string(), kind, channel });
         }
     }
 }

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::value::{field_indexes, Node, Pos, Value};
+use super::value::{field_indexes, Node, Pos, Str, Value};
 use super::{
     Bundle, Channel, ChannelEntry, Deprecation, DeprecationEntry, Icon, Package, Property, RelatedImage, Source,
     Spanned,
@@ -127,11 +127,17 @@ fn member_mut<'a>(obj: &'a mut Node, name: &str) -> Option<&'a mut Node> {
 /// The string field `name`, member `i` of `obj`, moved out of the tree (which is dropped after
 /// decoding): a long string keeps its allocation.
 fn string_at(obj: &mut Node, i: Option<usize>, name: &str, ctx: &Ctx<'_>) -> R<Spanned<String>> {
+    let mut s = str_at(obj, i, name, ctx)?;
+    Ok(Spanned::new(take_string(&mut s.value), s.pos))
+}
+
+/// [`string_at`], the string kept as the tree holds it (a short one inline, without an allocation).
+fn str_at(obj: &mut Node, i: Option<usize>, name: &str, ctx: &Ctx<'_>) -> R<Spanned<Str>> {
     let pos = obj.pos;
     match member_at(obj, i) {
-        None => Ok(Spanned::new(String::new(), pos)),
+        None => Ok(Spanned::new(Str::default(), pos)),
         Some(n) => match &mut n.value {
-            Value::String(s) => Ok(Spanned::new(take_string(s), n.pos)),
+            Value::String(s) => Ok(Spanned::new(std::mem::take(s), n.pos)),
             _ => Err(ctx.field(name).mismatch(n, "string")),
         },
     }
@@ -144,7 +150,7 @@ fn string(obj: &mut Node, name: &str, ctx: &Ctx<'_>) -> R<Spanned<String>> {
 
 /// A string of the tree as a `String`: moved (a long one keeps its allocation) where the build
 /// takes its fast paths, copied in the browsers' modules, which keep the smaller code.
-fn take_string(s: &mut crate::declcfg::value::Str) -> String {
+fn take_string(s: &mut Str) -> String {
     if crate::FAST_PATHS {
         std::mem::take(s).into_string()
     } else {
@@ -184,7 +190,7 @@ fn properties(obj: &mut Node, at: Option<usize>, ctx: &Ctx<'_>) -> R<Vec<Propert
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.iter_mut().enumerate() {
         if item.value == Value::Null {
-            out.push(Property { pos: item.pos, type_: Spanned::new(String::new(), item.pos), value: None });
+            out.push(Property { pos: item.pos, type_: Spanned::new(Str::default(), item.pos), value: None });
             continue;
         }
         let c = ctx.index(i, "Property");
@@ -198,7 +204,7 @@ fn properties(obj: &mut Node, at: Option<usize>, ctx: &Ctx<'_>) -> R<Vec<Propert
             }
             _ => None,
         };
-        let type_ = string_at(p, t, "type", &c)?;
+        let type_ = str_at(p, t, "type", &c)?;
         out.push(Property { pos, type_, value });
     }
     Ok(out)

@@ -198,7 +198,7 @@ pub struct Property {
     /// Where the property starts.
     pub pos: Pos,
     /// `type`.
-    pub type_: Spanned<String>,
+    pub type_: Spanned<Str>,
     /// `value`, as read.
     pub value: Option<Node>,
 }

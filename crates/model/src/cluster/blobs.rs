@@ -65,7 +65,11 @@ pub fn bundle(source: &Source, package: &str, name: &str, properties: Vec<declcf
 
 /// A property with a JSON value.
 pub fn property(type_: &str, value: &serde_json::Value) -> declcfg::Property {
-    declcfg::Property { pos: Pos::default(), type_: text(type_), value: Some(Node::from_json(value)) }
+    declcfg::Property {
+        pos: Pos::default(),
+        type_: Spanned::new(type_.into(), Pos::default()),
+        value: Some(Node::from_json(value)),
+    }
 }
 
 /// `olm.package {packageName, version}`.

@@ -156,7 +156,7 @@ pub fn parse_all(raw: &[crate::declcfg::Property]) -> Vec<(usize, Property)> {
         .enumerate()
         .map(|(i, p)| {
             let parsed = parse(&p.type_.value, p.value.as_ref())
-                .unwrap_or_else(|e| Property::Invalid { type_: p.type_.value.clone(), error: e.to_string() });
+                .unwrap_or_else(|e| Property::Invalid { type_: p.type_.value.to_string(), error: e.to_string() });
             (i, parsed)
         })
         .collect()

@@ -621,7 +621,7 @@ impl<'a> DepsIndex<'a> {
                 return;
             }
             let type_ = s.bundle.raw_properties[m.property].type_.value.clone();
-            let e = groups.entry((s.package.name.clone(), type_, text)).or_insert((Vec::new(), satisfied));
+            let e = groups.entry((s.package.name.clone(), type_.to_string(), text)).or_insert((Vec::new(), satisfied));
             if e.0.last() != Some(&m.bundle) {
                 e.0.push(m.bundle);
             }

@@ -205,7 +205,12 @@ fn blobs_built_in_code_are_written_like_loaded_ones() {
         package: s("p"),
         name: s("p.v1"),
         image: s("quay.io/p:v1"),
-        properties: vec![Property { pos: Pos::default(), type_: s("x"), value: Some(value) }].into(),
+        properties: vec![Property {
+            pos: Pos::default(),
+            type_: Spanned::new("x".into(), Pos::default()),
+            value: Some(value),
+        }]
+        .into(),
         related_images: Vec::new(),
         object_count: 0,
     });

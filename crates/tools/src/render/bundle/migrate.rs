@@ -43,7 +43,11 @@ fn migrate_bundle(bundle: &mut declcfg::Bundle) -> Result<(), String> {
     let metadata = csv_metadata::from_csv(&csv)?;
     props.retain(|p| p.type_.value != TYPE_BUNDLE_OBJECT);
     let none = Pos::default();
-    props.push(declcfg::Property { pos: none, type_: Spanned::new(metadata.type_, none), value: Some(metadata.value) });
+    props.push(declcfg::Property {
+        pos: none,
+        type_: Spanned::new(metadata.type_.into(), none),
+        value: Some(metadata.value),
+    });
     bundle.properties = Arc::from(props);
     bundle.object_count = 0;
     Ok(())
@@ -65,7 +69,7 @@ mod tests {
     }
 
     fn types(cfg: &DeclarativeConfig) -> Vec<String> {
-        cfg.bundles[0].properties.iter().map(|p| p.type_.value.clone()).collect()
+        cfg.bundles[0].properties.iter().map(|p| p.type_.value.to_string()).collect()
     }
 
     #[test]

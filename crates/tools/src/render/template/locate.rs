@@ -40,7 +40,7 @@ pub(super) fn relocate(bundle: &declcfg::Bundle, file: &Arc<str>, pos: Pos) -> d
         .iter()
         .map(|p| declcfg::Property {
             pos,
-            type_: spanned(&p.type_),
+            type_: Spanned::new(p.type_.value.clone(), pos),
             value: p.value.as_ref().map(|v| reposition(v, pos)),
         })
         .collect();
