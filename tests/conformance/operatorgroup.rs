@@ -88,7 +88,11 @@ fn apis(v: &Value) -> ApiSet {
     v.as_array()
         .into_iter()
         .flatten()
-        .map(|a| Gvk { group: text(a, "group"), version: text(a, "version"), kind: text(a, "kind") })
+        .map(|a| Gvk {
+            group: text(a, "group").into(),
+            version: text(a, "version").into(),
+            kind: text(a, "kind").into(),
+        })
         .collect::<BTreeSet<_>>()
 }
 

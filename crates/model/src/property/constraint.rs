@@ -113,7 +113,10 @@ impl ConstraintValue {
         }
         let list = |cs: &[ConstraintValue]| serde_json::json!({"constraints": cs.iter().map(ConstraintValue::to_json).collect::<Vec<_>>()});
         let (k, v) = match &self.constraint {
-            Constraint::Gvk(g) => ("gvk", serde_json::json!({"group": g.group, "version": g.version, "kind": g.kind})),
+            Constraint::Gvk(g) => (
+                "gvk",
+                serde_json::json!({"group": g.group.as_str(), "version": g.version.as_str(), "kind": g.kind.as_str()}),
+            ),
             Constraint::Package { package_name, version_range, .. } => {
                 ("package", serde_json::json!({"packageName": package_name, "versionRange": version_range}))
             }
@@ -141,9 +144,9 @@ fn constraint(node: &Node) -> Result<Constraint, ConstraintError> {
     let gvk = present("gvk").map(|n| -> Result<Gvk, ConstraintError> {
         object(n, "Constraint.gvk", "constraints.GVKConstraint", &["group", "version", "kind"])?;
         Ok(Gvk {
-            group: string_of(n, "group", "GVKConstraint")?,
-            version: string_of(n, "version", "GVKConstraint")?,
-            kind: string_of(n, "kind", "GVKConstraint")?,
+            group: string_of(n, "group", "GVKConstraint")?.into(),
+            version: string_of(n, "version", "GVKConstraint")?.into(),
+            kind: string_of(n, "kind", "GVKConstraint")?.into(),
         })
     });
     let gvk = gvk.transpose()?;

@@ -9,7 +9,7 @@
 mod constraint;
 mod go_type;
 
-use crate::declcfg::value::Node;
+use crate::declcfg::value::{Node, Str};
 use crate::version::{RangeError, Release, ReleaseError, Version, VersionError, VersionRange};
 
 pub use constraint::{
@@ -62,11 +62,11 @@ pub struct PackageRequired {
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Gvk {
     /// The API group.
-    pub group: String,
+    pub group: Str,
     /// The API version.
-    pub version: String,
+    pub version: Str,
     /// The kind.
-    pub kind: String,
+    pub kind: Str,
 }
 
 /// A parsed property.
@@ -165,17 +165,17 @@ pub fn parse_all(raw: &[crate::declcfg::Property]) -> Vec<(usize, Property)> {
 /// The string fields `names` of an object ("" for one that is absent or not a string), its
 /// members read once.
 #[cfg(any(not(target_arch = "wasm32"), olm_wasm_speed))]
-fn strings(value: &Node, names: [&str; 3]) -> [String; 3] {
+fn strings<S: for<'a> From<&'a str>>(value: &Node, names: [&str; 3]) -> [S; 3] {
     let members = value.as_object().unwrap_or(&[]);
     let at = crate::declcfg::value::field_indexes(members, names);
-    let s = |i: Option<usize>| i.and_then(|i| members[i].value.as_str()).unwrap_or("").to_string();
+    let s = |i: Option<usize>| S::from(i.and_then(|i| members[i].value.as_str()).unwrap_or(""));
     [s(at[0]), s(at[1]), s(at[2])]
 }
 
 /// The browsers' modules, built for size: each field looked up by itself.
 #[cfg(all(target_arch = "wasm32", not(olm_wasm_speed)))]
-fn strings(value: &Node, names: [&str; 3]) -> [String; 3] {
-    names.map(|f| value.field(f).and_then(|m| m.value.as_str()).unwrap_or("").to_string())
+fn strings<S: for<'a> From<&'a str>>(value: &Node, names: [&str; 3]) -> [S; 3] {
+    names.map(|f| S::from(value.field(f).and_then(|m| m.value.as_str()).unwrap_or("")))
 }
 
 fn parse_value(type_: &str, value: Option<&Node>) -> Result<Property, String> {

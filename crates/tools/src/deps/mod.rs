@@ -105,7 +105,7 @@ pub struct GvkRef {
 
 impl From<&Gvk> for GvkRef {
     fn from(g: &Gvk) -> GvkRef {
-        GvkRef { group: g.group.clone(), version: g.version.clone(), kind: g.kind.clone() }
+        GvkRef { group: g.group.to_string(), version: g.version.to_string(), kind: g.kind.to_string() }
     }
 }
 

@@ -23,7 +23,7 @@ pub fn parse_provided_apis(annotation: &str) -> ApiSet {
         .filter_map(|item| {
             let mut parts = item.splitn(3, '.');
             let (kind, version, group) = (parts.next()?, parts.next()?, parts.next()?);
-            Some(Gvk { group: group.to_string(), version: version.to_string(), kind: kind.to_string() })
+            Some(Gvk { group: group.into(), version: version.into(), kind: kind.into() })
         })
         .collect()
 }
@@ -55,10 +55,14 @@ pub fn csv_provided_apis(csv: &CsvView) -> Result<ApiSet, CrdNameError> {
     let mut apis = ApiSet::new();
     for crd in &csv.owned_crds {
         let (_, group) = crd.plural_and_group().ok_or_else(|| CrdNameError(crd.name.clone()))?;
-        apis.insert(Gvk { group: group.to_string(), version: crd.version.clone(), kind: crd.kind.clone() });
+        apis.insert(Gvk { group: group.into(), version: crd.version.as_str().into(), kind: crd.kind.as_str().into() });
     }
     for api in &csv.owned_api_services {
-        apis.insert(Gvk { group: api.group.clone(), version: api.version.clone(), kind: api.kind.clone() });
+        apis.insert(Gvk {
+            group: api.group.as_str().into(),
+            version: api.version.as_str().into(),
+            kind: api.kind.as_str().into(),
+        });
     }
     if let Some(bad) = csv.required_crds.iter().find(|c| c.plural_and_group().is_none()) {
         return Err(CrdNameError(bad.name.clone()));
