@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use crate::declcfg::value::{key_matches, FieldTable, Member, Node, Value};
+use crate::declcfg::value::{key_matches, prefetch, FieldTable, Member, Node, Value};
 use olm_catalog_format::FAST_PATHS;
 
 /// A Go type, as far as JSON decoding cares.
@@ -192,6 +192,7 @@ fn walk(node: &Node, ty: &GoType, go_struct: &str, path: &mut Vec<&'static str>)
         Slice("", inner) => walk(node, inner, go_struct, path),
         Slice(name, inner) => match &node.value {
             Value::Array(items) => {
+                prefetch(items.iter());
                 // A slice of structs looks its struct's table up once.
                 let table = match inner {
                     Struct(_, fields) if FAST_PATHS => StructTable::of(fields),
@@ -206,13 +207,16 @@ fn walk(node: &Node, ty: &GoType, go_struct: &str, path: &mut Vec<&'static str>)
             _ => fail(name),
         },
         Map(name, inner) => match &node.value {
-            Value::Object(members) => members.iter().try_for_each(|m| {
-                if accepts(&m.value, inner) {
-                    Ok(())
-                } else {
-                    walk(&m.value, inner, go_struct, path)
-                }
-            }),
+            Value::Object(members) => {
+                prefetch(members.iter().map(|m| &m.value));
+                members.iter().try_for_each(|m| {
+                    if accepts(&m.value, inner) {
+                        Ok(())
+                    } else {
+                        walk(&m.value, inner, go_struct, path)
+                    }
+                })
+            }
             _ => fail(name),
         },
         Struct(name, fields) => match &node.value {
@@ -234,6 +238,7 @@ fn walk_struct(
     table: Option<&StructTable>,
     path: &mut Vec<&'static str>,
 ) -> Result<(), String> {
+    prefetch(members.iter().map(|m| &m.value));
     let built;
     let table = match table {
         Some(t) if FAST_PATHS && plainly_fine(members, name, fields, t, path) => return Ok(()),

@@ -152,6 +152,7 @@ pub fn parse(type_: &str, value: Option<&Node>) -> Result<Property, PropertyErro
 /// [`Property::Invalid`] with opm's text (the model reports those; OLM's resolver fails on a
 /// dependency it cannot read).
 pub fn parse_all(raw: &[crate::declcfg::Property]) -> Vec<(usize, Property)> {
+    crate::declcfg::value::prefetch(raw.iter().filter_map(|p| p.value.as_ref()));
     raw.iter()
         .enumerate()
         .map(|(i, p)| {
