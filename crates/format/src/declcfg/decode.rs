@@ -327,7 +327,7 @@ pub fn bundle(mut node: Node, file: &Arc<str>) -> R<Bundle> {
         name: string_at(node, name, "name", &ctx)?,
         image: string_at(node, image, "image", &ctx)?,
         properties: properties(node, props, &ctx)?.into(),
-        related_images,
+        related_images: related_images.into(),
         object_count: 0,
     })
 }

@@ -186,8 +186,8 @@ pub struct Bundle {
     pub image: Spanned<String>,
     /// Shared with the model, which keeps the raw properties without copying them.
     pub properties: Arc<[Property]>,
-    /// `relatedImages`.
-    pub related_images: Vec<RelatedImage>,
+    /// `relatedImages` (shared with the model, as `properties` is).
+    pub related_images: Arc<[RelatedImage]>,
     /// How many `olm.bundle.object` properties decoded to a manifest.
     pub object_count: usize,
 }

@@ -58,7 +58,7 @@ pub fn bundle(source: &Source, package: &str, name: &str, properties: Vec<declcf
         name: text(name),
         image: Spanned::default(),
         properties: properties.into(),
-        related_images: Vec::new(),
+        related_images: Default::default(),
         object_count: 0,
     }
 }

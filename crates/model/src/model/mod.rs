@@ -243,7 +243,7 @@ pub struct Bundle {
     /// How many `olm.package` properties the bundle has.
     pub package_property_count: usize,
     /// `relatedImages`, as written.
-    pub related_images: Vec<declcfg::RelatedImage>,
+    pub related_images: std::sync::Arc<[declcfg::RelatedImage]>,
     /// How many `olm.bundle.object` manifests decoded.
     pub object_count: usize,
     /// The bundle's deprecation, when `olm.deprecations` names it.

@@ -197,7 +197,7 @@ fn property_changes(old: &Bundle, new: &Bundle) -> Vec<PropertyChange> {
 
 fn related_images(b: Option<&Bundle>) -> Vec<String> {
     b.iter()
-        .flat_map(|b| &b.related_images)
+        .flat_map(|b| b.related_images.iter())
         .map(|r| {
             if r.name.value.is_empty() {
                 r.image.value.clone()

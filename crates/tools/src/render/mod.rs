@@ -176,7 +176,7 @@ mod tests {
             name: Default::default(),
             image: Default::default(),
             properties: Vec::new().into(),
-            related_images: Vec::new(),
+            related_images: Default::default(),
             object_count: 0,
         });
         let at = Location { file: file.to_string(), line: 1, column: 1, pointer: String::new() };

@@ -211,7 +211,7 @@ fn blobs_built_in_code_are_written_like_loaded_ones() {
             value: Some(value),
         }]
         .into(),
-        related_images: Vec::new(),
+        related_images: Default::default(),
         object_count: 0,
     });
     assert_eq!(

@@ -49,7 +49,7 @@ pub fn render(dir: &str, files: &[FileInput], annotations: Annotations) -> Bundl
         name: Spanned::new(csv::name(&node).unwrap_or("").to_string(), node.pos),
         image: Spanned::default(),
         properties: Arc::from(vec![property]),
-        related_images: Vec::new(),
+        related_images: Default::default(),
         object_count: 0,
     };
     BundleOutcome { bundle: Some(RenderedBundle { blob, csv: Some(node), annotations }), diagnostics: Vec::new() }
