@@ -88,11 +88,7 @@ fn apis(v: &Value) -> ApiSet {
     v.as_array()
         .into_iter()
         .flatten()
-        .map(|a| Gvk {
-            group: text(a, "group").into(),
-            version: text(a, "version").into(),
-            kind: text(a, "kind").into(),
-        })
+        .map(|a| Gvk::new(&text(a, "group"), &text(a, "version"), &text(a, "kind")))
         .collect::<BTreeSet<_>>()
 }
 

@@ -69,6 +69,13 @@ pub struct Gvk {
     pub kind: Str,
 }
 
+impl Gvk {
+    /// The API `group`/`version`, `kind`.
+    pub fn new(group: &str, version: &str, kind: &str) -> Gvk {
+        Gvk { group: group.into(), version: version.into(), kind: kind.into() }
+    }
+}
+
 /// A parsed property.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Property {

@@ -23,7 +23,7 @@ pub fn parse_provided_apis(annotation: &str) -> ApiSet {
         .filter_map(|item| {
             let mut parts = item.splitn(3, '.');
             let (kind, version, group) = (parts.next()?, parts.next()?, parts.next()?);
-            Some(Gvk { group: group.into(), version: version.into(), kind: kind.into() })
+            Some(Gvk::new(group, version, kind))
         })
         .collect()
 }
@@ -55,14 +55,10 @@ pub fn csv_provided_apis(csv: &CsvView) -> Result<ApiSet, CrdNameError> {
     let mut apis = ApiSet::new();
     for crd in &csv.owned_crds {
         let (_, group) = crd.plural_and_group().ok_or_else(|| CrdNameError(crd.name.clone()))?;
-        apis.insert(Gvk { group: group.into(), version: crd.version.as_str().into(), kind: crd.kind.as_str().into() });
+        apis.insert(Gvk::new(group, &crd.version, &crd.kind));
     }
     for api in &csv.owned_api_services {
-        apis.insert(Gvk {
-            group: api.group.as_str().into(),
-            version: api.version.as_str().into(),
-            kind: api.kind.as_str().into(),
-        });
+        apis.insert(Gvk::new(&api.group, &api.version, &api.kind));
     }
     if let Some(bad) = csv.required_crds.iter().find(|c| c.plural_and_group().is_none()) {
         return Err(CrdNameError(bad.name.clone()));
@@ -76,7 +72,7 @@ mod tests {
     use crate::model::csv::{ApiServiceDescription, CrdDescription};
 
     fn gvk(kind: &str, version: &str, group: &str) -> Gvk {
-        Gvk { group: group.into(), version: version.into(), kind: kind.into() }
+        Gvk::new(group, version, kind)
     }
 
     #[test]

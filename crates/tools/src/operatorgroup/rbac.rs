@@ -357,7 +357,7 @@ fn api_roles(csv: &CsvView) -> Vec<GeneratedRole> {
     let mut out = Vec::new();
     for crd in &csv.owned_crds {
         let Some((plural, group)) = crd.plural_and_group() else { continue };
-        let api = Gvk { group: group.into(), version: crd.version.as_str().into(), kind: crd.kind.as_str().into() };
+        let api = Gvk::new(group, &crd.version, &crd.kind);
         let prefix = format!("{}-{}-", crd.name, crd.version);
         for (role, verbs) in ROLE_VERBS {
             out.push(api_role(&format!("{prefix}{role}"), role, &api, rule(verbs, group, plural, &[])));
@@ -366,11 +366,7 @@ fn api_roles(csv: &CsvView) -> Vec<GeneratedRole> {
         out.push(api_role(&format!("{prefix}crdview"), "view", &api, crd_rule));
     }
     for svc in &csv.owned_api_services {
-        let api = Gvk {
-            group: svc.group.as_str().into(),
-            version: svc.version.as_str().into(),
-            kind: svc.kind.as_str().into(),
-        };
+        let api = Gvk::new(&svc.group, &svc.version, &svc.kind);
         let prefix = format!("{}-{}-", svc.name, svc.version);
         for (role, verbs) in ROLE_VERBS {
             out.push(api_role(&format!("{prefix}{role}"), role, &api, rule(verbs, &svc.group, &svc.name, &[])));

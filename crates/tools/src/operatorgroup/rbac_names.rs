@@ -263,7 +263,7 @@ mod tests {
 
     #[test]
     fn an_apis_aggregation_label_hashes_kind_version_group() {
-        let api = Gvk { group: "kube-green.com".into(), version: "v1alpha1".into(), kind: "SleepInfo".into() };
+        let api = Gvk::new("kube-green.com", "v1alpha1", "SleepInfo");
         assert_eq!(aggregation_label(&api, "edit"), "olm.opgroup.permissions/aggregate-to-b811a0371c0d261a-edit");
     }
 
