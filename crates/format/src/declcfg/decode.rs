@@ -321,12 +321,16 @@ pub fn bundle(mut node: Node, file: &Arc<str>) -> R<Bundle> {
             image: string_at(r, image, "image", &c)?,
         });
     }
+    let properties = properties(node, props, &ctx)?;
     Ok(Bundle {
         source: Source { file: file.clone(), pos: node.pos },
         package: string_at(node, package, "package", &ctx)?,
         name: string_at(node, name, "name", &ctx)?,
         image: string_at(node, image, "image", &ctx)?,
-        properties: properties(node, props, &ctx)?.into(),
+        // Checked now, while the document's trees are in the cache: the model's own walk of the
+        // same values, long after, waited on memory (docs/performance.md, "Validation").
+        properties_fit: super::go_type::properties_fit(&properties),
+        properties: properties.into(),
         related_images: related_images.into(),
         object_count: 0,
     })

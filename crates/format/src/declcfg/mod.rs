@@ -5,6 +5,7 @@
 
 mod decode;
 mod documents;
+pub mod go_type;
 /// `.indexignore` rules (crates/indexignore, compiled for size in WebAssembly).
 use olm_catalog_indexignore as indexignore;
 #[doc(hidden)]
@@ -174,7 +175,7 @@ pub struct ChannelEntry {
 }
 
 /// `olm.bundle`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Bundle {
     /// The blob.
     pub source: Source,
@@ -190,6 +191,27 @@ pub struct Bundle {
     pub related_images: Arc<[RelatedImage]>,
     /// How many `olm.bundle.object` properties decoded to a manifest.
     pub object_count: usize,
+    /// Whether each property decodes into the Go struct of its type ([`go_type::properties_fit`]),
+    /// as found when the bundle was read, so that the model does not check again. `false` says
+    /// nothing: a property that does not decode, or a bundle made another way.
+    pub properties_fit: bool,
+}
+
+/// Bundles are equal when what they hold is: [`Bundle::properties_fit`] only remembers a check.
+impl PartialEq for Bundle {
+    fn eq(&self, other: &Bundle) -> bool {
+        let Bundle { source, package, name, image, properties, related_images, object_count, properties_fit: _ } = self;
+        (source, package, name, image, properties, related_images, object_count)
+            == (
+                &other.source,
+                &other.package,
+                &other.name,
+                &other.image,
+                &other.properties,
+                &other.related_images,
+                &other.object_count,
+            )
+    }
 }
 
 /// A property: a type and a raw JSON value (`None` when the `value` key is missing).

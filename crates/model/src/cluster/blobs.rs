@@ -60,6 +60,7 @@ pub fn bundle(source: &Source, package: &str, name: &str, properties: Vec<declcf
         properties: properties.into(),
         related_images: Default::default(),
         object_count: 0,
+        properties_fit: false,
     }
 }
 

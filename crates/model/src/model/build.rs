@@ -255,14 +255,14 @@ impl Builder {
     fn check_bundles(cfg: &DeclarativeConfig) -> Vec<Option<(Bundle, Vec<Diagnostic>)>> {
         use rayon::prelude::*;
         let images = ValidImages::of(cfg);
-        cfg.bundles.par_iter().map(|bl| Some(Self::bundle(bl, &images))).collect()
+        cfg.bundles.par_iter().enumerate().map(|(i, bl)| Some(Self::bundle(bl, &images, i))).collect()
     }
 
     /// The per-bundle checks, one after the other in WebAssembly.
     #[cfg(target_arch = "wasm32")]
     fn check_bundles(cfg: &DeclarativeConfig) -> Vec<Option<(Bundle, Vec<Diagnostic>)>> {
         let images = ValidImages::of(cfg);
-        cfg.bundles.iter().map(|bl| Some(Self::bundle(bl, &images))).collect()
+        cfg.bundles.iter().enumerate().map(|(i, bl)| Some(Self::bundle(bl, &images, i))).collect()
     }
 
     /// Reserve each package's bundle list for the bundles that name it.
@@ -315,8 +315,9 @@ impl Builder {
         Some(pi)
     }
 
-    /// The per-bundle checks of Phase C (properties, `olm.package`, images, version, release).
-    fn bundle(bl: &declcfg::Bundle, images: &ValidImages) -> (Bundle, Vec<Diagnostic>) {
+    /// The per-bundle checks of Phase C (properties, `olm.package`, images, version, release) of
+    /// bundle `at` of the catalog.
+    fn bundle(bl: &declcfg::Bundle, images: &ValidImages, at: usize) -> (Bundle, Vec<Diagnostic>) {
         let mut diags = Vec::new();
         let properties = bundle_properties(bl, &mut diags);
         let packages: Vec<(usize, &PackageProperty)> = properties
@@ -328,7 +329,7 @@ impl Builder {
             .collect();
         let package_count = bl.properties.iter().filter(|p| p.type_.value == property::TYPE_PACKAGE).count();
         let the_package = package_property(bl, package_count, &packages, &mut diags);
-        bundle_images(bl, images, &mut diags);
+        bundle_images(bl, images, at, &mut diags);
         let (version, release) = match the_package {
             Some((i, pp)) => version_and_release(bl, i, pp, &mut diags),
             None => (None, None),
@@ -508,7 +509,7 @@ impl Builder {
 /// Every property of a bundle parsed; one that does not decode is reported (opm's
 /// `parse properties for bundle ...` error) and kept as [`Property::Invalid`].
 fn bundle_properties(bl: &declcfg::Bundle, diags: &mut Vec<Diagnostic>) -> Vec<(usize, Property)> {
-    let props = property::parse_all(&bl.properties);
+    let props = property::parse_bundle(bl);
     for (i, p) in &props {
         let Property::Invalid { type_, error } = p else { continue };
         let raw = &bl.properties[*i];
@@ -563,7 +564,7 @@ fn package_property<'p>(
 }
 
 /// The bundle image and every related image must be valid pull specs when set.
-fn bundle_images(bl: &declcfg::Bundle, valid: &ValidImages, diags: &mut Vec<Diagnostic>) {
+fn bundle_images(bl: &declcfg::Bundle, valid: &ValidImages, at: usize, diags: &mut Vec<Diagnostic>) {
     let (name, pkg) = (&bl.name.value, &bl.package.value);
     let images = std::iter::once((None, &bl.image))
         .chain(bl.related_images.iter().enumerate().map(|(i, ri)| (Some(i), &ri.image)));
@@ -571,7 +572,7 @@ fn bundle_images(bl: &declcfg::Bundle, valid: &ValidImages, diags: &mut Vec<Diag
         if image.value.is_empty() {
             continue;
         }
-        let Err(e) = valid.check(&image.value) else { continue };
+        let Err(e) = valid.check(at, i.map_or(0, |i| i + 1), &image.value) else { continue };
         let (field, pointer) = match i {
             None => ("image".to_string(), "/image".to_string()),
             Some(i) => (format!("relatedImages[{i}].image"), format!("/relatedImages/{i}/image")),

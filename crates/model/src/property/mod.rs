@@ -7,8 +7,8 @@
 //! [`parse_constraint`] parses `olm.constraint` values for the resolver and for our own lint.
 
 mod constraint;
-mod go_type;
 
+use crate::declcfg::go_type::{self, GoType};
 use crate::declcfg::value::{Node, Str};
 use crate::version::{RangeError, Release, ReleaseError, Version, VersionError, VersionRange};
 
@@ -152,19 +152,30 @@ impl Property {
 
 /// Parse a property the way opm's `property.Parse` does.
 pub fn parse(type_: &str, value: Option<&Node>) -> Result<Property, PropertyError> {
-    parse_value(type_, value).map_err(PropertyError)
+    parse_value(type_, value, false).map_err(PropertyError)
 }
 
 /// Every raw property parsed, with its index; one that does not decode is kept as
 /// [`Property::Invalid`] with opm's text (the model reports those; OLM's resolver fails on a
 /// dependency it cannot read).
 pub fn parse_all(raw: &[crate::declcfg::Property]) -> Vec<(usize, Property)> {
+    parse_each(raw, false)
+}
+
+/// [`parse_all`] of a bundle's properties. When the loader found that they decode into their Go
+/// structs ([`declcfg::Bundle::properties_fit`](crate::declcfg::Bundle::properties_fit)), they
+/// are not checked again.
+pub fn parse_bundle(bundle: &crate::declcfg::Bundle) -> Vec<(usize, Property)> {
+    parse_each(&bundle.properties, bundle.properties_fit)
+}
+
+fn parse_each(raw: &[crate::declcfg::Property], fit: bool) -> Vec<(usize, Property)> {
     crate::declcfg::value::prefetch(raw.iter().filter_map(|p| p.value.as_ref()));
     raw.iter()
         .enumerate()
         .map(|(i, p)| {
-            let parsed = parse(&p.type_.value, p.value.as_ref())
-                .unwrap_or_else(|e| Property::Invalid { type_: p.type_.value.to_string(), error: e.to_string() });
+            let parsed = parse_value(&p.type_.value, p.value.as_ref(), fit)
+                .unwrap_or_else(|error| Property::Invalid { type_: p.type_.value.to_string(), error });
             (i, parsed)
         })
         .collect()
@@ -186,14 +197,16 @@ fn strings<S: for<'a> From<&'a str>>(value: &Node, names: [&str; 3]) -> [S; 3] {
     names.map(|f| S::from(value.field(f).and_then(|m| m.value.as_str()).unwrap_or("")))
 }
 
-fn parse_value(type_: &str, value: Option<&Node>) -> Result<Property, String> {
+/// `fit`: the value is known to decode into its type's Go struct (not checked again).
+fn parse_value(type_: &str, value: Option<&Node>, fit: bool) -> Result<Property, String> {
     let Some(value) = value else {
         return Err("unexpected end of JSON input".to_string());
     };
+    let check = |ty: &GoType| if fit { Ok(()) } else { go_type::check(value, ty) };
     let s = |n: &Node, f: &str| n.field(f).and_then(|m| m.value.as_str()).unwrap_or("").to_string();
     match type_ {
         TYPE_PACKAGE => {
-            go_type::check(value, &go_type::PACKAGE)?;
+            check(&go_type::PACKAGE)?;
             let [package_name, version, release] = strings(value, ["packageName", "version", "release"]);
             Ok(Property::Package(PackageProperty {
                 package_name,
@@ -204,7 +217,7 @@ fn parse_value(type_: &str, value: Option<&Node>) -> Result<Property, String> {
             }))
         }
         TYPE_PACKAGE_REQUIRED => {
-            go_type::check(value, &go_type::PACKAGE_REQUIRED)?;
+            check(&go_type::PACKAGE_REQUIRED)?;
             let version_range = s(value, "versionRange");
             Ok(Property::PackageRequired(PackageRequired {
                 package_name: s(value, "packageName"),
@@ -214,22 +227,22 @@ fn parse_value(type_: &str, value: Option<&Node>) -> Result<Property, String> {
         }
         TYPE_GVK | TYPE_GVK_REQUIRED => {
             let ty = if type_ == TYPE_GVK { &go_type::GVK } else { &go_type::GVK_REQUIRED };
-            go_type::check(value, ty)?;
+            check(ty)?;
             let [group, version, kind] = strings(value, ["group", "version", "kind"]);
             let gvk = Gvk { group, version, kind };
             Ok(if type_ == TYPE_GVK { Property::Gvk(gvk) } else { Property::GvkRequired(gvk) })
         }
         TYPE_BUNDLE_OBJECT => {
             // The data itself was decoded (and any error reported) when the catalog was loaded.
-            go_type::check(value, &go_type::BUNDLE_OBJECT)?;
+            check(&go_type::BUNDLE_OBJECT)?;
             Ok(Property::BundleObject)
         }
         TYPE_CSV_METADATA => {
-            go_type::check(value, &go_type::CSV_METADATA)?;
+            check(&go_type::CSV_METADATA)?;
             Ok(Property::CsvMetadata)
         }
         TYPE_CHANNEL => {
-            go_type::check(value, &go_type::CHANNEL)?;
+            check(&go_type::CHANNEL)?;
             Ok(Property::Channel { channel_name: s(value, "channelName") })
         }
         TYPE_CONSTRAINT => Ok(Property::Constraint(constraint::parse(value))),

@@ -178,6 +178,7 @@ mod tests {
             properties: Vec::new().into(),
             related_images: Default::default(),
             object_count: 0,
+            properties_fit: false,
         });
         let at = Location { file: file.to_string(), line: 1, column: 1, pointer: String::new() };
         out.diagnostics.push(Diagnostic::error(Code::BundleNoCsv, "no csv in bundle", at));

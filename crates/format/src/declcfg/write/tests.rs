@@ -213,6 +213,7 @@ fn blobs_built_in_code_are_written_like_loaded_ones() {
         .into(),
         related_images: Default::default(),
         object_count: 0,
+        properties_fit: false,
     });
     assert_eq!(
         write(&cfg, Format::Yaml),

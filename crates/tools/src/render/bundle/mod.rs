@@ -262,6 +262,7 @@ fn assemble_bundle(
         properties: properties.into(),
         related_images,
         object_count,
+        properties_fit: false,
     };
     RenderedBundle { blob, csv: Some(csv.node.clone()), annotations: metadata.annotations }
 }

@@ -51,6 +51,7 @@ pub fn render(dir: &str, files: &[FileInput], annotations: Annotations) -> Bundl
         properties: Arc::from(vec![property]),
         related_images: Default::default(),
         object_count: 0,
+        properties_fit: false,
     };
     BundleOutcome { bundle: Some(RenderedBundle { blob, csv: Some(node), annotations }), diagnostics: Vec::new() }
 }

@@ -58,7 +58,7 @@ pub(super) fn left_out(root: &str) -> Diagnostic {
 
 /// The version a bundle's `olm.package` property gives, parsed.
 pub fn blob_version(blob: &declcfg::Bundle) -> Option<Version> {
-    property::parse_all(&blob.properties).into_iter().find_map(|(_, p)| match p {
+    property::parse_bundle(blob).into_iter().find_map(|(_, p)| match p {
         Property::Package(pp) => pp.parsed_version.ok(),
         _ => None,
     })

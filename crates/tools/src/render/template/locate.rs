@@ -56,6 +56,7 @@ pub(super) fn relocate(bundle: &declcfg::Bundle, file: &Arc<str>, pos: Pos) -> d
             .map(|r| declcfg::RelatedImage { pos, name: spanned(&r.name), image: spanned(&r.image) })
             .collect(),
         object_count: bundle.object_count,
+        properties_fit: bundle.properties_fit,
     }
 }
 

@@ -165,7 +165,7 @@ fn check_versions(config: &DeclarativeConfig, s: &Substitution, substitute: &dec
 
 /// A bundle's version and release from its single `olm.package` property.
 fn composite_version(b: &declcfg::Bundle) -> Result<VersionRelease, String> {
-    let packages: Vec<property::PackageProperty> = property::parse_all(&b.properties)
+    let packages: Vec<property::PackageProperty> = property::parse_bundle(b)
         .into_iter()
         .filter_map(|(_, p)| match p {
             Property::Package(pp) => Some(pp),

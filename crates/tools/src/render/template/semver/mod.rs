@@ -141,7 +141,7 @@ impl Placed {
 /// The bundle's package name and version from its single `olm.package` property, or opm's error.
 fn package_and_version(b: &declcfg::Bundle) -> Result<(String, Version), String> {
     let name = &b.name.value;
-    let props = property::parse_all(&b.properties);
+    let props = property::parse_bundle(b);
     if let Some((i, Property::Invalid { type_, error })) =
         props.iter().find(|(_, p)| matches!(p, Property::Invalid { .. }))
     {

@@ -1,34 +1,52 @@
 //! The Go struct shapes opm decodes property values into, as data, and a checker that reports a
 //! JSON type mismatch the way Go's `encoding/json` does. Unknown keys are ignored and `null`
 //! leaves the zero value, as in Go.
+//!
+//! The model parses properties with it; the loader checks each bundle's properties with it as
+//! soon as the bundle is read ([`properties_fit`]), while the bundle's trees are still in the
+//! processor's cache, so that the model need not walk them again.
 
 use std::sync::OnceLock;
 
-use crate::declcfg::value::{key_matches, prefetch, FieldTable, Member, Node, Value};
-use olm_catalog_format::FAST_PATHS;
+use super::property_types::*;
+use super::value::{key_matches, prefetch, FieldTable, Member, Node, Value};
+use super::Property;
+use crate::FAST_PATHS;
 
 /// A Go type, as far as JSON decoding cares.
 pub enum GoType {
+    /// `string`.
     Str,
+    /// `bool`.
     Bool,
+    /// `int32` (a JSON number without a fraction).
     Int,
     /// `[]byte`: a base64 string.
     Bytes,
     /// `json.RawMessage` / `interface{}`: anything.
     Any,
+    /// A slice (its Go name, its element); an empty name marks a struct-valued field.
     Slice(&'static str, &'static GoType),
+    /// `map[string]T` (its Go name, its value type).
     Map(&'static str, &'static GoType),
+    /// A struct: its package-qualified name and its JSON fields in Go's field order.
     Struct(&'static str, &'static [(&'static str, GoType)]),
 }
 
 use GoType::*;
 
+/// `olm.package`.
 pub static PACKAGE: GoType = Struct("property.Package", &[("packageName", Str), ("version", Str), ("release", Str)]);
+/// `olm.package.required`.
 pub static PACKAGE_REQUIRED: GoType =
     Struct("property.PackageRequired", &[("packageName", Str), ("versionRange", Str)]);
+/// `olm.gvk`.
 pub static GVK: GoType = Struct("property.GVK", &[("group", Str), ("kind", Str), ("version", Str)]);
+/// `olm.gvk.required`.
 pub static GVK_REQUIRED: GoType = Struct("property.GVKRequired", &[("group", Str), ("kind", Str), ("version", Str)]);
+/// `olm.bundle.object`.
 pub static BUNDLE_OBJECT: GoType = Struct("property.BundleObject", &[("data", Bytes)]);
+/// `olm.channel`.
 pub static CHANNEL: GoType = Struct("property.Channel", &[("channelName", Str)]);
 
 static STRINGS: GoType = Slice("[]string", &Str);
@@ -94,6 +112,7 @@ static API_SERVICE_DEFINITIONS: GoType = Struct(
         ("required", Slice("[]v1alpha1.APIServiceDescription", &API_SERVICE_DESCRIPTION)),
     ],
 );
+/// `olm.csv.metadata`.
 pub static CSV_METADATA: GoType = Struct(
     "property.CSVMetadata",
     &[
@@ -124,6 +143,32 @@ const CRD_DESCRIPTIONS_REF: GoType = Slice("", &CRD_DESCRIPTIONS);
 const PROVIDER_REF: GoType = Slice("", &PROVIDER);
 
 const _: (&GoType, &GoType) = (&STRINGS, &STRING_MAP);
+
+/// The Go struct opm decodes the value of a property of type `type_` into; `None` for a type
+/// whose value is read another way (`olm.constraint`, `olm.label`, ...) or not at all.
+pub fn of_property(type_: &str) -> Option<&'static GoType> {
+    Some(match type_ {
+        TYPE_PACKAGE => &PACKAGE,
+        TYPE_PACKAGE_REQUIRED => &PACKAGE_REQUIRED,
+        TYPE_GVK => &GVK,
+        TYPE_GVK_REQUIRED => &GVK_REQUIRED,
+        TYPE_BUNDLE_OBJECT => &BUNDLE_OBJECT,
+        TYPE_CSV_METADATA => &CSV_METADATA,
+        TYPE_CHANNEL => &CHANNEL,
+        _ => return None,
+    })
+}
+
+/// Whether every property of a type [`of_property`] knows has a value that decodes into its Go
+/// struct (a property without a value does not).
+pub fn properties_fit(properties: &[Property]) -> bool {
+    prefetch(properties.iter().filter_map(|p| p.value.as_ref()));
+    properties.iter().all(|p| match (of_property(&p.type_.value), &p.value) {
+        (None, _) => true,
+        (Some(ty), Some(value)) => check(value, ty).is_ok(),
+        (Some(_), None) => false,
+    })
+}
 
 /// Check `node` against `ty`; the error is Go's `json: cannot unmarshal ...` text.
 pub fn check(node: &Node, ty: &GoType) -> Result<(), String> {
@@ -389,6 +434,7 @@ fn collect_tables(ty: &'static GoType, tables: &mut Vec<(usize, StructTable)>) {
 mod tests {
     use super::*;
     use crate::declcfg::json::JsonReader;
+    use crate::declcfg::Spanned;
 
     fn node(src: &str) -> Node {
         JsonReader::new(src, 1).next_value().unwrap()
@@ -450,6 +496,23 @@ mod tests {
         assert!(check(&node(r#"{"provider":{"name":"x","url":"u"},"links":[{"name":"a","url":"b"}]}"#), &CSV_METADATA)
             .is_ok());
         assert!(check(&node(r#"{"links":[{"name":"a","url":["b"]}]}"#), &CSV_METADATA).is_err());
+    }
+
+    /// A bundle's properties fit when each one of a known type decodes into its Go struct.
+    #[test]
+    fn properties_fit_when_each_known_type_decodes() {
+        let property = |type_: &str, value: Option<&str>| Property {
+            pos: Default::default(),
+            type_: Spanned::new(type_.into(), Default::default()),
+            value: value.map(node),
+        };
+        let package = property(TYPE_PACKAGE, Some(r#"{"packageName":"p","version":"1.0.0"}"#));
+        let custom = property("x.custom", Some("7"));
+        let label = property(TYPE_LABEL, Some("[]"));
+        assert!(properties_fit(&[package.clone(), custom, label]));
+        assert!(properties_fit(&[]));
+        assert!(!properties_fit(&[package.clone(), property(TYPE_GVK, Some(r#"{"kind":1}"#))]));
+        assert!(!properties_fit(&[package, property(TYPE_CHANNEL, None)]));
     }
 
     #[test]
