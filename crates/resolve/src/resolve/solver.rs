@@ -377,11 +377,11 @@ fn read_model(sat: &Sat, lits: &[Lit]) -> Vec<bool> {
 /// decides. The search's answer does not depend on the model: it only saves SAT calls.
 struct Witness {
     model: Vec<bool>,
-    /// For each variable, the constraints that setting it true can break.
-    breakable: Vec<Vec<Applied>>,
+    /// For each variable, the constraints that setting it true can break (`Lists::get`).
+    breakable: Lists,
     /// For each variable, the constraints that setting it false can break: its Mandatory, and
     /// the dependencies that list it.
-    needed: Vec<Vec<Applied>>,
+    needed: Lists,
     /// The variables the current repair flipped, in order (each at most once).
     flipped: Vec<usize>,
     is_flipped: Vec<bool>,
@@ -389,12 +389,77 @@ struct Witness {
     budget: usize,
 }
 
+/// One list of constraints per variable, all in one buffer (variable `v`'s is
+/// `items[start[v]..end[v]]`): two allocations instead of one growing `Vec` per variable, which
+/// were a tenth of the witness's set-up (most in WebAssembly, where each growth is a call to the
+/// allocator and a copy).
+struct Lists {
+    start: Vec<u32>,
+    end: Vec<u32>,
+    items: Vec<Applied>,
+}
+
+impl Lists {
+    /// Room for `counts[v]` items in variable `v`'s list.
+    fn with_counts(counts: &[u32]) -> Lists {
+        let mut start = Vec::with_capacity(counts.len());
+        let mut total = 0u32;
+        for &c in counts {
+            start.push(total);
+            total += c;
+        }
+        Lists { end: start.clone(), start, items: vec![Applied { variable: 0, constraint: 0 }; total as usize] }
+    }
+
+    /// Append `a` to variable `v`'s list unless it is the list's last item already (what
+    /// `Vec::dedup` left of the lists before: a constraint that names a variable twice in a row).
+    fn push(&mut self, v: usize, a: Applied) {
+        let end = self.end[v] as usize;
+        if end > self.start[v] as usize && self.items[end - 1] == a {
+            return;
+        }
+        self.items[end] = a;
+        self.end[v] += 1;
+    }
+
+    fn get(&self, v: usize) -> &[Applied] {
+        &self.items[self.start[v] as usize..self.end[v] as usize]
+    }
+}
+
 impl Witness {
     /// The model that installs nothing, and the indexes of what each flip can break.
     fn new(vars: &[Variable]) -> Witness {
-        let mut breakable: Vec<Vec<Applied>> = vec![Vec::new(); vars.len()];
-        let mut needed: Vec<Vec<Applied>> = vec![Vec::new(); vars.len()];
+        let n = vars.len();
+        // How many items each list gets (an upper bound: duplicates are dropped when filled).
+        let (mut breaks, mut needs) = (vec![0u32; n], vec![0u32; n]);
         let mut budget = 0;
+        for (vi, v) in vars.iter().enumerate() {
+            for c in &v.constraints {
+                budget += 1 + members(&c.kind);
+                match &c.kind {
+                    ConstraintKind::Mandatory => needs[vi] += 1,
+                    ConstraintKind::Prohibited => breaks[vi] += 1,
+                    ConstraintKind::Dependency(d) => {
+                        breaks[vi] += 1;
+                        for &x in d {
+                            needs[x] += 1;
+                        }
+                    }
+                    ConstraintKind::Conflict(o) => {
+                        breaks[vi] += 1;
+                        breaks[*o] += 1;
+                    }
+                    ConstraintKind::AtMost(_, d) => {
+                        for &x in d {
+                            breaks[x] += 1;
+                        }
+                    }
+                }
+            }
+        }
+        let mut breakable = Lists::with_counts(&breaks);
+        let mut needed = Lists::with_counts(&needs);
         // Constraints of at most one member first, then the others: a repair that must fail
         // usually fails on a cheap one (a prohibited candidate, a dependency without any).
         for small in [true, false] {
@@ -404,33 +469,28 @@ impl Witness {
                         continue;
                     }
                     let a = Applied { variable: vi, constraint: ci };
-                    budget += 1 + members(&c.kind);
                     match &c.kind {
-                        ConstraintKind::Mandatory => needed[vi].push(a),
-                        ConstraintKind::Prohibited => breakable[vi].push(a),
+                        ConstraintKind::Mandatory => needed.push(vi, a),
+                        ConstraintKind::Prohibited => breakable.push(vi, a),
                         ConstraintKind::Dependency(d) => {
-                            breakable[vi].push(a);
+                            breakable.push(vi, a);
                             for &x in d {
-                                needed[x].push(a);
+                                needed.push(x, a);
                             }
                         }
                         ConstraintKind::Conflict(o) => {
-                            breakable[vi].push(a);
-                            breakable[*o].push(a);
+                            breakable.push(vi, a);
+                            breakable.push(*o, a);
                         }
                         ConstraintKind::AtMost(_, d) => {
                             for &x in d {
-                                breakable[x].push(a);
+                                breakable.push(x, a);
                             }
                         }
                     }
                 }
             }
         }
-        for list in breakable.iter_mut().chain(needed.iter_mut()) {
-            list.dedup();
-        }
-        let n = vars.len();
         Witness { model: vec![false; n], breakable, needed, flipped: Vec::new(), is_flipped: vec![false; n], budget }
     }
 
@@ -470,9 +530,9 @@ impl Witness {
     /// The constraints that flipping `v` (to its current value) can break.
     fn exposed(&self, v: usize) -> &[Applied] {
         if self.model[v] {
-            &self.breakable[v]
+            self.breakable.get(v)
         } else {
-            &self.needed[v]
+            self.needed.get(v)
         }
     }
 
