@@ -328,7 +328,7 @@ pub fn bundle(mut node: Node, file: &Arc<str>) -> R<Bundle> {
         name: string_at(node, name, "name", &ctx)?,
         image: string_at(node, image, "image", &ctx)?,
         // Checked now, while the document's trees are in the cache: the model's own walk of the
-        // same values, long after, waited on memory (docs/performance.md, "Validation").
+        // same values, long after the load, waited on memory (`go_type`'s documentation).
         properties_fit: super::go_type::properties_fit(&properties),
         properties: properties.into(),
         related_images: related_images.into(),
