@@ -73,34 +73,16 @@ impl Witness {
     pub(super) fn new(vars: &[Variable]) -> Witness {
         let n = vars.len();
         // How many items each list gets (an upper bound: duplicates are dropped when filled).
-        let (mut breaks, mut needs) = (vec![0u32; n], vec![0u32; n]);
+        let (mut counts_b, mut counts_n) = (vec![0u32; n], vec![0u32; n]);
         let mut budget = 0;
         for (vi, v) in vars.iter().enumerate() {
             for c in &v.constraints {
                 budget += 1 + members(&c.kind);
-                match &c.kind {
-                    ConstraintKind::Mandatory => needs[vi] += 1,
-                    ConstraintKind::Prohibited => breaks[vi] += 1,
-                    ConstraintKind::Dependency(d) => {
-                        breaks[vi] += 1;
-                        for &x in d {
-                            needs[x] += 1;
-                        }
-                    }
-                    ConstraintKind::Conflict(o) => {
-                        breaks[vi] += 1;
-                        breaks[*o] += 1;
-                    }
-                    ConstraintKind::AtMost(_, d) => {
-                        for &x in d {
-                            breaks[x] += 1;
-                        }
-                    }
-                }
+                exposed_by(vi, &c.kind, |breaks, x| if breaks { counts_b[x] += 1 } else { counts_n[x] += 1 });
             }
         }
-        let mut breakable = Lists::with_counts(&breaks);
-        let mut needed = Lists::with_counts(&needs);
+        let mut breakable = Lists::with_counts(&counts_b);
+        let mut needed = Lists::with_counts(&counts_n);
         // Constraints of at most one member first, then the others: a repair that must fail
         // usually fails on a cheap one (a prohibited candidate, a dependency without any).
         for small in [true, false] {
@@ -110,25 +92,7 @@ impl Witness {
                         continue;
                     }
                     let a = Applied { variable: vi, constraint: ci };
-                    match &c.kind {
-                        ConstraintKind::Mandatory => needed.push(vi, a),
-                        ConstraintKind::Prohibited => breakable.push(vi, a),
-                        ConstraintKind::Dependency(d) => {
-                            breakable.push(vi, a);
-                            for &x in d {
-                                needed.push(x, a);
-                            }
-                        }
-                        ConstraintKind::Conflict(o) => {
-                            breakable.push(vi, a);
-                            breakable.push(*o, a);
-                        }
-                        ConstraintKind::AtMost(_, d) => {
-                            for &x in d {
-                                breakable.push(x, a);
-                            }
-                        }
-                    }
+                    exposed_by(vi, &c.kind, |breaks, x| if breaks { breakable.push(x, a) } else { needed.push(x, a) });
                 }
             }
         }
@@ -248,6 +212,24 @@ impl Witness {
     /// the order of the repair).
     fn verified(&self, vars: &[Variable]) -> bool {
         self.flipped.iter().all(|&v| self.exposed(v).iter().all(|&a| holds(vars, &self.model, a)))
+    }
+}
+
+/// Each variable whose flip can break a constraint of kind `kind` on variable `subject`, in order:
+/// `f(true, x)` when setting `x` true can break it, `f(false, x)` when setting `x` false can.
+fn exposed_by(subject: usize, kind: &ConstraintKind, mut f: impl FnMut(bool, usize)) {
+    match kind {
+        ConstraintKind::Mandatory => f(false, subject),
+        ConstraintKind::Prohibited => f(true, subject),
+        ConstraintKind::Dependency(d) => {
+            f(true, subject);
+            d.iter().for_each(|&x| f(false, x));
+        }
+        ConstraintKind::Conflict(o) => {
+            f(true, subject);
+            f(true, *o);
+        }
+        ConstraintKind::AtMost(_, d) => d.iter().for_each(|&x| f(true, x)),
     }
 }
 
