@@ -5,6 +5,7 @@ use super::*;
 
 impl Builder<'_> {
     /// One provider per GVK, one bundle per package, over every bundle variable so far.
+    #[inline(never)] // a stage of its own: see `build`
     pub(super) fn invariants(&mut self) {
         let snap = self.snap;
         // The bundle variables in identifier order (identifiers are unique: one variable each),
@@ -63,36 +64,54 @@ impl Builder<'_> {
     /// The identifiers of one catalog share its `<catalog>/<namespace>/` prefix and are ordered
     /// by the rest, which each catalog's index ranks once ([`Snapshot::identifier_rank`]); when no
     /// catalog's prefix begins another's (names hold no `/`), the catalogs' prefixes decide
-    /// between catalogs, so each variable's key is two numbers. Otherwise the identifiers
-    /// themselves are compared.
+    /// between catalogs ([`Snapshot::identifier_place`]). Then every entry has a slot of its
+    /// own in identifier order (its catalog's first slot, catalogs in place order, plus its
+    /// rank), and the variables are put in their entries' slots: no comparison at all. Otherwise
+    /// the identifiers themselves are compared.
     pub(super) fn bundle_vars_by_identifier(&self) -> Vec<usize> {
         let (snap, vars) = (self.snap, &self.vars);
-        let bundles: Vec<(usize, EntryId)> = (0..vars.len())
-            .filter_map(|v| match self.subjects[v] {
-                Subject::Bundle(e) => Some((v, e)),
-                _ => None,
-            })
-            .collect();
-        let Some(existing) = snap.identifier_place(snap.existing) else {
-            let mut by_id: Vec<usize> = bundles.into_iter().map(|(v, _)| v).collect();
+        let bundles = (0..vars.len()).filter_map(|v| match self.subjects[v] {
+            Subject::Bundle(e) => Some((v, e)),
+            _ => None,
+        });
+        let Some(first) = identifier_slots(snap) else {
+            let mut by_id: Vec<usize> = bundles.map(|(v, _)| v).collect();
             crate::sort::sort_by(&mut by_id, |&a, &b| vars[a].id.cmp(&vars[b].id));
             return by_id;
         };
-        let key = |place: u32, rank: u32| (u64::from(place) << 32) | u64::from(rank);
-        let mut keyed: Vec<(u64, usize)> = Vec::with_capacity(bundles.len());
+        let mut slots = vec![NONE; snap.entries()];
         // Installed CSVs have no index: they are ranked among themselves by identifier.
         let mut installed: Vec<usize> = Vec::new();
         for (v, e) in bundles {
             match snap.identifier_rank(e) {
-                Some((catalog, rank)) => keyed.push((key(snap.identifier_place(catalog).unwrap_or(0), rank), v)),
+                Some((catalog, rank)) => slots[first[catalog] + rank as usize] = v,
                 None => installed.push(v),
             }
         }
         crate::sort::sort_by(&mut installed, |&a, &b| vars[a].id.cmp(&vars[b].id));
-        keyed.extend(installed.into_iter().enumerate().map(|(rank, v)| (key(existing, rank as u32), v)));
-        crate::sort::sort(&mut keyed);
-        keyed.into_iter().map(|(_, v)| v).collect()
+        let existing = first[snap.existing];
+        slots[existing..existing + installed.len()].copy_from_slice(&installed);
+        slots.retain(|&v| v != NONE);
+        slots
     }
+}
+
+/// Each catalog's first slot when the snapshot's entries are laid out in identifier order
+/// (catalogs in the order of their places, each taking one slot per entry), if the catalogs have
+/// places ([`Snapshot::identifier_place`]).
+fn identifier_slots(snap: &Snapshot) -> Option<Vec<usize>> {
+    let n = snap.catalogs.len();
+    let mut at_place = vec![0; n];
+    for c in 0..n {
+        at_place[snap.identifier_place(c)? as usize] = c;
+    }
+    let mut first = vec![0; n];
+    let mut next = 0;
+    for c in at_place {
+        first[c] = next;
+        next += snap.catalogs[c].entries.len();
+    }
+    Some(first)
 }
 
 /// What an invariant is over: a GVK (kind, group, version) or a package. GVKs sort first.

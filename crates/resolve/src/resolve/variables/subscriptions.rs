@@ -6,6 +6,7 @@ use super::*;
 
 impl Builder<'_> {
     /// One subscription's variable, candidates and requirement (§2.5); `Err` fails the resolution.
+    #[inline(never)] // a stage of its own: see `build`
     pub(super) fn subscription(&mut self, si: usize) -> Result<(), String> {
         let snap = self.snap;
         let sub = &self.problem.subscriptions[si];
