@@ -43,6 +43,9 @@ pub struct Built {
 /// No variable yet (in `Builder::var_of_entry`).
 const NONE: usize = usize::MAX;
 
+/// No dependencies built yet (in `Builder::dependencies_of`).
+const NONE32: u32 = u32::MAX;
+
 /// The requirement number of a predicate that is not shared (it holds a CEL rule).
 const UNSHARED: u32 = u32::MAX;
 
@@ -65,13 +68,16 @@ struct Builder<'a> {
     by_identifier: HashMap<u64, usize>,
     /// Whether each entry was explored.
     explored: Vec<bool>,
-    /// Each explored bundle's dependency predicates.
-    predicates: HashMap<usize, Dependencies>,
+    /// Each bundle's dependency predicates once built: an index into `dependencies` (`NONE32`
+    /// before), so that a bundle met again is found without hashing.
+    dependencies_of: Vec<u32>,
+    dependencies: Vec<Dependencies>,
     /// The requirements met so far, numbered by their [`Predicate::memo_key`].
     requirements: HashMap<Vec<u8>, u32>,
-    /// Each requirement's candidates for a dependent in a catalog, by (catalog, requirement):
-    /// found once per resolution, however many bundles repeat the requirement.
-    found: HashMap<(usize, u32), Rc<[EntryId]>>,
+    /// Each requirement's candidates for a dependent in a catalog: by requirement number, the
+    /// (catalog, candidates) found so far. Found once per resolution, however many bundles repeat
+    /// the requirement.
+    found: Vec<Vec<(usize, Rc<[EntryId]>)>>,
     /// What CEL rules have cost so far.
     cel: CelMeter,
     /// Which bundles the dependency being explored matches.
@@ -95,9 +101,10 @@ pub fn build(problem: &Cluster, snap: &Snapshot) -> Result<Built, Vec<String>> {
         var_of_entry: vec![NONE; snap.entries()],
         by_identifier: HashMap::new(),
         explored: vec![false; snap.entries()],
-        predicates: HashMap::new(),
+        dependencies_of: vec![NONE32; snap.bundles()],
+        dependencies: Vec::new(),
         requirements: HashMap::new(),
-        found: HashMap::new(),
+        found: Vec::new(),
         cel: CelMeter::default(),
         tested: Tested::new(snap.bundles()),
         built: Built::default(),
@@ -211,7 +218,7 @@ impl<'a> Builder<'a> {
     #[inline(never)] // a stage of its own: see `build`
     fn predicates(&mut self, e: EntryId) -> Result<Dependencies, String> {
         let bundle = self.snap.bundle_of(e);
-        if let Some(p) = self.predicates.get(&bundle) {
+        if let Some(p) = self.dependencies.get(self.dependencies_of[bundle] as usize) {
             return Ok(p.clone());
         }
         let mut preds = Vec::new();
@@ -233,7 +240,8 @@ impl<'a> Builder<'a> {
             })
             .collect();
         let deps = Dependencies { predicates: preds.into(), requirements };
-        self.predicates.insert(bundle, deps.clone());
+        self.dependencies_of[bundle] = self.dependencies.len() as u32;
+        self.dependencies.push(deps.clone());
         Ok(deps)
     }
 
@@ -246,12 +254,16 @@ impl<'a> Builder<'a> {
         pred: &Predicate,
         requirement: u32,
     ) -> Result<Rc<[EntryId]>, String> {
-        if let Some(found) = self.found.get(&(own, requirement)) {
+        let r = requirement as usize;
+        if let Some((_, found)) = self.found.get(r).and_then(|l| l.iter().find(|(c, _)| *c == own)) {
             return Ok(found.clone());
         }
         let found: Rc<[EntryId]> = self.dependency_candidates(e, pred)?.into();
         if requirement != UNSHARED {
-            self.found.insert((own, requirement), found.clone());
+            if self.found.len() <= r {
+                self.found.resize_with(r + 1, Vec::new);
+            }
+            self.found[r].push((own, found.clone()));
         }
         Ok(found)
     }
