@@ -126,9 +126,11 @@ impl Predicate {
     /// match the same candidates: the bundles of a package often repeat one dependency, whose
     /// candidates a resolution then finds once. `None` for a predicate holding a CEL rule, whose
     /// every evaluation counts against the resolution's budget.
-    pub fn memo_key(&self) -> Option<Vec<u8>> {
-        let mut key = Vec::new();
-        self.write_key(&mut key).then_some(key)
+    /// The key is written into `out` (cleared first, so that one buffer serves every
+    /// predicate); `false` (and `out` not a key) for a predicate holding a CEL rule.
+    pub fn memo_key(&self, out: &mut Vec<u8>) -> bool {
+        out.clear();
+        self.write_key(out)
     }
 
     /// Appends [`Predicate::memo_key`]'s bytes to `out` (each name after its length, so that no
@@ -299,10 +301,16 @@ mod tests {
         Predicate::Package { name: name.into(), range: VersionRange::parse(range).unwrap() }
     }
 
+    /// [`Predicate::memo_key`] into a buffer of its own.
+    fn key(p: &Predicate) -> Option<Vec<u8>> {
+        let mut out = vec![b'x'; 3];
+        p.memo_key(&mut out).then_some(out)
+    }
+
     #[test]
     fn the_same_requirement_has_the_same_key_and_another_a_different_one() {
-        assert_eq!(gvk("g", "v1", "K").memo_key(), gvk("g", "v1", "K").memo_key());
-        assert_eq!(package("p", ">=1.0.0").memo_key(), package("p", ">=1.0.0").memo_key());
+        assert_eq!(key(&gvk("g", "v1", "K")), key(&gvk("g", "v1", "K")));
+        assert_eq!(key(&package("p", ">=1.0.0")), key(&package("p", ">=1.0.0")));
         let different = [
             gvk("g", "v1", "K"),
             gvk("g", "v1", "L"),
@@ -318,7 +326,7 @@ mod tests {
             Predicate::And(vec![gvk("g", "v1", "K"), package("p", ">=1.0.0")]),
             Predicate::And(vec![package("p", ">=1.0.0"), gvk("g", "v1", "K")]),
         ];
-        let keys: Vec<Vec<u8>> = different.iter().map(|p| p.memo_key().unwrap()).collect();
+        let keys: Vec<Vec<u8>> = different.iter().map(|p| key(p).unwrap()).collect();
         for (i, a) in keys.iter().enumerate() {
             for b in &keys[i + 1..] {
                 assert_ne!(a, b);
@@ -360,7 +368,7 @@ mod tests {
             rule: Box::new(CelRule::compile("properties.exists(p, p.type == 'x')").unwrap()),
             message: String::new(),
         };
-        assert_eq!(cel().memo_key(), None);
-        assert_eq!(Predicate::Or(vec![gvk("g", "v1", "K"), cel()]).memo_key(), None);
+        assert_eq!(key(&cel()), None);
+        assert_eq!(key(&Predicate::Or(vec![gvk("g", "v1", "K"), cel()])), None);
     }
 }

@@ -33,30 +33,25 @@ impl Builder<'_> {
                 }
             }
         }
-        // GVKs, then packages, each in name order (the order of the maps by name this replaces).
+        // A key with one variable constrains nothing: no invariant, and no name to format or sort.
         let mut lists = groups.lists;
+        lists.retain(|(_, refs)| refs.len() >= 2);
+        // GVKs, then packages, each in name order (the order of the maps by name this replaces).
         crate::sort::sort_by(&mut lists, |a, b| a.0.cmp(&b.0));
-        let add = |vars: &mut Vec<Variable>, subjects: &mut Vec<Subject>, name: String, refs: Vec<usize>, gvk: bool| {
-            if refs.len() < 2 {
-                return;
-            }
+        for (key, refs) in lists {
+            let (id, gvk) = match key {
+                Key::Gvk(kind, group, version) => (format!("{kind} ({group}/{version})"), true),
+                Key::Package(p) => (p.to_string(), false),
+            };
             let message = Message::Invariant { gvk };
-            vars.push(Variable {
-                id: name,
+            self.vars.push(Variable {
+                id,
                 constraints: vec![
                     Constraint { kind: ConstraintKind::Mandatory, message: message.clone() },
                     Constraint { kind: ConstraintKind::AtMost(1, refs), message },
                 ],
             });
-            subjects.push(Subject::Invariant);
-        };
-        for (key, refs) in lists {
-            match key {
-                Key::Gvk(kind, group, version) => {
-                    add(&mut self.vars, &mut self.subjects, format!("{kind} ({group}/{version})"), refs, true)
-                }
-                Key::Package(p) => add(&mut self.vars, &mut self.subjects, p.to_string(), refs, false),
-            }
+            self.subjects.push(Subject::Invariant);
         }
     }
 

@@ -74,6 +74,8 @@ struct Builder<'a> {
     dependencies: Vec<Dependencies>,
     /// The requirements met so far, numbered by their [`Predicate::memo_key`].
     requirements: HashMap<Vec<u8>, u32>,
+    /// The buffer each predicate's memo key is written into.
+    key: Vec<u8>,
     /// Each requirement's candidates for a dependent in a catalog: by requirement number, the
     /// (catalog, candidates) found so far. Found once per resolution, however many bundles repeat
     /// the requirement.
@@ -104,6 +106,7 @@ pub fn build(problem: &Cluster, snap: &Snapshot) -> Result<Built, Vec<String>> {
         dependencies_of: vec![NONE32; snap.bundles()],
         dependencies: Vec::new(),
         requirements: HashMap::new(),
+        key: Vec::new(),
         found: Vec::new(),
         cel: CelMeter::default(),
         tested: Tested::new(snap.bundles()),
@@ -228,15 +231,20 @@ impl<'a> Builder<'a> {
                 preds.push(pred.map_err(|err| err.to_string())?);
             }
         }
-        let known = &mut self.requirements;
+        let (known, key) = (&mut self.requirements, &mut self.key);
         let requirements = preds
             .iter()
-            .map(|p| match p.memo_key() {
-                Some(key) => {
-                    let next = known.len() as u32;
-                    *known.entry(key).or_insert(next)
+            .map(|p| {
+                if !p.memo_key(key) {
+                    return UNSHARED;
                 }
-                None => UNSHARED,
+                // Looked up by the buffer's bytes: a key is copied only for a new requirement.
+                if let Some(&n) = known.get(key.as_slice()) {
+                    return n;
+                }
+                let next = known.len() as u32;
+                known.insert(key.clone(), next);
+                next
             })
             .collect();
         let deps = Dependencies { predicates: preds.into(), requirements };
