@@ -122,12 +122,11 @@ impl Predicate {
         }
     }
 
-    /// Bytes two predicates share exactly when they are the same requirement, so that they
-    /// match the same candidates: the bundles of a package often repeat one dependency, whose
-    /// candidates a resolution then finds once. `None` for a predicate holding a CEL rule, whose
-    /// every evaluation counts against the resolution's budget.
-    /// The key is written into `out` (cleared first, so that one buffer serves every
-    /// predicate); `false` (and `out` not a key) for a predicate holding a CEL rule.
+    /// Writes into `out` (cleared first, so that one buffer serves every predicate) bytes two
+    /// predicates share exactly when they are the same requirement, so that they match the same
+    /// candidates: the bundles of a package often repeat one dependency, whose candidates a
+    /// resolution then finds once. `false` (and `out` no key) for a predicate holding a CEL rule,
+    /// whose every evaluation counts against the resolution's budget.
     pub fn memo_key(&self, out: &mut Vec<u8>) -> bool {
         out.clear();
         self.write_key(out)

@@ -69,7 +69,8 @@ struct Builder<'a> {
     /// Whether each entry was explored.
     explored: Vec<bool>,
     /// Each bundle's dependency predicates once built: an index into `dependencies` (`NONE32`
-    /// before), so that a bundle met again is found without hashing.
+    /// before), so that a bundle met again is found without hashing. An index, not the
+    /// predicates themselves: 4 bytes per bundle of the snapshot, set up for every resolution.
     dependencies_of: Vec<u32>,
     dependencies: Vec<Dependencies>,
     /// The requirements met so far, numbered by their [`Predicate::memo_key`].
