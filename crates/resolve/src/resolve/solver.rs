@@ -11,8 +11,8 @@
 //! backtracking, because a satisfiable set of guesses always has an acceptable next candidate.
 //!
 //! Whether the guesses can still be completed is first asked of a model kept beside the search
-//! ([`Witness`]): installing the next candidate and mending, by hand, what that breaks usually
-//! proves it. The SAT solver is built and asked only when that fails (always for an
+//! (`Witness`, in `witness.rs`): installing the next candidate and mending, by hand, what that
+//! breaks usually proves it. The SAT solver is built and asked only when that fails (always for an
 //! unsatisfiable problem, whose core only the solver gives), so a typical resolution makes no
 //! SAT call. The answer does not depend on which model proves a guess possible.
 
@@ -300,10 +300,10 @@ impl Sat {
 
 /// Find OLM's solution, or a minimal unsatisfiable set of constraints.
 ///
-/// The SAT solver is only built and asked when a model found by hand (see [`Witness`]) cannot
-/// prove what the search needs: first that the constraints hold together, then that each
-/// guess can be added. The answer is the same either way; a typical resolution needs no SAT
-/// call at all.
+/// The SAT solver is only built and asked when a model found by hand (`Witness`, in
+/// `witness.rs`) cannot prove what the search needs: first that the constraints hold together,
+/// then that each guess can be added. The answer is the same either way; a typical resolution
+/// needs no SAT call at all.
 pub fn solve(vars: &[Variable], conflict_budget: u64) -> Result<Solution, SolveError> {
     Search::new(vars, conflict_budget).solve()
 }
