@@ -88,6 +88,16 @@ pub struct SharedCrd {
 
 /// Check every upgrade edge of `model` (of one package, from one start, as `options` say).
 pub fn check_catalog(model: &Model, options: &CatalogOptions) -> CatalogCheck {
+    let mut edges = Vec::new();
+    let mut out = check_each_edge(model, options, |e| edges.push(e));
+    out.edges = edges;
+    out
+}
+
+/// The checks of [`check_catalog`], each edge handed to `each` as soon as it is checked rather
+/// than kept: the returned check has no `edges`. A caller that keeps only some of each edge
+/// (the lints keep its findings) holds one edge's checks at a time.
+pub(super) fn check_each_edge(model: &Model, options: &CatalogOptions, mut each: impl FnMut(EdgeCheck)) -> CatalogCheck {
     let mut store = CrdStore::new();
     let mut out = CatalogCheck::default();
     let mut owners: BTreeMap<String, (BTreeSet<String>, Location)> = BTreeMap::new();
@@ -126,7 +136,7 @@ pub fn check_catalog(model: &Model, options: &CatalogOptions) -> CatalogCheck {
                     .as_ref()
                     .map(|s| s.at(e.name.pos, format!("/entries/{}/name", e.index)))
                     .unwrap_or_default();
-                out.edges.push(EdgeCheck {
+                each(EdgeCheck {
                     package: package.name.clone(),
                     channel: channel.name.clone(),
                     from: package.bundles[*old].name.value.clone(),

@@ -5,19 +5,22 @@
 //! Not in the browsers' core module: `validate` itself does not know this crate, the CLI and
 //! the tools add these findings to its report.
 
-use super::catalog::{check_catalog, CatalogOptions};
+use super::catalog::{check_each_edge, CatalogOptions};
 use crate::diagnostic::{sort_diagnostics, Code, Diagnostic};
 use crate::model::Model;
 use crate::validate::{apply_levels, Options, PackageIndex, Validated};
 
 /// The CRD findings of every upgrade edge of `model`, as lints (levels not yet applied); none
-/// when the catalog carries no CRDs.
+/// when the catalog carries no CRDs. Each edge's checks become findings as the edge is checked,
+/// and only the findings are kept.
 pub fn catalog_lints(model: &Model) -> Vec<Diagnostic> {
-    let check = check_catalog(model, &CatalogOptions::default());
+    let mut found = Vec::new();
+    let check = check_each_edge(model, &CatalogOptions::default(), |e| e.diagnostics_into(&mut found));
     if check.bundles_with_crds == 0 {
         return Vec::new();
     }
-    check.diagnostics().into_iter().filter(|d| d.code != Code::CrdNoneInCatalog).collect()
+    found.extend(check.diagnostics().into_iter().filter(|d| d.code != Code::CrdNoneInCatalog));
+    found
 }
 
 /// Add the CRD lints to a validation's report, at the levels `options` configure (none when

@@ -13,6 +13,19 @@ impl EdgeCheck {
     pub fn title(&self) -> String {
         format!("{}/{}: {} -> {} ({})", self.package, self.channel, self.from, self.to, self.via.join(", "))
     }
+
+    /// The edge's findings as diagnostics located at the new bundle's channel entry, the CRD's
+    /// property related, added to `out`.
+    pub fn diagnostics_into(&self, out: &mut Vec<Diagnostic>) {
+        let title = self.title();
+        for c in &self.crds {
+            for f in c.findings() {
+                let mut d = f.diagnostic(&title);
+                d.location = self.location.clone();
+                out.push(d.with_related(format!("CRD {} in bundle {}", c.crd, self.to), f.location.clone()));
+            }
+        }
+    }
 }
 
 impl CatalogCheck {
@@ -46,13 +59,7 @@ impl CatalogCheck {
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
         let mut out = Vec::new();
         for e in &self.edges {
-            for c in &e.crds {
-                for f in c.findings() {
-                    let mut d = f.diagnostic(&e.title());
-                    d.location = e.location.clone();
-                    out.push(d.with_related(format!("CRD {} in bundle {}", c.crd, e.to), f.location.clone()));
-                }
-            }
+            e.diagnostics_into(&mut out);
         }
         for s in &self.shared {
             let message = format!(
