@@ -97,7 +97,11 @@ pub fn check_catalog(model: &Model, options: &CatalogOptions) -> CatalogCheck {
 /// The checks of [`check_catalog`], each edge handed to `each` as soon as it is checked rather
 /// than kept: the returned check has no `edges`. A caller that keeps only some of each edge
 /// (the lints keep its findings) holds one edge's checks at a time.
-pub(super) fn check_each_edge(model: &Model, options: &CatalogOptions, mut each: impl FnMut(EdgeCheck)) -> CatalogCheck {
+pub(super) fn check_each_edge(
+    model: &Model,
+    options: &CatalogOptions,
+    mut each: impl FnMut(EdgeCheck),
+) -> CatalogCheck {
     let mut store = CrdStore::new();
     let mut out = CatalogCheck::default();
     let mut owners: BTreeMap<String, (BTreeSet<String>, Location)> = BTreeMap::new();
