@@ -91,16 +91,19 @@ pub fn run(a: &Args, out: &mut String) -> Result<u8, Fail> {
 /// Validate each catalog of `a` with its configuration (and against the baseline, if any).
 fn validate_all(a: &Args) -> Result<Findings, Fail> {
     let mut found = Findings { valid: true, passes: true, ..Findings::default() };
-    for path in &a.paths {
+    for (i, path) in a.paths.iter().enumerate() {
         let config = lint_config(path, a)?;
         let deny_warnings = config.deny_warnings;
         let options = Options { lints: !a.no_lints, config };
         let (loaded, origin) = load_loaded(path)?;
-        let result = validate_with_crds(loaded, &options);
-        let report = match &a.baseline {
-            Some(old) => only_new(&result, &validate_with_crds(load_loaded(old)?.0, &options)),
-            None => result.report,
-        };
+        let mut result = validate_with_crds(loaded, &options);
+        if let Some(old) = &a.baseline {
+            result.report = only_new(&result, &validate_with_crds(load_loaded(old)?.0, &options));
+        }
+        let Validated { loaded, model, report } = result;
+        if i + 1 == a.paths.len() {
+            crate::output::leave_to_exit((loaded, model));
+        }
         found.valid &= report.valid;
         found.passes &= report.passes(deny_warnings);
         if let Some(m) = report.opm_message {
