@@ -3,6 +3,7 @@
 //! tested against them, and the descriptions OLM puts in its messages.
 
 use std::fmt;
+use std::sync::Arc;
 
 use super::cel::{CelRule, CEL_COST_LIMIT};
 use super::snapshot::Bundle;
@@ -227,6 +228,33 @@ impl fmt::Display for Predicate {
             // OLM renders NOT without a prefix before its first child.
             Predicate::Not(ps) => join(f, ps, " and not "),
         }
+    }
+}
+
+/// A bundle's dependency predicates, in the order of its served properties, each with its
+/// [memo key](Predicate::memo_key) (`None` for one no other predicate shares). Read once per
+/// catalog index and kept with it (`Snapshot::predicates`).
+#[derive(Debug)]
+pub struct BundlePredicates {
+    /// The predicates.
+    pub predicates: Arc<[Predicate]>,
+    /// Each one's memo key.
+    pub keys: Box<[Option<Box<[u8]>>]>,
+}
+
+impl BundlePredicates {
+    /// The dependency predicates of `bundle`'s served properties (the ensured `olm.package`, no
+    /// predicate, left out); the first property that cannot become one fails with its reason.
+    pub fn of(bundle: Bundle<'_>) -> Result<BundlePredicates, String> {
+        let mut predicates = Vec::new();
+        for p in bundle.served_parsed() {
+            if let Some(pred) = for_property(p) {
+                predicates.push(pred.map_err(|err| err.to_string())?);
+            }
+        }
+        let mut key = Vec::new();
+        let keys = predicates.iter().map(|p| p.memo_key(&mut key).then(|| key.as_slice().into())).collect();
+        Ok(BundlePredicates { predicates: predicates.into(), keys })
     }
 }
 

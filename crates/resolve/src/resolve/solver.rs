@@ -22,6 +22,7 @@ use std::collections::VecDeque;
 use crate::hash::{HashMap, HashMapExt};
 use std::fmt;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use batsat::{lbool, Callbacks, ClauseKind, Lit, Solver, SolverInterface, SolverOpts, Var};
 
@@ -63,7 +64,7 @@ pub enum Message {
     Text(String),
     /// A bundle's dependency: `bundle <bundle> requires an operator <predicate>`, the predicate
     /// being `predicates[index]` (the bundle's, shared by its constraints).
-    Requires { bundle: Rc<str>, predicates: Rc<[Predicate]>, index: usize },
+    Requires { bundle: Rc<str>, predicates: Arc<[Predicate]>, index: usize },
     /// A subscription's requirement (its subject's identifier is `subscription:<name>`):
     /// `subscription <name> requires at least one of <candidates>`, or OLM's text for one or
     /// no candidate.
@@ -95,7 +96,7 @@ impl PartialEq for Message {
             (
                 Message::Requires { bundle: a, predicates: p, index: i },
                 Message::Requires { bundle: b, predicates: q, index: j },
-            ) => a == b && Rc::ptr_eq(p, q) && i == j,
+            ) => a == b && Arc::ptr_eq(p, q) && i == j,
             (Message::Subscription, Message::Subscription) => true,
             (Message::Invariant { gvk: a }, Message::Invariant { gvk: b }) => a == b,
             _ => false,

@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
 use super::{chain_order, Bundle, CatalogId, Entry};
 use crate::model::Model;
 use crate::property::{Gvk, Property};
+use crate::resolve::predicate::BundlePredicates;
 
 /// Entries (by their index in one catalog) by GVK provided and by package name (an entry's own
 /// package and every `olm.package` its bundle lists), each list in snapshot order.
@@ -155,7 +156,13 @@ pub struct CatalogIndex {
     /// identifier after the catalog's name and namespace), and whether those texts are all
     /// different; computed on first use and kept.
     pub(super) ranks: OnceLock<(Box<[u32]>, bool)>,
+    /// Each bundle's dependency predicates, read on first use by a resolution and kept (the
+    /// cells themselves made on the first resolution).
+    pub(super) predicates: OnceLock<Box<[OnceLock<Predicates>]>>,
 }
+
+/// A bundle's dependency predicates, or why one of its properties cannot become one.
+pub type Predicates = Result<Arc<BundlePredicates>, String>;
 
 /// The most catalog indexes kept at once (each while its model lives).
 const KEPT_INDEXES: usize = 16;
@@ -202,6 +209,7 @@ impl CatalogIndex {
             groups: HashMap::new(),
             runs: Vec::new(),
             ranks: OnceLock::new(),
+            predicates: OnceLock::new(),
         };
         let mut packages: Vec<usize> = (0..model.packages.len()).collect();
         crate::sort::sort_by_key(&mut packages, |&p| model.packages[p].order);
@@ -322,6 +330,13 @@ impl CatalogIndex {
 
     /// Bundle `i` of the catalog.
     #[inline]
+    /// Bundle `i`'s dependency predicates (`model` is the index's): read on first use, then
+    /// kept with the index for every later resolution.
+    pub(super) fn predicates(&self, model: &Model, i: usize) -> Predicates {
+        let cells = self.predicates.get_or_init(|| (0..self.bundles.len()).map(|_| OnceLock::new()).collect());
+        cells[i].get_or_init(|| BundlePredicates::of(self.bundle(model, i)).map(Arc::new)).clone()
+    }
+
     pub(super) fn bundle<'a>(&self, model: &'a Model, i: usize) -> Bundle<'a> {
         let at = self.bundles[i];
         let p = &model.packages[at.package as usize];
@@ -413,6 +428,28 @@ mod tests {
         let many: Vec<_> = (0..KEPT_INDEXES + 4).map(|_| model(&["a.v1"])).collect();
         many.iter().for_each(|m| drop(CatalogIndex::of(m)));
         assert!(Arc::ptr_eq(&first, &CatalogIndex::of(&m)), "an index in use is never the one let go");
+    }
+
+    #[test]
+    fn a_bundles_predicates_are_read_once_and_kept_with_the_index_errors_too() {
+        let json = r#"{"namespace":"ns","catalogs":[{"name":"cat","namespace":"ns","packages":[{"name":"a",
+            "defaultChannel":"stable","channels":[{"name":"stable","entries":[{"name":"a.v1"},{"name":"a.v2"}]}],
+            "bundles":[
+              {"name":"a.v1","version":"1.0.0","properties":[{"type":"olm.package.required","value":{"packageName":"b","versionRange":">=1.0.0"}}]},
+              {"name":"a.v2","version":"2.0.0","properties":[{"type":"olm.package.required","value":{"packageName":"b","versionRange":"not a range"}}]}]}]}]}"#;
+        let cluster = serde_json::from_str::<ProblemJson>(json).unwrap().into_cluster().unwrap();
+        let m = cluster.catalogs[0].model.clone();
+        let ix = CatalogIndex::of(&m);
+        let bundle = |name: &str| (0..ix.bundles.len()).find(|&b| ix.bundle(&m, b).name == name).unwrap();
+        let first = ix.predicates(&m, bundle("a.v1")).unwrap();
+        assert_eq!((first.predicates.len(), first.keys[0].is_some()), (1, true), "one shared requirement");
+        assert!(Arc::ptr_eq(&first, &ix.predicates(&m, bundle("a.v1")).unwrap()), "read once, then the same");
+        let bad = ix.predicates(&m, bundle("a.v2")).unwrap_err();
+        assert_eq!(
+            ix.predicates(&m, bundle("a.v2")).unwrap_err(),
+            bad,
+            "a property that is no predicate fails each time"
+        );
     }
 
     #[test]

@@ -14,6 +14,7 @@ use crate::declcfg::{self, Node, Spanned};
 use crate::graph::order::{v0_order_links, Links};
 use crate::model::Model;
 use crate::property::{Gvk, PackageProperty, Property, TYPE_BUNDLE_OBJECT, TYPE_CSV_METADATA, TYPE_PACKAGE};
+use crate::resolve::predicate::BundlePredicates;
 use crate::version::{Version, VersionRange};
 
 mod index;
@@ -337,6 +338,16 @@ impl<'a> Snapshot<'a> {
         match self.part_of(id) {
             Some((_, p)) => p.index.bundles[p.index.entries[id - p.entries].bundle as usize].deprecated,
             None => self.installed_bundles[self.installed[id].bundle].deprecated,
+        }
+    }
+
+    /// Bundle `b`'s dependency predicates: a catalog's are read once and kept with its index,
+    /// for every resolution against the same model; an installed CSV's are read each time.
+    pub(crate) fn predicates(&self, b: usize) -> index::Predicates {
+        let i = self.parts.partition_point(|p| p.bundles <= b);
+        match i.checked_sub(1).map(|i| &self.parts[i]) {
+            Some(p) => p.index.predicates(p.model, b - p.bundles),
+            None => BundlePredicates::of(self.installed_bundles[b]).map(Arc::new),
         }
     }
 

@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 use crate::hash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use std::hash::BuildHasher;
 use std::rc::Rc;
+use std::sync::Arc;
 
-use super::predicate::{self, CelMeter, Predicate};
+use super::predicate::{CelMeter, Predicate};
 use super::snapshot::{chain_order, EntryId, Snapshot};
 use super::solver::{Constraint, ConstraintKind, Message, Variable};
 use crate::cluster::{Cluster, Subscription};
@@ -53,7 +54,7 @@ const UNSHARED: u32 = u32::MAX;
 /// number for the same requirement).
 #[derive(Clone)]
 struct Dependencies {
-    predicates: Rc<[Predicate]>,
+    predicates: Arc<[Predicate]>,
     requirements: Rc<[u32]>,
 }
 
@@ -75,8 +76,6 @@ struct Builder<'a> {
     dependencies: Vec<Dependencies>,
     /// The requirements met so far, numbered by their [`Predicate::memo_key`].
     requirements: HashMap<Vec<u8>, u32>,
-    /// The buffer each predicate's memo key is written into.
-    key: Vec<u8>,
     /// Each requirement's candidates for a dependent in a catalog: by requirement number, the
     /// (catalog, candidates) found so far. Found once per resolution, however many bundles repeat
     /// the requirement.
@@ -107,7 +106,6 @@ pub fn build(problem: &Cluster, snap: &Snapshot) -> Result<Built, Vec<String>> {
         dependencies_of: vec![NONE32; snap.bundles()],
         dependencies: Vec::new(),
         requirements: HashMap::new(),
-        key: Vec::new(),
         found: Vec::new(),
         cel: CelMeter::default(),
         tested: Tested::new(snap.bundles()),
@@ -217,38 +215,31 @@ impl<'a> Builder<'a> {
         Ok(())
     }
 
-    /// The dependency predicates of entry `e`'s bundle, built once per bundle (a bundle listed in
-    /// several channels is one set of facts), each with its requirement's number.
+    /// The dependency predicates of entry `e`'s bundle (read once per catalog index, see
+    /// `Snapshot::predicates`), each with its requirement's number in this resolution; once per
+    /// bundle (a bundle listed in several channels is one set of facts).
     #[inline(never)] // a stage of its own: see `build`
     fn predicates(&mut self, e: EntryId) -> Result<Dependencies, String> {
         let bundle = self.snap.bundle_of(e);
         if let Some(p) = self.dependencies.get(self.dependencies_of[bundle] as usize) {
             return Ok(p.clone());
         }
-        let mut preds = Vec::new();
-        // The served properties but the ensured `olm.package` (a package property is no predicate).
-        for p in self.snap.bundle_at(bundle).served_parsed() {
-            if let Some(pred) = predicate::for_property(p) {
-                preds.push(pred.map_err(|err| err.to_string())?);
-            }
-        }
-        let (known, key) = (&mut self.requirements, &mut self.key);
-        let requirements = preds
+        let read = self.snap.predicates(bundle)?;
+        let known = &mut self.requirements;
+        let requirements = read
+            .keys
             .iter()
-            .map(|p| {
-                if !p.memo_key(key) {
-                    return UNSHARED;
-                }
-                // Looked up by the buffer's bytes: a key is copied only for a new requirement.
-                if let Some(&n) = known.get(key.as_slice()) {
+            .map(|key| {
+                let Some(key) = key else { return UNSHARED };
+                if let Some(&n) = known.get(&key[..]) {
                     return n;
                 }
                 let next = known.len() as u32;
-                known.insert(key.clone(), next);
+                known.insert(key.to_vec(), next);
                 next
             })
             .collect();
-        let deps = Dependencies { predicates: preds.into(), requirements };
+        let deps = Dependencies { predicates: read.predicates.clone(), requirements };
         self.dependencies_of[bundle] = self.dependencies.len() as u32;
         self.dependencies.push(deps.clone());
         Ok(deps)
