@@ -220,10 +220,7 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
   function resolveOutcome(problem) {
     const prepared = prepare(problem);
     const outcome = JSON.parse(withResolver(prepared, (r, t) => r.resolveJson(t)));
-    // Each install crosses as the array of its fields (the engine parses arrays faster than
-    // objects), in the order of crates/resolve's `Install` (crates/wasm's `Row`).
-    outcome.install = outcome.install.map(([name, pkg, version, channel, catalog, catalogNamespace, replaces, startingCSV]) => (
-      { name, package: pkg, version, channel, catalog, catalogNamespace, replaces, startingCSV }));
+    outcome.install = installs(outcome.install);
     const picksField = (value) => ({ value, enumerable: true, writable: true, configurable: true });
     // A failed resolution has no picks: nothing to resolve again for.
     if (outcome.errorType !== null) {
@@ -254,6 +251,25 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
       },
     });
     return outcome;
+  }
+
+  // The installs cross as one text of all their fields and each field's length (-1: null), in
+  // the order of crates/resolve's `Install` (crates/wasm's `Rows`): the engine parses one long
+  // string and numbers in half the time it takes for many short strings.
+  function installs({ text, lengths }) {
+    let at = 0;
+    let k = 0;
+    const next = () => {
+      const n = lengths[k++];
+      if (n < 0) return null;
+      at += n;
+      return text.slice(at - n, at);
+    };
+    const out = new Array(lengths.length >> 3);
+    for (let r = 0; r < out.length; r++) {
+      out[r] = { name: next(), package: next(), version: next(), channel: next(), catalog: next(), catalogNamespace: next(), replaces: next(), startingCSV: next() };
+    }
+    return out;
   }
 
   /** A package summary with its icon (`{mediaType, data}` from the module) as a `data:` URL. */

@@ -203,6 +203,37 @@ test('resolve: loaded catalogs attach as catalog sources; Node and native CLIs a
   }
 });
 
+test('resolve: each install keeps every field, null ones and names beyond ASCII included, as the native CLI gives them', () => {
+  const bundle = (name, version) => ({ name, version });
+  const problem = {
+    namespace: 'ns',
+    catalogs: [{
+      name: 'cat-é', namespace: 'ns', priority: 0,
+      packages: [
+        { name: 'pkg-😀', defaultChannel: 'stable', channels: [{ name: 'stable', entries: [{ name: 'a-ü.v1' }, { name: 'a-ü.v2', replaces: 'a-ü.v1' }] }],
+          bundles: [bundle('a-ü.v1', '1.0.0'), bundle('a-ü.v2', '2.0.0')] },
+        { name: 'plain', defaultChannel: 'fast', channels: [{ name: 'fast', entries: [{ name: 'p.v1' }, { name: 'p.v2', replaces: 'p.v1' }] }],
+          bundles: [bundle('p.v1', '1.0.0'), bundle('p.v2', '2.0.0')] },
+      ],
+    }],
+    subscriptions: [
+      { name: 's', package: 'pkg-😀', channel: 'stable', catalog: 'cat-é', catalogNamespace: 'ns', startingCSV: 'a-ü.v1' },
+      { name: 't', package: 'plain', channel: 'fast', catalog: 'cat-é', catalogNamespace: 'ns' },
+    ],
+  };
+  const dir = mkdtempSync(join(tmpdir(), 'olm-installs-'));
+  try {
+    const file = join(dir, 'problem.json');
+    writeFileSync(file, JSON.stringify(problem));
+    const expected = JSON.parse(run(native, ['resolve', '--format', 'json', file]).out).install;
+    assert.equal(expected.length, 2);
+    assert.ok(expected.some((i) => i.startingCSV !== null) && expected.some((i) => i.replaces === null), 'both kinds of field');
+    assert.deepEqual(olm.resolve(problem).install, expected);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('resolve: requirement texts are formatted on demand, the same as the native CLI\'s', () => {
   const dir = mkdtempSync(join(tmpdir(), 'olm-required-by-'));
   try {
