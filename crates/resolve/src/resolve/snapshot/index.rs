@@ -328,8 +328,6 @@ impl CatalogIndex {
         }
     }
 
-    /// Bundle `i` of the catalog.
-    #[inline]
     /// Bundle `i`'s dependency predicates (`model` is the index's): read on first use, then
     /// kept with the index for every later resolution.
     pub(super) fn predicates(&self, model: &Model, i: usize) -> Predicates {
@@ -337,6 +335,8 @@ impl CatalogIndex {
         cells[i].get_or_init(|| BundlePredicates::of(self.bundle(model, i)).map(Arc::new)).clone()
     }
 
+    /// Bundle `i` of the catalog.
+    #[inline]
     pub(super) fn bundle<'a>(&self, model: &'a Model, i: usize) -> Bundle<'a> {
         let at = self.bundles[i];
         let p = &model.packages[at.package as usize];
