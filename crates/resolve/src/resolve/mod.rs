@@ -9,6 +9,7 @@
 #[doc(hidden)]
 pub use olm_catalog_cel as cel;
 mod explain;
+mod matching;
 mod predicate;
 #[doc(hidden)]
 pub mod snapshot;

@@ -332,7 +332,7 @@ impl CatalogIndex {
     /// kept with the index for every later resolution.
     pub(super) fn predicates(&self, model: &Model, i: usize) -> Predicates {
         let cells = self.predicates.get_or_init(|| (0..self.bundles.len()).map(|_| OnceLock::new()).collect());
-        cells[i].get_or_init(|| BundlePredicates::of(self.bundle(model, i)).map(Arc::new)).clone()
+        cells[i].get_or_init(|| BundlePredicates::of(self.bundle(model, i).served_parsed()).map(Arc::new)).clone()
     }
 
     /// Bundle `i` of the catalog.

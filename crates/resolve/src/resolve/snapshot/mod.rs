@@ -347,7 +347,7 @@ impl<'a> Snapshot<'a> {
         let i = self.parts.partition_point(|p| p.bundles <= b);
         match i.checked_sub(1).map(|i| &self.parts[i]) {
             Some(p) => p.index.predicates(p.model, b - p.bundles),
-            None => BundlePredicates::of(self.installed_bundles[b]).map(Arc::new),
+            None => BundlePredicates::of(self.installed_bundles[b].served_parsed()).map(Arc::new),
         }
     }
 

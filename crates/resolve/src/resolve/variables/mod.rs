@@ -9,7 +9,8 @@ use std::hash::BuildHasher;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use super::predicate::{CelMeter, Predicate};
+use super::matching::CelMeter;
+use super::predicate::Predicate;
 use super::snapshot::{chain_order, EntryId, Snapshot};
 use super::solver::{Constraint, ConstraintKind, Message, Variable};
 use crate::cluster::{Cluster, Subscription};
