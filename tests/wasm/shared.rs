@@ -85,12 +85,16 @@ fn resolver_attaches_loaded_catalogs_and_explains_failures() {
             r#"{{"namespace":"ns","subscriptions":[{{"name":"s","package":"foo","channel":"{channel}","catalog":"cat","catalogNamespace":"ns"}}]}}"#
         )
     };
-    // The answer alone, each install as the array of its fields (name first); the picks on
-    // their own, from resolving again.
+    // The answer alone, the installs as one text of their fields and each field's length (the
+    // name first; -1 for a null field); the picks on their own, from resolving again.
     let resolve = |text: String| js_sys::JSON::parse(&r.resolve_json(text.as_bytes()).unwrap()).unwrap();
     let out = resolve(problem("stable"));
-    let install = Array::from(&get(&out, "install"));
-    assert_eq!(Array::from(&install.get(0)).get(0).as_string().as_deref(), Some("foo.v1.1.0"));
+    let install = get(&out, "install");
+    let lengths: Vec<f64> = Array::from(&get(&install, "lengths")).iter().filter_map(|n| n.as_f64()).collect();
+    assert_eq!(lengths.len(), 8, "one install, eight fields");
+    let text = get(&install, "text").as_string().unwrap();
+    assert_eq!(&text[..lengths[0] as usize], "foo.v1.1.0");
+    assert_eq!(lengths[7], -1.0, "no startingCSV");
     assert!(get(&out, "errorType").is_null());
     assert!(get(&out, "picks").is_undefined(), "the picks come apart");
     let picks = Array::from(&js_sys::JSON::parse(&r.picks_json(problem("stable").as_bytes()).unwrap()).unwrap());
