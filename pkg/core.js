@@ -219,8 +219,8 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
   // method.
   function resolveOutcome(problem) {
     const prepared = prepare(problem);
-    const outcome = JSON.parse(withResolver(prepared, (r, t) => r.resolveJson(t)));
-    outcome.install = installs(outcome.install);
+    const [answer, text, lengths] = withResolver(prepared, (r, t) => r.resolveRows(t));
+    const outcome = { install: installs(text, lengths), ...JSON.parse(answer) };
     const picksField = (value) => ({ value, enumerable: true, writable: true, configurable: true });
     // A failed resolution has no picks: nothing to resolve again for.
     if (outcome.errorType !== null) {
@@ -253,10 +253,10 @@ export function makeApi(getRaw, reset, getResolverRaw = null, getToolsRaw = null
     return outcome;
   }
 
-  // The installs cross as one text of all their fields and each field's length (-1: null), in
-  // the order of crates/resolve's `Install` (crates/wasm's `Rows`): the engine parses one long
-  // string and numbers in half the time it takes for many short strings.
-  function installs({ text, lengths }) {
+  // The installs cross as one text of all their fields and each field's length (an
+  // `Int32Array`, -1: null), in the order of crates/resolve's `Install` (crates/wasm's `Rows`):
+  // a string and a typed array to cut, not JSON of many short strings to parse.
+  function installs(text, lengths) {
     let at = 0;
     let k = 0;
     const next = () => {

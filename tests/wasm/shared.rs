@@ -85,24 +85,26 @@ fn resolver_attaches_loaded_catalogs_and_explains_failures() {
             r#"{{"namespace":"ns","subscriptions":[{{"name":"s","package":"foo","channel":"{channel}","catalog":"cat","catalogNamespace":"ns"}}]}}"#
         )
     };
-    // The answer alone, the installs as one text of their fields and each field's length (the
-    // name first; -1 for a null field); the picks on their own, from resolving again.
-    let resolve = |text: String| js_sys::JSON::parse(&r.resolve_json(text.as_bytes()).unwrap()).unwrap();
-    let out = resolve(problem("stable"));
-    let install = get(&out, "install");
-    let lengths: Vec<f64> = Array::from(&get(&install, "lengths")).iter().filter_map(|n| n.as_f64()).collect();
+    // The answer alone and the installs as one text of their fields with each field's length
+    // (an `Int32Array`: the name first; -1 for a null field); the picks on their own, from
+    // resolving again.
+    let resolve = |text: String| r.resolve_rows(text.as_bytes()).unwrap();
+    let parts = resolve(problem("stable"));
+    let out = js_sys::JSON::parse(&parts.get(0).as_string().unwrap()).unwrap();
+    let lengths = js_sys::Int32Array::from(parts.get(2)).to_vec();
     assert_eq!(lengths.len(), 8, "one install, eight fields");
-    let text = get(&install, "text").as_string().unwrap();
+    let text = parts.get(1).as_string().unwrap();
     assert_eq!(&text[..lengths[0] as usize], "foo.v1.1.0");
-    assert_eq!(lengths[7], -1.0, "no startingCSV");
+    assert_eq!(lengths[7], -1, "no startingCSV");
+    assert!(get(&out, "install").is_undefined(), "the installs come apart");
     assert!(get(&out, "errorType").is_null());
     assert!(get(&out, "picks").is_undefined(), "the picks come apart");
     let picks = Array::from(&js_sys::JSON::parse(&r.picks_json(problem("stable").as_bytes()).unwrap()).unwrap());
     assert_eq!(get(&picks.get(0), "name").as_string().as_deref(), Some("foo.v1.1.0"));
-    let out = resolve(problem("beta"));
+    let out = js_sys::JSON::parse(&resolve(problem("beta")).get(0).as_string().unwrap()).unwrap();
     assert_eq!(get(&out, "errorType").as_string().as_deref(), Some("NotSatisfiable"));
     assert!(get(&out, "explanation").is_object());
-    let err = r.resolve_json(b"3").unwrap_err();
+    let err = r.resolve_rows(b"3").unwrap_err();
     assert_eq!(get(&err, "code").as_string().as_deref(), Some("invalid-input"));
 }
 

@@ -54,22 +54,25 @@ impl Resolver {
         Ok(resolve::resolve_with(&cluster, resolve::Options { picks, ..resolve::Options::default() }).into())
     }
 
-    /// Resolve a problem given as JSON text: the outcome's answer as JSON text (`{install, errors,
-    /// errorType, explanation}`, the installs as [`Rows`]), without its picks, which the
-    /// npm façade asks for when they are first read (`picksJson`): most callers never read them,
-    /// and working them out and crossing them as JSON was a tenth of a call (docs/performance.md,
-    /// "WebAssembly against native").
-    #[wasm_bindgen(js_name = resolveJson)]
-    pub fn resolve_json(&self, problem: &[u8]) -> Result<String, JsValue> {
+    /// Resolve a problem given as JSON text: `[answer, text, lengths]`, the outcome's answer as
+    /// JSON text (`{errors, errorType, explanation}`) and its installs as [`Rows`] (their
+    /// fields' text and lengths, which cross as a string and an `Int32Array`, not as JSON to
+    /// parse), without its picks, which the npm façade asks for when they are first read
+    /// (`picksJson`): most callers never read them, and working them out and crossing them as
+    /// JSON was a tenth of a call (docs/performance.md, "WebAssembly against native").
+    #[wasm_bindgen(js_name = resolveRows)]
+    pub fn resolve_rows(&self, problem: &[u8]) -> Result<js_sys::Array, JsValue> {
         // The snapshot, the variables and the outcome are dropped before this returns.
         let _region = region::Region::enter(&ALLOCATOR, RESOLVE_REGION_BYTES);
         let outcome = self.run(problem, false)?;
-        json(&Answer {
-            install: Rows(&outcome.install),
+        let answer = json(&Answer {
             errors: &outcome.errors,
             error_type: outcome.error_type,
             explanation: outcome.explanation.as_ref(),
-        })
+        })?;
+        let rows = Rows::of(&outcome.install);
+        let lengths = js_sys::Int32Array::from(&rows.lengths[..]);
+        Ok(js_sys::Array::of3(&answer.into(), &rows.text.into(), &lengths.into()))
     }
 
     /// Resolve a problem given as JSON text again and return its picks (why each bundle was
@@ -103,51 +106,52 @@ impl Resolver {
     }
 }
 
-/// What `resolveJson` returns: the outcome without its picks, the installs as [`Rows`].
+/// The outcome's answer but its installs (`resolveRows`' first part).
 #[cfg(feature = "resolver")]
 #[derive(serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Answer<'a> {
-    install: Rows<'a>,
     errors: &'a [String],
     error_type: Option<&'static str>,
     explanation: Option<&'a resolve::Explanation>,
 }
 
-/// The installs as `{text, lengths}`: every field of every install, in the order of
+/// The installs as a text and lengths: every field of every install, in the order of
 /// [`resolve::Install`]'s (`name, package, version, channel, catalog, catalogNamespace, replaces,
 /// startingCSV`), written one after the other into `text`, and each one's length in UTF-16 code
 /// units (JavaScript's string length; -1 for a field that is null). The façade (pkg/core.js,
-/// `resolveOutcome`) cuts the text into the install objects: the engine's `JSON.parse` reads one
-/// long string and an array of numbers in half the time it takes for the many short strings
-/// (docs/performance.md, "WebAssembly against native").
+/// `resolveOutcome`) cuts the text into the install objects: one string and one typed array
+/// cross the boundary, where the installs as JSON were many short strings for the engine to
+/// parse (docs/performance.md, "WebAssembly against native").
 #[cfg(feature = "resolver")]
-struct Rows<'a>(&'a [resolve::Install]);
+struct Rows {
+    text: String,
+    lengths: Vec<i32>,
+}
 
 #[cfg(feature = "resolver")]
-impl serde::Serialize for Rows<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct as _;
-        let mut text = String::new();
-        let mut lengths: Vec<i64> = Vec::with_capacity(self.0.len() * 8);
-        for i in self.0 {
+impl Rows {
+    fn of(installs: &[resolve::Install]) -> Rows {
+        let mut rows = Rows { text: String::new(), lengths: Vec::with_capacity(installs.len() * 8) };
+        for i in installs {
             let fields = [&i.name, &i.package, &i.version, &i.channel, &i.catalog, &i.catalog_namespace];
             let fields = fields.into_iter().map(Some).chain([i.replaces.as_ref(), i.starting_csv.as_ref()]);
             for field in fields {
-                match field {
-                    Some(f) => {
-                        text.push_str(f);
-                        lengths.push(f.encode_utf16().count() as i64);
-                    }
-                    None => lengths.push(-1),
-                }
+                rows.lengths.push(field.map_or(-1, |f| {
+                    rows.text.push_str(f);
+                    utf16_len(f)
+                }));
             }
         }
-        let mut st = s.serialize_struct("Rows", 2)?;
-        st.serialize_field("text", &text)?;
-        st.serialize_field("lengths", &lengths)?;
-        st.end()
+        rows
     }
+}
+
+/// The length of `s` in UTF-16 code units; an ASCII text's is its length in bytes.
+#[cfg(feature = "resolver")]
+fn utf16_len(s: &str) -> i32 {
+    let n = if s.is_ascii() { s.len() } else { s.encode_utf16().count() };
+    i32::try_from(n).unwrap_or(i32::MAX)
 }
 
 /// `value` as JSON text for the façade to parse.
