@@ -292,7 +292,7 @@ impl<'a> Prepared<'a> {
 }
 
 /// Which entries have no OLM v0 path to the head (following each entry's next step).
-fn stranded_entries(c: &Channel, v0: Option<&V0Channel<'_>>, head: Option<&str>) -> Vec<bool> {
+pub(super) fn stranded_entries(c: &Channel, v0: Option<&V0Channel<'_>>, head: Option<&str>) -> Vec<bool> {
     let n = c.entries.len();
     let Some(v0) = v0 else { return vec![true; n] };
     let Some(head) = c.entries.iter().position(|e| Some(e.name.value.as_str()) == head) else { return vec![true; n] };
@@ -300,7 +300,7 @@ fn stranded_entries(c: &Channel, v0: Option<&V0Channel<'_>>, head: Option<&str>)
 }
 
 /// A bundle's deprecation message, from `olm.deprecations` or a legacy `olm.deprecated` property.
-fn deprecation_of(b: &Bundle) -> Option<String> {
+pub(super) fn deprecation_of(b: &Bundle) -> Option<String> {
     if let Some(d) = &b.deprecation {
         return Some(d.message.value.clone());
     }

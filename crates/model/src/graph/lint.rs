@@ -6,7 +6,7 @@
 use crate::hash::{HashMap, HashMapExt, HashSet};
 use std::ops::Range;
 
-use super::channel_graph::{ChannelGraph, Prepared};
+use super::channel_graph::{deprecation_of, stranded_entries as stranded_flags, Prepared};
 use super::edge::entry_version;
 use super::smallest::Smallest;
 use super::upgrade::{v1_first_steps, V0Channel};
@@ -46,7 +46,10 @@ fn channel(p: &Package, c: &Channel, out: &mut Vec<Diagnostic>) {
 struct ChannelLint<'a> {
     package: &'a Package,
     channel: &'a Channel,
-    graph: ChannelGraph,
+    /// Whether OLM v0 can order the channel.
+    ordered: bool,
+    /// Per entry: whether OLM v0 has no path from it to the head (the graph's `stranded`).
+    stranded: Vec<bool>,
     head: &'a Entry,
     /// The skipRange fans, OLM v0's order and (when it can order the channel) its view of it.
     prepared: Prepared<'a>,
@@ -54,8 +57,9 @@ struct ChannelLint<'a> {
     by_name: HashMap<&'a str, usize>,
     /// Skipped name → the first entry (in channel order) that skips it.
     skipped_by: HashMap<&'a str, &'a str>,
-    /// Entries that some entry of the channel upgrades to.
-    targets: HashSet<String>,
+    /// Entries that some entry of the channel upgrades to (by `replaces`, `skips` or
+    /// `skipRange`).
+    targets: HashSet<&'a str>,
     /// The lowest version in the channel.
     lowest: Option<&'a Version>,
     /// The channel name, quoted.
@@ -72,7 +76,7 @@ impl<'a> ChannelLint<'a> {
         }
         let head = channel.head().ok()?;
         let prepared = Prepared::new(package, channel);
-        let graph = ChannelGraph::build(package, channel, &prepared, None);
+        let stranded = stranded_flags(channel, prepared.v0.as_ref(), Some(head.name.value.as_str()));
         let by_name: HashMap<&str, usize> =
             channel.entries.iter().enumerate().map(|(i, e)| (e.name.value.as_str(), i)).collect();
         let mut skipped_by: HashMap<&str, &str> = HashMap::new();
@@ -81,17 +85,24 @@ impl<'a> ChannelLint<'a> {
                 skipped_by.entry(s.value.as_str()).or_insert(e.name.value.as_str());
             }
         }
-        let mut targets: HashSet<String> =
-            graph.edges.iter().filter(|e| by_name.contains_key(e.from.as_str())).map(|e| e.to.clone()).collect();
         // A fan only stands for edges from entries of the channel.
-        targets.extend(graph.fans.iter().map(|f| f.to.clone()));
+        let targets = (channel.entries.iter().enumerate())
+            .filter(|&(i, e)| {
+                let from_channel = |name: &str| !name.is_empty() && by_name.contains_key(name);
+                from_channel(&e.replaces.value)
+                    || e.skips.iter().any(|s| from_channel(&s.value))
+                    || prepared.fans.count(i) > 0
+            })
+            .map(|(_, e)| e.name.value.as_str())
+            .collect();
         let lowest = channel.entries.iter().filter_map(|e| entry_version(package, e.bundle)).min();
         let quoted = q(&channel.name);
         let forest = std::cell::OnceCell::new();
         Some(ChannelLint {
             package,
             channel,
-            graph,
+            ordered: prepared.order.is_ok(),
+            stranded,
             head,
             prepared,
             by_name,
@@ -105,7 +116,7 @@ impl<'a> ChannelLint<'a> {
 
     /// OLM v0's view of the channel, when it can order it.
     fn v0(&self) -> Option<&V0Channel<'a>> {
-        self.prepared.v0.as_ref().filter(|_| self.graph.order_error.is_none())
+        self.prepared.v0.as_ref().filter(|_| self.ordered)
     }
 
     fn version(&self, e: &Entry) -> Option<&'a Version> {
@@ -140,14 +151,14 @@ impl<'a> ChannelLint<'a> {
 fn stranded_entries(cx: &ChannelLint<'_>) -> Vec<Diagnostic> {
     let Some(v0) = cx.v0() else { return Vec::new() };
     let n = cx.channel.entries.len();
-    if !cx.graph.nodes[..n].iter().any(|node| node.stranded) {
+    if !cx.stranded.iter().any(|&s| s) {
         return Vec::new();
     }
     let reasons = v0.stranded_reasons(&cx.prepared.fans);
     // OLM v1 follows every direct edge: where it goes from each entry, for what it does instead.
     let v1 = v1_first_steps(cx.package, cx.channel);
     (0..n)
-        .filter(|&i| cx.graph.nodes[i].stranded)
+        .filter(|&i| cx.stranded[i])
         .map(|i| {
             let e = &cx.channel.entries[i];
             let reason = reasons[i].as_deref().unwrap_or_default();
@@ -165,7 +176,7 @@ fn stranded_entries(cx: &ChannelLint<'_>) -> Vec<Diagnostic> {
                     "users on {} in channel {} cannot upgrade to the head {} with OLM v0{v1}: {reason}{fix}",
                     q(&e.name.value),
                     cx.quoted,
-                    q(cx.graph.head.as_deref().unwrap_or(""))
+                    q(&cx.head.name.value)
                 ),
                 cx.at(e, "name"),
             )
@@ -281,8 +292,9 @@ fn head_not_highest(cx: &ChannelLint<'_>) -> Option<Diagnostic> {
 /// highest one not deprecated (and ignores the legacy property).
 fn deprecated_head(cx: &ChannelLint<'_>) -> Option<Diagnostic> {
     let name = &cx.head.name.value;
-    let msg = cx.graph.node(name).and_then(|n| n.deprecated.as_deref())?;
-    let listed = cx.head.bundle.and_then(|b| cx.package.bundles.get(b)).is_some_and(|b| b.deprecation.is_some());
+    let bundle = cx.head.bundle.and_then(|b| cx.package.bundles.get(b));
+    let msg = bundle.and_then(deprecation_of)?;
+    let listed = bundle.is_some_and(|b| b.deprecation.is_some());
     let olm = if listed {
         "OLM v0 installs it on new subscriptions, OLM v1 installs the highest version not deprecated"
     } else {
@@ -305,7 +317,7 @@ fn deprecated_head(cx: &ChannelLint<'_>) -> Option<Diagnostic> {
 /// the entry of the next lower version.
 fn unreachable_entry(cx: &ChannelLint<'_>, i: usize, e: &Entry) -> Option<Diagnostic> {
     let is_lowest = cx.version(e).is_some() && cx.version(e) == cx.lowest;
-    if cx.channel.entries.len() <= 1 || is_lowest || cx.targets.contains(&e.name.value) {
+    if cx.channel.entries.len() <= 1 || is_lowest || cx.targets.contains(e.name.value.as_str()) {
         return None;
     }
     // The entry just below in the version order.
@@ -352,7 +364,7 @@ impl<'c> ZStreams<'c> {
 
     fn smallest(&self) -> &Smallest<'static> {
         self.smallest.get_or_init(|| {
-            let stranded = |x: usize| self.cx.graph.nodes[x].stranded;
+            let stranded = |x: usize| self.cx.stranded[x];
             let sorted = &self.cx.prepared.fans.sorted;
             Smallest::new(sorted.iter().map(|&x| if stranded(x) { usize::MAX } else { x }).collect::<Vec<_>>())
         })
