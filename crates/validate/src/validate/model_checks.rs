@@ -22,23 +22,60 @@ use crate::diagnostic::{Code, Diagnostic, Location};
 use crate::gotext::{join_counted, quote as q, OPM_LIST_CAP};
 use crate::model::{Bundle, ChainError, Channel, Entry, Package};
 
-struct Ctx<'a> {
-    chain: Vec<String>,
+struct Ctx<'a, 'p> {
+    /// The labels of the nodes from the package down to the one being checked.
+    chain: Vec<Label<'p>>,
     diags: &'a mut Vec<Diagnostic>,
 }
 
-impl Ctx<'_> {
+impl Ctx<'_, '_> {
     fn report(&mut self, tree: &mut ErrorTree, code: Code, leaf: String, loc: Location, emit: bool) {
         if emit {
-            let mut message = self.chain.join(": ");
-            if !message.is_empty() {
-                message.push_str(": ");
-            }
-            message.push_str(&leaf);
+            let message = self.message(&leaf);
             self.diags.push(Diagnostic::error(code, message, loc));
         }
         tree.leaf(leaf);
     }
+
+    /// `leaf` under the labels of the chain, as opm joins them (`invalid package "p": …`).
+    fn message(&self, leaf: &str) -> String {
+        let mut message = String::new();
+        for label in &self.chain {
+            message.push_str(&label.to_string());
+            message.push_str(": ");
+        }
+        message.push_str(leaf);
+        message
+    }
+}
+
+/// The label of a node of opm's error tree, formatted only when something below it is found:
+/// most packages, channels and bundles have nothing to say.
+#[derive(Clone, Copy)]
+enum Label<'p> {
+    Package(&'p str),
+    Channel(&'p str),
+    Bundle(&'p str),
+}
+
+impl std::fmt::Display for Label<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (what, name) = match self {
+            Label::Package(n) => ("package", n),
+            Label::Channel(n) => ("channel", n),
+            Label::Bundle(n) => ("bundle", n),
+        };
+        write!(f, "invalid {what} {}", q(name))
+    }
+}
+
+/// `tree` (made with an empty label) labelled `label` when it holds anything; an empty tree is
+/// left out of its parent, label and all.
+fn labelled(mut tree: ErrorTree, label: Label<'_>) -> ErrorTree {
+    if !tree.is_empty() {
+        tree.label = label.to_string();
+    }
+    tree
 }
 
 /// The edit for a package without a default channel: the channel to name, or the choice.
@@ -53,8 +90,8 @@ fn default_channel_fix(p: &Package) -> Option<String> {
 
 /// One package's checks: its subtree of the error tree, findings appended to `diags`.
 pub fn package(p: &Package, diags: &mut Vec<Diagnostic>) -> ErrorTree {
-    let label = format!("invalid package {}", q(&p.name));
-    let mut tree = ErrorTree::new(label.clone());
+    let label = Label::Package(&p.name);
+    let mut tree = ErrorTree::new(String::new());
     let mut ctx = Ctx { chain: vec![label], diags };
     if p.default_channel.value.is_empty() {
         let loc = p.source.at(p.default_channel.pos, "/defaultChannel");
@@ -100,7 +137,7 @@ pub fn package(p: &Package, diags: &mut Vec<Diagnostic>) -> ErrorTree {
             );
         }
     }
-    tree
+    labelled(tree, label)
 }
 
 /// The values of the keys of a Go map that opm prints (those with something to say), in the
@@ -132,7 +169,7 @@ pub(super) fn go_map_order<T>(keys: usize, mut items: Vec<(usize, T)>) -> Vec<T>
 /// The version string opm gives a phantom bundle (its zero version).
 const PHANTOM_VERSION: &str = "0.0.0";
 
-fn duplicate_versions(p: &Package, tree: &mut ErrorTree, ctx: &mut Ctx<'_>) {
+fn duplicate_versions(p: &Package, tree: &mut ErrorTree, ctx: &mut Ctx<'_, '_>) {
     let mut by_version: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
     // Names of phantom bundles (entries naming no bundle), all at opm's zero version.
     let mut phantoms: BTreeSet<&str> = BTreeSet::new();
@@ -176,9 +213,7 @@ fn duplicate_versions(p: &Package, tree: &mut ErrorTree, ctx: &mut Ctx<'_>) {
         })
         .collect();
     let first = dups[0].1[0];
-    let mut message = ctx.chain.join(": ");
-    message.push_str(": ");
-    message.push_str(&leaf);
+    let message = ctx.message(&leaf);
     let mut d = Diagnostic::error(Code::DuplicateVersions, message, first.source.at(first.name.pos, "/name"));
     for (v, bs) in &dups {
         for b in bs {
@@ -201,9 +236,9 @@ fn duplicate_versions_message(by_version: &BTreeMap<&str, BTreeSet<&str>>) -> Op
     (!dups.is_empty()).then(|| format!("duplicate versions found in bundles: [{items}]"))
 }
 
-fn channel(p: &Package, c: &Channel, ctx: &mut Ctx<'_>, shown: &mut BTreeSet<usize>) -> ErrorTree {
-    let label = format!("invalid channel {}", q(&c.name));
-    let mut tree = ErrorTree::new(label.clone());
+fn channel<'p>(p: &'p Package, c: &'p Channel, ctx: &mut Ctx<'_, 'p>, shown: &mut BTreeSet<usize>) -> ErrorTree {
+    let label = Label::Channel(&c.name);
+    let mut tree = ErrorTree::new(String::new());
     ctx.chain.push(label);
     let blob = match &c.source {
         Some(s) => s.blob(),
@@ -220,10 +255,7 @@ fn channel(p: &Package, c: &Channel, ctx: &mut Ctx<'_>, shown: &mut BTreeSet<usi
     } else if let Err(e) = c.validate_replaces_chain() {
         let (code, loc, related) = chain_location(c, &e, blob);
         let leaf = e.to_string();
-        let mut message = ctx.chain.join(": ");
-        message.push_str(": ");
-        message.push_str(&leaf);
-        let mut d = Diagnostic::error(code, message, loc);
+        let mut d = Diagnostic::error(code, ctx.message(&leaf), loc);
         for (note, r) in chain_notes(p, c, &e, related) {
             d = d.with_related(note, r);
         }
@@ -262,7 +294,7 @@ fn channel(p: &Package, c: &Channel, ctx: &mut Ctx<'_>, shown: &mut BTreeSet<usi
         }
     }
     ctx.chain.pop();
-    tree
+    labelled(tree, label)
 }
 
 /// The notes of a replaces-chain error, each with the edit that fixes it: every other head is to
@@ -348,9 +380,16 @@ fn chain_location(c: &Channel, e: &ChainError, blob: Location) -> (Code, Locatio
     }
 }
 
-fn bundle(p: &Package, c: &Channel, e: &Entry, b: &Bundle, ctx: &mut Ctx<'_>, first_time: bool) -> ErrorTree {
-    let label = format!("invalid bundle {}", q(&e.name.value));
-    let mut tree = ErrorTree::new(label.clone());
+fn bundle<'p>(
+    p: &'p Package,
+    c: &'p Channel,
+    e: &'p Entry,
+    b: &'p Bundle,
+    ctx: &mut Ctx<'_, 'p>,
+    first_time: bool,
+) -> ErrorTree {
+    let label = Label::Bundle(&e.name.value);
+    let mut tree = ErrorTree::new(String::new());
     ctx.chain.push(label);
     let entry_at = |pointer: String, pos| c.source.as_ref().map(|s| s.at(pos, pointer)).unwrap_or_default();
     if e.name.value.is_empty() {
@@ -404,12 +443,12 @@ fn bundle(p: &Package, c: &Channel, e: &Entry, b: &Bundle, ctx: &mut Ctx<'_>, fi
         }
     }
     ctx.chain.pop();
-    tree
+    labelled(tree, label)
 }
 
 /// The checks opm makes on a model bundle that come from its channel entry: empty `skips`
 /// elements and an unparseable `skipRange`.
-fn entry_checks(c: &Channel, e: &Entry, tree: &mut ErrorTree, ctx: &mut Ctx<'_>) {
+fn entry_checks(c: &Channel, e: &Entry, tree: &mut ErrorTree, ctx: &mut Ctx<'_, '_>) {
     let entry_at = |pointer: String, pos| c.source.as_ref().map(|s| s.at(pos, pointer)).unwrap_or_default();
     for (i, s) in e.skips.iter().enumerate() {
         if s.value.is_empty() {
@@ -434,9 +473,9 @@ fn entry_checks(c: &Channel, e: &Entry, tree: &mut ErrorTree, ctx: &mut Ctx<'_>)
 /// opm's model errors for the phantom bundle of an entry that names no `olm.bundle`: the entry's
 /// own problems, then those of an empty bundle (no `olm.package` property, no image). Only the
 /// entry's problems become diagnostics; the missing bundle itself is `entry-without-bundle`.
-fn phantom_bundle(c: &Channel, e: &Entry, ctx: &mut Ctx<'_>) -> ErrorTree {
-    let label = format!("invalid bundle {}", q(&e.name.value));
-    let mut tree = ErrorTree::new(label.clone());
+fn phantom_bundle<'p>(c: &'p Channel, e: &'p Entry, ctx: &mut Ctx<'_, 'p>) -> ErrorTree {
+    let label = Label::Bundle(&e.name.value);
+    let mut tree = ErrorTree::new(String::new());
     ctx.chain.push(label);
     if e.name.value.is_empty() {
         tree.leaf("name must be set");
@@ -445,7 +484,7 @@ fn phantom_bundle(c: &Channel, e: &Entry, ctx: &mut Ctx<'_>) -> ErrorTree {
     tree.leaf(format!("must be exactly one property with type {}", q(crate::property::TYPE_PACKAGE)));
     tree.leaf("bundle image must be set");
     ctx.chain.pop();
-    tree
+    labelled(tree, label)
 }
 
 #[cfg(test)]
