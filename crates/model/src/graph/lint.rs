@@ -86,9 +86,9 @@ impl<'a> ChannelLint<'a> {
             }
         }
         // A fan only stands for edges from entries of the channel.
+        let from_channel = |name: &str| !name.is_empty() && by_name.contains_key(name);
         let targets = (channel.entries.iter().enumerate())
             .filter(|&(i, e)| {
-                let from_channel = |name: &str| !name.is_empty() && by_name.contains_key(name);
                 from_channel(&e.replaces.value)
                     || e.skips.iter().any(|s| from_channel(&s.value))
                     || prepared.fans.count(i) > 0

@@ -39,10 +39,10 @@ impl Ctx<'_, '_> {
 
     /// `leaf` under the labels of the chain, as opm joins them (`invalid package "p": …`).
     fn message(&self, leaf: &str) -> String {
+        use std::fmt::Write as _;
         let mut message = String::new();
         for label in &self.chain {
-            message.push_str(&label.to_string());
-            message.push_str(": ");
+            let _ = write!(message, "{label}: ");
         }
         message.push_str(leaf);
         message

@@ -250,6 +250,13 @@ impl<'a> Snapshot<'a> {
         (i > 0).then(|| (i, &self.parts[i - 1]))
     }
 
+    /// The catalog part holding bundle `b` (`None`: an installed CSV's).
+    #[inline]
+    fn bundle_part(&self, b: usize) -> Option<&Part<'a>> {
+        let i = self.parts.partition_point(|p| p.bundles <= b);
+        i.checked_sub(1).map(|i| &self.parts[i])
+    }
+
     /// Entry `id` (always inlined: the resolver's hot loops make a view per candidate entry, and
     /// since the crates split, left to itself the compiler made it a call, 3 % slower).
     #[inline(always)]
@@ -344,8 +351,7 @@ impl<'a> Snapshot<'a> {
     /// Bundle `b`'s dependency predicates: a catalog's are read once and kept with its index,
     /// for every resolution against the same model; an installed CSV's are read each time.
     pub(crate) fn predicates(&self, b: usize) -> index::Predicates {
-        let i = self.parts.partition_point(|p| p.bundles <= b);
-        match i.checked_sub(1).map(|i| &self.parts[i]) {
+        match self.bundle_part(b) {
             Some(p) => p.index.predicates(p.model, b - p.bundles),
             None => BundlePredicates::of(self.installed_bundles[b].served_parsed()).map(Arc::new),
         }
@@ -354,8 +360,7 @@ impl<'a> Snapshot<'a> {
     /// Bundle `b` (an [`Entry::bundle`]).
     #[inline]
     pub fn bundle_at(&self, b: usize) -> Bundle<'a> {
-        let i = self.parts.partition_point(|p| p.bundles <= b);
-        match i.checked_sub(1).map(|i| &self.parts[i]) {
+        match self.bundle_part(b) {
             Some(p) => p.index.bundle(p.model, b - p.bundles),
             None => self.installed_bundles[b],
         }
