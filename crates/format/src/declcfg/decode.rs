@@ -5,7 +5,10 @@
 
 use std::sync::Arc;
 
+use super::property_types::TYPE_CSV_METADATA;
 use super::value::{field_indexes, Node, Pos, Str, Value};
+use super::yaml::CheckedValue;
+use super::PropertyValue;
 use super::{
     Bundle, Channel, ChannelEntry, Deprecation, DeprecationEntry, Icon, Package, Property, RelatedImage, Source,
     Spanned,
@@ -182,8 +185,10 @@ fn object<'a>(node: &'a mut Node, ctx: &Ctx<'_>, go_type: &str) -> R<&'a mut Nod
 }
 
 /// The `properties` field, member `at` of `obj`. Each `value` is moved out of the tree (which is
-/// dropped after decoding) into its [`Property`], not copied.
-fn properties(obj: &mut Node, at: Option<usize>, ctx: &Ctx<'_>) -> R<Vec<Property>> {
+/// dropped after decoding) into its [`Property`], not copied; an `olm.csv.metadata` value the
+/// reader left as a null at the position of one of `checked` becomes that value, taken out of
+/// `checked`.
+fn properties(obj: &mut Node, at: Option<usize>, ctx: &Ctx<'_>, checked: &mut Checked) -> R<Vec<Property>> {
     let items = array_at(obj, at, "properties", ctx, "[]property.Property")?;
     let pctx = ctx.field("properties");
     let ctx = &pctx;
@@ -198,13 +203,16 @@ fn properties(obj: &mut Node, at: Option<usize>, ctx: &Ctx<'_>) -> R<Vec<Propert
         let p = object(item, &c, "property.Property")?;
         let [t, v] = fields_of(p, ["type", "value"]);
         // `value` is raw JSON: any value is fine, `null` included; only absence is remembered.
+        let type_ = str_at(p, t, "type", &c)?;
         let value = match (&mut p.value, v) {
             (Value::Object(members), Some(v)) => {
-                Some(std::mem::replace(&mut members[v].value, Node::new(pos, Value::Null)))
+                let node = std::mem::replace(&mut members[v].value, Node::new(pos, Value::Null));
+                // Only a value checked as the type the property has (else it is left in
+                // `checked`, and the caller reads the blob again).
+                Some(if type_.value == TYPE_CSV_METADATA { checked.take(node) } else { node.into() })
             }
             _ => None,
         };
-        let type_ = str_at(p, t, "type", &c)?;
         out.push(Property { pos, type_, value });
     }
     Ok(out)
@@ -243,7 +251,7 @@ pub fn package(mut node: Node, file: &Arc<str>) -> R<Package> {
         default_channel: string_at(node, default_channel, "defaultChannel", &ctx)?,
         icon,
         description: string_at(node, description, "description", &ctx)?.value,
-        properties: properties(node, props, &ctx)?,
+        properties: properties(node, props, &ctx, &mut Checked::default())?,
     })
 }
 
@@ -293,11 +301,31 @@ pub fn channel(mut node: Node, file: &Arc<str>) -> R<Channel> {
         package: string_at(node, package, "package", &ctx)?,
         name: string_at(node, name, "name", &ctx)?,
         entries,
-        properties: properties(node, props, &ctx)?,
+        properties: properties(node, props, &ctx, &mut Checked::default())?,
     })
 }
 
-pub fn bundle(mut node: Node, file: &Arc<str>) -> R<Bundle> {
+/// The values a reader checked without building their trees, each known by the position of the
+/// null it left in their place.
+#[derive(Default)]
+pub struct Checked(pub Vec<CheckedValue>);
+
+impl Checked {
+    /// `node`, or the checked value it holds the place of.
+    fn take(&mut self, node: Node) -> PropertyValue {
+        if node.value == Value::Null {
+            if let Some(i) = self.0.iter().position(|c| c.pos == node.pos) {
+                let c = self.0.swap_remove(i);
+                return PropertyValue::checked_text(c.text, c.first_line);
+            }
+        }
+        node.into()
+    }
+}
+
+/// A bundle blob; `checked`: the values its reader checked without building them (those left in
+/// it were not where a bundle keeps property values).
+pub fn bundle(mut node: Node, file: &Arc<str>, checked: &mut Checked) -> R<Bundle> {
     let node = &mut node;
     let ctx = Ctx::root("Bundle");
     let [related, package, name, image, props] =
@@ -321,7 +349,7 @@ pub fn bundle(mut node: Node, file: &Arc<str>) -> R<Bundle> {
             image: string_at(r, image, "image", &c)?,
         });
     }
-    let properties = properties(node, props, &ctx)?;
+    let properties = properties(node, props, &ctx, checked)?;
     Ok(Bundle {
         source: Source { file: file.clone(), pos: node.pos },
         package: string_at(node, package, "package", &ctx)?,

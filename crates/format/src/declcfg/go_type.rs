@@ -162,9 +162,11 @@ pub fn of_property(type_: &str) -> Option<&'static GoType> {
 /// Whether every property of a type [`of_property`] knows has a value that decodes into its Go
 /// struct (a property without a value does not).
 pub fn properties_fit(properties: &[Property]) -> bool {
-    prefetch(properties.iter().filter_map(|p| p.value.as_ref()));
+    prefetch(properties.iter().filter_map(|p| p.value.as_ref()?.built()));
     properties.iter().all(|p| match (of_property(&p.type_.value), &p.value) {
         (None, _) => true,
+        // Checked by the reader, against the type's struct, without its tree.
+        (Some(_), Some(value)) if value.checked_unread() => true,
         (Some(ty), Some(value)) => check(value, ty).is_ok(),
         (Some(_), None) => false,
     })
@@ -178,6 +180,100 @@ pub fn check(node: &Node, ty: &GoType) -> Result<(), String> {
     };
     let _ = top;
     walk(node, ty, "", &mut Vec::new())
+}
+
+/// What a scan of a value's text (without its tree) meets where `walk` would meet a node.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum ScalarKind {
+    Null,
+    Bool,
+    /// A number; whether it has no fraction.
+    Number {
+        whole: bool,
+    },
+    String,
+    /// The empty flow collections `[]` and `{}`.
+    EmptyArray,
+    EmptyObject,
+}
+
+/// `interface{}`: what an unknown key's value decodes into.
+static ANY: GoType = Any;
+
+/// The type itself, or the struct a struct-valued field wraps.
+fn unwrapped(mut ty: &'static GoType) -> &'static GoType {
+    while let Slice("", inner) = ty {
+        ty = inner;
+    }
+    ty
+}
+
+/// Whether a scalar (or an empty flow collection) decodes into `ty` as `walk` would find.
+pub(crate) fn scalar_fits(kind: ScalarKind, ty: &'static GoType) -> bool {
+    match (unwrapped(ty), kind) {
+        (_, ScalarKind::Null) | (Any, _) => true,
+        (Str | Bytes, ScalarKind::String) | (Bool, ScalarKind::Bool) => true,
+        (Int, ScalarKind::Number { whole }) => whole,
+        (Slice(..), ScalarKind::EmptyArray) | (Map(..) | Struct(..), ScalarKind::EmptyObject) => true,
+        _ => false,
+    }
+}
+
+/// The type of a block sequence's items when a sequence decodes into `ty`; `None` when it does
+/// not (the scan then leaves the value to the tree and `walk`).
+pub(crate) fn items_of(ty: &'static GoType) -> Option<&'static GoType> {
+    match unwrapped(ty) {
+        Any => Some(&ANY),
+        Slice(_, inner) => Some(inner),
+        _ => None,
+    }
+}
+
+/// A block mapping scanned as a `ty`: the type of each member's value, told key by key, as
+/// `walk_struct` would pair them. `None` from [`ObjectScan::of`] or [`ObjectScan::value_of`]:
+/// not sure (a mapping where no object fits, or two keys that may fold to one field), and the
+/// scan leaves the value to the tree and `walk`.
+pub(crate) struct ObjectScan {
+    ty: &'static GoType,
+    table: Option<&'static StructTable>,
+    seen: u64,
+}
+
+impl ObjectScan {
+    pub(crate) fn of(ty: &'static GoType) -> Option<ObjectScan> {
+        let ty = unwrapped(ty);
+        let table = match ty {
+            Any | Map(..) => None,
+            Struct(_, fields) if fields.len() <= 64 => Some(StructTable::of(fields)?),
+            _ => return None,
+        };
+        Some(ObjectScan { ty, table, seen: 0 })
+    }
+
+    /// The type the value of the member named `key` decodes into.
+    pub(crate) fn value_of(&mut self, key: &str) -> Option<&'static GoType> {
+        let (Struct(_, fields), Some(table)) = (self.ty, self.table) else {
+            return Some(match self.ty {
+                Map(_, inner) => inner,
+                _ => &ANY,
+            });
+        };
+        let candidates = table.fields.candidates(key.as_bytes());
+        if candidates & self.seen != 0 {
+            return None;
+        }
+        self.seen |= candidates;
+        let mut left = candidates;
+        while left != 0 {
+            let f = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let (field, fty) = &fields[f];
+            if key_matches(key, field) {
+                return Some(fty);
+            }
+        }
+        Some(&ANY)
+    }
 }
 
 /// Most fields of one Go struct (`CRDDescription`'s are 9, `CSVMetadata`'s 14).
@@ -504,7 +600,7 @@ mod tests {
         let property = |type_: &str, value: Option<&str>| Property {
             pos: Default::default(),
             type_: Spanned::new(type_.into(), Default::default()),
-            value: value.map(node),
+            value: value.map(|v| node(v).into()),
         };
         let package = property(TYPE_PACKAGE, Some(r#"{"packageName":"p","version":"1.0.0"}"#));
         let custom = property("x.custom", Some("7"));

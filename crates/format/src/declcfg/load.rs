@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::decode::{self, DecodeError};
+use super::decode::{self, Checked, DecodeError};
 use super::indexignore::{sort_walk_order, IndexIgnore};
 use super::json::JsonReader;
 use super::value::{fold, Node, Pos, Value};
@@ -395,10 +395,23 @@ impl FileBlobs {
     }
 
     fn yaml_document(&mut self, doc: &yaml::Document<'_>) {
-        // The fast path reads the block YAML real catalogs use; anything else goes to the full parser.
-        let parsed = yaml::parse(doc);
+        // The fast path reads the block YAML real catalogs use; anything else goes to the full
+        // parser. Bundles' `olm.csv.metadata` values are checked, not built.
+        let (parsed, checked) = yaml::parse_checking(doc);
+        let mut checked = Checked(checked);
+        let before = (self.blobs.len(), self.diags.len());
         match parsed {
-            Ok(Some(node)) => self.blob(node, true),
+            Ok(Some(node)) => {
+                self.blob_checked(node, true, &mut checked);
+                if !checked.0.is_empty() {
+                    // A checked value that is not a bundle property's: read the whole tree.
+                    self.blobs.truncate(before.0);
+                    self.diags.truncate(before.1);
+                    if let Ok(Some(node)) = yaml::parse(doc) {
+                        self.blob(node, true);
+                    }
+                }
+            }
             // An empty document (blank, comments only, or a lone `---` line) is null for go-yaml.
             Ok(None) => {
                 let loc = self.loc(Pos::new(doc.line(), 1), "");
@@ -410,6 +423,11 @@ impl FileBlobs {
 
     /// The meta checks and schema dispatch for one top-level value.
     fn blob(&mut self, node: Node, from_yaml: bool) {
+        self.blob_checked(node, from_yaml, &mut Checked::default());
+    }
+
+    /// [`FileBlobs::blob`] of a tree whose reader left `checked` values in it.
+    fn blob_checked(&mut self, node: Node, from_yaml: bool, checked: &mut Checked) {
         let Some(members) = self.object_members(&node, from_yaml) else {
             return;
         };
@@ -419,7 +437,7 @@ impl FileBlobs {
         let Some([schema, package, name]) = self.meta_strings(&node) else {
             return;
         };
-        self.dispatch_on_schema(node, schema, package, name);
+        self.dispatch_on_schema(node, schema, package, name, checked);
     }
 
     /// The members of a top-level object; a null or any other non-object value is reported.
@@ -510,7 +528,7 @@ impl FileBlobs {
     }
 
     /// Decode a blob of a known schema, keep one of any other, report one without a schema.
-    fn dispatch_on_schema(&mut self, node: Node, schema: String, package: String, name: String) {
+    fn dispatch_on_schema(&mut self, node: Node, schema: String, package: String, name: String, checked: &mut Checked) {
         let decoded: Result<Blob, (DecodeError, &str)> = match schema.as_str() {
             "" => {
                 let msg = format!("object '{}\n' is missing root schema field", node.to_go_json());
@@ -520,7 +538,9 @@ impl FileBlobs {
             }
             SCHEMA_PACKAGE => decode::package(node, &self.file).map(Blob::Package).map_err(|e| (e, "parse package")),
             SCHEMA_CHANNEL => decode::channel(node, &self.file).map(Blob::Channel).map_err(|e| (e, "parse channel")),
-            SCHEMA_BUNDLE => decode::bundle(node, &self.file).map(Blob::Bundle).map_err(|e| (e, "parse bundle")),
+            SCHEMA_BUNDLE => {
+                decode::bundle(node, &self.file, checked).map(Blob::Bundle).map_err(|e| (e, "parse bundle"))
+            }
             SCHEMA_DEPRECATIONS => {
                 decode::deprecation(node, &self.file).map(Blob::Deprecation).map_err(|e| (e, "parse deprecation"))
             }
@@ -755,6 +775,29 @@ mod tests {
         assert!(l.diagnostics.is_empty(), "{:?}", messages(&l));
         assert_eq!(l.config.others.len(), 1);
         assert_eq!(l.config.others[0].schema, "a.b");
+    }
+
+    /// A bundle's `olm.csv.metadata` value is checked without its tree and read when asked for;
+    /// one the reader checked but the blob does not keep as that property's value (a later
+    /// duplicate key, a blob of another schema) leaves the whole document read as trees.
+    #[test]
+    fn csv_metadata_values_are_read_when_asked_for() {
+        let csv = "- type: olm.csv.metadata\n  value:\n    displayName: a\n";
+        let l = load(&[("c.yaml", &format!("schema: olm.bundle\nname: b\npackage: p\nproperties:\n{csv}"))]);
+        let value = l.config.bundles[0].properties[0].value.as_ref().unwrap();
+        assert!(value.checked_unread() && value.built().is_none());
+        assert_eq!(value.get("displayName").and_then(Node::as_str), Some("a"));
+        assert_eq!(value.pos, Pos::new(7, 5));
+        assert!(l.config.bundles[0].properties_fit);
+        let twice =
+            format!("schema: olm.bundle\nname: b\npackage: p\nproperties:\n{csv}  value:\n    displayName: z\n");
+        let l = load(&[("c.yaml", &twice)]);
+        let value = l.config.bundles[0].properties[0].value.as_ref().unwrap();
+        assert!(!value.checked_unread());
+        assert_eq!(value.get("displayName").and_then(Node::as_str), Some("z"));
+        let other = load(&[("c.yaml", &format!("schema: x.custom\nproperties:\n{csv}"))]);
+        let value = &other.config.others[0].blob.get("properties").unwrap().as_array().unwrap()[0];
+        assert_eq!(value.get("value").and_then(|v| v.get("displayName")).and_then(Node::as_str), Some("a"));
     }
 
     #[test]

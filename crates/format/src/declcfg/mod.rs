@@ -12,6 +12,7 @@ use olm_catalog_indexignore as indexignore;
 pub mod json;
 #[doc(hidden)]
 pub mod load;
+mod property_value;
 mod spans;
 #[doc(hidden)]
 pub mod value;
@@ -26,6 +27,7 @@ pub use documents::{read_documents, Document};
 #[doc(hidden)]
 pub use load::parse_file;
 pub use load::{load_files, FileInput, Loaded};
+pub use property_value::PropertyValue;
 pub use spans::{spans, Quoting, Span, SpanError, SpanFile, SpanKind, SpanMember};
 pub use value::{Member, Node, Pos, Str, Value};
 #[cfg(not(target_arch = "wasm32"))]
@@ -222,7 +224,7 @@ pub struct Property {
     /// `type`.
     pub type_: Spanned<Str>,
     /// `value`, as read.
-    pub value: Option<Node>,
+    pub value: Option<PropertyValue>,
 }
 
 impl Property {
@@ -232,7 +234,7 @@ impl Property {
         if self.type_.value != property_types::TYPE_BUNDLE_OBJECT {
             return None;
         }
-        let bytes = crate::gotext::decode_base64(self.value.as_ref()?.field("data")?.value.as_str()?).ok()?;
+        let bytes = crate::gotext::decode_base64(self.value.as_deref()?.field("data")?.value.as_str()?).ok()?;
         read_documents("olm.bundle.object", &bytes).into_iter().next()?.ok()?.value
     }
 }

@@ -69,7 +69,7 @@ pub fn property(type_: &str, value: &serde_json::Value) -> declcfg::Property {
     declcfg::Property {
         pos: Pos::default(),
         type_: Spanned::new(type_.into(), Pos::default()),
-        value: Some(Node::from_json(value)),
+        value: Some(Node::from_json(value).into()),
     }
 }
 

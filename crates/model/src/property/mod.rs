@@ -170,12 +170,16 @@ pub fn parse_bundle(bundle: &crate::declcfg::Bundle) -> Vec<(usize, Property)> {
 }
 
 fn parse_each(raw: &[crate::declcfg::Property], fit: bool) -> Vec<(usize, Property)> {
-    crate::declcfg::value::prefetch(raw.iter().filter_map(|p| p.value.as_ref()));
+    crate::declcfg::value::prefetch(raw.iter().filter_map(|p| p.value.as_ref()?.built()));
     raw.iter()
         .enumerate()
         .map(|(i, p)| {
-            let parsed = parse_value(&p.type_.value, p.value.as_ref(), fit)
-                .unwrap_or_else(|error| Property::Invalid { type_: p.type_.value.to_string(), error });
+            let parsed = match &p.value {
+                // Checked by the reader, without its tree (which is not read here either).
+                Some(v) if v.checked_unread() && p.type_.value == TYPE_CSV_METADATA => Ok(Property::CsvMetadata),
+                value => parse_value(&p.type_.value, value.as_deref(), fit),
+            };
+            let parsed = parsed.unwrap_or_else(|error| Property::Invalid { type_: p.type_.value.to_string(), error });
             (i, parsed)
         })
         .collect()

@@ -208,7 +208,7 @@ fn blobs_built_in_code_are_written_like_loaded_ones() {
         properties: vec![Property {
             pos: Pos::default(),
             type_: Spanned::new("x".into(), Pos::default()),
-            value: Some(value),
+            value: Some(value.into()),
         }]
         .into(),
         related_images: Default::default(),

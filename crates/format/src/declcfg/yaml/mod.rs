@@ -185,6 +185,27 @@ pub fn parse(doc: &Document<'_>) -> Result<Option<Node>, YamlError> {
     fast::parse_fast(doc).unwrap_or_else(|| events::parse_document(doc))
 }
 
+/// An `olm.csv.metadata` value [`parse_checking`] checked against its Go struct without building
+/// its tree: a null is in its place in the tree, at `pos`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckedValue {
+    /// The position of the null in its place (its `value` key's `:`).
+    pub pos: Pos,
+    /// The `value:` line and the lines of its block, as in the file.
+    pub text: Box<str>,
+    /// The file line of the `value:` line.
+    pub first_line: u32,
+}
+
+/// [`parse`], with the `olm.csv.metadata` values of properties checked against their Go struct
+/// without building their trees, where the fast path reads the document ([`CheckedValue`]).
+pub fn parse_checking(doc: &Document<'_>) -> (Result<Option<Node>, YamlError>, Vec<CheckedValue>) {
+    match fast::parse_fast_checking(doc) {
+        Some((node, checked)) => (Ok(node), checked),
+        None => (events::parse_document(doc), Vec::new()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -510,7 +510,7 @@ impl<'a> Bundle<'a> {
             type_: Cow::Borrowed(raw.type_.value.as_str()),
             value: raw
                 .value
-                .as_ref()
+                .as_deref()
                 .map(Cow::Borrowed)
                 .unwrap_or_else(|| Cow::Owned(Node::new(raw.pos, declcfg::Value::Null))),
             parsed: Cow::Borrowed(parsed),

@@ -28,8 +28,8 @@ fn migrate_bundle(bundle: &mut declcfg::Bundle) -> Result<(), String> {
     let mut props: Vec<declcfg::Property> = bundle.properties.to_vec();
     if props.iter().any(|p| p.type_.value == TYPE_CSV_METADATA) {
         for p in props.iter_mut().filter(|p| p.type_.value == TYPE_CSV_METADATA) {
-            let value = p.value.clone().unwrap_or_else(|| Node::new(Pos::default(), declcfg::Value::Null));
-            p.value = Some(csv_metadata::canonical(&value)?.value);
+            let value = p.value.as_deref().cloned().unwrap_or_else(|| Node::new(Pos::default(), declcfg::Value::Null));
+            p.value = Some(csv_metadata::canonical(&value)?.value.into());
         }
         bundle.properties = Arc::from(props);
         return Ok(());
@@ -46,7 +46,7 @@ fn migrate_bundle(bundle: &mut declcfg::Bundle) -> Result<(), String> {
     props.push(declcfg::Property {
         pos: none,
         type_: Spanned::new(metadata.type_.into(), none),
-        value: Some(metadata.value),
+        value: Some(metadata.value.into()),
     });
     bundle.properties = Arc::from(props);
     bundle.object_count = 0;

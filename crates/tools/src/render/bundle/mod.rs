@@ -244,7 +244,11 @@ fn assemble_bundle(
     let object_count = props.iter().filter(|p| p.type_ == TYPE_BUNDLE_OBJECT).count().min(manifests.objects.len());
     let properties: Vec<declcfg::Property> = props
         .into_iter()
-        .map(|p| declcfg::Property { pos: none, type_: Spanned::new(p.type_.into(), none), value: Some(p.value) })
+        .map(|p| declcfg::Property {
+            pos: none,
+            type_: Spanned::new(p.type_.into(), none),
+            value: Some(p.value.into()),
+        })
         .collect();
     let related_images = related
         .into_iter()

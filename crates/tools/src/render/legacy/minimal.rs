@@ -40,7 +40,7 @@ pub fn render(dir: &str, files: &[FileInput], annotations: Annotations) -> Bundl
     let property = declcfg::Property {
         pos: node.pos,
         type_: Spanned::new("olm.package".into(), node.pos),
-        value: Some(Node::from_json(&value)),
+        value: Some(Node::from_json(&value).into()),
     };
     let source = Source { file: Arc::from(file.path.as_str()), pos: node.pos };
     let blob = declcfg::Bundle {

@@ -41,7 +41,7 @@ pub(super) fn relocate(bundle: &declcfg::Bundle, file: &Arc<str>, pos: Pos) -> d
         .map(|p| declcfg::Property {
             pos,
             type_: Spanned::new(p.type_.value.clone(), pos),
-            value: p.value.as_ref().map(|v| reposition(v, pos)),
+            value: p.value.as_deref().map(|v| reposition(v, pos).into()),
         })
         .collect();
     declcfg::Bundle {

@@ -6,7 +6,7 @@ use super::{Bail, Fast, Node, Str, Value, R};
 
 /// What a block scalar does with its final line breaks.
 #[derive(Clone, Copy, PartialEq)]
-enum Chomp {
+pub(super) enum Chomp {
     /// Keep one (no indicator).
     Clip,
     /// Drop them all (`-`).
@@ -33,7 +33,7 @@ impl Fast<'_> {
     /// The header after the indicator, from `k`: chomping and indentation indicators in either
     /// order, then only spaces and a comment. Moves to the next line; returns the chomping and
     /// the indentation increment (0 when not given).
-    fn block_header(&mut self, mut k: usize) -> R<(Chomp, usize)> {
+    pub(super) fn block_header(&mut self, mut k: usize) -> R<(Chomp, usize)> {
         let mut chomp = Chomp::Clip;
         let mut increment = 0usize;
         let chomping = |c: u8| match c {
@@ -75,7 +75,7 @@ impl Fast<'_> {
     /// non-blank line sets it; blank lines before it must not be indented more (saphyr's
     /// "wrongly indented line"), and it must be indented more than the collection (else the
     /// scalar is empty): both go to the slow path.
-    fn block_auto_indent(&self, n: usize) -> R<usize> {
+    pub(super) fn block_auto_indent(&self, n: usize) -> R<usize> {
         let b = self.b;
         let mut k = self.i;
         let mut max = 0;
@@ -162,7 +162,7 @@ impl Fast<'_> {
     /// Inside a block scalar, from a line start: eat up to `indent` spaces on each line,
     /// counting the lines that end there. Returns where the current line's text starts (its
     /// column is `indent` for a content line, less when the scalar has ended).
-    fn block_indent(&mut self, indent: usize, breaks: &mut usize) -> R<usize> {
+    pub(super) fn block_indent(&mut self, indent: usize, breaks: &mut usize) -> R<usize> {
         loop {
             let k = self.ls + self.spaces(self.ls, indent);
             if k < self.b.len() && self.b[k] == b'\n' {

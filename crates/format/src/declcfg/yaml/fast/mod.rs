@@ -22,22 +22,27 @@
 //! This file holds the entry point and the tree: the document, mappings, sequences and empty
 //! flow collections. The rest is beside it: [`lines`] (finding the bytes that matter, comments
 //! and blank lines), [`plain`] (plain scalars), [`quoted`] (single- and double-quoted scalars),
-//! [`block_scalar`] (literal and folded scalars). Its tests compare every answer with the event
-//! path's; the randomized and real-catalog comparisons are in `yaml/differential.rs`.
+//! [`block_scalar`] (literal and folded scalars), [`scan`] (the same syntax read without a tree,
+//! checked against a Go type: `olm.csv.metadata` values, see [`parse_fast_checking`]). Its tests
+//! compare every answer with the event path's; the randomized and real-catalog comparisons are
+//! in `yaml/differential.rs`.
 
 mod block_scalar;
 mod lines;
 mod plain;
 mod quoted;
+mod scan;
 #[cfg(test)]
 pub(super) mod tests;
 
 use std::borrow::Cow;
 
+use super::super::go_type::CSV_METADATA;
 use super::super::json::{collect_members, tail};
+use super::super::property_types::TYPE_CSV_METADATA;
 use super::super::value::{Member, Node, Pos, Str, Value};
 use super::scalar::{self, Scalar};
-use super::{Document, YamlError};
+use super::{CheckedValue, Document, YamlError};
 
 /// Deepest nesting of collections the fast path reads before giving up.
 const MAX_FAST_DEPTH: usize = 200;
@@ -51,6 +56,19 @@ const MAX_KEY_BYTES: usize = 1000;
 /// itself (documents with errors always get `None`), but keeps the slow path's result type so
 /// the caller can write `parse_fast(doc).unwrap_or_else(|| parse_document(doc))`.
 pub(super) fn parse_fast(doc: &Document<'_>) -> Option<Result<Option<Node>, YamlError>> {
+    fast(doc, None).map(|(node, _)| Ok(node))
+}
+
+/// [`parse_fast`], with the `olm.csv.metadata` values of properties checked against their Go
+/// struct without their trees ([`scan`]): each one leaves a null at its `value` key's `:` in the
+/// tree, and comes back as a [`CheckedValue`].
+pub(super) fn parse_fast_checking(doc: &Document<'_>) -> Option<(Option<Node>, Vec<CheckedValue>)> {
+    fast(doc, Some(Vec::new())).map(|(node, checked)| (node, checked.unwrap_or_default()))
+}
+
+type Checked = Option<Vec<CheckedValue>>;
+
+fn fast(doc: &Document<'_>, checked: Checked) -> Option<(Option<Node>, Checked)> {
     let text = doc.text;
     // Only documents whose last line is complete: saphyr has special rules for a block scalar
     // that runs into the end of input without a line break.
@@ -70,8 +88,10 @@ pub(super) fn parse_fast(doc: &Document<'_>) -> Option<Result<Option<Node>, Yaml
         first_line: doc.first_line,
         members: Vec::new(),
         items: Vec::new(),
+        checked,
     };
-    p.document().ok().map(Ok)
+    let node = p.document().ok()?;
+    Some((node, p.checked))
 }
 
 /// "Not in the subset, or not sure": fall back to the slow path.
@@ -168,6 +188,8 @@ struct Fast<'a> {
     members: Vec<Member>,
     /// The same for sequence entries.
     items: Vec<Node>,
+    /// Where `olm.csv.metadata` values are checked rather than built, the ones checked so far.
+    checked: Checked,
 }
 
 impl<'a> Fast<'a> {
@@ -314,7 +336,15 @@ impl<'a> Fast<'a> {
         loop {
             let name = key_string(&key)?;
             let key_pos = key.pos;
-            let value = self.value_after_colon(key.colon, col, depth)?;
+            // A property's `value` after its `type: olm.csv.metadata`.
+            let csv_metadata = self.checked.is_some()
+                && name == "value"
+                && self.members.len() > start
+                && self.members.last().is_some_and(|m| m.key == "type" && m.value.as_str() == Some(TYPE_CSV_METADATA));
+            let value = match csv_metadata.then(|| self.checked_csv_metadata(key.colon, col, depth)) {
+                Some(Some(placeholder)) => placeholder,
+                _ => self.value_after_colon(key.colon, col, depth)?,
+            };
             self.members.push(Member { key: name, key_pos, value });
             match self.skip_blank_lines()? {
                 Some(ind) if ind == col => {
@@ -329,6 +359,27 @@ impl<'a> Fast<'a> {
         // Duplicate keys: the last wins, in the first one's place, as the slow path does.
         let members = collect_members(tail(&mut self.members, start));
         Ok(Node::new(pos, Value::Object(members)))
+    }
+
+    /// The `olm.csv.metadata` value of the key whose `:` is at `colon` (on the current line, in
+    /// a mapping at column `col`), checked without its tree: kept in `checked` with its lines,
+    /// a null in its place. `None`, with the cursor where it was, when the check is not sure:
+    /// the tree is read.
+    fn checked_csv_metadata(&mut self, colon: usize, col: usize, depth: usize) -> Option<Node> {
+        let saved = (self.i, self.line, self.ls);
+        let (start, first_line, pos) = (self.ls, self.first_line + self.line, self.pos_at(colon));
+        if self.scan_value_after_colon(colon, col, depth, &CSV_METADATA).is_err() {
+            (self.i, self.line, self.ls) = saved;
+            return None;
+        }
+        match (self.s.get(start..self.i), self.checked.as_mut()) {
+            (Some(text), Some(checked)) => checked.push(CheckedValue { pos, text: text.into(), first_line }),
+            _ => {
+                (self.i, self.line, self.ls) = saved;
+                return None;
+            }
+        }
+        Some(Node::new(pos, Value::Null))
     }
 
     /// The value of a mapping at column `c` whose key's `:` is at `colon`.

@@ -3,6 +3,7 @@
 //! real-catalog comparisons are in `yaml/differential.rs`.
 
 use super::super::events::parse_document;
+use super::super::CheckedValue;
 use super::*;
 
 /// Whether two answers are the same (NaN != NaN, so the debug text decides then).
@@ -392,4 +393,76 @@ fn deep_nesting_bails_without_overflow() {
     // Shallower nesting is fine.
     let src = format!("{}x\n", "- ".repeat(50));
     assert_same(&src);
+}
+
+/// `node` with each checked value's tree (read from its text) in place of the null it left;
+/// `None` when one has no null at its position.
+pub(in crate::declcfg::yaml) fn with_checked_values(mut node: Node, checked: Vec<CheckedValue>) -> Option<Node> {
+    fn put(node: &mut Node, pos: Pos, value: &Node) -> bool {
+        match &mut node.value {
+            Value::Null if node.pos == pos => {
+                *node = value.clone();
+                true
+            }
+            Value::Object(members) => members.iter_mut().any(|m| put(&mut m.value, pos, value)),
+            Value::Array(items) => items.iter_mut().any(|i| put(i, pos, value)),
+            _ => false,
+        }
+    }
+    for c in checked {
+        let value = crate::declcfg::PropertyValue::checked_text(c.text, c.first_line);
+        if !put(&mut node, c.pos, &value) {
+            return None;
+        }
+    }
+    Some(node)
+}
+
+/// On the real catalogs, every `olm.csv.metadata` value is checked without its tree; read back
+/// from its text, each one is the tree the fast path builds, positions included, and decodes
+/// into its Go struct; the rest of each document is read as it is without the check.
+#[test]
+fn checked_csv_metadata_reads_back_as_its_tree() {
+    use crate::declcfg::go_type::{check, CSV_METADATA};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/catalogs/fbc");
+    let files = crate::declcfg::read_catalog(&root).expect("the shared catalogs");
+    let mut count = 0;
+    for f in &files {
+        let Ok(text) = std::str::from_utf8(&f.content) else { continue };
+        for doc in super::super::split_documents(text, 1).unwrap_or_default() {
+            let Some(Ok(Some(tree))) = parse_fast(&doc) else { continue };
+            let Some((Some(with_nulls), checked)) = parse_fast_checking(&doc) else {
+                panic!("{}:{}: read without the check, not with it", f.path, doc.first_line)
+            };
+            for c in &checked {
+                let value = crate::declcfg::PropertyValue::checked_text(c.text.clone(), c.first_line);
+                assert!(value.checked_unread() && value.built().is_none());
+                assert!(check(&value, &CSV_METADATA).is_ok(), "{}: {:?}", f.path, c.pos);
+            }
+            count += checked.len();
+            let whole = with_checked_values(with_nulls, checked);
+            assert_eq!(whole.as_ref(), Some(&tree), "{}:{}", f.path, doc.first_line);
+        }
+    }
+    assert!(count > 900, "{count} values checked");
+}
+/// A value the check is not sure of is read as a tree, and the document is the same.
+#[test]
+fn csv_metadata_the_check_is_not_sure_of_is_read_as_a_tree() {
+    let doc = |src: &'static str| Document::new(src, 1);
+    let fine = "properties:\n- type: olm.csv.metadata\n  value:\n    displayName: x\n    installModes:\n    - type: OwnNamespace\n      supported: true\n    - {}\n    keywords: []\n";
+    let (_, checked) = parse_fast_checking(&doc(fine)).unwrap();
+    assert_eq!(checked.len(), 1);
+    for src in [
+        // A number where the struct has a string, a string where it has a bool.
+        "properties:\n- type: olm.csv.metadata\n  value:\n    displayName: 1\n",
+        "properties:\n- type: olm.csv.metadata\n  value:\n    installModes:\n    - supported: 'yes'\n",
+        // Two keys that fold to one field; a mapping where the struct has a slice.
+        "properties:\n- type: olm.csv.metadata\n  value:\n    keywords: [ ]\n    Keywords: []\n",
+        "properties:\n- type: olm.csv.metadata\n  value:\n    keywords:\n      a: b\n",
+    ] {
+        let (node, checked) = parse_fast_checking(&doc(src)).unwrap();
+        assert!(checked.is_empty(), "{src}");
+        assert_eq!(node, parse_fast(&doc(src)).unwrap().unwrap(), "{src}");
+    }
 }

@@ -1,0 +1,123 @@
+//! A property's value: its tree, or, for a value the YAML reader checked against its property
+//! type's Go struct without building a tree (the `olm.csv.metadata` values that are most of a
+//! catalog's bytes, which validation only needs checked), its text, read into the same tree,
+//! with the same positions, the first time the tree is asked for.
+
+use std::ops::Deref;
+use std::sync::OnceLock;
+
+use super::value::{Node, Pos, Value};
+use super::yaml;
+
+/// A property's value; it dereferences to its tree ([`Node`]).
+pub struct PropertyValue(Repr);
+
+enum Repr {
+    Tree(Node),
+    Text(Box<Text>),
+}
+
+/// The lines of a `value:` key and its block, as they are in the file.
+struct Text {
+    text: Box<str>,
+    /// The file line of the `value:` line.
+    first_line: u32,
+    tree: OnceLock<Node>,
+}
+
+impl PropertyValue {
+    /// A value known by its text: the `value:` line and the lines of its block, starting at file
+    /// line `first_line`, whose tree decodes into its property type's Go struct.
+    pub(crate) fn checked_text(text: Box<str>, first_line: u32) -> PropertyValue {
+        PropertyValue(Repr::Text(Box::new(Text { text, first_line, tree: OnceLock::new() })))
+    }
+
+    /// The tree, when it is built (always, but for a value checked from its text and not asked
+    /// for since).
+    pub fn built(&self) -> Option<&Node> {
+        match &self.0 {
+            Repr::Tree(node) => Some(node),
+            Repr::Text(t) => t.tree.get(),
+        }
+    }
+
+    /// Whether the reader found that the value decodes into its property type's Go struct
+    /// without building its tree.
+    pub fn checked_unread(&self) -> bool {
+        matches!(self.0, Repr::Text(_))
+    }
+}
+
+impl Text {
+    /// The tree of the block: the value of the one key of the text read as a YAML document.
+    fn read(&self) -> Node {
+        let doc = yaml::Document::new(&self.text, self.first_line);
+        let value = match yaml::parse(&doc) {
+            Ok(Some(Node { value: Value::Object(members), .. })) => members.into_vec().pop().map(|m| m.value),
+            _ => None,
+        };
+        // The reader scanned this text as the value of a `value:` key: it reads back as one.
+        value.unwrap_or_else(|| Node::new(Pos::new(self.first_line, 1), Value::Null))
+    }
+}
+
+impl Deref for PropertyValue {
+    type Target = Node;
+
+    fn deref(&self) -> &Node {
+        match &self.0 {
+            Repr::Tree(node) => node,
+            Repr::Text(t) => t.tree.get_or_init(|| t.read()),
+        }
+    }
+}
+
+impl From<Node> for PropertyValue {
+    fn from(node: Node) -> PropertyValue {
+        PropertyValue(Repr::Tree(node))
+    }
+}
+
+impl Clone for PropertyValue {
+    fn clone(&self) -> PropertyValue {
+        PropertyValue(match &self.0 {
+            Repr::Tree(node) => Repr::Tree(node.clone()),
+            Repr::Text(t) => {
+                Repr::Text(Box::new(Text { text: t.text.clone(), first_line: t.first_line, tree: t.tree.clone() }))
+            }
+        })
+    }
+}
+
+/// Values are equal when their trees are.
+impl PartialEq for PropertyValue {
+    fn eq(&self, other: &PropertyValue) -> bool {
+        **self == **other
+    }
+}
+
+impl std::fmt::Debug for PropertyValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A value known by its text reads into the tree its lines hold, at their file positions.
+    #[test]
+    fn a_text_value_reads_into_its_tree_at_its_lines() {
+        let v = PropertyValue::checked_text("  value:\n    displayName: x\n    keywords:\n    - a\n".into(), 7);
+        assert!(v.checked_unread() && v.built().is_none());
+        assert_eq!(v.get("displayName").and_then(Node::as_str), Some("x"));
+        assert_eq!(v.pos, Pos::new(8, 5));
+        // A sequence at its key's indentation is placed at its first entry's content (saphyr).
+        assert_eq!(v.get("keywords").unwrap().pos, Pos::new(10, 7));
+        assert!(v.built().is_some());
+        let tree = PropertyValue::from((*v).clone());
+        assert_eq!(tree, v);
+        assert!(!tree.checked_unread());
+    }
+}

@@ -1,0 +1,255 @@
+//! The fast path's syntax read without building a tree, checking on the way that the value
+//! decodes into a Go type ([`go_type`](crate::declcfg::go_type)), as `go_type::check` of its tree
+//! would find: for the `olm.csv.metadata` values that are most of a catalog's bytes, which
+//! validation only needs checked.
+//!
+//! The scan reads exactly what [`Fast`]'s tree reader reads, with the same functions for
+//! scalars, keys and lines, and gives up (`Bail`) wherever that reader would, and wherever it is
+//! not sure that the value decodes (a type mismatch, two keys that may fold to one field): the
+//! caller then reads the value's tree as before, and `go_type` words the error.
+
+use super::lines::LINE;
+use super::{key_string, plain_start, Bail, Ctx, Fast, Key, Stop, MAX_FAST_DEPTH, MAX_KEY_BYTES, R};
+use crate::declcfg::go_type::{items_of, scalar_fits, GoType, ObjectScan, ScalarKind};
+use crate::declcfg::value::Value;
+use std::borrow::Cow;
+
+/// What a scalar's value is, for the type check.
+fn kind_of(value: &Value) -> ScalarKind {
+    match value {
+        Value::Null => ScalarKind::Null,
+        Value::Bool(_) => ScalarKind::Bool,
+        Value::Number(n) => ScalarKind::Number { whole: n.fract() == 0.0 },
+        Value::String(_) => ScalarKind::String,
+        Value::Array(_) => ScalarKind::EmptyArray,
+        Value::Object(_) => ScalarKind::EmptyObject,
+    }
+}
+
+/// Go on only when a scalar of `kind` decodes into `ty`.
+fn fits(kind: ScalarKind, ty: &'static GoType) -> R<()> {
+    if scalar_fits(kind, ty) {
+        Ok(())
+    } else {
+        Err(Bail)
+    }
+}
+
+impl<'a> Fast<'a> {
+    /// [`Fast::value_after_colon`]'s reading, checked against `ty` instead of built.
+    pub(super) fn scan_value_after_colon(
+        &mut self,
+        colon: usize,
+        c: usize,
+        depth: usize,
+        ty: &'static GoType,
+    ) -> R<()> {
+        let mut k = colon + 1;
+        while self.at(k) == b' ' {
+            k += 1;
+        }
+        match self.at(k) {
+            b'\n' | b'#' => {
+                self.finish_line(colon + 1)?;
+                match self.skip_blank_lines()? {
+                    Some(ind) if ind > c => self.scan_node(self.ls + ind, c as isize, Ctx::NextLine, depth + 1, ty),
+                    Some(ind) if ind == c && self.at(self.ls + c) == b'-' => match self.at(self.ls + c + 1) {
+                        b' ' => self.scan_sequence(c, true, depth + 1, ty),
+                        b'\n' | b'\t' | b'\r' => Err(Bail),
+                        _ => Ok(()),
+                    },
+                    // An empty value is null, which every type takes.
+                    _ => Ok(()),
+                }
+            }
+            _ => self.scan_node(k, c as isize, Ctx::SameLine, depth + 1, ty),
+        }
+    }
+
+    /// [`Fast::node`]'s reading, checked against `ty`.
+    fn scan_node(&mut self, j: usize, n: isize, ctx: Ctx, depth: usize, ty: &'static GoType) -> R<()> {
+        if depth > MAX_FAST_DEPTH {
+            return Err(Bail);
+        }
+        let c = self.at(j);
+        let next = self.at(j + 1);
+        match c {
+            b'-' if next == b' ' => {
+                if ctx == Ctx::SameLine {
+                    return Err(Bail);
+                }
+                self.scan_sequence(j - self.ls, false, depth, ty)
+            }
+            b'[' | b'{' => fits(kind_of(&self.flow_empty(j)?.value), ty),
+            b'|' | b'>' => match ctx {
+                Ctx::Item | Ctx::SameLine => {
+                    fits(ScalarKind::String, ty)?;
+                    self.scan_block_scalar(j, n)
+                }
+                _ => Err(Bail),
+            },
+            b'\'' | b'"' => {
+                let pos = self.pos_at(j);
+                let line = self.line;
+                let (text, after) = self.quoted(j, true)?;
+                if self.line == line {
+                    let mut k = after;
+                    while self.at(k) == b' ' {
+                        k += 1;
+                    }
+                    if self.at(k) == b':' && matches!(self.at(k + 1), b' ' | b'\n') {
+                        if ctx == Ctx::SameLine || k - j > MAX_KEY_BYTES {
+                            return Err(Bail);
+                        }
+                        let key = Key { text, plain: false, pos, colon: k };
+                        return self.scan_mapping(j - self.ls, key, depth, ty);
+                    }
+                }
+                if ctx == Ctx::Root {
+                    return Err(Bail);
+                }
+                self.finish_line(after)?;
+                fits(ScalarKind::String, ty)
+            }
+            _ => {
+                if !plain_start(c, next) {
+                    return Err(Bail);
+                }
+                let (end, stop) = self.plain_line(j)?;
+                match stop {
+                    Stop::Colon(colon) => {
+                        if ctx == Ctx::SameLine || colon - j > MAX_KEY_BYTES {
+                            return Err(Bail);
+                        }
+                        let key =
+                            Key { text: Cow::Borrowed(self.text(j, end)?), plain: true, pos: self.pos_at(j), colon };
+                        self.scan_mapping(j - self.ls, key, depth, ty)
+                    }
+                    _ if ctx == Ctx::Root => Err(Bail),
+                    // Most values: one line of plain text that is a string.
+                    Stop::Newline(nl)
+                        if super::scalar::plain_is_string(self.text(j, end)?) && self.plain_ends(nl, n) =>
+                    {
+                        self.newline(nl);
+                        fits(ScalarKind::String, ty)
+                    }
+                    _ => {
+                        let node = self.plain_scalar(j, end, stop, n)?;
+                        fits(kind_of(&node.value), ty)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether a plain scalar's first line, ending at the line break `nl`, is all of it: the
+    /// next line that is not blank is indented no more than `n` (or there is none). A blank line
+    /// may be part of a scalar, so one before the next text leaves the answer to `plain_scalar`.
+    fn plain_ends(&self, nl: usize, n: isize) -> bool {
+        let k = nl + 1;
+        let sp = self.spaces(k, usize::MAX);
+        match self.b.get(k + sp) {
+            None => true,
+            // A tab there makes `plain_scalar` give up: let it.
+            Some(b'\n' | b'\t') => false,
+            Some(_) => (sp as isize) <= n,
+        }
+    }
+
+    /// [`Fast::mapping`]'s reading, each member's value checked against the type the object
+    /// `ty` gives it.
+    fn scan_mapping(&mut self, col: usize, first: Key<'a>, depth: usize, ty: &'static GoType) -> R<()> {
+        if depth > MAX_FAST_DEPTH {
+            return Err(Bail);
+        }
+        let mut object = ObjectScan::of(ty).ok_or(Bail)?;
+        let mut key = first;
+        loop {
+            let name = key_string(&key)?;
+            let value_ty = object.value_of(&name).ok_or(Bail)?;
+            self.scan_value_after_colon(key.colon, col, depth, value_ty)?;
+            match self.skip_blank_lines()? {
+                Some(ind) if ind == col => {
+                    let j = self.ls + ind;
+                    key = self.key_at(j)?;
+                }
+                Some(ind) if ind < col => break,
+                None => break,
+                Some(_) => return Err(Bail),
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Fast::sequence`]'s reading, each entry checked against the type of the slice `ty`'s
+    /// items.
+    fn scan_sequence(&mut self, c: usize, indentless: bool, depth: usize, ty: &'static GoType) -> R<()> {
+        if depth > MAX_FAST_DEPTH {
+            return Err(Bail);
+        }
+        let item = items_of(ty).ok_or(Bail)?;
+        loop {
+            let dash = self.ls + c;
+            if self.at(dash) != b'-' || self.at(dash + 1) != b' ' {
+                return Err(Bail);
+            }
+            let mut j = dash + 1;
+            while self.at(j) == b' ' {
+                j += 1;
+            }
+            if matches!(self.at(j), b'\n' | b'#' | b'\t' | b'\r') || j >= self.b.len() {
+                return Err(Bail);
+            }
+            self.scan_node(j, c as isize, Ctx::Item, depth + 1, item)?;
+            match self.skip_blank_lines()? {
+                Some(ind) if ind == c => {
+                    let d = self.ls + c;
+                    if self.at(d) == b'-' && self.at(d + 1) == b' ' {
+                        continue;
+                    }
+                    if self.at(d) == b'-' && matches!(self.at(d + 1), b'\n' | b'\t' | b'\r') {
+                        return Err(Bail);
+                    }
+                    if indentless {
+                        break;
+                    }
+                    return Err(Bail);
+                }
+                Some(ind) if ind < c => break,
+                None => break,
+                Some(_) => return Err(Bail),
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Fast::block_scalar`]'s reading of the lines, without gathering the text (a block scalar
+    /// is a string whatever its text).
+    fn scan_block_scalar(&mut self, j: usize, n: isize) -> R<()> {
+        if n < 0 {
+            return Err(Bail);
+        }
+        let n = n as usize;
+        let (_, increment) = self.block_header(j + 1)?;
+        let indent = if increment > 0 { n + increment } else { self.block_auto_indent(n)? };
+        let b = self.b;
+        let mut breaks = 0;
+        let mut k = self.block_indent(indent, &mut breaks)?;
+        if k >= b.len() || k - self.ls != indent {
+            return Err(Bail);
+        }
+        loop {
+            let nl = self.scan::<LINE>(k)?;
+            if nl >= b.len() || b[nl] != b'\n' {
+                return Err(Bail);
+            }
+            self.newline(nl);
+            k = self.block_indent(indent, &mut breaks)?;
+            if k >= b.len() || k - self.ls != indent {
+                break;
+            }
+        }
+        self.i = if k >= b.len() { b.len() } else { self.ls };
+        Ok(())
+    }
+}
