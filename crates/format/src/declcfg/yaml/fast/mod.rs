@@ -337,7 +337,8 @@ impl<'a> Fast<'a> {
             let name = key_string(&key)?;
             let key_pos = key.pos;
             // A property's `value` after its `type: olm.csv.metadata`.
-            let csv_metadata = self.checked.is_some()
+            let csv_metadata = crate::FAST_PATHS
+                && self.checked.is_some()
                 && name == "value"
                 && self.members.len() > start
                 && self.members.last().is_some_and(|m| m.key == "type" && m.value.as_str() == Some(TYPE_CSV_METADATA));
