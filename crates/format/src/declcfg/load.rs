@@ -52,6 +52,23 @@ pub struct Loaded {
 /// Load a catalog tree given as in-memory files: apply `.indexignore`, read the remaining files in
 /// the order opm walks them, and merge their blobs.
 pub fn load_files(files: &[FileInput]) -> Loaded {
+    load_files_with(files, Values::Checked)
+}
+
+/// How the loader reads property values.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Values {
+    /// `olm.csv.metadata` values checked as they are read, their trees built when first asked
+    /// for ([`PropertyValue`](super::PropertyValue)): for validation, which only checks them.
+    #[default]
+    Checked,
+    /// Every value's tree built as it is read: for tools that read or write every value
+    /// (render, templates), which would otherwise read those values twice.
+    Trees,
+}
+
+/// [`load_files`], reading property values as `values` says.
+pub fn load_files_with(files: &[FileInput], values: Values) -> Loaded {
     let ignore = IndexIgnore::new(
         files
             .iter()
@@ -60,8 +77,8 @@ pub fn load_files(files: &[FileInput]) -> Loaded {
     );
     let by_path: BTreeMap<&str, &FileInput> = crate::sort::btree_map(files.iter().map(|f| (f.path.as_str(), f)));
     let order: Vec<String> = by_path.keys().filter(|p| !ignore.is_ignored(p)).map(|p| p.to_string()).collect();
-    load_in_order(order, |p| Ok(parse_file(p, by_path.get(p).map(|f| f.content.as_slice()).unwrap_or(&[]))))
-        .unwrap_or_else(|e: std::convert::Infallible| match e {})
+    let parse = |p: &str| parse_file_with(p, by_path.get(p).map(|f| f.content.as_slice()).unwrap_or(&[]), values);
+    load_in_order(order, |p| Ok(parse(p))).unwrap_or_else(|e: std::convert::Infallible| match e {})
 }
 
 /// Load the files at `paths` (already filtered by `.indexignore`) in opm's walk order: each one
@@ -205,11 +222,16 @@ fn manifest_tree(base64: &str) -> Option<Node> {
 /// a JSON stream, anything else YAML documents; a JSON stream that fails after at most one
 /// object is read again as YAML from the end of that object, as Kubernetes' decoder does.
 pub fn parse_file(path: &str, bytes: &[u8]) -> (Vec<Blob>, Vec<Diagnostic>) {
+    parse_file_with(path, bytes, Values::Checked)
+}
+
+/// [`parse_file`], reading property values as `values` says.
+pub fn parse_file_with(path: &str, bytes: &[u8], values: Values) -> (Vec<Blob>, Vec<Diagnostic>) {
     let file: Arc<str> = Arc::from(path);
     let text = text_of(bytes);
     // go-yaml refuses invalid UTF-8 (encoding/json replaces it): YAML documents holding some fail.
     let invalid = if matches!(text, Cow::Owned(_)) { yaml::utf8::invalid_utf8(bytes) } else { Vec::new() };
-    let mut out = FileBlobs { file, blobs: Vec::new(), diags: Vec::new() };
+    let mut out = FileBlobs { file, blobs: Vec::new(), diags: Vec::new(), values };
     let head = &bytes[..bytes.len().min(4096)];
     let is_json = head.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
     if is_json {
@@ -321,7 +343,7 @@ pub fn parse_file_documents(
     }
     let file: Arc<str> = Arc::from(path);
     let one = |&i: &usize| {
-        let mut part = FileBlobs { file: file.clone(), blobs: Vec::new(), diags: Vec::new() };
+        let mut part = FileBlobs { file: file.clone(), blobs: Vec::new(), diags: Vec::new(), values: Values::Checked };
         part.yaml_document(&docs[i]);
         part
     };
@@ -343,7 +365,7 @@ pub fn parse_file_documents(
 /// opm's `declcfg.LoadSlice` does for the entries of a catalog template; every problem is located
 /// in `file` at the node's own positions. `None` when the value is not a usable blob.
 pub fn decode_value(file: &str, node: Node) -> (Option<Blob>, Vec<Diagnostic>) {
-    let mut out = FileBlobs { file: Arc::from(file), blobs: Vec::new(), diags: Vec::new() };
+    let mut out = FileBlobs { file: Arc::from(file), blobs: Vec::new(), diags: Vec::new(), values: Values::Trees };
     out.blob(node, true);
     (out.blobs.pop(), out.diags)
 }
@@ -352,6 +374,7 @@ struct FileBlobs {
     file: Arc<str>,
     blobs: Vec<Blob>,
     diags: Vec<Diagnostic>,
+    values: Values,
 }
 
 impl FileBlobs {
@@ -374,7 +397,8 @@ impl FileBlobs {
             Err(e) => return self.yaml_error(e),
         };
         let one = |doc: &yaml::Document<'_>| {
-            let mut part = FileBlobs { file: self.file.clone(), blobs: Vec::new(), diags: Vec::new() };
+            let mut part =
+                FileBlobs { file: self.file.clone(), blobs: Vec::new(), diags: Vec::new(), values: self.values };
             match yaml::utf8::check(text, doc, invalid_utf8) {
                 Ok(()) => part.yaml_document(doc),
                 Err(e) => part.yaml_error(e),
@@ -397,7 +421,10 @@ impl FileBlobs {
     fn yaml_document(&mut self, doc: &yaml::Document<'_>) {
         // The fast path reads the block YAML real catalogs use; anything else goes to the full
         // parser. Bundles' `olm.csv.metadata` values are checked, not built.
-        let (parsed, checked) = yaml::parse_checking(doc);
+        let (parsed, checked) = match self.values {
+            Values::Checked => yaml::parse_checking(doc),
+            Values::Trees => (yaml::parse(doc), Vec::new()),
+        };
         let mut checked = Checked(checked);
         let before = (self.blobs.len(), self.diags.len());
         match parsed {
@@ -795,6 +822,12 @@ mod tests {
         let value = l.config.bundles[0].properties[0].value.as_ref().unwrap();
         assert!(!value.checked_unread());
         assert_eq!(value.get("displayName").and_then(Node::as_str), Some("z"));
+        // Tools that read every value read them as trees at once.
+        let trees = load_files_with(
+            &[FileInput::new("c.yaml", twice.replace("  value:\n    displayName: z\n", ""))],
+            Values::Trees,
+        );
+        assert!(!trees.config.bundles[0].properties[0].value.as_ref().unwrap().checked_unread());
         let other = load(&[("c.yaml", &format!("schema: x.custom\nproperties:\n{csv}"))]);
         let value = &other.config.others[0].blob.get("properties").unwrap().as_array().unwrap()[0];
         assert_eq!(value.get("value").and_then(|v| v.get("displayName")).and_then(Node::as_str), Some("a"));

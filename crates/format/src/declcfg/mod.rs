@@ -26,7 +26,7 @@ use std::sync::Arc;
 pub use documents::{read_documents, Document};
 #[doc(hidden)]
 pub use load::parse_file;
-pub use load::{load_files, FileInput, Loaded};
+pub use load::{load_files, load_files_with, FileInput, Loaded, Values};
 pub use property_value::PropertyValue;
 pub use spans::{spans, Quoting, Span, SpanError, SpanFile, SpanKind, SpanMember};
 pub use value::{Member, Node, Pos, Str, Value};

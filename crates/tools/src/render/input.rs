@@ -6,7 +6,7 @@
 //!   package manifests → whole packages ([`legacy`](super::legacy));
 //! - anything else: a **File-Based Catalog**, passed through (and migrated when asked).
 
-use crate::declcfg::{load_files, FileInput};
+use crate::declcfg::{load_files_with, FileInput, Values};
 use crate::render::bundle::{migrate_to_csv_metadata, render_bundle_dir, BundleOptions};
 use crate::render::{legacy, Rendered};
 
@@ -46,7 +46,8 @@ pub fn render_input(files: &[FileInput], options: &BundleOptions) -> (InputKind,
         }
         InputKind::Tree => legacy::render_tree(files, options),
         InputKind::Catalog => {
-            let loaded = load_files(files);
+            // Rendered blobs are written out whole: every value is read.
+            let loaded = load_files_with(files, Values::Trees);
             let mut out = Rendered { config: loaded.config, diagnostics: loaded.diagnostics };
             if options.migrate_csv_metadata {
                 out.diagnostics.extend(migrate_to_csv_metadata(&mut out.config));
