@@ -200,10 +200,6 @@ pub struct CheckedValue {
 /// [`parse`], with the `olm.csv.metadata` values of properties checked against their Go struct
 /// without building their trees, where the fast path reads the document ([`CheckedValue`]).
 pub fn parse_checking(doc: &Document<'_>) -> (Result<Option<Node>, YamlError>, Vec<CheckedValue>) {
-    // The browsers' modules, built for size ([`FAST_PATHS`](crate::FAST_PATHS)), read the trees.
-    if !crate::FAST_PATHS {
-        return (parse(doc), Vec::new());
-    }
     match fast::parse_fast_checking(doc) {
         Some((node, checked)) => (Ok(node), checked),
         None => (events::parse_document(doc), Vec::new()),

@@ -124,6 +124,16 @@ enum Stop {
     Colon(usize),
 }
 
+/// Where a mapping value starts ([`Fast::value_start`]).
+enum ValueAt {
+    /// A node at this offset, in this context.
+    Node(usize, Ctx),
+    /// A sequence written at its key's indentation, on the next line.
+    IndentlessSequence,
+    /// Nothing: the value is null, placed at the key's `:` (this position).
+    Empty(Pos),
+}
+
 /// A mapping key, read up to its `:`.
 struct Key<'a> {
     text: Cow<'a, str>,
@@ -336,7 +346,8 @@ impl<'a> Fast<'a> {
         loop {
             let name = key_string(&key)?;
             let key_pos = key.pos;
-            // A property's `value` after its `type: olm.csv.metadata`.
+            // A property's `value` after its `type: olm.csv.metadata` (not in the browsers'
+            // modules, built for size: there the tree is read).
             let csv_metadata = crate::FAST_PATHS
                 && self.checked.is_some()
                 && name == "value"
@@ -347,14 +358,9 @@ impl<'a> Fast<'a> {
                 _ => self.value_after_colon(key.colon, col, depth)?,
             };
             self.members.push(Member { key: name, key_pos, value });
-            match self.skip_blank_lines()? {
-                Some(ind) if ind == col => {
-                    let j = self.ls + ind;
-                    key = self.key_at(j)?;
-                }
-                Some(ind) if ind < col => break,
+            match self.next_key(col)? {
+                Some(next) => key = next,
                 None => break,
-                Some(_) => return Err(Bail),
             }
         }
         // Duplicate keys: the last wins, in the first one's place, as the slow path does.
@@ -385,27 +391,86 @@ impl<'a> Fast<'a> {
 
     /// The value of a mapping at column `c` whose key's `:` is at `colon`.
     fn value_after_colon(&mut self, colon: usize, c: usize, depth: usize) -> R<Node> {
+        match self.value_start(colon, c)? {
+            ValueAt::Node(j, ctx) => self.node(j, c as isize, ctx, depth + 1),
+            ValueAt::IndentlessSequence => self.sequence(c, true, depth + 1),
+            ValueAt::Empty(null_pos) => Ok(Node::new(null_pos, scalar("", true)?)),
+        }
+    }
+
+    /// Where the value of a mapping at column `c` whose key's `:` is at `colon` starts; the
+    /// cursor is moved to its line when it is on the lines after the key.
+    #[inline(always)]
+    fn value_start(&mut self, colon: usize, c: usize) -> R<ValueAt> {
         let mut k = colon + 1;
         while self.at(k) == b' ' {
             k += 1;
         }
-        match self.at(k) {
-            b'\n' | b'#' => {
-                let null_pos = self.pos_at(colon);
-                self.finish_line(colon + 1)?;
-                match self.skip_blank_lines()? {
-                    Some(ind) if ind > c => self.node(self.ls + ind, c as isize, Ctx::NextLine, depth + 1),
-                    Some(ind) if ind == c && self.at(self.ls + c) == b'-' => match self.at(self.ls + c + 1) {
-                        b' ' => self.sequence(c, true, depth + 1),
-                        // `-` alone (an empty entry, or one on the next lines): not in the subset.
-                        b'\n' | b'\t' | b'\r' => Err(Bail),
-                        // A key like `-x: 1`: the mapping goes on, this value is empty.
-                        _ => Ok(Node::new(null_pos, scalar("", true)?)),
-                    },
-                    _ => Ok(Node::new(null_pos, scalar("", true)?)),
+        if !matches!(self.at(k), b'\n' | b'#') {
+            return Ok(ValueAt::Node(k, Ctx::SameLine));
+        }
+        let null_pos = self.pos_at(colon);
+        self.finish_line(colon + 1)?;
+        Ok(match self.skip_blank_lines()? {
+            Some(ind) if ind > c => ValueAt::Node(self.ls + ind, Ctx::NextLine),
+            Some(ind) if ind == c && self.at(self.ls + c) == b'-' => match self.at(self.ls + c + 1) {
+                b' ' => ValueAt::IndentlessSequence,
+                // `-` alone (an empty entry, or one on the next lines): not in the subset.
+                b'\n' | b'\t' | b'\r' => return Err(Bail),
+                // A key like `-x: 1`: the mapping goes on, this value is empty.
+                _ => ValueAt::Empty(null_pos),
+            },
+            _ => ValueAt::Empty(null_pos),
+        })
+    }
+
+    /// After a mapping member, from a line start: the mapping's next key (at column `col`), or
+    /// `None` where the mapping ends.
+    #[inline(always)]
+    fn next_key(&mut self, col: usize) -> R<Option<Key<'a>>> {
+        match self.skip_blank_lines()? {
+            Some(ind) if ind == col => self.key_at(self.ls + ind).map(Some),
+            Some(ind) if ind < col => Ok(None),
+            None => Ok(None),
+            Some(_) => Err(Bail),
+        }
+    }
+
+    /// The content of a sequence entry whose `-` is at column `c` of the current line.
+    #[inline(always)]
+    fn entry_start(&self, c: usize) -> R<usize> {
+        let dash = self.ls + c;
+        if self.at(dash) != b'-' || self.at(dash + 1) != b' ' {
+            return Err(Bail);
+        }
+        let mut j = dash + 1;
+        while self.at(j) == b' ' {
+            j += 1;
+        }
+        // Entries that are empty or start on the next line are not in the subset.
+        if matches!(self.at(j), b'\n' | b'#' | b'\t' | b'\r') || j >= self.b.len() {
+            return Err(Bail);
+        }
+        Ok(j)
+    }
+
+    /// After a sequence entry, from a line start: whether another entry (its `-` at column `c`)
+    /// follows; `indentless`: the sequence is written at its key's indentation.
+    #[inline(always)]
+    fn next_entry(&mut self, c: usize, indentless: bool) -> R<bool> {
+        match self.skip_blank_lines()? {
+            Some(ind) if ind == c => {
+                let d = self.ls + c;
+                match (self.at(d), self.at(d + 1)) {
+                    (b'-', b' ') => Ok(true),
+                    (b'-', b'\n' | b'\t' | b'\r') => Err(Bail),
+                    _ if indentless => Ok(false),
+                    _ => Err(Bail),
                 }
             }
-            _ => self.node(k, c as isize, Ctx::SameLine, depth + 1),
+            Some(ind) if ind < c => Ok(false),
+            None => Ok(false),
+            Some(_) => Err(Bail),
         }
     }
 
@@ -419,40 +484,14 @@ impl<'a> Fast<'a> {
         let start = self.items.len();
         let mut pos = None;
         loop {
-            let dash = self.ls + c;
-            if self.at(dash) != b'-' || self.at(dash + 1) != b' ' {
-                return Err(Bail);
-            }
-            let mut j = dash + 1;
-            while self.at(j) == b' ' {
-                j += 1;
-            }
-            // Entries that are empty or start on the next line are not in the subset.
-            if matches!(self.at(j), b'\n' | b'#' | b'\t' | b'\r') || j >= self.b.len() {
-                return Err(Bail);
-            }
+            let j = self.entry_start(c)?;
             if pos.is_none() {
-                pos = Some(self.pos_at(if indentless { j } else { dash }));
+                pos = Some(self.pos_at(if indentless { j } else { self.ls + c }));
             }
             let item = self.node(j, c as isize, Ctx::Item, depth + 1)?;
             self.items.push(item);
-            match self.skip_blank_lines()? {
-                Some(ind) if ind == c => {
-                    let d = self.ls + c;
-                    if self.at(d) == b'-' && self.at(d + 1) == b' ' {
-                        continue;
-                    }
-                    if self.at(d) == b'-' && matches!(self.at(d + 1), b'\n' | b'\t' | b'\r') {
-                        return Err(Bail);
-                    }
-                    if indentless {
-                        break;
-                    }
-                    return Err(Bail);
-                }
-                Some(ind) if ind < c => break,
-                None => break,
-                Some(_) => return Err(Bail),
+            if !self.next_entry(c, indentless)? {
+                break;
             }
         }
         let pos = pos.ok_or(Bail)?;

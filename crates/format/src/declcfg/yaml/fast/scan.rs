@@ -9,7 +9,7 @@
 //! caller then reads the value's tree as before, and `go_type` words the error.
 
 use super::lines::LINE;
-use super::{key_string, plain_start, Bail, Ctx, Fast, Key, Stop, MAX_FAST_DEPTH, MAX_KEY_BYTES, R};
+use super::{key_string, plain_start, Bail, Ctx, Fast, Key, Stop, ValueAt, MAX_FAST_DEPTH, MAX_KEY_BYTES, R};
 use crate::declcfg::go_type::{items_of, scalar_fits, GoType, ObjectScan, ScalarKind};
 use crate::declcfg::value::Value;
 use std::borrow::Cow;
@@ -44,25 +44,11 @@ impl<'a> Fast<'a> {
         depth: usize,
         ty: &'static GoType,
     ) -> R<()> {
-        let mut k = colon + 1;
-        while self.at(k) == b' ' {
-            k += 1;
-        }
-        match self.at(k) {
-            b'\n' | b'#' => {
-                self.finish_line(colon + 1)?;
-                match self.skip_blank_lines()? {
-                    Some(ind) if ind > c => self.scan_node(self.ls + ind, c as isize, Ctx::NextLine, depth + 1, ty),
-                    Some(ind) if ind == c && self.at(self.ls + c) == b'-' => match self.at(self.ls + c + 1) {
-                        b' ' => self.scan_sequence(c, true, depth + 1, ty),
-                        b'\n' | b'\t' | b'\r' => Err(Bail),
-                        _ => Ok(()),
-                    },
-                    // An empty value is null, which every type takes.
-                    _ => Ok(()),
-                }
-            }
-            _ => self.scan_node(k, c as isize, Ctx::SameLine, depth + 1, ty),
+        match self.value_start(colon, c)? {
+            ValueAt::Node(j, ctx) => self.scan_node(j, c as isize, ctx, depth + 1, ty),
+            ValueAt::IndentlessSequence => self.scan_sequence(c, true, depth + 1, ty),
+            // An empty value is null, which every type takes.
+            ValueAt::Empty(_) => Ok(()),
         }
     }
 
@@ -168,14 +154,9 @@ impl<'a> Fast<'a> {
             let name = key_string(&key)?;
             let value_ty = object.value_of(&name).ok_or(Bail)?;
             self.scan_value_after_colon(key.colon, col, depth, value_ty)?;
-            match self.skip_blank_lines()? {
-                Some(ind) if ind == col => {
-                    let j = self.ls + ind;
-                    key = self.key_at(j)?;
-                }
-                Some(ind) if ind < col => break,
+            match self.next_key(col)? {
+                Some(next) => key = next,
                 None => break,
-                Some(_) => return Err(Bail),
             }
         }
         Ok(())
@@ -189,38 +170,12 @@ impl<'a> Fast<'a> {
         }
         let item = items_of(ty).ok_or(Bail)?;
         loop {
-            let dash = self.ls + c;
-            if self.at(dash) != b'-' || self.at(dash + 1) != b' ' {
-                return Err(Bail);
-            }
-            let mut j = dash + 1;
-            while self.at(j) == b' ' {
-                j += 1;
-            }
-            if matches!(self.at(j), b'\n' | b'#' | b'\t' | b'\r') || j >= self.b.len() {
-                return Err(Bail);
-            }
+            let j = self.entry_start(c)?;
             self.scan_node(j, c as isize, Ctx::Item, depth + 1, item)?;
-            match self.skip_blank_lines()? {
-                Some(ind) if ind == c => {
-                    let d = self.ls + c;
-                    if self.at(d) == b'-' && self.at(d + 1) == b' ' {
-                        continue;
-                    }
-                    if self.at(d) == b'-' && matches!(self.at(d + 1), b'\n' | b'\t' | b'\r') {
-                        return Err(Bail);
-                    }
-                    if indentless {
-                        break;
-                    }
-                    return Err(Bail);
-                }
-                Some(ind) if ind < c => break,
-                None => break,
-                Some(_) => return Err(Bail),
+            if !self.next_entry(c, indentless)? {
+                return Ok(());
             }
         }
-        Ok(())
     }
 
     /// [`Fast::block_scalar`]'s reading of the lines, without gathering the text (a block scalar
