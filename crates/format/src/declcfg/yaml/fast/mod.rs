@@ -138,8 +138,18 @@ enum ValueAt {
 struct Key<'a> {
     text: Cow<'a, str>,
     plain: bool,
-    pos: Pos,
+    at: At,
     colon: usize,
+}
+
+/// Where a key starts: its byte, the first byte of its line and the line (of the document). Its
+/// position is worked out only when the tree is built ([`Fast::pos_of`]): a checked value's keys
+/// need none.
+#[derive(Clone, Copy)]
+struct At {
+    k: usize,
+    ls: usize,
+    line: u32,
 }
 
 /// Resolve an untagged scalar as the slow path does.
@@ -224,9 +234,19 @@ impl<'a> Fast<'a> {
 
     /// The position of byte `k` of the current line.
     fn pos_at(&self, k: usize) -> Pos {
-        let prefix = self.b.get(self.ls..k).unwrap_or(&[]);
+        self.pos_of(self.here(k))
+    }
+
+    /// Byte `k` of the current line, for its position later.
+    fn here(&self, k: usize) -> At {
+        At { k, ls: self.ls, line: self.line }
+    }
+
+    /// The position of `at`.
+    fn pos_of(&self, at: At) -> Pos {
+        let prefix = self.b.get(at.ls..at.k).unwrap_or(&[]);
         let col = if prefix.is_ascii() { prefix.len() } else { prefix.iter().filter(|&&c| (c & 0xc0) != 0x80).count() };
-        Pos::new(self.first_line + self.line, col as u32 + 1)
+        Pos::new(self.first_line + at.line, col as u32 + 1)
     }
 
     fn document(&mut self) -> R<Option<Node>> {
@@ -261,7 +281,7 @@ impl<'a> Fast<'a> {
                 _ => Err(Bail),
             },
             b'\'' | b'"' => {
-                let pos = self.pos_at(j);
+                let at = self.here(j);
                 let line = self.line;
                 let (text, after) = self.quoted(j, true)?;
                 if self.line == line {
@@ -273,7 +293,7 @@ impl<'a> Fast<'a> {
                         if ctx == Ctx::SameLine || k - j > MAX_KEY_BYTES {
                             return Err(Bail);
                         }
-                        let key = Key { text, plain: false, pos, colon: k };
+                        let key = Key { text, plain: false, at, colon: k };
                         return self.mapping(j - self.ls, key, depth);
                     }
                 }
@@ -281,7 +301,7 @@ impl<'a> Fast<'a> {
                     return Err(Bail);
                 }
                 self.finish_line(after)?;
-                Ok(Node::new(pos, scalar(&text, false)?))
+                Ok(Node::new(self.pos_of(at), scalar(&text, false)?))
             }
             _ => {
                 if !plain_start(c, next) {
@@ -293,8 +313,7 @@ impl<'a> Fast<'a> {
                         if ctx == Ctx::SameLine || colon - j > MAX_KEY_BYTES {
                             return Err(Bail);
                         }
-                        let key =
-                            Key { text: Cow::Borrowed(self.text(j, end)?), plain: true, pos: self.pos_at(j), colon };
+                        let key = Key { text: Cow::Borrowed(self.text(j, end)?), plain: true, at: self.here(j), colon };
                         self.mapping(j - self.ls, key, depth)
                     }
                     _ if ctx == Ctx::Root => Err(Bail),
@@ -309,7 +328,7 @@ impl<'a> Fast<'a> {
     fn key_at(&mut self, j: usize) -> R<Key<'a>> {
         let c = self.at(j);
         if c == b'\'' || c == b'"' {
-            let pos = self.pos_at(j);
+            let at = self.here(j);
             let line = self.line;
             let (text, after) = self.quoted(j, false)?;
             if self.line != line {
@@ -320,7 +339,7 @@ impl<'a> Fast<'a> {
                 k += 1;
             }
             if self.at(k) == b':' && matches!(self.at(k + 1), b' ' | b'\n') && k - j <= MAX_KEY_BYTES {
-                return Ok(Key { text, plain: false, pos, colon: k });
+                return Ok(Key { text, plain: false, at, colon: k });
             }
             return Err(Bail);
         }
@@ -329,7 +348,7 @@ impl<'a> Fast<'a> {
         }
         match self.plain_line(j)? {
             (end, Stop::Colon(colon)) if colon - j <= MAX_KEY_BYTES => {
-                Ok(Key { text: Cow::Borrowed(self.text(j, end)?), plain: true, pos: self.pos_at(j), colon })
+                Ok(Key { text: Cow::Borrowed(self.text(j, end)?), plain: true, at: self.here(j), colon })
             }
             _ => Err(Bail),
         }
@@ -340,12 +359,12 @@ impl<'a> Fast<'a> {
         if depth > MAX_FAST_DEPTH {
             return Err(Bail);
         }
-        let pos = first.pos;
+        let pos = self.pos_of(first.at);
         let start = self.members.len();
         let mut key = first;
         loop {
             let name = key_string(&key)?;
-            let key_pos = key.pos;
+            let key_pos = self.pos_of(key.at);
             // A property's `value` after its `type: olm.csv.metadata` (not in the browsers'
             // modules, built for size: there the tree is read).
             let csv_metadata = crate::FAST_PATHS

@@ -75,7 +75,7 @@ impl<'a> Fast<'a> {
                 _ => Err(Bail),
             },
             b'\'' | b'"' => {
-                let pos = self.pos_at(j);
+                let at = self.here(j);
                 let line = self.line;
                 let (text, after) = self.quoted(j, true)?;
                 if self.line == line {
@@ -87,7 +87,7 @@ impl<'a> Fast<'a> {
                         if ctx == Ctx::SameLine || k - j > MAX_KEY_BYTES {
                             return Err(Bail);
                         }
-                        let key = Key { text, plain: false, pos, colon: k };
+                        let key = Key { text, plain: false, at, colon: k };
                         return self.scan_mapping(j - self.ls, key, depth, ty);
                     }
                 }
@@ -107,8 +107,7 @@ impl<'a> Fast<'a> {
                         if ctx == Ctx::SameLine || colon - j > MAX_KEY_BYTES {
                             return Err(Bail);
                         }
-                        let key =
-                            Key { text: Cow::Borrowed(self.text(j, end)?), plain: true, pos: self.pos_at(j), colon };
+                        let key = Key { text: Cow::Borrowed(self.text(j, end)?), plain: true, at: self.here(j), colon };
                         self.scan_mapping(j - self.ls, key, depth, ty)
                     }
                     _ if ctx == Ctx::Root => Err(Bail),
