@@ -7,7 +7,6 @@ use std::sync::Arc;
 
 use super::property_types::TYPE_CSV_METADATA;
 use super::value::{field_indexes, Node, Pos, Str, Value};
-use super::yaml::CheckedValue;
 use super::PropertyValue;
 use super::{
     Bundle, Channel, ChannelEntry, Deprecation, DeprecationEntry, Icon, Package, Property, RelatedImage, Source,
@@ -308,15 +307,14 @@ pub fn channel(mut node: Node, file: &Arc<str>) -> R<Channel> {
 /// The values a reader checked without building their trees, each known by the position of the
 /// null it left in their place.
 #[derive(Default)]
-pub struct Checked(pub Vec<CheckedValue>);
+pub struct Checked(pub Vec<(Pos, PropertyValue)>);
 
 impl Checked {
     /// `node`, or the checked value it holds the place of.
     fn take(&mut self, node: Node) -> PropertyValue {
         if node.value == Value::Null {
-            if let Some(i) = self.0.iter().position(|c| c.pos == node.pos) {
-                let c = self.0.swap_remove(i);
-                return PropertyValue::checked_text(c.text, c.first_line);
+            if let Some(i) = self.0.iter().position(|(pos, _)| *pos == node.pos) {
+                return self.0.swap_remove(i).1;
             }
         }
         node.into()

@@ -16,7 +16,7 @@ use super::json::JsonReader;
 use super::value::{fold, Node, Pos, Value};
 use super::yaml::utf8::InvalidUtf8;
 use super::yaml::{self, YamlError};
-use super::{Blob, DeclarativeConfig, Meta, Source};
+use super::{Blob, DeclarativeConfig, Meta, PropertyValue, Source};
 use super::{SCHEMA_BUNDLE, SCHEMA_CHANNEL, SCHEMA_DEPRECATIONS, SCHEMA_PACKAGE};
 use crate::diagnostic::{sort_diagnostics, Code, Diagnostic, Location};
 use crate::gotext::quote as go_quote;
@@ -227,11 +227,35 @@ pub fn parse_file(path: &str, bytes: &[u8]) -> (Vec<Blob>, Vec<Diagnostic>) {
 
 /// [`parse_file`], reading property values as `values` says.
 pub fn parse_file_with(path: &str, bytes: &[u8], values: Values) -> (Vec<Blob>, Vec<Diagnostic>) {
-    let file: Arc<str> = Arc::from(path);
-    let text = text_of(bytes);
+    parse_text(FileBlobs::new(Arc::from(path), values), bytes, text_of(bytes))
+}
+
+/// A file's blobs and findings.
+type Parsed = (Vec<Blob>, Vec<Diagnostic>);
+
+/// [`parse_file_with`] on bytes handed over: the values checked without their trees keep their
+/// text as spans of these bytes, shared rather than copied. The bytes come back when no value
+/// kept them.
+pub(crate) fn parse_file_owned(path: &str, mut bytes: Vec<u8>, values: Values) -> (Parsed, Option<Vec<u8>>) {
+    // Kept, the bytes keep their buffer: not one much larger than the file (a reused buffer).
+    if bytes.capacity() - bytes.len() > bytes.len() / 8 {
+        bytes.shrink_to_fit();
+    }
+    let shared = Arc::new(bytes);
+    let parsed = match simdutf8::basic::from_utf8(&shared) {
+        Ok(text) => {
+            let out = FileBlobs { shared: Some(shared.clone()), ..FileBlobs::new(Arc::from(path), values) };
+            parse_text(out, &shared, Cow::Borrowed(text))
+        }
+        Err(_) => parse_file_with(path, &shared, values),
+    };
+    (parsed, Arc::try_unwrap(shared).ok())
+}
+
+/// A file's blobs: `text` is `bytes` as UTF-8.
+fn parse_text(mut out: FileBlobs, bytes: &[u8], text: Cow<'_, str>) -> Parsed {
     // go-yaml refuses invalid UTF-8 (encoding/json replaces it): YAML documents holding some fail.
     let invalid = if matches!(text, Cow::Owned(_)) { yaml::utf8::invalid_utf8(bytes) } else { Vec::new() };
-    let mut out = FileBlobs { file, blobs: Vec::new(), diags: Vec::new(), values };
     let head = &bytes[..bytes.len().min(4096)];
     let is_json = head.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
     if is_json {
@@ -343,7 +367,7 @@ pub fn parse_file_documents(
     }
     let file: Arc<str> = Arc::from(path);
     let one = |&i: &usize| {
-        let mut part = FileBlobs { file: file.clone(), blobs: Vec::new(), diags: Vec::new(), values: Values::Checked };
+        let mut part = FileBlobs::new(file.clone(), Values::Checked);
         part.yaml_document(&docs[i]);
         part
     };
@@ -365,7 +389,7 @@ pub fn parse_file_documents(
 /// opm's `declcfg.LoadSlice` does for the entries of a catalog template; every problem is located
 /// in `file` at the node's own positions. `None` when the value is not a usable blob.
 pub fn decode_value(file: &str, node: Node) -> (Option<Blob>, Vec<Diagnostic>) {
-    let mut out = FileBlobs { file: Arc::from(file), blobs: Vec::new(), diags: Vec::new(), values: Values::Trees };
+    let mut out = FileBlobs::new(Arc::from(file), Values::Trees);
     out.blob(node, true);
     (out.blobs.pop(), out.diags)
 }
@@ -375,9 +399,28 @@ struct FileBlobs {
     blobs: Vec<Blob>,
     diags: Vec<Diagnostic>,
     values: Values,
+    /// The file's bytes, when they can be shared by the values checked in it
+    /// ([`parse_file_owned`]); else each checked value copies its text.
+    shared: Option<Arc<Vec<u8>>>,
 }
 
 impl FileBlobs {
+    fn new(file: Arc<str>, values: Values) -> FileBlobs {
+        FileBlobs { file, blobs: Vec::new(), diags: Vec::new(), values, shared: None }
+    }
+
+    /// A value checked in `doc`: a span of the shared bytes when `doc`'s text lies in them.
+    fn checked_value(&self, doc: &yaml::Document<'_>, c: yaml::CheckedValue) -> (Pos, PropertyValue) {
+        let shared = self.shared.as_ref().and_then(|file| {
+            let offset = (doc.text.as_ptr() as usize).wrapping_sub(file.as_ptr() as usize);
+            let inside = offset.checked_add(doc.text.len()).is_some_and(|end| end <= file.len());
+            inside.then(|| {
+                PropertyValue::checked_in(file.clone(), offset + c.span.start..offset + c.span.end, c.first_line)
+            })
+        });
+        let value = shared.unwrap_or_else(|| PropertyValue::checked_text(&doc.text[c.span.clone()], c.first_line));
+        (c.pos, value)
+    }
     fn finish(self) -> (Vec<Blob>, Vec<Diagnostic>) {
         (self.blobs, self.diags)
     }
@@ -397,8 +440,7 @@ impl FileBlobs {
             Err(e) => return self.yaml_error(e),
         };
         let one = |doc: &yaml::Document<'_>| {
-            let mut part =
-                FileBlobs { file: self.file.clone(), blobs: Vec::new(), diags: Vec::new(), values: self.values };
+            let mut part = FileBlobs { shared: self.shared.clone(), ..FileBlobs::new(self.file.clone(), self.values) };
             match yaml::utf8::check(text, doc, invalid_utf8) {
                 Ok(()) => part.yaml_document(doc),
                 Err(e) => part.yaml_error(e),
@@ -425,7 +467,7 @@ impl FileBlobs {
             Values::Checked => yaml::parse_checking(doc),
             Values::Trees => (yaml::parse(doc), Vec::new()),
         };
-        let mut checked = Checked(checked);
+        let mut checked = Checked(checked.into_iter().map(|c| self.checked_value(doc, c)).collect());
         let before = (self.blobs.len(), self.diags.len());
         match parsed {
             Ok(Some(node)) => {
@@ -831,6 +873,36 @@ mod tests {
         let other = load(&[("c.yaml", &format!("schema: x.custom\nproperties:\n{csv}"))]);
         let value = &other.config.others[0].blob.get("properties").unwrap().as_array().unwrap()[0];
         assert_eq!(value.get("value").and_then(|v| v.get("displayName")).and_then(Node::as_str), Some("a"));
+    }
+
+    /// Bytes handed over are shared by the values checked in them (and come back when none is),
+    /// and those values read as the ones that copy their text.
+    #[test]
+    fn checked_values_share_the_bytes_of_their_file() {
+        let bundle = |n: &str| {
+            format!("---\nschema: olm.bundle\nname: {n}\npackage: p\nproperties:\n- type: olm.csv.metadata\n  value:\n    displayName: {n}\n")
+        };
+        let text = format!("{}{}", bundle("a"), bundle("b"));
+        let ((blobs, diags), back) = parse_file_owned("c.yaml", text.clone().into_bytes(), Values::Checked);
+        assert!(diags.is_empty() && back.is_none());
+        let (copied, _) = parse_file("c.yaml", text.as_bytes());
+        let values = |blobs: &[Blob]| -> Vec<PropertyValue> {
+            let bundle = |b: &Blob| match b {
+                Blob::Bundle(b) => b.properties[0].value.clone(),
+                _ => None,
+            };
+            blobs.iter().filter_map(bundle).collect()
+        };
+        let (shared, copied) = (values(&blobs), values(&copied));
+        assert_eq!(shared.len(), 2);
+        assert!(shared.iter().all(PropertyValue::checked_unread));
+        assert!(shared[0].shares_text_with(&shared[1]) && !copied[0].shares_text_with(&copied[1]));
+        assert_eq!(shared, copied);
+        assert_eq!(shared[1].get("displayName").and_then(Node::as_str), Some("b"));
+        assert_eq!(shared[1].pos, copied[1].pos);
+        let plain = "schema: olm.package\nname: p\n";
+        let (_, back) = parse_file_owned("p.yaml", plain.as_bytes().to_vec(), Values::Checked);
+        assert_eq!(back.as_deref(), Some(plain.as_bytes()));
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //! catalog's bytes, which validation only needs checked), its text, read into the same tree,
 //! with the same positions, the first time the tree is asked for.
 
-use std::ops::Deref;
-use std::sync::OnceLock;
+use std::ops::{Deref, Range};
+use std::sync::{Arc, OnceLock};
 
 use super::value::{Node, Pos, Value};
 use super::yaml;
@@ -17,9 +17,12 @@ enum Repr {
     Text(Box<Text>),
 }
 
-/// The lines of a `value:` key and its block, as they are in the file.
+/// The lines of a `value:` key and its block, as they are in the file: a span of the file's
+/// text, which the values checked in one file share (read from disk, a file's bytes are kept
+/// once, not copied value by value).
 struct Text {
-    text: Box<str>,
+    file: Arc<Vec<u8>>,
+    span: Range<usize>,
     /// The file line of the `value:` line.
     first_line: u32,
     tree: OnceLock<Node>,
@@ -28,8 +31,14 @@ struct Text {
 impl PropertyValue {
     /// A value known by its text: the `value:` line and the lines of its block, starting at file
     /// line `first_line`, whose tree decodes into its property type's Go struct.
-    pub(crate) fn checked_text(text: Box<str>, first_line: u32) -> PropertyValue {
-        PropertyValue(Repr::Text(Box::new(Text { text, first_line, tree: OnceLock::new() })))
+    pub(crate) fn checked_text(text: &str, first_line: u32) -> PropertyValue {
+        PropertyValue::checked_in(Arc::new(text.as_bytes().to_vec()), 0..text.len(), first_line)
+    }
+
+    /// [`PropertyValue::checked_text`] for the text at `span` of `file` (UTF-8, and the span on
+    /// character boundaries).
+    pub(crate) fn checked_in(file: Arc<Vec<u8>>, span: Range<usize>, first_line: u32) -> PropertyValue {
+        PropertyValue(Repr::Text(Box::new(Text { file, span, first_line, tree: OnceLock::new() })))
     }
 
     /// The tree, when it is built (always, but for a value checked from its text and not asked
@@ -38,6 +47,15 @@ impl PropertyValue {
         match &self.0 {
             Repr::Tree(node) => Some(node),
             Repr::Text(t) => t.tree.get(),
+        }
+    }
+
+    /// Whether both values are checked texts kept in the same bytes.
+    #[cfg(test)]
+    pub(crate) fn shares_text_with(&self, other: &PropertyValue) -> bool {
+        match (&self.0, &other.0) {
+            (Repr::Text(a), Repr::Text(b)) => Arc::ptr_eq(&a.file, &b.file),
+            _ => false,
         }
     }
 
@@ -51,7 +69,9 @@ impl PropertyValue {
 impl Text {
     /// The tree of the block: the value of the one key of the text read as a YAML document.
     fn read(&self) -> Node {
-        let doc = yaml::Document::new(&self.text, self.first_line);
+        // The span holds whole lines of UTF-8 text (checked when the file was read).
+        let text = self.file.get(self.span.clone()).and_then(|b| std::str::from_utf8(b).ok()).unwrap_or_default();
+        let doc = yaml::Document::new(text, self.first_line);
         let value = match yaml::parse(&doc) {
             Ok(Some(Node { value: Value::Object(members), .. })) => members.into_vec().pop().map(|m| m.value),
             _ => None,
@@ -83,7 +103,8 @@ impl Clone for PropertyValue {
         PropertyValue(match &self.0 {
             Repr::Tree(node) => Repr::Tree(node.clone()),
             Repr::Text(t) => {
-                Repr::Text(Box::new(Text { text: t.text.clone(), first_line: t.first_line, tree: t.tree.clone() }))
+                let (file, span) = (t.file.clone(), t.span.clone());
+                Repr::Text(Box::new(Text { file, span, first_line: t.first_line, tree: t.tree.clone() }))
             }
         })
     }
@@ -109,7 +130,7 @@ mod tests {
     /// A value known by its text reads into the tree its lines hold, at their file positions.
     #[test]
     fn a_text_value_reads_into_its_tree_at_its_lines() {
-        let v = PropertyValue::checked_text("  value:\n    displayName: x\n    keywords:\n    - a\n".into(), 7);
+        let v = PropertyValue::checked_text("  value:\n    displayName: x\n    keywords:\n    - a\n", 7);
         assert!(v.checked_unread() && v.built().is_none());
         assert_eq!(v.get("displayName").and_then(Node::as_str), Some("x"));
         assert_eq!(v.pos, Pos::new(8, 5));

@@ -8,19 +8,21 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use super::indexignore::IndexIgnore;
-use super::load::{load_files, load_in_order, parse_file, FileInput, Loaded};
+use super::load::{load_files, load_in_order, parse_file, parse_file_owned, FileInput, Loaded, Values};
 
 /// The largest read buffer [`load_dir`] keeps for the next file.
 const KEPT_BUFFER: usize = 256 << 10;
 
 /// Load the catalog at `root` (a directory or one file) as [`load_files`] would load
 /// [`read_catalog`]'s files, with the same blobs and diagnostics, but reading each file only
-/// when it is parsed (in parallel) and letting its bytes go once its blobs are made: peak memory
-/// is the blobs plus the files being parsed, not the whole input on top. The files are read into
-/// the same few buffers (one per file in flight), dropped at the end: a fresh buffer per file
-/// costs a page fault per 4 KiB of the input. A buffer that grew past [`KEPT_BUFFER`] is freed
-/// once its file is parsed: kept, the largest files' buffers would sit beside the blobs to the
-/// end, at the peak.
+/// when it is parsed (in parallel): peak memory is the blobs plus the files being parsed, not the
+/// whole input on top. A file's bytes stay only as the text of the property values checked in it
+/// without their trees (`olm.csv.metadata`, most of a large catalog's bytes), which share them
+/// rather than copy them. Other files' bytes go once their blobs are made: they are read into
+/// the same few buffers (one per file in flight), dropped at the end, since a fresh buffer per
+/// file costs a page fault per 4 KiB of the input. A buffer that grew past [`KEPT_BUFFER`] is
+/// freed once its file is parsed: kept, the largest files' buffers would sit beside the blobs to
+/// the end, at the peak.
 pub fn load_dir(root: &Path) -> io::Result<Loaded> {
     if std::fs::metadata(root)?.is_file() {
         return Ok(load_files(&read_catalog(root)?));
@@ -33,8 +35,14 @@ pub fn load_dir(root: &Path) -> io::Result<Loaded> {
         bytes.clear();
         let read = std::fs::File::open(root.join(p)).and_then(|mut f| f.read_to_end(&mut bytes));
         read.map_err(|e| io::Error::new(e.kind(), format!("{p}: {e}")))?;
-        let parsed = parse_file(p, &bytes);
-        if bytes.capacity() <= KEPT_BUFFER {
+        // A large file is read into a buffer of its own, which its checked values may keep; a
+        // small one into a buffer kept for the next file, its checked values copied.
+        let (parsed, back) = if bytes.len() > KEPT_BUFFER {
+            parse_file_owned(p, bytes, Values::Checked)
+        } else {
+            (parse_file(p, &bytes), Some(bytes))
+        };
+        if let Some(bytes) = back.filter(|b| b.capacity() <= KEPT_BUFFER) {
             if let Ok(mut b) = buffers.lock() {
                 b.push(bytes);
             }

@@ -20,7 +20,7 @@ fn assert_consistent(src: &str) -> bool {
     if let Some((node, checked)) = parse_fast_checking(&doc) {
         let whole = match node {
             None => Some(None),
-            Some(n) => with_checked_values(n, checked).map(Some),
+            Some(n) => with_checked_values(n, &doc, checked).map(Some),
         };
         if let Some(whole) = whole {
             let slow = parse_document(&doc);

@@ -194,8 +194,8 @@ pub fn parse(doc: &Document<'_>) -> Result<Option<Node>, YamlError> {
 pub struct CheckedValue {
     /// The position of the null in its place (its `value` key's `:`).
     pub pos: Pos,
-    /// The `value:` line and the lines of its block, as in the file.
-    pub text: Box<str>,
+    /// Where the `value:` line and the lines of its block are in the document's text.
+    pub span: std::ops::Range<usize>,
     /// The file line of the `value:` line.
     pub first_line: u32,
 }

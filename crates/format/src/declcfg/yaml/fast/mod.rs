@@ -399,7 +399,7 @@ impl<'a> Fast<'a> {
             return None;
         }
         match (self.s.get(start..self.i), self.checked.as_mut()) {
-            (Some(text), Some(checked)) => checked.push(CheckedValue { pos, text: text.into(), first_line }),
+            (Some(_), Some(checked)) => checked.push(CheckedValue { pos, span: start..self.i, first_line }),
             _ => {
                 (self.i, self.line, self.ls) = saved;
                 return None;

@@ -397,7 +397,11 @@ fn deep_nesting_bails_without_overflow() {
 
 /// `node` with each checked value's tree (read from its text) in place of the null it left;
 /// `None` when one has no null at its position.
-pub(in crate::declcfg::yaml) fn with_checked_values(mut node: Node, checked: Vec<CheckedValue>) -> Option<Node> {
+pub(in crate::declcfg::yaml) fn with_checked_values(
+    mut node: Node,
+    doc: &Document<'_>,
+    checked: Vec<CheckedValue>,
+) -> Option<Node> {
     fn put(node: &mut Node, pos: Pos, value: &Node) -> bool {
         match &mut node.value {
             Value::Null if node.pos == pos => {
@@ -410,7 +414,7 @@ pub(in crate::declcfg::yaml) fn with_checked_values(mut node: Node, checked: Vec
         }
     }
     for c in checked {
-        let value = crate::declcfg::PropertyValue::checked_text(c.text, c.first_line);
+        let value = crate::declcfg::PropertyValue::checked_text(&doc.text[c.span], c.first_line);
         if !put(&mut node, c.pos, &value) {
             return None;
         }
@@ -435,12 +439,12 @@ fn checked_csv_metadata_reads_back_as_its_tree() {
                 panic!("{}:{}: read without the check, not with it", f.path, doc.first_line)
             };
             for c in &checked {
-                let value = crate::declcfg::PropertyValue::checked_text(c.text.clone(), c.first_line);
+                let value = crate::declcfg::PropertyValue::checked_text(&doc.text[c.span.clone()], c.first_line);
                 assert!(value.checked_unread() && value.built().is_none());
                 assert!(check(&value, &CSV_METADATA).is_ok(), "{}: {:?}", f.path, c.pos);
             }
             count += checked.len();
-            let whole = with_checked_values(with_nulls, checked);
+            let whole = with_checked_values(with_nulls, &doc, checked);
             assert_eq!(whole.as_ref(), Some(&tree), "{}:{}", f.path, doc.first_line);
         }
     }
