@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::decode::{self, Checked, DecodeError};
+use super::file_bytes::FileBytes;
 use super::indexignore::{sort_walk_order, IndexIgnore};
 use super::json::JsonReader;
 use super::value::{fold, Node, Pos, Value};
@@ -233,23 +234,17 @@ pub fn parse_file_with(path: &str, bytes: &[u8], values: Values) -> (Vec<Blob>, 
 /// A file's blobs and findings.
 type Parsed = (Vec<Blob>, Vec<Diagnostic>);
 
-/// [`parse_file_with`] on bytes handed over: the values checked without their trees keep their
-/// text as spans of these bytes, shared rather than copied. The bytes come back when no value
-/// kept them.
-pub(crate) fn parse_file_owned(path: &str, mut bytes: Vec<u8>, values: Values) -> (Parsed, Option<Vec<u8>>) {
-    // Kept, the bytes keep their buffer: not one much larger than the file (a reused buffer).
-    if bytes.capacity() - bytes.len() > bytes.len() / 8 {
-        bytes.shrink_to_fit();
-    }
-    let shared = Arc::new(bytes);
-    let parsed = match simdutf8::basic::from_utf8(&shared) {
+/// [`parse_file_with`] on bytes that the values checked without their trees may keep their
+/// text in, shared rather than copied (native: the files `load_dir` maps).
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn parse_file_shared(path: &str, bytes: Arc<FileBytes>, values: Values) -> Parsed {
+    match simdutf8::basic::from_utf8(&bytes) {
         Ok(text) => {
-            let out = FileBlobs { shared: Some(shared.clone()), ..FileBlobs::new(Arc::from(path), values) };
-            parse_text(out, &shared, Cow::Borrowed(text))
+            let out = FileBlobs { shared: Some(bytes.clone()), ..FileBlobs::new(Arc::from(path), values) };
+            parse_text(out, &bytes, Cow::Borrowed(text))
         }
-        Err(_) => parse_file_with(path, &shared, values),
-    };
-    (parsed, Arc::try_unwrap(shared).ok())
+        Err(_) => parse_file_with(path, &bytes, values),
+    }
 }
 
 /// A file's blobs: `text` is `bytes` as UTF-8.
@@ -400,8 +395,8 @@ struct FileBlobs {
     diags: Vec<Diagnostic>,
     values: Values,
     /// The file's bytes, when they can be shared by the values checked in it
-    /// ([`parse_file_owned`]); else each checked value copies its text.
-    shared: Option<Arc<Vec<u8>>>,
+    /// ([`parse_file_shared`]); else each checked value copies its text.
+    shared: Option<Arc<FileBytes>>,
 }
 
 impl FileBlobs {
@@ -875,16 +870,18 @@ mod tests {
         assert_eq!(value.get("value").and_then(|v| v.get("displayName")).and_then(Node::as_str), Some("a"));
     }
 
-    /// Bytes handed over are shared by the values checked in them (and come back when none is),
-    /// and those values read as the ones that copy their text.
+    /// Shared bytes are kept by the values checked in them, which read as the ones that copy
+    /// their text.
     #[test]
     fn checked_values_share_the_bytes_of_their_file() {
         let bundle = |n: &str| {
             format!("---\nschema: olm.bundle\nname: {n}\npackage: p\nproperties:\n- type: olm.csv.metadata\n  value:\n    displayName: {n}\n")
         };
         let text = format!("{}{}", bundle("a"), bundle("b"));
-        let ((blobs, diags), back) = parse_file_owned("c.yaml", text.clone().into_bytes(), Values::Checked);
-        assert!(diags.is_empty() && back.is_none());
+        let bytes = Arc::new(FileBytes::Copied(text.as_bytes().into()));
+        let (blobs, diags) = parse_file_shared("c.yaml", bytes.clone(), Values::Checked);
+        assert!(diags.is_empty());
+        assert_eq!(Arc::strong_count(&bytes), 3, "kept by both values");
         let (copied, _) = parse_file("c.yaml", text.as_bytes());
         let values = |blobs: &[Blob]| -> Vec<PropertyValue> {
             let bundle = |b: &Blob| match b {
@@ -900,9 +897,8 @@ mod tests {
         assert_eq!(shared, copied);
         assert_eq!(shared[1].get("displayName").and_then(Node::as_str), Some("b"));
         assert_eq!(shared[1].pos, copied[1].pos);
-        let plain = "schema: olm.package\nname: p\n";
-        let (_, back) = parse_file_owned("p.yaml", plain.as_bytes().to_vec(), Values::Checked);
-        assert_eq!(back.as_deref(), Some(plain.as_bytes()));
+        drop((blobs, shared));
+        assert_eq!(Arc::strong_count(&bytes), 1);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 mod decode;
 mod documents;
+mod file_bytes;
 pub mod go_type;
 /// `.indexignore` rules (crates/indexignore, compiled for size in WebAssembly).
 use olm_catalog_indexignore as indexignore;

@@ -6,6 +6,7 @@
 use std::ops::{Deref, Range};
 use std::sync::{Arc, OnceLock};
 
+use super::file_bytes::FileBytes;
 use super::value::{Node, Pos, Value};
 use super::yaml;
 
@@ -17,11 +18,10 @@ enum Repr {
     Text(Box<Text>),
 }
 
-/// The lines of a `value:` key and its block, as they are in the file: a span of the file's
-/// text, which the values checked in one file share (read from disk, a file's bytes are kept
-/// once, not copied value by value).
+/// The lines of a `value:` key and its block, as they are in the file: a span of bytes, which
+/// the values checked in one file share when it is mapped from disk.
 struct Text {
-    file: Arc<Vec<u8>>,
+    file: Arc<FileBytes>,
     span: Range<usize>,
     /// The file line of the `value:` line.
     first_line: u32,
@@ -32,12 +32,12 @@ impl PropertyValue {
     /// A value known by its text: the `value:` line and the lines of its block, starting at file
     /// line `first_line`, whose tree decodes into its property type's Go struct.
     pub(crate) fn checked_text(text: &str, first_line: u32) -> PropertyValue {
-        PropertyValue::checked_in(Arc::new(text.as_bytes().to_vec()), 0..text.len(), first_line)
+        PropertyValue::checked_in(Arc::new(FileBytes::Copied(text.as_bytes().into())), 0..text.len(), first_line)
     }
 
     /// [`PropertyValue::checked_text`] for the text at `span` of `file` (UTF-8, and the span on
     /// character boundaries).
-    pub(crate) fn checked_in(file: Arc<Vec<u8>>, span: Range<usize>, first_line: u32) -> PropertyValue {
+    pub(crate) fn checked_in(file: Arc<FileBytes>, span: Range<usize>, first_line: u32) -> PropertyValue {
         PropertyValue(Repr::Text(Box::new(Text { file, span, first_line, tree: OnceLock::new() })))
     }
 
@@ -69,7 +69,8 @@ impl PropertyValue {
 impl Text {
     /// The tree of the block: the value of the one key of the text read as a YAML document.
     fn read(&self) -> Node {
-        // The span holds whole lines of UTF-8 text (checked when the file was read).
+        // The span holds whole lines of text checked as UTF-8 when the file was read (checked
+        // again: a mapped file may have been written since).
         let text = self.file.get(self.span.clone()).and_then(|b| std::str::from_utf8(b).ok()).unwrap_or_default();
         let doc = yaml::Document::new(text, self.first_line);
         let value = match yaml::parse(&doc) {

@@ -1,28 +1,33 @@
 //! Native only: reading a catalog directory (or a single file) from disk, leaving out what
 //! `.indexignore` files ignore so ignored files are never read: into [`FileInput`]s
-//! ([`read_catalog`]), or straight into a [`Loaded`] catalog ([`load_dir`]), each file read,
-//! parsed and dropped in turn so the whole input is never in memory at once.
+//! ([`read_catalog`]), or straight into a [`Loaded`] catalog ([`load_dir`]), each file read (or
+//! mapped), parsed and dropped in turn so the whole input is never in memory at once.
 
+use std::fs::File;
 use std::io::{self, Read as _};
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
+use super::file_bytes::FileBytes;
 use super::indexignore::IndexIgnore;
-use super::load::{load_files, load_in_order, parse_file, parse_file_owned, FileInput, Loaded, Values};
+use super::load::{load_files, load_in_order, parse_file, parse_file_shared, FileInput, Loaded, Values};
 
-/// The largest read buffer [`load_dir`] keeps for the next file.
+/// Files up to this size are read into a buffer kept for the next file; larger ones are mapped.
 const KEPT_BUFFER: usize = 256 << 10;
 
 /// Load the catalog at `root` (a directory or one file) as [`load_files`] would load
 /// [`read_catalog`]'s files, with the same blobs and diagnostics, but reading each file only
 /// when it is parsed (in parallel): peak memory is the blobs plus the files being parsed, not the
-/// whole input on top. A file's bytes stay only as the text of the property values checked in it
-/// without their trees (`olm.csv.metadata`, most of a large catalog's bytes), which share them
-/// rather than copy them. Other files' bytes go once their blobs are made: they are read into
-/// the same few buffers (one per file in flight), dropped at the end, since a fresh buffer per
-/// file costs a page fault per 4 KiB of the input. A buffer that grew past [`KEPT_BUFFER`] is
-/// freed once its file is parsed: kept, the largest files' buffers would sit beside the blobs to
-/// the end, at the peak.
+/// whole input on top.
+///
+/// Files larger than [`KEPT_BUFFER`] (most of a large catalog's bytes) are mapped read-only
+/// rather than read: their pages are the system's file cache, neither copied nor zeroed first,
+/// and the property values checked in them without their trees (`olm.csv.metadata`) keep their
+/// text there instead of copying it; a map no value keeps is dropped once its file is parsed.
+/// Another process that truncates such a file while it is mapped ends this process with
+/// SIGBUS, as it would ripgrep or git, which map files the same way. Smaller files are read
+/// into the same few buffers (one per file in flight): a fresh buffer per file costs a page
+/// fault per 4 KiB.
 pub fn load_dir(root: &Path) -> io::Result<Loaded> {
     if std::fs::metadata(root)?.is_file() {
         return Ok(load_files(&read_catalog(root)?));
@@ -31,24 +36,34 @@ pub fn load_dir(root: &Path) -> io::Result<Loaded> {
     let order: Vec<String> = paths.into_iter().filter(|p| !ignore.is_ignored(p)).collect();
     let buffers: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
     load_in_order(order, |p| {
+        let located = |e: io::Error| io::Error::new(e.kind(), format!("{p}: {e}"));
+        let mut file = File::open(root.join(p)).map_err(located)?;
+        if file.metadata().map_err(located)?.len() > KEPT_BUFFER as u64 {
+            if let Some(map) = map(&file) {
+                return Ok(parse_file_shared(p, Arc::new(FileBytes::Mapped(map)), Values::Checked));
+            }
+        }
         let mut bytes = buffers.lock().ok().and_then(|mut b| b.pop()).unwrap_or_default();
         bytes.clear();
-        let read = std::fs::File::open(root.join(p)).and_then(|mut f| f.read_to_end(&mut bytes));
-        read.map_err(|e| io::Error::new(e.kind(), format!("{p}: {e}")))?;
-        // A large file is read into a buffer of its own, which its checked values may keep; a
-        // small one into a buffer kept for the next file, its checked values copied.
-        let (parsed, back) = if bytes.len() > KEPT_BUFFER {
-            parse_file_owned(p, bytes, Values::Checked)
-        } else {
-            (parse_file(p, &bytes), Some(bytes))
-        };
-        if let Some(bytes) = back.filter(|b| b.capacity() <= KEPT_BUFFER) {
+        file.read_to_end(&mut bytes).map_err(located)?;
+        let parsed = parse_file(p, &bytes);
+        if bytes.capacity() <= KEPT_BUFFER {
             if let Ok(mut b) = buffers.lock() {
                 b.push(bytes);
             }
         }
         Ok(parsed)
     })
+}
+
+/// `file` mapped read-only, or `None` where it cannot be (the caller reads it then).
+fn map(file: &File) -> Option<memmap2::Mmap> {
+    // SAFETY: a private read-only mapping of a regular file, which nothing in this process
+    // writes. Another process writing the file while it is mapped changes the bytes under the
+    // reader, which may then read a mix of old and new text (the UTF-8 check made on the whole
+    // file no longer holds for it; a value's text read later is checked again); one truncating
+    // it raises SIGBUS on reading past the new end (documented on `load_dir`).
+    unsafe { memmap2::Mmap::map(file) }.ok()
 }
 
 /// Every file path under `root` (relative, `/`-separated) and the `.indexignore` rules found.
