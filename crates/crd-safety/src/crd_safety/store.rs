@@ -94,7 +94,7 @@ impl<'m> CrdStore<'m> {
     /// The CRD an `olm.bundle.object` property embeds (its index and name), `None` for another
     /// kind. Another kind known from its first bytes is not looked up at all.
     fn crd_of(&mut self, p: &'m Property) -> Option<(usize, String)> {
-        let data = p.value.as_ref()?.field("data")?.value.as_str()?;
+        let data = p.bundle_object_data()?;
         if surely_not_a_crd(data) {
             return None;
         }

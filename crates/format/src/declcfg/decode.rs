@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::property_types::TYPE_CSV_METADATA;
+use super::go_type::{self, GoType};
 use super::value::{field_indexes, Node, Pos, Str, Value};
 use super::PropertyValue;
 use super::{
@@ -208,7 +208,7 @@ fn properties(obj: &mut Node, at: Option<usize>, ctx: &Ctx<'_>, checked: &mut Ch
                 let node = std::mem::replace(&mut members[v].value, Node::new(pos, Value::Null));
                 // Only a value checked as the type the property has (else it is left in
                 // `checked`, and the caller reads the blob again).
-                Some(if type_.value == TYPE_CSV_METADATA { checked.take(node) } else { node.into() })
+                Some(checked.take(node, go_type::of_property(&type_.value)))
             }
             _ => None,
         };
@@ -305,16 +305,16 @@ pub fn channel(mut node: Node, file: &Arc<str>) -> R<Channel> {
 }
 
 /// The values a reader checked without building their trees, each known by the position of the
-/// null it left in their place.
+/// null it left in their place, and the Go type it was checked against.
 #[derive(Default)]
-pub struct Checked(pub Vec<(Pos, PropertyValue)>);
+pub struct Checked(pub Vec<(Pos, &'static GoType, PropertyValue)>);
 
 impl Checked {
-    /// `node`, or the checked value it holds the place of.
-    fn take(&mut self, node: Node) -> PropertyValue {
-        if node.value == Value::Null {
-            if let Some(i) = self.0.iter().position(|(pos, _)| *pos == node.pos) {
-                return self.0.swap_remove(i).1;
+    /// `node`, or the value checked as a `ty` that it holds the place of.
+    fn take(&mut self, node: Node, ty: Option<&'static GoType>) -> PropertyValue {
+        if let (Value::Null, Some(ty)) = (&node.value, ty) {
+            if let Some(i) = self.0.iter().position(|(pos, t, _)| *pos == node.pos && std::ptr::eq(*t, ty)) {
+                return self.0.swap_remove(i).2;
             }
         }
         node.into()

@@ -14,6 +14,7 @@ use super::Property;
 use crate::FAST_PATHS;
 
 /// A Go type, as far as JSON decoding cares.
+#[derive(Debug, PartialEq)]
 pub enum GoType {
     /// `string`.
     Str,

@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use super::decode::{self, Checked, DecodeError};
 use super::file_bytes::FileBytes;
+use super::go_type::GoType;
 use super::indexignore::{sort_walk_order, IndexIgnore};
 use super::json::JsonReader;
 use super::value::{fold, Node, Pos, Value};
@@ -405,17 +406,21 @@ impl FileBlobs {
     }
 
     /// A value checked in `doc`: a span of the shared bytes when `doc`'s text lies in them.
-    fn checked_value(&self, doc: &yaml::Document<'_>, c: yaml::CheckedValue) -> (Pos, PropertyValue) {
+    fn checked_value(&self, doc: &yaml::Document<'_>, c: yaml::CheckedValue) -> (Pos, &'static GoType, PropertyValue) {
+        let moved = |r: &std::ops::Range<usize>, by: usize| r.start.wrapping_add(by)..r.end.wrapping_add(by);
         let shared = self.shared.as_ref().and_then(|file| {
             let offset = (doc.text.as_ptr() as usize).wrapping_sub(file.as_ptr() as usize);
             let inside = offset.checked_add(doc.text.len()).is_some_and(|end| end <= file.len());
-            inside.then(|| {
-                PropertyValue::checked_in(file.clone(), offset + c.span.start..offset + c.span.end, c.first_line)
-            })
+            let string = c.string.as_ref().map(|r| moved(r, offset));
+            inside.then(|| PropertyValue::checked_in(file.clone(), moved(&c.span, offset), c.first_line, string))
         });
-        let value = shared.unwrap_or_else(|| PropertyValue::checked_text(&doc.text[c.span.clone()], c.first_line));
-        (c.pos, value)
+        let value = shared.unwrap_or_else(|| {
+            let string = c.string.as_ref().map(|r| moved(r, c.span.start.wrapping_neg()));
+            PropertyValue::checked_text(&doc.text[c.span.clone()], c.first_line, string)
+        });
+        (c.pos, c.ty, value)
     }
+
     fn finish(self) -> (Vec<Blob>, Vec<Diagnostic>) {
         (self.blobs, self.diags)
     }
@@ -642,14 +647,13 @@ impl FileBlobs {
             if p.type_.value != super::property_types::TYPE_BUNDLE_OBJECT {
                 continue;
             }
-            let data = match &p.value {
-                None => Err("unexpected end of JSON input".to_string()),
-                Some(v) => match &v.value {
+            let data = match (&p.value, p.bundle_object_data()) {
+                (_, Some(data)) => Ok(data),
+                (None, _) => Err("unexpected end of JSON input".to_string()),
+                (Some(v), None) => match &v.value {
                     Value::Null => Ok(""),
                     Value::Object(_) => match v.field("data").map(|m| &m.value) {
-                        None => Ok(""),
-                        Some(Node { value: Value::Null, .. }) => Ok(""),
-                        Some(Node { value: Value::String(s), .. }) => Ok(s.as_str()),
+                        None | Some(Node { value: Value::Null, .. }) => Ok(""),
                         Some(other) => Err(format!(
                             "json: cannot unmarshal {} into Go struct field BundleObject.data of type []uint8",
                             other.kind_name()
@@ -899,6 +903,26 @@ mod tests {
         assert_eq!(shared[1].pos, copied[1].pos);
         drop((blobs, shared));
         assert_eq!(Arc::strong_count(&bytes), 1);
+    }
+
+    /// A bundle object's `data` checked by the reader is decoded from the file's text, with the
+    /// tree left unbuilt, and reported as the tree's would be.
+    #[test]
+    fn checked_bundle_objects_are_decoded_without_their_trees() {
+        let bundle = |data: &str| {
+            format!("schema: olm.bundle\nname: b\npackage: p\nproperties:\n- type: olm.bundle.object\n  value:\n    data: {data}\n")
+        };
+        let l = load(&[("b.yaml", &bundle("eyJraW5kIjoiQ29uZmlnTWFwIn0="))]);
+        let b = &l.config.bundles[0];
+        assert!(l.diagnostics.is_empty() && b.object_count == 1);
+        let value = b.properties[0].value.as_ref().unwrap();
+        assert_eq!(b.properties[0].bundle_object_data(), Some("eyJraW5kIjoiQ29uZmlnTWFwIn0="));
+        assert!(value.checked_unread() && value.built().is_none());
+        assert_eq!(b.properties[0].bundle_object().unwrap().get("kind").and_then(Node::as_str), Some("ConfigMap"));
+        let (bad, quoted) = (load(&[("b.yaml", &bundle("abc!"))]), load(&[("b.yaml", &bundle("'abc!'"))]));
+        assert!(bad.config.bundles.is_empty() && bad.diagnostics.len() == 1);
+        assert!(bad.diagnostics[0].message.contains("parse property at index 0 as bundle object: illegal base64"));
+        assert_eq!(bad.diagnostics, quoted.diagnostics);
     }
 
     #[test]

@@ -229,13 +229,21 @@ pub struct Property {
 }
 
 impl Property {
-    /// The manifest an `olm.bundle.object` property embeds (`data`: base64 of YAML or JSON);
-    /// `None` for another type, or when it does not decode.
-    pub fn bundle_object(&self) -> Option<Node> {
+    /// The `data` string of an `olm.bundle.object` property (base64 of a manifest), read without
+    /// building the value's tree when the reader checked it; `None` for another type, or when
+    /// `data` is not a string.
+    pub fn bundle_object_data(&self) -> Option<&str> {
         if self.type_.value != property_types::TYPE_BUNDLE_OBJECT {
             return None;
         }
-        let bytes = crate::gotext::decode_base64(self.value.as_deref()?.field("data")?.value.as_str()?).ok()?;
+        let value = self.value.as_ref()?;
+        value.checked_string().or_else(|| value.field("data")?.value.as_str())
+    }
+
+    /// The manifest an `olm.bundle.object` property embeds (`data`: base64 of YAML or JSON);
+    /// `None` for another type, or when it does not decode.
+    pub fn bundle_object(&self) -> Option<Node> {
+        let bytes = crate::gotext::decode_base64(self.bundle_object_data()?).ok()?;
         read_documents("olm.bundle.object", &bytes).into_iter().next()?.ok()?.value
     }
 }

@@ -25,20 +25,40 @@ struct Text {
     span: Range<usize>,
     /// The file line of the `value:` line.
     first_line: u32,
+    /// Where the string is, for a value of one field holding a string on one plain line.
+    string: Option<Range<usize>>,
     tree: OnceLock<Node>,
 }
 
 impl PropertyValue {
     /// A value known by its text: the `value:` line and the lines of its block, starting at file
     /// line `first_line`, whose tree decodes into its property type's Go struct.
-    pub(crate) fn checked_text(text: &str, first_line: u32) -> PropertyValue {
-        PropertyValue::checked_in(Arc::new(FileBytes::Copied(text.as_bytes().into())), 0..text.len(), first_line)
+    /// `string`: for a value of one field holding a string on one plain line (an
+    /// `olm.bundle.object`), where that string is in `text`.
+    pub(crate) fn checked_text(text: &str, first_line: u32, string: Option<Range<usize>>) -> PropertyValue {
+        let file = Arc::new(FileBytes::Copied(text.as_bytes().into()));
+        PropertyValue::checked_in(file, 0..text.len(), first_line, string)
     }
 
-    /// [`PropertyValue::checked_text`] for the text at `span` of `file` (UTF-8, and the span on
-    /// character boundaries).
-    pub(crate) fn checked_in(file: Arc<FileBytes>, span: Range<usize>, first_line: u32) -> PropertyValue {
-        PropertyValue(Repr::Text(Box::new(Text { file, span, first_line, tree: OnceLock::new() })))
+    /// [`PropertyValue::checked_text`] for the text at `span` of `file` (UTF-8, and the spans on
+    /// character boundaries); `string` is a span of `file` too.
+    pub(crate) fn checked_in(
+        file: Arc<FileBytes>,
+        span: Range<usize>,
+        first_line: u32,
+        string: Option<Range<usize>>,
+    ) -> PropertyValue {
+        PropertyValue(Repr::Text(Box::new(Text { file, span, first_line, string, tree: OnceLock::new() })))
+    }
+
+    /// For a value checked as an object of one field holding a string written on one plain line
+    /// (an `olm.bundle.object`'s base64 `data`), that string, read from the file without
+    /// building the tree; `None` for any other value.
+    pub fn checked_string(&self) -> Option<&str> {
+        match &self.0 {
+            Repr::Text(t) => t.string.clone().and_then(|span| std::str::from_utf8(t.file.get(span)?).ok()),
+            Repr::Tree(_) => None,
+        }
     }
 
     /// The tree, when it is built (always, but for a value checked from its text and not asked
@@ -104,8 +124,8 @@ impl Clone for PropertyValue {
         PropertyValue(match &self.0 {
             Repr::Tree(node) => Repr::Tree(node.clone()),
             Repr::Text(t) => {
-                let (file, span) = (t.file.clone(), t.span.clone());
-                Repr::Text(Box::new(Text { file, span, first_line: t.first_line, tree: t.tree.clone() }))
+                let (file, span, string) = (t.file.clone(), t.span.clone(), t.string.clone());
+                Repr::Text(Box::new(Text { file, span, first_line: t.first_line, string, tree: t.tree.clone() }))
             }
         })
     }
@@ -131,7 +151,7 @@ mod tests {
     /// A value known by its text reads into the tree its lines hold, at their file positions.
     #[test]
     fn a_text_value_reads_into_its_tree_at_its_lines() {
-        let v = PropertyValue::checked_text("  value:\n    displayName: x\n    keywords:\n    - a\n", 7);
+        let v = PropertyValue::checked_text("  value:\n    displayName: x\n    keywords:\n    - a\n", 7, None);
         assert!(v.checked_unread() && v.built().is_none());
         assert_eq!(v.get("displayName").and_then(Node::as_str), Some("x"));
         assert_eq!(v.pos, Pos::new(8, 5));

@@ -177,6 +177,7 @@ fn parse_each(raw: &[crate::declcfg::Property], fit: bool) -> Vec<(usize, Proper
             let parsed = match &p.value {
                 // Checked by the reader, without its tree (which is not read here either).
                 Some(v) if v.checked_unread() && p.type_.value == TYPE_CSV_METADATA => Ok(Property::CsvMetadata),
+                Some(v) if v.checked_unread() && p.type_.value == TYPE_BUNDLE_OBJECT => Ok(Property::BundleObject),
                 value => parse_value(&p.type_.value, value.as_deref(), fit),
             };
             let parsed = parsed.unwrap_or_else(|error| Property::Invalid { type_: p.type_.value.to_string(), error });
@@ -288,5 +289,17 @@ mod tests {
         assert_eq!(parse(TYPE_DEPRECATED, Some(&node("{}"))), Ok(Property::Deprecated));
         assert_eq!(parse("x.custom", Some(&node("null"))), Ok(Property::Other { type_: "x.custom".into() }));
         assert_eq!(parse("x.custom", None).unwrap_err().to_string(), "unexpected end of JSON input");
+    }
+
+    /// Values the reader checked without their trees are parsed as their types, and their trees
+    /// are still not built.
+    #[test]
+    fn checked_values_are_parsed_without_their_trees() {
+        let yaml = "schema: olm.bundle\nname: b\npackage: p\nproperties:\n- type: olm.csv.metadata\n  value:\n    displayName: x\n- type: olm.bundle.object\n  value:\n    data: eyJraW5kIjoiQ29uZmlnTWFwIn0=\n";
+        let loaded = crate::declcfg::load_files(&[crate::declcfg::FileInput::new("b.yaml", yaml)]);
+        let bundle = &loaded.config.bundles[0];
+        let parsed: Vec<Property> = parse_bundle(bundle).into_iter().map(|(_, p)| p).collect();
+        assert_eq!(parsed, [Property::CsvMetadata, Property::BundleObject]);
+        assert!(bundle.properties.iter().all(|p| p.value.as_ref().is_some_and(|v| v.built().is_none())));
     }
 }

@@ -188,20 +188,26 @@ pub fn parse(doc: &Document<'_>) -> Result<Option<Node>, YamlError> {
     fast::parse_fast(doc).unwrap_or_else(|| events::parse_document(doc))
 }
 
-/// An `olm.csv.metadata` value [`parse_checking`] checked against its Go struct without building
-/// its tree: a null is in its place in the tree, at `pos`.
+/// A property value ([`parse_checking`]: `olm.csv.metadata`, `olm.bundle.object`) checked against
+/// its Go struct without building its tree: a null is in its place in the tree, at `pos`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CheckedValue {
     /// The position of the null in its place (its `value` key's `:`).
     pub pos: Pos,
     /// Where the `value:` line and the lines of its block are in the document's text.
     pub span: std::ops::Range<usize>,
+    /// The Go type the value was checked against.
+    pub ty: &'static super::go_type::GoType,
+    /// For a value of one field holding a string on one plain line (an `olm.bundle.object`'s
+    /// `data`): where that string is in the document's text.
+    pub string: Option<std::ops::Range<usize>>,
     /// The file line of the `value:` line.
     pub first_line: u32,
 }
 
-/// [`parse`], with the `olm.csv.metadata` values of properties checked against their Go struct
-/// without building their trees, where the fast path reads the document ([`CheckedValue`]).
+/// [`parse`], with the `olm.csv.metadata` and `olm.bundle.object` values of properties checked
+/// against their Go structs without building their trees, where the fast path reads the
+/// document ([`CheckedValue`]).
 pub fn parse_checking(doc: &Document<'_>) -> (Result<Option<Node>, YamlError>, Vec<CheckedValue>) {
     match fast::parse_fast_checking(doc) {
         Some((node, checked)) => (Ok(node), checked),

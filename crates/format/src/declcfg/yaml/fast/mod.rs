@@ -37,9 +37,9 @@ pub(super) mod tests;
 
 use std::borrow::Cow;
 
-use super::super::go_type::CSV_METADATA;
+use super::super::go_type::{BUNDLE_OBJECT, CSV_METADATA};
 use super::super::json::{collect_members, tail};
-use super::super::property_types::TYPE_CSV_METADATA;
+use super::super::property_types::{TYPE_BUNDLE_OBJECT, TYPE_CSV_METADATA};
 use super::super::value::{Member, Node, Pos, Str, Value};
 use super::scalar::{self, Scalar};
 use super::{CheckedValue, Document, YamlError};
@@ -365,16 +365,21 @@ impl<'a> Fast<'a> {
         loop {
             let name = key_string(&key)?;
             let key_pos = self.pos_of(key.at);
-            // A property's `value` after its `type: olm.csv.metadata` (not in the browsers'
-            // modules, built for size: there the tree is read).
-            let csv_metadata = crate::FAST_PATHS
-                && self.checked.is_some()
-                && name == "value"
-                && self.members.len() > start
-                && self.members.last().is_some_and(|m| m.key == "type" && m.value.as_str() == Some(TYPE_CSV_METADATA));
-            let value = match csv_metadata.then(|| self.checked_csv_metadata(key.colon, col, depth)) {
-                Some(Some(placeholder)) => placeholder,
-                _ => self.value_after_colon(key.colon, col, depth)?,
+            // A property's `value` after its `type: olm.csv.metadata` or `olm.bundle.object`
+            // (not in the browsers' modules, built for size: there the tree is read).
+            let property_type =
+                match crate::FAST_PATHS && self.checked.is_some() && name == "value" && self.members.len() > start {
+                    true => self.members.last().filter(|m| m.key == "type").and_then(|m| m.value.as_str()),
+                    false => None,
+                };
+            let checked = match property_type {
+                Some(TYPE_CSV_METADATA) => self.checked_csv_metadata(key.colon, col, depth),
+                Some(TYPE_BUNDLE_OBJECT) => self.checked_bundle_object(key.colon, col),
+                _ => None,
+            };
+            let value = match checked {
+                Some(placeholder) => placeholder,
+                None => self.value_after_colon(key.colon, col, depth)?,
             };
             self.members.push(Member { key: name, key_pos, value });
             match self.next_key(col)? {
@@ -398,8 +403,30 @@ impl<'a> Fast<'a> {
             (self.i, self.line, self.ls) = saved;
             return None;
         }
-        match (self.s.get(start..self.i), self.checked.as_mut()) {
-            (Some(_), Some(checked)) => checked.push(CheckedValue { pos, span: start..self.i, first_line }),
+        self.keep_checked(saved, CheckedValue { pos, span: start..self.i, first_line, ty: &CSV_METADATA, string: None })
+    }
+
+    /// The `olm.bundle.object` value of the key whose `:` is at `colon` (in a mapping at column
+    /// `col`), checked without its tree when it is written as most are: its one key, `data`, on
+    /// the next line, and a base64 string on one plain line, which is all the value holds (kept
+    /// in `checked` with where that string is). `None`, with the cursor where it was, otherwise.
+    fn checked_bundle_object(&mut self, colon: usize, col: usize) -> Option<Node> {
+        let saved = (self.i, self.line, self.ls);
+        let (start, first_line, pos) = (self.ls, self.first_line + self.line, self.pos_at(colon));
+        let Ok(string) = self.one_string_field(colon, col, &BUNDLE_OBJECT) else {
+            (self.i, self.line, self.ls) = saved;
+            return None;
+        };
+        let string = Some(string);
+        self.keep_checked(saved, CheckedValue { pos, span: start..self.i, first_line, ty: &BUNDLE_OBJECT, string })
+    }
+
+    /// Keep `value`, read up to the cursor, in `checked`: a null in its place. `None`, with the
+    /// cursor back at `saved`, when values are not being checked.
+    fn keep_checked(&mut self, saved: (usize, u32, usize), value: CheckedValue) -> Option<Node> {
+        let pos = value.pos;
+        match (self.s.get(value.span.clone()), self.checked.as_mut()) {
+            (Some(_), Some(checked)) => checked.push(value),
             _ => {
                 (self.i, self.line, self.ls) = saved;
                 return None;

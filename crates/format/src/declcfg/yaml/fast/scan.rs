@@ -13,6 +13,7 @@ use super::{key_string, plain_start, Bail, Ctx, Fast, Key, Stop, ValueAt, MAX_FA
 use crate::declcfg::go_type::{items_of, scalar_fits, GoType, ObjectScan, ScalarKind};
 use crate::declcfg::value::Value;
 use std::borrow::Cow;
+use std::ops::Range;
 
 /// What a scalar's value is, for the type check.
 fn kind_of(value: &Value) -> ScalarKind {
@@ -124,6 +125,40 @@ impl<'a> Fast<'a> {
                     }
                 }
             }
+        }
+    }
+
+    /// The value of the key whose `:` is at `colon` (in a mapping at column `c`), when it is a
+    /// mapping on the next lines of one key, a string field of the struct `ty`, whose value is a
+    /// string on one plain line after it: where that string is. The cursor ends after the
+    /// mapping.
+    pub(super) fn one_string_field(&mut self, colon: usize, c: usize, ty: &'static GoType) -> R<Range<usize>> {
+        let ValueAt::Node(j, Ctx::NextLine) = self.value_start(colon, c)? else { return Err(Bail) };
+        let col = j - self.ls;
+        let key = self.key_at(j)?;
+        let field = ObjectScan::of(ty).ok_or(Bail)?.value_of(&key_string(&key)?).ok_or(Bail)?;
+        // A field of the struct that holds a string (not a key Go passes over).
+        if !matches!(field, GoType::Str | GoType::Bytes) {
+            return Err(Bail);
+        }
+        let mut k = key.colon + 1;
+        while self.at(k) == b' ' {
+            k += 1;
+        }
+        if !plain_start(self.at(k), self.at(k + 1)) {
+            return Err(Bail);
+        }
+        let (end, Stop::Newline(nl)) = self.plain_line(k)? else { return Err(Bail) };
+        let text = self.text(k, end)?;
+        let string = super::scalar::plain_is_string(text) || matches!(super::scalar(text, true)?, Value::String(_));
+        if !string || !self.plain_ends(nl, col as isize) {
+            return Err(Bail);
+        }
+        fits(ScalarKind::String, field)?;
+        self.newline(nl);
+        match self.next_key(col)? {
+            None => Ok(k..end),
+            Some(_) => Err(Bail),
         }
     }
 

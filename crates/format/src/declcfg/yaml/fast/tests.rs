@@ -414,7 +414,7 @@ pub(in crate::declcfg::yaml) fn with_checked_values(
         }
     }
     for c in checked {
-        let value = crate::declcfg::PropertyValue::checked_text(&doc.text[c.span], c.first_line);
+        let value = checked_value(doc, &c);
         if !put(&mut node, c.pos, &value) {
             return None;
         }
@@ -422,15 +422,22 @@ pub(in crate::declcfg::yaml) fn with_checked_values(
     Some(node)
 }
 
-/// On the real catalogs, every `olm.csv.metadata` value is checked without its tree; read back
-/// from its text, each one is the tree the fast path builds, positions included, and decodes
-/// into its Go struct; the rest of each document is read as it is without the check.
+/// A checked value of `doc`, with its text copied, as the loader keeps it.
+fn checked_value(doc: &Document<'_>, c: &CheckedValue) -> crate::declcfg::PropertyValue {
+    let string = c.string.as_ref().map(|r| r.start - c.span.start..r.end - c.span.start);
+    crate::declcfg::PropertyValue::checked_text(&doc.text[c.span.clone()], c.first_line, string)
+}
+
+/// On the real catalogs, every `olm.csv.metadata` and `olm.bundle.object` value is checked
+/// without its tree; read back from its text, each one is the tree the fast path builds,
+/// positions included, and decodes into its Go struct (a bundle object's `data` string is read
+/// without the tree too); the rest of each document is read as it is without the check.
 #[test]
-fn checked_csv_metadata_reads_back_as_its_tree() {
-    use crate::declcfg::go_type::{check, CSV_METADATA};
+fn checked_values_read_back_as_their_trees() {
+    use crate::declcfg::go_type::{check, BUNDLE_OBJECT, CSV_METADATA};
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/catalogs/fbc");
     let files = crate::declcfg::read_catalog(&root).expect("the shared catalogs");
-    let mut count = 0;
+    let (mut count, mut objects) = (0, 0);
     for f in &files {
         let Ok(text) = std::str::from_utf8(&f.content) else { continue };
         for doc in super::super::split_documents(text, 1).unwrap_or_default() {
@@ -439,17 +446,62 @@ fn checked_csv_metadata_reads_back_as_its_tree() {
                 panic!("{}:{}: read without the check, not with it", f.path, doc.first_line)
             };
             for c in &checked {
-                let value = crate::declcfg::PropertyValue::checked_text(&doc.text[c.span.clone()], c.first_line);
+                let value = checked_value(&doc, c);
                 assert!(value.checked_unread() && value.built().is_none());
-                assert!(check(&value, &CSV_METADATA).is_ok(), "{}: {:?}", f.path, c.pos);
+                let string = value.checked_string().map(str::to_string);
+                assert!(value.built().is_none(), "the string is read without the tree");
+                assert!(check(&value, c.ty).is_ok(), "{}: {:?}", f.path, c.pos);
+                if std::ptr::eq(c.ty, &BUNDLE_OBJECT) {
+                    assert_eq!(string.as_deref(), value.get("data").and_then(Node::as_str), "{}: {:?}", f.path, c.pos);
+                    objects += 1;
+                } else {
+                    assert!(std::ptr::eq(c.ty, &CSV_METADATA) && string.is_none());
+                }
             }
             count += checked.len();
             let whole = with_checked_values(with_nulls, &doc, checked);
             assert_eq!(whole.as_ref(), Some(&tree), "{}:{}", f.path, doc.first_line);
         }
     }
-    assert!(count > 900, "{count} values checked");
+    assert!(count > 900 && objects > 1000, "{count} values checked, {objects} bundle objects");
 }
+/// A bundle object is checked without its tree only as most are written: `data` alone, on
+/// the next line, its string on one plain line; any other way, its tree is read.
+#[test]
+fn bundle_objects_are_checked_when_data_is_one_plain_line() {
+    let doc = |src: &'static str| Document::new(src, 1);
+    let object = |value: &str| format!("properties:\n- type: olm.bundle.object\n  value:{value}- type: olm.package\n");
+    let fine: &'static str = Box::leak(object("\n    data: eyJhIjoxfQ==\n").into_boxed_str());
+    let (node, checked) = parse_fast_checking(&doc(fine)).unwrap();
+    assert_eq!(checked.len(), 1);
+    let c = &checked[0];
+    assert_eq!(&fine[c.string.clone().unwrap()], "eyJhIjoxfQ==");
+    assert_eq!(&fine[c.span.clone()], "  value:\n    data: eyJhIjoxfQ==\n");
+    assert_eq!(checked_value(&doc(fine), c).checked_string(), Some("eyJhIjoxfQ=="));
+    assert_eq!(with_checked_values(node.unwrap(), &doc(fine), checked), parse_fast(&doc(fine)).unwrap().unwrap());
+    for value in [
+        " {data: eyJhIjoxfQ==}\n",
+        "\n    data: 'eyJhIjoxfQ=='\n",
+        "\n    data: eyJhIjox\n      fQ==\n",
+        "\n    data: eyJhIjoxfQ== # a comment\n",
+        "\n    data: 123\n",
+        "\n    data: a\n    data: b\n",
+        // A key Go passes over (`data` is then empty).
+        "\n    kind: x\n",
+        "\n    Data: x\n    data: y\n",
+        "\n",
+    ] {
+        let src: &'static str = Box::leak(object(value).into_boxed_str());
+        // (A flow mapping with content is not in the fast path's subset at all.)
+        let Some((node, checked)) = parse_fast_checking(&doc(src)) else {
+            assert!(parse_fast(&doc(src)).is_none(), "{src}");
+            continue;
+        };
+        assert!(checked.is_empty(), "{src}");
+        assert_eq!(node, parse_fast(&doc(src)).unwrap().unwrap(), "{src}");
+    }
+}
+
 /// A value the check is not sure of is read as a tree, and the document is the same.
 #[test]
 fn csv_metadata_the_check_is_not_sure_of_is_read_as_a_tree() {
