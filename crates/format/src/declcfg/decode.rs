@@ -207,8 +207,10 @@ fn properties(obj: &mut Node, at: Option<usize>, ctx: &Ctx<'_>, checked: &mut Ch
             (Value::Object(members), Some(v)) => {
                 let node = std::mem::replace(&mut members[v].value, Node::new(pos, Value::Null));
                 // Only a value checked as the type the property has (else it is left in
-                // `checked`, and the caller reads the blob again).
-                Some(checked.take(node, go_type::of_property(&type_.value)))
+                // `checked`, and the caller reads the blob again); the browsers' modules check
+                // none (`crate::FAST_PATHS`).
+                let ty = if crate::FAST_PATHS { go_type::of_property(&type_.value) } else { None };
+                Some(checked.take(node, ty))
             }
             _ => None,
         };

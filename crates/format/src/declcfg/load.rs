@@ -467,7 +467,13 @@ impl FileBlobs {
             Values::Checked => yaml::parse_checking(doc),
             Values::Trees => (yaml::parse(doc), Vec::new()),
         };
-        let mut checked = Checked(checked.into_iter().map(|c| self.checked_value(doc, c)).collect());
+        // (None in the browsers' modules, which read every tree: `crate::FAST_PATHS`.)
+        let checked = if crate::FAST_PATHS {
+            checked.into_iter().map(|c| self.checked_value(doc, c)).collect()
+        } else {
+            Vec::new()
+        };
+        let mut checked = Checked(checked);
         let before = (self.blobs.len(), self.diags.len());
         match parsed {
             Ok(Some(node)) => {
