@@ -101,7 +101,7 @@ impl<'m> CrdStore<'m> {
         let id = match self.by_data.get(&Data(data)) {
             Some(&known) => known,
             None => {
-                let id = read_embedded(data).map(|crd| {
+                let id = read_embedded(data, p.bundle_object_is_json()).map(|crd| {
                     self.crds.push(crd);
                     self.crds.len() - 1
                 });
@@ -116,9 +116,10 @@ impl<'m> CrdStore<'m> {
 /// The CRD an `olm.bundle.object`'s data embeds (its name and reading), `None` for another kind
 /// or data that does not read. A manifest of JSON text (as opm embeds them) keeps its schemas as
 /// text ([`read_json_manifest`]); any other is read as a tree, as `Property::bundle_object` does.
-fn read_embedded(data: &str) -> Option<(String, Result<Crd, CrdError>)> {
+/// `json`: the loader found the data to be base64 of JSON.
+fn read_embedded(data: &str, json: bool) -> Option<(String, Result<Crd, CrdError>)> {
     let bytes = crate::gotext::decode_base64(data).ok()?;
-    let (manifest, schemas) = match std::str::from_utf8(&bytes).ok().and_then(read_json_manifest) {
+    let (manifest, schemas) = match std::str::from_utf8(&bytes).ok().and_then(|t| read_json_manifest(t, json)) {
         Some(read) => read,
         None => (read_documents("olm.bundle.object", &bytes).into_iter().next()?.ok()?.value?, Vec::new()),
     };

@@ -673,7 +673,13 @@ impl FileBlobs {
             };
             // `Err((decoded, message))`: the base64 did not decode, or its manifest did not read.
             match data.map_err(|m| (false, m)).and_then(check_payload) {
-                Ok(()) => b.object_count += 1,
+                Ok(json) => {
+                    b.object_count += 1;
+                    // Readers of the payload (CRD lints) need not check its JSON again.
+                    if let (true, Some(v)) = (json, &p.value) {
+                        v.mark_payload_json();
+                    }
+                }
                 Err((decoded, m)) => {
                     let (package, name) = (go_quote(&b.package.value), go_quote(&b.name.value));
                     let what = if decoded {
@@ -696,7 +702,8 @@ impl FileBlobs {
 /// Whether a bundle object's `data` is base64 of a YAML or JSON document. The bytes are decoded
 /// into a buffer kept per thread: nothing is allocated per payload, and no fresh memory is
 /// touched (the payloads of a big catalog add up to its size).
-fn check_payload(base64: &str) -> Result<(), (bool, String)> {
+/// `Ok(true)`: JSON.
+fn check_payload(base64: &str) -> Result<bool, (bool, String)> {
     thread_local! {
         static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
     }
@@ -712,15 +719,15 @@ fn check_payload(base64: &str) -> Result<(), (bool, String)> {
     })
 }
 
-/// Whether decoded bundle-object bytes are a YAML or JSON document.
-fn check_manifest(bytes: &[u8]) -> Result<(), String> {
+/// Whether decoded bundle-object bytes are a YAML or JSON document; `Ok(true)`: JSON.
+fn check_manifest(bytes: &[u8]) -> Result<bool, String> {
     if serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok() {
-        return Ok(());
+        return Ok(true);
     }
     let text = text_of(bytes);
     let doc = yaml::Document::new(&text, 1);
     // The fast path first, as for catalog files (it answers as the event parser does).
-    yaml::parse(&doc).map(|_| ()).map_err(|e| e.message)
+    yaml::parse(&doc).map(|_| false).map_err(|e| e.message)
 }
 
 /// The text of a file: its bytes when they are UTF-8 (checked with a vectorized validator), else
@@ -925,6 +932,10 @@ mod tests {
         assert_eq!(b.properties[0].bundle_object_data(), Some("eyJraW5kIjoiQ29uZmlnTWFwIn0="));
         assert!(value.checked_unread() && value.built().is_none());
         assert_eq!(b.properties[0].bundle_object().unwrap().get("kind").and_then(Node::as_str), Some("ConfigMap"));
+        // The payload was found to be JSON: its readers need not check it again (not so for YAML).
+        assert!(b.properties[0].bundle_object_is_json());
+        let yaml = load(&[("b.yaml", &bundle("a2luZDogQ29uZmlnTWFwCg=="))]);
+        assert!(yaml.diagnostics.is_empty() && !yaml.config.bundles[0].properties[0].bundle_object_is_json());
         let (bad, quoted) = (load(&[("b.yaml", &bundle("abc!"))]), load(&[("b.yaml", &bundle("'abc!'"))]));
         assert!(bad.config.bundles.is_empty() && bad.diagnostics.len() == 1);
         assert!(bad.diagnostics[0].message.contains("parse property at index 0 as bundle object: illegal base64"));

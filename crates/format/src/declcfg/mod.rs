@@ -240,6 +240,12 @@ impl Property {
         value.checked_string().or_else(|| value.field("data")?.value.as_str())
     }
 
+    /// Whether the loader found an `olm.bundle.object`'s data to be base64 of JSON (it parsed
+    /// it), so that a reader need not check the JSON again; `false` when it does not know.
+    pub fn bundle_object_is_json(&self) -> bool {
+        self.value.as_ref().is_some_and(PropertyValue::payload_is_json)
+    }
+
     /// The manifest an `olm.bundle.object` property embeds (`data`: base64 of YAML or JSON);
     /// `None` for another type, or when it does not decode.
     pub fn bundle_object(&self) -> Option<Node> {

@@ -4,6 +4,7 @@
 //! with the same positions, the first time the tree is asked for.
 
 use std::ops::{Deref, Range};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use super::file_bytes::FileBytes;
@@ -27,6 +28,8 @@ struct Text {
     first_line: u32,
     /// Where the string is, for a value of one field holding a string on one plain line.
     string: Option<Range<usize>>,
+    /// The loader found that the string is base64 of JSON (an `olm.bundle.object`'s payload).
+    payload_json: AtomicBool,
     tree: OnceLock<Node>,
 }
 
@@ -48,7 +51,30 @@ impl PropertyValue {
         first_line: u32,
         string: Option<Range<usize>>,
     ) -> PropertyValue {
-        PropertyValue(Repr::Text(Box::new(Text { file, span, first_line, string, tree: OnceLock::new() })))
+        let payload_json = AtomicBool::new(false);
+        PropertyValue(Repr::Text(Box::new(Text {
+            file,
+            span,
+            first_line,
+            string,
+            payload_json,
+            tree: OnceLock::new(),
+        })))
+    }
+
+    /// Record that the checked string is base64 of a JSON document (the loader decoded and
+    /// parsed it); nothing for a value known by its tree.
+    pub(crate) fn mark_payload_json(&self) {
+        if let Repr::Text(t) = &self.0 {
+            t.payload_json.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether the loader found [`PropertyValue::checked_string`] to be base64 of a JSON
+    /// document (an `olm.bundle.object`'s payload), so that its readers need not check the JSON
+    /// again; `false` when it does not know.
+    pub fn payload_is_json(&self) -> bool {
+        matches!(&self.0, Repr::Text(t) if t.payload_json.load(Ordering::Relaxed))
     }
 
     /// For a value checked as an object of one field holding a string written on one plain line
@@ -125,7 +151,9 @@ impl Clone for PropertyValue {
             Repr::Tree(node) => Repr::Tree(node.clone()),
             Repr::Text(t) => {
                 let (file, span, string) = (t.file.clone(), t.span.clone(), t.string.clone());
-                Repr::Text(Box::new(Text { file, span, first_line: t.first_line, string, tree: t.tree.clone() }))
+                let payload_json = AtomicBool::new(t.payload_json.load(Ordering::Relaxed));
+                let first_line = t.first_line;
+                Repr::Text(Box::new(Text { file, span, first_line, string, payload_json, tree: t.tree.clone() }))
             }
         })
     }
