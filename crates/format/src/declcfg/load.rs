@@ -415,7 +415,8 @@ impl FileBlobs {
             inside.then(|| PropertyValue::checked_in(file.clone(), moved(&c.span, offset), c.first_line, string))
         });
         let value = shared.unwrap_or_else(|| {
-            let string = c.string.as_ref().map(|r| moved(r, c.span.start.wrapping_neg()));
+            // The string lies in the value's text.
+            let string = c.string.as_ref().map(|r| r.start - c.span.start..r.end - c.span.start);
             PropertyValue::checked_text(&doc.text[c.span.clone()], c.first_line, string)
         });
         (c.pos, c.ty, value)

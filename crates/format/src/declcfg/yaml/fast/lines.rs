@@ -104,7 +104,7 @@ mod simd {
     use super::{LINE, PLAIN, SQ};
 
     #[inline(always)]
-    pub(super) fn candidates<const KIND: u8>(chunk: &[u8]) -> u16 {
+    pub(super) fn candidates<const KIND: u8>(chunk: &[u8]) -> u32 {
         debug_assert_eq!(chunk.len(), 16);
         // SAFETY: `chunk` holds 16 readable bytes; WebAssembly loads need no alignment.
         let x = unsafe { v128_load(chunk.as_ptr().cast::<v128>()) };
@@ -117,14 +117,14 @@ mod simd {
             SQ => v128_or(common, eq(b'\'')),
             _ => v128_or(common, v128_or(eq(b'"'), eq(b'\\'))),
         };
-        u8x16_bitmask(m)
+        u32::from(u8x16_bitmask(m))
     }
 }
 
 /// [`candidates`] for sixteen bytes with SSE2 (every x86-64 processor has it): bit `i` of the
 /// mask is set when byte `i` may belong to stop set `KIND` (the same superset).
 #[cfg(target_arch = "x86_64")]
-mod sse2 {
+mod simd {
     use core::arch::x86_64::*;
 
     use super::{LINE, PLAIN, SQ};
@@ -167,21 +167,12 @@ impl Fast<'_> {
         loop {
             // The next candidate byte.
             loop {
-                // In WebAssembly, sixteen bytes at a time with SIMD first (the fast path runs
-                // about twice as slowly under V8 as natively; docs/performance.md).
-                #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+                // Sixteen bytes at a time with SIMD first, where there is some (in WebAssembly,
+                // the fast path runs about twice as slowly under V8 as natively;
+                // docs/performance.md).
+                #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
                 if let Some(chunk) = b.get(k..k + 16) {
                     let m = simd::candidates::<KIND>(chunk);
-                    if m != 0 {
-                        k += m.trailing_zeros() as usize;
-                        break;
-                    }
-                    k += 16;
-                    continue;
-                }
-                #[cfg(target_arch = "x86_64")]
-                if let Some(chunk) = b.get(k..k + 16) {
-                    let m = sse2::candidates::<KIND>(chunk);
                     if m != 0 {
                         k += m.trailing_zeros() as usize;
                         break;
@@ -345,7 +336,7 @@ mod tests {
                 }
                 #[cfg(target_arch = "x86_64")]
                 {
-                    let mask = sse2::candidates::<KIND>(&chunk);
+                    let mask = simd::candidates::<KIND>(&chunk);
                     let found: Vec<usize> = (0..16).filter(|i| mask & (1 << i) != 0).collect();
                     assert_eq!(found, expected, "{c:#x} at {at}");
                 }

@@ -367,11 +367,11 @@ impl<'a> Fast<'a> {
             let key_pos = self.pos_of(key.at);
             // A property's `value` after its `type: olm.csv.metadata` or `olm.bundle.object`
             // (not in the browsers' modules, built for size: there the tree is read).
-            let property_type =
-                match crate::FAST_PATHS && self.checked.is_some() && name == "value" && self.members.len() > start {
-                    true => self.members.last().filter(|m| m.key == "type").and_then(|m| m.value.as_str()),
-                    false => None,
-                };
+            let checks = crate::FAST_PATHS && self.checked.is_some() && name == "value" && self.members.len() > start;
+            let property_type = match self.members.last() {
+                Some(m) if checks && m.key == "type" => m.value.as_str(),
+                _ => None,
+            };
             let checked = match property_type {
                 Some(TYPE_CSV_METADATA) => self.checked_csv_metadata(key.colon, col, depth),
                 Some(TYPE_BUNDLE_OBJECT) => self.checked_bundle_object(key.colon, col),
