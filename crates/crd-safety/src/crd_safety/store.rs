@@ -119,7 +119,7 @@ impl<'m> CrdStore<'m> {
 /// `json`: the loader found the data to be base64 of JSON.
 fn read_embedded(data: &str, json: bool) -> Option<(String, Result<Crd, CrdError>)> {
     let bytes = crate::gotext::decode_base64(data).ok()?;
-    let (manifest, schemas) = match std::str::from_utf8(&bytes).ok().and_then(|t| read_json_manifest(t, json)) {
+    let (manifest, schemas) = match simdutf8::basic::from_utf8(&bytes).ok().and_then(|t| read_json_manifest(t, json)) {
         Some(read) => read,
         None => (read_documents("olm.bundle.object", &bytes).into_iter().next()?.ok()?.value?, Vec::new()),
     };

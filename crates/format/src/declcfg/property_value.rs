@@ -82,7 +82,7 @@ impl PropertyValue {
     /// building the tree; `None` for any other value.
     pub fn checked_string(&self) -> Option<&str> {
         match &self.0 {
-            Repr::Text(t) => t.string.clone().and_then(|span| std::str::from_utf8(t.file.get(span)?).ok()),
+            Repr::Text(t) => t.string.clone().and_then(|span| simdutf8::basic::from_utf8(t.file.get(span)?).ok()),
             Repr::Tree(_) => None,
         }
     }
@@ -117,7 +117,8 @@ impl Text {
     fn read(&self) -> Node {
         // The span holds whole lines of text checked as UTF-8 when the file was read (checked
         // again: a mapped file may have been written since).
-        let text = self.file.get(self.span.clone()).and_then(|b| std::str::from_utf8(b).ok()).unwrap_or_default();
+        let text =
+            self.file.get(self.span.clone()).and_then(|b| simdutf8::basic::from_utf8(b).ok()).unwrap_or_default();
         let doc = yaml::Document::new(text, self.first_line);
         let value = match yaml::parse(&doc) {
             Ok(Some(Node { value: Value::Object(members), .. })) => members.into_vec().pop().map(|m| m.value),

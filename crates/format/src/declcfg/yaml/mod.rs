@@ -28,6 +28,8 @@ pub mod utf8;
 #[cfg(test)]
 mod differential;
 
+pub(crate) use fast::json_string_stop;
+
 use super::value::{Node, Pos};
 
 /// Deepest nesting of sequences and mappings accepted in one document.

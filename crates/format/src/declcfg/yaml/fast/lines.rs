@@ -151,10 +151,52 @@ mod simd {
     }
 }
 
+/// The first byte at or after `k` that may belong to stop set `KIND` (the superset
+/// [`candidates`] tests: every control character and every byte from 0x7f), or the end. Sixteen
+/// bytes at a time with SIMD first, where there is some (in WebAssembly, the fast path runs about
+/// twice as slowly under V8 as natively; docs/performance.md), then eight, then one.
+#[inline(always)]
+fn next_candidate<const KIND: u8>(b: &[u8], mut k: usize, table: &[bool; 256]) -> usize {
+    loop {
+        #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+        if let Some(chunk) = b.get(k..k + 16) {
+            let m = simd::candidates::<KIND>(chunk);
+            if m != 0 {
+                return k + m.trailing_zeros() as usize;
+            }
+            k += 16;
+            continue;
+        }
+        match b.get(k..k + 8) {
+            Some(chunk) => {
+                let mut word = [0u8; 8];
+                word.copy_from_slice(chunk);
+                let m = candidates::<KIND>(u64::from_le_bytes(word));
+                if m != 0 {
+                    return k + (m.trailing_zeros() / 8) as usize;
+                }
+                k += 8;
+            }
+            None => {
+                while k < b.len() && !table[b[k] as usize] {
+                    k += 1;
+                }
+                return k;
+            }
+        }
+    }
+}
+
+/// The first byte at or after `k` that may end a JSON string or need a look there: a quote, a
+/// backslash, a control character, or (a superset) any byte from 0x7f; else the end.
+#[inline]
+pub(crate) fn json_string_stop(b: &[u8], k: usize) -> usize {
+    next_candidate::<DQ>(b, k, &DQ_STOP)
+}
+
 impl Fast<'_> {
     /// The first byte at or after `k` that stop set `KIND` stops on and that needs a look
-    /// (checked multi-byte characters are passed over), or the end. Looks at sixteen bytes at a
-    /// time where there is SIMD, else eight.
+    /// (checked multi-byte characters are passed over), or the end.
     #[inline]
     pub(super) fn scan<const KIND: u8>(&self, mut k: usize) -> R<usize> {
         let table = match KIND {
@@ -165,40 +207,7 @@ impl Fast<'_> {
         };
         let b = self.b;
         loop {
-            // The next candidate byte.
-            loop {
-                // Sixteen bytes at a time with SIMD first, where there is some (in WebAssembly,
-                // the fast path runs about twice as slowly under V8 as natively;
-                // docs/performance.md).
-                #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
-                if let Some(chunk) = b.get(k..k + 16) {
-                    let m = simd::candidates::<KIND>(chunk);
-                    if m != 0 {
-                        k += m.trailing_zeros() as usize;
-                        break;
-                    }
-                    k += 16;
-                    continue;
-                }
-                match b.get(k..k + 8) {
-                    Some(chunk) => {
-                        let mut word = [0u8; 8];
-                        word.copy_from_slice(chunk);
-                        let m = candidates::<KIND>(u64::from_le_bytes(word));
-                        if m != 0 {
-                            k += (m.trailing_zeros() / 8) as usize;
-                            break;
-                        }
-                        k += 8;
-                    }
-                    None => {
-                        while k < b.len() && !table[b[k] as usize] {
-                            k += 1;
-                        }
-                        break;
-                    }
-                }
-            }
+            k = next_candidate::<KIND>(b, k, table);
             let Some(&c) = b.get(k) else { return Ok(k) };
             if !table[c as usize] {
                 // A candidate that does not stop: a tab or a non-ASCII byte.

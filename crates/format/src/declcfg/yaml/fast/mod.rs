@@ -35,6 +35,8 @@ mod scan;
 #[cfg(test)]
 pub(super) mod tests;
 
+pub(crate) use lines::json_string_stop;
+
 use std::borrow::Cow;
 
 use super::super::go_type::{BUNDLE_OBJECT, CSV_METADATA};
