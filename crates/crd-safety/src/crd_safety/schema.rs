@@ -73,8 +73,34 @@ const FIELDS: [&str; 44] = [
 pub type SchemaMap = Vec<(String, Schema)>;
 
 /// The positions of `properties` and `items` in [`FIELDS`].
-const PROPERTIES: usize = 28;
-const ITEMS: usize = 23;
+const PROPERTIES: usize = slot_of("properties");
+const ITEMS: usize = slot_of("items");
+
+/// The position of `name` in [`FIELDS`] (a name not there does not compile where it is asked
+/// for in a constant, as [`slot!`] does).
+const fn slot_of(name: &str) -> usize {
+    let mut i = 0;
+    while i < FIELDS.len() {
+        let (field, name) = (FIELDS[i].as_bytes(), name.as_bytes());
+        let mut k = 0;
+        while k < field.len() && k < name.len() && field[k] == name[k] {
+            k += 1;
+        }
+        if k == field.len() && k == name.len() {
+            return i;
+        }
+        i += 1;
+    }
+    panic!("not a field of JSONSchemaProps")
+}
+
+/// The position of a field's name in [`FIELDS`], found when compiling.
+macro_rules! slot {
+    ($name:literal) => {{
+        const SLOT: usize = slot_of($name);
+        SLOT
+    }};
+}
 
 /// `JSONSchemaProps`, field for field, in Go's declaration order.
 #[allow(missing_docs)]
@@ -250,82 +276,79 @@ impl Reader {
         if drop_children {
             (slots[PROPERTIES], slots[ITEMS]) = (None, None);
         }
-        let field = |name: &str| {
-            let i = FIELDS.iter().position(|f| *f == name)?;
-            Some(&members?[slots[i]?].value)
-        };
+        let field = |i: usize| Some(&members?[slots[i]?].value);
         let out = self.fields(&field, &mut s);
         self.depth -= 1;
         out.map(|()| s)
     }
 
-    fn fields<'n>(&mut self, field: &dyn Fn(&str) -> Option<&'n Node>, s: &mut Schema) -> Result<(), SchemaError> {
+    fn fields<'n>(&mut self, field: &dyn Fn(usize) -> Option<&'n Node>, s: &mut Schema) -> Result<(), SchemaError> {
         self.scalars(field, s)?;
         self.bounds(field, s)?;
-        if let Some(n) = field("items") {
+        if let Some(n) = field(slot!("items")) {
             s.items = self.at(".items".into(), |r| r.items(n))?;
         }
-        s.all_of = self.list(field("allOf"), ".allOf")?;
-        s.one_of = self.list(field("oneOf"), ".oneOf")?;
-        s.any_of = self.list(field("anyOf"), ".anyOf")?;
-        if let Some(n) = field("not").filter(|n| !is_null(n)) {
+        s.all_of = self.list(field(slot!("allOf")), ".allOf")?;
+        s.one_of = self.list(field(slot!("oneOf")), ".oneOf")?;
+        s.any_of = self.list(field(slot!("anyOf")), ".anyOf")?;
+        if let Some(n) = field(slot!("not")).filter(|n| !is_null(n)) {
             s.not = Some(Box::new(self.at(".not".into(), |r| r.schema(n))?));
         }
-        s.properties = self.map(field("properties"), ".properties")?;
-        if let Some(n) = field("additionalProperties") {
+        s.properties = self.map(field(slot!("properties")), ".properties")?;
+        if let Some(n) = field(slot!("additionalProperties")) {
             s.additional_properties = self.at(".additionalProperties".into(), |r| r.or_bool(n))?;
         }
-        s.pattern_properties = self.map(field("patternProperties"), ".patternProperties")?;
-        s.dependencies = self.dependencies(field("dependencies"))?;
-        if let Some(n) = field("additionalItems") {
+        s.pattern_properties = self.map(field(slot!("patternProperties")), ".patternProperties")?;
+        s.dependencies = self.dependencies(field(slot!("dependencies")))?;
+        if let Some(n) = field(slot!("additionalItems")) {
             s.additional_items = self.at(".additionalItems".into(), |r| r.or_bool(n))?;
         }
-        s.definitions = self.map(field("definitions"), ".definitions")?;
-        if let Some(n) = field("externalDocs").filter(|n| !is_null(n)) {
+        s.definitions = self.map(field(slot!("definitions")), ".definitions")?;
+        if let Some(n) = field(slot!("externalDocs")).filter(|n| !is_null(n)) {
             s.external_docs = Some(self.at(".externalDocs".into(), |r| r.external_docs(n))?);
         }
-        s.x_validations = self.validations(field("x-kubernetes-validations"))?;
+        s.x_validations = self.validations(field(slot!("x-kubernetes-validations")))?;
         Ok(())
     }
 
-    fn scalars<'n>(&mut self, field: &dyn Fn(&str) -> Option<&'n Node>, s: &mut Schema) -> Result<(), SchemaError> {
-        s.id = self.string(field("id"), ".id")?;
-        s.schema = self.string(field("$schema"), ".$schema")?;
-        s.ref_ = self.opt_string(field("$ref"), ".$ref")?;
-        s.description = self.string(field("description"), ".description")?;
-        s.type_ = self.string(field("type"), ".type")?;
-        s.format = self.string(field("format"), ".format")?;
-        s.title = self.string(field("title"), ".title")?;
-        s.default = field("default").filter(|n| !is_null(n)).map(raw_json);
-        s.pattern = self.string(field("pattern"), ".pattern")?;
-        s.enum_ = self.enum_values(field("enum"))?;
-        s.required = self.strings(field("required"), ".required")?;
-        s.example = field("example").filter(|n| !is_null(n)).map(raw_json);
-        s.nullable = self.bool(field("nullable"), ".nullable")?;
-        s.x_preserve_unknown_fields =
-            self.opt_bool(field("x-kubernetes-preserve-unknown-fields"), ".x-kubernetes-preserve-unknown-fields")?;
+    fn scalars<'n>(&mut self, field: &dyn Fn(usize) -> Option<&'n Node>, s: &mut Schema) -> Result<(), SchemaError> {
+        s.id = self.string(field(slot!("id")), ".id")?;
+        s.schema = self.string(field(slot!("$schema")), ".$schema")?;
+        s.ref_ = self.opt_string(field(slot!("$ref")), ".$ref")?;
+        s.description = self.string(field(slot!("description")), ".description")?;
+        s.type_ = self.string(field(slot!("type")), ".type")?;
+        s.format = self.string(field(slot!("format")), ".format")?;
+        s.title = self.string(field(slot!("title")), ".title")?;
+        s.default = field(slot!("default")).filter(|n| !is_null(n)).map(raw_json);
+        s.pattern = self.string(field(slot!("pattern")), ".pattern")?;
+        s.enum_ = self.enum_values(field(slot!("enum")))?;
+        s.required = self.strings(field(slot!("required")), ".required")?;
+        s.example = field(slot!("example")).filter(|n| !is_null(n)).map(raw_json);
+        s.nullable = self.bool(field(slot!("nullable")), ".nullable")?;
+        s.x_preserve_unknown_fields = self
+            .opt_bool(field(slot!("x-kubernetes-preserve-unknown-fields")), ".x-kubernetes-preserve-unknown-fields")?;
         s.x_embedded_resource =
-            self.bool(field("x-kubernetes-embedded-resource"), ".x-kubernetes-embedded-resource")?;
-        s.x_int_or_string = self.bool(field("x-kubernetes-int-or-string"), ".x-kubernetes-int-or-string")?;
-        s.x_list_map_keys = self.strings(field("x-kubernetes-list-map-keys"), ".x-kubernetes-list-map-keys")?;
-        s.x_list_type = self.opt_string(field("x-kubernetes-list-type"), ".x-kubernetes-list-type")?;
-        s.x_map_type = self.opt_string(field("x-kubernetes-map-type"), ".x-kubernetes-map-type")?;
+            self.bool(field(slot!("x-kubernetes-embedded-resource")), ".x-kubernetes-embedded-resource")?;
+        s.x_int_or_string = self.bool(field(slot!("x-kubernetes-int-or-string")), ".x-kubernetes-int-or-string")?;
+        s.x_list_map_keys = self.strings(field(slot!("x-kubernetes-list-map-keys")), ".x-kubernetes-list-map-keys")?;
+        s.x_list_type = self.opt_string(field(slot!("x-kubernetes-list-type")), ".x-kubernetes-list-type")?;
+        s.x_map_type = self.opt_string(field(slot!("x-kubernetes-map-type")), ".x-kubernetes-map-type")?;
         Ok(())
     }
 
-    fn bounds<'n>(&mut self, field: &dyn Fn(&str) -> Option<&'n Node>, s: &mut Schema) -> Result<(), SchemaError> {
-        s.maximum = self.float(field("maximum"), ".maximum")?;
-        s.exclusive_maximum = self.bool(field("exclusiveMaximum"), ".exclusiveMaximum")?;
-        s.minimum = self.float(field("minimum"), ".minimum")?;
-        s.exclusive_minimum = self.bool(field("exclusiveMinimum"), ".exclusiveMinimum")?;
-        s.max_length = self.int(field("maxLength"), ".maxLength")?;
-        s.min_length = self.int(field("minLength"), ".minLength")?;
-        s.max_items = self.int(field("maxItems"), ".maxItems")?;
-        s.min_items = self.int(field("minItems"), ".minItems")?;
-        s.unique_items = self.bool(field("uniqueItems"), ".uniqueItems")?;
-        s.multiple_of = self.float(field("multipleOf"), ".multipleOf")?;
-        s.max_properties = self.int(field("maxProperties"), ".maxProperties")?;
-        s.min_properties = self.int(field("minProperties"), ".minProperties")?;
+    fn bounds<'n>(&mut self, field: &dyn Fn(usize) -> Option<&'n Node>, s: &mut Schema) -> Result<(), SchemaError> {
+        s.maximum = self.float(field(slot!("maximum")), ".maximum")?;
+        s.exclusive_maximum = self.bool(field(slot!("exclusiveMaximum")), ".exclusiveMaximum")?;
+        s.minimum = self.float(field(slot!("minimum")), ".minimum")?;
+        s.exclusive_minimum = self.bool(field(slot!("exclusiveMinimum")), ".exclusiveMinimum")?;
+        s.max_length = self.int(field(slot!("maxLength")), ".maxLength")?;
+        s.min_length = self.int(field(slot!("minLength")), ".minLength")?;
+        s.max_items = self.int(field(slot!("maxItems")), ".maxItems")?;
+        s.min_items = self.int(field(slot!("minItems")), ".minItems")?;
+        s.unique_items = self.bool(field(slot!("uniqueItems")), ".uniqueItems")?;
+        s.multiple_of = self.float(field(slot!("multipleOf")), ".multipleOf")?;
+        s.max_properties = self.int(field(slot!("maxProperties")), ".maxProperties")?;
+        s.min_properties = self.int(field(slot!("minProperties")), ".minProperties")?;
         Ok(())
     }
 

@@ -44,6 +44,8 @@ static LINE_STOP: [bool; 256] = stops(false, b"");
 static SQ_STOP: [bool; 256] = stops(false, b"'");
 /// Double-quoted scalars.
 static DQ_STOP: [bool; 256] = stops(false, b"\"\\");
+/// JSON strings (tabs too: JSON strings hold no control character).
+static JSON_STOP: [bool; 256] = stops(true, b"\"\\");
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
@@ -191,7 +193,7 @@ fn next_candidate<const KIND: u8>(b: &[u8], mut k: usize, table: &[bool; 256]) -
 /// backslash, a control character, or (a superset) any byte from 0x7f; else the end.
 #[inline]
 pub(crate) fn json_string_stop(b: &[u8], k: usize) -> usize {
-    next_candidate::<DQ>(b, k, &DQ_STOP)
+    next_candidate::<DQ>(b, k, &JSON_STOP)
 }
 
 impl Fast<'_> {
