@@ -162,13 +162,13 @@ pub fn into_crd(mut manifest: Node) -> Result<Crd, CrdError> {
 /// kept as text: the manifest's tree without the schemas (each `null`) and the schemas in the
 /// order of `spec.versions`. `None` when the text is not one valid JSON object (read it as a
 /// tree); `json`: the text is known to be valid JSON (only that it is an object is checked).
-pub(crate) fn read_json_manifest(text: &str, json: bool) -> Option<(Node, Vec<Option<Arc<JsonText>>>)> {
+pub(crate) fn read_json_manifest(text: &Arc<String>, json: bool) -> Option<(Node, Vec<Option<Arc<JsonText>>>)> {
     let object =
         if json { text.trim_start_matches([' ', '\t', '\n', '\r']).starts_with('{') } else { is_one_json_object(text) };
     if !object {
         return None;
     }
-    let doc = JsonText::new(text);
+    let doc = JsonText::shared(Arc::clone(text));
     let mut top = Shell::read(doc.root(), &["spec"]);
     let mut schemas = Vec::new();
     if let Some(spec) = top.field("spec") {
@@ -271,9 +271,10 @@ mod tests {
             r#"{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","spec":[1]}"#,
         ];
         for text in texts {
-            let (tree, schemas) = read_json_manifest(text, false).expect("one JSON object");
+            let shared = Arc::new(text.to_string());
+            let (tree, schemas) = read_json_manifest(&shared, false).expect("one JSON object");
             // Known to be JSON (the loader parsed it), the text reads the same unchecked.
-            let known = read_json_manifest(text, true).expect("one JSON object");
+            let known = read_json_manifest(&shared, true).expect("one JSON object");
             assert_eq!((&known.0, known.1.len()), (&tree, schemas.len()));
             let from_text = as_trees(into_crd_with(tree, schemas).unwrap());
             let from_tree = as_trees(read_crd(&manifest(text)).unwrap());
@@ -294,9 +295,10 @@ mod tests {
                 (&from_tree.name, &from_tree.scope, &from_tree.stored_versions)
             );
         }
-        assert!(read_json_manifest("apiVersion: v1\nkind: CustomResourceDefinition\n", false).is_none());
+        let yaml = Arc::new("apiVersion: v1\nkind: CustomResourceDefinition\n".to_string());
+        assert!(read_json_manifest(&yaml, false).is_none());
         // Only that it is an object is checked of a text known to be JSON.
-        assert!(read_json_manifest("[1]", true).is_none());
+        assert!(read_json_manifest(&Arc::new("[1]".to_string()), true).is_none());
     }
 
     #[test]

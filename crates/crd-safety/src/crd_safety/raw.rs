@@ -15,11 +15,16 @@ use crate::declcfg::{Member, Node, Pos, Str, Value};
 use crate::hash::HashSet;
 
 /// JSON text (one value) and where each of its objects and arrays ends, found in one pass:
-/// reading a level steps over its members' values without scanning them again.
-#[derive(Debug)]
+/// reading a level steps over its members' values without scanning them again. The value is a
+/// span of a shared text (a decoded manifest): its parts ([`JsonText::part`], a version's
+/// schema) share it rather than copy it.
 pub struct JsonText {
-    text: Arc<str>,
-    /// The offset of each `{` and `[` outside strings, in order, and of its closing bracket.
+    source: Arc<String>,
+    /// Where the value is in `source`.
+    start: usize,
+    end: usize,
+    /// The offset in the value of each `{` and `[` outside strings, in order, and of its
+    /// closing bracket.
     opens: Vec<u32>,
     closes: Vec<u32>,
 }
@@ -27,21 +32,35 @@ pub struct JsonText {
 impl JsonText {
     /// The text.
     pub fn as_str(&self) -> &str {
-        &self.text
+        self.source.get(self.start..self.end).unwrap_or("")
+    }
+}
+
+impl std::fmt::Debug for JsonText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("JsonText").field(&self.as_str()).finish()
     }
 }
 
 impl PartialEq for JsonText {
     fn eq(&self, other: &JsonText) -> bool {
-        self.text == other.text
+        self.as_str() == other.as_str()
     }
 }
 
 impl JsonText {
-    /// `text` (one JSON value, [`is_one_json_object`]) indexed.
+    /// `text` (one JSON value, [`is_one_json_object`]) indexed, in a copy.
+    #[cfg(test)]
     pub(crate) fn new(text: &str) -> JsonText {
-        let text = text.trim_matches([' ', '\t', '\n', '\r']);
-        let b = text.as_bytes();
+        JsonText::shared(Arc::new(text.to_string()))
+    }
+
+    /// `source` (one JSON value, [`is_one_json_object`]) indexed, without a copy.
+    pub(crate) fn shared(source: Arc<String>) -> JsonText {
+        const SPACE: [char; 4] = [' ', '\t', '\n', '\r'];
+        let start = source.len() - source.trim_start_matches(SPACE).len();
+        let end = source.trim_end_matches(SPACE).len().max(start);
+        let b = &source.as_bytes()[start..end];
         let (mut opens, mut closes, mut stack) = (Vec::new(), Vec::new(), Vec::new());
         let mut i = 0;
         while let Some(&c) = b.get(i) {
@@ -64,21 +83,23 @@ impl JsonText {
             }
             i += 1;
         }
-        JsonText { text: Arc::from(text), opens, closes }
+        JsonText { source, start, end, opens, closes }
     }
 
     /// The whole value.
     pub(crate) fn root(&self) -> Raw<'_> {
-        Raw { doc: self, at: 0, end: self.text.len() }
+        Raw { doc: self, at: 0, end: self.end - self.start }
     }
 
-    /// A copy of the value `raw` of this text, indexed.
+    /// The value `raw` of this text, indexed, sharing the text.
     pub(crate) fn part(&self, raw: Raw) -> JsonText {
         let (from, to) = (raw.at as u32, raw.end as u32);
         let first = self.opens.partition_point(|&o| o < from);
         let last = self.opens.partition_point(|&o| o < to);
         JsonText {
-            text: Arc::from(raw.text()),
+            source: Arc::clone(&self.source),
+            start: self.start + raw.at,
+            end: self.start + raw.end,
             opens: self.opens[first..last].iter().map(|o| o - from).collect(),
             closes: self.closes[first..last].iter().map(|c| c.saturating_sub(from)).collect(),
         }
@@ -86,7 +107,7 @@ impl JsonText {
 
     /// The end of the value that starts at `i`.
     fn end_of(&self, i: usize) -> usize {
-        let b = self.text.as_bytes();
+        let b = self.as_str().as_bytes();
         match b.get(i) {
             Some(b'"') => string_end(b, i),
             Some(b'{' | b'[') => match self.opens.binary_search(&(i as u32)) {
@@ -124,7 +145,7 @@ impl PartialEq for Raw<'_> {
 impl<'t> Raw<'t> {
     /// The value's text.
     pub(crate) fn text(self) -> &'t str {
-        self.doc.text.get(self.at..self.end).unwrap_or("")
+        self.doc.as_str().get(self.at..self.end).unwrap_or("")
     }
 
     pub(crate) fn is_object(self) -> bool {
@@ -174,7 +195,8 @@ impl<'t> Raw<'t> {
     /// quotes included), `("", value)` for an array's elements.
     fn each(self, mut f: impl FnMut(&'t str, Raw<'t>)) {
         let (doc, object) = (self.doc, self.is_object());
-        let (text, b) = (&*doc.text, doc.text.as_bytes());
+        let text = doc.as_str();
+        let b = text.as_bytes();
         let mut i = skip_ws(b, self.at + 1);
         while i < self.end && !matches!(b[i], b'}' | b']') {
             let mut key = "";
@@ -269,14 +291,7 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
 
 /// The end of the string whose opening quote is at `i` (after its closing quote).
 fn string_end(b: &[u8], i: usize) -> usize {
-    let mut j = i + 1;
-    while let Some(k) = b.get(j..).and_then(|rest| memchr::memchr2(b'"', b'\\', rest)) {
-        if b[j + k] == b'"' {
-            return j + k + 1;
-        }
-        j += k + 2;
-    }
-    b.len()
+    crate::declcfg::json_syntax::string_end(b, i).min(b.len())
 }
 
 #[cfg(test)]

@@ -3,6 +3,8 @@
 //! distinct (old CRD, new CRD, stored versions) triple is compared once. The catalog's edges,
 //! and a diff's blocked rows on both its catalogs, share one store.
 
+use std::sync::Arc;
+
 use super::crd::{into_crd_with, read_json_manifest};
 use super::outcome::{not_comparable, CrdCheck, Outcome, Verdict};
 use super::sets::stored_versions;
@@ -118,10 +120,14 @@ impl<'m> CrdStore<'m> {
 /// text ([`read_json_manifest`]); any other is read as a tree, as `Property::bundle_object` does.
 /// `json`: the loader found the data to be base64 of JSON.
 fn read_embedded(data: &str, json: bool) -> Option<(String, Result<Crd, CrdError>)> {
-    let bytes = crate::gotext::decode_base64(data).ok()?;
-    let (manifest, schemas) = match simdutf8::basic::from_utf8(&bytes).ok().and_then(|t| read_json_manifest(t, json)) {
+    // The decoded text is kept as it is: the schemas read from it are spans of it.
+    let text = String::from_utf8(crate::gotext::decode_base64(data).ok()?).map(Arc::new);
+    let (manifest, schemas) = match text.as_ref().ok().and_then(|t| read_json_manifest(t, json)) {
         Some(read) => read,
-        None => (read_documents("olm.bundle.object", &bytes).into_iter().next()?.ok()?.value?, Vec::new()),
+        None => {
+            let bytes = text.as_ref().map_or_else(|e| e.as_bytes(), |t| t.as_bytes());
+            (read_documents("olm.bundle.object", bytes).into_iter().next()?.ok()?.value?, Vec::new())
+        }
     };
     if !is_crd(&manifest) {
         return None;

@@ -191,7 +191,7 @@ fn next_candidate<const KIND: u8>(b: &[u8], mut k: usize, table: &[bool; 256]) -
 
 /// The first byte at or after `k` that may end a JSON string or need a look there: a quote, a
 /// backslash, a control character, or (a superset) any byte from 0x7f; else the end.
-#[inline]
+#[inline(always)]
 pub(crate) fn json_string_stop(b: &[u8], k: usize) -> usize {
     next_candidate::<DQ>(b, k, &JSON_STOP)
 }
