@@ -290,6 +290,7 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
 }
 
 /// The end of the string whose opening quote is at `i` (after its closing quote).
+#[inline(always)]
 fn string_end(b: &[u8], i: usize) -> usize {
     crate::declcfg::json_syntax::string_end(b, i).min(b.len())
 }

@@ -96,7 +96,7 @@ impl Syntax<'_> {
     }
 
     /// After the string whose first byte (past its opening quote) is at `k`.
-    #[inline]
+    #[inline(always)]
     fn string(&self, mut k: usize) -> Option<usize> {
         let b = self.b;
         loop {
@@ -122,7 +122,7 @@ impl Syntax<'_> {
 /// Where the string whose opening quote is at `i` ends in JSON text already checked: after its
 /// closing quote, or at the text's end when there is none. Passes over the string sixteen bytes
 /// at a time, as [`is_json`] does.
-#[inline]
+#[inline(always)]
 pub fn string_end(b: &[u8], i: usize) -> usize {
     let mut k = i + 1;
     loop {

@@ -50,11 +50,8 @@ pub fn decode_base64_into(s: &str, out: &mut Vec<u8>) -> Result<(), Base64Error>
 /// and decodes it to the same bytes; anything else is left to the `base64` crate's Go rules.
 #[cfg(not(target_arch = "wasm32"))]
 fn simd_decode_into(s: &str, out: &mut Vec<u8>) -> Result<(), ::base64_simd::Error> {
-    let n = ::base64_simd::STANDARD.decoded_length(s.as_bytes())?;
-    out.resize(n, 0);
-    let written = ::base64_simd::STANDARD.decode(s.as_bytes(), ::base64_simd::Out::from_slice(out))?.len();
-    out.truncate(written);
-    Ok(())
+    // Into the buffer's spare capacity: the bytes are not zeroed first.
+    ::base64_simd::STANDARD.decode_append(s.as_bytes(), out)
 }
 
 /// Decode `s` as Go's `base64.StdEncoding.DecodeString` does.
