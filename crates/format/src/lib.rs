@@ -15,6 +15,8 @@ pub mod dns_label;
 pub mod gotext;
 #[doc(hidden)]
 pub mod image_ref;
+#[cfg(test)]
+mod test_rng;
 pub mod version;
 
 /// Sorting and hashing (crates/base), which every layer shares.

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
-use super::raw::{is_one_json_object, tree, JsonText, Raw, Shell};
+use super::raw::{is_one_json_object, opens_an_object, tree, JsonText, Raw, Shell};
 use super::schema::SchemaError;
 use super::walk::Sub;
 use crate::declcfg::{Node, Value};
@@ -163,8 +163,7 @@ pub fn into_crd(mut manifest: Node) -> Result<Crd, CrdError> {
 /// order of `spec.versions`. `None` when the text is not one valid JSON object (read it as a
 /// tree); `json`: the text is known to be valid JSON (only that it is an object is checked).
 pub(crate) fn read_json_manifest(text: &Arc<String>, json: bool) -> Option<(Node, Vec<Option<Arc<JsonText>>>)> {
-    let object =
-        if json { text.trim_start_matches([' ', '\t', '\n', '\r']).starts_with('{') } else { is_one_json_object(text) };
+    let object = if json { opens_an_object(text) } else { is_one_json_object(text) };
     if !object {
         return None;
     }

@@ -10,6 +10,7 @@
 use std::sync::Arc;
 
 use crate::declcfg::json::JsonReader;
+use crate::declcfg::json_syntax::{is_json, string_end};
 use crate::declcfg::value::{field_index, key_matches};
 use crate::declcfg::{Member, Node, Pos, Str, Value};
 use crate::hash::HashSet;
@@ -57,7 +58,6 @@ impl JsonText {
 
     /// `source` (one JSON value, [`is_one_json_object`]) indexed, without a copy.
     pub(crate) fn shared(source: Arc<String>) -> JsonText {
-        const SPACE: [char; 4] = [' ', '\t', '\n', '\r'];
         let start = source.len() - source.trim_start_matches(SPACE).len();
         let end = source.trim_end_matches(SPACE).len().max(start);
         let b = &source.as_bytes()[start..end];
@@ -220,9 +220,17 @@ impl<'t> Raw<'t> {
 /// Whether `text` is one JSON object (whitespace around it aside), which `declcfg::json` reads
 /// as one document: the text may then be read as [`Raw`] values.
 pub(crate) fn is_one_json_object(text: &str) -> bool {
-    text.trim_matches([' ', '\t', '\n', '\r']).starts_with('{')
-        && serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+    opens_an_object(text) && is_json(text.as_bytes())
 }
+
+/// Whether `text`'s first byte past whitespace opens an object (all that is left to check of a
+/// text known to be JSON).
+pub(crate) fn opens_an_object(text: &str) -> bool {
+    text.trim_start_matches(SPACE).starts_with('{')
+}
+
+/// JSON's whitespace.
+const SPACE: [char; 4] = [' ', '\t', '\n', '\r'];
 
 /// An object read one level: its members' values as trees, but those of the members named in
 /// `lazy` (case folded, as Go binds fields), which are `null` in the tree and read as text.
@@ -287,12 +295,6 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
         i += 1;
     }
     i
-}
-
-/// The end of the string whose opening quote is at `i` (after its closing quote).
-#[inline(always)]
-fn string_end(b: &[u8], i: usize) -> usize {
-    crate::declcfg::json_syntax::string_end(b, i).min(b.len())
 }
 
 #[cfg(test)]

@@ -189,13 +189,8 @@ mod tests {
     fn random_decimal_text_reads_as_the_standard_library_reads_it() {
         // A fixed xorshift sequence: many digits (rounding halfway cases), exponents at the
         // edges of the range (overflow, subnormals) and stray signs and points.
-        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = move |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
+        let mut rng = crate::test_rng::Rng(0x9e37_79b9_7f4a_7c15);
+        let mut next = move |n: u64| rng.next() % n;
         for _ in 0..20_000 {
             let mut s = String::new();
             for _ in 0..next(3) {

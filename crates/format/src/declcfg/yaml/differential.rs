@@ -10,6 +10,7 @@ use super::events::parse_document;
 use super::fast::tests::{same, with_checked_values};
 use super::fast::{parse_fast, parse_fast_checking};
 use super::{split_documents, Document};
+use crate::test_rng::Rng;
 
 /// Either bails or agrees with the slow path.
 #[track_caller]
@@ -34,26 +35,6 @@ fn assert_consistent(src: &str) -> bool {
             assert!(same(&fast, &slow), "different results for {src:?}\nfast: {fast:#?}\nslow: {slow:#?}");
             true
         }
-    }
-}
-
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'b>(&mut self, xs: &[&'b str]) -> &'b str {
-        xs[self.below(xs.len())]
     }
 }
 
