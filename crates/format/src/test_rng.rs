@@ -21,3 +21,17 @@ impl Rng {
         xs[self.below(xs.len())]
     }
 }
+
+/// A random JSON value up to five levels deep: every kind, strings with escapes, non-ASCII text
+/// and control characters, some long enough to cross a scanner's blocks.
+pub(crate) fn json_value(rng: &mut Rng, depth: u32) -> serde_json::Value {
+    let words = ["", "a", "quote \" and \\", "tab\t", "é ☃", &"long ".repeat(20), "\u{1}", "\\\\\\\"{[", "}]"];
+    match rng.below(if depth > 4 { 4 } else { 6 }) {
+        0 => serde_json::Value::Null,
+        1 => serde_json::json!(rng.below(3) == 0),
+        2 => serde_json::json!(rng.below(2000) as f64 / 8.0 - 100.0),
+        3 => serde_json::json!(rng.pick(&words)),
+        4 => (0..rng.below(5)).map(|_| json_value(rng, depth + 1)).collect(),
+        _ => (0..rng.below(5)).map(|i| (format!("k{i}{}", words[i]), json_value(rng, depth + 1))).collect(),
+    }
+}

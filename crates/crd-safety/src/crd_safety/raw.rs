@@ -10,13 +10,14 @@
 use std::sync::Arc;
 
 use crate::declcfg::json::JsonReader;
+use crate::declcfg::json_brackets::{brackets, Brackets};
 use crate::declcfg::json_syntax::{is_json, string_end};
 use crate::declcfg::value::{field_index, key_matches};
 use crate::declcfg::{Member, Node, Pos, Str, Value};
 use crate::hash::HashSet;
 
-/// JSON text (one value) and where each of its objects and arrays ends, found in one pass:
-/// reading a level steps over its members' values without scanning them again. The value is a
+/// JSON text (one value) and where each of its objects and arrays ends, found in one pass
+/// ([`brackets`]): reading a level steps over its members' values without scanning them again. The value is a
 /// span of a shared text (a decoded manifest): its parts ([`JsonText::part`], a version's
 /// schema) share it rather than copy it.
 pub struct JsonText {
@@ -60,29 +61,7 @@ impl JsonText {
     pub(crate) fn shared(source: Arc<String>) -> JsonText {
         let start = source.len() - source.trim_start_matches(SPACE).len();
         let end = source.trim_end_matches(SPACE).len().max(start);
-        let b = &source.as_bytes()[start..end];
-        let (mut opens, mut closes, mut stack) = (Vec::new(), Vec::new(), Vec::new());
-        let mut i = 0;
-        while let Some(&c) = b.get(i) {
-            match c {
-                b'"' => {
-                    i = string_end(b, i);
-                    continue;
-                }
-                b'{' | b'[' => {
-                    stack.push(opens.len());
-                    opens.push(i as u32);
-                    closes.push(b.len() as u32);
-                }
-                b'}' | b']' => {
-                    if let Some(k) = stack.pop() {
-                        closes[k] = i as u32;
-                    }
-                }
-                _ => {}
-            }
-            i += 1;
-        }
+        let Brackets { opens, closes } = brackets(&source.as_bytes()[start..end]);
         JsonText { source, start, end, opens, closes }
     }
 
@@ -242,14 +221,19 @@ pub(crate) struct Shell<'t> {
 impl<'t> Shell<'t> {
     /// `raw` one level deep (a value of another kind is read whole).
     pub(crate) fn read(raw: Raw<'t>, lazy: &[&str]) -> Shell<'t> {
-        if !raw.is_object() {
-            return Shell { node: raw.node(), raws: Vec::new() };
+        match raw.is_object() {
+            true => Shell::of(&raw.members(), lazy),
+            false => Shell { node: raw.node(), raws: Vec::new() },
         }
-        let (mut tree, mut raws) = (Vec::new(), Vec::new());
-        for (key, value) in raw.members() {
-            let node = if lazy.iter().any(|f| key_matches(&key, f)) { null() } else { value.node() };
-            tree.push(Member { key, key_pos: Pos::default(), value: node });
-            raws.push(value);
+    }
+
+    /// An object's members ([`Raw::members`]) one level deep.
+    pub(crate) fn of(members: &[(Str, Raw<'t>)], lazy: &[&str]) -> Shell<'t> {
+        let (mut tree, mut raws) = (Vec::with_capacity(members.len()), Vec::with_capacity(members.len()));
+        for (key, value) in members {
+            let node = if lazy.iter().any(|f| key_matches(key, f)) { null() } else { value.node() };
+            tree.push(Member { key: key.clone(), key_pos: Pos::default(), value: node });
+            raws.push(*value);
         }
         Shell { node: Node::new(Pos::default(), Value::Object(tree.into())), raws }
     }

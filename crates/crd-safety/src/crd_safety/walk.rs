@@ -5,14 +5,18 @@
 //! visits the same pairs, and a subtree equal on both sides is skipped whole (it has no finding),
 //! so only what changed is read as `JSONSchemaProps`. A schema kept as JSON text (an embedded
 //! manifest's) is read one level at a time, and only where its text differs from the other's
-//! ([`Sub`], `raw.rs`). When a key could make two paths coincide
+//! ([`Sub`], `raw.rs`): a level whose members are the same text but for its children is not
+//! read at all, only its children that differ. When a key could make two paths coincide
 //! (a property named `items`, or with a `.` or `[` in its name), flattening keeps only one of
 //! them: the walk then answers [`WalkError::Ambiguous`] and the caller flattens.
+
+use std::borrow::Cow;
 
 use super::raw::{Raw, Shell};
 use super::rules::{property_checks, Check};
 use super::schema::{Reader, Schema, SchemaError, MAX_DEPTH, MAX_SCHEMAS};
 use super::unhandled;
+use crate::declcfg::value::{key_index, key_matches};
 use crate::declcfg::{Node, Str, Value};
 use crate::hash::HashMap;
 
@@ -63,33 +67,52 @@ impl<'a> Sub<'a> {
     }
 }
 
-/// One schema of the walk: the tree [`Reader::shallow`] reads (for text, without the
-/// `properties` and `items` it does not read) and its children.
+/// The fields the walk descends into, which a level's tree leaves out (case folded, as Go binds
+/// fields).
+const CHILDREN: [&str; 2] = ["properties", "items"];
+
+/// One schema of the walk: a tree, or JSON text with its members (none for a value of another
+/// kind than an object).
 enum Level<'a> {
     Tree(&'a Node),
-    Text(Shell<'a>),
+    Text(Raw<'a>, Vec<(Str, Raw<'a>)>),
 }
 
 impl<'a> Level<'a> {
     fn of(sub: Sub<'a>) -> Level<'a> {
         match sub {
             Sub::Tree(n) => Level::Tree(n),
-            Sub::Text(r) => Level::Text(Shell::read(r, &["properties", "items"])),
+            Sub::Text(r) => Level::Text(r, if r.is_object() { r.members() } else { Vec::new() }),
         }
     }
 
-    fn node(&self) -> &Node {
+    /// The tree [`Reader::shallow`] reads (for text, without the [`CHILDREN`] it does not read).
+    fn node(&self) -> Cow<'a, Node> {
         match self {
-            Level::Tree(n) => n,
-            Level::Text(s) => &s.node,
+            Level::Tree(n) => Cow::Borrowed(*n),
+            Level::Text(r, _) if !r.is_object() => Cow::Owned(r.node()),
+            Level::Text(_, members) => Cow::Owned(Shell::of(members, &CHILDREN).node),
         }
+    }
+
+    /// Whether both are the same text but for their [`CHILDREN`]: then, read, they differ only
+    /// in their children, and the level itself has no finding.
+    fn same_but_children(&self, other: &Level) -> bool {
+        let (Level::Text(x, a), Level::Text(y, b)) = (self, other) else { return false };
+        let child = |k: &str| CHILDREN.iter().any(|f| key_matches(k, f));
+        x.is_object()
+            && y.is_object()
+            && a.len() == b.len()
+            && a.iter().zip(b).all(|((ka, va), (kb, vb))| ka == kb && (child(ka) || va == vb))
     }
 
     /// The member Go binds to `field`.
     fn field(&self, field: &str) -> Option<Sub<'a>> {
         match self {
             Level::Tree(n) => n.field(field).map(|m| Sub::Tree(&m.value)),
-            Level::Text(s) => s.field(field).map(Sub::Text),
+            Level::Text(_, members) => {
+                key_index(members.iter().map(|(k, _)| k.as_str()), field).map(|i| Sub::Text(members[i].1))
+            }
         }
     }
 
@@ -147,25 +170,33 @@ impl Walk {
         if ambiguous(&old, &properties.0) || new.as_ref().is_some_and(|n| ambiguous(n, &properties.1)) {
             return Err(WalkError::Ambiguous);
         }
-        let read = |n: &Node| Reader::new(&path).shallow(n).map_err(WalkError::Schema);
-        let a = read(old.node())?;
-        let b = match &new {
-            Some(n) => read(n.node())?,
-            None => Schema::default(),
-        };
         if new.is_none() {
             self.diff.removed.push(path.clone());
         }
-        if new.is_none() || !unhandled::same_without_children(&a, &b) {
-            for (check, message) in property_checks(&a, &b) {
-                self.diff.findings.push((path.clone(), check, message.clone(), message));
-            }
-            if let Some((message, key)) = unhandled::unhandled(&a, &b) {
-                self.diff.findings.push((path.clone(), Check::Unhandled, message, key));
-            }
+        if !new.as_ref().is_some_and(|n| old.same_but_children(n)) {
+            self.compare_level(&old, new.as_ref(), &path)?;
         }
         for (step, child, counterpart) in children(&old, new.as_ref(), properties) {
             self.walk(child, counterpart, format!("{path}{step}"), depth + 1)?;
+        }
+        Ok(())
+    }
+
+    /// The property checks and `unhandled` of one level (`new`: `None` when it is gone).
+    fn compare_level(&mut self, old: &Level, new: Option<&Level>, path: &str) -> Result<(), WalkError> {
+        let read = |n: &Node| Reader::new(path).shallow(n).map_err(WalkError::Schema);
+        let a = read(&old.node())?;
+        let b = match new {
+            Some(n) => read(&n.node())?,
+            None => Schema::default(),
+        };
+        if new.is_none() || !unhandled::same_without_children(&a, &b) {
+            for (check, message) in property_checks(&a, &b) {
+                self.diff.findings.push((path.to_string(), check, message.clone(), message));
+            }
+            if let Some((message, key)) = unhandled::unhandled(&a, &b) {
+                self.diff.findings.push((path.to_string(), Check::Unhandled, message, key));
+            }
         }
         Ok(())
     }
@@ -299,6 +330,22 @@ mod tests {
         assert!(matches!(
             compare_schemas(Some(Sub::Text(ambiguous.root())), Some(Sub::Text(old.root()))),
             Err(WalkError::Ambiguous)
+        ));
+    }
+
+    #[test]
+    fn a_level_whose_own_text_is_unchanged_is_not_read_only_its_changed_children() {
+        // `maxLength` does not read, but it is the same text on both sides: as for an unchanged
+        // subtree, only what changed is read (the property `a`).
+        let old = JsonText::new(r#"{"maxLength":"x","properties":{"a":{"type":"string"}}}"#);
+        let new = JsonText::new(r#"{"maxLength":"x","properties":{"a":{"type":"integer"}}}"#);
+        let diff = compare_schemas(Some(Sub::Text(old.root())), Some(Sub::Text(new.root()))).unwrap();
+        let got: Vec<(&str, Check)> = diff.findings.iter().map(|(p, c, _, _)| (p.as_str(), *c)).collect();
+        assert_eq!(got, [("^.a", Check::Type)]);
+        let changed = JsonText::new(r#"{"maxLength":"y","properties":{"a":{"type":"integer"}}}"#);
+        assert!(matches!(
+            compare_schemas(Some(Sub::Text(old.root())), Some(Sub::Text(changed.root()))),
+            Err(WalkError::Schema(_))
         ));
     }
 

@@ -286,35 +286,23 @@ mod tests {
     fn random_texts_of_json_bytes_get_serdes_answer() {
         // A fixed xorshift sequence: every run checks the same 200,000 texts.
         let mut rng = crate::test_rng::Rng(0x9e37_79b9_7f4a_7c15);
-        let mut next = move || rng.next();
         let alphabet = b"{}[]:,\"\\ \t\nu0123456789abcdeftrunl-+.eE\x01\xff";
-        // Random values written by serde_json (compact and indented, strings with escapes and
-        // long enough to cross blocks), each also with one byte changed.
-        fn value(next: &mut dyn FnMut() -> u64, depth: u32) -> serde_json::Value {
-            let words = ["", "a", "quote \" and \\", "tab\t", "é ☃", &"long ".repeat(20), "\u{1}"];
-            match next() % if depth > 4 { 4 } else { 6 } {
-                0 => serde_json::Value::Null,
-                1 => serde_json::json!(next() % 3 == 0),
-                2 => serde_json::json!((next() % 2000) as f64 / 8.0 - 100.0),
-                3 => serde_json::json!(words[(next() % words.len() as u64) as usize]),
-                4 => (0..next() % 5).map(|_| value(next, depth + 1)).collect(),
-                _ => (0..next() % 5).map(|i| (format!("k{i}{}", words[i as usize]), value(next, depth + 1))).collect(),
-            }
-        }
+        // Random values written by serde_json (compact and indented), each also with one byte
+        // changed.
         for round in 0..20_000 {
-            let v = value(&mut next, 0);
+            let v = crate::test_rng::json_value(&mut rng, 0);
             let mut text = match round % 2 {
                 0 => serde_json::to_vec(&v).unwrap(),
                 _ => serde_json::to_vec_pretty(&v).unwrap(),
             };
             assert!(is_json(&text), "{}", String::from_utf8_lossy(&text));
-            let at = (next() % text.len() as u64) as usize;
-            text[at] = alphabet[(next() % alphabet.len() as u64) as usize];
+            let at = rng.below(text.len());
+            text[at] = alphabet[rng.below(alphabet.len())];
             assert_eq!(is_json(&text), serde_says(&text), "{:?}", String::from_utf8_lossy(&text));
         }
         for _ in 0..200_000 {
-            let len = (next() % 90) as usize;
-            let text: Vec<u8> = (0..len).map(|_| alphabet[(next() % alphabet.len() as u64) as usize]).collect();
+            let len = rng.below(90);
+            let text: Vec<u8> = (0..len).map(|_| alphabet[rng.below(alphabet.len())]).collect();
             assert_eq!(is_json(&text), serde_says(&text), "{:?}", String::from_utf8_lossy(&text));
         }
     }

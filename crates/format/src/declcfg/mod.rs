@@ -12,6 +12,8 @@ use olm_catalog_indexignore as indexignore;
 #[doc(hidden)]
 pub mod json;
 #[doc(hidden)]
+pub mod json_brackets;
+#[doc(hidden)]
 pub mod json_syntax;
 #[doc(hidden)]
 pub mod load;

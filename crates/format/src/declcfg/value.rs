@@ -192,13 +192,20 @@ pub fn field_of<'a>(members: &'a [Member], field: &str) -> Option<&'a Member> {
 
 /// The index of the member [`field_of`] selects.
 pub fn field_index(members: &[Member], field: &str) -> Option<usize> {
-    let mut best: Option<usize> = None;
-    for (i, m) in members.iter().enumerate() {
-        if key_matches(&m.key, field) && best.is_none_or(|b| m.key.as_str() >= members[b].key.as_str()) {
-            best = Some(i);
+    key_index(members.iter().map(|m| m.key.as_str()), field)
+}
+
+/// The index of the key Go binds to `field` among an object's keys, in order: of those that
+/// match it ([`key_matches`]), the greatest, the last of equal ones.
+#[inline]
+pub fn key_index<'k>(keys: impl Iterator<Item = &'k str>, field: &str) -> Option<usize> {
+    let mut best: Option<(usize, &str)> = None;
+    for (i, key) in keys.enumerate() {
+        if key_matches(key, field) && best.is_none_or(|(_, b)| key >= b) {
+            best = Some((i, key));
         }
     }
-    best
+    best.map(|(i, _)| i)
 }
 
 /// [`field_index`] of each of a few fields (ASCII names), in one pass over the members: see
