@@ -25,6 +25,29 @@ pub type HashMap<K, V> = std::collections::HashMap<K, V, RandomState>;
 /// [`std::collections::HashSet`] with the crate's hasher.
 pub type HashSet<T> = std::collections::HashSet<T, RandomState>;
 
+/// A long text (an embedded manifest's base64) as a key: equal when the whole text is, hashed
+/// from its length and eight samples of 64 bytes, so that hashing costs the same on any length
+/// (hashing every byte of a catalog's manifests cost as much as reading the distinct ones). Texts
+/// that share the samples are told apart by the comparison, so a map of them bounds how many it
+/// compares a text with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sampled<'a>(pub &'a str);
+
+impl std::hash::Hash for Sampled<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        const SAMPLE: usize = 64;
+        let b = self.0.as_bytes();
+        state.write_usize(b.len());
+        if b.len() <= 8 * SAMPLE {
+            return state.write(b);
+        }
+        for i in 0..8 {
+            let at = (b.len() - SAMPLE) / 7 * i;
+            state.write(&b[at..at + SAMPLE]);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -47,5 +70,18 @@ mod tests {
         let name = "etcdoperator.v0.9.4";
         assert_eq!(a.hash_one(name), a.hash_one(name));
         assert_ne!(a.hash_one(name), b.hash_one(name));
+    }
+
+    #[test]
+    fn manifests_that_share_the_hashed_samples_are_still_told_apart() {
+        let a = "A".repeat(10_000);
+        let mut b = a.clone().into_bytes();
+        b[5_000] = b'B'; // between the samples
+        let b = String::from_utf8(b).unwrap();
+        let mut map: HashMap<Sampled, usize> = HashMap::new();
+        map.insert(Sampled(&a), 1);
+        map.insert(Sampled(&b), 2);
+        let same = a.clone();
+        assert_eq!((map.len(), map.get(&Sampled(&same)), map.get(&Sampled(&b))), (2, Some(&1), Some(&2)));
     }
 }

@@ -8,6 +8,7 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::hash::BuildHasher as _;
 use std::sync::Arc;
 
 use super::decode::{self, Checked, DecodeError};
@@ -22,6 +23,7 @@ use super::{Blob, DeclarativeConfig, Meta, PropertyValue, Source};
 use super::{SCHEMA_BUNDLE, SCHEMA_CHANNEL, SCHEMA_DEPRECATIONS, SCHEMA_PACKAGE};
 use crate::diagnostic::{sort_diagnostics, Code, Diagnostic, Location};
 use crate::gotext::quote as go_quote;
+use crate::hash::Sampled;
 
 /// One file handed to the loader: its path relative to the catalog root (`/`-separated) and its
 /// bytes.
@@ -241,7 +243,8 @@ type Parsed = (Vec<Blob>, Vec<Diagnostic>);
 pub(crate) fn parse_file_shared(path: &str, bytes: Arc<FileBytes>, values: Values) -> Parsed {
     match simdutf8::basic::from_utf8(&bytes) {
         Ok(text) => {
-            let out = FileBlobs { shared: Some(bytes.clone()), ..FileBlobs::new(Arc::from(path), values) };
+            let known = Some(Arc::default());
+            let out = FileBlobs { shared: Some(bytes.clone()), known, ..FileBlobs::new(Arc::from(path), values) };
             parse_text(out, &bytes, Cow::Borrowed(text))
         }
         Err(_) => parse_file_with(path, &bytes, values),
@@ -398,11 +401,48 @@ struct FileBlobs {
     /// The file's bytes, when they can be shared by the values checked in it
     /// ([`parse_file_shared`]); else each checked value copies its text.
     shared: Option<Arc<FileBytes>>,
+    /// The payloads of the shared bytes checked so far, by all the file's documents.
+    known: Option<Arc<KnownPayloads>>,
+}
+
+/// The `olm.bundle.object` payloads of one shared file found valid so far, shared by its
+/// documents as they are parsed in parallel: a bundle that embeds the same manifest as another
+/// of the file (a CRD unchanged from one release to the next, about a seventh of
+/// community-v4.16's payload bytes) is not decoded and checked again. Each entry is where a
+/// payload is in the file and whether it is JSON, by the [`Sampled`] hash of its text; a hash
+/// keeps at most [`KnownPayloads::PER_HASH`], so that a text is compared with a few at most.
+#[derive(Default)]
+struct KnownPayloads {
+    state: crate::hash::RandomState,
+    found: std::sync::Mutex<crate::hash::HashMap<u64, Vec<KnownPayload>>>,
+}
+
+/// Where a payload is in its file, and whether it is JSON.
+type KnownPayload = (std::ops::Range<usize>, bool);
+
+impl KnownPayloads {
+    const PER_HASH: usize = 4;
+
+    /// Whether the payload `data`, at `at` in `file`, is JSON, from an equal one found before.
+    fn get(&self, file: &[u8], data: &str) -> Option<bool> {
+        let found = self.found.lock().ok()?;
+        let same = found.get(&self.state.hash_one(Sampled(data)))?;
+        same.iter().find(|(at, _)| file.get(at.clone()) == Some(data.as_bytes())).map(|&(_, json)| json)
+    }
+
+    fn insert(&self, data: &str, at: std::ops::Range<usize>, json: bool) {
+        if let Ok(mut found) = self.found.lock() {
+            let same = found.entry(self.state.hash_one(Sampled(data))).or_default();
+            if same.len() < Self::PER_HASH {
+                same.push((at, json));
+            }
+        }
+    }
 }
 
 impl FileBlobs {
     fn new(file: Arc<str>, values: Values) -> FileBlobs {
-        FileBlobs { file, blobs: Vec::new(), diags: Vec::new(), values, shared: None }
+        FileBlobs { file, blobs: Vec::new(), diags: Vec::new(), values, shared: None, known: None }
     }
 
     /// A value checked in `doc`: a span of the shared bytes when `doc`'s text lies in them.
@@ -441,7 +481,8 @@ impl FileBlobs {
             Err(e) => return self.yaml_error(e),
         };
         let one = |doc: &yaml::Document<'_>| {
-            let mut part = FileBlobs { shared: self.shared.clone(), ..FileBlobs::new(self.file.clone(), self.values) };
+            let (shared, known) = (self.shared.clone(), self.known.clone());
+            let mut part = FileBlobs { shared, known, ..FileBlobs::new(self.file.clone(), self.values) };
             match yaml::utf8::check(text, doc, invalid_utf8) {
                 Ok(()) => part.yaml_document(doc),
                 Err(e) => part.yaml_error(e),
@@ -673,7 +714,7 @@ impl FileBlobs {
                 },
             };
             // `Err((decoded, message))`: the base64 did not decode, or its manifest did not read.
-            match data.map_err(|m| (false, m)).and_then(check_payload) {
+            match data.map_err(|m| (false, m)).and_then(|data| self.check_payload_once(data)) {
                 Ok(json) => {
                     b.object_count += 1;
                     // Readers of the payload (CRD lints) need not check its JSON again.
@@ -697,6 +738,24 @@ impl FileBlobs {
             }
         }
         ok
+    }
+}
+
+impl FileBlobs {
+    /// [`check_payload`], answered without decoding for a payload of the shared bytes equal to
+    /// one found valid before ([`KnownPayloads`]).
+    fn check_payload_once(&self, data: &str) -> Result<bool, (bool, String)> {
+        let (Some(file), Some(known)) = (&self.shared, &self.known) else { return check_payload(data) };
+        let offset = (data.as_ptr() as usize).wrapping_sub(file.as_ptr() as usize);
+        let Some(at) = offset.checked_add(data.len()).filter(|&end| end <= file.len()).map(|end| offset..end) else {
+            return check_payload(data);
+        };
+        if let Some(json) = known.get(file, data) {
+            return Ok(json);
+        }
+        let json = check_payload(data)?;
+        known.insert(data, at, json);
+        Ok(json)
     }
 }
 
@@ -922,6 +981,37 @@ mod tests {
         assert_eq!(shared[1].pos, copied[1].pos);
         drop((blobs, shared));
         assert_eq!(Arc::strong_count(&bytes), 1);
+    }
+
+    /// A payload repeated in a shared file is answered from the first one's check; the
+    /// answers are those of a file read without sharing, an invalid payload included.
+    #[test]
+    fn a_payload_repeated_in_a_shared_file_gets_the_first_ones_answer() {
+        let bundle = |n: &str, data: &str| {
+            format!("---\nschema: olm.bundle\nname: {n}\npackage: p\nproperties:\n- type: olm.bundle.object\n  value:\n    data: {data}\n")
+        };
+        let (json, yaml) = ("eyJraW5kIjoiQ29uZmlnTWFwIn0=", "a2luZDogQ29uZmlnTWFwCg==");
+        let text = [("a", json), ("b", yaml), ("c", json), ("d", "abc!"), ("e", yaml), ("f", "abc!")]
+            .map(|(n, d)| bundle(n, d))
+            .concat();
+        let (blobs, diags) =
+            parse_file_shared("c.yaml", Arc::new(FileBytes::Copied(text.as_bytes().into())), Values::Checked);
+        let (copied, copied_diags) = parse_file("c.yaml", text.as_bytes());
+        assert_eq!((&blobs, &diags), (&copied, &copied_diags));
+        let is_json: Vec<bool> = blobs
+            .iter()
+            .filter_map(|b| match b {
+                Blob::Bundle(b) => Some(b.properties[0].bundle_object_is_json()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!((is_json, diags.len()), (vec![true, false, true, false], 2));
+
+        let known = KnownPayloads::default();
+        let file = format!("{json}{json}{yaml}");
+        let (first, second) = (&file[..json.len()], &file[json.len()..2 * json.len()]);
+        known.insert(first, 0..json.len(), true);
+        assert_eq!((known.get(file.as_bytes(), second), known.get(file.as_bytes(), yaml)), (Some(true), None));
     }
 
     /// A bundle object's `data` checked by the reader is decoded from the file's text, with the
