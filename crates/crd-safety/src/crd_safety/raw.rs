@@ -156,8 +156,7 @@ impl<'t> Raw<'t> {
         if self.is_object() {
             self.each(|key, value| out.push((unescape(key), value)));
         }
-        let mut seen = HashSet::default();
-        if out.iter().all(|(k, _)| seen.insert(k.as_str())) {
+        if !has_repeats(&out) {
             return out;
         }
         let mut merged: Vec<(Str, Raw)> = Vec::with_capacity(out.len());
@@ -194,6 +193,16 @@ impl<'t> Raw<'t> {
             i = skip_ws(b, i + 1);
         }
     }
+}
+
+/// Whether a key appears twice among `members`: compared pairwise for the few members of most
+/// objects, hashed for more.
+fn has_repeats(members: &[(Str, Raw)]) -> bool {
+    if members.len() <= 16 {
+        return members.iter().enumerate().any(|(i, (k, _))| members[..i].iter().any(|(e, _)| e == k));
+    }
+    let mut seen = HashSet::default();
+    !members.iter().all(|(k, _)| seen.insert(k.as_str()))
 }
 
 /// Whether `text` is one JSON object (whitespace around it aside), which `declcfg::json` reads
@@ -315,6 +324,12 @@ mod tests {
         assert_eq!(got, [("a".into(), "3"), ("b".into(), "2")]);
         let shell = Shell::read(doc.root(), &[]);
         assert!(same_value(&shell.node, &tree(text)));
+        // Past 16 members, repeats are found by hashing: the same answer.
+        let many: Vec<String> = (0..20).map(|i| format!(r#""k{}":{i}"#, i % 19)).collect();
+        let many = format!("{{{}}}", many.join(","));
+        let many = JsonText::new(&many);
+        let members: Vec<String> = many.root().members().iter().map(|(k, v)| format!("{k}={}", v.text())).collect();
+        assert_eq!((members.len(), &members[..2]), (19, &["k0=19".to_string(), "k1=1".to_string()][..]));
     }
 
     #[test]
